@@ -1,0 +1,73 @@
+"""The Thousand engine: pure, synchronous, typed rules of the card game Thousand (Тысяча).
+
+Start with :class:`Game` (a whole game), :class:`Rules` (every variant), the actions in
+:mod:`engine.actions`, and :func:`view` for what one seat may see.
+"""
+
+from engine.actions import (
+    Action,
+    Bid,
+    ChooseTalon,
+    Concede,
+    DeclareDark,
+    DeclineDark,
+    DemandRedeal,
+    DiscardCard,
+    GiveCard,
+    NameContract,
+    Pass,
+    PlayCard,
+    RedealReason,
+    Shuffle,
+)
+from engine.cards import Card, Rank, Suit
+from engine.deal import Deal, DealSetup, Phase
+from engine.errors import ActionError, IllegalActionError, InvalidActionError, Reason, RulesError
+from engine.events import DealKind, Event, Mark, Outcome
+from engine.game import Game
+from engine.observer import SPECTATOR, View, event_for, events_for, view
+from engine.rules import BidCap, OpeningBid, Rules, SitterScores, TwoPlayerDeal, WeakTalon
+
+__all__ = [
+    "SPECTATOR",
+    "Action",
+    "ActionError",
+    "Bid",
+    "BidCap",
+    "Card",
+    "ChooseTalon",
+    "Concede",
+    "Deal",
+    "DealKind",
+    "DealSetup",
+    "DeclareDark",
+    "DeclineDark",
+    "DemandRedeal",
+    "DiscardCard",
+    "Event",
+    "Game",
+    "GiveCard",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Mark",
+    "NameContract",
+    "OpeningBid",
+    "Outcome",
+    "Pass",
+    "Phase",
+    "PlayCard",
+    "Rank",
+    "Reason",
+    "RedealReason",
+    "Rules",
+    "RulesError",
+    "Shuffle",
+    "SitterScores",
+    "Suit",
+    "TwoPlayerDeal",
+    "View",
+    "WeakTalon",
+    "event_for",
+    "events_for",
+    "view",
+]

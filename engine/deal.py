@@ -1,0 +1,803 @@
+"""One deal of Thousand, from the dealt cards to the last trick (T-4 to T-21).
+
+A :class:`Deal` is a state machine over phases (dark decision, auction, talon, exchange, contract, play). At
+every decision it names the seat to act and lists that seat's complete legal actions (T-34); ``apply``
+checks an action against that list before touching anything, so a rejected action leaves the deal exactly
+as it was, and the reason is worked out only on the (rare) rejection path.
+
+Scoring is not done here: what a deal is worth depends on the score sheet (the barrel, bolts), which the
+game owns. A finished deal exposes what happened; :mod:`engine.scoring` and :mod:`engine.game` value it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from typing import Final
+
+from engine.actions import (
+    CONCEDE,
+    DECLARE_DARK,
+    DECLINE_DARK,
+    PASS,
+    PLAY,
+    PLAY_MARRIAGE,
+    REDEAL,
+    Action,
+    Bid,
+    ChooseTalon,
+    Concede,
+    DeclareDark,
+    DeclineDark,
+    DemandRedeal,
+    DiscardCard,
+    GiveCard,
+    NameContract,
+    Pass,
+    PlayCard,
+    RedealReason,
+)
+from engine.cards import (
+    CARDS,
+    DECK_SIZE,
+    FULL_MASK,
+    MARRIAGE_MASKS,
+    MARRIAGE_POINTS,
+    NINES_MASK,
+    SUIT_MASKS,
+    Card,
+    Rank,
+    Suit,
+    cards_of,
+    mask_of,
+    marriage_points_in,
+    points_of,
+)
+from engine.errors import IllegalActionError, InvalidActionError, Reason
+from engine.events import (
+    AuctionWon,
+    BidMade,
+    CardGiven,
+    CardPlayed,
+    Conceded,
+    ContractNamed,
+    DarkDeclared,
+    DarkDeclined,
+    DealKind,
+    DealRevealed,
+    Event,
+    HandDealt,
+    LastTalonTaken,
+    MarriageDeclared,
+    Outcome,
+    Passed,
+    RedealDemanded,
+    TalonChosen,
+    TalonTaken,
+    TrickTaken,
+)
+from engine.rules import MAX_POSSIBLE_POINTS, BidCap, OpeningBid, Rules, TwoPlayerDeal, WeakTalon
+
+OPENING_BID: Final = 100
+DARK_BID: Final = 120
+GOLDEN_CONTRACT: Final = 120
+OBLIGATORY_CONTRACT: Final = 121
+"""T-28: the obligatory game is won with at least 121 points."""
+CONTRACT_STEP: Final = 5
+
+
+class Phase(Enum):
+    DARK = "dark"
+    AUCTION = "auction"
+    TALON_CHOICE = "talon_choice"
+    EXCHANGE = "exchange"
+    CONTRACT = "contract"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """What the game decides before a deal: its number, the dealer, its kind, a fixed declarer."""
+
+    number: int
+    dealer: int
+    kind: DealKind = DealKind.NORMAL
+    declarer: int | None = None
+
+
+def active_seats(players: int, dealer: int) -> tuple[int, ...]:
+    """Seats that play, in turn order from the dealer's left; with four the dealer sits out (T-6)."""
+    seats = tuple((dealer + i) % players for i in range(1, players + 1))
+    return seats[:3] if players == 4 else seats
+
+
+def deal_layout(rules: Rules) -> tuple[int, tuple[int, ...]]:
+    """Cards per hand and the talon sizes (T-4, T-5, T-6)."""
+    if rules.players != 2:
+        return 7, (3,)
+    if rules.two_player_deal is TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2:
+        return 10, (2, 2)
+    return 9, (3, 3)
+
+
+_BIDS: dict[int, Bid] = {}
+_CONTRACTS: dict[int, NameContract] = {}
+_GIVES: dict[tuple[int, int], GiveCard] = {}
+_DISCARDS: Final = tuple(DiscardCard(c) for c in CARDS)
+_TALON_CHOICES: Final = (ChooseTalon(0), ChooseTalon(1))
+
+
+def _bid(value: int) -> Bid:
+    action = _BIDS.get(value)
+    if action is None:
+        action = _BIDS[value] = Bid(value)
+    return action
+
+
+def _contract(value: int) -> NameContract:
+    action = _CONTRACTS.get(value)
+    if action is None:
+        action = _CONTRACTS[value] = NameContract(value)
+    return action
+
+
+def _give(index: int, to: int) -> GiveCard:
+    action = _GIVES.get((index, to))
+    if action is None:
+        action = _GIVES[(index, to)] = GiveCard(CARDS[index], to)
+    return action
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_actions(mask: int, marriage_mask: int) -> tuple[PlayCard, ...]:
+    actions: list[PlayCard] = []
+    m = mask
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        actions.append(PLAY[i])
+        if marriage_mask & low:
+            actions.append(PLAY_MARRIAGE[i])
+        m ^= low
+    return tuple(actions)
+
+
+def _best_index(mask: int) -> int:
+    """Index of the strongest card of a single-suit mask."""
+    return mask.bit_length() - 1
+
+
+def _above(index: int) -> int:
+    """Cards of the same suit stronger than ``index``."""
+    suit_mask = SUIT_MASKS[index // 6]
+    return suit_mask & ~((1 << (index + 1)) - 1)
+
+
+class Deal:
+    """One deal: cards dealt from ``order`` and played to the end or annulled."""
+
+    def __init__(self, rules: Rules, setup: DealSetup, order: tuple[Card, ...]) -> None:
+        if len(order) != DECK_SIZE or mask_of(order) != FULL_MASK:
+            raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
+        self.rules = rules
+        self.number = setup.number
+        self.dealer = setup.dealer
+        self.kind = setup.kind
+        self.order = order
+        n = rules.players
+        self.active = active_seats(n, setup.dealer)
+        self.sitter: int | None = setup.dealer if n == 4 else None
+
+        hand_size, talon_sizes = deal_layout(rules)
+        self.hands: list[int] = [0] * n
+        pos = 0
+        for seat in self.active:
+            self.hands[seat] = mask_of(order[pos : pos + hand_size])
+            pos += hand_size
+        self.talons: list[int] = []
+        for size in talon_sizes:
+            self.talons.append(mask_of(order[pos : pos + size]))
+            pos += size
+        self.dealt: tuple[int, ...] = tuple(self.hands)
+        self.dealt_talons: tuple[int, ...] = tuple(self.talons)
+
+        self.phase = Phase.AUCTION
+        self.to_act: int | None = None
+        # Auction.
+        self.high_bid: int | None = None
+        self.high_bidder: int | None = None
+        self.passed = 0
+        """Bit per seat that passed."""
+        self.spoken = 0
+        """Bit per seat that made a voluntary bid or pass (no more T-11/T-13 redeal before the auction)."""
+        self.auction: list[tuple[int, int | None]] = []
+        """(seat, bid) in order; None is a pass."""
+        self.dark_seat: int | None = None
+        # Talon, exchange and contract.
+        self.declarer: int | None = setup.declarer
+        self.bid = 0
+        self.contract: int | None = None
+        self.doubled = setup.kind is DealKind.GOLDEN
+        self.talon_index: int | None = None
+        self.talon_face_up: bool | None = None
+        self.taken_talon = 0
+        self.gives_left: tuple[int, ...] = ()
+        self.discards_left = 0
+        self.given: list[int | None] = [None] * n
+        """Card index each seat received in the exchange."""
+        self.four_nines_receivers = 0
+        """Bit per seat whose received card made a fourth nine (T-11); cleared when they play."""
+        # Play.
+        self.trump: Suit | None = None
+        self.leader: int | None = None
+        self.trick: list[tuple[int, int]] = []
+        self.tricks_played = 0
+        self.trick_count = 0
+        self.tricks_won: list[int] = [0] * n
+        self.won: list[int] = [0] * n
+        """Cards each seat took in tricks (and the last talon with two players)."""
+        self.marriage_points: list[int] = [0] * n
+        self.marriages: list[tuple[int, Suit]] = []
+        self.outcome: Outcome | None = None
+        self.redeal: RedealReason | None = None
+        self._legal: tuple[Action, ...] | None = None
+        self._play_mask = 0
+        self._marriage_mask = 0
+
+    # ------------------------------------------------------------------ start
+
+    def start(self) -> list[Event]:
+        """Deal the cards and open the first decision; returns the events of the deal's start."""
+        events: list[Event] = []
+        opener = self.active[0]
+        dark_decision = self.rules.dark and self.kind is DealKind.NORMAL
+        for seat in self.active:
+            if not (dark_decision and seat == opener):
+                events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
+        if self.kind is not DealKind.NORMAL:
+            assert self.declarer is not None
+            self.bid = OBLIGATORY_CONTRACT if self.kind is DealKind.OBLIGATORY else GOLDEN_CONTRACT
+            self._take_talon(0 if self.rules.players != 2 else None, events)
+        elif dark_decision:
+            self.phase = Phase.DARK
+            self.to_act = opener
+        else:
+            self._open_auction(events)
+        return events
+
+    def _open_auction(self, events: list[Event]) -> None:
+        opener = self.active[0]
+        self.phase = Phase.AUCTION
+        if self.rules.opening_bid is OpeningBid.FORCED_100:
+            self._record_bid(opener, OPENING_BID, forced=True, events=events)
+            self.to_act = self.active[1]
+        else:
+            self.to_act = opener
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The acting seat's complete list of legal actions (T-34); empty once the deal is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self.hands[seat])
+
+    def deal_points(self, seat: int) -> int:
+        """T-22: card points of the seat's tricks plus its declared marriages."""
+        return points_of(self.won[seat]) + self.marriage_points[seat]
+
+    def trick_cards(self) -> tuple[tuple[int, Card], ...]:
+        return tuple((seat, CARDS[i]) for seat, i in self.trick)
+
+    def cap(self, seat: int) -> int:
+        """T-9: the most ``seat`` may bid (or contract) with the cards it holds now."""
+        if self.rules.bid_cap is BidCap.NONE:
+            return MAX_POSSIBLE_POINTS
+        return 120 + marriage_points_in(self.hands[seat])
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        seat = self.to_act
+        if seat is None:
+            return ()
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return self._play_legal(seat)
+        if phase is Phase.AUCTION:
+            return self._auction_legal(seat)
+        if phase is Phase.DARK:
+            return (DECLARE_DARK, DECLINE_DARK)
+        if phase is Phase.TALON_CHOICE:
+            return _TALON_CHOICES
+        if phase is Phase.EXCHANGE:
+            return self._exchange_legal(seat)
+        if phase is Phase.CONTRACT:
+            cap = max(self.bid, self.cap(seat))
+            contracts = tuple(_contract(v) for v in range(self.bid, cap + 1, CONTRACT_STEP))
+            return (*contracts, CONCEDE, *self._post_talon_redeals(seat))
+        return ()
+
+    def _auction_cap(self, seat: int) -> int:
+        cap = self.cap(seat)
+        if self.dark_seat is not None and seat != self.dark_seat and not marriage_points_in(self.hands[seat]):
+            cap = min(cap, DARK_BID)  # T-31: only a marriage lets an opponent outbid the dark 120
+        return cap
+
+    def _lowest_bid(self) -> int:
+        return OPENING_BID if self.high_bid is None else self.high_bid + self.rules.bid_step
+
+    def _must_bid(self) -> bool:
+        return self.high_bid is None  # T-7 AT_LEAST_100: the opener may not pass
+
+    def _auction_legal(self, seat: int) -> tuple[Action, ...]:
+        bids = tuple(
+            _bid(v) for v in range(self._lowest_bid(), self._auction_cap(seat) + 1, self.rules.bid_step)
+        )
+        actions: tuple[Action, ...] = bids if self._must_bid() else (*bids, PASS)
+        return actions + self._pre_auction_redeals(seat)
+
+    def _pre_auction_redeals(self, seat: int) -> tuple[DemandRedeal, ...]:
+        """T-11 and T-13 before the seat takes part in the auction."""
+        if self.spoken >> seat & 1:
+            return ()
+        hand = self.hands[seat]
+        options: list[DemandRedeal] = []
+        if self.rules.redeal_four_nines and hand & NINES_MASK == NINES_MASK:
+            options.append(REDEAL[RedealReason.FOUR_NINES])
+        if self.rules.weak_hand_max_points and points_of(hand) <= self.rules.weak_hand_max_points:
+            options.append(REDEAL[RedealReason.WEAK_HAND])
+        return tuple(options)
+
+    def _post_talon_redeals(self, seat: int) -> tuple[DemandRedeal, ...]:
+        """T-11 and T-12 for the declarer once the talon is taken and before the first card."""
+        options: list[DemandRedeal] = []
+        if self.rules.redeal_four_nines and self.hands[seat] & NINES_MASK == NINES_MASK:
+            options.append(REDEAL[RedealReason.FOUR_NINES])
+        if self.talon_is_weak():
+            options.append(REDEAL[RedealReason.WEAK_TALON])
+        return tuple(options)
+
+    def talon_is_weak(self) -> bool:
+        """T-12 for the talon the declarer took."""
+        talon = self.taken_talon
+        nines = (talon & NINES_MASK).bit_count()
+        rule = self.rules.weak_talon
+        if rule is WeakTalon.TWO_NINES_OR_TWO_JACKS_AND_NINE:
+            jacks = sum(1 for s in range(4) if talon >> (6 * s + Rank.JACK) & 1)
+            return nines >= 2 or (jacks == 2 and nines == 1)
+        if rule is WeakTalon.BELOW_POINTS:
+            return points_of(talon) < self.rules.weak_talon_below_points
+        return False
+
+    def _exchange_legal(self, seat: int) -> tuple[Action, ...]:
+        actions: list[Action] = []
+        m = self.hands[seat]
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            actions.extend(_give(i, to) for to in self.gives_left)
+            if self.discards_left:
+                actions.append(_DISCARDS[i])
+            m ^= low
+        actions.append(CONCEDE)
+        actions.extend(self._post_talon_redeals(seat))
+        return tuple(actions)
+
+    def _play_legal(self, seat: int) -> tuple[Action, ...]:
+        mask, marriage_mask = self._play_options(seat)
+        self._play_mask = mask
+        self._marriage_mask = marriage_mask
+        actions: tuple[Action, ...] = _play_actions(mask, marriage_mask)
+        if self.four_nines_receivers >> seat & 1:
+            actions = (*actions, REDEAL[RedealReason.FOUR_NINES])
+        return actions
+
+    def _play_options(self, seat: int) -> tuple[int, int]:
+        """(cards the seat may play, K/Q cards it may lead declaring their marriage): T-18 and T-20."""
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            marriage_mask = 0
+            if self.tricks_played or self.rules.marriage_on_first_trick:
+                for s in range(4):
+                    if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
+                        marriage_mask |= MARRIAGE_MASKS[s]
+            return hand, marriage_mask
+        lead_suit = trick[0][1] // 6
+        follow = hand & SUIT_MASKS[lead_suit]
+        trump = self.trump
+        must_beat = self.rules.must_beat
+        if follow:
+            if must_beat:
+                trumped = trump is not None and trump != lead_suit and any(i // 6 == trump for _, i in trick)
+                if not trumped:
+                    best = max(i for _, i in trick if i // 6 == lead_suit)
+                    higher = follow & _above(best)
+                    if higher:
+                        return higher, 0
+            return follow, 0
+        if trump is not None:
+            trumps = hand & SUIT_MASKS[trump]
+            if trumps:
+                if must_beat:
+                    played = [i for _, i in trick if i // 6 == trump]
+                    if played:
+                        higher = trumps & _above(max(played))
+                        if higher:
+                            return higher, 0
+                return trumps, 0
+        return hand, 0
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``seat``'s action and return the events it produced.
+
+        Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(Reason.GAME_OVER, "the deal is over")
+        if seat != self.to_act:
+            raise IllegalActionError(
+                Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not seat {seat}'s"
+            )
+        legal = self.legal_actions()
+        # Fast path for the commonest action: a card played without a marriage.
+        if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
+            if self.phase is not Phase.PLAY or not (self._play_mask >> action.card.index) & 1:
+                raise self._why_illegal(seat, action)
+        elif action not in legal:
+            raise self._why_illegal(seat, action)
+        self._legal = None
+        events: list[Event] = []
+        match action:
+            case PlayCard():
+                self._play(seat, action, events)
+            case Bid(value):
+                self.spoken |= 1 << seat
+                self._record_bid(seat, value, forced=False, events=events)
+                self._advance_auction(seat, events)
+            case Pass():
+                self.spoken |= 1 << seat
+                self.passed |= 1 << seat
+                self.auction.append((seat, None))
+                events.append(Passed(seat))
+                self._advance_auction(seat, events)
+            case DeclareDark():
+                self.dark_seat = seat
+                self.spoken |= 1 << seat
+                events.append(DarkDeclared(seat))
+                events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
+                self.phase = Phase.AUCTION
+                self._record_bid(seat, DARK_BID, forced=True, events=events)
+                self._advance_auction(seat, events)
+            case DeclineDark():
+                events.append(DarkDeclined(seat))
+                events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
+                self._open_auction(events)
+            case DemandRedeal(reason):
+                self.redeal = reason
+                events.append(RedealDemanded(seat, reason))
+                self._finish(events)
+            case ChooseTalon(index):
+                self.talon_index = index
+                events.append(TalonChosen(seat, index))
+                self._take_talon(index, events)
+            case GiveCard(card, to):
+                self._give_card(seat, card.index, to, events)
+            case DiscardCard(card):
+                self._give_card(seat, card.index, None, events)
+            case NameContract(value):
+                self.contract = value
+                events.append(ContractNamed(seat, value))
+                self._begin_play()
+            case Concede():
+                self.outcome = Outcome.CONCEDED
+                if self.contract is None:
+                    self.contract = self.bid
+                events.append(Conceded(seat, self.contract))
+                self._finish(events)
+        return events
+
+    def _record_bid(self, seat: int, value: int, *, forced: bool, events: list[Event]) -> None:
+        self.high_bid = value
+        self.high_bidder = seat
+        self.auction.append((seat, value))
+        events.append(BidMade(seat, value, forced))
+
+    def _advance_auction(self, seat: int, events: list[Event]) -> None:
+        remaining = [s for s in self.active if not self.passed >> s & 1]
+        if len(remaining) == 1 and self.high_bidder == remaining[0]:
+            declarer = remaining[0]
+            assert self.high_bid is not None
+            self.declarer = declarer
+            self.bid = self.high_bid
+            events.append(AuctionWon(declarer, self.bid))
+            if self.dark_seat == declarer and self.bid == DARK_BID:
+                self.doubled = True  # T-31: an unchallenged dark plays as a golden deal
+            self._take_talon(0 if self.rules.players != 2 else None, events)
+            return
+        order = self.active
+        i = order.index(seat)
+        for step in range(1, len(order) + 1):
+            nxt = order[(i + step) % len(order)]
+            if not self.passed >> nxt & 1:
+                self.to_act = nxt
+                return
+
+    def _take_talon(self, index: int | None, events: list[Event]) -> None:
+        declarer = self.declarer
+        assert declarer is not None
+        if index is None:  # two players: the declarer first chooses a talon, unseen (T-5)
+            self.phase = Phase.TALON_CHOICE
+            self.to_act = declarer
+            return
+        talon = self.talons[index]
+        self.talons[index] = 0
+        self.taken_talon = talon
+        face_up = True
+        if self.kind is DealKind.NORMAL and self.rules.players != 2:
+            uncontested_100 = self.bid == OPENING_BID and self.rules.closed_talon_on_uncontested_100
+            face_up = not (uncontested_100 or self.doubled)  # T-10, and T-31: a dark talon is taken closed
+        self.talon_face_up = face_up
+        self.hands[declarer] |= talon
+        events.append(TalonTaken(declarer, face_up, cards_of(talon)))
+        self.phase = Phase.EXCHANGE
+        self.to_act = declarer
+        opponents = tuple(s for s in self.active if s != declarer)
+        if self.rules.players == 2:
+            polish = self.rules.two_player_deal is TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2
+            self.gives_left = () if polish else opponents
+            self.discards_left = 2 if polish else 1
+        else:
+            self.gives_left = opponents
+
+    def _give_card(self, seat: int, index: int, to: int | None, events: list[Event]) -> None:
+        bit = 1 << index
+        self.hands[seat] &= ~bit
+        if to is None:
+            self.discards_left -= 1
+            other = 1 - (self.talon_index or 0)
+            self.talons[other] |= bit
+        else:
+            self.gives_left = tuple(s for s in self.gives_left if s != to)
+            self.hands[to] |= bit
+            self.given[to] = index
+            hand = self.hands[to]
+            if self.rules.redeal_four_nines and bit & NINES_MASK and hand & NINES_MASK == NINES_MASK:
+                self.four_nines_receivers |= 1 << to
+        events.append(CardGiven(seat, to, CARDS[index]))
+        if self.gives_left or self.discards_left:
+            return
+        if self.kind is DealKind.NORMAL and not self.doubled:
+            self.phase = Phase.CONTRACT
+            return
+        self.contract = self.bid  # golden, dark and obligatory contracts are fixed
+        events.append(ContractNamed(seat, self.bid))
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.leader = self.to_act = self.declarer
+        self.trick_count = self.hands[self.active[0]].bit_count()
+
+    def _play(self, seat: int, action: PlayCard, events: list[Event]) -> None:
+        index = action.card.index
+        self.hands[seat] &= ~(1 << index)
+        self.four_nines_receivers &= ~(1 << seat)
+        if action.marriage:
+            suit = action.card.suit
+            points = MARRIAGE_POINTS[suit]
+            self.marriage_points[seat] += points
+            self.marriages.append((seat, suit))
+            self.trump = suit
+            events.append(MarriageDeclared(seat, suit, points))
+        self.trick.append((seat, index))
+        events.append(CardPlayed(seat, action.card))
+        active = self.active
+        if len(self.trick) < len(active):
+            self.to_act = active[(active.index(seat) + 1) % len(active)]
+            return
+        winner = self._trick_winner()
+        trick_mask = 0
+        for _, i in self.trick:
+            trick_mask |= 1 << i
+        self.won[winner] |= trick_mask
+        self.tricks_won[winner] += 1
+        self.tricks_played += 1
+        events.append(
+            TrickTaken(
+                winner, self.tricks_played, tuple(CARDS[i] for _, i in self.trick), points_of(trick_mask)
+            )
+        )
+        self.trick = []
+        if self.tricks_played < self.trick_count:
+            self.leader = self.to_act = winner
+            return
+        if self.rules.players == 2:  # T-21
+            other = self.talons[1 - (self.talon_index or 0)]
+            self.talons[1 - (self.talon_index or 0)] = 0
+            self.won[winner] |= other
+            events.append(LastTalonTaken(winner, cards_of(other), points_of(other)))
+        declarer = self.declarer
+        assert declarer is not None and self.contract is not None
+        self.outcome = Outcome.MADE if self.deal_points(declarer) >= self.contract else Outcome.FAILED
+        self._finish(events)
+
+    def _trick_winner(self) -> int:
+        trick = self.trick
+        trump = self.trump
+        lead_suit = trick[0][1] // 6
+        best_seat, best = trick[0]
+        best_trump = trump is not None and lead_suit == trump
+        for seat, i in trick[1:]:
+            suit = i // 6
+            if suit == trump:
+                if not best_trump or i > best:
+                    best_seat, best, best_trump = seat, i, True
+            elif suit == lead_suit and not best_trump and i > best:
+                best_seat, best = seat, i
+        return best_seat
+
+    def _finish(self, events: list[Event]) -> None:
+        self.phase = Phase.OVER
+        self.to_act = None
+        events.append(
+            DealRevealed(
+                self.number,
+                self.order,
+                tuple(cards_of(m) for m in self.dealt),
+                tuple(cards_of(m) for m in self.dealt_talons),
+            )
+        )
+
+    # ------------------------------------------------------------------ rejection reasons
+
+    def _why_illegal(self, seat: int, action: object) -> IllegalActionError | InvalidActionError:
+        """The specific reason an action outside the legal list is rejected (the slow path)."""
+        phase = self.phase
+        if isinstance(action, DemandRedeal):
+            return IllegalActionError(
+                Reason.REDEAL_NOT_ALLOWED, f"a redeal for {action.reason.value} may not be demanded now"
+            )
+        if isinstance(action, Concede):
+            return IllegalActionError(
+                Reason.WRONG_PHASE, "only the declarer may concede, after taking the talon and before play"
+            )
+        expected = _PHASE_ACTIONS[phase]
+        if not isinstance(action, expected):
+            if not isinstance(action, _ALL_ACTIONS):
+                return InvalidActionError(f"{action!r} is not an action of Thousand")
+            names = " or ".join(t.__name__ for t in expected)
+            return IllegalActionError(
+                Reason.WRONG_PHASE,
+                f"{type(action).__name__} is not allowed in the {phase.value} phase (expected {names})",
+            )
+        match action:
+            case Bid(value):
+                return self._why_bid_illegal(seat, value)
+            case Pass():
+                return IllegalActionError(Reason.MUST_BID, "the opener must bid at least 100 and may not pass")
+            case ChooseTalon(index):
+                return IllegalActionError(Reason.NO_SUCH_TALON, f"there is no talon {index}; choose 0 or 1")
+            case GiveCard(card, to):
+                if not isinstance(card, Card):
+                    return InvalidActionError(f"{card!r} is not a card")
+                if not self.hands[seat] >> card.index & 1:
+                    return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
+                if to not in self.active or to == seat:
+                    return IllegalActionError(Reason.NOT_AN_OPPONENT, f"seat {to} is not an opponent")
+                return IllegalActionError(Reason.ALREADY_GIVEN, f"seat {to} already received a card")
+            case DiscardCard(card):
+                if not isinstance(card, Card):
+                    return InvalidActionError(f"{card!r} is not a card")
+                if not self.hands[seat] >> card.index & 1:
+                    return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
+                return IllegalActionError(Reason.ALREADY_GIVEN, "no more cards go to the talon")
+            case NameContract(value):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    return InvalidActionError(f"contract {value!r} is not a number")
+                if value < self.bid:
+                    return IllegalActionError(
+                        Reason.CONTRACT_TOO_LOW, f"the contract must be at least the winning bid {self.bid}"
+                    )
+                if value % CONTRACT_STEP:
+                    return IllegalActionError(
+                        Reason.CONTRACT_NOT_MULTIPLE_OF_5, f"contract {value} is not a multiple of 5"
+                    )
+                return IllegalActionError(
+                    Reason.CONTRACT_ABOVE_CAP,
+                    f"contract {value} is above your cap {max(self.bid, self.cap(seat))} (T-9)",
+                )
+            case PlayCard(card, marriage):
+                return self._why_play_illegal(seat, card, marriage)
+        return IllegalActionError(Reason.WRONG_PHASE, f"{action!r} is not allowed now")
+
+    def _why_bid_illegal(self, seat: int, value: object) -> IllegalActionError | InvalidActionError:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return InvalidActionError(f"bid {value!r} is not a number")
+        lowest = self._lowest_bid()
+        if value < lowest:
+            return IllegalActionError(Reason.BID_TOO_LOW, f"bid {value} is too low; the lowest bid is {lowest}")
+        if (value - lowest) % self.rules.bid_step:
+            return IllegalActionError(
+                Reason.BID_NOT_MULTIPLE_OF_STEP,
+                f"bid {value} does not rise from {lowest} in steps of {self.rules.bid_step}",
+            )
+        if self.dark_seat is not None and value > DARK_BID and not marriage_points_in(self.hands[seat]):
+            return IllegalActionError(
+                Reason.BID_NEEDS_MARRIAGE, "only a player holding a marriage may outbid a dark 120 (T-31)"
+            )
+        return IllegalActionError(
+            Reason.BID_ABOVE_CAP, f"bid {value} is above your cap {self._auction_cap(seat)} (T-9)"
+        )
+
+    def _why_play_illegal(self, seat: int, card: object, marriage: bool) -> IllegalActionError | InvalidActionError:
+        if not isinstance(card, Card):
+            return InvalidActionError(f"{card!r} is not a card")
+        hand = self.hands[seat]
+        if not hand >> card.index & 1:
+            return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
+        if marriage:
+            if self.trick:
+                return IllegalActionError(
+                    Reason.MARRIAGE_NOT_ON_LEAD, "a marriage is declared only when leading a trick (T-20)"
+                )
+            pair = MARRIAGE_MASKS[card.suit]
+            if card.rank not in (Rank.KING, Rank.QUEEN) or hand & pair != pair:
+                return IllegalActionError(
+                    Reason.MARRIAGE_NOT_HELD, f"you do not hold the king and queen of {card.suit.symbol} (T-20)"
+                )
+            return IllegalActionError(
+                Reason.MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK,
+                "a marriage may not be declared on the declarer's first lead (T-20)",
+            )
+        lead_suit = Suit(self.trick[0][1] // 6)
+        if hand & SUIT_MASKS[lead_suit]:
+            if card.suit == lead_suit:
+                return IllegalActionError(
+                    Reason.MUST_BEAT, f"you must beat the trick with a higher {lead_suit.symbol} (must_beat)"
+                )
+            return IllegalActionError(Reason.MUST_FOLLOW_SUIT, f"you must follow suit {lead_suit.symbol} (T-18)")
+        if self.trump is not None and card.suit == self.trump:
+            return IllegalActionError(Reason.MUST_BEAT, "you must overtrump when you can (must_beat)")
+        trump = self.trump
+        assert trump is not None
+        return IllegalActionError(
+            Reason.MUST_TRUMP, f"you cannot follow {lead_suit.symbol}, so you must play a trump {trump.symbol}"
+        )
+
+
+_PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
+    Phase.DARK: (DeclareDark, DeclineDark),
+    Phase.AUCTION: (Bid, Pass),
+    Phase.TALON_CHOICE: (ChooseTalon,),
+    Phase.EXCHANGE: (GiveCard, DiscardCard),
+    Phase.CONTRACT: (NameContract,),
+    Phase.PLAY: (PlayCard,),
+    Phase.OVER: (),
+}
+_ALL_ACTIONS: Final = (
+    DeclareDark,
+    DeclineDark,
+    Bid,
+    Pass,
+    DemandRedeal,
+    ChooseTalon,
+    GiveCard,
+    DiscardCard,
+    NameContract,
+    Concede,
+    PlayCard,
+)

@@ -1,0 +1,156 @@
+"""The table's rules: every variant of ../shared/rules/thousand.md as one typed, immutable object.
+
+A table's rules are fixed when it is created and visible to every client, so they are validated once, here,
+and an impossible combination never reaches a deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Final
+
+from engine.errors import RulesError
+
+MAX_POSSIBLE_POINTS: Final = 400
+"""120 card points plus all four marriages: no bid or contract can exceed it, so it bounds the legal list."""
+
+GOAL: Final = 1000
+"""T-26: the game is won by reaching 1000 points."""
+
+
+class TwoPlayerDeal(Enum):
+    """T-5: how two players deal."""
+
+    NINE_AND_TWO_TALONS_OF_3 = "nine_and_two_talons_of_3"
+    TEN_AND_TWO_TALONS_OF_2 = "ten_and_two_talons_of_2"
+
+
+class SitterScores(Enum):
+    """T-6: what the dealer who sits the deal out scores with four players."""
+
+    NOTHING = "nothing"
+    TALON_ACES_AND_MARRIAGE = "talon_aces_and_marriage"
+
+
+class OpeningBid(Enum):
+    """T-7: what the player left of the dealer says first."""
+
+    FORCED_100 = "forced_100"
+    AT_LEAST_100 = "at_least_100"
+
+
+class BidCap(Enum):
+    """T-9: the most a player may bid."""
+
+    MARRIAGES_IN_HAND = "marriages_in_hand"
+    NONE = "none"
+
+
+class WeakTalon(Enum):
+    """T-12: when the declarer may call the talon weak and demand a redeal."""
+
+    OFF = "off"
+    TWO_NINES_OR_TWO_JACKS_AND_NINE = "two_nines_or_two_jacks_and_nine"
+    BELOW_POINTS = "below_points"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every variant of Thousand with the specification's defaults.
+
+    Build with keyword arguments; :class:`RulesError` names the first invalid setting.
+    """
+
+    players: int = 3
+    two_player_deal: TwoPlayerDeal = TwoPlayerDeal.NINE_AND_TWO_TALONS_OF_3
+    sitter_scores: SitterScores = SitterScores.NOTHING
+    opening_bid: OpeningBid = OpeningBid.FORCED_100
+    bid_step: int = 5
+    bid_cap: BidCap = BidCap.MARRIAGES_IN_HAND
+    closed_talon_on_uncontested_100: bool = True
+    redeal_four_nines: bool = True
+    weak_talon: WeakTalon = WeakTalon.TWO_NINES_OR_TWO_JACKS_AND_NINE
+    weak_talon_below_points: int = 10
+    """With ``weak_talon=BELOW_POINTS``: the talon is weak when its card points are below this."""
+    weak_hand_max_points: int = 13
+    must_beat: bool = False
+    marriage_on_first_trick: bool = False
+    round_defenders: bool = True
+    barrel_at: int = 880
+    barrel_bumped_by_newcomer: bool = True
+    barrel_simultaneous_both_fall: bool = True
+    obligatory_game: bool = True
+    samosval: bool = True
+    golden_deals: bool = False
+    dark: bool = False
+    bank: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            expected = _FIELD_TYPES[f.name]
+            # bool is an int subclass: an int field must not silently accept True.
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise RulesError(f.name, f"must be {expected.__name__}, got {value!r}")
+        if self.players not in (2, 3, 4):
+            raise RulesError("players", f"Thousand is played by 2, 3 or 4 players, not {self.players}")
+        if self.bid_step <= 0 or self.bid_step % 5:
+            raise RulesError("bid_step", f"must be a positive multiple of 5, got {self.bid_step}")
+        if self.dark and self.players == 2:
+            raise RulesError("dark", "dark (T-31) is never played with two players")
+        if self.weak_talon_below_points < 0 or self.weak_talon_below_points > 32:
+            raise RulesError(
+                "weak_talon_below_points", f"must be between 0 and 32, got {self.weak_talon_below_points}"
+            )
+        if self.weak_hand_max_points < 0:
+            raise RulesError("weak_hand_max_points", f"must be 0 (off) or more, got {self.weak_hand_max_points}")
+        if self.barrel_at and not (120 < self.barrel_at < GOAL and self.barrel_at % 5 == 0):
+            raise RulesError(
+                "barrel_at", f"must be 0 (off) or a multiple of 5 between 125 and 995, got {self.barrel_at}"
+            )
+        if self.bank < 0:
+            raise RulesError("bank", f"must not be negative, got {self.bank}")
+
+    @property
+    def barrel(self) -> bool:
+        return self.barrel_at > 0
+
+    def describe(self) -> list[str]:
+        """The variants in words, for rules screens and transcripts."""
+        lines = [f"players: {self.players}"]
+        defaults = Rules(players=3)
+        for f in fields(self):
+            if f.name == "players":
+                continue
+            value = getattr(self, f.name)
+            shown = value.value if isinstance(value, Enum) else value
+            marker = "" if value == getattr(defaults, f.name) else "  (changed)"
+            lines.append(f"{f.name}: {shown}{marker}")
+        return lines
+
+
+_FIELD_TYPES: Final[dict[str, type]] = {
+    "players": int,
+    "two_player_deal": TwoPlayerDeal,
+    "sitter_scores": SitterScores,
+    "opening_bid": OpeningBid,
+    "bid_step": int,
+    "bid_cap": BidCap,
+    "closed_talon_on_uncontested_100": bool,
+    "redeal_four_nines": bool,
+    "weak_talon": WeakTalon,
+    "weak_talon_below_points": int,
+    "weak_hand_max_points": int,
+    "must_beat": bool,
+    "marriage_on_first_trick": bool,
+    "round_defenders": bool,
+    "barrel_at": int,
+    "barrel_bumped_by_newcomer": bool,
+    "barrel_simultaneous_both_fall": bool,
+    "obligatory_game": bool,
+    "samosval": bool,
+    "golden_deals": bool,
+    "dark": bool,
+    "bank": int,
+}
