@@ -50,8 +50,8 @@ from engine.cards import (
     Rank,
     Suit,
     cards_of,
-    mask_of,
     marriage_points_in,
+    mask_of,
     points_of,
 )
 from engine.errors import IllegalActionError, InvalidActionError, Reason
@@ -688,7 +688,9 @@ class Deal:
             case Bid(value):
                 return self._why_bid_illegal(seat, value)
             case Pass():
-                return IllegalActionError(Reason.MUST_BID, "the opener must bid at least 100 and may not pass")
+                return IllegalActionError(
+                    Reason.MUST_BID, "the opener must bid at least 100 and may not pass"
+                )
             case ChooseTalon(index):
                 return IllegalActionError(Reason.NO_SUCH_TALON, f"there is no talon {index}; choose 0 or 1")
             case GiveCard(card, to):
@@ -729,7 +731,9 @@ class Deal:
             return InvalidActionError(f"bid {value!r} is not a number")
         lowest = self._lowest_bid()
         if value < lowest:
-            return IllegalActionError(Reason.BID_TOO_LOW, f"bid {value} is too low; the lowest bid is {lowest}")
+            return IllegalActionError(
+                Reason.BID_TOO_LOW, f"bid {value} is too low; the lowest bid is {lowest}"
+            )
         if (value - lowest) % self.rules.bid_step:
             return IllegalActionError(
                 Reason.BID_NOT_MULTIPLE_OF_STEP,
@@ -743,7 +747,9 @@ class Deal:
             Reason.BID_ABOVE_CAP, f"bid {value} is above your cap {self._auction_cap(seat)} (T-9)"
         )
 
-    def _why_play_illegal(self, seat: int, card: object, marriage: bool) -> IllegalActionError | InvalidActionError:
+    def _why_play_illegal(
+        self, seat: int, card: object, marriage: bool
+    ) -> IllegalActionError | InvalidActionError:
         if not isinstance(card, Card):
             return InvalidActionError(f"{card!r} is not a card")
         hand = self.hands[seat]
@@ -757,7 +763,8 @@ class Deal:
             pair = MARRIAGE_MASKS[card.suit]
             if card.rank not in (Rank.KING, Rank.QUEEN) or hand & pair != pair:
                 return IllegalActionError(
-                    Reason.MARRIAGE_NOT_HELD, f"you do not hold the king and queen of {card.suit.symbol} (T-20)"
+                    Reason.MARRIAGE_NOT_HELD,
+                    f"you do not hold the king and queen of {card.suit.symbol} (T-20)",
                 )
             return IllegalActionError(
                 Reason.MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK,
@@ -769,13 +776,16 @@ class Deal:
                 return IllegalActionError(
                     Reason.MUST_BEAT, f"you must beat the trick with a higher {lead_suit.symbol} (must_beat)"
                 )
-            return IllegalActionError(Reason.MUST_FOLLOW_SUIT, f"you must follow suit {lead_suit.symbol} (T-18)")
+            return IllegalActionError(
+                Reason.MUST_FOLLOW_SUIT, f"you must follow suit {lead_suit.symbol} (T-18)"
+            )
         if self.trump is not None and card.suit == self.trump:
             return IllegalActionError(Reason.MUST_BEAT, "you must overtrump when you can (must_beat)")
         trump = self.trump
         assert trump is not None
         return IllegalActionError(
-            Reason.MUST_TRUMP, f"you cannot follow {lead_suit.symbol}, so you must play a trump {trump.symbol}"
+            Reason.MUST_TRUMP,
+            f"you cannot follow {lead_suit.symbol}, so you must play a trump {trump.symbol}",
         )
 
 

@@ -69,7 +69,7 @@ class SeatRecord:
 
 
 class Game:
-    """A whole game. Drive it with ``apply_chance()`` at chance nodes and ``apply(seat, action)`` otherwise."""
+    """A whole game: ``apply_chance()`` at chance nodes, ``apply(seat, action)`` at decisions."""
 
     def __init__(self, rules: Rules, seed: int, first_dealer: int | None = None) -> None:
         if first_dealer is not None and not 0 <= first_dealer < rules.players:
@@ -322,7 +322,7 @@ class Game:
                 fall(seat, BARREL_FALL_PENALTY, Mark.BARREL_BUMPED)
 
     def _first_to_goal(self, deal: Deal) -> None:
-        """T-26 without the barrel: the highest score at or above 1000 wins; ties to the declarer, then seat order."""
+        """T-26 without the barrel: the top score from 1000 up wins; ties to the declarer, then seat order."""
         reached = [s for s, rec in enumerate(self.records) if rec.score >= GOAL]
         if not reached:
             return

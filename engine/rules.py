@@ -104,7 +104,9 @@ class Rules:
                 "weak_talon_below_points", f"must be between 0 and 32, got {self.weak_talon_below_points}"
             )
         if self.weak_hand_max_points < 0:
-            raise RulesError("weak_hand_max_points", f"must be 0 (off) or more, got {self.weak_hand_max_points}")
+            raise RulesError(
+                "weak_hand_max_points", f"must be 0 (off) or more, got {self.weak_hand_max_points}"
+            )
         if self.barrel_at and not (120 < self.barrel_at < GOAL and self.barrel_at % 5 == 0):
             raise RulesError(
                 "barrel_at", f"must be 0 (off) or a multiple of 5 between 125 and 995, got {self.barrel_at}"
