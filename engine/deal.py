@@ -399,6 +399,8 @@ class Deal:
         self._play_mask = mask
         self._marriage_mask = marriage_mask
         actions: tuple[Action, ...] = _play_actions(mask, marriage_mask)
+        if not self.tricks_played and not self.trick:
+            actions = (*actions, CONCEDE)  # T-16: rospis until the first card is played
         if self.four_nines_receivers >> seat & 1:
             actions = (*actions, REDEAL[RedealReason.FOUR_NINES])
         return actions
