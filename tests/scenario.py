@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-from engine import Game, PlayCard, Rules, Shuffle
+from engine import Action, Bid, Game, Pass, PlayCard, Rules, Shuffle
 from engine.cards import CARDS, Card, parse_cards
 from engine.deal import active_seats, deal_layout
 from engine.events import Event
@@ -92,3 +92,13 @@ TALON = "J♣ 9♥ 10♥"
 # seat 1: 11 + 6 + 24 = 41 card points plus the ♠ marriage (40) = 81; seat 0: 17 + 15 + 15 + 7 = 54 plus the
 # ♥ marriage (100) = 154; seat 2: 25. 41 + 54 + 25 = 120.
 TRICKS = "A♠ 9♠ 9♣ | K♠* J♠ 9♥ | A♣ 10♣ Q♣ | J♦ K♦ A♦ | K♥* 10♥ A♥ | Q♦ 10♦ J♣ | Q♥ 10♠ J♥ | K♣ Q♠ 9♦"
+
+AUCTION_TO_110: list[tuple[int, Action]] = [(2, Bid(105)), (0, Pass()), (1, Bid(110)), (2, Pass())]
+"""The reference deal's auction: seat 1 opens 100, seat 2 105, seat 0 passes, seat 1 110, seat 2 passes."""
+
+
+def run(game: Game, steps: Sequence[tuple[int, Action]]) -> list[Event]:
+    events: list[Event] = []
+    for seat, action in steps:
+        events += game.apply(seat, action)
+    return events

@@ -6,6 +6,7 @@ import pytest
 
 from engine import (
     SPECTATOR,
+    Action,
     Bid,
     ChooseTalon,
     Concede,
@@ -39,8 +40,8 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
-from engine.rules import BidCap, OpeningBid, TwoPlayerDeal, WeakTalon
-from tests.scenario import DEALER, HANDS, TALON, TRICKS, cards, dealt_game, of_type, play
+from engine.rules import BidCap, OpeningBid, SitterScores, TwoPlayerDeal, WeakTalon
+from tests.scenario import AUCTION_TO_110, DEALER, HANDS, TALON, TRICKS, cards, dealt_game, of_type, play, run
 from tests.scenario import card as c
 
 
@@ -157,7 +158,7 @@ def test_t5_two_players_choose_a_talon_give_one_and_discard_one() -> None:
     seat1 = "A♠ 10♠ K♠ Q♠ A♣ 10♣ K♣ Q♦ J♦ 9♦"
     for card_text in seat1.split():
         game.apply(1, PlayCard(c(card_text)))
-        game.apply(0, game.legal_actions()[0])  # type: ignore[arg-type]
+        game.apply(0, game.legal_actions()[0])
     last = of_type(game.events, LastTalonTaken)
     assert len(last) == 1
     assert set(last[0].cards) == set(cards("Q♣ J♣ 9♣ J♠"))
@@ -201,8 +202,6 @@ def test_t6_four_players_dealer_sits_out() -> None:
 
 def test_t6_sitter_scores_talon_aces_and_marriage() -> None:
     """T-6: TALON_ACES_AND_MARRIAGE: the sitter scores 50 per ace and the marriage lying in the talon."""
-    from engine.rules import SitterScores
-
     rules = Rules(players=4, sitter_scores=SitterScores.TALON_ACES_AND_MARRIAGE)
     hands = {1: HANDS[1], 2: HANDS[2], 3: HANDS[0]}
     game, _ = dealt_game(rules, 0, hands, [TALON])
@@ -497,8 +496,7 @@ def test_t16_rospis_after_the_contract_until_the_first_card() -> None:
 def test_t16_rospis_scores() -> None:
     """T-16: rospis of 115 gives -115 and +60 to each opponent; nobody gets a bolt; no tricks are played."""
     game = reference_game()
-    for seat, action in [(2, Bid(105)), (0, Pass()), (1, Bid(110)), (2, Pass())]:
-        game.apply(seat, action)
+    run(game, AUCTION_TO_110)
     game.apply(1, GiveCard(c("9♦"), 2))
     game.apply(1, GiveCard(c("9♥"), 0))
     assert Concede() in game.legal_actions()
@@ -645,7 +643,7 @@ def test_illegal_actions_leave_the_game_unchanged() -> None:
     game = reference_game()
     to_contract(game)
     before = (repr(view(game, 0)), repr(view(game, 1)), repr(view(game, 2)), len(game.events))
-    for seat, action in [
+    rejected: list[tuple[int, Action]] = [
         (2, PlayCard(c("9♠"))),
         (1, PlayCard(c("K♥"))),
         (1, Bid(130)),
@@ -653,7 +651,8 @@ def test_illegal_actions_leave_the_game_unchanged() -> None:
         (1, DeclineDark()),
         (2, Concede()),
         (1, DemandRedeal(RedealReason.WEAK_HAND)),
-    ]:
+    ]
+    for seat, action in rejected:
         with pytest.raises(IllegalActionError):
             game.apply(seat, action)
     after = (repr(view(game, 0)), repr(view(game, 1)), repr(view(game, 2)), len(game.events))
