@@ -1,8 +1,9 @@
 """Golden transcripts: a few seeded games, rendered by engine.transcript and checked in under tests/golden/.
 
-Each game is driven by seeded, uniformly random players (tests/randomplay.py) for a fixed number of deals, so
-any change to what the engine does (or lets a seat see) shows up as a readable diff in review. After an
-intended change, regenerate with ``UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_golden.py`` and review the diff.
+Each game is driven by seeded, uniformly random players (tests/randomplay.py) for a fixed number of deals,
+so any change to what the engine does (or lets a seat see) shows up as a readable diff in review. After an
+intended change, regenerate with ``UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_golden.py`` and review the
+diff.
 """
 
 from __future__ import annotations
