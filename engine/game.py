@@ -286,7 +286,8 @@ class Game:
                 continue
             rec = self.records[seat]
             rec.bolts += earned
-            marks.append(SheetMarked(seat, Mark.BOLT, 0))
+            # One mark per bolt, so a doubled deal's bolt (T-30) reads as two on the sheet too.
+            marks.extend(SheetMarked(seat, Mark.BOLT, 0) for _ in range(earned))
             if rec.bolts < BOLTS_TO_PENALTY:
                 continue
             rec.bolts = 0

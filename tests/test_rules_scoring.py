@@ -379,6 +379,7 @@ def test_t30_golden_bolt_counts_two() -> None:
     game, _ = dealt_game(Rules(golden_deals=True), 0, SWEEP_HANDS, [SWEEP_TALON])
     sweep(game, marriage=False, contract=None)
     assert [r.bolts for r in game.records] == [2, 0, 2]
+    assert marks(game) == [(0, Mark.BOLT, 0), (0, Mark.BOLT, 0), (2, Mark.BOLT, 0), (2, Mark.BOLT, 0)]
     assert scored(game).deltas == (0, 240, 0)
 
 
