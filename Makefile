@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench proto proto-release breaking clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,7 @@ test: lint typecheck unit
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/buf lint proto
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -35,6 +36,18 @@ unit: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10
+
+## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) from proto/
+proto: $(STAMP)
+	$(BIN)/python scripts/gen_proto.py
+
+## proto-release: record the contract as released (tests/test_proto.py checks breaking changes against it)
+proto-release: $(STAMP)
+	$(BIN)/buf build proto -o proto/released/thousand_v1.binpb
+
+## breaking: compare the contract in the working tree with the main branch's
+breaking: $(STAMP)
+	$(BIN)/buf breaking proto --against '.git#branch=main,subdir=proto'
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

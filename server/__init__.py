@@ -1,0 +1,1 @@
+"""The gRPC game server: the TableService over the Thousand engine."""

@@ -1,0 +1,1 @@
+"""Generated code of the protobuf contract in ``proto/`` (``make proto``); do not edit."""
