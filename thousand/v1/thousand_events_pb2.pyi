@@ -95,7 +95,7 @@ class _MarkEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Mark.ValueType],
     MARK_UNSPECIFIED: _Mark.ValueType  # 0
     """Not a mark; never sent."""
     MARK_BOLT: _Mark.ValueType  # 1
-    """T-25: the seat took no trick and gets a bolt (points 0)."""
+    """T-25: the seat took no trick and gets a bolt (points 0). A golden deal's bolt counts two (T-30): two marks."""
     MARK_BOLT_PENALTY: _Mark.ValueType  # 2
     """T-25: the seat's third bolt costs 120 (points -120); on the barrel it also falls off."""
     MARK_BARREL_ON: _Mark.ValueType  # 3
@@ -123,7 +123,7 @@ class Mark(_Mark, metaclass=_MarkEnumTypeWrapper):
 MARK_UNSPECIFIED: Mark.ValueType  # 0
 """Not a mark; never sent."""
 MARK_BOLT: Mark.ValueType  # 1
-"""T-25: the seat took no trick and gets a bolt (points 0)."""
+"""T-25: the seat took no trick and gets a bolt (points 0). A golden deal's bolt counts two (T-30): two marks."""
 MARK_BOLT_PENALTY: Mark.ValueType  # 2
 """T-25: the seat's third bolt costs 120 (points -120); on the barrel it also falls off."""
 MARK_BARREL_ON: Mark.ValueType  # 3
