@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench proto proto-release breaking clean
+.PHONY: run demo test lint typecheck unit bench proto proto-release breaking clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,12 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## run: play one seeded game between random players and print its deal log and standings
+## run: start the server on 127.0.0.1:50051 (settings: thousand-server --help)
 run: $(STAMP)
+	$(BIN)/thousand-server --host 127.0.0.1 --port 50051
+
+## demo: play one seeded game between simple built-in players and print it deal by deal
+demo: $(STAMP)
 	$(BIN)/thousand-selfplay --seed 1
 
 ## test: ruff, mypy --strict and the whole pytest suite

@@ -1,0 +1,91 @@
+"""The service's errors: a gRPC status code, a stable reason and a message, in one exception type.
+
+Handlers raise :class:`ServiceError`; the service turns it into a status carrying a ``google.rpc.ErrorInfo``
+(domain ``thousand.v1``) so clients branch on the reason, never on message text. The reasons are the list
+documented in ``proto/thousand/v1/table_service.proto`` and never change meaning.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from engine import ActionError, IllegalActionError, Reason
+
+DOMAIN = "thousand.v1"
+
+
+class ErrorReason(Enum):
+    """The stable reasons; each value is the reason string clients see in ``ErrorInfo.reason``."""
+
+    TABLE_NOT_FOUND = "TABLE_NOT_FOUND"
+    TABLE_FULL = "TABLE_FULL"
+    SEAT_TAKEN = "SEAT_TAKEN"
+    SEAT_NOT_OPEN = "SEAT_NOT_OPEN"
+    SEAT_TOKEN_INVALID = "SEAT_TOKEN_INVALID"
+    SPECTATOR_CANNOT_ACT = "SPECTATOR_CANNOT_ACT"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    ILLEGAL_ACTION = "ILLEGAL_ACTION"
+    STALE_SEQUENCE = "STALE_SEQUENCE"
+    GAME_NOT_STARTED = "GAME_NOT_STARTED"
+    GAME_OVER = "GAME_OVER"
+    INVALID_ARGUMENT = "INVALID_ARGUMENT"
+    INVALID_RULES = "INVALID_RULES"
+    UNKNOWN_STRATEGY = "UNKNOWN_STRATEGY"
+    REQUEST_ID_REUSED = "REQUEST_ID_REUSED"
+
+    @property
+    def code(self) -> grpc.StatusCode:
+        return _CODES[self]
+
+
+_CODES: Final = {
+    ErrorReason.TABLE_NOT_FOUND: grpc.StatusCode.NOT_FOUND,
+    ErrorReason.TABLE_FULL: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ErrorReason.SEAT_TAKEN: grpc.StatusCode.ALREADY_EXISTS,
+    ErrorReason.SEAT_NOT_OPEN: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.SEAT_TOKEN_INVALID: grpc.StatusCode.UNAUTHENTICATED,
+    ErrorReason.SPECTATOR_CANNOT_ACT: grpc.StatusCode.PERMISSION_DENIED,
+    ErrorReason.NOT_YOUR_TURN: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.ILLEGAL_ACTION: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.STALE_SEQUENCE: grpc.StatusCode.ABORTED,
+    ErrorReason.GAME_NOT_STARTED: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.GAME_OVER: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.INVALID_ARGUMENT: grpc.StatusCode.INVALID_ARGUMENT,
+    ErrorReason.INVALID_RULES: grpc.StatusCode.INVALID_ARGUMENT,
+    ErrorReason.UNKNOWN_STRATEGY: grpc.StatusCode.INVALID_ARGUMENT,
+    ErrorReason.REQUEST_ID_REUSED: grpc.StatusCode.INVALID_ARGUMENT,
+}
+
+
+class ServiceError(Exception):
+    """A refused request: nothing about the table changed."""
+
+    def __init__(self, reason: ErrorReason, message: str, **metadata: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metadata = metadata
+
+    def to_status(self) -> grpc.Status:
+        info = error_details_pb2.ErrorInfo(reason=self.reason.value, domain=DOMAIN, metadata=self.metadata)
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        status = status_pb2.Status(code=self.reason.code.value[0], message=self.message, details=[detail])
+        return rpc_status.to_status(status)
+
+
+def from_action_error(error: ActionError) -> ServiceError:
+    """Map an engine rejection to the service's reasons, keeping the engine's specific reason as `rule`."""
+    if error.reason is Reason.NOT_YOUR_TURN:
+        return ServiceError(ErrorReason.NOT_YOUR_TURN, error.message)
+    if error.reason is Reason.GAME_OVER:
+        return ServiceError(ErrorReason.GAME_OVER, error.message)
+    if isinstance(error, IllegalActionError):
+        return ServiceError(ErrorReason.ILLEGAL_ACTION, error.message, rule=error.reason.value)
+    return ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action")

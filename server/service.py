@@ -1,0 +1,223 @@
+"""The TableService: requests in, table operations, responses out.
+
+Each handler checks its request, finds the table, and does its work under the table's lock; every refusal is
+a :class:`ServiceError`, turned here into a status with ``ErrorInfo``. StreamEvents yields bytes serialized
+by the table (once per audience), so its method handler is registered with a pass-through serializer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Final, TypeVar
+
+import grpc
+from grpc import aio
+
+from engine import InvalidActionError, Rules, RulesError
+from server import codec
+from server.errors import ErrorReason, ServiceError
+from server.registry import Registry, SeatSpec
+from server.table import SPECTATORS, Table
+from thousand.v1 import table_service_pb2 as pb
+
+SERVICE_NAME: Final = "thousand.v1.TableService"
+TOKEN_METADATA: Final = "x-seat-token"
+MAX_NAME_LENGTH: Final = 64
+MAX_REQUEST_ID_LENGTH: Final = 128
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+
+
+def _token(context: aio.ServicerContext[object, object]) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == TOKEN_METADATA:
+            return value if isinstance(value, str) else value.decode()
+    return None
+
+
+def _table_id(table_id: str) -> str:
+    if not table_id:
+        raise ServiceError(ErrorReason.INVALID_ARGUMENT, "table_id is required", field="table_id")
+    return table_id
+
+
+class TableService:
+    """The handlers; ``registry`` holds the tables."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    async def create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
+        if request.game != pb.GAME_KIND_THOUSAND:
+            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "game must be GAME_KIND_THOUSAND", field="game")
+        if request.rules.WhichOneof("game") not in (None, "thousand"):
+            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "rules must be Thousand rules", field="rules")
+        rules_msg = type(request.rules.thousand)()
+        rules_msg.CopyFrom(request.rules.thousand)
+        if not rules_msg.HasField("players") and request.seats:
+            rules_msg.players = len(request.seats)
+        try:
+            rules: Rules = codec.rules_from_proto(rules_msg)
+        except RulesError as error:
+            raise ServiceError(ErrorReason.INVALID_RULES, str(error), field=error.field) from None
+        seats = [_seat_spec(i, s) for i, s in enumerate(request.seats)] or [
+            SeatSpec(bot=False) for _ in range(rules.players)
+        ]
+        table = self.registry.create(
+            rules,
+            seats,
+            request.seed if request.HasField("seed") else None,
+            request.first_dealer if request.HasField("first_dealer") else None,
+        )
+        table.ensure_bots_running()
+        return pb.CreateTableResponse(table=table.describe())
+
+    async def list_tables(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
+        if request.game not in (pb.GAME_KIND_UNSPECIFIED, pb.GAME_KIND_THOUSAND):
+            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "unknown game", field="game")
+        tables, token = self.registry.page(request.only_open_seats, request.page_size, request.page_token)
+        return pb.ListTablesResponse(tables=[t.describe() for t in tables], next_page_token=token)
+
+    async def get_table(self, request: pb.GetTableRequest) -> pb.GetTableResponse:
+        return pb.GetTableResponse(table=self.registry.get(_table_id(request.table_id)).describe())
+
+    async def join_table(self, request: pb.JoinTableRequest) -> pb.JoinTableResponse:
+        table = self.registry.get(_table_id(request.table_id))
+        if len(request.player_name) > MAX_NAME_LENGTH:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"player_name is longer than {MAX_NAME_LENGTH} characters",
+                field="player_name",
+            )
+        async with table.lock:
+            seat, token = table.join(request.seat if request.HasField("seat") else None, request.player_name)
+            described = table.describe()
+        table.ensure_bots_running()
+        return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
+
+    async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
+        table = self.registry.get(_table_id(request.table_id))
+        async with table.lock:
+            table.leave(table.authenticate(token))
+            return pb.LeaveTableResponse(table=table.describe())
+
+    async def submit_action(
+        self, request: pb.SubmitActionRequest, token: str | None
+    ) -> pb.SubmitActionResponse:
+        table = self.registry.get(_table_id(request.table_id))
+        if token is None:
+            raise ServiceError(
+                ErrorReason.SPECTATOR_CANNOT_ACT, f"acting needs a seat token in metadata {TOKEN_METADATA!r}"
+            )
+        if not 0 < len(request.request_id) <= MAX_REQUEST_ID_LENGTH:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"request_id must be 1 to {MAX_REQUEST_ID_LENGTH} characters",
+                field="request_id",
+            )
+        if request.action.WhichOneof("game") != "thousand":
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT, "action must be a Thousand action", field="action"
+            )
+        try:
+            action = codec.action_from_proto(request.action.thousand)
+        except InvalidActionError as error:
+            raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
+        last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
+        async with table.lock:
+            seat = table.authenticate(token)
+            sequence = table.submit(seat, request.request_id, last_seen, action)
+        table.ensure_bots_running()
+        return pb.SubmitActionResponse(sequence=sequence)
+
+    async def stream_events(self, request: pb.StreamEventsRequest, token: str | None) -> AsyncIterator[bytes]:
+        table: Table = self.registry.get(_table_id(request.table_id))
+        audience = table.authenticate(token) if token is not None else SPECTATORS
+        after = request.after_sequence if request.HasField("after_sequence") else None
+        async for data in table.stream(audience, after):
+            yield data
+
+    def close_streams(self) -> None:
+        for table in self.registry.all():
+            table.close_streams()
+
+
+def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
+    if config.kind == pb.SEAT_KIND_BOT:
+        if not config.strategy:
+            raise ServiceError(
+                ErrorReason.UNKNOWN_STRATEGY, f"seat {index} is a bot seat without a strategy", field="seats"
+            )
+        return SeatSpec(bot=True, strategy=config.strategy)
+    if config.strategy:
+        raise ServiceError(
+            ErrorReason.INVALID_ARGUMENT, f"seat {index} is open but names a strategy", field="seats"
+        )
+    return SeatSpec(bot=False)
+
+
+Context = aio.ServicerContext[object, object]
+
+
+def _unary(
+    fn: Callable[[Req, Context], Awaitable[Resp]],
+) -> Callable[[Req, Context], Awaitable[Resp]]:
+    async def handle(request: Req, context: Context) -> Resp:
+        try:
+            return await fn(request, context)
+        except ServiceError as error:
+            await context.abort_with_status(error.to_status())
+            raise AssertionError("unreachable") from None
+
+    return handle
+
+
+def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
+    """The service's method handlers; StreamEvents sends pre-serialized bytes."""
+
+    async def stream(request: pb.StreamEventsRequest, context: Context) -> AsyncIterator[bytes]:
+        try:
+            async for data in service.stream_events(request, _token(context)):
+                yield data
+        except ServiceError as error:
+            await context.abort_with_status(error.to_status())
+
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
+        "CreateTable": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.create_table(r)),
+            request_deserializer=pb.CreateTableRequest.FromString,
+            response_serializer=pb.CreateTableResponse.SerializeToString,
+        ),
+        "ListTables": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.list_tables(r)),
+            request_deserializer=pb.ListTablesRequest.FromString,
+            response_serializer=pb.ListTablesResponse.SerializeToString,
+        ),
+        "GetTable": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.get_table(r)),
+            request_deserializer=pb.GetTableRequest.FromString,
+            response_serializer=pb.GetTableResponse.SerializeToString,
+        ),
+        "JoinTable": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.join_table(r)),
+            request_deserializer=pb.JoinTableRequest.FromString,
+            response_serializer=pb.JoinTableResponse.SerializeToString,
+        ),
+        "LeaveTable": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.leave_table(r, _token(c))),
+            request_deserializer=pb.LeaveTableRequest.FromString,
+            response_serializer=pb.LeaveTableResponse.SerializeToString,
+        ),
+        "SubmitAction": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.submit_action(r, _token(c))),
+            request_deserializer=pb.SubmitActionRequest.FromString,
+            response_serializer=pb.SubmitActionResponse.SerializeToString,
+        ),
+        "StreamEvents": grpc.unary_stream_rpc_method_handler(
+            stream,
+            request_deserializer=pb.StreamEventsRequest.FromString,
+            response_serializer=None,  # the table already serialized each message, once per audience
+        ),
+    }
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)

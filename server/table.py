@@ -1,0 +1,379 @@
+"""One table: its seats, its game, its event log and the streams watching it.
+
+Every change to a table happens under its lock, synchronously, in one step: check, apply to the engine, log
+the new events with their sequence numbers, serialize each once per audience (a seat, or spectators) and
+hand the bytes to that audience's streams. A stream that cannot keep up is not allowed to grow the server's
+memory: its queue is bounded, and when it overflows the stream is given a fresh snapshot instead of the
+backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from engine import Action, ActionError, Event, Game, Rules, event_for, view
+from engine.events import GameOver
+from server import codec
+from server.errors import ErrorReason, ServiceError, from_action_error
+from server.strategies import Strategy
+from thousand.v1 import table_service_pb2 as pb
+
+STREAM_QUEUE_SIZE: Final = 1024
+"""Messages a stream may have waiting before it is considered lagging and resynchronized by a snapshot."""
+REMEMBERED_REQUESTS: Final = 512
+"""Recent (seat, request_id) outcomes kept per table for idempotent retries."""
+
+SPECTATORS: Final = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenEvent:
+    seat: int
+    player_name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReleasedEvent:
+    seat: int
+
+
+TableEvent = SeatTakenEvent | SeatReleasedEvent | Event
+
+
+@dataclass(slots=True)
+class SeatState:
+    bot: bool
+    strategy: str
+    token: str | None = None
+    player_name: str = ""
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.token is not None
+
+
+_END: Final = b""
+"""Queued to a stream to end it (the game is over, or the server is shutting down)."""
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open stream: the audience it belongs to and its bounded queue of serialized messages."""
+
+    audience: int | None
+    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE_SIZE))
+    lagging: bool = False
+
+    def offer(self, data: bytes) -> None:
+        if self.lagging:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.lagging = True
+            _drain(self.queue)
+            self.queue.put_nowait(b"\x00")  # wake the stream so it resynchronizes
+
+
+def _drain(queue: asyncio.Queue[bytes]) -> None:
+    while not queue.empty():
+        queue.get_nowait()
+
+
+class Table:
+    """A table of Thousand with open and bot seats."""
+
+    def __init__(
+        self,
+        table_id: str,
+        *,
+        serial: int,
+        rules: Rules,
+        seats: list[SeatState],
+        seed: int,
+        first_dealer: int | None,
+        strategies: dict[int, Strategy],
+    ) -> None:
+        self.table_id = table_id
+        self.serial = serial
+        self.rules = rules
+        self.seats = seats
+        self.seed = seed
+        self.game = Game(rules, seed, first_dealer)
+        self.started = False
+        self.create_time = time.time()
+        self.log: list[TableEvent] = []
+        self._engine_cursor = 0
+        self._subscribers: set[Subscriber] = set()
+        self._requests: OrderedDict[tuple[int, str], tuple[Action, int]] = OrderedDict()
+        self._strategies = strategies
+        self._bot_rngs = {seat: random.Random(f"{seed}:bot:{seat}") for seat in strategies}
+        self._bot_task: asyncio.Task[None] | None = None
+        self.lock = asyncio.Lock()
+        for seat, state in enumerate(seats):
+            if state.bot:
+                self.log.append(SeatTakenEvent(seat, state.strategy, True))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def sequence(self) -> int:
+        return len(self.log)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_over
+
+    def open_seats(self) -> int:
+        return sum(1 for s in self.seats if not s.taken)
+
+    def status(self) -> pb.TableStatus.ValueType:
+        if self.game.is_over:
+            return pb.TABLE_STATUS_FINISHED
+        return pb.TABLE_STATUS_PLAYING if self.started else pb.TABLE_STATUS_WAITING
+
+    def describe(self) -> pb.Table:
+        created = Timestamp()
+        created.FromNanoseconds(int(self.create_time * 1e9))
+        return pb.Table(
+            table_id=self.table_id,
+            game=pb.GAME_KIND_THOUSAND,
+            rules=pb.Rules(thousand=codec.rules_to_proto(self.rules)),
+            status=self.status(),
+            seats=[
+                pb.Seat(
+                    seat=i,
+                    kind=pb.SEAT_KIND_BOT if s.bot else pb.SEAT_KIND_OPEN,
+                    strategy=s.strategy,
+                    taken=s.taken,
+                    player_name=s.player_name,
+                )
+                for i, s in enumerate(self.seats)
+            ],
+            open_seats=self.open_seats(),
+            sequence=self.sequence,
+            create_time=created,
+        )
+
+    def authenticate(self, token: str | None) -> int:
+        """The seat whose token this is; every seat's token is compared, in constant time."""
+        found = -1
+        if token:
+            given = token.encode()
+            for seat, state in enumerate(self.seats):
+                expected = (state.token or "").encode()
+                if hmac.compare_digest(given, expected) and state.token is not None:
+                    found = seat
+        if found < 0:
+            raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
+        return found
+
+    # ------------------------------------------------------------------ seats
+
+    def join(self, seat: int | None, player_name: str) -> tuple[int, str]:
+        """Take a seat (caller holds the lock)."""
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if not s.taken]
+            if not free:
+                raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
+            seat = free[0]
+        elif not 0 <= seat < len(self.seats):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"seat {seat} does not exist; seats are 0 to {len(self.seats) - 1}",
+                field="seat",
+            )
+        state = self.seats[seat]
+        if state.bot:
+            raise ServiceError(ErrorReason.SEAT_NOT_OPEN, f"seat {seat} is a bot seat")
+        if state.taken:
+            if self.open_seats() == 0:
+                raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
+            raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
+        state.token = secrets.token_urlsafe(32)
+        state.player_name = player_name
+        self._publish([SeatTakenEvent(seat, player_name, False)])
+        if not self.started and self.open_seats() == 0:
+            self.started = True
+            self._advance([])
+        return seat, state.token
+
+    def leave(self, seat: int) -> None:
+        state = self.seats[seat]
+        state.token = None
+        state.player_name = ""
+        self._publish([SeatReleasedEvent(seat)])
+
+    # ------------------------------------------------------------------ actions
+
+    def submit(self, seat: int, request_id: str, last_seen: int | None, action: Action) -> int:
+        """Apply a seat's action (caller holds the lock); returns the sequence of its last event."""
+        key = (seat, request_id)
+        remembered = self._requests.get(key)
+        if remembered is not None:
+            if remembered[0] != action:
+                raise ServiceError(
+                    ErrorReason.REQUEST_ID_REUSED,
+                    f"request_id {request_id!r} was already used for a different action",
+                    field="request_id",
+                )
+            return remembered[1]
+        if not self.started:
+            raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
+        if self.game.is_over:
+            raise ServiceError(ErrorReason.GAME_OVER, "the game is over")
+        if last_seen is not None and last_seen != self.sequence:
+            raise ServiceError(
+                ErrorReason.STALE_SEQUENCE,
+                f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
+            )
+        try:
+            self.game.apply(seat, action)
+        except ActionError as error:
+            raise from_action_error(error) from None
+        self._advance([])
+        self._requests[key] = (action, self.sequence)
+        if len(self._requests) > REMEMBERED_REQUESTS:
+            self._requests.popitem(last=False)
+        return self.sequence
+
+    def _advance(self, extra: list[TableEvent]) -> None:
+        """Deal whenever the game is at a chance node, then publish everything new."""
+        while self.game.is_chance_node:
+            self.game.apply_chance()
+        new = self.game.events[self._engine_cursor :]
+        self._engine_cursor = len(self.game.events)
+        self._publish([*extra, *new])
+
+    def bot_to_act(self) -> int | None:
+        seat = self.game.to_act
+        if self.started and seat is not None and self.seats[seat].bot:
+            return seat
+        return None
+
+    def play_bot(self, seat: int) -> None:
+        """One move of a server-run bot (caller holds the lock)."""
+        strategy = self._strategies[seat]
+        action = strategy(view(self.game, seat), self._bot_rngs[seat])
+        self.game.apply(seat, action)
+        self._advance([])
+
+    def ensure_bots_running(self) -> None:
+        if self.bot_to_act() is not None and (self._bot_task is None or self._bot_task.done()):
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while True:
+            async with self.lock:
+                seat = self.bot_to_act()
+                if seat is None:
+                    return
+                self.play_bot(seat)
+            await asyncio.sleep(0)  # let the streams flush between bot moves
+
+    # ------------------------------------------------------------------ streams
+
+    def _publish(self, events: list[TableEvent]) -> None:
+        """Log events with sequence numbers; send them to every stream, serialized once per audience."""
+        if not events:
+            return
+        first = self.sequence + 1
+        self.log.extend(events)
+        audiences = {s.audience for s in self._subscribers}
+        ended = any(isinstance(e, GameOver) for e in events)
+        for audience in audiences:
+            messages = self._render(events, first, audience)
+            subscribers = [s for s in self._subscribers if s.audience == audience]
+            for data in messages:
+                for subscriber in subscribers:
+                    subscriber.offer(data)
+            if ended:
+                for subscriber in subscribers:
+                    subscriber.offer(_END)
+
+    def _render(self, events: list[TableEvent], first: int, audience: int | None) -> list[bytes]:
+        messages = [
+            pb.StreamEventsResponse(sequence=first + i, event=self._event_proto(e, audience))
+            for i, e in enumerate(events)
+        ]
+        messages[-1].turn.CopyFrom(self._turn(audience))
+        return [m.SerializeToString() for m in messages]
+
+    def _event_proto(self, event: TableEvent, audience: int | None) -> pb.Event:
+        match event:
+            case SeatTakenEvent(seat, name, bot):
+                return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
+            case SeatReleasedEvent(seat):
+                return pb.Event(seat_released=pb.SeatReleased(seat=seat))
+        return pb.Event(thousand=codec.event_to_proto(event_for(event, audience)))
+
+    def _turn(self, audience: int | None) -> pb.Turn:
+        turn = pb.Turn()
+        seat = self.game.to_act if self.started else None
+        if seat is not None:
+            turn.seat = seat
+            if audience == seat:
+                turn.legal_actions.extend(
+                    pb.Action(thousand=codec.action_to_proto(a)) for a in self.game.legal_actions()
+                )
+                turn.view.thousand.CopyFrom(codec.view_to_proto(view(self.game, seat)))
+        return turn
+
+    def snapshot(self, audience: int | None) -> bytes:
+        message = pb.StreamEventsResponse(sequence=self.sequence)
+        message.snapshot.table.CopyFrom(self.describe())
+        if self.started:
+            message.snapshot.view.thousand.CopyFrom(codec.view_to_proto(view(self.game, audience)))
+        message.turn.CopyFrom(self._turn(audience))
+        return message.SerializeToString()
+
+    async def stream(self, audience: int | None, after: int | None) -> AsyncIterator[bytes]:
+        """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence."""
+        if after is not None and after > self.sequence:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"after_sequence {after} is beyond the table's latest event {self.sequence}",
+                field="after_sequence",
+            )
+        subscriber = Subscriber(audience)
+        # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
+        self._subscribers.add(subscriber)
+        try:
+            if after is None:
+                first = [self.snapshot(audience)]
+            elif after < self.sequence:
+                first = self._render(self.log[after:], after + 1, audience)
+            else:
+                first = []
+            for data in first:
+                yield data
+            if self.finished:
+                return
+            while True:
+                data = await subscriber.queue.get()
+                if subscriber.lagging:
+                    _drain(subscriber.queue)
+                    subscriber.lagging = False
+                    yield self.snapshot(audience)
+                    continue
+                if data == _END:
+                    return
+                yield data
+        finally:
+            self._subscribers.discard(subscriber)
+
+    def close_streams(self) -> None:
+        for subscriber in self._subscribers:
+            _drain(subscriber.queue)
+            subscriber.queue.put_nowait(_END)
