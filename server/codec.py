@@ -213,7 +213,7 @@ def action_to_proto(action: Action) -> thousand_actions_pb2.ThousandAction:
             return ThousandAction(bid=ThousandAction.Bid(value=value))
         case ea.Pass():
             message = ThousandAction()
-            getattr(message, "pass").SetInParent()  # `pass` is a Python keyword: no attribute syntax
+            message.pass_bid.SetInParent()
             return message
         case ea.DeclareDark():
             return ThousandAction(declare_dark=ThousandAction.DeclareDark())
@@ -259,7 +259,7 @@ def action_from_proto(message: thousand_actions_pb2.ThousandAction) -> Action:
             raise InvalidActionError(f"the action is empty: set exactly one of {_ACTION_KINDS}")
         case "bid":
             return ea.Bid(message.bid.value)
-        case "pass":
+        case "pass_bid":
             return ea.PASS
         case "declare_dark":
             return ea.DECLARE_DARK

@@ -277,8 +277,8 @@ def test_decoded_actions_are_the_engines_interned_values() -> None:
 
 def test_pass_is_reachable_despite_the_python_keyword() -> None:
     message = ThousandAction()
-    getattr(message, "pass").SetInParent()  # mypy-protobuf leaves keyword-named fields out of the stubs
-    assert message.WhichOneof("action") == "pass"
+    message.pass_bid.SetInParent()
+    assert message.WhichOneof("action") == "pass_bid"
     assert codec.action_from_proto(message) == Pass()
     assert codec.action_to_proto(Pass()) == message
 
@@ -293,7 +293,7 @@ _ACE_OF_HEARTS = cards_pb2.Card(suit=cards_pb2.SUIT_HEARTS, rank=cards_pb2.RANK_
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        (ThousandAction(), r"the action is empty: set exactly one of bid, pass, .*play_card"),
+        (ThousandAction(), r"the action is empty: set exactly one of bid, pass_bid, .*play_card"),
         (ThousandAction.FromString(b"\x90\x03\x01"), "the action is empty"),  # field 50: a newer client's
         (ThousandAction(demand_redeal=ThousandAction.DemandRedeal()), r"demand_redeal\.reason: is unset"),
         (

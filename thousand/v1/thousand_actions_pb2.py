@@ -25,37 +25,37 @@ _sym_db = _symbol_database.Default()
 from thousand.v1 import cards_pb2 as thousand_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"thousand/v1/thousand_actions.proto\x12\x0bthousand.v1\x1a\x17thousand/v1/cards.proto\"\xa0\x08\n\x0eThousandAction\x12.\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1f.thousand.v1.ThousandAction.BidH\x00\x12\x30\n\x04pass\x18\x02 \x01(\x0b\x32 .thousand.v1.ThousandAction.PassH\x00\x12?\n\x0c\x64\x65\x63lare_dark\x18\x03 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DeclareDarkH\x00\x12?\n\x0c\x64\x65\x63line_dark\x18\x04 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DeclineDarkH\x00\x12\x41\n\rdemand_redeal\x18\x05 \x01(\x0b\x32(.thousand.v1.ThousandAction.DemandRedealH\x00\x12?\n\x0c\x63hoose_talon\x18\x06 \x01(\x0b\x32\'.thousand.v1.ThousandAction.ChooseTalonH\x00\x12\x39\n\tgive_card\x18\x07 \x01(\x0b\x32$.thousand.v1.ThousandAction.GiveCardH\x00\x12?\n\x0c\x64iscard_card\x18\x08 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DiscardCardH\x00\x12\x41\n\rname_contract\x18\t \x01(\x0b\x32(.thousand.v1.ThousandAction.NameContractH\x00\x12\x36\n\x07\x63oncede\x18\n \x01(\x0b\x32#.thousand.v1.ThousandAction.ConcedeH\x00\x12\x39\n\tplay_card\x18\x0b \x01(\x0b\x32$.thousand.v1.ThousandAction.PlayCardH\x00\x1a\x14\n\x03\x42id\x12\r\n\x05value\x18\x01 \x01(\x05\x1a\x06\n\x04Pass\x1a\r\n\x0b\x44\x65\x63lareDark\x1a\r\n\x0b\x44\x65\x63lineDark\x1a\x39\n\x0c\x44\x65mandRedeal\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.thousand.v1.RedealReason\x1a\x1c\n\x0b\x43hooseTalon\x12\r\n\x05index\x18\x01 \x01(\x05\x1a<\n\x08GiveCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x1a.\n\x0b\x44iscardCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x1a\x1d\n\x0cNameContract\x12\r\n\x05value\x18\x01 \x01(\x05\x1a\t\n\x07\x43oncede\x1a=\n\x08PlayCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x12\x10\n\x08marriage\x18\x02 \x01(\x08\x42\x08\n\x06\x61\x63tion*\x86\x01\n\x0cRedealReason\x12\x1d\n\x19REDEAL_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18REDEAL_REASON_FOUR_NINES\x10\x01\x12\x1c\n\x18REDEAL_REASON_WEAK_TALON\x10\x02\x12\x1b\n\x17REDEAL_REASON_WEAK_HAND\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"thousand/v1/thousand_actions.proto\x12\x0bthousand.v1\x1a\x17thousand/v1/cards.proto\"\xa4\x08\n\x0eThousandAction\x12.\n\x03\x62id\x18\x01 \x01(\x0b\x32\x1f.thousand.v1.ThousandAction.BidH\x00\x12\x34\n\x08pass_bid\x18\x02 \x01(\x0b\x32 .thousand.v1.ThousandAction.PassH\x00\x12?\n\x0c\x64\x65\x63lare_dark\x18\x03 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DeclareDarkH\x00\x12?\n\x0c\x64\x65\x63line_dark\x18\x04 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DeclineDarkH\x00\x12\x41\n\rdemand_redeal\x18\x05 \x01(\x0b\x32(.thousand.v1.ThousandAction.DemandRedealH\x00\x12?\n\x0c\x63hoose_talon\x18\x06 \x01(\x0b\x32\'.thousand.v1.ThousandAction.ChooseTalonH\x00\x12\x39\n\tgive_card\x18\x07 \x01(\x0b\x32$.thousand.v1.ThousandAction.GiveCardH\x00\x12?\n\x0c\x64iscard_card\x18\x08 \x01(\x0b\x32\'.thousand.v1.ThousandAction.DiscardCardH\x00\x12\x41\n\rname_contract\x18\t \x01(\x0b\x32(.thousand.v1.ThousandAction.NameContractH\x00\x12\x36\n\x07\x63oncede\x18\n \x01(\x0b\x32#.thousand.v1.ThousandAction.ConcedeH\x00\x12\x39\n\tplay_card\x18\x0b \x01(\x0b\x32$.thousand.v1.ThousandAction.PlayCardH\x00\x1a\x14\n\x03\x42id\x12\r\n\x05value\x18\x01 \x01(\x05\x1a\x06\n\x04Pass\x1a\r\n\x0b\x44\x65\x63lareDark\x1a\r\n\x0b\x44\x65\x63lineDark\x1a\x39\n\x0c\x44\x65mandRedeal\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.thousand.v1.RedealReason\x1a\x1c\n\x0b\x43hooseTalon\x12\r\n\x05index\x18\x01 \x01(\x05\x1a<\n\x08GiveCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x1a.\n\x0b\x44iscardCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x1a\x1d\n\x0cNameContract\x12\r\n\x05value\x18\x01 \x01(\x05\x1a\t\n\x07\x43oncede\x1a=\n\x08PlayCard\x12\x1f\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x11.thousand.v1.Card\x12\x10\n\x08marriage\x18\x02 \x01(\x08\x42\x08\n\x06\x61\x63tion*\x86\x01\n\x0cRedealReason\x12\x1d\n\x19REDEAL_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18REDEAL_REASON_FOUR_NINES\x10\x01\x12\x1c\n\x18REDEAL_REASON_WEAK_TALON\x10\x02\x12\x1b\n\x17REDEAL_REASON_WEAK_HAND\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'thousand.v1.thousand_actions_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_REDEALREASON']._serialized_start=1136
-  _globals['_REDEALREASON']._serialized_end=1270
+  _globals['_REDEALREASON']._serialized_start=1140
+  _globals['_REDEALREASON']._serialized_end=1274
   _globals['_THOUSANDACTION']._serialized_start=77
-  _globals['_THOUSANDACTION']._serialized_end=1133
-  _globals['_THOUSANDACTION_BID']._serialized_start=761
-  _globals['_THOUSANDACTION_BID']._serialized_end=781
-  _globals['_THOUSANDACTION_PASS']._serialized_start=783
-  _globals['_THOUSANDACTION_PASS']._serialized_end=789
-  _globals['_THOUSANDACTION_DECLAREDARK']._serialized_start=791
-  _globals['_THOUSANDACTION_DECLAREDARK']._serialized_end=804
-  _globals['_THOUSANDACTION_DECLINEDARK']._serialized_start=806
-  _globals['_THOUSANDACTION_DECLINEDARK']._serialized_end=819
-  _globals['_THOUSANDACTION_DEMANDREDEAL']._serialized_start=821
-  _globals['_THOUSANDACTION_DEMANDREDEAL']._serialized_end=878
-  _globals['_THOUSANDACTION_CHOOSETALON']._serialized_start=880
-  _globals['_THOUSANDACTION_CHOOSETALON']._serialized_end=908
-  _globals['_THOUSANDACTION_GIVECARD']._serialized_start=910
-  _globals['_THOUSANDACTION_GIVECARD']._serialized_end=970
-  _globals['_THOUSANDACTION_DISCARDCARD']._serialized_start=972
-  _globals['_THOUSANDACTION_DISCARDCARD']._serialized_end=1018
-  _globals['_THOUSANDACTION_NAMECONTRACT']._serialized_start=1020
-  _globals['_THOUSANDACTION_NAMECONTRACT']._serialized_end=1049
-  _globals['_THOUSANDACTION_CONCEDE']._serialized_start=1051
-  _globals['_THOUSANDACTION_CONCEDE']._serialized_end=1060
-  _globals['_THOUSANDACTION_PLAYCARD']._serialized_start=1062
-  _globals['_THOUSANDACTION_PLAYCARD']._serialized_end=1123
+  _globals['_THOUSANDACTION']._serialized_end=1137
+  _globals['_THOUSANDACTION_BID']._serialized_start=765
+  _globals['_THOUSANDACTION_BID']._serialized_end=785
+  _globals['_THOUSANDACTION_PASS']._serialized_start=787
+  _globals['_THOUSANDACTION_PASS']._serialized_end=793
+  _globals['_THOUSANDACTION_DECLAREDARK']._serialized_start=795
+  _globals['_THOUSANDACTION_DECLAREDARK']._serialized_end=808
+  _globals['_THOUSANDACTION_DECLINEDARK']._serialized_start=810
+  _globals['_THOUSANDACTION_DECLINEDARK']._serialized_end=823
+  _globals['_THOUSANDACTION_DEMANDREDEAL']._serialized_start=825
+  _globals['_THOUSANDACTION_DEMANDREDEAL']._serialized_end=882
+  _globals['_THOUSANDACTION_CHOOSETALON']._serialized_start=884
+  _globals['_THOUSANDACTION_CHOOSETALON']._serialized_end=912
+  _globals['_THOUSANDACTION_GIVECARD']._serialized_start=914
+  _globals['_THOUSANDACTION_GIVECARD']._serialized_end=974
+  _globals['_THOUSANDACTION_DISCARDCARD']._serialized_start=976
+  _globals['_THOUSANDACTION_DISCARDCARD']._serialized_end=1022
+  _globals['_THOUSANDACTION_NAMECONTRACT']._serialized_start=1024
+  _globals['_THOUSANDACTION_NAMECONTRACT']._serialized_end=1053
+  _globals['_THOUSANDACTION_CONCEDE']._serialized_start=1055
+  _globals['_THOUSANDACTION_CONCEDE']._serialized_end=1064
+  _globals['_THOUSANDACTION_PLAYCARD']._serialized_start=1066
+  _globals['_THOUSANDACTION_PLAYCARD']._serialized_end=1127
 # @@protoc_insertion_point(module_scope)

@@ -276,7 +276,7 @@ class ThousandAction(_message.Message):
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
     BID_FIELD_NUMBER: _builtins.int
-    PASS_FIELD_NUMBER: _builtins.int
+    PASS_BID_FIELD_NUMBER: _builtins.int
     DECLARE_DARK_FIELD_NUMBER: _builtins.int
     DECLINE_DARK_FIELD_NUMBER: _builtins.int
     DEMAND_REDEAL_FIELD_NUMBER: _builtins.int
@@ -289,6 +289,10 @@ class ThousandAction(_message.Message):
     @_builtins.property
     def bid(self) -> Global___ThousandAction.Bid:
         """Bid in the auction (T-8)."""
+
+    @_builtins.property
+    def pass_bid(self) -> Global___ThousandAction.Pass:
+        """Pass in the auction (T-8). Named pass_bid, not pass, so that no language meets a keyword."""
 
     @_builtins.property
     def declare_dark(self) -> Global___ThousandAction.DeclareDark:
@@ -330,6 +334,7 @@ class ThousandAction(_message.Message):
         self,
         *,
         bid: Global___ThousandAction.Bid | None = ...,
+        pass_bid: Global___ThousandAction.Pass | None = ...,
         declare_dark: Global___ThousandAction.DeclareDark | None = ...,
         decline_dark: Global___ThousandAction.DeclineDark | None = ...,
         demand_redeal: Global___ThousandAction.DemandRedeal | None = ...,
@@ -340,11 +345,11 @@ class ThousandAction(_message.Message):
         concede: Global___ThousandAction.Concede | None = ...,
         play_card: Global___ThousandAction.PlayCard | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "bid", b"bid", "choose_talon", b"choose_talon", "concede", b"concede", "declare_dark", b"declare_dark", "decline_dark", b"decline_dark", "demand_redeal", b"demand_redeal", "discard_card", b"discard_card", "give_card", b"give_card", "name_contract", b"name_contract", "pass", b"pass", "play_card", b"play_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "bid", b"bid", "choose_talon", b"choose_talon", "concede", b"concede", "declare_dark", b"declare_dark", "decline_dark", b"decline_dark", "demand_redeal", b"demand_redeal", "discard_card", b"discard_card", "give_card", b"give_card", "name_contract", b"name_contract", "pass_bid", b"pass_bid", "play_card", b"play_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "bid", b"bid", "choose_talon", b"choose_talon", "concede", b"concede", "declare_dark", b"declare_dark", "decline_dark", b"decline_dark", "demand_redeal", b"demand_redeal", "discard_card", b"discard_card", "give_card", b"give_card", "name_contract", b"name_contract", "pass", b"pass", "play_card", b"play_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "bid", b"bid", "choose_talon", b"choose_talon", "concede", b"concede", "declare_dark", b"declare_dark", "decline_dark", b"decline_dark", "demand_redeal", b"demand_redeal", "discard_card", b"discard_card", "give_card", b"give_card", "name_contract", b"name_contract", "pass_bid", b"pass_bid", "play_card", b"play_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_action: _TypeAlias = _typing.Literal["bid", "pass", "declare_dark", "decline_dark", "demand_redeal", "choose_talon", "give_card", "discard_card", "name_contract", "concede", "play_card"]  # noqa: Y015
+    _WhichOneofReturnType_action: _TypeAlias = _typing.Literal["bid", "pass_bid", "declare_dark", "decline_dark", "demand_redeal", "choose_talon", "give_card", "discard_card", "name_contract", "concede", "play_card"]  # noqa: Y015
     _WhichOneofArgType_action: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_action) -> _WhichOneofReturnType_action | None: ...
 
