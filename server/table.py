@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -124,6 +124,7 @@ class Table:
         for seat, state in enumerate(seats):
             if state.bot:
                 self.log.append(SeatTakenEvent(seat, state.strategy, True))
+        self.start_if_full()  # a table of bots only starts at once
 
     # ------------------------------------------------------------------ queries
 
@@ -204,10 +205,14 @@ class Table:
         state.token = secrets.token_urlsafe(32)
         state.player_name = player_name
         self._publish([SeatTakenEvent(seat, player_name, False)])
+        self.start_if_full()
+        return seat, state.token
+
+    def start_if_full(self) -> None:
+        """The game starts (its first deal is dealt) once every seat is taken."""
         if not self.started and self.open_seats() == 0:
             self.started = True
             self._advance([])
-        return seat, state.token
 
     def leave(self, seat: int) -> None:
         state = self.seats[seat]
@@ -338,7 +343,7 @@ class Table:
         message.turn.CopyFrom(self._turn(audience))
         return message.SerializeToString()
 
-    async def stream(self, audience: int | None, after: int | None) -> AsyncIterator[bytes]:
+    async def stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence."""
         if after is not None and after > self.sequence:
             raise ServiceError(

@@ -21,10 +21,12 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from engine import Bid, Pass
+import server.table as table_module
+from engine import Bid, Pass, Rules
 from engine.selfplay import greedy_player
 from server import codec
-from server.app import Server, Settings
+from server.app import Server, Settings, parse_settings
+from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1 import thousand_events_pb2 as events_pb
@@ -481,3 +483,66 @@ async def _run(*argv: str) -> str:
     out, err = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode == 0, err.decode()
     return out.decode()
+
+
+def test_streams_end_cleanly_on_graceful_shutdown() -> None:
+    """SIGTERM-style shutdown: health goes NOT_SERVING and open streams complete with status OK."""
+
+    async def scenario() -> None:
+        server = Server(Settings(host="127.0.0.1", port=0))
+        await server.start()
+        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.TableServiceStub(channel)
+            table = (await stub.CreateTable(thousand_table(3))).table
+            call = stub.StreamEvents(pb.StreamEventsRequest(table_id=table.table_id))
+            first = await anext(aiter(call))
+            assert first.HasField("snapshot")
+            await server.stop(grace=1.0)
+            rest = [m async for m in call]
+            assert rest == []
+            assert await call.code() == grpc.StatusCode.OK
+
+    run(scenario())
+
+
+def test_a_lagging_stream_gets_a_fresh_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream whose bounded queue overflows is resynchronized by a snapshot instead of growing memory."""
+    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+
+    async def scenario() -> None:
+        registry = Registry()
+        table = registry.create(Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0)
+        stream = table.stream(0, None)
+        first = pb.StreamEventsResponse.FromString(await anext(stream))
+        assert first.HasField("snapshot")
+        for _ in range(40):  # the bots play on while nobody reads the stream
+            seat = table.bot_to_act()
+            assert seat is not None
+            table.play_bot(seat)
+        resync = pb.StreamEventsResponse.FromString(await anext(stream))
+        assert resync.HasField("snapshot")
+        assert resync.sequence == table.sequence
+        await stream.aclose()
+
+    run(scenario())
+
+
+def test_settings_from_flags_and_environment() -> None:
+    env = {"THOUSAND_PORT": "6000", "THOUSAND_HOST": "0.0.0.0", "THOUSAND_DB": "/tmp/t.db"}
+    assert parse_settings([], env) == Settings(host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0)
+    assert parse_settings(["--port", "7000", "--metrics-port", "9100"], env).port == 7000
+    assert parse_settings([], {}).port == 50051
+
+
+def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator() -> None:
+    async def scenario() -> None:
+        async with harness() as h:
+            table = (await h.stub.CreateTable(thousand_table(3, bots=3))).table
+            assert table.status == pb.TABLE_STATUS_PLAYING
+            messages = [m async for m in h.stub.StreamEvents(pb.StreamEventsRequest(table_id=table.table_id))]
+            assert events_of(messages)[-1].HasField("game_over")
+            assert_hidden(None, events_of(messages))
+            final = (await h.stub.GetTable(pb.GetTableRequest(table_id=table.table_id))).table
+            assert final.status == pb.TABLE_STATUS_FINISHED
+
+    run(scenario())
