@@ -137,13 +137,25 @@ def card(suit: Suit, rank: Rank) -> Card:
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for c in cards:
-        mask |= 1 << c.index
+        mask |= 1 << (c.suit * 6 + c.rank)  # c.index, without the property call
     return mask
+
+
+def _suit_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """For each suit, the cards of each 6-bit rank pattern, in ascending rank."""
+    return tuple(
+        tuple(tuple(CARDS[6 * s + r] for r in range(6) if pattern >> r & 1) for pattern in range(64))
+        for s in range(4)
+    )
+
+
+_CARDS_BY_SUIT_PATTERN: Final = _suit_tables()
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in index order (by suit, then ascending rank)."""
-    return tuple(_iter_cards(mask))
+    s, c, d, h = _CARDS_BY_SUIT_PATTERN
+    return s[mask & 63] + c[mask >> 6 & 63] + d[mask >> 12 & 63] + h[mask >> 18 & 63]
 
 
 def _iter_cards(mask: int) -> Iterator[Card]:
@@ -168,13 +180,29 @@ def points_of(mask: int) -> int:
     return t[mask & 63] + t[mask >> 6 & 63] + t[mask >> 12 & 63] + t[mask >> 18 & 63]
 
 
+QUEENS_MASK: Final = sum(1 << (6 * s + Rank.QUEEN) for s in range(4))
+
+
+def marriage_queens(mask: int) -> int:
+    """The queens of the mask whose king is in it too: one bit per marriage (T-2), at the queen's index."""
+    return mask & mask >> 1 & QUEENS_MASK  # a king's bit sits right above its queen's
+
+
+_MARRIAGE_POINTS_BY_QUEENS: Final = {
+    sum(1 << (6 * s + Rank.QUEEN) for s in range(4) if suits >> s & 1): sum(
+        MARRIAGE_POINTS[s] for s in range(4) if suits >> s & 1
+    )
+    for suits in range(16)
+}
+
+
 def marriages_in(mask: int) -> tuple[Suit, ...]:
     """Suits whose king and queen are both in the mask (T-2)."""
     return tuple(Suit(s) for s in range(4) if mask & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s])
 
 
 def marriage_points_in(mask: int) -> int:
-    return sum(MARRIAGE_POINTS[s] for s in range(4) if mask & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s])
+    return _MARRIAGE_POINTS_BY_QUEENS[mask & mask >> 1 & QUEENS_MASK]
 
 
 def format_cards(cards: Iterable[Card]) -> str:

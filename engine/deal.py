@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from typing import Final
 
 from engine.actions import (
@@ -45,13 +44,13 @@ from engine.cards import (
     MARRIAGE_MASKS,
     MARRIAGE_POINTS,
     NINES_MASK,
+    QUEENS_MASK,
     SUIT_MASKS,
     Card,
     Rank,
     Suit,
     cards_of,
     marriage_points_in,
-    mask_of,
     points_of,
 )
 from engine.errors import IllegalActionError, InvalidActionError, Reason
@@ -113,6 +112,21 @@ def active_seats(players: int, dealer: int) -> tuple[int, ...]:
     return seats[:3] if players == 4 else seats
 
 
+_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _seating(players: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The active seats and, indexed by seat, the next active seat in turn order (-1 for a sitter)."""
+    seating = _SEATING.get((players, dealer))
+    if seating is None:
+        active = active_seats(players, dealer)
+        following = [-1] * players
+        for i, seat in enumerate(active):
+            following[seat] = active[(i + 1) % len(active)]
+        seating = _SEATING[(players, dealer)] = (active, tuple(following))
+    return seating
+
+
 def deal_layout(rules: Rules) -> tuple[int, tuple[int, ...]]:
     """Cards per hand and the talon sizes (T-4, T-5, T-6)."""
     if rules.players != 2:
@@ -150,18 +164,66 @@ def _give(index: int, to: int) -> GiveCard:
     return action
 
 
-@lru_cache(maxsize=1 << 16)
+_GIVES_BY_CARD: dict[tuple[int, ...], tuple[tuple[GiveCard, ...], ...]] = {}
+
+
+def _gives_by_card(recipients: tuple[int, ...]) -> tuple[tuple[GiveCard, ...], ...]:
+    """Indexed by card index: the interned gives of that card to each of ``recipients``, in their order."""
+    table = _GIVES_BY_CARD.get(recipients)
+    if table is None:
+        table = _GIVES_BY_CARD[recipients] = tuple(
+            tuple(_give(i, to) for to in recipients) for i in range(DECK_SIZE)
+        )
+    return table
+
+
+def _suit_plays() -> tuple[tuple[tuple[PlayCard, ...], ...], ...]:
+    """Per suit, the plays of each 6-bit rank pattern; key bit 6 adds the marriage plays of its K and Q."""
+    tables = []
+    for s in range(4):
+        table = []
+        for key in range(128):
+            actions: list[PlayCard] = []
+            for r in range(6):
+                if key >> r & 1:
+                    actions.append(PLAY[6 * s + r])
+                    if key >> 6 and r in (Rank.QUEEN, Rank.KING):
+                        actions.append(PLAY_MARRIAGE[6 * s + r])
+            table.append(tuple(actions))
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_SUIT_PLAYS: Final = _suit_plays()
+
+
 def _play_actions(mask: int, marriage_mask: int) -> tuple[PlayCard, ...]:
-    actions: list[PlayCard] = []
-    m = mask
-    while m:
-        low = m & -m
-        i = low.bit_length() - 1
-        actions.append(PLAY[i])
-        if marriage_mask & low:
-            actions.append(PLAY_MARRIAGE[i])
-        m ^= low
-    return tuple(actions)
+    """Interned plays of the cards in ``mask``, in index order; each K and Q of ``marriage_mask`` (whole
+    marriages only) is followed by its marriage declaration."""
+    s, c, d, h = _SUIT_PLAYS
+    return (
+        s[mask & 63 | (marriage_mask & 4) << 4]  # bit 2 of a suit is its queen
+        + c[mask >> 6 & 63 | (marriage_mask >> 6 & 4) << 4]
+        + d[mask >> 12 & 63 | (marriage_mask >> 12 & 4) << 4]
+        + h[mask >> 18 & 63 | (marriage_mask >> 18 & 4) << 4]
+    )
+
+
+_AUCTION_LEGAL: dict[tuple[int, int, int, bool, int], tuple[Action, ...]] = {}
+_CONTRACT_LEGAL: dict[tuple[int, int, int], tuple[Action, ...]] = {}
+_REDEALS: Final[tuple[tuple[DemandRedeal, ...], ...]] = (
+    (),
+    (REDEAL[RedealReason.FOUR_NINES],),
+    (REDEAL[RedealReason.WEAK_HAND],),
+    (REDEAL[RedealReason.FOUR_NINES], REDEAL[RedealReason.WEAK_HAND]),
+    (REDEAL[RedealReason.WEAK_TALON],),
+    (REDEAL[RedealReason.FOUR_NINES], REDEAL[RedealReason.WEAK_TALON]),
+)
+"""Redeal options by flags: 1 four nines (T-11), 2 weak hand (T-13), 4 weak talon (T-12)."""
+
+_CARD_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4))
+_PASSED: Final = tuple(Passed(seat) for seat in range(4))
+_BID_MADE: dict[tuple[int, int, bool], BidMade] = {}
 
 
 def _best_index(mask: int) -> int:
@@ -179,27 +241,35 @@ class Deal:
     """One deal: cards dealt from ``order`` and played to the end or annulled."""
 
     def __init__(self, rules: Rules, setup: DealSetup, order: tuple[Card, ...]) -> None:
-        if len(order) != DECK_SIZE or mask_of(order) != FULL_MASK:
+        n = rules.players
+        self.active, self._following = _seating(n, setup.dealer)
+        hand_size, talon_sizes = deal_layout(rules)
+        # The masks of the hands and talons, in dealing order, and of the whole deck to check the shuffle.
+        masks: list[int] = []
+        full = 0
+        if len(order) == DECK_SIZE:
+            pos = 0
+            for size in (hand_size,) * len(self.active) + talon_sizes:
+                mask = 0
+                for c in order[pos : pos + size]:
+                    mask |= 1 << (c.suit * 6 + c.rank)  # c.index, without the property call
+                masks.append(mask)
+                full |= mask
+                pos += size
+            # A repeated card leaves some card out, so the union falls short of the full deck.
+        if full != FULL_MASK:
             raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         self.rules = rules
         self.number = setup.number
         self.dealer = setup.dealer
         self.kind = setup.kind
         self.order = order
-        n = rules.players
-        self.active = active_seats(n, setup.dealer)
         self.sitter: int | None = setup.dealer if n == 4 else None
 
-        hand_size, talon_sizes = deal_layout(rules)
         self.hands: list[int] = [0] * n
-        pos = 0
-        for seat in self.active:
-            self.hands[seat] = mask_of(order[pos : pos + hand_size])
-            pos += hand_size
-        self.talons: list[int] = []
-        for size in talon_sizes:
-            self.talons.append(mask_of(order[pos : pos + size]))
-            pos += size
+        for seat, mask in zip(self.active, masks, strict=False):
+            self.hands[seat] = mask
+        self.talons: list[int] = masks[len(self.active) :]
         self.dealt: tuple[int, ...] = tuple(self.hands)
         self.dealt_talons: tuple[int, ...] = tuple(self.talons)
 
@@ -245,6 +315,11 @@ class Deal:
         self._legal: tuple[Action, ...] | None = None
         self._play_mask = 0
         self._marriage_mask = 0
+        self._weak_talon = False
+        """T-12 for the taken talon, worked out once when it is taken."""
+        self._active_mask = 0
+        for seat in self.active:
+            self._active_mask |= 1 << seat
 
     # ------------------------------------------------------------------ start
 
@@ -323,9 +398,14 @@ class Deal:
         if phase is Phase.EXCHANGE:
             return self._exchange_legal(seat)
         if phase is Phase.CONTRACT:
-            cap = max(self.bid, self.cap(seat))
-            contracts = tuple(_contract(v) for v in range(self.bid, cap + 1, CONTRACT_STEP))
-            return (*contracts, CONCEDE, *self._post_talon_redeals(seat))
+            bid = self.bid
+            cap = max(bid, self.cap(seat))
+            key = (bid, cap, self._post_talon_redeal_flags(seat))
+            legal = _CONTRACT_LEGAL.get(key)
+            if legal is None:
+                contracts = tuple(_contract(v) for v in range(bid, cap + 1, CONTRACT_STEP))
+                legal = _CONTRACT_LEGAL[key] = (*contracts, CONCEDE, *_REDEALS[key[2]])
+            return legal
         return ()
 
     def _auction_cap(self, seat: int) -> int:
@@ -341,32 +421,38 @@ class Deal:
         return self.high_bid is None  # T-7 AT_LEAST_100: the opener may not pass
 
     def _auction_legal(self, seat: int) -> tuple[Action, ...]:
-        bids = tuple(
-            _bid(v) for v in range(self._lowest_bid(), self._auction_cap(seat) + 1, self.rules.bid_step)
-        )
-        actions: tuple[Action, ...] = bids if self._must_bid() else (*bids, PASS)
-        return actions + self._pre_auction_redeals(seat)
-
-    def _pre_auction_redeals(self, seat: int) -> tuple[DemandRedeal, ...]:
-        """T-11 and T-13 before the seat takes part in the auction."""
-        if self.spoken >> seat & 1:
-            return ()
+        rules = self.rules
+        high_bid = self.high_bid
+        step = rules.bid_step
+        must_bid = high_bid is None  # T-7 AT_LEAST_100: the opener may not pass
+        lowest = OPENING_BID if high_bid is None else high_bid + step
         hand = self.hands[seat]
-        options: list[DemandRedeal] = []
-        if self.rules.redeal_four_nines and hand & NINES_MASK == NINES_MASK:
-            options.append(REDEAL[RedealReason.FOUR_NINES])
-        if self.rules.weak_hand_max_points and points_of(hand) <= self.rules.weak_hand_max_points:
-            options.append(REDEAL[RedealReason.WEAK_HAND])
-        return tuple(options)
+        marriages = marriage_points_in(hand)
+        cap = MAX_POSSIBLE_POINTS if rules.bid_cap is BidCap.NONE else 120 + marriages  # T-9
+        if self.dark_seat is not None and seat != self.dark_seat and not marriages and cap > DARK_BID:
+            cap = DARK_BID  # T-31: only a marriage lets an opponent outbid the dark 120
+        redeals = 0
+        if not self.spoken >> seat & 1:  # T-11 and T-13 before the seat takes part in the auction
+            if rules.redeal_four_nines and hand & NINES_MASK == NINES_MASK:
+                redeals = 1
+            if rules.weak_hand_max_points and points_of(hand) <= rules.weak_hand_max_points:
+                redeals |= 2
+        key = (lowest, cap, step, must_bid, redeals)
+        legal = _AUCTION_LEGAL.get(key)
+        if legal is None:
+            bids = tuple(_bid(v) for v in range(lowest, cap + 1, step))
+            actions: tuple[Action, ...] = bids if must_bid else (*bids, PASS)
+            legal = _AUCTION_LEGAL[key] = actions + _REDEALS[redeals]
+        return legal
 
-    def _post_talon_redeals(self, seat: int) -> tuple[DemandRedeal, ...]:
+    def _post_talon_redeal_flags(self, seat: int) -> int:
         """T-11 and T-12 for the declarer once the talon is taken and before the first card."""
-        options: list[DemandRedeal] = []
+        flags = 0
         if self.rules.redeal_four_nines and self.hands[seat] & NINES_MASK == NINES_MASK:
-            options.append(REDEAL[RedealReason.FOUR_NINES])
-        if self.talon_is_weak():
-            options.append(REDEAL[RedealReason.WEAK_TALON])
-        return tuple(options)
+            flags = 1
+        if self._weak_talon:
+            flags |= 4
+        return flags
 
     def talon_is_weak(self) -> bool:
         """T-12 for the talon the declarer took."""
@@ -382,16 +468,18 @@ class Deal:
 
     def _exchange_legal(self, seat: int) -> tuple[Action, ...]:
         actions: list[Action] = []
+        gives = _gives_by_card(self.gives_left)
+        discards = self.discards_left
         m = self.hands[seat]
         while m:
             low = m & -m
             i = low.bit_length() - 1
-            actions.extend(_give(i, to) for to in self.gives_left)
-            if self.discards_left:
+            actions += gives[i]
+            if discards:
                 actions.append(_DISCARDS[i])
             m ^= low
         actions.append(CONCEDE)
-        actions.extend(self._post_talon_redeals(seat))
+        actions += _REDEALS[self._post_talon_redeal_flags(seat)]
         return tuple(actions)
 
     def _play_legal(self, seat: int) -> tuple[Action, ...]:
@@ -412,9 +500,8 @@ class Deal:
         if not trick:
             marriage_mask = 0
             if self.tricks_played or self.rules.marriage_on_first_trick:
-                for s in range(4):
-                    if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
-                        marriage_mask |= MARRIAGE_MASKS[s]
+                queens = hand & hand >> 1 & QUEENS_MASK  # a king's bit sits right above its queen's
+                marriage_mask = queens | queens << 1
             return hand, marriage_mask
         lead_suit = trick[0][1] // 6
         follow = hand & SUIT_MASKS[lead_suit]
@@ -454,15 +541,36 @@ class Deal:
             raise IllegalActionError(
                 Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not seat {seat}'s"
             )
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        events: list[Event] = []
         # Fast path for the commonest action: a card played without a marriage.
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             if self.phase is not Phase.PLAY or not (self._play_mask >> action.card.index) & 1:
                 raise self._why_illegal(seat, action)
-        elif action not in legal:
-            raise self._why_illegal(seat, action)
+            self._legal = None
+            self._play(seat, action, events)
+            return events
+        for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise self._why_illegal(seat, action)
         self._legal = None
-        events: list[Event] = []
+        if type(action) is Pass:
+            self.spoken |= 1 << seat
+            self.passed |= 1 << seat
+            self.auction.append((seat, None))
+            events.append(_PASSED[seat] if type(seat) is int else Passed(seat))
+            self._advance_auction(seat, events)
+            return events
+        if type(action) is Bid:
+            self.spoken |= 1 << seat
+            self._record_bid(seat, action.value, forced=False, events=events)
+            self._advance_auction(seat, events)
+            return events
         match action:
             case PlayCard():
                 self._play(seat, action, events)
@@ -516,12 +624,20 @@ class Deal:
         self.high_bid = value
         self.high_bidder = seat
         self.auction.append((seat, value))
-        events.append(BidMade(seat, value, forced))
+        if type(seat) is int and type(value) is int:
+            key = (seat, value, forced)
+            event = _BID_MADE.get(key)
+            if event is None:
+                event = _BID_MADE[key] = BidMade(seat, value, forced)
+            events.append(event)
+        else:
+            events.append(BidMade(seat, value, forced))
 
     def _advance_auction(self, seat: int, events: list[Event]) -> None:
-        remaining = [s for s in self.active if not self.passed >> s & 1]
-        if len(remaining) == 1 and self.high_bidder == remaining[0]:
-            declarer = remaining[0]
+        passed = self.passed
+        high_bidder = self.high_bidder
+        if high_bidder is not None and self._active_mask & ~passed == 1 << high_bidder:
+            declarer = high_bidder  # everybody else has passed
             assert self.high_bid is not None
             self.declarer = declarer
             self.bid = self.high_bid
@@ -530,13 +646,13 @@ class Deal:
                 self.doubled = True  # T-31: an unchallenged dark plays as a golden deal
             self._take_talon(0 if self.rules.players != 2 else None, events)
             return
-        order = self.active
-        i = order.index(seat)
-        for step in range(1, len(order) + 1):
-            nxt = order[(i + step) % len(order)]
-            if not self.passed >> nxt & 1:
+        following = self._following
+        nxt = following[seat]
+        for _ in self.active:  # the next seat still in, in turn order (the seat itself last)
+            if not passed >> nxt & 1:
                 self.to_act = nxt
                 return
+            nxt = following[nxt]
 
     def _take_talon(self, index: int | None, events: list[Event]) -> None:
         declarer = self.declarer
@@ -553,11 +669,12 @@ class Deal:
             uncontested_100 = self.bid == OPENING_BID and self.rules.closed_talon_on_uncontested_100
             face_up = not (uncontested_100 or self.doubled)  # T-10, and T-31: a dark talon is taken closed
         self.talon_face_up = face_up
+        self._weak_talon = self.talon_is_weak()
         self.hands[declarer] |= talon
         events.append(TalonTaken(declarer, face_up, cards_of(talon)))
         self.phase = Phase.EXCHANGE
         self.to_act = declarer
-        opponents = tuple(s for s in self.active if s != declarer)
+        opponents = tuple([s for s in self.active if s != declarer])
         if self.rules.players == 2:
             polish = self.rules.two_player_deal is TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2
             self.gives_left = () if polish else opponents
@@ -573,7 +690,7 @@ class Deal:
             other = 1 - (self.talon_index or 0)
             self.talons[other] |= bit
         else:
-            self.gives_left = tuple(s for s in self.gives_left if s != to)
+            self.gives_left = tuple([s for s in self.gives_left if s != to])
             self.hands[to] |= bit
             self.given[to] = index
             hand = self.hands[to]
@@ -595,33 +712,32 @@ class Deal:
         self.trick_count = self.hands[self.active[0]].bit_count()
 
     def _play(self, seat: int, action: PlayCard, events: list[Event]) -> None:
-        index = action.card.index
+        card = action.card
+        index = card.suit * 6 + card.rank  # card.index, without the property call
         self.hands[seat] &= ~(1 << index)
         self.four_nines_receivers &= ~(1 << seat)
         if action.marriage:
-            suit = action.card.suit
+            suit = card.suit
             points = MARRIAGE_POINTS[suit]
             self.marriage_points[seat] += points
             self.marriages.append((seat, suit))
             self.trump = suit
             events.append(MarriageDeclared(seat, suit, points))
-        self.trick.append((seat, index))
-        events.append(CardPlayed(seat, action.card))
-        active = self.active
-        if len(self.trick) < len(active):
-            self.to_act = active[(active.index(seat) + 1) % len(active)]
+        trick = self.trick
+        trick.append((seat, index))
+        events.append(_CARD_PLAYED[seat][index] if type(seat) is int else CardPlayed(seat, card))
+        if len(trick) < len(self.active):
+            self.to_act = self._following[seat]
             return
         winner = self._trick_winner()
         trick_mask = 0
-        for _, i in self.trick:
+        for _, i in trick:
             trick_mask |= 1 << i
         self.won[winner] |= trick_mask
         self.tricks_won[winner] += 1
         self.tricks_played += 1
         events.append(
-            TrickTaken(
-                winner, self.tricks_played, tuple(CARDS[i] for _, i in self.trick), points_of(trick_mask)
-            )
+            TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points_of(trick_mask))
         )
         self.trick = []
         if self.tricks_played < self.trick_count:
