@@ -23,8 +23,10 @@ from grpc_reflection.v1alpha import reflection
 
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
+from server.store import Store
 
 DEFAULT_PORT: Final = 50051
+DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
 log = logging.getLogger("thousand.server")
 
@@ -33,7 +35,8 @@ log = logging.getLogger("thousand.server")
 class Settings:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    db: str = "thousand.db"
+    db: str = ":memory:"
+    """The store; the ``thousand-server`` command defaults to DEFAULT_DB, a file."""
     metrics_port: int = 0
 
 
@@ -42,7 +45,11 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.registry = Registry()
+        self.store = Store(settings.db)
+        self.registry = Registry(self.store)
+        restored = self.registry.restore()
+        if restored:
+            log.info("restored %d tables from %s", restored, settings.db)
         self.service = TableService(self.registry)
         self.health = health.aio.HealthServicer()
         self.grpc = aio.server()
@@ -69,6 +76,7 @@ class Server:
         await self.health.enter_graceful_shutdown()
         self.service.close_streams()
         await self.grpc.stop(grace)
+        self.store.close()
 
     async def wait(self) -> None:
         await self.grpc.wait_for_termination()
@@ -95,8 +103,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     parser.add_argument("--port", type=int, default=int(env.get("THOUSAND_PORT", defaults.port)))
     parser.add_argument(
         "--db",
-        default=env.get("THOUSAND_DB", defaults.db),
-        help="path of the embedded table store (accepted; tables are kept in memory for now)",
+        default=env.get("THOUSAND_DB", DEFAULT_DB),
+        help="the SQLite database tables are event-sourced in (':memory:' keeps nothing)",
     )
     parser.add_argument(
         "--metrics-port",

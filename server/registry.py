@@ -5,13 +5,17 @@ from __future__ import annotations
 import base64
 import binascii
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Final
 
 from engine import Rules
+from server import codec
 from server.errors import ErrorReason, ServiceError
-from server.strategies import STRATEGIES
+from server.store import Store, TableConfig
+from server.strategies import STRATEGIES, Strategy
 from server.table import SeatState, Table
+from thousand.v1.thousand_rules_pb2 import ThousandRules
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
@@ -24,9 +28,38 @@ class SeatSpec:
 
 
 class Registry:
-    def __init__(self) -> None:
+    """The server's tables, kept in ``store`` when there is one."""
+
+    def __init__(self, store: Store | None = None) -> None:
         self._tables: dict[str, Table] = {}
         self._serial = 0
+        self.store = store
+
+    def restore(self) -> int:
+        """Rebuild every stored table by replaying its records; returns how many were rebuilt."""
+        if self.store is None:
+            return 0
+        count = 0
+        for stored in self.store.tables():
+            config = stored.config
+            rules = codec.rules_from_proto(ThousandRules.FromString(config.rules))
+            seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
+            table = Table(
+                stored.table_id,
+                serial=stored.serial,
+                rules=rules,
+                seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
+                seed=config.seed,
+                first_dealer=config.first_dealer,
+                strategies=_strategies(seats),
+                store=self.store,
+                create_time=stored.create_time,
+            )
+            table.replay(stored.records)
+            self._tables[table.table_id] = table
+            self._serial = max(self._serial, stored.serial)
+            count += 1
+        return count
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -43,18 +76,7 @@ class Registry:
                 f"{len(seats)} seats given for {rules.players} players",
                 field="seats",
             )
-        strategies = {}
-        for seat, spec in enumerate(seats):
-            if spec.bot:
-                strategy = STRATEGIES.get(spec.strategy)
-                if strategy is None:
-                    known = ", ".join(sorted(STRATEGIES))
-                    raise ServiceError(
-                        ErrorReason.UNKNOWN_STRATEGY,
-                        f"seat {seat}: no bot strategy {spec.strategy!r} (known: {known})",
-                        field="seats",
-                    )
-                strategies[seat] = strategy
+        strategies = _strategies(seats)
         if first_dealer is not None and not 0 <= first_dealer < rules.players:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -64,14 +86,26 @@ class Registry:
         self._serial += 1
         table_id = secrets.token_hex(6)
         states = [SeatState(bot=s.bot, strategy=s.strategy) for s in seats]
+        seed = seed if seed is not None else secrets.randbits(63)
+        create_time = time.time()
+        if self.store is not None:
+            config = TableConfig(
+                rules=codec.rules_to_proto(rules).SerializeToString(),
+                seats=[(s.bot, s.strategy) for s in seats],
+                seed=seed,
+                first_dealer=first_dealer,
+            )
+            self.store.create_table(table_id, self._serial, create_time, config)
         table = Table(
             table_id,
             serial=self._serial,
             rules=rules,
             seats=states,
-            seed=seed if seed is not None else secrets.randbits(63),
+            seed=seed,
             first_dealer=first_dealer,
             strategies=strategies,
+            store=self.store,
+            create_time=create_time,
         )
         self._tables[table_id] = table
         return table
@@ -102,6 +136,22 @@ class Registry:
                 return chosen, _encode_token(chosen[-1].serial)
             chosen.append(table)
         return chosen, ""
+
+
+def _strategies(seats: list[SeatSpec]) -> dict[int, Strategy]:
+    strategies: dict[int, Strategy] = {}
+    for seat, spec in enumerate(seats):
+        if spec.bot:
+            strategy = STRATEGIES.get(spec.strategy)
+            if strategy is None:
+                known = ", ".join(sorted(STRATEGIES))
+                raise ServiceError(
+                    ErrorReason.UNKNOWN_STRATEGY,
+                    f"seat {seat}: no bot strategy {spec.strategy!r} (known: {known})",
+                    field="seats",
+                )
+            strategies[seat] = strategy
+    return strategies
 
 
 def _encode_token(serial: int) -> str:

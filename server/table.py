@@ -10,6 +10,7 @@ backlog.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import random
 import secrets
@@ -25,8 +26,10 @@ from engine import Action, ActionError, Event, Game, Rules, event_for, view
 from engine.events import GameOver
 from server import codec
 from server.errors import ErrorReason, ServiceError, from_action_error
+from server.store import Record, Store
 from server.strategies import Strategy
 from thousand.v1 import table_service_pb2 as pb
+from thousand.v1.thousand_actions_pb2 import ThousandAction
 
 STREAM_QUEUE_SIZE: Final = 1024
 """Messages a stream may have waiting before it is considered lagging and resynchronized by a snapshot."""
@@ -55,12 +58,17 @@ TableEvent = SeatTakenEvent | SeatReleasedEvent | Event
 class SeatState:
     bot: bool
     strategy: str
-    token: str | None = None
+    token_hash: bytes | None = None
+    """SHA-256 of the seat token: the token itself is never kept, stored or logged."""
     player_name: str = ""
 
     @property
     def taken(self) -> bool:
-        return self.bot or self.token is not None
+        return self.bot or self.token_hash is not None
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
 
 
 _END: Final = b""
@@ -104,6 +112,8 @@ class Table:
         seed: int,
         first_dealer: int | None,
         strategies: dict[int, Strategy],
+        store: Store | None = None,
+        create_time: float | None = None,
     ) -> None:
         self.table_id = table_id
         self.serial = serial
@@ -112,7 +122,7 @@ class Table:
         self.seed = seed
         self.game = Game(rules, seed, first_dealer)
         self.started = False
-        self.create_time = time.time()
+        self.create_time = time.time() if create_time is None else create_time
         self.log: list[TableEvent] = []
         self._engine_cursor = 0
         self._subscribers: set[Subscriber] = set()
@@ -121,6 +131,8 @@ class Table:
         self._bot_rngs = {seat: random.Random(f"{seed}:bot:{seat}") for seat in strategies}
         self._bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+        self.store = store
+        self._replaying = False
         for seat, state in enumerate(seats):
             if state.bot:
                 self.log.append(SeatTakenEvent(seat, state.strategy, True))
@@ -168,13 +180,13 @@ class Table:
         )
 
     def authenticate(self, token: str | None) -> int:
-        """The seat whose token this is; every seat's token is compared, in constant time."""
+        """The seat whose token this is; every seat's token hash is compared, in constant time."""
         found = -1
         if token:
-            given = token.encode()
+            given = hash_token(token)
             for seat, state in enumerate(self.seats):
-                expected = (state.token or "").encode()
-                if hmac.compare_digest(given, expected) and state.token is not None:
+                expected = state.token_hash or bytes(32)
+                if hmac.compare_digest(given, expected) and state.token_hash is not None:
                     found = seat
         if found < 0:
             raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
@@ -202,11 +214,17 @@ class Table:
             if self.open_seats() == 0:
                 raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
             raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
-        state.token = secrets.token_urlsafe(32)
+        token = secrets.token_urlsafe(32)
+        self._record(Record("join", seat, player_name, hash_token(token)))
+        self._take_seat(seat, hash_token(token), player_name)
+        return seat, token
+
+    def _take_seat(self, seat: int, token_hash: bytes, player_name: str) -> None:
+        state = self.seats[seat]
+        state.token_hash = token_hash
         state.player_name = player_name
         self._publish([SeatTakenEvent(seat, player_name, False)])
         self.start_if_full()
-        return seat, state.token
 
     def start_if_full(self) -> None:
         """The game starts (its first deal is dealt) once every seat is taken."""
@@ -215,8 +233,12 @@ class Table:
             self._advance([])
 
     def leave(self, seat: int) -> None:
+        self._record(Record("leave", seat))
+        self._release_seat(seat)
+
+    def _release_seat(self, seat: int) -> None:
         state = self.seats[seat]
-        state.token = None
+        state.token_hash = None
         state.player_name = ""
         self._publish([SeatReleasedEvent(seat)])
 
@@ -243,15 +265,33 @@ class Table:
                 ErrorReason.STALE_SEQUENCE,
                 f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
             )
+        self._check_legal(seat, action)
+        self._record(Record("action", seat, request_id, codec.action_to_proto(action).SerializeToString()))
+        return self._apply(seat, request_id, action)
+
+    def _check_legal(self, seat: int, action: Action) -> None:
+        """Refuse an illegal action with the engine's specific reason, before anything is stored."""
+        if self.game.to_act == seat and action in self.game.legal_actions():
+            return
         try:
-            self.game.apply(seat, action)
+            self.game.apply(seat, action)  # not legal: the engine raises and changes nothing
         except ActionError as error:
             raise from_action_error(error) from None
+        raise AssertionError(f"the engine accepted {action!r} outside its legal list")
+
+    def _apply(self, seat: int, request_id: str, action: Action) -> int:
+        self.game.apply(seat, action)
         self._advance([])
-        self._requests[key] = (action, self.sequence)
-        if len(self._requests) > REMEMBERED_REQUESTS:
-            self._requests.popitem(last=False)
+        if request_id:
+            self._requests[(seat, request_id)] = (action, self.sequence)
+            if len(self._requests) > REMEMBERED_REQUESTS:
+                self._requests.popitem(last=False)
         return self.sequence
+
+    def _record(self, record: Record) -> None:
+        """Store a change before it is made (and so before it is acknowledged)."""
+        if self.store is not None and not self._replaying:
+            self.store.append(self.table_id, record)
 
     def _advance(self, extra: list[TableEvent]) -> None:
         """Deal whenever the game is at a chance node, then publish everything new."""
@@ -271,8 +311,26 @@ class Table:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self._strategies[seat]
         action = strategy(view(self.game, seat), self._bot_rngs[seat])
-        self.game.apply(seat, action)
-        self._advance([])
+        self._check_legal(seat, action)
+        self._record(Record("action", seat, "", codec.action_to_proto(action).SerializeToString()))
+        self._apply(seat, "", action)
+
+    def replay(self, records: list[Record]) -> None:
+        """Rebuild the table from its stored records: same events, same sequence numbers."""
+        self._replaying = True
+        try:
+            for record in records:
+                if record.kind == "join":
+                    self._take_seat(record.seat, record.data, record.text)
+                elif record.kind == "leave":
+                    self._release_seat(record.seat)
+                elif record.kind == "action":
+                    action = codec.action_from_proto(ThousandAction.FromString(record.data))
+                    self._apply(record.seat, record.text, action)
+                else:
+                    raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
+        finally:
+            self._replaying = False
 
     def ensure_bots_running(self) -> None:
         if self.bot_to_act() is not None and (self._bot_task is None or self._bot_task.done()):
