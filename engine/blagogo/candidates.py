@@ -1,0 +1,114 @@
+"""Candidate meld actions for bots (B-22): a useful, **non-exhaustive** list of legal :class:`LayMelds`.
+
+Laying melds has too many combinations to list (every subset of a hand, every copy of a card, every meaning
+of every joker), so :meth:`Round.legal_actions` leaves it out and :meth:`Round.validate` checks any one
+exactly. This module proposes some that are always legal, for random and heuristic players:
+
+- every natural set (all the suits held of a rank, one copy each) and every maximal natural run;
+- with a joker in hand, a set from each pair of suits of a rank plus the joker, and a run from two cards of
+  a suit one or two ranks apart plus the joker;
+- for a player who has not opened, openings: combinations of disjoint melds from that list, greedily from the
+  most valuable, worth at least ``opening_min_points`` together; for a player who has opened, each meld alone.
+
+Every proposal leaves at least one card to discard (B-13). Under ``bridge_take_must_meld`` the proposals are
+filtered through the exact validator. Single-card additions and joker swaps are simple actions and are in
+``legal_actions()``.
+"""
+
+from __future__ import annotations
+
+from engine.blagogo.actions import STANDS_RUN, STANDS_SET, Action, LayMelds, MeldSpec, Stands
+from engine.blagogo.cards import CARD_FACE, CARDS, FIRST_JOKER, RANKS, RUN_VALUE, SET_VALUE, indices_of
+from engine.blagogo.round import Phase, Round
+
+_Basic = tuple[tuple[int, ...], tuple[Stands, ...], int]
+"""(card indices, joker meanings, points)"""
+
+
+def _basic_melds(hand: int) -> list[_Basic]:
+    by_face: list[list[int]] = [[] for _ in range(52)]
+    jokers: list[int] = []
+    for i in indices_of(hand):
+        if i >= FIRST_JOKER:
+            jokers.append(i)
+        else:
+            by_face[CARD_FACE[i]].append(i)
+    melds: list[_Basic] = []
+    for rank in range(RANKS):
+        held = [by_face[s * RANKS + rank][0] for s in range(4) if by_face[s * RANKS + rank]]
+        if len(held) >= 3:
+            melds.append((tuple(held), (), SET_VALUE[rank] * len(held)))
+        elif len(held) == 2 and jokers:
+            melds.append(((*held, jokers[0]), (STANDS_SET[rank],), SET_VALUE[rank] * 3))
+    for suit in range(4):
+        base = suit * RANKS
+        present = [bool(by_face[base + r]) for r in range(RANKS)]
+        if all(present):
+            cards = tuple(by_face[base + r][0] for r in range(RANKS))
+            melds.append((cards, (), sum(RUN_VALUE)))
+            continue
+        for start in range(RANKS):
+            if not present[start] or present[(start - 1) % RANKS]:
+                continue
+            length = 1
+            while present[(start + length) % RANKS]:
+                length += 1
+            ranks = [(start + k) % RANKS for k in range(length)]
+            if length >= 3:
+                cards = tuple(by_face[base + r][0] for r in ranks)
+                melds.append((cards, (), sum(RUN_VALUE[r] for r in ranks)))
+            elif jokers:
+                after = (start + length) % RANKS
+                if length == 2:  # two in a row and the joker after them
+                    cards = (*(by_face[base + r][0] for r in ranks), jokers[0])
+                    points = sum(RUN_VALUE[r] for r in ranks) + RUN_VALUE[after]
+                    melds.append((cards, (STANDS_RUN[base + after],), points))
+                elif present[(after + 1) % RANKS]:  # one, a gap, and the next: the joker in the gap
+                    other = (after + 1) % RANKS
+                    cards = (by_face[base + start][0], jokers[0], by_face[base + other][0])
+                    points = RUN_VALUE[start] + RUN_VALUE[after] + RUN_VALUE[other]
+                    melds.append((cards, (STANDS_RUN[base + after],), points))
+    return melds
+
+
+def _spec(basic: _Basic) -> MeldSpec:
+    return MeldSpec(tuple(CARDS[i] for i in basic[0]), basic[1])
+
+
+def candidate_melds(rnd: Round) -> tuple[Action, ...]:
+    """Some legal :class:`LayMelds` actions for the seat to act (empty outside the meld phase)."""
+    seat = rnd.to_act
+    if seat is None or rnd.phase is not Phase.PLAY:
+        return ()
+    hand = rnd.hands[seat]
+    size = hand.bit_count()
+    if size < 4:
+        return ()
+    basics = _basic_melds(hand)
+    if not basics:
+        return ()
+    found: dict[LayMelds, None] = {}
+    if rnd.opened[seat]:
+        for b in basics:
+            if len(b[0]) < size:
+                found[LayMelds((_spec(b),))] = None
+    else:
+        minimum = rnd.rules.opening_min_points
+        ranked = sorted(basics, key=lambda b: -b[2])
+        for first in range(len(ranked)):
+            chosen = [ranked[first]]
+            used = set(ranked[first][0])
+            total = ranked[first][2]
+            for other in ranked:
+                if total >= minimum:
+                    break
+                if used.isdisjoint(other[0]) and len(used) + len(other[0]) < size:
+                    chosen.append(other)
+                    used.update(other[0])
+                    total += other[2]
+            if total >= minimum and len(used) < size:
+                found[LayMelds(tuple(_spec(b) for b in chosen))] = None
+    actions: tuple[Action, ...] = tuple(found)
+    if rnd.must_meld is not None:
+        actions = tuple(a for a in actions if rnd.is_legal(seat, a))
+    return actions
