@@ -54,6 +54,7 @@ from engine.blagogo.events import (
     BridgeTaken,
     BridgeTurnedOver,
     CardDrawn,
+    DeckExhausted,
     Discarded,
     Event,
     GameOver,
@@ -206,6 +207,7 @@ def test_b3_hand_penalties_and_ace_in_hand_variant() -> None:
         ("kantrame_first_turn_only", 1),
         ("target", 0),
         ("bridge_take_must_meld", None),
+        ("turnover_limit", -1),
     ],
 )
 def test_b4_invalid_rules_name_the_field(field: str, value: object) -> None:
@@ -400,6 +402,29 @@ def test_b10_deck_exhausted_the_bridge_turns_over_earliest_card_on_top() -> None
     game.apply(seat, Discard(start))
     assert view(game, SPECTATOR).bridge == (start,)
     r.check_invariants()
+
+
+def test_b10_variant_turnover_limit_ends_the_round_with_no_winner() -> None:
+    """B-10 with ``turnover_limit=1``: the second time the deck runs out the round ends, nobody gets 30."""
+    game = Game(BlagogoRules(players=8, turnover_limit=1), seed=0, first_dealer=0)
+    game.apply_chance(stack(8, 0, {}, "A♥", fill=True))
+    r = rnd(game)
+    events: list[Event] = []
+    while not r.is_over:
+        seat = game.to_act
+        assert seat is not None
+        if r.phase is Phase.DRAW:
+            events += draw(game, seat)
+        events += game.apply(seat, Discard(r.hand(seat)[0]))
+    assert len(of_type(events, BridgeTurnedOver)) == 1
+    assert of_type(events, DeckExhausted) == [DeckExhausted(1)]
+    assert not of_type(events, WentOut)
+    scored = of_type(events, RoundScored)[0]
+    assert scored.winner is None and not scored.kantrame
+    penalties = tuple(hand_penalty(h, 10) for h in r.hands)
+    assert scored.hand_penalties == penalties and scored.meld_points == (0,) * 8
+    assert scored.deltas == tuple(-p for p in penalties)
+    assert game.is_chance_node and game.dealer == 1
 
 
 def draw_order(r: Round) -> list[Card]:

@@ -62,6 +62,13 @@ class BridgeTurnedOver:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckExhausted:
+    """B-10: a draw is due and nothing is left to draw (or ``turnover_limit`` is reached): no winner."""
+
+    turnovers: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardDrawn:
     """B-8: a card drawn from the deck."""
 
@@ -183,6 +190,7 @@ Event = (
     | HandDealt
     | BridgeStarted
     | BridgeTurnedOver
+    | DeckExhausted
     | CardDrawn
     | BridgeTaken
     | MeldsLaid

@@ -24,8 +24,10 @@ Choices where the specification leaves room (documented in the README of the pac
   next player clockwise (the dealer last), then one card face up to start the bridge; the rest is the deck,
   the next card of the shuffle on top.
 - The deck is turned over (B-10) at the start of the turn of the player who must draw from an empty deck,
-  before they decide; so the bridge they could have taken from is now the deck. A round never ends for want
-  of cards in practice: at the start of every turn the bridge holds at least the last discard.
+  before they decide; so the bridge they could have taken from is now the deck. At the start of every turn
+  the bridge holds at least the last discard, so B-10's "bridge empty too" never happens: a round in which
+  every card left is dead would go on for ever. The variant ``turnover_limit`` (off by default; not in the
+  source) ends the round with no winner when the deck runs out after that many turnovers.
 - The opening (B-11) is one :class:`LayMelds` action holding every opening meld; adding to other players'
   melds does not count towards it. In the same turn, after it, the player may lay, add and swap freely.
 - B-9 ``bridge_take_must_meld``: taking is allowed only when the deepest card taken can then be put on the
@@ -79,6 +81,7 @@ from engine.blagogo.events import (
     BridgeTaken,
     BridgeTurnedOver,
     CardDrawn,
+    DeckExhausted,
     Discarded,
     Event,
     HandDealt,
@@ -164,6 +167,8 @@ class Round:
         self.phase = Phase.PLAY
         self.to_act: int | None = self.first
         self.turns[self.first] = 1
+        self.turnovers = 0
+        """B-10: times the bridge was turned over into the deck this round."""
         self.must_meld: int | None = None
         """B-9 ``bridge_take_must_meld``: the card the acting seat took from the bridge and must meld."""
         self.winner: int | None = None
@@ -582,11 +587,14 @@ class Round:
         self.phase = Phase.DRAW
         if self.deck:
             return
-        if not self.bridge:  # B-10: nothing left to draw; unreachable while every turn ends with a discard
+        limit = self.rules.turnover_limit
+        if not self.bridge or (limit and self.turnovers >= limit):  # B-10: the round ends with no winner
+            events.append(DeckExhausted(self.turnovers))
             self._finish(events)
             return
         self.deck = self.bridge[::-1]  # B-10: face down, the earliest-laid card on top
         self.bridge = []
+        self.turnovers += 1
         events.append(BridgeTurnedOver(len(self.deck)))
 
     def _finish(self, events: list[Event]) -> None:

@@ -50,6 +50,10 @@ class BlagogoRules:
     """B-19: kantrame counts only on the player's first turn of the round."""
     target: int = 1000
     """B-20: the score that ends the game."""
+    turnover_limit: int = 0
+    """B-10 extension, not in the source: when the deck runs out again after the bridge has been turned over
+    this many times, the round ends with no winner (scored as B-10 says). 0, the default, never ends it: a
+    round in which every card left is dead then goes on for ever, so a server may want a limit."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -71,6 +75,8 @@ class BlagogoRules:
             )
         if self.target <= 0:
             raise RulesError("target", f"must be positive, got {self.target}")
+        if self.turnover_limit < 0:
+            raise RulesError("turnover_limit", f"must be 0 (no limit) or more, got {self.turnover_limit}")
 
     def describe(self) -> list[str]:
         """The variants in words, for rules screens and transcripts."""
@@ -94,4 +100,5 @@ _FIELD_TYPES: Final[dict[str, type]] = {
     "layoff_scores_for": LayoffScores,
     "kantrame_first_turn_only": bool,
     "target": int,
+    "turnover_limit": int,
 }
