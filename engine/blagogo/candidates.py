@@ -10,22 +10,34 @@ exactly. This module proposes some that are always legal, for random and heurist
 - for a player who has not opened, openings: combinations of disjoint melds from that list, greedily from the
   most valuable, worth at least ``opening_min_points`` together; for a player who has opened, each meld alone.
 
-Every proposal leaves at least one card to discard (B-13). Under ``bridge_take_must_meld`` the proposals are
-filtered through the exact validator. Single-card additions and joker swaps are simple actions and are in
-``legal_actions()``.
+Every proposal leaves at least one card to discard (B-13). Under ``bridge_take_must_meld``, while a card
+taken from the bridge waits to be melded, the proposals use that very card where its face is wanted, add
+every 3-card meld holding it, and are filtered through the exact validator: with the listed additions and
+swaps they always include a way to place it. Single-card additions and joker swaps are simple actions, listed
+by ``legal_actions()``.
 """
 
 from __future__ import annotations
 
 from engine.blagogo.actions import STANDS_RUN, STANDS_SET, Action, LayMelds, MeldSpec, Stands
-from engine.blagogo.cards import CARD_FACE, CARDS, FIRST_JOKER, RANKS, RUN_VALUE, SET_VALUE, indices_of
+from engine.blagogo.cards import (
+    CARD_FACE,
+    CARD_RANK,
+    CARD_SUIT,
+    CARDS,
+    FIRST_JOKER,
+    RANKS,
+    RUN_VALUE,
+    SET_VALUE,
+    indices_of,
+)
 from engine.blagogo.round import Phase, Round
 
 _Basic = tuple[tuple[int, ...], tuple[Stands, ...], int]
 """(card indices, joker meanings, points)"""
 
 
-def _basic_melds(hand: int) -> list[_Basic]:
+def _basic_melds(hand: int, prefer: int | None = None) -> list[_Basic]:
     by_face: list[list[int]] = [[] for _ in range(52)]
     jokers: list[int] = []
     for i in indices_of(hand):
@@ -33,6 +45,12 @@ def _basic_melds(hand: int) -> list[_Basic]:
             jokers.append(i)
         else:
             by_face[CARD_FACE[i]].append(i)
+    if prefer is not None:  # use this very card where its face is wanted
+        if prefer >= FIRST_JOKER:
+            jokers.remove(prefer)
+            jokers.insert(0, prefer)
+        else:
+            by_face[CARD_FACE[prefer]].sort(key=lambda i: i != prefer)
     melds: list[_Basic] = []
     for rank in range(RANKS):
         held = [by_face[s * RANKS + rank][0] for s in range(4) if by_face[s * RANKS + rank]]
@@ -71,6 +89,34 @@ def _basic_melds(hand: int) -> list[_Basic]:
     return melds
 
 
+def _three_card_melds(card: int, hand: int) -> list[_Basic]:
+    """Every 3-card meld holding ``card`` with two other cards of the hand, each reading of its jokers."""
+    others = [i for i in indices_of(hand) if i != card]
+    melds: list[_Basic] = []
+    for a in range(len(others)):
+        for b in range(a + 1, len(others)):
+            trio = (card, others[a], others[b])
+            naturals = [i for i in trio if i < FIRST_JOKER]
+            jokers = len(trio) - len(naturals)
+            if not naturals:
+                continue
+            ranks = {CARD_RANK[i] for i in naturals}
+            if len(ranks) == 1:
+                rank = next(iter(ranks))
+                melds.append((trio, (STANDS_SET[rank],) * jokers, 0))
+            suits = {CARD_SUIT[i] for i in naturals}
+            if len(suits) != 1 or len(ranks) != len(naturals):
+                continue
+            suit = next(iter(suits))
+            for low in range(RANKS):
+                window = [(low + k) % RANKS for k in range(3)]
+                if not ranks <= set(window):
+                    continue
+                missing = [r for r in window if r not in ranks]
+                melds.append((trio, tuple(STANDS_RUN[suit * RANKS + r] for r in missing), 0))
+    return melds
+
+
 def _spec(basic: _Basic) -> MeldSpec:
     return MeldSpec(tuple(CARDS[i] for i in basic[0]), basic[1])
 
@@ -84,7 +130,10 @@ def candidate_melds(rnd: Round) -> tuple[Action, ...]:
     size = hand.bit_count()
     if size < 4:
         return ()
-    basics = _basic_melds(hand)
+    pending = rnd.must_meld
+    basics = _basic_melds(hand, pending)
+    if pending is not None:
+        basics += _three_card_melds(pending, hand)
     if not basics:
         return ()
     found: dict[LayMelds, None] = {}

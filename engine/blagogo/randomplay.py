@@ -43,6 +43,8 @@ def random_action(
     melds.extend(game.candidate_melds())
     if melds and (not discards or rng.random() < meld_chance):
         return rng.choice(melds)
+    if not discards:
+        raise AssertionError(f"seat {game.to_act} has nothing to do (a bridge card it cannot meld?)")
     return rng.choice(discards)
 
 
