@@ -1,0 +1,593 @@
+"""A small typed client of the Thousand server (``thousand.v1.TableService``) over ``grpc.aio``.
+
+:class:`TableSession` is one connection to a server and, once it has joined (or is watching) a table, one seat
+at it. It speaks the engine's language: events come as :mod:`engine.events` values, views as
+:class:`engine.View`, legal actions and submitted actions as :mod:`engine.actions` values; the protobuf
+mapping is :mod:`server.codec`, the same one the server uses.
+
+What it takes care of:
+
+- **Streams** (:meth:`TableSession.stream`): a snapshot, then every event with its sequence number and, on the
+  last message of each batch, the :class:`Turn`. It remembers the last sequence seen, and when the connection
+  drops (or the server restarts its streams) it reconnects with exponential backoff and resumes with
+  ``after_sequence``, so no event is lost or repeated. A mid-stream snapshot (the server's resync of a lagging
+  stream) is turned into a resume too, so a client sees every event.
+- **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
+  a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
+  applies at most once.
+- **Errors**: every refusal is a :class:`ServerError` carrying the gRPC code, the ``ErrorInfo`` reason (e.g.
+  ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the server's message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Final, TypeVar
+
+import grpc
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2
+from grpc import aio
+
+from engine import Action, Event, Rules, View
+from engine.events import GameOver
+from server import codec
+from thousand.v1 import table_service_pb2 as pb
+from thousand.v1 import table_service_pb2_grpc as pb_grpc
+
+DEFAULT_SERVER: Final = "127.0.0.1:50051"
+TOKEN_METADATA: Final = "x-seat-token"
+ERROR_DOMAIN: Final = "thousand.v1"
+STATUS_DETAILS_METADATA: Final = "grpc-status-details-bin"
+CHANNEL_OPTIONS: Final = (
+    ("grpc.initial_reconnect_backoff_ms", 200),
+    ("grpc.min_reconnect_backoff_ms", 200),
+    ("grpc.max_reconnect_backoff_ms", 5000),
+)
+"""A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s)."""
+CALL_TIMEOUT: Final = 10.0
+"""Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
+
+OPEN: Final = None
+"""In :meth:`TableSession.create_table`'s ``seats``: a seat for a person (or any client) to take."""
+
+_RETRYABLE: Final = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.CANCELLED,
+    }
+)
+"""Transport trouble: worth another try when the server did not answer with a reason of its own."""
+
+T = TypeVar("T")
+
+
+# ---------------------------------------------------------------------------------------------------- errors
+
+
+class ServerError(Exception):
+    """A call the server refused, or one that could not reach it.
+
+    ``reason`` is the stable ``ErrorInfo`` reason of ``table_service.proto`` (``""`` when the failure came
+    from the transport, e.g. UNAVAILABLE); ``rule`` is the engine's specific reason for ILLEGAL_ACTION;
+    ``message`` is the server's explanation in words.
+    """
+
+    def __init__(
+        self, code: grpc.StatusCode, message: str, reason: str = "", metadata: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    @property
+    def rule(self) -> str | None:
+        """For ILLEGAL_ACTION: the rule that forbids the action (MUST_FOLLOW_SUIT, BID_ABOVE_CAP, ...)."""
+        return self.metadata.get("rule")
+
+    @property
+    def field(self) -> str | None:
+        """For INVALID_ARGUMENT and INVALID_RULES: the request field or rule at fault."""
+        return self.metadata.get("field")
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the failure is the transport's (the server gave no reason), so trying again may help."""
+        return not self.reason and self.code in _RETRYABLE
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"ServerError({self.code.name}, {self.reason or '-'}, {self.message!r}, {self.metadata})"
+
+    @classmethod
+    def from_rpc(cls, error: aio.AioRpcError) -> ServerError:
+        """Decode the status, its ``ErrorInfo`` detail (domain thousand.v1) and the message."""
+        reason = ""
+        metadata: dict[str, str] = {}
+        for key, value in error.trailing_metadata() or ():
+            if key != STATUS_DETAILS_METADATA or not isinstance(value, bytes):
+                continue
+            try:
+                status = status_pb2.Status.FromString(value)
+            except DecodeError:
+                continue
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
+                    reason = str(info.reason)
+                    metadata = {str(k): str(v) for k, v in info.metadata.items()}
+        message = error.details() or error.code().name.lower().replace("_", " ")
+        return cls(error.code(), message, reason, metadata)
+
+
+class StreamGaveUpError(ServerError):
+    """The stream could not be resumed within the backoff's time limit; ``last_sequence`` is kept."""
+
+
+# ---------------------------------------------------------------------------------------------------- backoff
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Exponential backoff with jitter for reconnecting streams and retrying safe calls."""
+
+    initial: float = 0.1
+    """The first delay, in seconds."""
+    maximum: float = 5.0
+    """No delay is longer than this."""
+    factor: float = 2.0
+    jitter: float = 0.2
+    """Each delay is scaled by a random factor in [1 - jitter, 1 + jitter]."""
+    give_up_after: float | None = 300.0
+    """Seconds of failing in a row after which the operation fails; None retries forever."""
+
+    def delays(self, rng: random.Random | None = None) -> Iterator[float]:
+        rng = rng or random.Random()
+        delay = self.initial
+        while True:
+            yield min(self.maximum, delay) * rng.uniform(1 - self.jitter, 1 + self.jitter)
+            delay *= self.factor
+
+
+# --------------------------------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose turn it is, sent with the last message of every batch of events.
+
+    ``legal_actions`` and ``view`` are set only on the acting seat's own stream; ``deadline`` only when the
+    table has a turn clock.
+    """
+
+    seat: int | None
+    legal_actions: tuple[Action, ...] = ()
+    view: View | None = None
+    deadline: datetime | None = None
+
+    def seconds_left(self, now: datetime | None = None) -> float | None:
+        if self.deadline is None:
+            return None
+        return (self.deadline - (now or datetime.now(UTC))).total_seconds()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A seat was taken by a player (or, at creation, a bot)."""
+
+    seat: int
+    player_name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReleased:
+    """A seat was given up and is open again."""
+
+    seat: int
+
+
+TableEvent = SeatTaken | SeatReleased | Event
+"""An event of a table: a seat change, or an event of the game (engine events, filtered for the stream)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The stream's starting point: the table, this stream's view (None before the game starts), the Turn."""
+
+    sequence: int
+    table: pb.Table
+    view: View | None
+    turn: Turn | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventMessage:
+    """One event with its gap-free sequence number; ``turn`` is set on the last event of a batch."""
+
+    sequence: int
+    event: TableEvent
+    turn: Turn | None
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLost:
+    """The stream broke; the session will reconnect after ``retry_in`` seconds (attempt ``attempt``)."""
+
+    error: ServerError
+    attempt: int
+    retry_in: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The stream is back; the events after ``after_sequence`` follow, none lost or repeated."""
+
+    after_sequence: int | None
+
+
+StreamItem = Snapshot | EventMessage | ConnectionLost | Reconnected
+"""What :meth:`TableSession.stream` yields."""
+
+
+def decode_turn(message: pb.Turn) -> Turn:
+    deadline = None
+    if message.HasField("deadline"):
+        deadline = message.deadline.ToDatetime(tzinfo=UTC)
+    view = None
+    if message.HasField("view") and message.view.HasField("thousand"):
+        view = codec.view_from_proto(message.view.thousand)
+    return Turn(
+        seat=message.seat if message.HasField("seat") else None,
+        legal_actions=tuple(
+            codec.action_from_proto(a.thousand) for a in message.legal_actions if a.HasField("thousand")
+        ),
+        view=view,
+        deadline=deadline,
+    )
+
+
+def decode_event(message: pb.Event) -> TableEvent:
+    kind = message.WhichOneof("event")
+    if kind == "seat_taken":
+        taken = message.seat_taken
+        return SeatTaken(taken.seat, taken.player_name, taken.bot)
+    if kind == "seat_released":
+        return SeatReleased(message.seat_released.seat)
+    if kind == "thousand":
+        return codec.event_from_proto(message.thousand)
+    raise ValueError(f"an event of a kind this client does not know: {kind}")
+
+
+def rules_of(table: pb.Table) -> Rules:
+    """A table's rules as the engine's :class:`~engine.Rules`."""
+    return codec.rules_from_proto(table.rules.thousand)
+
+
+class _ResyncError(Exception):
+    """The stream skipped events (a gap, or a lagging stream's snapshot): resume after the last one seen."""
+
+
+# ---------------------------------------------------------------------------------------------------- session
+
+
+@dataclass
+class _Position:
+    table_id: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    last_sequence: int | None = None
+
+
+class TableSession:
+    """One connection to a server and, after :meth:`join` or :meth:`watch`, one seat (or a spectator's place).
+
+    Use as ``async with TableSession(address) as session:``. Lobby calls (:meth:`create_table`,
+    :meth:`list_tables`, :meth:`get_table`) need no table; :meth:`stream`, :meth:`submit` and :meth:`leave`
+    work on the table joined or watched.
+    """
+
+    def __init__(
+        self,
+        address: str = DEFAULT_SERVER,
+        *,
+        backoff: Backoff | None = None,
+        channel: aio.Channel | None = None,
+    ) -> None:
+        self.address = address
+        self.backoff = backoff or Backoff()
+        self._own_channel = channel is None
+        self._channel = (
+            channel if channel is not None else aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        )
+        self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
+        self._at = _Position()
+        self.turn: Turn | None = None
+        """The latest Turn the stream carried."""
+        self.table: pb.Table | None = None
+        """The table as last described by the server (join, watch, a snapshot)."""
+        self.finished = False
+        """Whether the game's GameOver event has been seen (the stream then ends)."""
+
+    async def __aenter__(self) -> TableSession:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._own_channel:
+            await self._channel.close()
+
+    # ------------------------------------------------------------------ where we sit
+
+    @property
+    def table_id(self) -> str | None:
+        return self._at.table_id
+
+    @property
+    def seat(self) -> int | None:
+        """The seat taken, or None for a spectator (or before joining)."""
+        return self._at.seat
+
+    @property
+    def seat_token(self) -> str | None:
+        """The seat's secret token (keep it to come back to the seat with :meth:`attach`)."""
+        return self._at.token
+
+    @property
+    def last_sequence(self) -> int | None:
+        """The sequence number of the last event (or snapshot) the stream delivered."""
+        return self._at.last_sequence
+
+    def attach(
+        self,
+        table_id: str,
+        seat: int | None = None,
+        token: str | None = None,
+        after_sequence: int | None = None,
+    ) -> None:
+        """Take up a known place without a call: a seat whose token is kept, resuming after a sequence."""
+        self._at = _Position(table_id, seat, token, after_sequence)
+        self.turn = None
+        self.finished = False
+
+    def _metadata(self) -> tuple[tuple[str, str], ...]:
+        return ((TOKEN_METADATA, self._at.token),) if self._at.token else ()
+
+    def _table_id(self) -> str:
+        if self._at.table_id is None:
+            raise RuntimeError("join or watch a table first")
+        return self._at.table_id
+
+    # ------------------------------------------------------------------ calls
+
+    async def _call(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
+        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
+        started = time.monotonic()
+        delays = self.backoff.delays()
+        while True:
+            try:
+                return await call()
+            except aio.AioRpcError as rpc_error:
+                error = ServerError.from_rpc(rpc_error)
+            if not (retry and error.retryable) or self._given_up(started):
+                raise error
+            await asyncio.sleep(next(delays))
+
+    def _given_up(self, failing_since: float) -> bool:
+        limit = self.backoff.give_up_after
+        return limit is not None and time.monotonic() - failing_since > limit
+
+    async def create_table(
+        self,
+        rules: Rules,
+        seats: Sequence[str | None],
+        *,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> pb.Table:
+        """A new table of Thousand; ``seats``: one entry per seat, :data:`OPEN` or a bot strategy's name."""
+        request = pb.CreateTableRequest(
+            game=pb.GAME_KIND_THOUSAND,
+            rules=pb.Rules(thousand=codec.rules_to_proto(rules)),
+            seats=[
+                pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)
+                if strategy is None
+                else pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy=strategy)
+                for strategy in seats
+            ],
+        )
+        if seed is not None:
+            request.seed = seed
+        if first_dealer is not None:
+            request.first_dealer = first_dealer
+        response = await self._call(
+            lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=False
+        )
+        return response.table
+
+    async def list_tables(self, *, only_open_seats: bool = False, limit: int = 100) -> list[pb.Table]:
+        """Tables, newest first (every page, up to ``limit``)."""
+        tables: list[pb.Table] = []
+        token = ""
+        while len(tables) < limit:
+            request = pb.ListTablesRequest(
+                game=pb.GAME_KIND_THOUSAND,
+                only_open_seats=only_open_seats,
+                page_size=min(100, limit - len(tables)),
+                page_token=token,
+            )
+            page = await self._list_page(request)
+            tables.extend(page.tables)
+            token = page.next_page_token
+            if not token:
+                break
+        return tables[:limit]
+
+    async def _list_page(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
+        return await self._call(lambda: self._stub.ListTables(request, timeout=CALL_TIMEOUT), retry=True)
+
+    async def get_table(self, table_id: str | None = None) -> pb.Table:
+        """One table (by default the one joined or watched)."""
+        request = pb.GetTableRequest(table_id=table_id or self._table_id())
+        response = await self._call(lambda: self._stub.GetTable(request, timeout=CALL_TIMEOUT), retry=True)
+        return response.table
+
+    async def join(self, table_id: str, seat: int | None = None, name: str = "") -> int:
+        """Take a seat (any free open seat when ``seat`` is None); returns the seat taken."""
+        request = pb.JoinTableRequest(table_id=table_id, player_name=name)
+        if seat is not None:
+            request.seat = seat
+        response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=False)
+        self.attach(table_id, response.seat, response.seat_token)
+        self.table = response.table
+        return response.seat
+
+    async def watch(self, table_id: str) -> pb.Table:
+        """Follow a table as a spectator (public information only); checks that the table exists."""
+        table = await self.get_table(table_id)
+        self.attach(table_id)
+        self.table = table
+        return table
+
+    async def leave(self) -> pb.Table:
+        """Give the seat up; it becomes open again."""
+        request = pb.LeaveTableRequest(table_id=self._table_id())
+        metadata = self._metadata()
+        response = await self._call(
+            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=False
+        )
+        self._at.token = None
+        self._at.seat = None
+        return response.table
+
+    async def submit(
+        self, action: Action, *, last_seen_sequence: int | None = None, check: bool = True
+    ) -> int:
+        """Submit the seat's action; returns the sequence of the last event it produced.
+
+        The action is sent with a fresh ``request_id`` and, when ``check`` is set, the ``last_seen_sequence``
+        (by default the last one the stream delivered), so an action meant for a state the table has left is
+        refused with STALE_SEQUENCE. Transport failures are retried with the same ``request_id``.
+        """
+        request = pb.SubmitActionRequest(
+            table_id=self._table_id(),
+            request_id=uuid.uuid4().hex,
+            action=pb.Action(thousand=codec.action_to_proto(action)),
+        )
+        seen = last_seen_sequence if last_seen_sequence is not None else self._at.last_sequence
+        if check and seen is not None:
+            request.last_seen_sequence = seen
+        metadata = self._metadata()
+        response = await self._call(
+            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=True
+        )
+        return response.sequence
+
+    # ------------------------------------------------------------------ the stream
+
+    async def stream(self, *, from_start: bool = False) -> AsyncGenerator[StreamItem, None]:
+        """The table's messages for this seat (or spectator), resumed across dropped connections.
+
+        The first message is a :class:`Snapshot`, unless ``from_start`` asks for every event of the table from
+        the first one instead (filtered for this seat, T-33), or the session resumes (:meth:`attach`). Ends
+        after the game's GameOver event. Raises :class:`ServerError` for a refusal (an unknown table, a
+        revoked seat token) and :class:`StreamGaveUpError` when the server stays unreachable longer than the
+        backoff allows.
+        """
+        self._table_id()
+        if from_start and self._at.last_sequence is None:
+            self._at.last_sequence = 0
+        attempt = 0
+        failing_since: float | None = None
+        delays = self.backoff.delays()
+        reconnecting = False
+        while True:
+            request = pb.StreamEventsRequest(table_id=self._table_id())
+            resumed_after = self._at.last_sequence
+            if resumed_after is not None:
+                request.after_sequence = resumed_after
+            call = self._stub.StreamEvents(request, metadata=self._metadata())
+            error: ServerError
+            try:
+                await call.wait_for_connection()
+                if reconnecting:
+                    attempt, failing_since, delays = 0, None, self.backoff.delays()
+                    reconnecting = False
+                    yield Reconnected(resumed_after)
+                async for message in call:
+                    item = self._accept(message)
+                    if item is not None:
+                        yield item
+                if self.finished:
+                    return
+                error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")
+            except _ResyncError:
+                continue
+            except aio.AioRpcError as rpc_error:
+                error = ServerError.from_rpc(rpc_error)
+                if not error.retryable:
+                    raise error from None
+            finally:
+                call.cancel()
+            if self.finished:
+                return
+            now = time.monotonic()
+            failing_since = now if failing_since is None else failing_since
+            if self._given_up(failing_since):
+                raise StreamGaveUpError(error.code, f"could not reconnect: {error.message}", error.reason)
+            attempt += 1
+            delay = next(delays)
+            reconnecting = True
+            yield ConnectionLost(error, attempt, delay)
+            await asyncio.sleep(delay)
+
+    def _accept(self, message: pb.StreamEventsResponse) -> StreamItem | None:
+        """Decode one message; drop a repeat, turn a gap into a resume; remember the sequence."""
+        last = self._at.last_sequence
+        turn = decode_turn(message.turn) if message.HasField("turn") else None
+        if message.HasField("snapshot"):
+            if last is not None:
+                if message.sequence > last:
+                    raise _ResyncError  # a lagging stream's snapshot: fetch the events it skipped instead
+                return None  # nothing this client has not seen
+            self._at.last_sequence = message.sequence
+            snapshot = message.snapshot
+            self.table = snapshot.table
+            view = None
+            if snapshot.HasField("view") and snapshot.view.HasField("thousand"):
+                view = codec.view_from_proto(snapshot.view.thousand)
+            self.turn = turn
+            if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
+                self.finished = True
+            return Snapshot(message.sequence, snapshot.table, view, turn)
+        if not message.HasField("event"):
+            return None
+        if last is not None and message.sequence <= last:
+            return None  # already delivered
+        if last is not None and message.sequence != last + 1:
+            raise _ResyncError
+        event = decode_event(message.event)
+        self._at.last_sequence = message.sequence
+        if turn is not None:
+            self.turn = turn
+        if isinstance(event, GameOver):
+            self.finished = True
+        return EventMessage(message.sequence, event, turn)
