@@ -1,0 +1,214 @@
+"""``thousand``: the terminal client of the Thousand server, for people.
+
+    thousand tables                      list the tables: id, players, seats, status, changed rules
+    thousand new --bots 2 --dark         create a table with server-run bots, sit down and play
+    thousand join TABLE [--seat N]       take a free seat at a table and play
+    thousand watch TABLE                 follow a table as a spectator
+
+Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER); ``new``, ``join``
+and ``watch`` take ``--plain`` for the line mode (scripts, screen readers) instead of the full-screen UI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import fields
+from enum import Enum
+from typing import Any, Final, TextIO
+
+from clients.cli.text import table_line
+from clients.session import DEFAULT_SERVER, OPEN, ServerError, TableSession, rules_of
+from engine import Rules, RulesError
+
+GAMES: Final = ("thousand",)
+STRATEGIES: Final = ("random", "greedy")
+"""Server-side bot strategies known today; any other name is passed through to the server as it is."""
+EXIT_ERROR: Final = 1
+EXIT_USAGE: Final = 2
+
+
+def _rule_fields() -> list[tuple[str, Any]]:
+    """(name, default) of every Rules field but ``players`` (which ``--players`` sets)."""
+    defaults = Rules()
+    return [(f.name, getattr(defaults, f.name)) for f in fields(Rules) if f.name != "players"]
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules (every variant of the specification; unset means its default)")
+    for name, default in _rule_fields():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            group.add_argument(
+                flag, dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None,
+                help=f"default: {'on' if default else 'off'}",
+            )  # fmt: skip
+        elif isinstance(default, Enum):
+            group.add_argument(
+                flag, dest=f"rule_{name}", choices=[m.value for m in type(default)], default=None,
+                help=f"default: {default.value}",
+            )  # fmt: skip
+        else:
+            group.add_argument(
+                flag, dest=f"rule_{name}", type=int, metavar="N", default=None, help=f"default: {default}"
+            )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The Rules the options ask for; RulesError names the first impossible one."""
+    chosen: dict[str, Any] = {}
+    for name, default in _rule_fields():
+        value = getattr(args, f"rule_{name}")
+        if value is None:
+            continue
+        chosen[name] = type(default)(value) if isinstance(default, Enum) else value
+    return Rules(players=args.players, **chosen)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    server = argparse.ArgumentParser(add_help=False)
+    server.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        default=os.environ.get("THOUSAND_SERVER", DEFAULT_SERVER),
+        help=f"the game server (default {DEFAULT_SERVER}, or $THOUSAND_SERVER)",
+    )
+    play = argparse.ArgumentParser(add_help=False)
+    play.add_argument("--plain", action="store_true", help="line mode for scripts and screen readers")
+
+    parser = argparse.ArgumentParser(
+        prog="thousand",
+        description="Play Thousand on a game server: list tables, start one with bots, join, or watch.",
+        parents=[server],
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    tables = commands.add_parser("tables", parents=[server], help="list the tables")
+    tables.add_argument("--open", action="store_true", help="only tables with a free seat")
+    tables.add_argument("--limit", type=int, default=50, help="at most this many tables (default 50)")
+
+    new = commands.add_parser(
+        "new", parents=[server, play], help="create a table with bots, sit down and play"
+    )
+    new.add_argument("--game", choices=GAMES, default="thousand")
+    new.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="default 3")
+    new.add_argument("--bots", type=int, default=None, help="server-run bot seats (default: all but yours)")
+    new.add_argument(
+        "--strategy",
+        default="greedy",
+        help=f"the bots' strategy: {', '.join(STRATEGIES)} or any other the server knows (default greedy)",
+    )
+    new.add_argument("--seed", type=int, default=None, help="the seed of the deals (default random)")
+    new.add_argument(
+        "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
+    )
+    new.add_argument("--name", default=_default_name(), help="your name at the table")
+    _add_rule_options(new)
+
+    join = commands.add_parser("join", parents=[server, play], help="take a seat at a table and play")
+    join.add_argument("table", help="the table's id (see `thousand tables`)")
+    join.add_argument("--seat", type=int, default=None, help="the seat to take (default: any free seat)")
+    join.add_argument("--name", default=_default_name(), help="your name at the table")
+
+    watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
+    watch.add_argument("table", help="the table's id (see `thousand tables`)")
+    return parser
+
+
+def _default_name() -> str:
+    return os.environ.get("USER") or os.environ.get("USERNAME") or "player"
+
+
+# --------------------------------------------------------------------------------------------------- commands
+
+
+async def list_tables(args: argparse.Namespace, stdout: TextIO) -> int:
+    async with TableSession(args.server) as session:
+        tables = await session.list_tables(only_open_seats=args.open, limit=args.limit)
+    if not tables:
+        print("No tables. Start one with: thousand new", file=stdout)
+    for table in tables:
+        print(table_line(table, rules_of(table)), file=stdout)
+    return 0
+
+
+async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as error:
+        print(f"thousand new: impossible rules: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    bots = rules.players - 1 if args.bots is None else args.bots
+    if not 0 <= bots < rules.players:
+        print(f"thousand new: --bots must be 0 to {rules.players - 1}: one seat is yours", file=sys.stderr)
+        return EXIT_USAGE
+    seats = [OPEN] * (rules.players - bots) + [args.strategy] * bots
+    async with TableSession(args.server) as session:
+        table = await session.create_table(rules, seats, seed=args.seed, first_dealer=args.first_dealer)
+        seat = await session.join(table.table_id, name=args.name)
+        print(f"Table {table.table_id} created; you sit in seat {seat}.", file=stdout)
+        if table.open_seats > 1:
+            print(
+                f"Waiting for {table.open_seats - 1} more player(s): thousand join {table.table_id}",
+                file=stdout,
+            )
+        return await play(session, args.plain, stdin, stdout)
+
+
+async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    async with TableSession(args.server) as session:
+        seat = await session.join(args.table, args.seat, args.name)
+        print(f"You sit in seat {seat} of table {args.table}.", file=stdout)
+        return await play(session, args.plain, stdin, stdout)
+
+
+async def watch_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    async with TableSession(args.server) as session:
+        await session.watch(args.table)
+        print(f"Watching table {args.table}.", file=stdout)
+        return await play(session, args.plain, stdin, stdout)
+
+
+async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO) -> int:
+    if plain:
+        from clients.cli.plain import PlainClient  # noqa: PLC0415 (the UI's imports are heavier)
+
+        return await PlainClient(session, stdin, stdout).run()
+    from clients.cli.tui import ThousandApp  # noqa: PLC0415
+
+    app = ThousandApp(session)
+    await app.run_async()
+    return app.return_code or 0
+
+
+async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    try:
+        match args.command:
+            case "tables":
+                return await list_tables(args, stdout)
+            case "new":
+                return await new_table(args, stdin, stdout)
+            case "join":
+                return await join_table(args, stdin, stdout)
+            case "watch":
+                return await watch_table(args, stdin, stdout)
+    except ServerError as error:
+        reason = f" [{error.reason}]" if error.reason else f" [{error.code.name}]"
+        print(f"thousand {args.command}: {error.message}{reason}", file=sys.stderr)
+        return EXIT_ERROR
+    raise AssertionError(args.command)
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return asyncio.run(run(args, stdin or sys.stdin, stdout or sys.stdout))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""The ``thousand`` command: its options, ``tables``, and a whole game in ``--plain`` line mode with numbers
+piped to its standard input."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients.cli.main import build_parser, main, rules_from_args
+from clients.session import OPEN, TableSession
+from engine import Rules
+from engine.rules import BidCap, OpeningBid, WeakTalon
+from tests.cli_harness import run, serving
+
+THOUSAND = Path(sys.executable).parent / "thousand"
+OPTION = re.compile(r"^  (\d+)\. (.+)$")
+STANDING = re.compile(r"^(\d)\. .+: -?\d+( \(bank [+-]\d+\))?$")
+
+
+def command() -> list[str]:
+    """The installed console script, or the module when the project is not installed."""
+    return [str(THOUSAND)] if THOUSAND.exists() else [sys.executable, "-m", "clients.cli"]
+
+
+def test_every_rules_field_has_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser().parse_args(
+        [
+            "new",
+            "--players", "4", "--dark", "--golden-deals", "--bid-step", "10", "--barrel-at", "0",
+            "--no-samosval", "--bid-cap", "none", "--opening-bid", "at_least_100",
+            "--weak-talon", "below_points", "--weak-talon-below-points", "12", "--bank", "50", "--must-beat",
+            "--no-round-defenders",
+        ]
+    )  # fmt: skip
+    assert rules_from_args(args) == Rules(
+        players=4,
+        dark=True,
+        golden_deals=True,
+        bid_step=10,
+        barrel_at=0,
+        samosval=False,
+        bid_cap=BidCap.NONE,
+        opening_bid=OpeningBid.AT_LEAST_100,
+        weak_talon=WeakTalon.BELOW_POINTS,
+        weak_talon_below_points=12,
+        bank=50,
+        must_beat=True,
+        round_defenders=False,
+    )
+    assert rules_from_args(build_parser().parse_args(["new"])) == Rules()
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    help_text = capsys.readouterr().out
+    for field in Rules.__dataclass_fields__:
+        if field != "players":
+            assert "--" + field.replace("_", "-") in help_text, field
+
+
+def test_impossible_rules_are_refused_naming_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "--players", "2", "--dark", "--server", "127.0.0.1:1"]) == 2
+    assert "dark" in capsys.readouterr().err
+
+
+def test_tables_lists_id_rules_seats_and_status() -> None:
+    async def scenario() -> None:
+        async with serving() as address, TableSession(address) as session:
+            waiting = await session.create_table(
+                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1
+            )
+            out = io.StringIO()
+            assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
+            line = out.getvalue().strip()
+            assert line.startswith(waiting.table_id)
+            assert "3 players" in line and "1/3 taken, 2 free (1 bots)" in line
+            assert "waiting for players" in line and "bid_step: 10" in line and "dark: True" in line
+            err = io.StringIO()
+            code = await asyncio.to_thread(main, ["join", "nope", "--plain", "--server", address], None, err)
+            assert code == 1
+
+    run(scenario())
+
+
+def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
+    """``thousand new --plain``: events and state as text, numbered actions, one number a line; bad input is
+    answered and asked again; the game ends with "Final standings", one seat a line."""
+
+    async def scenario() -> list[str]:
+        async with serving() as address:
+            argv = [
+                *command(), "new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy",
+                "--barrel-at", "0", "--seed", "5", "--first-dealer", "0", "--name", "Ann",
+            ]  # fmt: skip
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+            assert process.stdin is not None and process.stdout is not None
+            lines: list[str] = []
+            options: list[str] = []
+            bad_inputs = iter(["pass\n", "0\n", "99\n"])
+            try:
+                while raw := await asyncio.wait_for(process.stdout.readline(), timeout=60):
+                    line = raw.decode().rstrip("\n")
+                    lines.append(line)
+                    if line.startswith("Your turn"):
+                        options = []
+                    elif match := OPTION.match(line):
+                        options.append(match.group(2))
+                    elif line.startswith("Your choice (1-"):
+                        answer = next(bad_inputs, None)
+                        if answer is None:  # a simple policy: pass when allowed, else the first action
+                            answer = f"{options.index('pass') + 1 if 'pass' in options else 1}\n"
+                        process.stdin.write(answer.encode())
+                        await process.stdin.drain()
+                code = await asyncio.wait_for(process.wait(), timeout=10)
+            finally:
+                if process.returncode is None:
+                    process.kill()
+            err = (await process.stderr.read()).decode() if process.stderr else ""
+            assert code == 0, (err, lines[-20:])
+            return lines
+
+    lines = run(scenario())
+    text = "\n".join(lines)
+    assert lines[0].startswith("Table ") and "you sit in seat 0" in lines[0]
+    assert "Game of Thousand — 3 players" in text and "rules changed: barrel_at: 0" in text
+    assert "Ann (seat 0) is dealt 7 cards: " in text  # the own hand, and only that one
+    assert re.search(r"seat 1 \(greedy bot\) is dealt 7 cards$", text, re.MULTILINE)
+    assert "Your hand: " in text and "Scores: " in text and "Score sheet:" in text
+    assert "'pass' is not one of the actions: type a number from 1 to" in text
+    assert "'0' is not one of the actions" in text and "'99' is not one of the actions" in text
+    assert "Game over — winner: " in text
+    final = lines.index("Final standings")
+    standings = lines[final + 1 :]
+    assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings
+    assert [s[0] for s in standings] == ["1", "2", "3"]
