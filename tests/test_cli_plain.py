@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli.main import build_parser, main, rules_from_args
+from clients.cli.plain import EXIT_INPUT_ENDED
 from clients.session import OPEN, TableSession
 from engine import Rules
 from engine.rules import BidCap, OpeningBid, WeakTalon
@@ -87,59 +88,90 @@ def test_tables_lists_id_rules_seats_and_status() -> None:
     run(scenario())
 
 
+async def converse(
+    argv: list[str], bad_inputs: list[str], answers: int | None = None
+) -> tuple[int, list[str]]:
+    """Run the command with pipes and answer each question: first ``bad_inputs``, then pass when allowed,
+    else the first action; after ``answers`` answers, close its standard input."""
+    process = await asyncio.create_subprocess_exec(
+        *command(),
+        *argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    lines: list[str] = []
+    options: list[str] = []
+    bad = iter(bad_inputs)
+    given = 0
+    try:
+        while raw := await asyncio.wait_for(process.stdout.readline(), timeout=60):
+            line = raw.decode().rstrip("\n")
+            lines.append(line)
+            if line.startswith("Your turn"):
+                options = []
+            elif match := OPTION.match(line):
+                options.append(match.group(2))
+            elif line.startswith("Your choice (1-"):
+                if answers is not None and given >= answers:
+                    process.stdin.close()
+                    continue
+                answer = next(bad, None)
+                if answer is None:
+                    given += 1
+                    answer = f"{options.index('pass') + 1 if 'pass' in options else 1}\n"
+                process.stdin.write(answer.encode())
+                await process.stdin.drain()
+        code = await asyncio.wait_for(process.wait(), timeout=10)
+    finally:
+        if process.returncode is None:
+            process.kill()
+    err = (await process.stderr.read()).decode()
+    assert code in (0, EXIT_INPUT_ENDED), (code, err, lines[-20:])
+    return code, lines
+
+
 def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
     """``thousand new --plain``: events and state as text, numbered actions, one number a line; bad input is
-    answered and asked again; the game ends with "Final standings", one seat a line."""
+    answered and asked again. When the input ends the seat is given up; ``thousand join --seat`` takes it
+    again and plays on, and the game ends with "Final standings", one seat a line."""
 
-    async def scenario() -> list[str]:
+    async def scenario() -> tuple[list[str], list[str]]:
         async with serving() as address:
-            argv = [
-                *command(), "new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy",
-                "--barrel-at", "0", "--seed", "5", "--first-dealer", "0", "--name", "Ann",
-            ]  # fmt: skip
-            process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            code, first = await converse(
+                [
+                    "new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy",
+                    "--barrel-at", "0", "--seed", "5", "--first-dealer", "0", "--name", "Ann",
+                ],
+                ["pass\n", "0\n", "99\n"],
+                answers=10,
+            )  # fmt: skip
+            assert code == EXIT_INPUT_ENDED
+            table_id = first[0].split()[1]
+            assert first[-1] == f"You left seat 0; take it again with: thousand join {table_id} --seat 0"
+            code, second = await converse(
+                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"], []
             )
-            assert process.stdin is not None and process.stdout is not None
-            lines: list[str] = []
-            options: list[str] = []
-            bad_inputs = iter(["pass\n", "0\n", "99\n"])
-            try:
-                while raw := await asyncio.wait_for(process.stdout.readline(), timeout=60):
-                    line = raw.decode().rstrip("\n")
-                    lines.append(line)
-                    if line.startswith("Your turn"):
-                        options = []
-                    elif match := OPTION.match(line):
-                        options.append(match.group(2))
-                    elif line.startswith("Your choice (1-"):
-                        answer = next(bad_inputs, None)
-                        if answer is None:  # a simple policy: pass when allowed, else the first action
-                            answer = f"{options.index('pass') + 1 if 'pass' in options else 1}\n"
-                        process.stdin.write(answer.encode())
-                        await process.stdin.drain()
-                code = await asyncio.wait_for(process.wait(), timeout=10)
-            finally:
-                if process.returncode is None:
-                    process.kill()
-            err = (await process.stderr.read()).decode() if process.stderr else ""
-            assert code == 0, (err, lines[-20:])
-            return lines
+            assert code == 0
+            return first, second
 
-    lines = run(scenario())
-    text = "\n".join(lines)
-    assert lines[0].startswith("Table ") and "you sit in seat 0" in lines[0]
+    first, lines = run(scenario())
+    text = "\n".join(first)
+    assert first[0].startswith("Table ") and "you sit in seat 0" in first[0]
     assert "Game of Thousand — 3 players" in text and "rules changed: barrel_at: 0" in text
     assert "Ann (seat 0) is dealt 7 cards: " in text  # the own hand, and only that one
     assert re.search(r"seat 1 \(greedy bot\) is dealt 7 cards$", text, re.MULTILINE)
-    assert "Your hand: " in text and "Scores: " in text and "Score sheet:" in text
+    assert "Your hand: " in text and "Scores: " in text
     assert "'pass' is not one of the actions: type a number from 1 to" in text
     assert "'0' is not one of the actions" in text and "'99' is not one of the actions" in text
-    assert "Game over — winner: " in text
+    assert "Input ended: leaving the game." in text
+    text = "\n".join(lines)
+    assert lines[0].startswith("You sit in seat 0 of table ")
+    assert "Ann (seat 0) is dealt 7 cards: " in text  # the whole game again, from its first event
+    assert "seat 0 is free again" in text and "Bob (seat 0) takes seat 0 (a player)" in text
+    assert "Score sheet:" in text and "Game over — winner: " in text
     final = lines.index("Final standings")
     standings = lines[final + 1 :]
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings

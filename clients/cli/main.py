@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -173,15 +174,25 @@ async def watch_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
 
 async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO) -> int:
-    if plain:
-        from clients.cli.plain import PlainClient  # noqa: PLC0415 (the UI's imports are heavier)
+    """Play (or watch) in the chosen mode; a player who stops before the end gives the seat up, so that they
+    (or anyone) can take it again with ``thousand join TABLE --seat N`` and play on."""
+    try:
+        if plain:
+            from clients.cli.plain import PlainClient  # noqa: PLC0415 (the full-screen UI's imports are heavier)
 
-        return await PlainClient(session, stdin, stdout).run()
-    from clients.cli.tui import ThousandApp  # noqa: PLC0415
+            return await PlainClient(session, stdin, stdout).run()
+        from clients.cli.tui import ThousandApp  # noqa: PLC0415
 
-    app = ThousandApp(session)
-    await app.run_async()
-    return app.return_code or 0
+        app = ThousandApp(session)
+        await app.run_async()
+        return app.return_code or 0
+    finally:
+        seat = session.seat
+        if seat is not None and not session.finished:
+            with contextlib.suppress(ServerError, asyncio.TimeoutError):
+                await asyncio.wait_for(session.leave(), timeout=5)
+                again = f"thousand join {session.table_id} --seat {seat}"
+                print(f"You left seat {seat}; take it again with: {again}", file=stdout)
 
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

@@ -50,7 +50,7 @@ class PlainClient:
             if follower.batch_ended and follower.my_turn:
                 answered = await self.ask()
                 if answered is None:
-                    self.say("Input ended: leaving the game (the seat stays yours; join again to go on).")
+                    self.say("Input ended: leaving the game.")
                     return EXIT_INPUT_ENDED
         self.say()
         self.say("Final standings")

@@ -1,0 +1,423 @@
+"""The full-screen UI (Textual): the table, your hand, the legal actions, the score sheet and the event log.
+
+Keys: the legal actions are numbered; type the number (Enter when more digits could follow), or move with
+the arrow keys and press Enter. The cards of your hand carry letters: a letter plays (or gives) that card.
+``?`` or F1 shows the table's rules, ``q`` quits.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from clients.cli.follow import Follower
+from clients.cli.text import (
+    action_card,
+    action_label,
+    auction_text,
+    contract_text,
+    deal_line,
+    seat_name,
+    sorted_hand,
+    standings_lines,
+    talon_text,
+    trick_text,
+    trump_text,
+)
+from clients.session import ServerError, StreamItem, TableSession, rules_of
+from engine import Action, Phase, Rules, View
+from engine.cards import Card, Suit
+
+CARD_KEYS: Final = "abcdefghijklmnop"
+"""The letters of the hand's cards, in order (q, for quit, comes after the largest hand)."""
+RED_SUITS: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})
+SUIT_PATTERN: Final = r"(?:10|[9JQKA])?[♥♦]"
+
+
+def card_text(card: Card, *, bold: bool = True, dim: bool = False) -> Text:
+    style = "red" if card.suit in RED_SUITS else ""
+    if bold:
+        style += " bold"
+    if dim:
+        style += " dim"
+    return Text(str(card), style=style.strip())
+
+
+def coloured(line: str) -> Text:
+    """A line of words with the red suits in red."""
+    text = Text(line)
+    text.highlight_regex(SUIT_PATTERN, "red")
+    return text
+
+
+class HelpScreen(ModalScreen[None]):
+    """The table's rules in words (engine ``Rules.describe()``) and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "dismiss", "Close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90; height: 90%; border: thick $accent; background: $surface;
+                                  padding: 1 2; }
+    """
+
+    def __init__(self, rules: Rules | None) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        lines = ["[b]The table's rules[/b]", ""]
+        if self.rules is None:
+            lines.append("(not known yet)")
+        else:
+            lines += [line.replace("  (changed)", "   ← changed") for line in self.rules.describe()]
+        lines += [
+            "",
+            "[b]Keys[/b]",
+            "",
+            "1-9, 0     choose an action by its number (Enter when more digits could follow)",
+            "↑ ↓ Enter  move through the actions and choose one",
+            "a, b, c …  play (or give) the card with that letter",
+            "Escape     forget the digits typed so far",
+            "? or F1    this help",
+            "q          quit (before the end, your seat is given up: `thousand join` it again)",
+            "",
+            "Press Escape to close.",
+        ]
+        with VerticalScroll():
+            yield Static("\n".join(lines))
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
+class ThousandApp(App[int]):
+    """One table, played (a seat) or watched (a spectator), over a :class:`TableSession`."""
+
+    TITLE = "Thousand"
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 3fr; }
+    #right { width: 2fr; }
+    #table { height: auto; border: round $primary; padding: 0 1; }
+    #hand { height: auto; border: round $primary; padding: 0 1; }
+    #actions { height: 1fr; min-height: 5; border: round $accent; }
+    #status { height: auto; min-height: 1; padding: 0 1; }
+    #sheet { height: auto; border: round $primary; }
+    #log { height: 1fr; border: round $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Rules & keys"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "clear_number", "Clear", show=False),
+        *[Binding(d, f"digit('{d}')", d, show=False) for d in "0123456789"],
+        *[Binding(k, f"card('{k}')", k, show=False) for k in CARD_KEYS],
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.follower = Follower(session.seat, session.table)
+        self.offered: tuple[Action, ...] = ()
+        """The actions in the list now (the Turn's legal actions, in order)."""
+        self.offered_at: int | None = None
+        """The sequence number of the Turn whose actions are offered (None: nothing offered)."""
+        self.submitting = False
+        self.number = ""
+        """Digits typed so far."""
+        self.error: ServerError | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="table")
+                yield Static(id="hand")
+                yield OptionList(id="actions")
+                yield Static(id="status")
+            with Vertical(id="right"):
+                yield Static(id="sheet")
+                yield RichLog(id="log", wrap=True, min_width=20, max_lines=5000)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        seat = self.session.seat
+        who = "spectator" if seat is None else f"seat {seat}"
+        self.sub_title = f"table {self.session.table_id} — you: {who}"
+        self.query_one("#actions", OptionList).border_title = "Actions"
+        self.query_one("#log", RichLog).border_title = "Events"
+        self.query_one("#sheet", Static).border_title = "Score sheet"
+        self.query_one("#table", Static).border_title = "Table"
+        self.query_one("#hand", Static).border_title = "Your hand" if seat is not None else "Hands"
+        self.query_one("#actions", OptionList).focus()
+        self.refresh_panels()
+        self.run_worker(self.follow(), group="stream", exit_on_error=False)
+        self.set_interval(1.0, self.refresh_table)
+
+    # ------------------------------------------------------------------ the stream
+
+    async def follow(self) -> None:
+        try:
+            async for item in self.session.stream(from_start=True):
+                self.take(item)
+        except ServerError as error:
+            self.show_status(Text(f"The table is lost: {error.message}", style="bold red"))
+            self.log_lines([f"(stream ended: {error.message})"])
+            return
+        self.show_over()
+
+    def take(self, item: StreamItem) -> None:
+        lines = self.follower.feed(item)
+        self.log_lines(lines)
+        if self.follower.batch_ended or not lines or lines[-1].startswith("("):
+            self.refresh_panels()
+
+    def log_lines(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(coloured(line))
+
+    # ------------------------------------------------------------------ drawing
+
+    def refresh_panels(self) -> None:
+        self.refresh_table()
+        self.refresh_hand()
+        self.refresh_sheet()
+        self.refresh_actions()
+
+    @property
+    def view(self) -> View | None:
+        return self.follower.view
+
+    def refresh_table(self) -> None:
+        self.query_one("#table", Static).update(self.table_text())
+
+    def table_text(self) -> RenderableType:
+        f = self.follower
+        v = self.view
+        names = f.names
+        text = Text()
+        if not f.connected:
+            text.append("Connection lost — reconnecting…\n", style="bold red")
+        if v is None or v.phase is None:
+            text.append("Waiting for the game to start (every seat must be taken).\n")
+            if f.table is not None:
+                for seat in f.table.seats:
+                    text.append(f"  {seat_name(names, seat.seat)}: {'taken' if seat.taken else 'free'}\n")
+            return text
+        text.append(deal_line(v, names) + "\n", style="bold")
+        if v.phase in (Phase.DARK, Phase.AUCTION) or v.auction:
+            high = "" if v.high_bid is None else f"  (high bid {v.high_bid})"
+            text.append(f"Auction: {auction_text(v, names)}{high}\n")
+        contract = contract_text(v, names)
+        if contract:
+            text.append(contract + "\n")
+        text.append_text(coloured(trump_text(v, names) + "\n"))
+        talon = talon_text(v)
+        if talon:
+            text.append_text(coloured(talon + "\n"))
+        if v.phase is Phase.PLAY or v.trick:
+            text.append("Trick: ")
+            text.append_text(coloured(trick_text(v.trick, names) + "\n"))
+        if f.tracker.last_trick and v.phase is Phase.PLAY:
+            text.append("Last trick: ", style="dim")
+            text.append_text(coloured(trick_text(f.tracker.last_trick, names) + "\n"))
+        if f.finished:
+            text.append("Game over.\n", style="bold green")
+        elif v.to_act is not None:
+            who = "You" if v.to_act == f.seat else seat_name(names, v.to_act)
+            text.append(f"To act: {who}", style="bold yellow" if v.to_act == f.seat else "bold")
+            turn = f.turn
+            left = turn.seconds_left() if turn is not None else None
+            if left is not None:
+                text.append(f"  ({max(0, round(left))} s left)", style="bold red" if left < 10 else "")
+            text.append("\n")
+        return text
+
+    def hand_cards(self) -> list[Card]:
+        v = self.view
+        return sorted_hand(v.hand) if v is not None else []
+
+    def refresh_hand(self) -> None:
+        v = self.view
+        hand = Text()
+        if self.follower.seat is None:
+            if v is not None and v.card_counts:
+                counts = ", ".join(
+                    f"{seat_name(self.follower.names, s)} {v.card_counts[s]}" for s in v.active
+                )
+                hand.append(f"Cards held: {counts}")
+        else:
+            playable = {action_card(a) for a in self.offered} - {None}
+            cards = self.hand_cards()
+            if not cards:
+                hand.append("(no cards)" if v is not None and v.phase is not Phase.DARK else "(not seen yet)")
+            for i, card in enumerate(cards):
+                if i and cards[i - 1].suit != card.suit:
+                    hand.append("  ")
+                hand.append(f" {CARD_KEYS[i]}:", style="dim")
+                hand.append_text(card_text(card, dim=bool(playable) and card not in playable))
+        self.query_one("#hand", Static).update(hand)
+
+    def refresh_sheet(self) -> None:
+        v = self.view
+        f = self.follower
+        table = Table(box=None, expand=True, pad_edge=False)
+        for title in ("seat", "score", "bolts", "barrel", "falls"):
+            table.add_column(title, justify="left" if title == "seat" else "right")
+        if v is not None:
+            for s in v.scores:
+                barrel = f"on, deal {min(s.barrel_deals + 1, 3)}/3" if s.on_barrel else "-"
+                if s.barrel_visits:
+                    barrel += f" (visit {s.barrel_visits})"
+                name = seat_name(f.names, s.seat) + (" ← you" if s.seat == f.seat else "")
+                table.add_row(name, str(s.score), str(s.bolts), barrel, str(s.falls))
+        if f.finished and f.standings:
+            table.add_row("", "", "", "", "")
+            for line in standings_lines(f.standings, f.names):
+                table.add_row(line, "", "", "", "")
+        self.query_one("#sheet", Static).update(table)
+
+    def refresh_actions(self) -> None:
+        f = self.follower
+        actions = f.legal_actions if not self.submitting else ()
+        key = f.sequence if actions else None
+        if actions == self.offered and key == self.offered_at:
+            return
+        self.offered, self.offered_at = actions, key
+        self.number = ""
+        option_list = self.query_one("#actions", OptionList)
+        option_list.clear_options()
+        option_list.add_options(
+            [Option(coloured(f"{i}. {action_label(a, f.names)}")) for i, a in enumerate(actions, 1)]
+        )
+        if actions:
+            option_list.highlighted = 0
+            self.show_status(self.prompt())
+        elif not f.finished and self.error is None:
+            self.show_status(self.waiting_text())
+        self.refresh_hand()
+
+    def prompt(self) -> Text:
+        n = len(self.offered)
+        keys = "1" if n == 1 else f"1-{n}"
+        text = Text("Your turn: ", style="bold yellow")
+        text.append(f"type {keys} (or ↑↓ and Enter)")
+        if any(action_card(a) for a in self.offered):
+            text.append(", or a card's letter")
+        if self.error is not None:
+            text.append(f"\nRejected: {self.error.message}", style="bold red")
+        return text
+
+    def waiting_text(self) -> Text:
+        f = self.follower
+        v = self.view
+        if self.submitting:
+            return Text("Sending…")
+        if f.seat is None:
+            return Text("Watching (spectator).")
+        if v is not None and v.to_act is not None and v.to_act != f.seat:
+            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
+        return Text("Waiting…")
+
+    def show_status(self, text: Text) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def show_over(self) -> None:
+        f = self.follower
+        text = Text("Game over. ", style="bold green")
+        text.append("Final standings: " + "; ".join(standings_lines(f.standings, f.names)))
+        text.append("\nPress q to quit.")
+        self.show_status(text)
+        self.refresh_panels()
+
+    # ------------------------------------------------------------------ choosing
+
+    def choose(self, index: int) -> None:
+        if self.submitting or not 0 <= index < len(self.offered):
+            return
+        action = self.offered[index]
+        self.submitting = True
+        self.error = None
+        self.log_lines([f"(you choose: {action_label(action, self.follower.names)})"])
+        self.refresh_actions()
+        self.run_worker(self.submit(action), group="submit", exclusive=True, exit_on_error=False)
+
+    async def submit(self, action: Action) -> None:
+        try:
+            await self.session.submit(action)
+        except ServerError as error:
+            self.error = error
+            self.log_lines([f"(rejected: {error.message})"])
+            if error.reason in RESYNC_REASONS:
+                self.follower.turn = None  # the stream brings the table's new state and turn
+        finally:
+            self.submitting = False
+        self.offered_at = None  # offer again (after a rejection) or clear (the stream brings the next turn)
+        self.refresh_actions()
+        if self.error is not None and not self.offered:
+            self.show_status(Text(f"Rejected: {self.error.message}", style="bold red"))
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        self.choose(message.option_index)
+
+    def action_digit(self, digit: str) -> None:
+        n = len(self.offered)
+        if not n or self.submitting:
+            return
+        self.number += digit
+        value = int(self.number)
+        if value < 1 or value > n:
+            self.show_status(Text(f"There is no action {self.number}: type 1 to {n}.", style="bold red"))
+            self.number = ""
+            return
+        if value * 10 > n:
+            self.number = ""
+            self.choose(value - 1)
+            return
+        self.query_one("#actions", OptionList).highlighted = value - 1
+        self.show_status(Text(f"{self.number}… press Enter to choose {value}, or type another digit."))
+
+    def action_clear_number(self) -> None:
+        self.number = ""
+        if self.offered:
+            self.show_status(self.prompt())
+
+    def action_card(self, key: str) -> None:
+        if not self.offered or self.submitting:
+            return
+        cards = self.hand_cards()
+        index = CARD_KEYS.index(key)
+        if index >= len(cards):
+            return
+        card = cards[index]
+        matching = [i for i, a in enumerate(self.offered) if action_card(a) == card]
+        if not matching:
+            self.show_status(Text(f"{card} cannot be chosen now.", style="bold red"))
+            return
+        if len(matching) == 1:
+            self.choose(matching[0])
+            return
+        self.query_one("#actions", OptionList).highlighted = matching[0]
+        self.show_status(Text(f"{len(matching)} actions with {card}: move with ↑↓ and press Enter."))
+
+    def action_help(self) -> None:
+        v = self.view
+        rules = v.rules if v is not None else (rules_of(self.follower.table) if self.follower.table else None)
+        self.push_screen(HelpScreen(rules))
+
+    async def action_quit(self) -> None:
+        self.exit(0)
