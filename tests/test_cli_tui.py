@@ -7,8 +7,10 @@ import asyncio
 import io
 import random
 import time
+from collections.abc import Callable
 
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
 from clients.cli.text import action_label
@@ -34,11 +36,10 @@ def log_text(app: ThousandApp) -> str:
     return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
 
-async def wait_for(condition: object, pilot: object, timeout: float = 20) -> None:
+async def wait_for(condition: Callable[[], bool], pilot: Pilot[int], timeout: float = 20) -> None:
     """Let the app work until ``condition()`` holds."""
     deadline = time.monotonic() + timeout
-    check = condition if callable(condition) else (lambda: bool(condition))
-    while not check():
+    while not condition():
         assert time.monotonic() < deadline, "timed out"
         await asyncio.sleep(0.005)
 
@@ -59,11 +60,8 @@ def keys_for(app: ThousandApp, action: Action, rng: random.Random) -> list[str]:
     return keys
 
 
-async def play_with_keys(app: ThousandApp, pilot: object, timeout: float) -> int:
+async def play_with_keys(app: ThousandApp, pilot: Pilot[int], timeout: float) -> int:
     """Answer every turn of the app's seat with the greedy strategy's choice, by key presses."""
-    from textual.pilot import Pilot
-
-    assert isinstance(pilot, Pilot)
     rng = random.Random(1)
     key_rng = random.Random(2)
     answered: int | None = None
@@ -152,7 +150,9 @@ def test_a_spectator_watches_and_a_dropped_connection_resumes() -> None:
                     TableSession(address, backoff=FAST) as player,
                     TableSession(proxy.address, backoff=FAST) as watcher,
                 ):
-                    table = await player.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=5, first_dealer=0)
+                    table = await player.create_table(
+                        SHORT, [OPEN, "greedy", "greedy"], seed=5, first_dealer=0
+                    )
                     await player.join(table.table_id)
                     await watcher.watch(table.table_id)
                     app = ThousandApp(watcher)
