@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import grpc
@@ -22,11 +23,14 @@ from clients.session import (
     Snapshot,
     StreamItem,
     TableSession,
+    Turn,
+    decode_turn,
     rules_of,
 )
-from engine import Bid, Pass, Rules
+from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
 from engine.selfplay import greedy_player
+from server import codec
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb
 
@@ -225,3 +229,21 @@ def test_a_lagging_stream_resumes_instead_of_skipping_events(monkeypatch: pytest
             assert sequences(watched) == list(range(start + 1, final.sequence + 1))
 
     run(scenario())
+
+
+def test_a_turn_decodes_its_seat_actions_view_and_deadline() -> None:
+    """The server has no turn clock yet; a Turn with a deadline decodes to the time left."""
+    game = Game(Rules(), 1)
+    game.apply_chance()
+    seat = game.to_act
+    assert seat is not None
+    message = pb.Turn(seat=seat)
+    message.legal_actions.extend(pb.Action(thousand=codec.action_to_proto(a)) for a in game.legal_actions())
+    message.view.thousand.CopyFrom(codec.view_to_proto(view(game, seat)))
+    message.deadline.FromDatetime(datetime.now(UTC) + timedelta(seconds=30))
+    turn = decode_turn(message)
+    assert turn.seat == seat and turn.legal_actions == game.legal_actions()
+    assert turn.view == view(game, seat)
+    left = turn.seconds_left()
+    assert left is not None and 28 < left <= 30
+    assert decode_turn(pb.Turn()) == Turn(seat=None)

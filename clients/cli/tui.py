@@ -33,7 +33,7 @@ from clients.cli.text import (
     trick_text,
     trump_text,
 )
-from clients.session import ServerError, StreamItem, TableSession, rules_of
+from clients.session import ConnectionLost, Reconnected, ServerError, StreamItem, TableSession, rules_of
 from engine import Action, Phase, Rules, View
 from engine.cards import Card, Suit
 
@@ -180,9 +180,8 @@ class ThousandApp(App[int]):
         self.show_over()
 
     def take(self, item: StreamItem) -> None:
-        lines = self.follower.feed(item)
-        self.log_lines(lines)
-        if self.follower.batch_ended or not lines or lines[-1].startswith("("):
+        self.log_lines(self.follower.feed(item))
+        if self.follower.batch_ended or isinstance(item, ConnectionLost | Reconnected):
             self.refresh_panels()
 
     def log_lines(self, lines: list[str]) -> None:
