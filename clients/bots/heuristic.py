@@ -31,7 +31,6 @@ from clients.bots.cardlib import (
     KING,
     MARRIAGE_MASKS,
     MARRIAGE_POINTS,
-    NINE,
     QUEEN,
     SUIT_MASKS,
     TEN,
@@ -47,7 +46,6 @@ from engine import (
     Action,
     Bid,
     ChooseTalon,
-    Concede,
     DeclareDark,
     DeclineDark,
     DemandRedeal,
@@ -167,6 +165,14 @@ def estimate_declarer_points(rules: Rules, hand: int, stage: str = "bid") -> tup
     return estimate(model, hand), model.sigma
 
 
+def estimate_after_exchange(rules: Rules, hand: int) -> tuple[float, float]:
+    """The declarer's expected points with the talon taken, once it has given away its worst cards."""
+    kept = hand
+    for i in give_order(rules, hand, 0)[:2]:  # two cards leave the declarer's hand in every variant
+        kept &= ~(1 << i)
+    return estimate_declarer_points(rules, kept, "play")
+
+
 def chance_at_least(mean: float, sigma: float, target: float) -> float:
     """P(points >= target) under a normal approximation."""
     z = (mean - target + 2.5) / sigma
@@ -176,34 +182,71 @@ def chance_at_least(mean: float, sigma: float, target: float) -> float:
 # ---------------------------------------------------------------------------------------- knowledge
 
 
-@dataclass(slots=True)
+_MARRIED = tuple(sum(MARRIAGE_MASKS[s] for s in range(4) if (pattern >> s) & 1) for pattern in range(16))
+
+
+def _marriage_cards(hand: int) -> int:
+    """The kings and queens of the marriages in a hand."""
+    pattern = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
+            pattern |= 1 << s
+    return _MARRIED[pattern]
+
+
 class Knowledge:
     """What the acting seat knows at a card-play decision, as masks."""
 
-    seat: int
-    active: tuple[int, ...]
-    declarer: int
-    hand: int
-    trick: list[tuple[int, int]]
-    trump: int | None
-    played: int
-    """Cards known to be out of play (taken tricks and the trick on the table)."""
-    voids: dict[int, int]
-    """Cards each seat is known not to hold (from its plays)."""
-    rules: Rules
+    __slots__ = (
+        "active",
+        "declarer",
+        "friends",
+        "hand",
+        "married",
+        "out",
+        "played",
+        "rules",
+        "seat",
+        "trick",
+        "trump",
+        "voids",
+    )
 
-    @property
-    def out(self) -> int:
+    def __init__(
+        self,
+        seat: int,
+        active: tuple[int, ...],
+        declarer: int,
+        hand: int,
+        *,
+        trick: list[tuple[int, int]],
+        trump: int | None,
+        played: int,
+        voids: dict[int, int],
+        rules: Rules,
+    ) -> None:
+        self.seat = seat
+        self.active = active
+        self.declarer = declarer
+        self.hand = hand
+        self.trick = trick
+        self.trump = trump
+        self.played = played
+        """Cards known to be out of play (taken tricks and the trick on the table)."""
+        self.voids = voids
+        """Cards each seat is known not to hold (from its plays)."""
+        self.rules = rules
+        self.out = FULL_MASK & ~hand & ~played
         """Cards the other seats may hold (or a hidden talon)."""
-        return FULL_MASK & ~self.hand & ~self.played
+        self.married = _marriage_cards(hand)
+        self.friends: tuple[int, ...] = (
+            ()
+            if seat == declarer or len(active) < 3
+            else tuple(s for s in active if s not in (seat, declarer))
+        )
 
     def out_for(self, seat: int) -> int:
         return self.out & ~self.voids.get(seat, 0)
-
-    def friends(self) -> tuple[int, ...]:
-        if self.seat == self.declarer or len(self.active) < 3:
-            return ()
-        return tuple(s for s in self.active if s not in (self.seat, self.declarer))
 
     def after_me(self) -> tuple[int, ...]:
         """Seats still to play in this trick after this seat."""
@@ -263,29 +306,24 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
 
 def _master(k: Knowledge, index: int) -> bool:
     """No card that may be in another hand is higher in the card's suit."""
-    return not (above(index) & k.out)
+    return not (_ABOVE[index] & k.out)
 
 
-def _marriage_cards(hand: int) -> int:
-    mask = 0
-    for s in range(4):
-        if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
-            mask |= MARRIAGE_MASKS[s]
-    return mask
+_ABOVE = tuple(above(i) for i in range(24))
 
 
 def _keep_value(k: Knowledge, index: int) -> float:
     """How much the seat would rather keep a card: low values are thrown first."""
     value = float(CARD_POINTS[index])
-    if _master(k, index):
+    if not _ABOVE[index] & k.out:
         value += 12.0
-    if _marriage_cards(k.hand) >> index & 1:
+    if k.married >> index & 1:
         value += 25.0
-    if k.trump is not None and index // 6 == k.trump:
+    suit = index // 6
+    if suit == k.trump:
         value += 8.0 + index % 6
     # Short suits are thrown first (towards a void).
-    value += 0.5 * (k.hand & SUIT_MASKS[index // 6]).bit_count()
-    return value
+    return value + 0.5 * (k.hand & SUIT_MASKS[suit]).bit_count()
 
 
 def _lowest(k: Knowledge, legal: int) -> int:
@@ -295,7 +333,7 @@ def _lowest(k: Knowledge, legal: int) -> int:
 def _highest_dump(k: Knowledge, legal: int) -> int:
     """The most points worth giving to a partner's trick (not a master nor a marriage card, if possible)."""
     cards = indices(legal)
-    marriage = _marriage_cards(k.hand)
+    marriage = k.married
     plain = [i for i in cards if not _master(k, i) and not marriage >> i & 1 and i // 6 != k.trump]
     if plain:
         return max(plain, key=lambda i: (CARD_POINTS[i], -i))
@@ -347,7 +385,7 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
                 return lowest_in(trumps), False
     # Cash masters in side suits, aces first; a suit the opponents still hold is safer from trumps.
     best: tuple[float, int] | None = None
-    enemies = [s for s in k.active if s != k.seat and s not in k.friends()]
+    enemies = [s for s in k.active if s != k.seat and s not in k.friends]
     for s in range(4):
         mine = hand & SUIT_MASKS[s]
         if not mine or s == trump:
@@ -396,7 +434,7 @@ def _follow(k: Knowledge, legal: int) -> int:
     pos = trick_winner(trick, trump)
     win_seat, best = trick[pos]
     after = k.after_me()
-    friends = k.friends()
+    friends = k.friends
     enemies_after = [s for s in after if s not in friends]
     friend_winning = win_seat in friends
     trick_points = sum(CARD_POINTS[i] for _, i in trick)
@@ -439,12 +477,14 @@ def _follow(k: Knowledge, legal: int) -> int:
 class Tuning:
     """Thresholds of the heuristic (tuned by duplicate tournaments between variants)."""
 
-    bid_margin: float = 5.0
+    bid_margin: float = 35.0
     """How far below the estimated points the last bid must stay."""
     contract_margin: float = 12.0
-    raise_confidence: float = 0.8
-    defender_value: float = 25.0
-    """What a deal is roughly worth to a defender, against which declaring must pay."""
+    raise_confidence: float = 0.9
+    redeal_below: float = 0.5
+    """A declarer demands an available redeal when its chance to make the contract is below this."""
+    weak_hand_redeal: bool = True
+    """Demand the weak-hand redeal (T-13) when the opponents' gain counts (``relative`` >= 0.3)."""
 
 
 TUNING = Tuning()
@@ -466,7 +506,7 @@ def choose_auction(
     passes = [a for a in legal if isinstance(a, Pass)]
     redeals = [a for a in legal if isinstance(a, DemandRedeal)]
     limit = max_bid(rules, hand, tuning)
-    if redeals and relative >= 0.3 and limit < 90:
+    if redeals and relative >= 0.3 and tuning.weak_hand_redeal and limit < 90:
         return redeals[0]
     if bids and bids[0].value <= limit:
         return bids[0]
@@ -539,8 +579,7 @@ def choose_contract(
     contracts = [a for a in legal if isinstance(a, NameContract)]
     redeals = [a for a in legal if isinstance(a, DemandRedeal)]
     mean, sigma = estimate_declarer_points(rules, hand, "play")
-    p = chance_at_least(mean, sigma, bid)
-    if redeals and (2 * p - 1) * bid < 0:
+    if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
         return redeals[0]
     if not contracts:
         return legal[0]
@@ -602,9 +641,8 @@ def decide(
     if phase is Phase.EXCHANGE:
         redeals = [a for a in legal if isinstance(a, DemandRedeal)]
         if redeals and bid:
-            mean, sigma = estimate_declarer_points(rules, hand, "bid")
-            p = chance_at_least(mean + 10.0, sigma, bid)
-            if (2 * p - 1) * bid < 0:
+            mean, sigma = estimate_after_exchange(rules, hand)
+            if chance_at_least(mean, sigma, bid) < tuning.redeal_below:
                 return redeals[0]
         return choose_exchange(rules, hand, legal, relative)
     if phase is Phase.CONTRACT:
@@ -665,18 +703,26 @@ def rollout_action(deal: Deal, rng: random.Random, relative: float, tuning: Tuni
     if len(legal) == 1:
         return legal[0]
     phase = deal.phase
-    knowledge = knowledge_from_deal(deal, seat) if phase is Phase.PLAY else None
+    if phase is Phase.PLAY:
+        plain = marriage = 0
+        for a in legal:
+            if type(a) is PlayCard:
+                if a.marriage:
+                    marriage |= 1 << a.card.index
+                else:
+                    plain |= 1 << a.card.index
+            elif type(a) is DemandRedeal and relative >= 0.3:
+                return a
+        index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
+        return PLAY_MARRIAGE[index] if declare else PLAY[index]
     return decide(
         deal.rules,
         phase,
         deal.hands[seat],
         legal,
         bid=deal.bid,
-        knowledge=knowledge,
+        knowledge=None,
         relative=relative,
         rng=rng,
         tuning=tuning,
     )
-
-
-_ = (NINE, Concede)

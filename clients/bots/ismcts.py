@@ -50,6 +50,7 @@ from engine import (
     NameContract,
     Pass,
     Phase,
+    PlayCard,
     View,
 )
 from engine.deal import Deal
@@ -74,13 +75,20 @@ class SearchStats:
     fallback: bool = False
 
 
+def _key(action: Action) -> object:
+    """A cheap dictionary key for an action (card plays hash slowly as dataclasses)."""
+    if type(action) is PlayCard:
+        return action.card.index * 2 + action.marriage
+    return action
+
+
 @dataclass(slots=True)
 class Node:
     """A node of the single-observer tree: reached by ``action`` chosen by ``seat``."""
 
     seat: int
     action: Action | None
-    children: dict[Action, Node] = field(default_factory=dict)
+    children: dict[object, Node] = field(default_factory=dict)
     visits: int = 0
     avail: int = 1
     total: float = 0.0
@@ -348,27 +356,28 @@ class _Search:
             if not legal:
                 break
             children = node.children
-            untried = [a for a in legal if a not in children]
+            keys = [_key(a) for a in legal]
+            untried = [a for a, key in zip(legal, keys, strict=True) if key not in children]
             if untried:
                 if node is root and default in untried:
                     action = default
                 else:
                     guess = rollout_action(deal, rng, relative, self.tuning)
                     action = guess if guess in untried else rng.choice(untried)
-                for a in legal:
-                    child = children.get(a)
+                for key in keys:
+                    child = children.get(key)
                     if child is not None:
                         child.avail += 1
                 child = Node(seat, action)
-                children[action] = child
+                children[_key(action)] = child
                 deal.apply(seat, action)
                 path.append(child)
                 expanded = True
                 break
             best: Node | None = None
             best_score = -math.inf
-            for a in legal:
-                child = children[a]
+            for key in keys:
+                child = children[key]
                 child.avail += 1
                 score = child.total / (child.visits * SCALE) + EXPLORATION * math.sqrt(
                     math.log(child.avail) / child.visits

@@ -66,15 +66,20 @@ _Trick = tuple[tuple[int, ...], list[int | None], int | None, int | None, bool]
 
 def clone_deal(deal: Deal) -> Deal:
     """An independent copy of a live deal: its mutable containers copied, its immutable values shared."""
-    new = copy.copy(deal)
-    state = getattr(new, "__dict__", None)
-    names = list(state) if state is not None else _slot_names(type(deal))
-    for name in names:
-        value = getattr(new, name, None)
-        if isinstance(value, list):
-            setattr(new, name, [v.copy() if isinstance(v, list) else v for v in value])
-        elif isinstance(value, dict | set):
-            setattr(new, name, value.copy())
+    state = getattr(deal, "__dict__", None)
+    if state is None:  # a slotted Deal
+        new = copy.copy(deal)
+        for name in _slot_names(type(deal)):
+            value = getattr(new, name, None)
+            if isinstance(value, list | dict | set):
+                setattr(new, name, value.copy())
+        return new
+    new = object.__new__(type(deal))
+    fresh = state.copy()
+    for name, value in fresh.items():
+        if type(value) is list or isinstance(value, list | dict | set):
+            fresh[name] = value.copy()
+    new.__dict__.update(fresh)
     return new
 
 
