@@ -2,14 +2,14 @@
 
 It serves the TableService with gRPC health checking and server reflection, and shuts down gracefully on
 SIGTERM or SIGINT: health turns NOT_SERVING first (so load balancers stop sending), in-flight calls get a
-grace period, and every stream is ended cleanly.
+grace period, and every stream is ended cleanly. With ``--metrics-port`` it serves Prometheus metrics over
+HTTP; it logs JSON lines (or a console format on a terminal). See docs/operations.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import signal
 import sys
@@ -21,14 +21,19 @@ from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from server.interceptors import LoggingInterceptor, MetricsInterceptor
+from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
+from server.metrics import Metrics
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
 from server.store import Store
+from server.telemetry import Telemetry
+from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PORT: Final = 50051
 DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
-log = logging.getLogger("thousand.server")
+log = get_logger("thousand.server")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,12 @@ class Settings:
     db: str = ":memory:"
     """The store; the ``thousand-server`` command defaults to DEFAULT_DB, a file."""
     metrics_port: int = 0
+    """The Prometheus exposition port (``/metrics``, on ``host``); 0: no metrics."""
+    log_format: str = "auto"
+    """``json``, ``console`` or ``auto`` (console on a terminal, JSON lines otherwise)."""
+    log_level: str = "info"
+    shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
+    """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
 
 
 class Server:
@@ -45,14 +56,22 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.metrics = Metrics() if settings.metrics_port else None
+        self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
-        self.registry = Registry(self.store)
+        self.registry = Registry(self.store, self.telemetry)
         restored = self.registry.restore()
         if restored:
-            log.info("restored %d tables from %s", restored, settings.db)
+            log.info("tables restored", count=restored, db=settings.db)
         self.service = TableService(self.registry)
         self.health = health.aio.HealthServicer()
-        self.grpc = aio.server()
+        interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
+        if self.metrics is not None:
+            self.metrics.watch(self.registry, self.telemetry)
+            grpc_metrics = MetricsInterceptor(self.metrics.grpc)
+            grpc_metrics.initialize(pb.DESCRIPTOR.services_by_name["TableService"])
+            interceptors.append(grpc_metrics)
+        self.grpc = aio.server(interceptors=interceptors)
         self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
@@ -64,19 +83,33 @@ class Server:
             self.grpc,
         )
         self.port = self.grpc.add_insecure_port(f"{settings.host}:{settings.port}")
+        self.metrics_port = 0
 
     async def start(self) -> None:
         await self.grpc.start()
+        if self.metrics is not None:
+            self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        log.info("serving on %s:%d", self.settings.host, self.port)
+        log.info(
+            "serving",
+            host=self.settings.host,
+            port=self.port,
+            metrics_port=self.metrics_port,
+            tables=len(self.registry),
+        )
 
-    async def stop(self, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+    async def stop(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, end the streams, let in-flight calls finish within ``grace`` seconds."""
+        grace = self.settings.shutdown_grace if grace is None else grace
+        log.info("draining", grace_s=grace)
         await self.health.enter_graceful_shutdown()
         self.service.close_streams()
         await self.grpc.stop(grace)
         self.store.close()
+        if self.metrics is not None:
+            self.metrics.close()
+        log.info("stopped")
 
     async def wait(self) -> None:
         await self.grpc.wait_for_termination()
@@ -90,12 +123,12 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
     await stopping.wait()
-    log.info("shutting down")
     await server.stop()
 
 
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT)."""
+    """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
+    THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE)."""
     env = dict(os.environ) if env is None else env
     defaults = Settings()
     parser = argparse.ArgumentParser(prog="thousand-server", description="The Thousand gRPC game server.")
@@ -110,15 +143,39 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         "--metrics-port",
         type=int,
         default=int(env.get("THOUSAND_METRICS_PORT", defaults.metrics_port)),
-        help="Prometheus metrics port (0: off)",
+        help="Prometheus metrics port, served over HTTP on --host at /metrics (0: off)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=env.get("THOUSAND_LOG_FORMAT", defaults.log_format),
+        help="json lines, a readable console format, or auto: console on a terminal, else json",
+    )
+    parser.add_argument(
+        "--log-level", choices=LOG_LEVELS, default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level)
+    )
+    parser.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=float(env.get("THOUSAND_SHUTDOWN_GRACE", defaults.shutdown_grace)),
+        help="seconds in-flight calls get to finish on SIGTERM",
     )
     args = parser.parse_args(argv)
-    return Settings(host=args.host, port=args.port, db=args.db, metrics_port=args.metrics_port)
+    return Settings(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        metrics_port=args.metrics_port,
+        log_format=args.log_format,
+        log_level=args.log_level,
+        shutdown_grace=args.shutdown_grace,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    asyncio.run(serve(parse_settings(argv)))
+    settings = parse_settings(argv)
+    configure_logging(settings.log_format, settings.log_level)
+    asyncio.run(serve(settings))
     return 0
 
 

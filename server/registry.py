@@ -15,6 +15,7 @@ from server.errors import ErrorReason, ServiceError
 from server.store import Store, TableConfig
 from server.strategies import STRATEGIES, Strategy
 from server.table import SeatState, Table
+from server.telemetry import Telemetry
 from thousand.v1.thousand_rules_pb2 import ThousandRules
 
 DEFAULT_PAGE_SIZE: Final = 20
@@ -30,10 +31,11 @@ class SeatSpec:
 class Registry:
     """The server's tables, kept in ``store`` when there is one."""
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, telemetry: Telemetry | None = None) -> None:
         self._tables: dict[str, Table] = {}
         self._serial = 0
         self.store = store
+        self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
 
     def restore(self) -> int:
         """Rebuild every stored table by replaying its records; returns how many were rebuilt."""
@@ -56,6 +58,8 @@ class Registry:
                 create_time=stored.create_time,
             )
             table.replay(stored.records)
+            table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
+            self.telemetry.table_restored(table)
             self._tables[table.table_id] = table
             self._serial = max(self._serial, stored.serial)
             count += 1
@@ -96,6 +100,7 @@ class Registry:
                 first_dealer=first_dealer,
             )
             self.store.create_table(table_id, self._serial, create_time, config)
+        self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot))
         table = Table(
             table_id,
             serial=self._serial,
@@ -106,6 +111,7 @@ class Registry:
             strategies=strategies,
             store=self.store,
             create_time=create_time,
+            telemetry=self.telemetry,
         )
         self._tables[table_id] = table
         return table

@@ -18,6 +18,7 @@ from server import codec
 from server.errors import ErrorReason, ServiceError
 from server.registry import Registry, SeatSpec
 from server.table import SPECTATORS, Table
+from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
 SERVICE_NAME: Final = "thousand.v1.TableService"
@@ -103,6 +104,15 @@ class TableService:
             return pb.LeaveTableResponse(table=table.describe())
 
     async def submit_action(
+        self, request: pb.SubmitActionRequest, token: str | None
+    ) -> pb.SubmitActionResponse:
+        try:
+            return await self._submit_action(request, token)
+        except ServiceError as error:
+            self.registry.telemetry.action_rejected(requested_kind(request), error.reason.value)
+            raise
+
+    async def _submit_action(
         self, request: pb.SubmitActionRequest, token: str | None
     ) -> pb.SubmitActionResponse:
         table = self.registry.get(_table_id(request.table_id))

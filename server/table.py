@@ -10,6 +10,7 @@ backlog.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import hmac
 import random
@@ -26,8 +27,10 @@ from engine import Action, ActionError, Event, Game, Rules, event_for, view
 from engine.events import GameOver
 from server import codec
 from server.errors import ErrorReason, ServiceError, from_action_error
+from server.logs import bind_request
 from server.store import Record, Store
 from server.strategies import Strategy
+from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.thousand_actions_pb2 import ThousandAction
 
@@ -114,8 +117,10 @@ class Table:
         strategies: dict[int, Strategy],
         store: Store | None = None,
         create_time: float | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.table_id = table_id
+        self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
         self.serial = serial
         self.rules = rules
         self.seats = seats
@@ -190,6 +195,7 @@ class Table:
                     found = seat
         if found < 0:
             raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
+        bind_request(seat=found)
         return found
 
     # ------------------------------------------------------------------ seats
@@ -215,6 +221,7 @@ class Table:
                 raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
             raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
+        bind_request(seat=seat)
         self._record(Record("join", seat, player_name, hash_token(token)))
         self._take_seat(seat, hash_token(token), player_name)
         return seat, token
@@ -230,6 +237,8 @@ class Table:
         """The game starts (its first deal is dealt) once every seat is taken."""
         if not self.started and self.open_seats() == 0:
             self.started = True
+            if not self._replaying:
+                self.telemetry.table_started(self)
             self._advance([])
 
     def leave(self, seat: int) -> None:
@@ -255,6 +264,7 @@ class Table:
                     f"request_id {request_id!r} was already used for a different action",
                     field="request_id",
                 )
+            self.telemetry.action_replayed(self, action)
             return remembered[1]
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
@@ -267,7 +277,10 @@ class Table:
             )
         self._check_legal(seat, action)
         self._record(Record("action", seat, request_id, codec.action_to_proto(action).SerializeToString()))
-        return self._apply(seat, request_id, action)
+        applied = time.perf_counter()
+        sequence = self._apply(seat, request_id, action)
+        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
+        return sequence
 
     def _check_legal(self, seat: int, action: Action) -> None:
         """Refuse an illegal action with the engine's specific reason, before anything is stored."""
@@ -310,10 +323,14 @@ class Table:
     def play_bot(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self._strategies[seat]
+        asked = time.perf_counter()
         action = strategy(view(self.game, seat), self._bot_rngs[seat])
+        self.telemetry.bot_decided(self.seats[seat].strategy, time.perf_counter() - asked)
         self._check_legal(seat, action)
         self._record(Record("action", seat, "", codec.action_to_proto(action).SerializeToString()))
+        applied = time.perf_counter()
         self._apply(seat, "", action)
+        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
 
     def replay(self, records: list[Record]) -> None:
         """Rebuild the table from its stored records: same events, same sequence numbers."""
@@ -334,7 +351,10 @@ class Table:
 
     def ensure_bots_running(self) -> None:
         if self.bot_to_act() is not None and (self._bot_task is None or self._bot_task.done()):
-            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+            # A context of its own: the bots' log lines do not carry the request that woke them.
+            self._bot_task = asyncio.get_running_loop().create_task(
+                self._run_bots(), context=contextvars.Context()
+            )
 
     async def _run_bots(self) -> None:
         while True:
@@ -364,6 +384,7 @@ class Table:
             if ended:
                 for subscriber in subscribers:
                     subscriber.offer(_END)
+        self.telemetry.events_published(self, events, replaying=self._replaying)
 
     def _render(self, events: list[TableEvent], first: int, audience: int | None) -> list[bytes]:
         messages = [
@@ -428,6 +449,7 @@ class Table:
                 if subscriber.lagging:
                     _drain(subscriber.queue)
                     subscriber.lagging = False
+                    self.telemetry.stream_resynced(self, audience)
                     yield self.snapshot(audience)
                     continue
                 if data == _END:
@@ -435,6 +457,10 @@ class Table:
                 yield data
         finally:
             self._subscribers.discard(subscriber)
+
+    def stream_queue_depths(self) -> list[tuple[int | None, int]]:
+        """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""
+        return [(s.audience, s.queue.qsize()) for s in list(self._subscribers)]
 
     def close_streams(self) -> None:
         for subscriber in self._subscribers:

@@ -1,0 +1,378 @@
+"""Server interceptors: the standard gRPC server metrics and one log line per RPC.
+
+Both wrap the method handler that the server found, so they run in the call's own task: a call's start,
+each message received and sent, and its end with the status code it ended with. A server stream ends when
+its generator does (or the client cancels it), so a stream is counted as handled, and its duration
+observed, then; each streamed message is counted as sent once gRPC has taken it.
+
+How the status code is known: a handler that aborts (``context.abort``) has set it on the context; an
+exception gRPC turns into a status is ``UNKNOWN``; a cancelled call is ``CANCELLED`` (``DEADLINE_EXCEEDED``
+once its deadline has passed).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import inspect
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import Any, Final
+
+import grpc
+from google.protobuf.descriptor import ServiceDescriptor
+from google.rpc import error_details_pb2, status_pb2
+from grpc import aio
+
+from server.logs import bind_request, clear_request, get_logger
+from server.metrics import GrpcMetrics
+
+REQUEST_ID_METADATA: Final = "x-request-id"
+_REQUEST_ID: Final = re.compile(r"[\x21-\x7e]{1,128}")
+"""A client's request id is used when it is 1 to 128 printable ASCII characters; else one is generated."""
+_STATUS_DETAILS: Final = "grpc-status-details-bin"
+
+GO_CODE_NAMES: Final[dict[grpc.StatusCode, str]] = {
+    grpc.StatusCode.OK: "OK",
+    grpc.StatusCode.CANCELLED: "Canceled",
+    grpc.StatusCode.UNKNOWN: "Unknown",
+    grpc.StatusCode.INVALID_ARGUMENT: "InvalidArgument",
+    grpc.StatusCode.DEADLINE_EXCEEDED: "DeadlineExceeded",
+    grpc.StatusCode.NOT_FOUND: "NotFound",
+    grpc.StatusCode.ALREADY_EXISTS: "AlreadyExists",
+    grpc.StatusCode.PERMISSION_DENIED: "PermissionDenied",
+    grpc.StatusCode.RESOURCE_EXHAUSTED: "ResourceExhausted",
+    grpc.StatusCode.FAILED_PRECONDITION: "FailedPrecondition",
+    grpc.StatusCode.ABORTED: "Aborted",
+    grpc.StatusCode.OUT_OF_RANGE: "OutOfRange",
+    grpc.StatusCode.UNIMPLEMENTED: "Unimplemented",
+    grpc.StatusCode.INTERNAL: "Internal",
+    grpc.StatusCode.UNAVAILABLE: "Unavailable",
+    grpc.StatusCode.DATA_LOSS: "DataLoss",
+    grpc.StatusCode.UNAUTHENTICATED: "Unauthenticated",
+}
+"""``grpc_code`` label values: the names go-grpc-prometheus uses, so common dashboards and alerts apply."""
+
+SERVER_FAULTS: Final = frozenset(
+    {
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.DATA_LOSS,
+        grpc.StatusCode.UNAVAILABLE,
+    }
+)
+"""Codes that mean the server failed (as opposed to a refused or cancelled request)."""
+
+QUIET_METHODS: Final = frozenset({"/grpc.health.v1.Health/Check"})
+"""Logged at debug level: probes call them every few seconds."""
+
+Context = aio.ServicerContext[Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RpcInfo:
+    service: str
+    method: str
+    type: str
+    """UNARY, SERVER_STREAM, CLIENT_STREAM or BIDI_STREAM."""
+    full_method: str
+
+
+class Call(abc.ABC):
+    """One call being observed."""
+
+    def received(self) -> None:  # noqa: B027 - optional hook
+        """A request message was received."""
+
+    def sent(self) -> None:  # noqa: B027 - optional hook
+        """A response message was taken by gRPC."""
+
+    @abc.abstractmethod
+    def done(self, code: grpc.StatusCode, context: Context) -> None:
+        """The call ended with ``code``."""
+
+
+def rpc_type(handler: grpc.RpcMethodHandler[Any, Any]) -> str:
+    if handler.request_streaming:
+        return "BIDI_STREAM" if handler.response_streaming else "CLIENT_STREAM"
+    return "SERVER_STREAM" if handler.response_streaming else "UNARY"
+
+
+def _split(full_method: str) -> tuple[str, str]:
+    service, _, method = full_method.lstrip("/").rpartition("/")
+    return service or "unknown", method or "unknown"
+
+
+def _ended_ok(context: Context) -> grpc.StatusCode:
+    code = context.code()
+    return code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.OK
+
+
+def _ended_by(error: BaseException, context: Context) -> grpc.StatusCode:
+    if isinstance(error, asyncio.CancelledError | GeneratorExit):
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            return grpc.StatusCode.DEADLINE_EXCEEDED
+        return grpc.StatusCode.CANCELLED
+    code = context.code()
+    if isinstance(code, grpc.StatusCode) and code is not grpc.StatusCode.OK:
+        return code  # the handler aborted with it
+    return grpc.StatusCode.UNKNOWN
+
+
+class _CountingContext:
+    """The servicer context as a coroutine-style handler sees it: ``read`` and ``write`` are counted."""
+
+    def __init__(self, context: Context, call: Call) -> None:
+        self._context = context
+        self._call = call
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+    async def read(self) -> Any:
+        message = await self._context.read()
+        if message is not aio.EOF:
+            self._call.received()
+        return message
+
+    async def write(self, message: Any) -> None:
+        await self._context.write(message)
+        self._call.sent()
+
+
+async def _counted(requests: AsyncIterator[Any], call: Call) -> AsyncIterator[Any]:
+    async for request in requests:
+        call.received()
+        yield request
+
+
+class ObservingInterceptor(aio.ServerInterceptor, abc.ABC):
+    """Wraps every method handler so that :meth:`begin`'s :class:`Call` sees the call from start to end."""
+
+    @abc.abstractmethod
+    def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
+        """A call starts (``request`` is None for a request stream); runs in the call's task."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return None
+        full_method = handler_call_details.method
+        service, method = _split(full_method)
+        return self._wrap(handler, RpcInfo(service, method, rpc_type(handler), full_method))
+
+    def _wrap(
+        self, handler: grpc.RpcMethodHandler[Any, Any], info: RpcInfo
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        codecs: dict[str, Any] = {
+            "request_deserializer": handler.request_deserializer,
+            "response_serializer": handler.response_serializer,
+        }
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(handler.unary_unary, info, False), **codecs
+            )
+        if handler.stream_unary is not None:
+            return grpc.stream_unary_rpc_method_handler(
+                self._unary(handler.stream_unary, info, True), **codecs
+            )
+        if handler.unary_stream is not None:
+            behavior = self._stream(handler.unary_stream, info, False)
+            return handler if behavior is None else grpc.unary_stream_rpc_method_handler(behavior, **codecs)
+        if handler.stream_stream is not None:
+            behavior = self._stream(handler.stream_stream, info, True)
+            return handler if behavior is None else grpc.stream_stream_rpc_method_handler(behavior, **codecs)
+        return handler
+
+    def _start(self, info: RpcInfo, context: Context, request: Any, streaming: bool) -> tuple[Call, Any]:
+        call = self.begin(info, context, None if streaming else request)
+        if streaming:
+            return call, _counted(request, call)
+        call.received()
+        return call, request
+
+    def _unary(self, inner: Callable[..., Any], info: RpcInfo, streaming: bool) -> Callable[..., Any]:
+        async def behavior(request: Any, context: Context) -> Any:
+            call, request = self._start(info, context, request, streaming)
+            try:
+                response = inner(request, _CountingContext(context, call) if streaming else context)
+                if inspect.isawaitable(response):
+                    response = await response
+            except BaseException as error:
+                call.done(_ended_by(error, context), context)
+                raise
+            call.sent()
+            call.done(_ended_ok(context), context)
+            return response
+
+        return behavior
+
+    def _stream(self, inner: Callable[..., Any], info: RpcInfo, streaming: bool) -> Callable[..., Any] | None:
+        if inspect.isasyncgenfunction(inner):
+
+            async def generator(request: Any, context: Context) -> AsyncIterator[Any]:
+                call, request = self._start(info, context, request, streaming)
+                try:
+                    handler_context = _CountingContext(context, call) if streaming else context
+                    async with aclosing(inner(request, handler_context)) as responses:
+                        async for response in responses:
+                            yield response
+                            call.sent()  # gRPC asks for the next message once it has written this one
+                except BaseException as error:
+                    call.done(_ended_by(error, context), context)
+                    raise
+                call.done(_ended_ok(context), context)
+
+            return generator
+        if inspect.iscoroutinefunction(inner):
+
+            async def writer(request: Any, context: Context) -> None:
+                call, request = self._start(info, context, request, streaming)
+                try:
+                    await inner(request, _CountingContext(context, call))
+                except BaseException as error:
+                    call.done(_ended_by(error, context), context)
+                    raise
+                call.done(_ended_ok(context), context)
+
+            return writer
+        return None  # a synchronous streaming handler: served as it is, not observed
+
+
+# ---------------------------------------------------------------- metrics
+
+
+class _MetricsCall(Call):
+    __slots__ = ("_labels", "_metrics", "_received", "_sent", "_start")
+
+    def __init__(self, metrics: GrpcMetrics, info: RpcInfo) -> None:
+        self._metrics = metrics
+        self._labels = (info.type, info.service, info.method)
+        self._start = time.perf_counter()
+        self._received = metrics.msg_received.labels(*self._labels)
+        self._sent = metrics.msg_sent.labels(*self._labels)
+        metrics.started.labels(*self._labels).inc()
+
+    def received(self) -> None:
+        self._received.inc()
+
+    def sent(self) -> None:
+        self._sent.inc()
+
+    def done(self, code: grpc.StatusCode, context: Context) -> None:
+        self._metrics.handled.labels(*self._labels, GO_CODE_NAMES.get(code, "Unknown")).inc()
+        self._metrics.handling_seconds.labels(*self._labels).observe(time.perf_counter() - self._start)
+
+
+class MetricsInterceptor(ObservingInterceptor):
+    """``grpc_server_*``: started, handled (by code), handling seconds, messages received and sent."""
+
+    def __init__(self, metrics: GrpcMetrics) -> None:
+        self.metrics = metrics
+
+    def initialize(self, service: ServiceDescriptor) -> None:
+        """Create every method's series at zero, so rates and alerts see them before the first call."""
+        for method in service.methods:
+            streaming = (method.client_streaming, method.server_streaming)
+            kind = {
+                (False, False): "UNARY",
+                (False, True): "SERVER_STREAM",
+                (True, False): "CLIENT_STREAM",
+                (True, True): "BIDI_STREAM",
+            }[streaming]
+            labels = (kind, service.full_name, method.name)
+            self.metrics.started.labels(*labels)
+            self.metrics.msg_received.labels(*labels)
+            self.metrics.msg_sent.labels(*labels)
+            self.metrics.handling_seconds.labels(*labels)
+            self.metrics.handled.labels(*labels, "OK")
+
+    def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
+        return _MetricsCall(self.metrics, info)
+
+
+# ---------------------------------------------------------------- logs
+
+log = get_logger("thousand.rpc")
+
+
+def request_id_of(context: Context) -> str:
+    for key, value in context.invocation_metadata() or ():
+        if key == REQUEST_ID_METADATA:
+            text = value if isinstance(value, str) else value.decode("ascii", "replace")
+            if _REQUEST_ID.fullmatch(text):
+                return text
+    return uuid.uuid4().hex
+
+
+def error_reason(context: Context) -> str | None:
+    """The ``google.rpc.ErrorInfo`` reason the call was refused with, if it carried one."""
+    trailing = getattr(context, "trailing_metadata", None)
+    for key, value in (trailing() if callable(trailing) else None) or ():
+        if key == _STATUS_DETAILS and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return str(info.reason)
+    return None
+
+
+class _LoggedCall(Call):
+    __slots__ = ("_info", "_peer", "_sent", "_start")
+
+    def __init__(self, info: RpcInfo, peer: str) -> None:
+        self._info = info
+        self._peer = peer
+        self._start = time.perf_counter()
+        self._sent = 0
+
+    def sent(self) -> None:
+        self._sent += 1
+
+    def done(self, code: grpc.StatusCode, context: Context) -> None:
+        fields: dict[str, Any] = {
+            "grpc_type": self._info.type,
+            "grpc_code": GO_CODE_NAMES.get(code, "Unknown"),
+            "duration_s": round(time.perf_counter() - self._start, 6),
+            "peer": self._peer,
+        }
+        if self._info.type in ("SERVER_STREAM", "BIDI_STREAM"):
+            fields["messages_sent"] = self._sent
+        if code is not grpc.StatusCode.OK:
+            reason = error_reason(context)
+            if reason is not None:
+                fields["error_reason"] = reason
+        if code in SERVER_FAULTS:
+            log.error("rpc", **fields)
+        elif self._info.full_method in QUIET_METHODS:
+            log.debug("rpc", **fields)
+        else:
+            log.info("rpc", **fields)
+
+
+class LoggingInterceptor(ObservingInterceptor):
+    """One line per call (``msg: rpc``), with the request context bound for everything logged during it.
+
+    The context: ``request_id`` (the client's ``x-request-id`` metadata, or a generated one),
+    ``grpc_service``, ``grpc_method``, and ``table_id`` and ``seat`` once known. Metadata and messages
+    are never logged.
+    """
+
+    def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
+        clear_request()
+        bind_request(request_id=request_id_of(context), grpc_service=info.service, grpc_method=info.method)
+        table_id = getattr(request, "table_id", "")
+        if isinstance(table_id, str) and table_id:
+            bind_request(table_id=table_id)
+        # The peer is read now: grpc (1.85) crashes reading it from a call the client has cancelled.
+        return _LoggedCall(info, context.peer())

@@ -1,0 +1,188 @@
+"""What tables report as they change: lifecycle log lines and the game's metrics.
+
+Tables, the registry and the service call a :class:`Telemetry` at a few points (a table created or started,
+events published, an action applied, replayed or refused, a bot's decision, a stream resynchronized). It
+writes the lifecycle lines (table created, started, finished; deal finished; game over) and, when the server
+has metrics, counts.
+
+Nothing secret is ever passed on: no seat token, no card, no hand, and not the table's seed (the seed
+determines every deal's cards).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+from weakref import WeakKeyDictionary
+
+from engine import Action
+from engine.events import DealScored, GameOver
+from server import codec
+from server.logs import bind_request, get_logger
+
+if TYPE_CHECKING:
+    from server.metrics import GameMetrics
+    from server.table import Table, TableEvent
+    from thousand.v1 import table_service_pb2 as pb
+
+log = get_logger("thousand.table")
+
+GAMES: Final = ("thousand",)
+"""The ``game`` label's values: the contract's game kinds, lower case."""
+
+_ACTION_KINDS: dict[type, str] = {}
+
+
+def game_label(table: Table) -> str:
+    """The table's game as a metric label (every table plays Thousand today: GAME_KIND_THOUSAND)."""
+    del table
+    return GAMES[0]
+
+
+def action_kind(action: Action) -> str:
+    """The action's name in the contract (``bid``, ``pass_bid``, ``play_card``, …): a small closed set."""
+    kind = _ACTION_KINDS.get(type(action))
+    if kind is None:
+        try:
+            kind = codec.action_to_proto(action).WhichOneof("action") or "unknown"
+        except Exception:
+            kind = "unknown"
+        _ACTION_KINDS[type(action)] = kind
+    return kind
+
+
+def requested_kind(request: pb.SubmitActionRequest) -> str:
+    """The kind of action a SubmitAction request asked for, as :func:`action_kind` names it."""
+    if request.action.WhichOneof("game") != "thousand":
+        return "unknown"
+    return request.action.thousand.WhichOneof("action") or "unknown"
+
+
+class Telemetry:
+    """One server's table reporting; ``metrics`` is None when the server exposes no metrics.
+
+    A ``quiet`` one writes no log lines (a table being rebuilt from the store, tables made by tests).
+    """
+
+    def __init__(self, metrics: GameMetrics | None = None, *, quiet: bool = False) -> None:
+        self.metrics = metrics
+        self.quiet = quiet
+        self._progress: WeakKeyDictionary[Table, float] = WeakKeyDictionary()
+
+    def last_progress(self, table: Table) -> float:
+        """When the table last logged an event (its creation time before that), as a Unix time."""
+        return self._progress.get(table, table.create_time)
+
+    # ------------------------------------------------------------------ table lifecycle
+
+    def table_created(self, table_id: str, players: int, bots: int) -> None:
+        """Called just before the table is built (a table of bots starts as it is built)."""
+        bind_request(table_id=table_id)
+        game = GAMES[0]
+        if self.metrics is not None:
+            self.metrics.tables_created.labels(game).inc()
+        if not self.quiet:
+            log.info("table created", table_id=table_id, game=game, players=players, bots=bots)
+
+    def table_restored(self, table: Table) -> None:
+        """A table rebuilt from the store on start; its idle time counts from now."""
+        self._progress[table] = time.time()
+        if not self.quiet:
+            log.debug(
+                "table restored", table_id=table.table_id, status=table_status(table), sequence=table.sequence
+            )
+
+    def table_started(self, table: Table) -> None:
+        if not self.quiet:
+            log.info("table started", table_id=table.table_id, game=game_label(table))
+
+    def events_published(
+        self, table: Table, events: Sequence[TableEvent], *, replaying: bool = False
+    ) -> None:
+        """``events`` were logged and queued to every stream; ``replaying``: rebuilt from the store."""
+        self._progress[table] = time.time()
+        if replaying:
+            return
+        for event in events:
+            if isinstance(event, DealScored):
+                self._deal_finished(table, event)
+            elif isinstance(event, GameOver):
+                self._game_over(table, event)
+
+    def _deal_finished(self, table: Table, event: DealScored) -> None:
+        if self.metrics is not None:
+            labels = (game_label(table), event.kind.value, event.outcome.value)
+            self.metrics.deals_finished.labels(*labels).inc()
+        if not self.quiet:
+            log.info(
+                "deal finished",
+                table_id=table.table_id,
+                deal=event.number,
+                kind=event.kind.value,
+                declarer=event.declarer,
+                contract=event.contract,
+                outcome=event.outcome.value,
+                totals=list(event.totals),
+            )
+
+    def _game_over(self, table: Table, event: GameOver) -> None:
+        if self.metrics is not None:
+            self.metrics.games_finished.labels(game_label(table)).inc()
+        if not self.quiet:
+            log.info(
+                "game over",
+                table_id=table.table_id,
+                winner=event.winner,
+                scores=[s.score for s in sorted(event.standings, key=lambda s: s.seat)],
+            )
+            log.info(
+                "table finished",
+                table_id=table.table_id,
+                game=game_label(table),
+                sequence=table.sequence,
+                duration_s=round(time.time() - table.create_time, 3),
+            )
+
+    # ------------------------------------------------------------------ actions
+
+    def action_applied(self, table: Table, action: Action, seconds: float) -> None:
+        """An action was applied; ``seconds`` from applying it until its events were queued to all streams."""
+        if self.metrics is not None:
+            game = game_label(table)
+            self.metrics.actions.labels(game, action_kind(action), "applied").inc()
+            self.metrics.delivery_seconds.labels(game).observe(seconds)
+
+    def action_replayed(self, table: Table, action: Action) -> None:
+        """An idempotent retry: the first outcome was returned, nothing was applied."""
+        if self.metrics is not None:
+            self.metrics.actions.labels(game_label(table), action_kind(action), "replayed").inc()
+
+    def action_rejected(self, kind: str, reason: str) -> None:
+        """A SubmitAction refused with ErrorInfo ``reason`` (the table, if any, is unchanged)."""
+        if self.metrics is not None:
+            game = GAMES[0]
+            self.metrics.actions.labels(game, kind, "rejected").inc()
+            self.metrics.rejected.labels(game, reason).inc()
+
+    def bot_decided(self, strategy: str, seconds: float) -> None:
+        if self.metrics is not None:
+            self.metrics.bot_decision_seconds.labels(strategy).observe(seconds)
+
+    # ------------------------------------------------------------------ streams
+
+    def stream_resynced(self, table: Table, audience: int | None) -> None:
+        if self.metrics is not None:
+            self.metrics.resyncs.labels(game_label(table)).inc()
+        if self.quiet:
+            return
+        log.info(
+            "stream resynchronized",
+            table_id=table.table_id,
+            audience="spectator" if audience is None else f"seat {audience}",
+        )
+
+
+def table_status(table: Table) -> str:
+    """``waiting``, ``playing`` or ``finished``: the contract's TableStatus as a label."""
+    return "finished" if table.finished else "playing" if table.started else "waiting"
