@@ -1,0 +1,111 @@
+"""The container health probe (``python -m server.probe``) and the ``thousand-server`` process as an operator
+runs it: JSON logs on stderr, metrics over HTTP, health, and a graceful exit on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server import probe
+from server.app import Server, Settings
+from tests.test_ops_metrics import Scrape, fetch, free_port
+from tests.test_server import run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_probe_default_address_follows_the_server_settings() -> None:
+    assert probe.default_address({}) == "127.0.0.1:50051"
+    assert probe.default_address({"THOUSAND_HOST": "0.0.0.0", "THOUSAND_PORT": "6000"}) == "127.0.0.1:6000"
+    assert probe.default_address({"THOUSAND_HOST": "::"}) == "127.0.0.1:50051"
+    assert probe.default_address({"THOUSAND_HOST": "10.1.2.3"}) == "10.1.2.3:50051"
+    assert probe.default_address({"THOUSAND_HOST": "fd00::1", "THOUSAND_PORT": "1"}) == "[fd00::1]:1"
+
+
+def test_probe_exits_0_when_serving_and_1_when_draining_or_unknown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    async def scenario() -> list[int]:
+        server = Server(Settings(host="127.0.0.1", port=0))
+        await server.start()
+        address = f"127.0.0.1:{server.port}"
+        codes = []
+        try:
+            for service in ("", "thousand.v1.TableService", "no.such.Service"):
+                argv = ["--address", address, "--service", service]
+                codes.append(await asyncio.to_thread(probe.main, argv, {}))
+            await server.health.enter_graceful_shutdown()
+            codes.append(await asyncio.to_thread(probe.main, ["--address", address], {}))
+        finally:
+            await server.stop(grace=0.1)
+        return codes
+
+    assert run(scenario()) == [0, 0, 1, 1]
+    out, err = capsys.readouterr()
+    assert "(server): SERVING" in out and "thousand.v1.TableService: SERVING" in out
+    assert "no.such.Service: NOT_FOUND" in err and "(server): NOT_SERVING" in err
+    unreachable = probe.main(["--address", f"127.0.0.1:{free_port()}", "--timeout", "0.5"], {})
+    assert unreachable == 1
+    err = capsys.readouterr().err
+    assert "UNAVAILABLE" in err or "DEADLINE_EXCEEDED" in err, err
+
+
+def test_the_server_process_logs_json_serves_metrics_and_drains_on_sigterm(tmp_path: Path) -> None:
+    metrics_port = free_port()
+    env = {**os.environ, "THOUSAND_LOG_FORMAT": "json", "THOUSAND_SHUTDOWN_GRACE": "1"}
+    argv = [sys.executable, "-m", "server.app", "--port", "0", "--metrics-port", str(metrics_port)]
+    argv += ["--db", str(tmp_path / "thousand.db")]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    lines: list[dict[str, Any]] = []
+    try:
+        assert process.stderr is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = process.stderr.readline()
+            assert line, "the server exited before serving"
+            lines.append(json.loads(line))
+            if lines[-1]["msg"] == "serving":
+                break
+        serving = lines[-1]
+        assert serving["msg"] == "serving" and serving["metrics_port"] == metrics_port
+        address = f"127.0.0.1:{serving['port']}"
+        probed = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "server.probe",
+                "--address",
+                address,
+                "--service",
+                "thousand.v1.TableService",
+            ],
+            check=False,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert probed.returncode == 0, probed.stderr
+        assert "SERVING" in probed.stdout
+        scraped = Scrape(fetch(f"http://127.0.0.1:{metrics_port}/metrics"))
+        health = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check", "grpc_type": "UNARY"}
+        assert scraped.value("grpc_server_handled_total", grpc_code="OK", **health) == 1
+        assert scraped.value("thousand_tables", status="waiting") == 0
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, rest = process.communicate(timeout=30)
+    assert process.returncode == 0
+    lines += [json.loads(line) for line in rest.splitlines()]
+    messages = [line["msg"] for line in lines]
+    assert messages[-2:] == ["draining", "stopped"]
+    # health checks are logged at debug level only: probes every few seconds would drown the log
+    assert not [line for line in lines if line["msg"] == "rpc"]
