@@ -11,10 +11,13 @@ import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import pytest
 from grpc import aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -272,3 +275,38 @@ def test_no_metrics_port_means_no_metrics() -> None:
             await server.stop(grace=0.1)
 
     run(scenario())
+
+
+def test_health_watch_and_reflection_streams_are_counted() -> None:
+    """A coroutine-style server stream (health Watch uses context.write) and a bidi stream (reflection)."""
+
+    async def scenario() -> Scrape:
+        async with metered() as (server, _), aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            health: Any = health_pb2_grpc.HealthStub(channel)
+            watch = health.Watch(health_pb2.HealthCheckRequest(service=SERVICE))
+            assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
+            await server.health.enter_graceful_shutdown()
+            assert (await watch.read()).status == health_pb2.HealthCheckResponse.NOT_SERVING
+            watch.cancel()
+            reflection: Any = reflection_pb2_grpc.ServerReflectionStub(channel)  # type: ignore[arg-type]
+            call = reflection.ServerReflectionInfo()
+            await call.write(reflection_pb2.ServerReflectionRequest(list_services=""))
+            listed = await call.read()
+            assert SERVICE in [s.name for s in listed.list_services_response.service]
+            await call.done_writing()
+            assert await call.code() == grpc.StatusCode.OK
+            deadline = time.monotonic() + 5
+            while True:
+                m = await scrape(server)
+                if m.value("grpc_server_handled_total", grpc_method="Watch") or time.monotonic() > deadline:
+                    return m
+
+    m = run(scenario())
+    watch = {"grpc_type": "SERVER_STREAM", "grpc_service": "grpc.health.v1.Health", "grpc_method": "Watch"}
+    assert m.value("grpc_server_handled_total", grpc_code="Canceled", **watch) == 1
+    assert m.value("grpc_server_msg_sent_total", **watch) == 2
+    assert m.value("grpc_server_msg_received_total", **watch) == 1
+    bidi = {"grpc_type": "BIDI_STREAM", "grpc_method": "ServerReflectionInfo"}
+    assert m.value("grpc_server_handled_total", grpc_code="OK", **bidi) == 1
+    assert m.value("grpc_server_msg_received_total", **bidi) == 1
+    assert m.value("grpc_server_msg_sent_total", **bidi) == 1
