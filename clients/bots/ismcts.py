@@ -121,9 +121,16 @@ class IsmctsStrategy:
 
     name = "ismcts"
 
-    def __init__(self, options: StrategyOptions | None = None, tuning: Tuning = TUNING) -> None:
+    def __init__(
+        self,
+        options: StrategyOptions | None = None,
+        tuning: Tuning = TUNING,
+        phases: frozenset[Phase] = frozenset(Phase),
+    ) -> None:
         self.options = options or StrategyOptions()
         self.tuning = tuning
+        self.phases = phases
+        """The phases in which to search; elsewhere the heuristic decides alone."""
         self._rng = random.Random(self.options.seed) if self.options.seed is not None else None
         self._belief: Belief | None = None
         self._heuristic = HeuristicStrategy(self.options, tuning)
@@ -143,7 +150,7 @@ class IsmctsStrategy:
         self.stats = SearchStats()
         legal = view.legal_actions
         default = self._heuristic.choose(view, rng)
-        if len(legal) == 1 or view.phase is Phase.TALON_CHOICE:
+        if len(legal) == 1 or view.phase is Phase.TALON_CHOICE or view.phase not in self.phases:
             return default
         assert self._belief is not None and view.phase is not None
         start = time.perf_counter()
