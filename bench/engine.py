@@ -97,21 +97,23 @@ class ThousandRunner:
         start = perf_counter()
         deadline = start + seconds
         while True:
-            if game.is_chance_node or game.is_over:
-                if game.is_over or game.deals_dealt >= DEALS_PER_GAME:
-                    played += game.deals_played - played_before
-                    finished += game.is_over
-                    game = self._new_game()
-                    played_before = 0
-                if perf_counter() >= deadline:
-                    break
-                game.apply_chance()
-                deals += 1
+            legal = game.legal_actions()
+            if legal:  # a decision
+                seat = game.to_act
+                assert seat is not None
+                game.apply(seat, choice(legal))
+                actions += 1
                 continue
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, choice(game.legal_actions()))
-            actions += 1
+            # No legal action: a chance node, or the end of the game.
+            if game.is_over or game.deals_dealt >= DEALS_PER_GAME:
+                played += game.deals_played - played_before
+                finished += game.is_over
+                game = self._new_game()
+                played_before = 0
+            if perf_counter() >= deadline:
+                break
+            game.apply_chance()
+            deals += 1
         elapsed = perf_counter() - start
         played += game.deals_played - played_before
         self.game = game

@@ -96,6 +96,19 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Enum members used on the hot path, as module constants: looking a member up on its Enum class costs
+# several times a global lookup.
+_DARK: Final = Phase.DARK
+_AUCTION: Final = Phase.AUCTION
+_TALON_CHOICE: Final = Phase.TALON_CHOICE
+_EXCHANGE: Final = Phase.EXCHANGE
+_CONTRACT: Final = Phase.CONTRACT
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_NORMAL: Final = DealKind.NORMAL
+_BID_CAP_NONE: Final = BidCap.NONE
+
+
 @dataclass(frozen=True, slots=True)
 class DealSetup:
     """What the game decides before a deal: its number, the dealer, its kind, a fixed declarer."""
@@ -221,6 +234,9 @@ _REDEALS: Final[tuple[tuple[DemandRedeal, ...], ...]] = (
 )
 """Redeal options by flags: 1 four nines (T-11), 2 weak hand (T-13), 4 weak talon (T-12)."""
 
+_JACKS_MASK: Final = sum(1 << (6 * s + Rank.JACK) for s in range(4))
+_REDEAL_FOUR_NINES: Final = REDEAL[RedealReason.FOUR_NINES]
+
 _CARD_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4))
 _PASSED: Final = tuple(Passed(seat) for seat in range(4))
 _BID_MADE: dict[tuple[int, int, bool], BidMade] = {}
@@ -273,7 +289,7 @@ class Deal:
         self.dealt: tuple[int, ...] = tuple(self.hands)
         self.dealt_talons: tuple[int, ...] = tuple(self.talons)
 
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.to_act: int | None = None
         # Auction.
         self.high_bid: int | None = None
@@ -327,16 +343,16 @@ class Deal:
         """Deal the cards and open the first decision; returns the events of the deal's start."""
         events: list[Event] = []
         opener = self.active[0]
-        dark_decision = self.rules.dark and self.kind is DealKind.NORMAL
+        dark_decision = self.rules.dark and self.kind is _NORMAL
         for seat in self.active:
             if not (dark_decision and seat == opener):
                 events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
-        if self.kind is not DealKind.NORMAL:
+        if self.kind is not _NORMAL:
             assert self.declarer is not None
             self.bid = OBLIGATORY_CONTRACT if self.kind is DealKind.OBLIGATORY else GOLDEN_CONTRACT
             self._take_talon(0 if self.rules.players != 2 else None, events)
         elif dark_decision:
-            self.phase = Phase.DARK
+            self.phase = _DARK
             self.to_act = opener
         else:
             self._open_auction(events)
@@ -344,7 +360,7 @@ class Deal:
 
     def _open_auction(self, events: list[Event]) -> None:
         opener = self.active[0]
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         if self.rules.opening_bid is OpeningBid.FORCED_100:
             self._record_bid(opener, OPENING_BID, forced=True, events=events)
             self.to_act = self.active[1]
@@ -355,7 +371,7 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The acting seat's complete list of legal actions (T-34); empty once the deal is over."""
@@ -376,7 +392,7 @@ class Deal:
 
     def cap(self, seat: int) -> int:
         """T-9: the most ``seat`` may bid (or contract) with the cards it holds now."""
-        if self.rules.bid_cap is BidCap.NONE:
+        if self.rules.bid_cap is _BID_CAP_NONE:
             return MAX_POSSIBLE_POINTS
         return 120 + marriage_points_in(self.hands[seat])
 
@@ -387,17 +403,17 @@ class Deal:
         if seat is None:
             return ()
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return self._play_legal(seat)
-        if phase is Phase.AUCTION:
+        if phase is _AUCTION:
             return self._auction_legal(seat)
-        if phase is Phase.DARK:
+        if phase is _DARK:
             return (DECLARE_DARK, DECLINE_DARK)
-        if phase is Phase.TALON_CHOICE:
+        if phase is _TALON_CHOICE:
             return _TALON_CHOICES
-        if phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             return self._exchange_legal(seat)
-        if phase is Phase.CONTRACT:
+        if phase is _CONTRACT:
             bid = self.bid
             cap = max(bid, self.cap(seat))
             key = (bid, cap, self._post_talon_redeal_flags(seat))
@@ -428,7 +444,7 @@ class Deal:
         lowest = OPENING_BID if high_bid is None else high_bid + step
         hand = self.hands[seat]
         marriages = marriage_points_in(hand)
-        cap = MAX_POSSIBLE_POINTS if rules.bid_cap is BidCap.NONE else 120 + marriages  # T-9
+        cap = MAX_POSSIBLE_POINTS if rules.bid_cap is _BID_CAP_NONE else 120 + marriages  # T-9
         if self.dark_seat is not None and seat != self.dark_seat and not marriages and cap > DARK_BID:
             cap = DARK_BID  # T-31: only a marriage lets an opponent outbid the dark 120
         redeals = 0
@@ -460,7 +476,7 @@ class Deal:
         nines = (talon & NINES_MASK).bit_count()
         rule = self.rules.weak_talon
         if rule is WeakTalon.TWO_NINES_OR_TWO_JACKS_AND_NINE:
-            jacks = sum(1 for s in range(4) if talon >> (6 * s + Rank.JACK) & 1)
+            jacks = (talon & _JACKS_MASK).bit_count()
             return nines >= 2 or (jacks == 2 and nines == 1)
         if rule is WeakTalon.BELOW_POINTS:
             return points_of(talon) < self.rules.weak_talon_below_points
@@ -483,14 +499,30 @@ class Deal:
         return tuple(actions)
 
     def _play_legal(self, seat: int) -> tuple[Action, ...]:
-        mask, marriage_mask = self._play_options(seat)
-        self._play_mask = mask
-        self._marriage_mask = marriage_mask
-        actions: tuple[Action, ...] = _play_actions(mask, marriage_mask)
-        if not self.tricks_played and not self.trick:
-            actions = (*actions, CONCEDE)  # T-16: rospis until the first card is played
+        actions: tuple[Action, ...]
+        trick = self.trick
+        if not trick or self.rules.must_beat:
+            mask, marriage_mask = self._play_options(seat)
+            self._play_mask = mask
+            self._marriage_mask = marriage_mask
+            actions = _play_actions(mask, marriage_mask)
+            if not self.tricks_played and not trick:
+                actions = (*actions, CONCEDE)  # T-16: rospis until the first card is played
+        else:
+            # _play_options inlined for the commonest case, following without must_beat (T-18).
+            hand = self.hands[seat]
+            mask = hand & SUIT_MASKS[trick[0][1] // 6]
+            if not mask:  # no card of the suit led: a trump if any, else any card
+                trump = self.trump
+                mask = hand & SUIT_MASKS[trump] if trump is not None else 0
+                if not mask:
+                    mask = hand
+            self._play_mask = mask
+            self._marriage_mask = 0
+            s, c, d, h = _SUIT_PLAYS
+            actions = s[mask & 63] + c[mask >> 6 & 63] + d[mask >> 12 & 63] + h[mask >> 18 & 63]
         if self.four_nines_receivers >> seat & 1:
-            actions = (*actions, REDEAL[RedealReason.FOUR_NINES])
+            actions = (*actions, _REDEAL_FOUR_NINES)
         return actions
 
     def _play_options(self, seat: int) -> tuple[int, int]:
@@ -535,7 +567,7 @@ class Deal:
 
         Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
         """
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError(Reason.GAME_OVER, "the deal is over")
         if seat != self.to_act:
             raise IllegalActionError(
@@ -547,7 +579,7 @@ class Deal:
         events: list[Event] = []
         # Fast path for the commonest action: a card played without a marriage.
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
-            if self.phase is not Phase.PLAY or not (self._play_mask >> action.card.index) & 1:
+            if self.phase is not _PLAY or not (self._play_mask >> action.card.index) & 1:
                 raise self._why_illegal(seat, action)
             self._legal = None
             self._play(seat, action, events)
@@ -589,7 +621,7 @@ class Deal:
                 self.spoken |= 1 << seat
                 events.append(DarkDeclared(seat))
                 events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
-                self.phase = Phase.AUCTION
+                self.phase = _AUCTION
                 self._record_bid(seat, DARK_BID, forced=True, events=events)
                 self._advance_auction(seat, events)
             case DeclineDark():
@@ -658,21 +690,21 @@ class Deal:
         declarer = self.declarer
         assert declarer is not None
         if index is None:  # two players: the declarer first chooses a talon, unseen (T-5)
-            self.phase = Phase.TALON_CHOICE
+            self.phase = _TALON_CHOICE
             self.to_act = declarer
             return
         talon = self.talons[index]
         self.talons[index] = 0
         self.taken_talon = talon
         face_up = True
-        if self.kind is DealKind.NORMAL and self.rules.players != 2:
+        if self.kind is _NORMAL and self.rules.players != 2:
             uncontested_100 = self.bid == OPENING_BID and self.rules.closed_talon_on_uncontested_100
             face_up = not (uncontested_100 or self.doubled)  # T-10, and T-31: a dark talon is taken closed
         self.talon_face_up = face_up
         self._weak_talon = self.talon_is_weak()
         self.hands[declarer] |= talon
         events.append(TalonTaken(declarer, face_up, cards_of(talon)))
-        self.phase = Phase.EXCHANGE
+        self.phase = _EXCHANGE
         self.to_act = declarer
         opponents = tuple([s for s in self.active if s != declarer])
         if self.rules.players == 2:
@@ -699,15 +731,15 @@ class Deal:
         events.append(CardGiven(seat, to, CARDS[index]))
         if self.gives_left or self.discards_left:
             return
-        if self.kind is DealKind.NORMAL and not self.doubled:
-            self.phase = Phase.CONTRACT
+        if self.kind is _NORMAL and not self.doubled:
+            self.phase = _CONTRACT
             return
         self.contract = self.bid  # golden, dark and obligatory contracts are fixed
         events.append(ContractNamed(seat, self.bid))
         self._begin_play()
 
     def _begin_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.leader = self.to_act = self.declarer
         self.trick_count = self.hands[self.active[0]].bit_count()
 
@@ -769,7 +801,7 @@ class Deal:
         return best_seat
 
     def _finish(self, events: list[Event]) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.to_act = None
         events.append(
             DealRevealed(

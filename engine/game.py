@@ -12,10 +12,11 @@ import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from engine.actions import Action, Shuffle
 from engine.cards import CARDS
-from engine.deal import Deal, DealSetup, active_seats
+from engine.deal import Deal, DealSetup, Phase, active_seats
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.events import (
     DealKind,
@@ -39,6 +40,9 @@ BARREL_DEALS = 3
 FALLS_TO_RESET = 3
 BOLTS_TO_PENALTY = 3
 
+_OVER: Final = Phase.OVER
+_GOLDEN: Final = DealKind.GOLDEN
+
 _MarkFn = Callable[[int, Mark, int], None]
 _FallFn = Callable[[int, int, Mark], None]
 
@@ -49,9 +53,25 @@ def derive_seed(seed: int, label: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(CARDS))))
+"""(position, bound, bits) of each swap of a Fisher-Yates shuffle of the deck."""
+
+
 def seeded_shuffle(seed: int, deal_number: int) -> Shuffle:
+    """The deal's deck order: ``random.Random(key).shuffle`` of the deck, spelled out.
+
+    This is CPython's ``Random.shuffle`` and ``Random._randbelow`` inlined (a swap per position from the
+    top, each index drawn with ``getrandbits`` and rejection), so it gives the same order draw for draw
+    without a method call per card, and the engine's deals no longer depend on how a Python version
+    implements ``shuffle``.
+    """
     order = list(CARDS)
-    random.Random(derive_seed(seed, f"deal:{deal_number}")).shuffle(order)
+    getrandbits = random.Random(derive_seed(seed, f"deal:{deal_number}")).getrandbits
+    for i, bound, bits in _SHUFFLE_STEPS:
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
     return Shuffle(tuple(order))
 
 
@@ -100,7 +120,8 @@ class Game:
 
     @property
     def is_chance_node(self) -> bool:
-        return self.winner is None and (self.deal is None or self.deal.is_over)
+        deal = self.deal
+        return self.winner is None and (deal is None or deal.phase is _OVER)
 
     @property
     def to_act(self) -> int | None:
@@ -171,15 +192,18 @@ class Game:
             raise IllegalActionError(Reason.CHANCE_NODE, "the next deal has not been dealt yet")
         events = deal.apply(seat, action)
         self.history.append((seat, action))
-        self._after(deal, events)
+        if deal.phase is _OVER:
+            self._after(deal, events)
+        else:
+            self.events += events
         return events
 
     def _after(self, deal: Deal, events: list[Event]) -> None:
-        if deal.is_over:
+        if deal.phase is _OVER:
             if deal.redeal is None:
                 self._settle(deal, events)
                 self.deals_played += 1
-                if deal.kind is DealKind.GOLDEN:
+                if deal.kind is _GOLDEN:
                     self.golden_played += 1
                 if self.winner is None:
                     self.dealer = (self.dealer + 1) % self.rules.players  # T-3

@@ -8,11 +8,15 @@ game depend on the whole sheet and are applied by :mod:`engine.game` on top of t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from engine.cards import ACES_MASK, marriage_points_in, points_of
 from engine.deal import Deal
 from engine.events import DealKind, Outcome
 from engine.rules import Rules, SitterScores
+
+_MADE: Final = Outcome.MADE
+_CONCEDED: Final = Outcome.CONCEDED
 
 
 def round_to_5(points: int) -> int:
@@ -44,27 +48,31 @@ def value_deal(rules: Rules, deal: Deal) -> DealValue:
     assert declarer is not None and contract is not None and outcome is not None
     n = rules.players
     factor = 2 if deal.doubled else 1
-    points = tuple(deal.deal_points(s) for s in range(n))
+    won = deal.won
+    marriage_points = deal.marriage_points
+    points = tuple([points_of(won[s]) + marriage_points[s] for s in range(n)])  # deal.deal_points(s)
     base = [0] * n
     bolts = [0] * n
-    base[declarer] = contract * factor if outcome is Outcome.MADE else -contract * factor
+    made = outcome is _MADE
+    conceded = outcome is _CONCEDED
+    base[declarer] = contract * factor if made else -contract * factor
     for seat in deal.active:
         if seat == declarer:
             continue
-        if outcome is Outcome.CONCEDED:
+        if conceded:
             base[seat] = rospis_share(contract) * factor
         else:
-            cards = points_of(deal.won[seat])
-            raw = cards * factor + deal.marriage_points[seat]  # T-30: marriages are never doubled
+            raw = points_of(won[seat]) * factor + marriage_points[seat]  # T-30: marriages are never doubled
             base[seat] = round_to_5(raw) if rules.round_defenders else raw
-    if outcome is not Outcome.CONCEDED:
+    if not conceded:
+        tricks_won = deal.tricks_won
         for seat in deal.active:
-            if deal.tricks_won[seat] == 0:
+            if tricks_won[seat] == 0:
                 bolts[seat] = factor
     sitter = deal.sitter
     if sitter is not None and rules.sitter_scores is SitterScores.TALON_ACES_AND_MARRIAGE:
         talon = deal.dealt_talons[0]
         base[sitter] = 50 * (talon & ACES_MASK).bit_count() + marriage_points_in(talon)
     if deal.kind is DealKind.OBLIGATORY:
-        base[declarer] = contract if outcome is Outcome.MADE else 0
+        base[declarer] = contract if made else 0
     return DealValue(declarer, contract, outcome, deal.doubled, points, tuple(base), tuple(bolts))
