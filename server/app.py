@@ -89,6 +89,8 @@ class Server:
         await self.grpc.start()
         if self.metrics is not None:
             self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+        for table in self.registry.all():
+            table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         log.info(

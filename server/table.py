@@ -438,8 +438,9 @@ class Table:
                 first = [self.snapshot(audience)]
             elif after < self.sequence:
                 first = self._render(self.log[after:], after + 1, audience)
-            else:
-                first = []
+            else:  # nothing missed: still say whose turn it is
+                turn = pb.StreamEventsResponse(sequence=self.sequence, turn=self._turn(audience))
+                first = [turn.SerializeToString()]
             for data in first:
                 yield data
             if self.finished:
