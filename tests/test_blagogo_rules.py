@@ -537,6 +537,7 @@ JOKER_MEANING = BlagogoReason.JOKER_MEANING
         ("5♠ 5♥ 5♦ 5♣ ★", (Stands(Rank.FIVE),), BlagogoReason.SET_TOO_LONG),
         ("5♠ 6♠ 7♥", (), BlagogoReason.NOT_A_MELD),
         ("5♠ 7♥ ★", (Stands(Rank.FIVE),), BlagogoReason.NOT_A_MELD),
+        ("5♠ 5♥ ★", (Stands(Rank.FIVE, Suit.CLUBS),), JOKER_MEANING),
         ("5♠ ★ ★", (Stands(Rank.SEVEN, Suit.SPADES), Stands(Rank.NINE, Suit.SPADES)), NOT_CONSECUTIVE),
         ("5♠ 5♥ 5♦ 5♣", (), None),
     ],

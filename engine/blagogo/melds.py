@@ -224,6 +224,12 @@ def _set_rank(naturals: list[Card], jokers: Sequence[Stands], size: int) -> int:
 def _run_suit(naturals: list[Card], jokers: Sequence[Stands]) -> int:
     suit = CARD_SUIT[naturals[0].index]
     if any(CARD_SUIT[c.index] != suit for c in naturals):
+        rank = CARD_RANK[naturals[0].index]
+        if jokers and all(CARD_RANK[c.index] == rank for c in naturals):
+            raise illegal(
+                BlagogoReason.JOKER_MEANING,
+                f"in a set a joker stands for a rank only: Stands({Rank(rank).name}), without a suit (B-14)",
+            )
         raise illegal(
             BlagogoReason.NOT_A_MELD,
             "the cards are neither one rank (a set) nor one suit (a run) (B-14)",

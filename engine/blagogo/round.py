@@ -18,7 +18,7 @@ Legal actions (B-22) come in two kinds:
   specific reason, the state unchanged), and :func:`engine.blagogo.candidates.candidate_melds` lists a
   useful, **non-exhaustive** set of legal ones for bots.
 
-Choices where the specification leaves room (documented in the README of the package as well):
+Choices where the specification leaves room (all of them are listed in this package's README.md):
 
 - The deal (B-5): the shuffle is dealt in blocks: 13 cards to the player left of the dealer, then 12 to each
   next player clockwise (the dealer last), then one card face up to start the bridge; the rest is the deck,
