@@ -256,6 +256,58 @@ def _above(index: int) -> int:
 class Deal:
     """One deal: cards dealt from ``order`` and played to the end or annulled."""
 
+    # Slots keep attribute access and construction cheap: a deal has more attributes than CPython shares
+    # keys for in an instance dict.
+    __slots__ = (
+        "_active_mask",
+        "_following",
+        "_legal",
+        "_marriage_mask",
+        "_play_mask",
+        "_weak_talon",
+        "active",
+        "auction",
+        "bid",
+        "contract",
+        "dark_seat",
+        "dealer",
+        "dealt",
+        "dealt_talons",
+        "declarer",
+        "discards_left",
+        "doubled",
+        "four_nines_receivers",
+        "given",
+        "gives_left",
+        "hands",
+        "high_bid",
+        "high_bidder",
+        "kind",
+        "leader",
+        "marriage_points",
+        "marriages",
+        "number",
+        "order",
+        "outcome",
+        "passed",
+        "phase",
+        "redeal",
+        "rules",
+        "sitter",
+        "spoken",
+        "taken_talon",
+        "talon_face_up",
+        "talon_index",
+        "talons",
+        "to_act",
+        "trick",
+        "trick_count",
+        "tricks_played",
+        "tricks_won",
+        "trump",
+        "won",
+    )
+
     def __init__(self, rules: Rules, setup: DealSetup, order: tuple[Card, ...]) -> None:
         n = rules.players
         self.active, self._following = _seating(n, setup.dealer)
@@ -579,10 +631,12 @@ class Deal:
         events: list[Event] = []
         # Fast path for the commonest action: a card played without a marriage.
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
-            if self.phase is not _PLAY or not (self._play_mask >> action.card.index) & 1:
+            card = action.card
+            index = card.suit * 6 + card.rank  # card.index, without the property call
+            if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
                 raise self._why_illegal(seat, action)
             self._legal = None
-            self._play(seat, action, events)
+            self._play(seat, card, index, False, events)
             return events
         for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
             if candidate is action:
@@ -604,8 +658,8 @@ class Deal:
             self._advance_auction(seat, events)
             return events
         match action:
-            case PlayCard():
-                self._play(seat, action, events)
+            case PlayCard(card, marriage):
+                self._play(seat, card, card.index, marriage, events)
             case Bid(value):
                 self.spoken |= 1 << seat
                 self._record_bid(seat, value, forced=False, events=events)
@@ -743,12 +797,10 @@ class Deal:
         self.leader = self.to_act = self.declarer
         self.trick_count = self.hands[self.active[0]].bit_count()
 
-    def _play(self, seat: int, action: PlayCard, events: list[Event]) -> None:
-        card = action.card
-        index = card.suit * 6 + card.rank  # card.index, without the property call
+    def _play(self, seat: int, card: Card, index: int, marriage: bool, events: list[Event]) -> None:
         self.hands[seat] &= ~(1 << index)
         self.four_nines_receivers &= ~(1 << seat)
-        if action.marriage:
+        if marriage:
             suit = card.suit
             points = MARRIAGE_POINTS[suit]
             self.marriage_points[seat] += points
