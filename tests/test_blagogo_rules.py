@@ -249,6 +249,18 @@ def test_b5_deal_13_to_the_left_of_the_dealer_12_to_the_others_and_one_bridge_ca
     r.check_invariants()
 
 
+def test_b5_a_shuffle_must_hold_each_of_the_108_cards_once() -> None:
+    """B-5, B-1: a stacked deck that is not the 108 cards is malformed; the game stays at its chance node."""
+    game = Game(BlagogoRules(players=3), seed=0)
+    good = game.chance_outcome().order
+    for bad in (good[:-1], (*good[:-1], good[0]), (*good[:-1], Card(500)), list(good)):
+        with pytest.raises(InvalidActionError):
+            game.apply_chance(Shuffle(bad))  # type: ignore[arg-type]
+        assert game.is_chance_node and game.rounds_dealt == 0 and game.history == []
+    game.apply_chance(Shuffle(good))
+    assert game.rounds_dealt == 1
+
+
 def test_b6_the_bridge_keeps_every_card_in_order_for_everyone() -> None:
     """B-6: discards go to the end of the bridge; every seat and spectators see it in order."""
     game = deal(OPENING_HAND, deck="4♣ 7♦")

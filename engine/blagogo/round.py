@@ -132,8 +132,8 @@ class Round:
         if (
             not isinstance(order, tuple)
             or len(order) != DECK_SIZE
-            or not all(isinstance(c, Card) for c in order)
-            or len({c.index for c in order}) != DECK_SIZE
+            or not all(type(c) is Card and type(c.index) is int and 0 <= c.index < DECK_SIZE for c in order)
+            or sum(1 << c.index for c in set(order)) != FULL_MASK
         ):
             raise InvalidActionError("a shuffle must order each of the 108 cards exactly once")
         self.rules = rules
