@@ -49,6 +49,10 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
+    max_tables: int = 10_000
+    """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
+    max_message_bytes: int = 64 * 1024
+    """The largest request accepted; the biggest legitimate one (CreateTable) is well under 1 KiB."""
 
 
 class Server:
@@ -59,7 +63,7 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
-        self.registry = Registry(self.store, self.telemetry)
+        self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
         restored = self.registry.restore()
         if restored:
             log.info("tables restored", count=restored, db=settings.db)
@@ -71,7 +75,10 @@ class Server:
             grpc_metrics = MetricsInterceptor(self.metrics.grpc)
             grpc_metrics.initialize(pb.DESCRIPTOR.services_by_name["TableService"])
             interceptors.append(grpc_metrics)
-        self.grpc = aio.server(interceptors=interceptors)
+        self.grpc = aio.server(
+            interceptors=interceptors,
+            options=[("grpc.max_receive_message_length", settings.max_message_bytes)],
+        )
         self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
@@ -162,6 +169,18 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         default=float(env.get("THOUSAND_SHUTDOWN_GRACE", defaults.shutdown_grace)),
         help="seconds in-flight calls get to finish on SIGTERM",
     )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
+        help="unfinished tables held at most",
+    )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
+        help="the largest request accepted",
+    )
     args = parser.parse_args(argv)
     return Settings(
         host=args.host,
@@ -171,6 +190,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_format=args.log_format,
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
+        max_tables=args.max_tables,
+        max_message_bytes=args.max_message_bytes,
     )
 
 

@@ -38,6 +38,7 @@ class ErrorReason(Enum):
     INVALID_RULES = "INVALID_RULES"
     UNKNOWN_STRATEGY = "UNKNOWN_STRATEGY"
     REQUEST_ID_REUSED = "REQUEST_ID_REUSED"
+    TOO_MANY_TABLES = "TOO_MANY_TABLES"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -60,6 +61,7 @@ _CODES: Final = {
     ErrorReason.INVALID_RULES: grpc.StatusCode.INVALID_ARGUMENT,
     ErrorReason.UNKNOWN_STRATEGY: grpc.StatusCode.INVALID_ARGUMENT,
     ErrorReason.REQUEST_ID_REUSED: grpc.StatusCode.INVALID_ARGUMENT,
+    ErrorReason.TOO_MANY_TABLES: grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
 
 

@@ -31,10 +31,13 @@ class SeatSpec:
 class Registry:
     """The server's tables, kept in ``store`` when there is one."""
 
-    def __init__(self, store: Store | None = None, telemetry: Telemetry | None = None) -> None:
+    def __init__(
+        self, store: Store | None = None, telemetry: Telemetry | None = None, *, max_tables: int = 10_000
+    ) -> None:
         self._tables: dict[str, Table] = {}
         self._serial = 0
         self.store = store
+        self.max_tables = max_tables
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
 
     def restore(self) -> int:
@@ -74,6 +77,12 @@ class Registry:
     def create(
         self, rules: Rules, seats: list[SeatSpec], seed: int | None, first_dealer: int | None
     ) -> Table:
+        playing = sum(1 for t in self._tables.values() if not t.finished)
+        if playing >= self.max_tables:
+            raise ServiceError(
+                ErrorReason.TOO_MANY_TABLES,
+                f"the server already holds {playing} unfinished tables, its limit; try again later",
+            )
         if len(seats) != rules.players:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,

@@ -546,3 +546,27 @@ def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator() -> None:
             assert final.status == pb.TABLE_STATUS_FINISHED
 
     run(scenario())
+
+
+def test_limits_on_tables_and_message_size() -> None:
+    """Hostile input is bounded: a server holds at most max_tables unfinished tables, and an oversized
+    request is refused before it is parsed."""
+
+    async def scenario() -> None:
+        server = Server(Settings(host="127.0.0.1", port=0, max_tables=2, max_message_bytes=4096))
+        await server.start()
+        try:
+            async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+                stub = pb_grpc.TableServiceStub(channel)
+                for _ in range(2):
+                    await stub.CreateTable(thousand_table(3))
+                await expect_error(
+                    stub.CreateTable(thousand_table(3)), "TOO_MANY_TABLES", grpc.StatusCode.RESOURCE_EXHAUSTED
+                )
+                with pytest.raises(aio.AioRpcError) as caught:
+                    await stub.GetTable(pb.GetTableRequest(table_id="x" * 10_000))
+                assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        finally:
+            await server.stop(grace=0.1)
+
+    run(scenario())

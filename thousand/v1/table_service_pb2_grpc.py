@@ -51,6 +51,7 @@ class TableServiceStub:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
@@ -125,6 +126,7 @@ class TableServiceServicer:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
@@ -252,6 +254,7 @@ class TableService:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.

@@ -52,6 +52,7 @@ class TableServiceStub:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
@@ -105,6 +106,7 @@ class TableServiceAsyncStub(TableServiceStub):
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
@@ -154,6 +156,7 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
     BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
