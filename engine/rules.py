@@ -6,11 +6,12 @@ and an impossible combination never reaches a deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
 from engine.errors import RulesError
+from engine.variants import check_field_types, describe
 
 MAX_POSSIBLE_POINTS: Final = 400
 """120 card points plus all four marriages: no bid or contract can exceed it, so it bounds the legal list."""
@@ -87,12 +88,7 @@ class Rules:
     bank: int = 0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            expected = _FIELD_TYPES[f.name]
-            # bool is an int subclass: an int field must not silently accept True.
-            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise RulesError(f.name, f"must be {expected.__name__}, got {value!r}")
+        check_field_types(self)
         if self.players not in (2, 3, 4):
             raise RulesError("players", f"Thousand is played by 2, 3 or 4 players, not {self.players}")
         if self.bid_step <= 0 or self.bid_step % 5:
@@ -120,39 +116,4 @@ class Rules:
 
     def describe(self) -> list[str]:
         """The variants in words, for rules screens and transcripts."""
-        lines = [f"players: {self.players}"]
-        defaults = Rules(players=3)
-        for f in fields(self):
-            if f.name == "players":
-                continue
-            value = getattr(self, f.name)
-            shown = value.value if isinstance(value, Enum) else value
-            marker = "" if value == getattr(defaults, f.name) else "  (changed)"
-            lines.append(f"{f.name}: {shown}{marker}")
-        return lines
-
-
-_FIELD_TYPES: Final[dict[str, type]] = {
-    "players": int,
-    "two_player_deal": TwoPlayerDeal,
-    "sitter_scores": SitterScores,
-    "opening_bid": OpeningBid,
-    "bid_step": int,
-    "bid_cap": BidCap,
-    "closed_talon_on_uncontested_100": bool,
-    "redeal_four_nines": bool,
-    "weak_talon": WeakTalon,
-    "weak_talon_below_points": int,
-    "weak_hand_max_points": int,
-    "must_beat": bool,
-    "marriage_on_first_trick": bool,
-    "round_defenders": bool,
-    "barrel_at": int,
-    "barrel_bumped_by_newcomer": bool,
-    "barrel_simultaneous_both_fall": bool,
-    "obligatory_game": bool,
-    "samosval": bool,
-    "golden_deals": bool,
-    "dark": bool,
-    "bank": int,
-}
+        return describe(self)

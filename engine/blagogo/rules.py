@@ -7,11 +7,12 @@ round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
 from engine.errors import RulesError
+from engine.variants import check_field_types, describe
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
@@ -56,12 +57,7 @@ class BlagogoRules:
     round in which every card left is dead then goes on for ever, so a server may want a limit."""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            expected = _FIELD_TYPES[f.name]
-            # bool is an int subclass: an int field must not silently accept True.
-            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise RulesError(f.name, f"must be {expected.__name__}, got {value!r}")
+        check_field_types(self)
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError("players", f"1000 Blagogo is played by 2 to 8 players, not {self.players}")
         if not 0 <= self.ace_in_hand <= MAX_ACE_IN_HAND:
@@ -80,25 +76,4 @@ class BlagogoRules:
 
     def describe(self) -> list[str]:
         """The variants in words, for rules screens and transcripts."""
-        lines = [f"players: {self.players}"]
-        defaults = BlagogoRules()
-        for f in fields(self):
-            if f.name == "players":
-                continue
-            value = getattr(self, f.name)
-            shown = value.value if isinstance(value, Enum) else value
-            marker = "" if value == getattr(defaults, f.name) else "  (changed)"
-            lines.append(f"{f.name}: {shown}{marker}")
-        return lines
-
-
-_FIELD_TYPES: Final[dict[str, type]] = {
-    "players": int,
-    "ace_in_hand": int,
-    "bridge_take_must_meld": bool,
-    "opening_min_points": int,
-    "layoff_scores_for": LayoffScores,
-    "kantrame_first_turn_only": bool,
-    "target": int,
-    "turnover_limit": int,
-}
+        return describe(self)

@@ -1,0 +1,46 @@
+"""What every game's rules object shares: field type checks and a description in words.
+
+A rules object is a frozen dataclass whose fields are the table's variants. Both games validate the types
+of their fields the same way (so a client's ``True`` never passes for an ``int``) and describe themselves
+the same way on rules screens and in transcripts; this module is that one way.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import fields
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from engine.errors import RulesError
+
+
+@cache
+def _field_types(cls: type) -> dict[str, type]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in fields(cls)}
+
+
+def check_field_types(rules: Any) -> None:
+    """Raise RulesError naming the first field whose value is not of its declared type."""
+    cls: type = type(rules)
+    for name, expected in _field_types(cls).items():
+        value = getattr(rules, name)
+        # bool is an int subclass: an int field must not silently accept True.
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise RulesError(name, f"must be {expected.__name__}, got {value!r}")
+
+
+def describe(rules: Any) -> list[str]:
+    """The variants in words, one line each, the ones changed from the default marked."""
+    defaults = type(rules)()
+    lines = [f"players: {rules.players}"]
+    for f in fields(rules):
+        if f.name == "players":
+            continue
+        value = getattr(rules, f.name)
+        shown = value.value if isinstance(value, Enum) else value
+        marker = "" if value == getattr(defaults, f.name) else "  (changed)"
+        lines.append(f"{f.name}: {shown}{marker}")
+    return lines
