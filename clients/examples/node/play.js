@@ -1,0 +1,478 @@
+#!/usr/bin/env node
+// A reference client of the thousand.v1 gRPC contract in Node.js (see docs/protocol.md).
+//
+// It creates a table of Thousand with two server-run bots and one open seat, joins the open seat, and plays
+// it with uniformly random legal actions, taken from the Turn that the seat's own stream carries, until the
+// game is over. A dropped stream is resumed with after_sequence (reconnecting with exponential backoff), and
+// a retried SubmitAction reuses its request_id, so nothing is missed, repeated or played twice.
+//
+//   npm ci
+//   node play.js --server 127.0.0.1:50051
+//
+// The last line printed is one JSON object: {"finished": true, "standings": [...], ...}.
+// The contract is read from the .proto files in ../../../proto at run time; nothing is generated.
+'use strict';
+
+const crypto = require('node:crypto');
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
+
+const PROTO_ROOT = path.resolve(__dirname, '..', '..', '..', 'proto');
+
+const USAGE = `usage: node play.js [options]
+
+  --server ADDR          the server, host:port (default: $THOUSAND_SERVER or 127.0.0.1:50051)
+  --strategy NAME        the two bots' strategy (default: greedy)
+  --seed N               the table's seed, and the seed of this client's random choices
+  --name NAME            this player's display name (default: node)
+  --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
+  --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
+  --quiet                print only the standings and the JSON line, not a line per deal
+  --help                 this text`;
+
+// ---------------------------------------------------------------- arguments
+
+function parseArgs(argv) {
+  const options = {
+    server: process.env.THOUSAND_SERVER || '127.0.0.1:50051',
+    strategy: 'greedy',
+    seed: null,
+    name: 'node',
+    maxSeconds: 0,
+    dropEvery: 0,
+    quiet: false,
+  };
+  const value = (i, flag) => {
+    if (i + 1 >= argv.length) fail(`${flag} needs a value`);
+    return argv[i + 1];
+  };
+  const integer = (text, flag) => {
+    if (!/^\d+$/.test(text)) fail(`${flag} must be a non-negative integer, not ${JSON.stringify(text)}`);
+    return Number(text);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    switch (flag) {
+      case '--server': options.server = value(i++, flag); break;
+      case '--strategy': options.strategy = value(i++, flag); break;
+      case '--seed': options.seed = integer(value(i++, flag), flag); break;
+      case '--name': options.name = value(i++, flag); break;
+      case '--max-seconds': {
+        const s = Number(value(i++, flag));
+        if (!(s >= 0)) fail('--max-seconds must be a number of seconds');
+        options.maxSeconds = s;
+        break;
+      }
+      case '--drop-every': options.dropEvery = integer(value(i++, flag), flag); break;
+      case '--quiet': options.quiet = true; break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+function fail(message) {
+  console.error(`play.js: ${message}`);
+  process.exit(64);
+}
+
+// ---------------------------------------------------------------- the contract
+
+// Decoding choices, each one a rule of docs/protocol.md for clients:
+// - keepCase: field names exactly as in the .proto files (table_id, legal_actions, pass_bid).
+// - longs: String: uint64 sequence numbers arrive as decimal strings (compared here as BigInt).
+// - enums: String: enum values by name; a value this client does not know stays a number (tolerated).
+// - defaults: true: proto3 leaves zeros off the wire; they read as 0, "", false and []. Fields marked
+//   `optional` (Turn.seat, ...) stay undefined when unset: that is how "nobody must act" differs from
+//   "seat 0 must act".
+// - oneofs: true: each oneof's case is named in a virtual field (payload, event, action); an unknown case
+//   reads as undefined and is skipped.
+const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
+const definition = protoLoader.loadSync('thousand/v1/table_service.proto', {
+  ...LOAD_OPTIONS,
+  includeDirs: [PROTO_ROOT],
+});
+const thousand = grpc.loadPackageDefinition(definition).thousand.v1;
+
+// google.rpc.Status and google.rpc.ErrorInfo, to read the error reason the server sends in the trailer
+// `grpc-status-details-bin` (their field numbers are fixed by googleapis; declared here to need no download).
+const rpcTypes = protobuf.Root.fromJSON({
+  nested: {
+    google: {
+      nested: {
+        rpc: {
+          nested: {
+            Status: {
+              fields: {
+                code: { type: 'int32', id: 1 },
+                message: { type: 'string', id: 2 },
+                details: { rule: 'repeated', type: 'Any', id: 3 },
+              },
+            },
+            Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
+            ErrorInfo: {
+              fields: {
+                reason: { type: 'string', id: 1 },
+                domain: { type: 'string', id: 2 },
+                metadata: { keyType: 'string', type: 'string', id: 3 },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+const Status = rpcTypes.lookupType('google.rpc.Status');
+const ErrorInfo = rpcTypes.lookupType('google.rpc.ErrorInfo');
+
+/** The ErrorInfo of a failed call, as {reason, domain, metadata}, or null when the call carried none. */
+function errorInfo(error) {
+  const details = error && error.metadata ? error.metadata.get('grpc-status-details-bin') : [];
+  for (const bytes of details) {
+    const status = Status.decode(bytes);
+    for (const any of status.details) {
+      if (any.type_url.endsWith('/google.rpc.ErrorInfo')) {
+        return ErrorInfo.toObject(ErrorInfo.decode(any.value), { defaults: true });
+      }
+    }
+  }
+  return null;
+}
+
+function describeError(error) {
+  const info = errorInfo(error);
+  const code = grpc.status[error.code] || error.code;
+  return info ? `${code} ${info.reason}: ${error.details}` : `${code}: ${error.details}`;
+}
+
+// ---------------------------------------------------------------- small tools
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Exponential backoff with full jitter: 0.1 s, 0.2 s, ... capped at 5 s. */
+function backoff(attempt) {
+  const ceiling = Math.min(5000, 100 * 2 ** Math.min(attempt, 10));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** A seeded generator (mulberry32) when --seed is given, so a game can be replayed; Math.random otherwise. */
+function randomSource(seed) {
+  if (seed === null) return Math.random;
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Call a unary method; resolves with the response, rejects with the grpc-js error. */
+function unary(client, method, request, metadata, deadlineSeconds = 15) {
+  const md = metadata || new grpc.Metadata();
+  md.set('x-request-id', crypto.randomUUID()); // optional: lets the server's log lines be correlated
+  return new Promise((resolve, reject) => {
+    client[method](
+      request,
+      md,
+      { deadline: Date.now() + deadlineSeconds * 1000, waitForReady: true },
+      (error, response) => (error ? reject(error) : resolve(response)),
+    );
+  });
+}
+
+/** Codes after which the same call may succeed later: the server was away, or the connection was cut. */
+const TRANSIENT = new Set([
+  grpc.status.UNAVAILABLE,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.CANCELLED,
+  grpc.status.INTERNAL,
+  grpc.status.UNKNOWN,
+  grpc.status.RESOURCE_EXHAUSTED,
+]);
+
+class GapError extends Error {}
+class GiveUp extends Error {}
+
+// ---------------------------------------------------------------- one seat
+
+class Seat {
+  constructor(client, tableId, seat, token, options) {
+    this.client = client;
+    this.tableId = tableId;
+    this.seat = seat;
+    this.token = token;
+    this.options = options;
+    this.random = randomSource(options.seed);
+    this.deadline = options.maxSeconds > 0 ? Date.now() + options.maxSeconds * 1000 : Infinity;
+    this.lastSeen = null; // BigInt: the sequence number of the last message received, null before any
+    this.finished = false;
+    this.winner = null;
+    this.standings = [];
+    this.actions = 0;
+    this.events = 0;
+    this.deals = 0;
+    this.reconnects = 0;
+    this.snapshots = 0;
+    this.snapshotSequence = null; // the sequence number of the first snapshot: where this client's log starts
+    this.staleTurns = 0;
+    this.dropping = false; // set while this client cancels its own stream on purpose (--drop-every)
+  }
+
+  metadata() {
+    const md = new grpc.Metadata();
+    md.set('x-seat-token', this.token);
+    return md;
+  }
+
+  timeLeft() {
+    return this.deadline - Date.now();
+  }
+
+  /** Stream and play until the game is over, resuming the stream whenever it drops. */
+  async play() {
+    let failures = 0;
+    while (!this.finished) {
+      if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
+      let received = 0;
+      try {
+        received = await this.streamOnce();
+      } catch (error) {
+        if (error instanceof GiveUp) throw error;
+        if (error instanceof GapError) {
+          // Never expected from this server: start over from a fresh snapshot rather than guess.
+          console.error(`play.js: ${error.message}; resynchronizing from a snapshot`);
+          this.lastSeen = null;
+        } else if (error.code === undefined || !TRANSIENT.has(error.code)) {
+          throw error; // TABLE_NOT_FOUND, SEAT_TOKEN_INVALID, ...: retrying cannot help
+        } else if (!(error.code === grpc.status.CANCELLED && this.dropping)) {
+          console.error(`play.js: stream dropped (${describeError(error)}); resuming`);
+        }
+      }
+      if (this.finished) break;
+      // The stream ended (or dropped) before the game did: resume after the last message seen.
+      failures = received > 0 ? 1 : failures + 1;
+      this.reconnects += 1;
+      if (!this.dropping) await sleep(Math.min(backoff(failures), Math.max(0, this.timeLeft())));
+      this.dropping = false;
+    }
+  }
+
+  /** One StreamEvents call: returns the number of messages received when the server ends it. */
+  async streamOnce() {
+    const request = { table_id: this.tableId };
+    if (this.lastSeen !== null) request.after_sequence = this.lastSeen.toString();
+    const call = this.client.StreamEvents(request, this.metadata());
+    const timer = Number.isFinite(this.deadline)
+      ? setTimeout(() => call.cancel(), Math.max(0, this.timeLeft()))
+      : null;
+    let received = 0;
+    try {
+      for await (const message of call) {
+        received += 1;
+        const turn = this.receive(message);
+        if (this.finished) break;
+        if (turn) await this.act(message, turn);
+        if (this.options.dropEvery > 0 && received % this.options.dropEvery === 0) {
+          this.dropping = true; // a deliberate drop, to exercise resumption
+          break;
+        }
+      }
+    } catch (error) {
+      if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.stop(call); // a no-op when the server ended the stream; otherwise frees it at once
+    }
+    return received;
+  }
+
+  /** End a stream this client no longer reads (its CANCELLED status is then expected, not an error). */
+  stop(call) {
+    call.on('error', () => {});
+    call.cancel();
+  }
+
+  /** Take one message in; returns the Turn when this seat must act on it, else null. */
+  receive(message) {
+    const sequence = BigInt(message.sequence);
+    switch (message.payload) {
+      case 'snapshot': {
+        // The first message of a fresh stream, or a resynchronization of a lagging one: start over from it.
+        this.snapshots += 1;
+        if (this.snapshotSequence === null) this.snapshotSequence = sequence;
+        this.lastSeen = sequence;
+        const table = message.snapshot.table;
+        const view = message.snapshot.view && message.snapshot.view.thousand;
+        if (table && table.status === 'TABLE_STATUS_FINISHED' && view) {
+          this.gameOver(view.winner, view.standings);
+        }
+        break;
+      }
+      case 'event': {
+        if (this.lastSeen !== null && sequence <= this.lastSeen) return null; // already seen: never twice
+        if (this.lastSeen !== null && sequence !== this.lastSeen + 1n) {
+          throw new GapError(`expected event ${this.lastSeen + 1n}, got ${sequence}`);
+        }
+        this.lastSeen = sequence;
+        this.events += 1;
+        this.onEvent(message.event);
+        break;
+      }
+      default:
+        // No payload: a resumed stream that missed nothing starts with the turn alone, at the current
+        // sequence number. (A payload case newer than this client would read the same way, and is skipped.)
+        if (this.lastSeen === null || sequence > this.lastSeen) this.lastSeen = sequence;
+    }
+    const turn = message.turn;
+    if (!turn || turn.seat === undefined || turn.seat !== this.seat) return null;
+    if (!turn.legal_actions.length) return null; // not this seat's own stream: no actions to choose from
+    return turn;
+  }
+
+  onEvent(event) {
+    if (event.event !== 'thousand') return; // seat_taken, seat_released, or a case this client does not know
+    const e = event.thousand;
+    switch (e.event) {
+      case 'deal_scored': {
+        this.deals += 1;
+        if (!this.options.quiet) {
+          const d = e.deal_scored;
+          const outcome =
+            typeof d.outcome === 'string' ? d.outcome.replace('OUTCOME_', '').toLowerCase() : d.outcome;
+          console.log(
+            `deal ${d.number}: seat ${d.declarer} ${outcome} ${d.contract}; scores ${d.totals.join(' / ')}`,
+          );
+        }
+        break;
+      }
+      case 'game_over':
+        this.gameOver(e.game_over.winner, e.game_over.standings);
+        break;
+      default:
+        break; // every other event (and any unknown one) needs nothing from a player that reads Turns
+    }
+  }
+
+  gameOver(winner, standings) {
+    this.finished = true;
+    this.winner = winner;
+    this.standings = standings.map((s) => ({
+      seat: s.seat,
+      place: s.place,
+      score: s.score,
+      payout: s.payout,
+    }));
+  }
+
+  /** Choose a random legal action and submit it; retries reuse the request_id, so it is applied once. */
+  async act(message, turn) {
+    const action = turn.legal_actions[Math.floor(this.random() * turn.legal_actions.length)];
+    const request = {
+      table_id: this.tableId,
+      request_id: crypto.randomUUID(),
+      last_seen_sequence: message.sequence,
+      action,
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await unary(this.client, 'SubmitAction', request, this.metadata(), 10);
+        this.actions += 1;
+        return;
+      } catch (error) {
+        const reason = (errorInfo(error) || {}).reason;
+        if (reason === 'STALE_SEQUENCE' || reason === 'NOT_YOUR_TURN' || reason === 'GAME_OVER') {
+          // The table moved on (this turn was acted on already, e.g. by a retry whose reply was lost):
+          // the stream brings the next Turn.
+          this.staleTurns += 1;
+          return;
+        }
+        if (!TRANSIENT.has(error.code) || reason !== undefined) throw error;
+        if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
+        console.error(`play.js: SubmitAction failed (${describeError(error)}); retrying the same request_id`);
+        await sleep(backoff(attempt));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const client = new thousand.TableService(options.server, grpc.credentials.createInsecure());
+
+  const create = {
+    game: 'GAME_KIND_THOUSAND',
+    seats: [
+      { kind: 'SEAT_KIND_OPEN' },
+      { kind: 'SEAT_KIND_BOT', strategy: options.strategy },
+      { kind: 'SEAT_KIND_BOT', strategy: options.strategy },
+    ],
+  };
+  if (options.seed !== null) create.seed = String(options.seed);
+  // CreateTable and JoinTable are not idempotent: they are not retried (waitForReady covers a server that
+  // is still starting), so a lost reply never leaves a second table or a seat without its token.
+  const { table } = await unary(client, 'CreateTable', create);
+  const join = { table_id: table.table_id, seat: 0, player_name: options.name };
+  const joined = await unary(client, 'JoinTable', join);
+  if (!options.quiet) {
+    console.log(`table ${table.table_id}: seat ${joined.seat} joined, against two ${options.strategy} bots`);
+  }
+
+  const seat = new Seat(client, table.table_id, joined.seat, joined.seat_token, options);
+  let gaveUp = null;
+  try {
+    await seat.play();
+  } catch (error) {
+    if (!(error instanceof GiveUp)) throw error;
+    gaveUp = error.message;
+  } finally {
+    client.close();
+  }
+
+  const names = new Map(
+    joined.table.seats.map((s) => [s.seat, s.kind === 'SEAT_KIND_BOT' ? s.strategy : 'you']),
+  );
+  if (seat.finished) {
+    console.log('Final standings:');
+    for (const s of seat.standings) {
+      console.log(`  ${s.place}. seat ${s.seat} (${names.get(s.seat)}) ${s.score}`);
+    }
+  } else {
+    console.log(`Not finished: ${gaveUp}`);
+  }
+  const result = {
+    finished: seat.finished,
+    table_id: table.table_id,
+    seat: seat.seat,
+    winner: seat.winner,
+    standings: seat.standings,
+    actions: seat.actions,
+    deals: seat.deals,
+    events: seat.events,
+    snapshot_sequence: seat.snapshotSequence === null ? null : seat.snapshotSequence.toString(),
+    sequence: seat.lastSeen === null ? null : seat.lastSeen.toString(),
+    reconnects: seat.reconnects,
+    snapshots: seat.snapshots,
+    stale_turns: seat.staleTurns,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+  console.log(JSON.stringify(result));
+  return seat.finished ? 0 : 2;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`play.js: ${error.code !== undefined ? describeError(error) : error.stack || error}`);
+    process.exit(1);
+  },
+);
