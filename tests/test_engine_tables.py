@@ -1,0 +1,102 @@
+"""The engine's speed-ups agree with the plain definitions they replace (see bench/README.md).
+
+The hot path of the engine uses lookup tables and hand-inlined library code; each is checked here against
+the straightforward version, so a later edit to either side cannot drift silently.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.actions import PLAY, PLAY_MARRIAGE, PlayCard
+from engine.cards import (
+    CARDS,
+    FULL_MASK,
+    MARRIAGE_MASKS,
+    MARRIAGE_POINTS,
+    Card,
+    Rank,
+    Suit,
+    cards_of,
+    marriage_points_in,
+    mask_of,
+)
+from engine.deal import Deal, DealSetup, _play_actions
+from engine.errors import InvalidActionError
+from engine.game import derive_seed, seeded_shuffle
+from engine.rules import Rules
+
+
+def _masks(count: int) -> list[int]:
+    rng = random.Random(1000)
+    return [0, FULL_MASK, *(rng.getrandbits(24) for _ in range(count))]
+
+
+def test_seeded_shuffle_is_random_shuffle_draw_for_draw() -> None:
+    for seed in range(300):
+        for number in (1, 2, 7, 50):
+            order = list(CARDS)
+            random.Random(derive_seed(seed, f"deal:{number}")).shuffle(order)
+            assert seeded_shuffle(seed, number).order == tuple(order)
+
+
+def test_cards_of_and_mask_of_agree_with_the_bits() -> None:
+    for mask in _masks(5000):
+        expected = tuple(CARDS[i] for i in range(24) if mask >> i & 1)
+        assert cards_of(mask) == expected
+        assert mask_of(expected) == mask
+
+
+def test_mask_of_accepts_equal_cards_that_are_not_the_interned_ones() -> None:
+    fresh = [Card(Suit.HEARTS, Rank.ACE), Card(Suit.SPADES, Rank.NINE)]
+    assert mask_of(fresh) == 1 << CARDS.index(fresh[0]) | 1 << CARDS.index(fresh[1])
+
+
+def test_marriage_points_in_sums_the_whole_marriages() -> None:
+    for mask in _masks(5000):
+        expected = sum(MARRIAGE_POINTS[s] for s in range(4) if mask & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s])
+        assert marriage_points_in(mask) == expected
+
+
+def _plain_play_actions(mask: int, marriage_mask: int) -> tuple[PlayCard, ...]:
+    actions: list[PlayCard] = []
+    for i in range(24):
+        if mask >> i & 1:
+            actions.append(PLAY[i])
+            if marriage_mask >> i & 1:
+                actions.append(PLAY_MARRIAGE[i])
+    return tuple(actions)
+
+
+def test_play_actions_table_matches_the_card_by_card_list() -> None:
+    for mask in _masks(3000):
+        queens = mask & mask >> 1 & sum(1 << (6 * s + Rank.QUEEN) for s in range(4))
+        for marriage_mask in (0, queens | queens << 1):
+            assert _play_actions(mask, marriage_mask) == _plain_play_actions(mask, marriage_mask)
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        CARDS[:23],
+        (*CARDS[:23], CARDS[0]),
+        (*CARDS, CARDS[0]),
+        (),
+    ],
+    ids=["short", "repeated card", "long", "empty"],
+)
+def test_a_shuffle_that_is_not_the_deck_is_rejected(order: tuple[Card, ...]) -> None:
+    with pytest.raises(InvalidActionError):
+        Deal(Rules(), DealSetup(1, 0), order)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_deal_hands_and_talons_follow_the_dealing_order(players: int) -> None:
+    order = seeded_shuffle(5, 1).order
+    deal = Deal(Rules(players=players), DealSetup(1, 0), order)
+    hand = 9 if players == 2 else 7
+    for k, seat in enumerate(deal.active):
+        assert deal.dealt[seat] == mask_of(order[k * hand : (k + 1) * hand])
+    assert sum(m.bit_count() for m in deal.dealt) + sum(m.bit_count() for m in deal.dealt_talons) == 24
