@@ -1,0 +1,136 @@
+"""The Node.js reference client (clients/examples/node) against a live server: ``npm ci``, then whole games.
+
+The client shares no code with the Python side: these tests see only its exit status and the JSON object of
+its last line. ``events == sequence - snapshot_sequence`` there means every event after the first snapshot
+arrived exactly once, across however many reconnections."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.live_server import ROOT, LiveServer, free_port, live_server
+
+NODE = shutil.which("node")
+NPM = shutil.which("npm")
+CLIENT = ROOT / "clients" / "examples" / "node"
+
+pytestmark = pytest.mark.skipif(
+    NODE is None or NPM is None, reason="node and npm are needed to run the Node.js client (Node.js 18+)"
+)
+
+
+@pytest.fixture(scope="module")
+def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """play.js after ``npm ci``, in a temporary copy shaped like the repository (it reads ../../../proto)."""
+    root = tmp_path_factory.mktemp("node-client")
+    shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
+    target = root / "clients" / "examples" / "node"
+    target.mkdir(parents=True)
+    for name in ("play.js", "package.json", "package-lock.json"):
+        shutil.copy2(CLIENT / name, target / name)
+    log = root / "npm.log"
+    with log.open("wb") as out:
+        installed = subprocess.run(
+            [str(NPM), "ci", "--no-audit", "--no-fund", "--prefer-offline"],
+            cwd=target,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=300,
+            check=False,
+        )
+    assert installed.returncode == 0, f"npm ci failed:\n{log.read_text()}"
+    return target / "play.js"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(tmp_path_factory.mktemp("server")) as running:
+        yield running
+
+
+def play(play_js: Path, *args: str, timeout: float = 100) -> dict[str, Any]:
+    done = subprocess.run(
+        [str(NODE), str(play_js), *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"play.js exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr}"
+    return last_json(done.stdout)
+
+
+def last_json(stdout: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
+    return result
+
+
+def assert_finished_game(result: dict[str, Any]) -> None:
+    assert result["finished"] is True
+    standings = result["standings"]
+    assert sorted(s["seat"] for s in standings) == [0, 1, 2]
+    assert [s["place"] for s in standings] == [1, 2, 3]
+    assert standings[0]["seat"] == result["winner"]
+    assert standings[0]["score"] >= 1000
+    assert result["actions"] > 0
+    # Gap-free: every event after the first snapshot arrived, once.
+    assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
+    assert result["snapshots"] == 1
+
+
+def test_node_client_plays_a_whole_game(play_js: Path, server: LiveServer) -> None:
+    """The documented command: a table with two greedy bots, seat 0 played at random to the end."""
+    result = play(play_js, "--server", server.address, "--max-seconds", "90")
+    assert_finished_game(result)
+    assert result["reconnects"] == 0
+
+
+def test_node_client_resumes_dropped_streams_without_changing_the_game(
+    play_js: Path, server: LiveServer
+) -> None:
+    """A stream cancelled every 7 messages and resumed with after_sequence: the same seeded game, event for
+    event, as without a drop."""
+    seeded = ("--server", server.address, "--seed", "3", "--quiet", "--max-seconds", "90")
+    steady = play(play_js, *seeded)
+    dropping = play(play_js, *seeded, "--drop-every", "7")
+    assert_finished_game(steady)
+    assert_finished_game(dropping)
+    assert dropping["reconnects"] > 10
+    for key in ("standings", "actions", "deals", "events", "sequence"):
+        assert dropping[key] == steady[key], key
+
+
+def test_node_client_survives_a_server_crash(play_js: Path, tmp_path: Path) -> None:
+    """SIGKILL the server mid-game and restart it on the same database: the client reconnects with backoff,
+    resumes after the last event it saw (same token) and finishes the game."""
+    server = LiveServer(port=free_port(), db=str(tmp_path / "crash.db"), log=tmp_path / "server.log")
+    server.start()
+    out, err = tmp_path / "play.out", tmp_path / "play.err"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        client = subprocess.Popen(
+            [str(NODE), str(play_js), "--server", server.address, "--max-seconds", "90"],
+            stdout=stdout,
+            stderr=stderr,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while "deal 1:" not in out.read_text() and time.monotonic() < deadline:
+            assert client.poll() is None, err.read_text()
+            time.sleep(0.02)
+        server.kill()
+        time.sleep(0.3)  # the client finds nobody there and backs off
+        server.start()
+        assert client.wait(timeout=100) == 0, f"{out.read_text()[-3000:]}\n{err.read_text()}"
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait(timeout=10)
+        server.stop()
+    result = last_json(out.read_text())
+    assert_finished_game(result)
+    assert result["reconnects"] >= 1
+    assert "resuming" in err.read_text()
