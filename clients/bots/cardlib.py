@@ -7,6 +7,7 @@ authority on legality: a bot always picks from the engine's list of legal action
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from engine.cards import CARDS, MARRIAGE_MASKS, MARRIAGE_POINTS, RANK_POINTS, SUIT_MASKS, Card, points_of
@@ -55,10 +56,9 @@ def card_points(index: int) -> int:
     return CARD_POINTS[index]
 
 
-def mask_of_cards(cards: object) -> int:
+def mask_of_cards(cards: Iterable[Card]) -> int:
     mask = 0
-    for c in cards:  # type: ignore[attr-defined]
-        assert isinstance(c, Card)
+    for c in cards:
         mask |= 1 << c.index
     return mask
 

@@ -61,7 +61,7 @@ from engine import (
     View,
 )
 from engine.actions import PLAY, PLAY_MARRIAGE
-from engine.cards import FULL_MASK, points_of
+from engine.cards import FULL_MASK, Card, points_of
 from engine.deal import Deal
 
 # ---------------------------------------------------------------------------------------- valuation
@@ -168,7 +168,7 @@ def estimate_declarer_points(rules: Rules, hand: int, stage: str = "bid") -> tup
 def estimate_after_exchange(rules: Rules, hand: int) -> tuple[float, float]:
     """The declarer's expected points with the talon taken, once it has given away its worst cards."""
     kept = hand
-    for i in give_order(rules, hand, 0)[:2]:  # two cards leave the declarer's hand in every variant
+    for i in give_order(hand)[:2]:  # two cards leave the declarer's hand in every variant
         kept &= ~(1 << i)
     return estimate_declarer_points(rules, kept, "play")
 
@@ -412,8 +412,14 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
         trumps = hand & SUIT_MASKS[trump]
         if trumps and out & SUIT_MASKS[trump] and trumps.bit_count() >= 3:
             return best_in(trumps), False
-    # Nothing sure: lose the lead cheaply, from a short suit, keeping marriages, masters and tens.
     cards = indices(hand)
+    if not declarer:
+        # A defender without a sure winner leads high (not from a marriage): it makes the declarer spend
+        # its high cards, and a partner behind the declarer may win the trick.
+        plain = [i for i in cards if not k.married >> i & 1] or cards
+        return max(plain, key=lambda i: (i % 6, -(i // 6))), False
+    # The declarer without a sure winner loses the lead cheaply, from a short suit, keeping marriages,
+    # masters and tens.
 
     def lead_cost(i: int) -> tuple[float, int]:
         cost = _keep_value(k, i)
@@ -437,7 +443,6 @@ def _follow(k: Knowledge, legal: int) -> int:
     friends = k.friends
     enemies_after = [s for s in after if s not in friends]
     friend_winning = win_seat in friends
-    trick_points = sum(CARD_POINTS[i] for _, i in trick)
     cards = indices(legal)
     winners = [i for i in cards if beats(i, best, trump)]
 
@@ -463,10 +468,7 @@ def _follow(k: Knowledge, legal: int) -> int:
             return min(safe)
         # Still others to play: the lowest sure winner keeps the higher cards as masters.
         return min(safe, key=lambda i: (i // 6 == trump, i % 6))
-    # Cannot win for sure.
-    if winners and enemies_after and trick_points >= 10:
-        # Try a likely winner when the trick is rich and only the partner could be over us.
-        pass
+    # Cannot win for sure: lose as little as possible.
     return _lowest(k, legal)
 
 
@@ -518,7 +520,7 @@ def choose_auction(
 # ---------------------------------------------------------------------------------------- exchange
 
 
-def give_order(rules: Rules, hand: int, known_out: int) -> list[int]:
+def give_order(hand: int) -> list[int]:
     """The declarer's cards from the first to give away to the last (T-14, T-5)."""
     marriages = _marriage_cards(hand)
     best_suit = -1
@@ -547,26 +549,35 @@ def give_order(rules: Rules, hand: int, known_out: int) -> list[int]:
         value += n * 0.8
         return value
 
-    del known_out
     return sorted(indices(hand), key=lambda i: (keep(i), i))
 
 
-def choose_exchange(rules: Rules, hand: int, legal: tuple[Action, ...], relative: float) -> Action:
-    order = give_order(rules, hand, 0)
+def choose_exchange(
+    hand: int, legal: tuple[Action, ...], auction: tuple[tuple[int, int | None], ...]
+) -> Action:
+    """The next card to give (T-14) or discard (T-5): the least useful first.
+
+    Of two opponents, the weaker one (by its last bid: it passed early or bid little) gets the card that
+    could help (points, a king or queen), the stronger one a harmless nine or jack. With two players the
+    card given to the opponent goes first and the discard (to the talon the last trick takes) second.
+    """
+    order = give_order(hand)
     gives = [a for a in legal if isinstance(a, GiveCard)]
     discards = [a for a in legal if isinstance(a, DiscardCard)]
-    # A 2-player discard goes to the talon the last trick takes: the cheapest card goes there.
-    for i in order:
-        if discards and not gives:
-            for a in discards:
-                if a.card.index == i:
-                    return a
+    card = order[0]
+    if gives:
+        receivers = sorted({a.to for a in gives})
+        to = receivers[0]
+        if len(receivers) > 1:
+            strength = {r: max((b or 0 for s, b in auction if s == r), default=0) for r in receivers}
+            weak, strong = sorted(receivers, key=lambda r: (strength[r], r))
+            to = strong if CARD_POINTS[card] <= 2 and card % 6 not in (KING, QUEEN) else weak
         for g in gives:
-            if g.card.index == i:
+            if g.card.index == card and g.to == to:
                 return g
-        for a in discards:
-            if a.card.index == i:
-                return a
+    for d in discards:
+        if d.card.index == card:
+            return d
     return legal[0]
 
 
@@ -593,10 +604,10 @@ def choose_contract(
 # ---------------------------------------------------------------------------------------- the strategy
 
 
-def _mask(cards: tuple[object, ...]) -> int:
+def _mask(cards: tuple[Card, ...]) -> int:
     mask = 0
     for c in cards:
-        mask |= 1 << c.index  # type: ignore[attr-defined]
+        mask |= 1 << c.index
     return mask
 
 
@@ -623,6 +634,7 @@ def decide(
     legal: tuple[Action, ...],
     *,
     bid: int,
+    auction: tuple[tuple[int, int | None], ...],
     knowledge: Knowledge | None,
     relative: float,
     rng: random.Random,
@@ -644,7 +656,7 @@ def decide(
             mean, sigma = estimate_after_exchange(rules, hand)
             if chance_at_least(mean, sigma, bid) < tuning.redeal_below:
                 return redeals[0]
-        return choose_exchange(rules, hand, legal, relative)
+        return choose_exchange(hand, legal, auction)
     if phase is Phase.CONTRACT:
         return choose_contract(rules, hand, bid, legal, tuning)
     # Play.
@@ -688,6 +700,7 @@ class HeuristicStrategy:
             _mask(view.hand),
             legal,
             bid=view.bid or 0,
+            auction=view.auction,
             knowledge=knowledge,
             relative=self.options.relative,
             rng=self._rng or rng,
@@ -721,6 +734,7 @@ def rollout_action(deal: Deal, rng: random.Random, relative: float, tuning: Tuni
         deal.hands[seat],
         legal,
         bid=deal.bid,
+        auction=tuple(deal.auction),
         knowledge=None,
         relative=relative,
         rng=rng,

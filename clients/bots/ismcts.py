@@ -180,14 +180,17 @@ class IsmctsStrategy:
             if isinstance(a, DemandRedeal | Concede):
                 add(a)
         phase = view.phase
-        if phase is Phase.AUCTION:
+        if phase is Phase.DARK:
+            for a in legal:
+                add(a)
+        elif phase is Phase.AUCTION:
             add(next((a for a in legal if isinstance(a, Pass)), None))
             add(next((a for a in legal if isinstance(a, Bid)), None))
         elif phase is Phase.EXCHANGE:
             hand = 0
             for c in view.hand:
                 hand |= 1 << c.index
-            order = give_order(view.rules, hand, 0)[:3]
+            order = give_order(hand)[:3]
             for a in legal:
                 if isinstance(a, GiveCard | DiscardCard) and a.card.index in order:
                     add(a)
