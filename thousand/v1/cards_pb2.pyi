@@ -37,7 +37,9 @@ class _SuitEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Suit.ValueType],
     """Hearts ♥. Its marriage is worth 100 (T-2)."""
 
 class Suit(_Suit, metaclass=_SuitEnumTypeWrapper):
-    """A suit of the 24-card deck (T-1), listed in ascending order of its marriage's value (T-2)."""
+    """A suit of the 24-card deck (T-1), listed in ascending order of its marriage's value (T-2).
+    1000 Blagogo's cards (BlagogoCard, B-1) have the same four suits, which rank nothing there.
+    """
 
 SUIT_UNSPECIFIED: Suit.ValueType  # 0
 """Not a suit. The server never sends it; an action carrying it is rejected as malformed (INVALID_ARGUMENT)."""

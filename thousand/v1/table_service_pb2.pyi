@@ -9,6 +9,10 @@ from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from thousand.v1 import blagogo_actions_pb2 as _blagogo_actions_pb2
+from thousand.v1 import blagogo_events_pb2 as _blagogo_events_pb2
+from thousand.v1 import blagogo_rules_pb2 as _blagogo_rules_pb2
+from thousand.v1 import blagogo_views_pb2 as _blagogo_views_pb2
 from thousand.v1 import thousand_actions_pb2 as _thousand_actions_pb2
 from thousand.v1 import thousand_events_pb2 as _thousand_events_pb2
 from thousand.v1 import thousand_rules_pb2 as _thousand_rules_pb2
@@ -34,6 +38,8 @@ class _GameKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_GameKind.Val
     """Not set: CreateTable rejects it; in ListTables it means every game."""
     GAME_KIND_THOUSAND: _GameKind.ValueType  # 1
     """Thousand, the trick-taking game of ../shared/rules/thousand.md."""
+    GAME_KIND_BLAGOGO: _GameKind.ValueType  # 2
+    """1000 Blagogo, the rummy of ../shared/rules/blagogo.md (2 to 8 players)."""
 
 class GameKind(_GameKind, metaclass=_GameKindEnumTypeWrapper):
     """Which game a table plays."""
@@ -42,6 +48,8 @@ GAME_KIND_UNSPECIFIED: GameKind.ValueType  # 0
 """Not set: CreateTable rejects it; in ListTables it means every game."""
 GAME_KIND_THOUSAND: GameKind.ValueType  # 1
 """Thousand, the trick-taking game of ../shared/rules/thousand.md."""
+GAME_KIND_BLAGOGO: GameKind.ValueType  # 2
+"""1000 Blagogo, the rummy of ../shared/rules/blagogo.md (2 to 8 players)."""
 Global___GameKind: _TypeAlias = GameKind  # noqa: Y015
 
 class _SeatKind:
@@ -103,20 +111,26 @@ class Rules(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THOUSAND_FIELD_NUMBER: _builtins.int
+    BLAGOGO_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def thousand(self) -> _thousand_rules_pb2.ThousandRules:
         """Rules of Thousand; unset fields take the specification's defaults."""
+
+    @_builtins.property
+    def blagogo(self) -> _blagogo_rules_pb2.BlagogoRules:
+        """Rules of 1000 Blagogo; unset fields take the specification's defaults."""
 
     def __init__(
         self,
         *,
         thousand: _thousand_rules_pb2.ThousandRules | None = ...,
+        blagogo: _blagogo_rules_pb2.BlagogoRules | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand", "blagogo"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -129,20 +143,26 @@ class Action(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THOUSAND_FIELD_NUMBER: _builtins.int
+    BLAGOGO_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def thousand(self) -> _thousand_actions_pb2.ThousandAction:
         """An action of Thousand."""
+
+    @_builtins.property
+    def blagogo(self) -> _blagogo_actions_pb2.BlagogoAction:
+        """An action of 1000 Blagogo."""
 
     def __init__(
         self,
         *,
         thousand: _thousand_actions_pb2.ThousandAction | None = ...,
+        blagogo: _blagogo_actions_pb2.BlagogoAction | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand", "blagogo"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -155,20 +175,26 @@ class View(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THOUSAND_FIELD_NUMBER: _builtins.int
+    BLAGOGO_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def thousand(self) -> _thousand_views_pb2.ThousandView:
         """A view of Thousand."""
+
+    @_builtins.property
+    def blagogo(self) -> _blagogo_views_pb2.BlagogoView:
+        """A view of 1000 Blagogo."""
 
     def __init__(
         self,
         *,
         thousand: _thousand_views_pb2.ThousandView | None = ...,
+        blagogo: _blagogo_views_pb2.BlagogoView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thousand", b"thousand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "game", b"game", "thousand", b"thousand"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thousand", "blagogo"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -185,7 +211,9 @@ class SeatConfig(_message.Message):
     kind: Global___SeatKind.ValueType
     """Open for a client, or a server-run bot."""
     strategy: _builtins.str
-    """The bot's strategy (for SEAT_KIND_BOT), e.g. "random" or "greedy"; empty for an open seat."""
+    """The bot's strategy (for SEAT_KIND_BOT); empty for an open seat. Thousand: "random" or "greedy"; 1000
+    Blagogo: "random". A name the table's game does not know is UNKNOWN_STRATEGY.
+    """
     def __init__(
         self,
         *,
@@ -308,12 +336,14 @@ class CreateTableRequest(_message.Message):
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
-    """The seed of the table's deals (T-35); random when unset."""
+    """The seed of the table's deals (T-35) or rounds (B-23); random when unset."""
     first_dealer: _builtins.int
-    """The first dealer (T-3); drawn from the seed when unset."""
+    """The first dealer (T-3, B-4); drawn from the seed when unset."""
     @_builtins.property
     def rules(self) -> Global___Rules:
-        """The rules; the seat count comes from `seats` when the rules leave it unset."""
+        """The rules, of the same game as `game` (unset: every default); the seat count comes from `seats` when the
+        rules leave it unset.
+        """
 
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatConfig]:
@@ -738,6 +768,7 @@ class Event(_message.Message):
     SEAT_TAKEN_FIELD_NUMBER: _builtins.int
     SEAT_RELEASED_FIELD_NUMBER: _builtins.int
     THOUSAND_FIELD_NUMBER: _builtins.int
+    BLAGOGO_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def seat_taken(self) -> Global___SeatTaken:
         """A seat was taken."""
@@ -750,18 +781,23 @@ class Event(_message.Message):
     def thousand(self) -> _thousand_events_pb2.ThousandEvent:
         """An event of the game of Thousand, as this stream's seat may see it (T-33)."""
 
+    @_builtins.property
+    def blagogo(self) -> _blagogo_events_pb2.BlagogoEvent:
+        """An event of the game of 1000 Blagogo, as this stream's seat may see it (B-21)."""
+
     def __init__(
         self,
         *,
         seat_taken: Global___SeatTaken | None = ...,
         seat_released: Global___SeatReleased | None = ...,
         thousand: _thousand_events_pb2.ThousandEvent | None = ...,
+        blagogo: _blagogo_events_pb2.BlagogoEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand"]  # noqa: Y015
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo"]  # noqa: Y015
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 
@@ -781,7 +817,12 @@ class Turn(_message.Message):
     """The seat that must act now; unset when nobody must (waiting for seats, between deals, game over)."""
     @_builtins.property
     def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Action]:
-        """That seat's complete legal actions (T-34), only on that seat's own stream."""
+        """That seat's legal actions, only on that seat's own stream. For Thousand the complete list (T-34). For 1000
+        Blagogo (B-22) every simple action (the draw, every bridge take, every discard, every joker swap, every
+        single-card AddToMeld) followed by some LayMelds the server proposes: the list is NOT exhaustive for
+        melds. Any LayMelds or AddToMeld may be submitted; the server validates it exactly and refuses an illegal
+        one with ILLEGAL_ACTION and the reason in metadata `rule`.
+        """
 
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp:

@@ -26,7 +26,8 @@ if _version_not_supported:
 
 
 class TableServiceStub:
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -53,8 +54,11 @@ class TableServiceStub:
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     def __init__(self, channel):
@@ -101,7 +105,8 @@ class TableServiceStub:
 
 
 class TableServiceServicer:
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -128,8 +133,11 @@ class TableServiceServicer:
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     def CreateTable(self, request, context):
@@ -229,7 +237,8 @@ def add_TableServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class TableService:
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -256,8 +265,11 @@ class TableService:
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     @staticmethod

@@ -27,7 +27,8 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class TableServiceStub:
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -54,8 +55,11 @@ class TableServiceStub:
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     @_typing.overload
@@ -81,7 +85,8 @@ class TableServiceStub:
 
 @_typing.type_check_only
 class TableServiceAsyncStub(TableServiceStub):
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -108,8 +113,11 @@ class TableServiceAsyncStub(TableServiceStub):
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -131,7 +139,8 @@ class TableServiceAsyncStub(TableServiceStub):
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
-    """TableService runs card tables: create one, find one, take a seat, play, watch.
+    """TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
+    plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
 
     Authentication: JoinTable returns a seat token. Send it as the request metadata entry `x-seat-token` on
     SubmitAction, LeaveTable and StreamEvents. A stream opened without a token is a spectator's stream.
@@ -158,8 +167,11 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
 
-    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason (MUST_FOLLOW_SUIT,
-    BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...); the table's state is unchanged by any error.
+    For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
+    MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
+    OPENING_TOO_LOW, DOUBLES_IN_SET, RUN_NOT_CONSECUTIVE, LAST_CARD_MUST_BE_DISCARDED, WRONG_PHASE, NO_SUCH_CARD,
+    ... The table's state is unchanged by any error. An action of another game than the table's is
+    INVALID_ARGUMENT (field `action`), and so are rules of another game than the request's (field `rules`).
     """
 
     @_abc_1.abstractmethod
