@@ -247,6 +247,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
                 "skat_actions_per_s": round(s_tally.per_second(s_tally.actions), 1),
                 "skat_chance_per_s": round(s_tally.per_second(s_tally.chance), 1),
                 "ratio": round(ratio, 3),
+                "ratio_median_of_rounds": round(_median_ratio(t_tally.rounds, s_tally.rounds), 3),
             }
         )
         out(f"OpenSpiel skat, {s_tally.seconds:.2f} s measured:")
@@ -255,7 +256,17 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         out(f"  chance steps     {s_tally.chance:>10}   {result['skat_chance_per_s']:>12,.1f} /s")
         out(f"  games/s by round {_spread(s_tally.rounds)}")
         out(f"ratio (thousand deals/s over skat games/s): {ratio:.3f}")
+        out(f"  median of the rounds' ratios: {result['ratio_median_of_rounds']:.3f} (steadier under load)")
     return result
+
+
+def _median_ratio(thousand: list[float], skat: list[float]) -> float:
+    """The median over rounds of each round's ratio: a burst of load on the machine moves it less."""
+    ratios = sorted(t / s for t, s in zip(thousand, skat, strict=True) if s)
+    if not ratios:
+        return 0.0
+    mid = len(ratios) // 2
+    return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
 
 
 def _spread(values: list[float]) -> str:
@@ -272,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.game == "blagogo":
-        print("bench: --game blagogo is not implemented yet", file=sys.stderr)
+        print("bench: --game blagogo is not implemented yet (see bench/blagogo_engine.py)", file=sys.stderr)
         return 2
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
