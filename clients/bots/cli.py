@@ -1,0 +1,174 @@
+"""``thousand-bot``: play bots against live tables, run matches over gRPC, and local duplicate tournaments.
+
+- ``thousand-bot play --server ADDR --table ID [--seat N] --strategy S``: one bot joins a live table.
+- ``thousand-bot match --server ADDR --game thousand --strategies a,b,c [--seed S] [--json]``: creates a table
+  on that server, runs one bot client per strategy (real gRPC clients), plays the whole game and prints the
+  final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``.
+- ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
+  [--json]``: duplicate deals played locally with the engine (see :mod:`clients.bots.tournament`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+
+from clients.bots import tournament
+from clients.bots.example import CautiousBot
+from clients.bots.registry import STRATEGIES, make_strategy
+from clients.bots.sdk import BotResult, run_bot
+from clients.bots.strategy import Strategy, StrategyOptions
+from clients.session import DEFAULT_SERVER, ServerError, TableSession
+from engine import Rules
+
+GAMES = ("thousand",)
+
+
+def strategy_named(name: str, options: StrategyOptions) -> Strategy:
+    if name == CautiousBot.name:
+        return CautiousBot()
+    return make_strategy(name, options)
+
+
+def known() -> str:
+    return ", ".join(sorted([*STRATEGIES, CautiousBot.name]))
+
+
+def _options(args: argparse.Namespace, seat: int = 0) -> StrategyOptions:
+    seed = None if args.seed is None else args.seed * 31 + seat
+    return StrategyOptions(budget_ms=args.budget_ms, seed=seed)
+
+
+async def _play(args: argparse.Namespace) -> int:
+    strategy = strategy_named(args.strategy, _options(args))
+    result = await run_bot(
+        strategy,
+        server=args.server,
+        table_id=args.table,
+        seat=args.seat,
+        name=args.name or args.strategy,
+        seed=args.seed or 0,
+        log=lambda line: print(line, file=sys.stderr),
+    )
+    _print_result([result], args.json, [args.strategy])
+    return 0 if result.finished else 1
+
+
+async def _match(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    strategies = [strategy_named(n, _options(args, seat)) for seat, n in enumerate(names)]
+    async with TableSession(args.server) as lobby:
+        table = await lobby.create_table(
+            Rules(players=len(names)),
+            [None] * len(names),
+            seed=args.seed,
+            first_dealer=None if args.seed is None else 0,
+        )
+    results = await asyncio.gather(
+        *(
+            run_bot(
+                strategy,
+                server=args.server,
+                table_id=table.table_id,
+                seat=seat,
+                name=names[seat],
+                seed=(args.seed or 0) + seat,
+                log=(lambda line: print(line, file=sys.stderr)) if args.verbose else None,
+            )
+            for seat, strategy in enumerate(strategies)
+        )
+    )
+    _print_result(list(results), args.json, names)
+    return 0 if all(r.finished for r in results) else 1
+
+
+def _print_result(results: list[BotResult], as_json: bool, names: list[str]) -> None:
+    standings = results[0].standings
+    finished = all(r.finished for r in results)
+    names_by_seat = {r.seat: n for r, n in zip(results, names, strict=True)}
+    print("Final standings:" if finished else "The game did not finish.")
+    for s in standings:
+        who = names_by_seat.get(s.seat, "")
+        payout = f" (bank {s.payout:+})" if s.payout else ""
+        print(f"  {s.place}. seat {s.seat} {who}: {s.score}{payout}")
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "finished": finished,
+                    "standings": [
+                        {
+                            "seat": s.seat,
+                            "strategy": names_by_seat.get(s.seat),
+                            "place": s.place,
+                            "score": s.score,
+                            "payout": s.payout,
+                        }
+                        for s in standings
+                    ],
+                }
+            )
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="thousand-bot", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    play = commands.add_parser("play", help="one bot joins a live table")
+    play.add_argument("--table", required=True)
+    play.add_argument("--seat", type=int)
+    play.add_argument("--name", default="")
+
+    match = commands.add_parser("match", help="a whole game between bots over gRPC")
+    match.add_argument("--strategies", required=True, help="comma-separated, one per seat (2 to 4)")
+    match.add_argument("--verbose", action="store_true")
+
+    tour = commands.add_parser("tournament", help="duplicate deals played locally")
+    tour.add_argument("--strategies", required=True, help="comma-separated strategy names")
+    tour.add_argument("--deals", type=int, default=100)
+    tour.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    tour.add_argument("--workers", type=int, default=1)
+    tour.add_argument("--quiet", action="store_true")
+
+    for sub in (play, match, tour):
+        sub.add_argument("--game", choices=GAMES, default="thousand")
+        sub.add_argument("--seed", type=int)
+        sub.add_argument("--budget-ms", type=int, default=50, help="thinking time per decision of searchers")
+        sub.add_argument("--json", action="store_true", help="a JSON object as the last line")
+    for sub in (play, match):
+        sub.add_argument("--server", default=DEFAULT_SERVER)
+    play.add_argument("--strategy", required=True, help=f"one of: {known()}")
+    args = parser.parse_args(argv)
+
+    if args.command == "tournament":
+        forwarded = [
+            *args.strategies.split(","),
+            "--deals",
+            str(args.deals),
+            "--budget-ms",
+            str(args.budget_ms),
+        ]
+        forwarded += ["--players", str(args.players), "--workers", str(args.workers)]
+        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
+        forwarded += ["--json"] if args.json else []
+        forwarded += ["--quiet"] if args.quiet else []
+        return tournament.main(forwarded)
+    names = [args.strategy] if args.command == "play" else args.strategies.split(",")
+    unknown = [n for n in names if n.strip() not in {*STRATEGIES, CautiousBot.name}]
+    if unknown:
+        parser.error(f"unknown strategy {unknown[0]!r} (known: {known()})")
+    if args.command == "match" and not 2 <= len(names) <= 4:
+        parser.error("a match needs 2 to 4 strategies")
+    try:
+        return asyncio.run(_play(args) if args.command == "play" else _match(args))
+    except ServerError as error:
+        print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The bot SDK and ``thousand-bot``: bots as real gRPC clients of a live server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from clients.bots.cli import main
+from clients.bots.example import CautiousBot
+from clients.bots.sdk import run_bot
+from clients.session import TableSession
+from engine import Rules
+from tests.live_server import live_server
+
+
+def last_json(out: str) -> dict[str, object]:
+    parsed: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return parsed
+
+
+def test_match_plays_a_whole_game_over_grpc(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with live_server(tmp_path) as server:
+        code = main(
+            [
+                "match",
+                "--server",
+                server.address,
+                "--strategies",
+                "heuristic,greedy,example",
+                "--seed",
+                "3",
+                "--json",
+            ]
+        )
+    out = capsys.readouterr().out
+    assert code == 0
+    result = last_json(out)
+    assert result["finished"] is True
+    standings = result["standings"]
+    assert isinstance(standings, list) and len(standings) == 3
+    assert sorted(s["strategy"] for s in standings) == ["example", "greedy", "heuristic"]
+    assert "Final standings:" in out
+
+
+def test_play_joins_a_live_table_and_the_example_bot_finishes_the_game(tmp_path: Path) -> None:
+    """The example bot (a few dozen lines) plays a whole game against two server-side bots via the SDK."""
+
+    async def scenario(address: str) -> None:
+        async with TableSession(address) as lobby:
+            table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+        result = await asyncio.wait_for(run_bot(CautiousBot(), server=address, table_id=table.table_id), 120)
+        assert result.finished
+        assert result.decisions > 10
+        assert result.refused == 0
+        assert {s.seat for s in result.standings} == {0, 1, 2}
+
+    with live_server(tmp_path) as server:
+        asyncio.run(scenario(server.address))
+
+
+def test_unknown_strategy_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--table", "t", "--strategy", "genius"])
+    assert stop.value.code == 2
+    assert "unknown strategy 'genius'" in capsys.readouterr().err
+
+
+def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "tournament",
+            "--game",
+            "thousand",
+            "--strategies",
+            "random,greedy",
+            "--deals",
+            "3",
+            "--seed",
+            "2",
+            "--json",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    results = last_json(capsys.readouterr().out)["results"]
+    assert isinstance(results, dict) and set(results) == {"random", "greedy"}
