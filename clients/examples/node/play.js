@@ -373,7 +373,11 @@ class Seat {
 
   /** Choose a random legal action and submit it; retries reuse the request_id, so it is applied once. */
   async act(message, turn) {
-    const action = turn.legal_actions[Math.floor(this.random() * turn.legal_actions.length)];
+    // Only actions this client understands: one of a newer contract would decode here without its case,
+    // and re-encode as an empty (malformed) action.
+    const known = turn.legal_actions.filter((a) => a.game === 'thousand' && a.thousand.action !== undefined);
+    if (!known.length) throw new Error(`no legal action this client knows at sequence ${message.sequence}`);
+    const action = known[Math.floor(this.random() * known.length)];
     const request = {
       table_id: this.tableId,
       request_id: crypto.randomUUID(),
