@@ -119,10 +119,18 @@ class DealSetup:
     declarer: int | None = None
 
 
+_ACTIVE_SEATS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
 def active_seats(players: int, dealer: int) -> tuple[int, ...]:
     """Seats that play, in turn order from the dealer's left; with four the dealer sits out (T-6)."""
-    seats = tuple((dealer + i) % players for i in range(1, players + 1))
-    return seats[:3] if players == 4 else seats
+    seats = _ACTIVE_SEATS.get((players, dealer))
+    if seats is None:
+        seats = tuple((dealer + i) % players for i in range(1, players + 1))
+        if players == 4:
+            seats = seats[:3]
+        _ACTIVE_SEATS[(players, dealer)] = seats
+    return seats
 
 
 _SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
