@@ -16,6 +16,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from engine import ActionError, IllegalActionError, Reason
+from engine.blagogo import BlagogoIllegalActionError
 
 DOMAIN = "thousand.v1"
 
@@ -83,11 +84,16 @@ class ServiceError(Exception):
 
 
 def from_action_error(error: ActionError) -> ServiceError:
-    """Map an engine rejection to the service's reasons, keeping the engine's specific reason as `rule`."""
+    """Map an engine rejection to the service's reasons, keeping the engine's specific reason as `rule`.
+
+    Either engine's: a 1000 Blagogo rejection (``BlagogoIllegalActionError``) carries its precise reason in
+    ``rule`` (a ``BlagogoReason`` such as OPENING_TOO_LOW, or a shared ``Reason`` such as WRONG_PHASE).
+    """
     if error.reason is Reason.NOT_YOUR_TURN:
         return ServiceError(ErrorReason.NOT_YOUR_TURN, error.message)
     if error.reason is Reason.GAME_OVER:
         return ServiceError(ErrorReason.GAME_OVER, error.message)
     if isinstance(error, IllegalActionError):
-        return ServiceError(ErrorReason.ILLEGAL_ACTION, error.message, rule=error.reason.value)
+        rule: Enum = error.rule if isinstance(error, BlagogoIllegalActionError) else error.reason
+        return ServiceError(ErrorReason.ILLEGAL_ACTION, error.message, rule=str(rule.value))
     return ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action")

@@ -5,9 +5,9 @@ happened, in words a reader can check:
 
 ```json
 {
-  "format": "thousand.game-record/1",
+  "format": "thousand.game-record/1", "game": "thousand" | "blagogo",
   "table_id": "…", "created": "2026-11-29T20:00:00Z",
-  "rules": { every field of engine.Rules by name, enums by value },
+  "rules": { every field of the game's rules (engine.Rules, BlagogoRules) by name, enums by value },
   "seed": "123", "first_dealer": 0,
   "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann"}, …],
   "actions": [{"seat": 1, "action": {"kind": "bid", "value": 105}}, …],
@@ -17,9 +17,14 @@ happened, in words a reader can check:
 }
 ```
 
+``game`` names the game (a record without it is Thousand's: they were written before 1000 Blagogo).
 ``actions`` are the engine actions in the order applied (the shuffles are not listed: they follow from the
-seed); ``events`` are every event of the table, unfiltered (the game is over, or the record is for the
-operator), as ``google.protobuf.json_format`` renders the ``thousand.v1.Event`` message.
+seed), ``kind`` being the action's case in the game's action message; cards are written as the engines print
+and parse them ("10♥"; for Blagogo "A♠", "A♠'" for the second deck's copy, "★1" to "★4" for the jokers), a
+Blagogo joker meaning as ``{"rank": "K", "suit": "♠"}`` (``"suit": null`` in a set) and a run's end as
+``"low"``/``"high"`` (null for a set). ``events`` are every event of the table, unfiltered (the game is over,
+or the record is for the operator), as ``google.protobuf.json_format`` renders the ``thousand.v1.Event``
+message. Blagogo standings have no ``payout``.
 """
 
 from __future__ import annotations
@@ -52,43 +57,46 @@ from engine import (
     PlayCard,
     RedealReason,
     Rules,
+    blagogo,
 )
 from engine.cards import Card
 from server import codec
-from server.store import Store, StoredTable
-from server.table import SeatReleasedEvent, SeatState, SeatTakenEvent, Table, TableEvent
+from server.games import THOUSAND, AnyAdapter, adapter_for_name
+from server.store import DEFAULT_GAME, Store, StoredTable
+from server.table import AnyTable, SeatReleasedEvent, SeatState, SeatTakenEvent, Table
 from thousand.v1 import table_service_pb2 as pb
-from thousand.v1.thousand_actions_pb2 import ThousandAction
-from thousand.v1.thousand_rules_pb2 import ThousandRules
 
 FORMAT: Final = "thousand.game-record/1"
+
+EngineGame = Game | blagogo.Game
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
     """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
-    rules = codec.rules_from_proto(ThousandRules.FromString(stored.config.rules))
-    table = Table(
+    adapter = adapter_for_name(stored.config.game)
+    table: AnyTable = Table(
         stored.table_id,
         serial=stored.serial,
-        rules=rules,
+        adapter=adapter,
+        rules=adapter.rules_from_bytes(stored.config.rules),
         seats=[SeatState(bot=bot, strategy=strategy) for bot, strategy in stored.config.seats],
         seed=stored.config.seed,
         first_dealer=stored.config.first_dealer,
-        strategies={},
         create_time=stored.create_time,
     )
     table.replay(stored.records)
-    game = table.game
+    game: EngineGame = table.game
     actions = [
-        {"seat": r.seat, "action": action_json(codec.action_from_proto(ThousandAction.FromString(r.data)))}
+        {"seat": r.seat, "action": action_json(adapter.action_from_bytes(r.data))}
         for r in stored.records
         if r.kind == "action"
     ]
     return {
         "format": FORMAT,
+        "game": adapter.name,
         "table_id": stored.table_id,
         "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
-        "rules": rules_json(rules),
+        "rules": rules_json(table.rules),
         "seed": str(stored.config.seed),
         "first_dealer": game.first_dealer,
         "seats": [
@@ -101,51 +109,66 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
             for seat, state in enumerate(table.seats)
         ],
         "actions": actions,
-        "events": [_event_json(i + 1, e) for i, e in enumerate(table.log)],
+        "events": [_event_json(adapter, i + 1, e) for i, e in enumerate(table.log)],
         "finished": game.is_over,
         "winner": game.winner,
-        "standings": [
-            {"seat": s.seat, "place": s.place, "score": s.score, "payout": s.payout} for s in game.standings
-        ],
+        "standings": [{f.name: getattr(s, f.name) for f in fields(s)} for s in game.standings],
     }
 
 
-def replay(record: dict[str, Any]) -> Game:
+def replay(record: dict[str, Any]) -> EngineGame:
     """The engine game a record describes, replayed from its rules, seed and actions."""
     if record.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} record")
-    game = Game(rules_from_json(record["rules"]), int(record["seed"]), record["first_dealer"])
+    name = record.get("game", DEFAULT_GAME)
+    adapter = adapter_for_name(name)
+    rules = rules_from_json(record["rules"], adapter.rules_type)
+    game: EngineGame = adapter.new_game(rules, int(record["seed"]), record["first_dealer"])
     while game.is_chance_node:
         game.apply_chance()
     for entry in record["actions"]:
-        game.apply(entry["seat"], action_from_json(entry["action"]))
+        adapter.apply(game, entry["seat"], action_from_json(entry["action"], name))
         while game.is_chance_node:
             game.apply_chance()
     return game
 
 
-def rules_json(rules: Rules) -> dict[str, Any]:
-    return {f.name: _plain(getattr(rules, f.name)) for f in fields(rules)}
+def rules_json(rules: object) -> dict[str, Any]:
+    """Either game's rules (a dataclass): every field by name, enums by value."""
+    return {f.name: _plain(getattr(rules, f.name)) for f in fields(rules)}  # type: ignore[arg-type]
 
 
-def rules_from_json(raw: dict[str, Any]) -> Rules:
+def rules_from_json(raw: dict[str, Any], rules_type: type = Rules) -> Any:
+    """The rules of ``rules_type`` (engine.Rules or BlagogoRules) from :func:`rules_json`'s form."""
+    defaults = rules_type()
     kwargs: dict[str, Any] = {}
-    for f in fields(Rules):
+    for f in fields(defaults):
         if f.name not in raw:
             continue
-        default = getattr(Rules(), f.name)
+        default = getattr(defaults, f.name)
         value = raw[f.name]
         kwargs[f.name] = type(default)(value) if isinstance(default, Enum) else value
-    return Rules(**kwargs)
+    return rules_type(**kwargs)
 
 
-def action_json(action: Action) -> dict[str, Any]:
-    """An action as ``{"kind": its ThousandAction oneof name, …its fields}``, cards as text like "10♥"."""
+def action_json(action: Action | blagogo.Action) -> dict[str, Any]:
+    """An action as ``{"kind": its case in the game's action message, …its fields}``, cards as text."""
+    if isinstance(action, _BLAGOGO_ACTION_TYPES):
+        return _blagogo_action_json(action)
     kind = codec.action_to_proto(action).WhichOneof("action")
     return {"kind": kind, **{f.name: _plain(getattr(action, f.name)) for f in fields(action)}}
 
 
-def action_from_json(raw: dict[str, Any]) -> Action:
+def action_from_json(raw: dict[str, Any], game: str = DEFAULT_GAME) -> Any:
+    """The engine action of ``game`` ("thousand" or "blagogo") from :func:`action_json`'s form."""
+    if game == "blagogo":
+        return _blagogo_action_from_json(raw)
+    if game != THOUSAND.name:
+        raise ValueError(f"unknown game {game!r}")
+    return _thousand_action_from_json(raw)
+
+
+def _thousand_action_from_json(raw: dict[str, Any]) -> Action:
     kind = raw.get("kind")
     cls = _ACTIONS.get(str(kind))
     if cls is None:
@@ -177,6 +200,101 @@ _ACTIONS: Final[dict[str, type[Action]]] = {
 }
 
 
+# ------------------------------------------------------------------------------------- 1000 Blagogo actions
+
+_BLAGOGO_ACTION_TYPES: Final = (
+    blagogo.DrawFromDeck,
+    blagogo.TakeFromBridge,
+    blagogo.LayMelds,
+    blagogo.AddToMeld,
+    blagogo.SwapJoker,
+    blagogo.Discard,
+)
+
+
+def _stands_json(stands: blagogo.Stands) -> dict[str, Any]:
+    return {"rank": stands.rank.label, "suit": None if stands.suit is None else stands.suit.symbol}
+
+
+def _stands_from_json(raw: dict[str, Any]) -> blagogo.Stands:
+    rank = next((r for r in blagogo.Rank if r.label == raw["rank"]), None)
+    if rank is None:
+        raise ValueError(f"not a rank: {raw['rank']!r}")
+    if raw.get("suit") is None:
+        return blagogo.Stands(rank)
+    suit = next((s for s in blagogo.Suit if s.symbol == raw["suit"]), None)
+    if suit is None:
+        raise ValueError(f"not a suit: {raw['suit']!r}")
+    return blagogo.Stands(rank, suit)
+
+
+def _blagogo_cards(cards: tuple[blagogo.Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _blagogo_cards_from(raw: list[str]) -> tuple[blagogo.Card, ...]:
+    return tuple(blagogo.Card.parse(text) for text in raw)
+
+
+def _blagogo_action_json(action: blagogo.Action) -> dict[str, Any]:
+    match action:
+        case blagogo.DrawFromDeck():
+            return {"kind": "draw_from_deck"}
+        case blagogo.TakeFromBridge(position):
+            return {"kind": "take_from_bridge", "position": position}
+        case blagogo.LayMelds(melds):
+            return {
+                "kind": "lay_melds",
+                "melds": [
+                    {"cards": _blagogo_cards(m.cards), "jokers": [_stands_json(s) for s in m.jokers]}
+                    for m in melds
+                ],
+            }
+        case blagogo.AddToMeld(meld_id, cards, jokers, end):
+            return {
+                "kind": "add_to_meld",
+                "meld_id": meld_id,
+                "cards": _blagogo_cards(cards),
+                "jokers": [_stands_json(s) for s in jokers],
+                "end": None if end is None else end.value,
+            }
+        case blagogo.SwapJoker(meld_id, card):
+            return {"kind": "swap_joker", "meld_id": meld_id, "card": str(card)}
+        case blagogo.Discard(card):
+            return {"kind": "discard", "card": str(card)}
+
+
+def _blagogo_action_from_json(raw: dict[str, Any]) -> blagogo.Action:
+    match raw.get("kind"):
+        case "draw_from_deck":
+            return blagogo.DrawFromDeck()
+        case "take_from_bridge":
+            return blagogo.TakeFromBridge(int(raw["position"]))
+        case "lay_melds":
+            return blagogo.LayMelds(
+                tuple(
+                    blagogo.MeldSpec(
+                        _blagogo_cards_from(m["cards"]), tuple(_stands_from_json(s) for s in m["jokers"])
+                    )
+                    for m in raw["melds"]
+                )
+            )
+        case "add_to_meld":
+            end = raw.get("end")
+            return blagogo.AddToMeld(
+                int(raw["meld_id"]),
+                _blagogo_cards_from(raw["cards"]),
+                tuple(_stands_from_json(s) for s in raw["jokers"]),
+                None if end is None else blagogo.End(end),
+            )
+        case "swap_joker":
+            return blagogo.SwapJoker(int(raw["meld_id"]), blagogo.Card.parse(raw["card"]))
+        case "discard":
+            return blagogo.Discard(blagogo.Card.parse(raw["card"]))
+        case kind:
+            raise ValueError(f"unknown action kind {kind!r}")
+
+
 def _plain(value: object) -> object:
     if isinstance(value, Enum):
         return value.value
@@ -185,14 +303,14 @@ def _plain(value: object) -> object:
     return value
 
 
-def _event_json(sequence: int, event: TableEvent) -> dict[str, Any]:
+def _event_json(adapter: AnyAdapter, sequence: int, event: object) -> dict[str, Any]:
     match event:
         case SeatTakenEvent(seat, name, bot):
             message = pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
         case SeatReleasedEvent(seat):
             message = pb.Event(seat_released=pb.SeatReleased(seat=seat))
         case _:
-            message = pb.Event(thousand=codec.event_to_proto(event))
+            message = adapter.event_message(event)  # unfiltered: the operator's full record
     return {"sequence": sequence, **json_format.MessageToDict(message)}
 
 

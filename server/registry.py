@@ -1,4 +1,4 @@
-"""All tables of a server: creating, finding and listing them (newest first, paginated)."""
+"""All tables of a server: creating, finding and listing them (newest first, paginated, by game)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from engine import Rules
-from server import codec
 from server.errors import ErrorReason, ServiceError
+from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.store import Store, TableConfig
-from server.strategies import STRATEGIES, Strategy
-from server.table import SeatState, Table
+from server.table import AnyTable, SeatState, Table
 from server.telemetry import Telemetry
-from thousand.v1.thousand_rules_pb2 import ThousandRules
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
@@ -34,7 +31,7 @@ class Registry:
     def __init__(
         self, store: Store | None = None, telemetry: Telemetry | None = None, *, max_tables: int = 10_000
     ) -> None:
-        self._tables: dict[str, Table] = {}
+        self._tables: dict[str, AnyTable] = {}
         self._serial = 0
         self.store = store
         self.max_tables = max_tables
@@ -47,16 +44,18 @@ class Registry:
         count = 0
         for stored in self.store.tables():
             config = stored.config
-            rules = codec.rules_from_proto(ThousandRules.FromString(config.rules))
+            adapter = adapter_for_name(config.game)
+            rules = adapter.rules_from_bytes(config.rules)
             seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
-            table = Table(
+            _check_strategies(adapter, seats)
+            table: AnyTable = Table(
                 stored.table_id,
                 serial=stored.serial,
+                adapter=adapter,
                 rules=rules,
                 seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
                 seed=config.seed,
                 first_dealer=config.first_dealer,
-                strategies=_strategies(seats),
                 store=self.store,
                 create_time=stored.create_time,
             )
@@ -71,29 +70,32 @@ class Registry:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def all(self) -> list[Table]:
+    def all(self) -> list[AnyTable]:
         return list(self._tables.values())
 
     def create(
-        self, rules: Rules, seats: list[SeatSpec], seed: int | None, first_dealer: int | None
-    ) -> Table:
+        self, rules: object, seats: list[SeatSpec], seed: int | None, first_dealer: int | None
+    ) -> AnyTable:
+        """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's)."""
+        adapter = adapter_for_rules(rules)
+        players = adapter.players(rules)
         playing = sum(1 for t in self._tables.values() if not t.finished)
         if playing >= self.max_tables:
             raise ServiceError(
                 ErrorReason.TOO_MANY_TABLES,
                 f"the server already holds {playing} unfinished tables, its limit; try again later",
             )
-        if len(seats) != rules.players:
+        if len(seats) != players:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
-                f"{len(seats)} seats given for {rules.players} players",
+                f"{len(seats)} seats given for {players} players",
                 field="seats",
             )
-        strategies = _strategies(seats)
-        if first_dealer is not None and not 0 <= first_dealer < rules.players:
+        _check_strategies(adapter, seats)
+        if first_dealer is not None and not 0 <= first_dealer < players:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
-                f"first_dealer {first_dealer} is not a seat of {rules.players}",
+                f"first_dealer {first_dealer} is not a seat of {players}",
                 field="first_dealer",
             )
         self._serial += 1
@@ -103,21 +105,22 @@ class Registry:
         create_time = time.time()
         if self.store is not None:
             config = TableConfig(
-                rules=codec.rules_to_proto(rules).SerializeToString(),
+                rules=adapter.rules_to_bytes(rules),
                 seats=[(s.bot, s.strategy) for s in seats],
                 seed=seed,
                 first_dealer=first_dealer,
+                game=adapter.name,
             )
             self.store.create_table(table_id, self._serial, create_time, config)
-        self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot))
-        table = Table(
+        self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot), game=adapter.name)
+        table: AnyTable = Table(
             table_id,
             serial=self._serial,
+            adapter=adapter,
             rules=rules,
             seats=states,
             seed=seed,
             first_dealer=first_dealer,
-            strategies=strategies,
             store=self.store,
             create_time=create_time,
             telemetry=self.telemetry,
@@ -125,13 +128,16 @@ class Registry:
         self._tables[table_id] = table
         return table
 
-    def get(self, table_id: str) -> Table:
+    def get(self, table_id: str) -> AnyTable:
         table = self._tables.get(table_id)
         if table is None:
             raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
         return table
 
-    def page(self, only_open: bool, page_size: int, page_token: str) -> tuple[list[Table], str]:
+    def page(
+        self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
+    ) -> tuple[list[AnyTable], str]:
+        """One page of tables, newest first; ``game``: only that game's tables."""
         if page_size < 0 or page_size > MAX_PAGE_SIZE:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -141,9 +147,11 @@ class Registry:
         size = page_size or DEFAULT_PAGE_SIZE
         before = _decode_token(page_token) if page_token else None
         tables = sorted(self._tables.values(), key=lambda t: -t.serial)
-        chosen: list[Table] = []
+        chosen: list[AnyTable] = []
         for table in tables:
             if before is not None and table.serial >= before:
+                continue
+            if game is not None and table.adapter is not game:
                 continue
             if only_open and (table.open_seats() == 0 or table.finished):
                 continue
@@ -153,20 +161,17 @@ class Registry:
         return chosen, ""
 
 
-def _strategies(seats: list[SeatSpec]) -> dict[int, Strategy]:
-    strategies: dict[int, Strategy] = {}
+def _check_strategies(adapter: AnyAdapter, seats: list[SeatSpec]) -> None:
+    """UNKNOWN_STRATEGY for a bot seat whose strategy the game does not have."""
+    known = adapter.strategy_names()
     for seat, spec in enumerate(seats):
-        if spec.bot:
-            strategy = STRATEGIES.get(spec.strategy)
-            if strategy is None:
-                known = ", ".join(sorted(STRATEGIES))
-                raise ServiceError(
-                    ErrorReason.UNKNOWN_STRATEGY,
-                    f"seat {seat}: no bot strategy {spec.strategy!r} (known: {known})",
-                    field="seats",
-                )
-            strategies[seat] = strategy
-    return strategies
+        if spec.bot and spec.strategy not in known:
+            raise ServiceError(
+                ErrorReason.UNKNOWN_STRATEGY,
+                f"seat {seat}: {adapter.title} has no bot strategy {spec.strategy!r}"
+                f" (known: {', '.join(known)})",
+                field="seats",
+            )
 
 
 def _encode_token(serial: int) -> str:

@@ -13,11 +13,11 @@ from typing import Any, Final, TypeVar
 import grpc
 from grpc import aio
 
-from engine import InvalidActionError, Rules, RulesError
-from server import codec
+from engine import InvalidActionError, RulesError
 from server.errors import ErrorReason, ServiceError
+from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.registry import Registry, SeatSpec
-from server.table import SPECTATORS, Table
+from server.table import SPECTATORS, AnyTable
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
@@ -37,6 +37,15 @@ def _token(context: aio.ServicerContext[object, object]) -> str | None:
     return None
 
 
+def _game(kind: int) -> AnyAdapter:
+    """The game of a request's GameKind; INVALID_ARGUMENT when unset or unknown."""
+    adapter = adapter_for_kind(kind)
+    if adapter is None:
+        known = " or ".join(pb.GameKind.Name(a.kind) for a in ADAPTERS)
+        raise ServiceError(ErrorReason.INVALID_ARGUMENT, f"game must be {known}", field="game")
+    return adapter
+
+
 def _table_id(table_id: str) -> str:
     if not table_id:
         raise ServiceError(ErrorReason.INVALID_ARGUMENT, "table_id is required", field="table_id")
@@ -50,20 +59,13 @@ class TableService:
         self.registry = registry
 
     async def create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
-        if request.game != pb.GAME_KIND_THOUSAND:
-            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "game must be GAME_KIND_THOUSAND", field="game")
-        if request.rules.WhichOneof("game") not in (None, "thousand"):
-            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "rules must be Thousand rules", field="rules")
-        rules_msg = type(request.rules.thousand)()
-        rules_msg.CopyFrom(request.rules.thousand)
-        if not rules_msg.HasField("players") and request.seats:
-            rules_msg.players = len(request.seats)
+        adapter = _game(request.game)
         try:
-            rules: Rules = codec.rules_from_proto(rules_msg)
+            rules = adapter.rules_from_request(request.rules, len(request.seats))
         except RulesError as error:
             raise ServiceError(ErrorReason.INVALID_RULES, str(error), field=error.field) from None
         seats = [_seat_spec(i, s) for i, s in enumerate(request.seats)] or [
-            SeatSpec(bot=False) for _ in range(rules.players)
+            SeatSpec(bot=False) for _ in range(adapter.players(rules))
         ]
         table = self.registry.create(
             rules,
@@ -75,9 +77,10 @@ class TableService:
         return pb.CreateTableResponse(table=table.describe())
 
     async def list_tables(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
-        if request.game not in (pb.GAME_KIND_UNSPECIFIED, pb.GAME_KIND_THOUSAND):
-            raise ServiceError(ErrorReason.INVALID_ARGUMENT, "unknown game", field="game")
-        tables, token = self.registry.page(request.only_open_seats, request.page_size, request.page_token)
+        game = None if request.game == pb.GAME_KIND_UNSPECIFIED else _game(request.game)
+        tables, token = self.registry.page(
+            request.only_open_seats, request.page_size, request.page_token, game
+        )
         return pb.ListTablesResponse(tables=[t.describe() for t in tables], next_page_token=token)
 
     async def get_table(self, request: pb.GetTableRequest) -> pb.GetTableResponse:
@@ -109,7 +112,7 @@ class TableService:
         try:
             return await self._submit_action(request, token)
         except ServiceError as error:
-            self.registry.telemetry.action_rejected(requested_kind(request), error.reason.value)
+            self.registry.telemetry.action_rejected(*requested_kind(request), error.reason.value)
             raise
 
     async def _submit_action(
@@ -126,12 +129,8 @@ class TableService:
                 f"request_id must be 1 to {MAX_REQUEST_ID_LENGTH} characters",
                 field="request_id",
             )
-        if request.action.WhichOneof("game") != "thousand":
-            raise ServiceError(
-                ErrorReason.INVALID_ARGUMENT, "action must be a Thousand action", field="action"
-            )
         try:
-            action = codec.action_from_proto(request.action.thousand)
+            action = table.adapter.action_from_proto(request.action)
         except InvalidActionError as error:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
         last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
@@ -142,7 +141,7 @@ class TableService:
         return pb.SubmitActionResponse(sequence=sequence)
 
     async def stream_events(self, request: pb.StreamEventsRequest, token: str | None) -> AsyncIterator[bytes]:
-        table: Table = self.registry.get(_table_id(request.table_id))
+        table: AnyTable = self.registry.get(_table_id(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
         async for data in table.stream(audience, after):

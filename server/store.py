@@ -1,10 +1,15 @@
 """The durable table store: every table is event-sourced in an embedded SQLite database.
 
-A table is its creation settings plus an append-only list of records: a seat taken (with the SHA-256 of its
-token, never the token), a seat released, an action applied (with its seat and request id, the action as
-``thousand.v1.ThousandAction`` bytes, so the wire contract's compatibility rules cover stored games too).
-The game itself is never stored: it is a pure function of its rules, seed and actions (T-35), so a restart
-rebuilds every table by replaying its records and lands on the same events with the same sequence numbers.
+A table is its creation settings (its game, its rules as the game's rules message, seats, seed and first
+dealer) plus an append-only list of records: a seat taken (with the SHA-256 of its token, never the token), a
+seat released, an action applied (with its seat and request id, the action as the game's action message,
+``thousand.v1.ThousandAction`` or ``thousand.v1.BlagogoAction`` bytes, so the wire contract's compatibility
+rules cover stored games too). The game itself is never stored: it is a pure function of its rules, seed and
+actions (T-35, B-23), so a restart rebuilds every table by replaying its records and lands on the same events
+with the same sequence numbers.
+
+The game is stored by name in the settings' JSON (``"game": "blagogo"``); settings without it are those of
+tables stored before there was a second game, which all play Thousand.
 
 Writes are synchronous and committed (WAL, ``synchronous=FULL``) before the server acknowledges a request.
 """
@@ -19,6 +24,8 @@ from pathlib import Path
 from typing import Final
 
 SCHEMA_VERSION: Final = 1
+DEFAULT_GAME: Final = "thousand"
+"""The game of a table stored without one (before 1000 Blagogo)."""
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,15 +53,18 @@ class TableConfig:
     """What a table was created with; enough, with its records, to rebuild it."""
 
     rules: bytes
-    """``thousand.v1.ThousandRules`` bytes, every field set."""
+    """The game's rules message bytes (``thousand.v1.ThousandRules``, ``BlagogoRules``), every field set."""
     seats: list[tuple[bool, str]]
     """(is a bot, strategy) per seat."""
     seed: int
     first_dealer: int | None
+    game: str = DEFAULT_GAME
+    """The game's name (``server.games``): "thousand" or "blagogo"."""
 
     def to_json(self) -> str:
         return json.dumps(
             {
+                "game": self.game,
                 "rules": self.rules.hex(),
                 "seats": [[bot, strategy] for bot, strategy in self.seats],
                 "seed": str(self.seed),
@@ -70,6 +80,7 @@ class TableConfig:
             seats=[(bool(bot), str(strategy)) for bot, strategy in raw["seats"]],
             seed=int(raw["seed"]),
             first_dealer=raw["first_dealer"],
+            game=str(raw.get("game", DEFAULT_GAME)),
         )
 
 
@@ -82,7 +93,7 @@ class Record:
     text: str = ""
     """join: the player's name; action: the request id ("" for a bot's or the clock's move)."""
     data: bytes = b""
-    """join: the SHA-256 of the seat token; action: ThousandAction bytes."""
+    """join: the SHA-256 of the seat token; action: the game's action message bytes (ThousandAction, ...)."""
 
 
 @dataclass(frozen=True, slots=True)

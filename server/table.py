@@ -5,6 +5,9 @@ the new events with their sequence numbers, serialize each once per audience (a 
 hand the bytes to that audience's streams. A stream that cannot keep up is not allowed to grow the server's
 memory: its queue is bounded, and when it overflows the stream is given a fresh snapshot instead of the
 backlog.
+
+A table holds either game: everything game-specific (the engine game, its actions, events and views on the
+wire, its bots) goes through the table's :class:`~server.games.GameAdapter`.
 """
 
 from __future__ import annotations
@@ -19,20 +22,17 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final, Generic, TypeAlias
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from engine import Action, ActionError, Event, Game, Rules, event_for, view
-from engine.events import GameOver
-from server import codec
+from engine import ActionError
 from server.errors import ErrorReason, ServiceError, from_action_error
+from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request
 from server.store import Record, Store
-from server.strategies import Strategy
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
-from thousand.v1.thousand_actions_pb2 import ThousandAction
 
 STREAM_QUEUE_SIZE: Final = 1024
 """Messages a stream may have waiting before it is considered lagging and resynchronized by a snapshot."""
@@ -54,7 +54,8 @@ class SeatReleasedEvent:
     seat: int
 
 
-TableEvent = SeatTakenEvent | SeatReleasedEvent | Event
+TableEvent: TypeAlias = SeatTakenEvent | SeatReleasedEvent | EventT
+"""What a table logs: seat events and its game's events (``TableEvent[Any]`` for any game's)."""
 
 
 @dataclass(slots=True)
@@ -102,19 +103,23 @@ def _drain(queue: asyncio.Queue[bytes]) -> None:
         queue.get_nowait()
 
 
-class Table:
-    """A table of Thousand with open and bot seats."""
+class Table(Generic[RulesT, GameT, ActionT, EventT]):
+    """A table of one game (its ``adapter``'s) with open and bot seats.
+
+    Bot seats play the strategy named in their :class:`SeatState` (checked against the game's strategies
+    when the table is created), each with its own random generator derived from the table's seed.
+    """
 
     def __init__(
         self,
         table_id: str,
         *,
         serial: int,
-        rules: Rules,
+        adapter: GameAdapter[RulesT, GameT, ActionT, EventT],
+        rules: RulesT,
         seats: list[SeatState],
         seed: int,
         first_dealer: int | None,
-        strategies: dict[int, Strategy],
         store: Store | None = None,
         create_time: float | None = None,
         telemetry: Telemetry | None = None,
@@ -122,18 +127,20 @@ class Table:
         self.table_id = table_id
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
         self.serial = serial
+        self.adapter = adapter
         self.rules = rules
         self.seats = seats
         self.seed = seed
-        self.game = Game(rules, seed, first_dealer)
+        self.game: GameT = adapter.new_game(rules, seed, first_dealer)
         self.started = False
         self.create_time = time.time() if create_time is None else create_time
-        self.log: list[TableEvent] = []
+        self.log: list[TableEvent[EventT]] = []
         self._engine_cursor = 0
         self._subscribers: set[Subscriber] = set()
-        self._requests: OrderedDict[tuple[int, str], tuple[Action, int]] = OrderedDict()
-        self._strategies = strategies
-        self._bot_rngs = {seat: random.Random(f"{seed}:bot:{seat}") for seat in strategies}
+        self._requests: OrderedDict[tuple[int, str], tuple[ActionT, int]] = OrderedDict()
+        self._bot_rngs = {
+            seat: random.Random(f"{seed}:bot:{seat}") for seat, state in enumerate(seats) if state.bot
+        }
         self._bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self.store = store
@@ -166,8 +173,8 @@ class Table:
         created.FromNanoseconds(int(self.create_time * 1e9))
         return pb.Table(
             table_id=self.table_id,
-            game=pb.GAME_KIND_THOUSAND,
-            rules=pb.Rules(thousand=codec.rules_to_proto(self.rules)),
+            game=self.adapter.kind,
+            rules=self.adapter.rules_to_proto(self.rules),
             status=self.status(),
             seats=[
                 pb.Seat(
@@ -253,7 +260,7 @@ class Table:
 
     # ------------------------------------------------------------------ actions
 
-    def submit(self, seat: int, request_id: str, last_seen: int | None, action: Action) -> int:
+    def submit(self, seat: int, request_id: str, last_seen: int | None, action: ActionT) -> int:
         """Apply a seat's action (caller holds the lock); returns the sequence of its last event."""
         key = (seat, request_id)
         remembered = self._requests.get(key)
@@ -276,24 +283,21 @@ class Table:
                 f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
             )
         self._check_legal(seat, action)
-        self._record(Record("action", seat, request_id, codec.action_to_proto(action).SerializeToString()))
+        self._record(Record("action", seat, request_id, self.adapter.action_to_bytes(action)))
         applied = time.perf_counter()
         sequence = self._apply(seat, request_id, action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
         return sequence
 
-    def _check_legal(self, seat: int, action: Action) -> None:
+    def _check_legal(self, seat: int, action: ActionT) -> None:
         """Refuse an illegal action with the engine's specific reason, before anything is stored."""
-        if self.game.to_act == seat and action in self.game.legal_actions():
-            return
         try:
-            self.game.apply(seat, action)  # not legal: the engine raises and changes nothing
+            self.adapter.check(self.game, seat, action)
         except ActionError as error:
             raise from_action_error(error) from None
-        raise AssertionError(f"the engine accepted {action!r} outside its legal list")
 
-    def _apply(self, seat: int, request_id: str, action: Action) -> int:
-        self.game.apply(seat, action)
+    def _apply(self, seat: int, request_id: str, action: ActionT) -> int:
+        self.adapter.apply(self.game, seat, action)
         self._advance([])
         if request_id:
             self._requests[(seat, request_id)] = (action, self.sequence)
@@ -306,12 +310,13 @@ class Table:
         if self.store is not None and not self._replaying:
             self.store.append(self.table_id, record)
 
-    def _advance(self, extra: list[TableEvent]) -> None:
+    def _advance(self, extra: list[TableEvent[EventT]]) -> None:
         """Deal whenever the game is at a chance node, then publish everything new."""
         while self.game.is_chance_node:
             self.game.apply_chance()
-        new = self.game.events[self._engine_cursor :]
-        self._engine_cursor = len(self.game.events)
+        events = self.adapter.events(self.game)
+        new = events[self._engine_cursor :]
+        self._engine_cursor = len(events)
         self._publish([*extra, *new])
 
     def bot_to_act(self) -> int | None:
@@ -322,12 +327,12 @@ class Table:
 
     def play_bot(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
-        strategy = self._strategies[seat]
+        strategy = self.seats[seat].strategy
         asked = time.perf_counter()
-        action = strategy(view(self.game, seat), self._bot_rngs[seat])
-        self.telemetry.bot_decided(self.seats[seat].strategy, time.perf_counter() - asked)
+        action = self.adapter.decide(self.game, seat, strategy, self._bot_rngs[seat])
+        self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         self._check_legal(seat, action)
-        self._record(Record("action", seat, "", codec.action_to_proto(action).SerializeToString()))
+        self._record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
         applied = time.perf_counter()
         self._apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
@@ -342,7 +347,7 @@ class Table:
                 elif record.kind == "leave":
                     self._release_seat(record.seat)
                 elif record.kind == "action":
-                    action = codec.action_from_proto(ThousandAction.FromString(record.data))
+                    action = self.adapter.action_from_bytes(record.data)
                     self._apply(record.seat, record.text, action)
                 else:
                     raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
@@ -367,14 +372,14 @@ class Table:
 
     # ------------------------------------------------------------------ streams
 
-    def _publish(self, events: list[TableEvent]) -> None:
+    def _publish(self, events: list[TableEvent[EventT]]) -> None:
         """Log events with sequence numbers; send them to every stream, serialized once per audience."""
         if not events:
             return
         first = self.sequence + 1
         self.log.extend(events)
         audiences = {s.audience for s in self._subscribers}
-        ended = any(isinstance(e, GameOver) for e in events)
+        ended = any(self.adapter.is_game_over(e) for e in events)
         for audience in audiences:
             messages = self._render(events, first, audience)
             subscribers = [s for s in self._subscribers if s.audience == audience]
@@ -386,7 +391,7 @@ class Table:
                     subscriber.offer(_END)
         self.telemetry.events_published(self, events, replaying=self._replaying)
 
-    def _render(self, events: list[TableEvent], first: int, audience: int | None) -> list[bytes]:
+    def _render(self, events: list[TableEvent[EventT]], first: int, audience: int | None) -> list[bytes]:
         messages = [
             pb.StreamEventsResponse(sequence=first + i, event=self._event_proto(e, audience))
             for i, e in enumerate(events)
@@ -394,13 +399,13 @@ class Table:
         messages[-1].turn.CopyFrom(self._turn(audience))
         return [m.SerializeToString() for m in messages]
 
-    def _event_proto(self, event: TableEvent, audience: int | None) -> pb.Event:
+    def _event_proto(self, event: TableEvent[EventT], audience: int | None) -> pb.Event:
         match event:
             case SeatTakenEvent(seat, name, bot):
                 return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
             case SeatReleasedEvent(seat):
                 return pb.Event(seat_released=pb.SeatReleased(seat=seat))
-        return pb.Event(thousand=codec.event_to_proto(event_for(event, audience)))
+        return self.adapter.event_to_proto(event, audience)
 
     def _turn(self, audience: int | None) -> pb.Turn:
         turn = pb.Turn()
@@ -408,17 +413,18 @@ class Table:
         if seat is not None:
             turn.seat = seat
             if audience == seat:
+                adapter = self.adapter
                 turn.legal_actions.extend(
-                    pb.Action(thousand=codec.action_to_proto(a)) for a in self.game.legal_actions()
+                    adapter.action_to_proto(a) for a in adapter.turn_actions(self.game, seat)
                 )
-                turn.view.thousand.CopyFrom(codec.view_to_proto(view(self.game, seat)))
+                turn.view.CopyFrom(adapter.view_to_proto(self.game, seat))
         return turn
 
     def snapshot(self, audience: int | None) -> bytes:
         message = pb.StreamEventsResponse(sequence=self.sequence)
         message.snapshot.table.CopyFrom(self.describe())
         if self.started:
-            message.snapshot.view.thousand.CopyFrom(codec.view_to_proto(view(self.game, audience)))
+            message.snapshot.view.CopyFrom(self.adapter.view_to_proto(self.game, audience))
         message.turn.CopyFrom(self._turn(audience))
         return message.SerializeToString()
 
@@ -467,3 +473,7 @@ class Table:
         for subscriber in self._subscribers:
             _drain(subscriber.queue)
             subscriber.queue.put_nowait(_END)
+
+
+AnyTable: TypeAlias = Table[Any, Any, Any, Any]
+"""A table of any game, as the registry and the service hold it."""

@@ -2,8 +2,10 @@
 
 Tables, the registry and the service call a :class:`Telemetry` at a few points (a table created or started,
 events published, an action applied, replayed or refused, a bot's decision, a stream resynchronized). It
-writes the lifecycle lines (table created, started, finished; deal finished; game over) and, when the server
-has metrics, counts.
+writes the lifecycle lines (table created, started, finished; deal or round finished; game over) and, when the
+server has metrics, counts. Every count carries the table's game (``thousand`` or ``blagogo``); a Blagogo
+round counts in ``thousand_deals_finished`` with kind ``round`` and outcome ``went_out``, ``kantrame`` or
+``no_winner``.
 
 Nothing secret is ever passed on: no seat token, no card, no hand, and not the table's seed (the seed
 determines every deal's cards).
@@ -13,50 +15,51 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from engine import Action
-from engine.events import DealScored, GameOver
-from server import codec
+from engine.blagogo import events as blagogo_events
+from engine.events import DealScored
+from server.games import GAMES
 from server.logs import bind_request, get_logger
 
 if TYPE_CHECKING:
     from server.metrics import GameMetrics
-    from server.table import Table, TableEvent
+    from server.table import AnyTable as Table
     from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
 
-GAMES: Final = ("thousand",)
-"""The ``game`` label's values: the contract's game kinds, lower case."""
+__all__ = ["GAMES", "Telemetry", "action_kind", "game_label", "requested_kind", "table_status"]
 
 _ACTION_KINDS: dict[type, str] = {}
 
 
 def game_label(table: Table) -> str:
-    """The table's game as a metric label (every table plays Thousand today: GAME_KIND_THOUSAND)."""
-    del table
-    return GAMES[0]
+    """The table's game as a metric label: one of :data:`GAMES`."""
+    name: str = table.adapter.name
+    return name
 
 
-def action_kind(action: Action) -> str:
-    """The action's name in the contract (``bid``, ``pass_bid``, ``play_card``, …): a small closed set."""
+def action_kind(table: Table, action: object) -> str:
+    """The action's name in the contract (``bid``, ``play_card``, ``discard``, …): a small closed set."""
     kind = _ACTION_KINDS.get(type(action))
     if kind is None:
         try:
-            kind = codec.action_to_proto(action).WhichOneof("action") or "unknown"
+            kind = table.adapter.action_kind(action)
         except Exception:
             kind = "unknown"
         _ACTION_KINDS[type(action)] = kind
     return kind
 
 
-def requested_kind(request: pb.SubmitActionRequest) -> str:
-    """The kind of action a SubmitAction request asked for, as :func:`action_kind` names it."""
-    if request.action.WhichOneof("game") != "thousand":
-        return "unknown"
-    return request.action.thousand.WhichOneof("action") or "unknown"
+def requested_kind(request: pb.SubmitActionRequest) -> tuple[str, str]:
+    """The game and the kind of action a SubmitAction request asked for, as the labels name them."""
+    game = request.action.WhichOneof("game")
+    if game is None:
+        return GAMES[0], "unknown"
+    kind = getattr(request.action, game).WhichOneof("action")
+    return game, kind or "unknown"
 
 
 class Telemetry:
@@ -76,10 +79,9 @@ class Telemetry:
 
     # ------------------------------------------------------------------ table lifecycle
 
-    def table_created(self, table_id: str, players: int, bots: int) -> None:
+    def table_created(self, table_id: str, players: int, bots: int, *, game: str = GAMES[0]) -> None:
         """Called just before the table is built (a table of bots starts as it is built)."""
         bind_request(table_id=table_id)
-        game = GAMES[0]
         if self.metrics is not None:
             self.metrics.tables_created.labels(game).inc()
         if not self.quiet:
@@ -97,9 +99,7 @@ class Telemetry:
         if not self.quiet:
             log.info("table started", table_id=table.table_id, game=game_label(table))
 
-    def events_published(
-        self, table: Table, events: Sequence[TableEvent], *, replaying: bool = False
-    ) -> None:
+    def events_published(self, table: Table, events: Sequence[object], *, replaying: bool = False) -> None:
         """``events`` were logged and queued to every stream; ``replaying``: rebuilt from the store."""
         self._progress[table] = time.time()
         if replaying:
@@ -107,7 +107,9 @@ class Telemetry:
         for event in events:
             if isinstance(event, DealScored):
                 self._deal_finished(table, event)
-            elif isinstance(event, GameOver):
+            elif isinstance(event, blagogo_events.RoundScored):
+                self._round_finished(table, event)
+            elif table.adapter.is_game_over(event):
                 self._game_over(table, event)
 
     def _deal_finished(self, table: Table, event: DealScored) -> None:
@@ -126,7 +128,23 @@ class Telemetry:
                 totals=list(event.totals),
             )
 
-    def _game_over(self, table: Table, event: GameOver) -> None:
+    def _round_finished(self, table: Table, event: blagogo_events.RoundScored) -> None:
+        """A round of 1000 Blagogo was scored (B-18, B-19; no winner: B-10)."""
+        outcome = "no_winner" if event.winner is None else "kantrame" if event.kantrame else "went_out"
+        if self.metrics is not None:
+            self.metrics.deals_finished.labels(game_label(table), "round", outcome).inc()
+        if not self.quiet:
+            log.info(
+                "round finished",
+                table_id=table.table_id,
+                round=event.number,
+                winner=event.winner,
+                outcome=outcome,
+                totals=list(event.totals),
+            )
+
+    def _game_over(self, table: Table, event: Any) -> None:
+        """Either game's GameOver: a winner and standings (seat, place, score)."""
         if self.metrics is not None:
             self.metrics.games_finished.labels(game_label(table)).inc()
         if not self.quiet:
@@ -146,22 +164,21 @@ class Telemetry:
 
     # ------------------------------------------------------------------ actions
 
-    def action_applied(self, table: Table, action: Action, seconds: float) -> None:
+    def action_applied(self, table: Table, action: object, seconds: float) -> None:
         """An action was applied; ``seconds`` from applying it until its events were queued to all streams."""
         if self.metrics is not None:
             game = game_label(table)
-            self.metrics.actions.labels(game, action_kind(action), "applied").inc()
+            self.metrics.actions.labels(game, action_kind(table, action), "applied").inc()
             self.metrics.delivery_seconds.labels(game).observe(seconds)
 
-    def action_replayed(self, table: Table, action: Action) -> None:
+    def action_replayed(self, table: Table, action: object) -> None:
         """An idempotent retry: the first outcome was returned, nothing was applied."""
         if self.metrics is not None:
-            self.metrics.actions.labels(game_label(table), action_kind(action), "replayed").inc()
+            self.metrics.actions.labels(game_label(table), action_kind(table, action), "replayed").inc()
 
-    def action_rejected(self, kind: str, reason: str) -> None:
+    def action_rejected(self, game: str, kind: str, reason: str) -> None:
         """A SubmitAction refused with ErrorInfo ``reason`` (the table, if any, is unchanged)."""
         if self.metrics is not None:
-            game = GAMES[0]
             self.metrics.actions.labels(game, kind, "rejected").inc()
             self.metrics.rejected.labels(game, reason).inc()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Action, Bid, DemandRedeal, GiveCard, Pass, PlayCard, RedealReason, Rules, events_for
+from engine import Action, Bid, DemandRedeal, Game, GiveCard, Pass, PlayCard, RedealReason, Rules, events_for
 from engine.cards import Card
 from server import codec
 from server.export import FORMAT, action_from_json, action_json, main, record_of, replay
@@ -39,7 +39,9 @@ def test_record_replays_exactly(tmp_path: Path) -> None:
     assert record["format"] == FORMAT
     assert record["finished"] is True
     assert record["rules"]["golden_deals"] is True
+    assert record["game"] == "thousand"
     game = replay(record)
+    assert isinstance(game, Game)
     assert game.is_over
     assert game.winner == record["winner"]
     assert [[s.seat, s.place, s.score, s.payout] for s in game.standings] == [
