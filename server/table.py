@@ -257,6 +257,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state.token_hash = None
         state.player_name = ""
         self._publish([SeatReleasedEvent(seat)])
+        # T-33: whoever gave the seat up sees nothing more of it; its open streams end here.
+        for subscriber in self._subscribers:
+            if subscriber.audience == seat:
+                _drain(subscriber.queue)
+                subscriber.queue.put_nowait(_END)
 
     # ------------------------------------------------------------------ actions
 

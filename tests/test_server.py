@@ -570,3 +570,24 @@ def test_limits_on_tables_and_message_size() -> None:
             await server.stop(grace=0.1)
 
     run(scenario())
+
+
+def test_leaving_a_seat_ends_its_streams() -> None:
+    """T-33: a player who gives a seat up sees nothing more of it, even on a stream opened before."""
+
+    async def scenario() -> None:
+        async with harness() as h:
+            table_id, joins = await seated(h, thousand_table(3, bots=2))
+            seat, token = joins[0]
+            call = h.stub.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=token_md(token))
+            first = await anext(aiter(call))
+            assert first.HasField("snapshot")
+            await h.stub.LeaveTable(pb.LeaveTableRequest(table_id=table_id), metadata=token_md(token))
+            newcomer = await h.stub.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=seat))
+            assert newcomer.seat == seat
+            rest = [m async for m in call]
+            assert await call.code() == grpc.StatusCode.OK
+            assert all(not m.turn.HasField("view") for m in rest)
+            assert not any(m.HasField("event") and m.event.HasField("seat_taken") for m in rest)
+
+    run(scenario())
