@@ -242,6 +242,7 @@ _REDEALS: Final[tuple[tuple[DemandRedeal, ...], ...]] = (
 )
 """Redeal options by flags: 1 four nines (T-11), 2 weak hand (T-13), 4 weak talon (T-12)."""
 
+_BIT_OF_INTERNED_CARD: Final = {id(c): 1 << i for i, c in enumerate(CARDS)}
 _JACKS_MASK: Final = sum(1 << (6 * s + Rank.JACK) for s in range(4))
 _REDEAL_FOUR_NINES: Final = REDEAL[RedealReason.FOUR_NINES]
 
@@ -324,11 +325,12 @@ class Deal:
         masks: list[int] = []
         full = 0
         if len(order) == DECK_SIZE:
+            bit_of = _BIT_OF_INTERNED_CARD.get  # the bit of an interned card without the property call
             pos = 0
             for size in (hand_size,) * len(self.active) + talon_sizes:
                 mask = 0
                 for c in order[pos : pos + size]:
-                    mask |= 1 << (c.suit * 6 + c.rank)  # c.index, without the property call
+                    mask |= bit_of(id(c)) or 1 << c.index
                 masks.append(mask)
                 full |= mask
                 pos += size
