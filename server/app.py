@@ -140,7 +140,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE)."""
     env = dict(os.environ) if env is None else env
     defaults = Settings()
-    parser = argparse.ArgumentParser(prog="thousand-server", description="The Thousand gRPC game server.")
+    parser = argparse.ArgumentParser(
+        prog="thousand-server",
+        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo).",
+    )
     parser.add_argument("--host", default=env.get("THOUSAND_HOST", defaults.host))
     parser.add_argument("--port", type=int, default=int(env.get("THOUSAND_PORT", defaults.port)))
     parser.add_argument(

@@ -82,7 +82,11 @@ def test_the_breaking_check_does_catch_a_breaking_change(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize(
-    "module", ["cards", "thousand_rules", "thousand_actions", "thousand_events", "thousand_views"]
+    "module",
+    [
+        *("cards", "thousand_rules", "thousand_actions", "thousand_events", "thousand_views"),
+        *("blagogo_cards", "blagogo_rules", "blagogo_actions", "blagogo_events", "blagogo_views"),
+    ],
 )
 def test_generated_modules_import_with_their_typed_stubs(module: str) -> None:
     __import__(f"thousand.v1.{module}_pb2")
