@@ -154,6 +154,8 @@ _CARDS_BY_SUIT_PATTERN: Final = _suit_tables()
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in index order (by suit, then ascending rank)."""
+    if mask >> DECK_SIZE:  # not a mask of this deck (negative or too wide): fail as the bit walk does
+        return tuple(_iter_cards(mask))
     s, c, d, h = _CARDS_BY_SUIT_PATTERN
     return s[mask & 63] + c[mask >> 6 & 63] + d[mask >> 12 & 63] + h[mask >> 18 & 63]
 
