@@ -18,6 +18,7 @@ from clients.bots.worlds import WorldSampler, clone_deal
 from engine import (
     Action,
     BidCap,
+    Deal,
     Game,
     OpeningBid,
     Phase,
@@ -84,6 +85,30 @@ def test_strategies_only_called_at_their_turns_still_play_legally(variant: str) 
     """A server's bot seat only calls ``choose``: the belief copes with the views it misses."""
     for _, _, v, action in decisions(VARIANTS[variant], 3, ["ismcts", "heuristic"], 3, observe=False):
         assert action in v.legal_actions
+
+
+@pytest.mark.parametrize("name", ["heuristic", "ismcts"])
+def test_a_strategy_that_joins_mid_deal_still_plays_legally(name: str) -> None:
+    """A seat taken over in the middle of the card play (a reconnect, a bot replacing a player)."""
+    game = Game(Rules(players=3), 12)
+    game.apply_chance()
+    rng = random.Random(3)
+    others = [make_strategy("heuristic") for _ in range(3)]
+    late: dict[int, Strategy] = {}
+    while game.deal is not None and not game.deal.is_over:
+        seat = game.to_act
+        assert seat is not None
+        v = view(game, seat)
+        if v.phase is Phase.PLAY and sum(v.tricks_won) >= 3:
+            bot = late.setdefault(seat, make_strategy(name, FAST))
+            action = bot.choose(v, rng)
+            assert action in v.legal_actions
+        else:
+            action = others[seat].choose(v, rng)
+        game.apply(seat, action)
+        for s in range(3):
+            others[s].observe(view(game, s))
+    assert late
 
 
 def test_registry_and_options() -> None:
@@ -209,18 +234,43 @@ def test_belief_rebuilds_the_tricks() -> None:
                     assert c == truth[pos][1]
 
 
-def test_clone_is_independent() -> None:
-    game = Game(Rules(players=3), 3)
-    game.apply_chance()
-    deal = game.deal
-    assert deal is not None
-    copy = clone_deal(deal)
-    rng = random.Random(0)
-    while not copy.is_over:
-        seat = copy.to_act
-        assert seat is not None
-        copy.apply(seat, rng.choice(copy.legal_actions()))
-    assert not deal.is_over and deal.phase is Phase.AUCTION and deal.auction == [(deal.active[0], 100)]
+def _snapshot(deal: Deal) -> tuple[object, ...]:
+    return (
+        deal.phase,
+        deal.to_act,
+        tuple(deal.hands),
+        tuple(deal.won),
+        deal.trick_cards(),
+        tuple(deal.tricks_won),
+        tuple(deal.marriages),
+        tuple(deal.auction),
+        deal.legal_actions(),
+    )
+
+
+@pytest.mark.parametrize("moves", [0, 5, 12, 20])
+def test_clone_is_independent(moves: int) -> None:
+    """A world is cloned for every iteration: playing the copy must leave the original as it was."""
+    rng = random.Random(moves)
+    for seed in range(4):
+        game = Game(Rules(players=3), seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        for _ in range(moves):
+            if deal.is_over:
+                break
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(seat, rng.choice(deal.legal_actions()))
+        before = _snapshot(deal)
+        twin = clone_deal(deal)
+        assert _snapshot(twin) == before
+        while not twin.is_over:
+            seat = twin.to_act
+            assert seat is not None
+            twin.apply(seat, rng.choice(twin.legal_actions()))
+        assert _snapshot(deal) == before
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -153,6 +153,9 @@ class IsmctsStrategy:
         if len(legal) == 1 or view.phase is Phase.TALON_CHOICE or view.phase not in self.phases:
             return default
         assert self._belief is not None and view.phase is not None
+        if self._belief.degraded:  # joined mid-deal: who led the tricks it missed is unknown
+            self.stats.fallback = True
+            return default
         start = time.perf_counter()
         sampler = WorldSampler(view, self._belief)
         search = _Search(view, sampler, rng, self.options, tuning=self.tuning, start=start)

@@ -17,7 +17,6 @@ suit is the likelier explanation.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass
 
@@ -65,22 +64,37 @@ _Trick = tuple[tuple[int, ...], list[int | None], int | None, int | None, bool]
 
 
 def clone_deal(deal: Deal) -> Deal:
-    """An independent copy of a live deal: its mutable containers copied, its immutable values shared."""
+    """An independent copy of a live deal: its mutable containers copied, its immutable values shared.
+
+    Generic over the engine's representation (a ``__dict__`` or ``__slots__``), so an optimisation of
+    ``engine.Deal`` does not break it; the bots' tests play a clone and its original apart to check.
+    """
+    cls = type(deal)
+    new = object.__new__(cls)
     state = getattr(deal, "__dict__", None)
-    if state is None:  # a slotted Deal
-        new = copy.copy(deal)
-        for name in _slot_names(type(deal)):
-            value = getattr(new, name, None)
-            if isinstance(value, list | dict | set):
-                setattr(new, name, value.copy())
+    if state is not None:
+        fresh = state.copy()
+        for name, value in fresh.items():
+            if type(value) in _CONTAINERS:
+                fresh[name] = value.copy()
+        new.__dict__.update(fresh)
         return new
-    new = object.__new__(type(deal))
-    fresh = state.copy()
-    for name, value in fresh.items():
-        if type(value) is list or isinstance(value, list | dict | set):
-            fresh[name] = value.copy()
-    new.__dict__.update(fresh)
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(n for n in _slot_names(cls) if n not in ("__dict__", "__weakref__"))
+    for name in names:
+        try:
+            value = getattr(deal, name)
+        except AttributeError:
+            continue  # a slot the deal never set
+        if type(value) in _CONTAINERS:
+            value = value.copy()
+        setattr(new, name, value)
     return new
+
+
+_CONTAINERS = (list, dict, set)
+_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 def _slot_names(cls: type) -> list[str]:
