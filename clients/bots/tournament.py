@@ -155,10 +155,12 @@ class TournamentResult:
         return {"results": results}
 
 
-def stderr_progress(done: int, total: int, _start: list[float] | None = None) -> None:
-    """A plain-text progress bar on stderr."""
-    start = _PROGRESS_START.setdefault(total, time.monotonic()) if done else _reset_progress(total)
-    elapsed = time.monotonic() - start
+def stderr_progress(done: int, total: int) -> None:
+    """A plain-text progress bar on stderr (the tournament calls it with 0 first, then after every set)."""
+    now = time.monotonic()
+    if done == 0:
+        _PROGRESS_START[0] = now
+    elapsed = now - _PROGRESS_START[0]
     width = 30
     filled = width * done // max(total, 1)
     eta = elapsed / done * (total - done) if done else 0.0
@@ -167,16 +169,10 @@ def stderr_progress(done: int, total: int, _start: list[float] | None = None) ->
     )
     if done >= total:
         sys.stderr.write("\n")
-        _PROGRESS_START.pop(total, None)
     sys.stderr.flush()
 
 
-_PROGRESS_START: dict[int, float] = {}
-
-
-def _reset_progress(total: int) -> float:
-    _PROGRESS_START[total] = time.monotonic()
-    return _PROGRESS_START[total]
+_PROGRESS_START = [0.0]
 
 
 def _run_chunk(args: tuple[Setup, list[int]]) -> list[tuple[int, dict[str, float]]]:
