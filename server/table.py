@@ -452,9 +452,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             else:  # nothing missed: still say whose turn it is
                 turn = pb.StreamEventsResponse(sequence=self.sequence, turn=self._turn(audience))
                 first = [turn.SerializeToString()]
+            # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
+            # game may end while it is sent, its last events then waiting in the queue.
+            ended = self.finished
             for data in first:
                 yield data
-            if self.finished:
+            if ended:
                 return
             while True:
                 data = await subscriber.queue.get()
@@ -463,6 +466,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     subscriber.lagging = False
                     self.telemetry.stream_resynced(self, audience)
                     yield self.snapshot(audience)
+                    if self.finished:  # the snapshot shows the end; the dropped backlog held the _END
+                        return
                     continue
                 if data == _END:
                     return

@@ -527,6 +527,43 @@ def test_a_lagging_stream_gets_a_fresh_snapshot(monkeypatch: pytest.MonkeyPatch)
     run(scenario())
 
 
+@pytest.mark.parametrize("queue_size", [100_000, 4])
+def test_a_stream_ends_with_the_game_that_ends_while_its_backlog_is_sent(
+    monkeypatch: pytest.MonkeyPatch, queue_size: int
+) -> None:
+    """The game ends while a resumed stream is still sending its backlog: the stream goes on to the end (the
+    GameOver event, or with an overflowing queue a last snapshot) and then ends, instead of stopping after the
+    backlog or waiting for ever."""
+    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", queue_size)
+
+    async def scenario() -> None:
+        table = Registry().create(
+            Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
+        )
+        for _ in range(5):
+            seat = table.bot_to_act()
+            assert seat is not None
+            table.play_bot(seat)
+        stream = table.stream(None, 0)
+        first = pb.StreamEventsResponse.FromString(await anext(stream))
+        while (seat := table.bot_to_act()) is not None:
+            table.play_bot(seat)
+        assert table.finished
+
+        async def rest() -> list[pb.StreamEventsResponse]:
+            return [pb.StreamEventsResponse.FromString(data) async for data in stream]
+
+        messages = [first, *await asyncio.wait_for(rest(), timeout=10)]
+        assert messages[-1].sequence == table.sequence
+        if queue_size > table.sequence:
+            assert [m.sequence for m in messages] == list(range(1, table.sequence + 1))
+            assert messages[-1].event.thousand.HasField("game_over")
+        else:
+            assert messages[-1].HasField("snapshot")
+
+    run(scenario())
+
+
 def test_settings_from_flags_and_environment() -> None:
     env = {"THOUSAND_PORT": "6000", "THOUSAND_HOST": "0.0.0.0", "THOUSAND_DB": "/tmp/t.db"}
     assert parse_settings([], env) == Settings(host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0)
