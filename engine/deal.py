@@ -652,7 +652,13 @@ class Deal:
             if candidate is action:
                 break
         else:
-            if action not in legal:
+            for candidate in legal:
+                if candidate == action:
+                    # Apply the engine's own value: Bid(105.0) or GiveCard(c, True) compare equal to a legal
+                    # action, but only the legal one's well-typed fields may reach events and the score.
+                    action = candidate
+                    break
+            else:
                 raise self._why_illegal(seat, action)
         self._legal = None
         if type(action) is Pass:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.actions import Action, Shuffle
-from engine.cards import CARDS
+from engine.cards import CARDS, Card
 from engine.deal import Deal, DealSetup, Phase, active_seats
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.events import (
@@ -168,6 +168,8 @@ class Game:
             shuffle = self.chance_outcome()
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
+        elif not isinstance(shuffle.order, tuple) or not all(type(c) is Card for c in shuffle.order):
+            raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         setup = self.next_setup()
         deal = Deal(self.rules, setup, shuffle.order)
         self.deal = deal
@@ -185,7 +187,7 @@ class Game:
         """Apply one seat's action; on rejection raise with the game unchanged."""
         if self.winner is not None:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat
             raise IllegalActionError(Reason.INVALID_SEAT, f"there is no seat {seat!r}")
         deal = self.deal
         if deal is None or deal.is_over:

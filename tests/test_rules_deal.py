@@ -17,6 +17,7 @@ from engine import (
     Game,
     GiveCard,
     IllegalActionError,
+    InvalidActionError,
     NameContract,
     Pass,
     Phase,
@@ -25,6 +26,7 @@ from engine import (
     RedealReason,
     Rules,
     RulesError,
+    Shuffle,
     Suit,
     events_for,
     view,
@@ -677,3 +679,19 @@ def test_trick_script_of_the_reference_deal_is_all_legal() -> None:
     events = play(game, TRICKS)
     assert [t.seat for t in of_type(events, TrickTaken)] == [1, 1, 1, 0, 2, 0, 0, 0]
     assert sum(t.points for t in of_type(events, TrickTaken)) == 120
+
+
+def test_values_that_only_compare_equal_are_applied_as_the_engines_own() -> None:
+    """T-34: Bid(105.0) equals the legal Bid(105); what is recorded is the legal, well-typed action."""
+    game = reference_game()
+    events = game.apply(2, Bid(105.0))  # type: ignore[arg-type]
+    bid = of_type(events, BidMade)[0]
+    assert bid.value == 105 and type(bid.value) is int
+    with pytest.raises(IllegalActionError) as err:
+        game.apply(True, Pass())
+    assert err.value.reason is Reason.INVALID_SEAT
+
+
+def test_a_shuffle_of_non_cards_is_malformed() -> None:
+    with pytest.raises(InvalidActionError):
+        Game(Rules(), 1).apply_chance(Shuffle(("x",) * 24))  # type: ignore[arg-type]
