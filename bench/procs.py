@@ -1,0 +1,126 @@
+"""Helpers the server benchmarks share: child processes with their output in files, and /proc readings.
+
+Everything here is Linux-specific (``/proc``) and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+"""The repository: child processes run here, so ``python -m server.app`` is the working tree's server."""
+HOST: Final = "127.0.0.1"
+CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+SERVER_TREE_HELP: Final = (
+    "run the game server from this source tree (say, a commit exported with `git archive`) instead of the"
+    " working tree"
+)
+
+
+def start(argv: Sequence[str], log: Path, cwd: str | Path | None = None) -> subprocess.Popen[bytes]:
+    """Start a child process (in the repository, or ``cwd``) with its output going to ``log``, not a pipe.
+
+    ``python -m`` puts the working directory first on ``sys.path``, so ``cwd`` chooses the source tree the
+    server is imported from.
+    """
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            list(argv), cwd=cwd or ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+        )
+
+
+def server_argv(port: int) -> list[str]:
+    """The game server as an operator would start it, in memory and quiet."""
+    return [
+        sys.executable,
+        "-m",
+        "server.app",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--db",
+        ":memory:",
+        "--log-level",
+        "warning",
+    ]
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0) -> None:
+    """Return once ``port`` accepts connections; fail if the process exits or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    for _ in range(int(timeout / 0.05) + 1):
+        if process.poll() is not None:
+            raise SystemExit(f"bench: {process.args!r} exited with {process.returncode}; see {log}")
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                return
+        except OSError:
+            pass
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
+    raise SystemExit(f"bench: nothing listens on {HOST}:{port} after {timeout:.0f} s; see {log}")
+
+
+def stop(process: subprocess.Popen[bytes] | subprocess.Popen[str], timeout: float = 10.0) -> None:
+    """SIGTERM (a graceful drain for the server), then SIGKILL if it has not exited within ``timeout``."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process (all its threads) has used, from ``/proc/<pid>/stat``."""
+    data = Path(f"/proc/{pid}/stat").read_text()
+    fields = data[data.rindex(")") + 2 :].split()  # after "pid (comm) "; comm may contain spaces
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    return (utime + stime) / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    """The process's resident set size, from ``VmRSS`` in ``/proc/<pid>/status``."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def load_average() -> tuple[float, float, float]:
+    one, five, fifteen = os.getloadavg()
+    return one, five, fifteen
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The ``fraction`` quantile (0 to 1) of ``values``, interpolated between the nearest ranks."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    position = fraction * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
