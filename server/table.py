@@ -465,8 +465,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     _drain(subscriber.queue)
                     subscriber.lagging = False
                     self.telemetry.stream_resynced(self, audience)
-                    yield self.snapshot(audience)
-                    if self.finished:  # the snapshot shows the end; the dropped backlog held the _END
+                    snapshot, ended = self.snapshot(audience), self.finished
+                    yield snapshot
+                    if ended:  # the snapshot shows the end (the dropped backlog held the _END)
                         return
                     continue
                 if data == _END:
@@ -482,6 +483,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     def close_streams(self) -> None:
         for subscriber in self._subscribers:
             _drain(subscriber.queue)
+            subscriber.lagging = False  # the stream ends rather than resynchronizing
             subscriber.queue.put_nowait(_END)
 
 

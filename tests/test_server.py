@@ -564,6 +564,36 @@ def test_a_stream_ends_with_the_game_that_ends_while_its_backlog_is_sent(
     run(scenario())
 
 
+def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lagging stream's resync snapshot is sent while the game ends: the stream goes on to the end."""
+    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 8)
+
+    async def scenario() -> None:
+        table = Registry().create(
+            Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
+        )
+        stream = table.stream(None, None)
+        assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
+        while not any(s.lagging for s in table._subscribers):
+            seat = table.bot_to_act()
+            assert seat is not None
+            table.play_bot(seat)
+        resync = pb.StreamEventsResponse.FromString(await anext(stream))
+        assert resync.HasField("snapshot") and resync.sequence == table.sequence
+        while (seat := table.bot_to_act()) is not None:  # the game ends while the snapshot is on its way
+            table.play_bot(seat)
+
+        async def rest() -> list[pb.StreamEventsResponse]:
+            return [pb.StreamEventsResponse.FromString(data) async for data in stream]
+
+        messages = await asyncio.wait_for(rest(), timeout=10)
+        assert messages and messages[-1].sequence == table.sequence
+
+    run(scenario())
+
+
 def test_settings_from_flags_and_environment() -> None:
     env = {"THOUSAND_PORT": "6000", "THOUSAND_HOST": "0.0.0.0", "THOUSAND_DB": "/tmp/t.db"}
     assert parse_settings([], env) == Settings(host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0)
