@@ -3,6 +3,7 @@
 Usage::
 
     python bench/server.py --seconds 20 [--tables 100] [--clients 1] [--connections seat] [--policy random]
+                           [--fanout] [--profile FILE [--native]] [--server-tree DIR]
 
 Three kinds of process, all on 127.0.0.1:
 
@@ -20,15 +21,21 @@ Three kinds of process, all on 127.0.0.1:
   returns). The echo side keeps the same number of unary calls in flight (one caller per table) on the same
   kind of connections; its latency is the call's round trip.
 
+``--fanout`` adds a third side, in the echo's process: the game's message pattern with no game. An act is one
+unary call after which every one of the table's three streams receives ``--fanout-messages`` messages (1.7 on
+average, as the game sends about 5.1 per action over its three seats) of ``--fanout-bytes`` bytes, and its
+latency runs until all three streams have them: the floor gRPC sets for this server's shape, so that the gap
+between it and the game is what the server's own code costs.
+
 ``--connections seat`` (default) gives every seat (every echo caller) a connection of its own, as players on
 different machines have; ``shared`` multiplexes a client process's calls on one connection.
 
-The two sides alternate in several rounds (ABBA), so that the machine's noise falls on both alike; the
+The sides alternate in several rounds (ABBA), so that the machine's noise falls on both alike; the
 server, echo server and client CPU time of each side is read from ``/proc`` at the slice boundaries, which
 says which process was the bottleneck. ``--profile FILE`` records the game server with py-spy (if installed)
-during the measured game slices and prints its top functions. The last line printed is one JSON object with
-the figures; ``throughput_ratio`` is actions/s over echo calls/s and ``p99_ratio`` the p99 latency over the
-echo's.
+during the measured rounds (it is idle during the echo's slices) and prints where its busy samples were;
+``--native`` adds the C frames. The last line printed is one JSON object with the figures;
+``throughput_ratio`` is actions/s over echo calls/s and ``p99_ratio`` the p99 latency over the echo's.
 """
 
 from __future__ import annotations
@@ -54,7 +61,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import AsyncIterator, Callable, Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any, Final  # noqa: E402
 
@@ -69,7 +76,11 @@ ECHO_SERVICE: Final = "bench.Echo"
 ECHO_METHOD: Final = f"/{ECHO_SERVICE}/Echo"
 TOKEN_METADATA: Final = "x-seat-token"
 PLAYERS: Final = 3
-SIDES: Final = ("game", "echo")
+SIDES: Final = ("game", "echo", "fanout")
+FANOUT_METHOD: Final = f"/{ECHO_SERVICE}/Act"
+FANOUT_STREAM_METHOD: Final = f"/{ECHO_SERVICE}/Watch"
+FANOUT_KEY: Final = 8
+"""Bytes of a fan-out request that name its table (a ninth byte names the seat for Watch)."""
 WARMUP_SECONDS: Final = 1.0
 """An unmeasured slice of each side first: connections, caches and the interpreters' specialisations warm."""
 MIN_ROUND_SECONDS: Final = 1.0
@@ -91,12 +102,55 @@ async def _echo(request: bytes, context: aio.ServicerContext[bytes, bytes]) -> b
     return request
 
 
-async def _serve_echo(port: int) -> None:
+class _FanoutTable:
+    """The fan-out floor's table: a sequence number and one queue of messages per seat's stream."""
+
+    def __init__(self) -> None:
+        self.sequence = 0
+        self.owed = 0.0
+        self.queues: list[asyncio.Queue[bytes]] = [asyncio.Queue() for _ in range(PLAYERS)]
+
+
+class _Fanout:
+    """``--fanout``: the game's message pattern with no game.
+
+    Act puts ``per_stream`` messages (on average: 1.7 is 2, 2, 1, ...) of ``size`` bytes on each of the
+    table's three streams and returns the last one's sequence number; Watch streams one seat's messages.
+    """
+
+    def __init__(self, per_stream: float, size: int) -> None:
+        self.per_stream = per_stream
+        self.padding = b"x" * max(0, size - 8)
+        self.tables: dict[bytes, _FanoutTable] = {}
+
+    async def act(self, request: bytes, context: aio.ServicerContext[bytes, bytes]) -> bytes:
+        table = self.tables.setdefault(request[:FANOUT_KEY], _FanoutTable())
+        table.owed += self.per_stream
+        count = max(1, round(table.owed))
+        table.owed -= count
+        for _ in range(count):
+            table.sequence += 1
+            message = table.sequence.to_bytes(8, "big") + self.padding
+            for queue in table.queues:
+                queue.put_nowait(message)
+        return table.sequence.to_bytes(8, "big")
+
+    async def watch(self, request: bytes, context: aio.ServicerContext[bytes, bytes]) -> AsyncIterator[bytes]:
+        table = self.tables.setdefault(request[:FANOUT_KEY], _FanoutTable())
+        queue = table.queues[request[FANOUT_KEY]]
+        for _ in range(MAX_ACTIONS_PER_TABLE):
+            yield await queue.get()
+
+
+async def _serve_echo(port: int, fanout: _Fanout) -> None:
     server = aio.server()
-    handler: grpc.RpcMethodHandler[bytes, bytes] = grpc.unary_unary_rpc_method_handler(
-        _echo
-    )  # no (de)serializers: bytes in, the same bytes out
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO_SERVICE, {"Echo": handler}),))
+    # No (de)serializers: bytes in, bytes out.
+    handlers: dict[str, grpc.RpcMethodHandler[bytes, bytes]] = {
+        "Echo": grpc.unary_unary_rpc_method_handler(_echo),
+        "Act": grpc.unary_unary_rpc_method_handler(fanout.act),
+        "Watch": grpc.unary_stream_rpc_method_handler(fanout.watch),
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO_SERVICE, handlers),))
     server.add_insecure_port(f"{procs.HOST}:{port}")
     await server.start()
     stopping = asyncio.Event()
@@ -119,6 +173,8 @@ class Window:
     latencies: list[float] = field(default_factory=list)
     """Seconds, of every action (call) that completed inside the window."""
     errors: Counter[str] = field(default_factory=Counter)
+    messages: int = 0
+    """Stream messages received while the game side ran."""
 
     def record(self, began: float, ended: float) -> None:
         if self.start <= ended < self.end:
@@ -198,7 +254,10 @@ class GameTable:
             pb.StreamEventsRequest(table_id=self.table_id), metadata=self.tokens[seat]
         )
         try:
+            running = self.shared.running["game"]
             async for message in call:
+                if running.is_set():
+                    self.shared.window.messages += 1
                 self.seen[seat] = message.sequence
                 turn = message.turn
                 if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
@@ -279,6 +338,62 @@ class GameTable:
         await self.open()
 
 
+class FanoutTable:
+    """The fan-out floor's client side of one table: three streams, one Act in flight at a time."""
+
+    def __init__(self, shared: ClientShared, index: int) -> None:
+        self.shared = shared
+        self.key = (shared.args.client_index << 32 | index).to_bytes(FANOUT_KEY, "big")
+        channels = [shared.channel(shared.args.echo_target) for _ in range(PLAYERS)]
+        self.acts: list[aio.UnaryUnaryMultiCallable[bytes, bytes]] = [
+            c.unary_unary(FANOUT_METHOD) for c in channels
+        ]
+        self.watches: list[aio.UnaryStreamMultiCallable[bytes, bytes]] = [
+            c.unary_stream(FANOUT_STREAM_METHOD) for c in channels
+        ]
+        self.seen = [0] * PLAYERS
+        self.arrived = asyncio.Event()
+        self.readers: list[asyncio.Task[None]] = []
+
+    def open(self) -> None:
+        self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
+
+    async def _read(self, seat: int) -> None:
+        try:
+            async for message in self.watches[seat](self.key + bytes([seat])):
+                self.seen[seat] = int.from_bytes(message[:8], "big")
+                self.arrived.set()
+        except aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:
+                self.shared.window.errors[f"fanout stream {error.code().name}"] += 1
+
+    async def play(self) -> None:
+        shared = self.shared
+        running = shared.running["fanout"]
+        for acted in range(MAX_ACTIONS_PER_TABLE):
+            if time.monotonic() >= shared.deadline:
+                return
+            try:
+                await asyncio.wait_for(running.wait(), timeout=1.0)
+            except TimeoutError:
+                continue
+            shared.in_flight["fanout"] += 1
+            began = time.perf_counter()
+            try:
+                last = int.from_bytes(await self.acts[acted % PLAYERS](self.key), "big")
+                for _ in range(MAX_ACTIONS_PER_TABLE):
+                    if min(self.seen) >= last:
+                        break
+                    self.arrived.clear()
+                    await asyncio.wait_for(self.arrived.wait(), DRAIN_SECONDS)
+            except (aio.AioRpcError, TimeoutError) as error:
+                name = error.code().name if isinstance(error, aio.AioRpcError) else "TIMEOUT"
+                shared.window.errors[f"fanout {name}"] += 1
+            else:
+                shared.window.record(began, time.perf_counter())
+            shared.in_flight["fanout"] -= 1
+
+
 async def _echo_caller(shared: ClientShared, payload: bytes) -> None:
     call: aio.UnaryUnaryMultiCallable[bytes, bytes] = shared.channel(shared.args.echo_target).unary_unary(
         ECHO_METHOD
@@ -324,6 +439,10 @@ async def _run_client(args: argparse.Namespace) -> None:
     actors = [asyncio.create_task(t.play()) for t in tables]
     payload = _echo_payload()
     callers = [asyncio.create_task(_echo_caller(shared, payload)) for _ in range(args.tables)]
+    fanouts = [FanoutTable(shared, i) for i in range(args.tables if args.fanout else 0)]
+    for fanout in fanouts:
+        fanout.open()
+    callers += [asyncio.create_task(f.play()) for f in fanouts]
     _reply({"ready": True, "tables": len(tables), "setup_s": round(time.perf_counter() - began, 3)})
     try:
         for _ in range(10_000):
@@ -337,11 +456,10 @@ async def _run_client(args: argparse.Namespace) -> None:
     finally:
         for task in [*actors, *callers]:
             task.cancel()
-        for table in tables:
-            for reader in table.readers:
-                reader.cancel()
-        await asyncio.gather(*actors, *callers, return_exceptions=True)
-        await asyncio.gather(*(r for t in tables for r in t.readers), return_exceptions=True)
+        readers = [r for t in tables for r in t.readers] + [r for f in fanouts for r in f.readers]
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*actors, *callers, *readers, return_exceptions=True)
         await shared.close()
 
 
@@ -363,6 +481,7 @@ async def _slice(shared: ClientShared, side: str, start: float, end: float) -> d
     return {
         "side": side,
         "latencies_ms": [round(s * 1000, 3) for s in window.latencies],
+        "messages": window.messages,
         "errors": dict(window.errors),
         "replaced": shared.replaced - replaced,
         "undrained": shared.in_flight[side],
@@ -388,6 +507,7 @@ class Side:
     cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds per process name during the slices."""
     rates: list[float] = field(default_factory=list)
+    messages: int = 0
 
     def per_second(self) -> float:
         return len(self.latencies_ms) / self.seconds if self.seconds else 0.0
@@ -419,8 +539,9 @@ class Client:
 def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]:
     logs = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="bench-server-"))
     logs.mkdir(parents=True, exist_ok=True)
-    rounds = max(2, min(MAX_ROUNDS, int(args.seconds / (len(SIDES) * MIN_ROUND_SECONDS))))
-    slice_seconds = args.seconds / (len(SIDES) * rounds)
+    sides = SIDES if args.fanout else SIDES[:2]
+    rounds = max(2, min(MAX_ROUNDS, int(args.seconds / (len(sides) * MIN_ROUND_SECONDS))))
+    slice_seconds = args.seconds / (len(sides) * rounds)
     lifetime = args.seconds + 2 * WARMUP_SECONDS + 120 + args.tables * 0.5
     game_port, echo_port = procs.free_port(), procs.free_port()
     processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -431,7 +552,10 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         processes["server"] = procs.start(
             procs.server_argv(game_port), logs / "server.log", cwd=args.server_tree
         )
-        echo_argv = [sys.executable, str(Path(__file__)), "--role", "echo", "--port", str(echo_port)]
+        echo_argv = [
+            *(sys.executable, str(Path(__file__)), "--role", "echo", "--port", str(echo_port)),
+            *("--fanout-messages", str(args.fanout_messages), "--fanout-bytes", str(args.fanout_bytes)),
+        ]
         processes["echo"] = procs.start(echo_argv, logs / "echo.log")
         procs.wait_for_port(game_port, processes["server"], logs / "server.log")
         procs.wait_for_port(echo_port, processes["echo"], logs / "echo.log")
@@ -442,6 +566,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
                 *("--target", f"{procs.HOST}:{game_port}", "--echo-target", f"{procs.HOST}:{echo_port}"),
                 *("--tables", str(share), "--connections", args.connections, "--policy", args.policy),
                 *("--seed", str(args.seed), "--lifetime", str(lifetime)),
+                *(("--fanout",) if args.fanout else ()),
             ]
             with (logs / f"client{index}.log").open("wb") as err:
                 client_process = subprocess.Popen(
@@ -458,18 +583,18 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
             f"{args.tables} tables of {PLAYERS} open seats"
             f" ({args.connections} connections, {args.policy} play)"
             f" in {args.clients} client process(es), set up in {max(s['setup_s'] for s in setup):.1f} s;"
-            f" {rounds} round(s) of {slice_seconds:.2f} s per side, game and echo alternating;"
+            f" {rounds} round(s) of {slice_seconds:.2f} s per side, {' and '.join(sides)} alternating;"
             f" load average before {load_before[0]:.2f}"
         )
         out(f"logs in {logs}")
 
-        totals = {side: Side() for side in SIDES}
-        for side in SIDES:
+        totals = {side: Side() for side in sides}
+        for side in sides:
             _measure(clients, pids, side, WARMUP_SECONDS, Side())
         if args.profile:
-            profiler = _start_profiler(pids["server"], Path(args.profile), logs)
+            profiler = _start_profiler(pids["server"], Path(args.profile), logs, native=args.native)
         for r in range(rounds):
-            order = SIDES if r % 2 == 0 else SIDES[::-1]  # ABBA: a drift in speed favours neither side
+            order = sides if r % 2 == 0 else sides[::-1]  # ABBA: a drift in speed favours neither side
             for side in order:
                 _measure(clients, pids, side, slice_seconds, totals[side])
         if profiler is not None:
@@ -496,9 +621,12 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     game, echo = totals["game"], totals["echo"]
     result = _result(args, game, echo, rounds=rounds, load=(load_before[0], load_after[0]))
     _report(result, game, echo, out)
+    if "fanout" in totals:
+        result |= _fanout_result(args, totals["fanout"], game)
+        _fanout_report(result, totals["fanout"], out)
     if args.profile:
         _print_profile(Path(args.profile), out)
-    if not args.logs and not game.errors and not echo.errors:
+    if not args.logs and not any(t.errors for t in totals.values()):
         shutil.rmtree(logs, ignore_errors=True)
     return result
 
@@ -519,6 +647,7 @@ def _measure(clients: Sequence[Client], pids: dict[str, int], side: str, seconds
         tally.latencies_ms.extend(reply["latencies_ms"])
         tally.errors.update(reply["errors"])
         tally.replaced += reply["replaced"]
+        tally.messages += reply["messages"]
         if reply["undrained"]:
             tally.errors["undrained"] += reply["undrained"]
         done += len(reply["latencies_ms"])
@@ -549,7 +678,7 @@ def _result(
         "connections": args.connections,
         "policy": args.policy,
         "rounds": rounds,
-        "seconds": round(game.seconds + echo.seconds, 3),
+        "seconds": round(game.seconds, 3),
         "actions": actions,
         "actions_per_s": round(actions_per_s, 1),
         "p50_ms": round(p50, 3),
@@ -568,6 +697,7 @@ def _result(
         "echo_client_cpu_percent": round(100 * echo_client_cpu / echo.seconds, 1) if echo.seconds else 0.0,
         "server_cpu_ms_per_action": round(1000 * game.cpu.get("server", 0.0) / max(actions, 1), 4),
         "echo_server_cpu_ms_per_call": round(1000 * echo.cpu.get("echo", 0.0) / max(calls, 1), 4),
+        "stream_messages_per_action": round(game.messages / max(actions, 1), 2),
         "tables_replaced": game.replaced,
         "errors": sum(game.errors.values()) + sum(echo.errors.values()),
         "load_before": round(load[0], 2),
@@ -589,7 +719,11 @@ def _report(result: dict[str, Any], game: Side, echo: Side, out: Callable[[str],
         f"  ({result['server_cpu_ms_per_action']:.3f} ms per action),"
         f" client(s) {result['client_cpu_percent']:.0f}%"
     )
-    out(f"  actions/s by round {_spread(game.rates)};  tables replaced (game over) {game.replaced}")
+    out(
+        f"  stream messages  {result['stream_messages_per_action']:>10.2f} per action (all seats);"
+        f"  tables replaced (game over) {game.replaced}"
+    )
+    out(f"  actions/s by round {_spread(game.rates)}")
     out(f"Bare gRPC echo, {echo.seconds:.2f} s measured (the same number of unary calls in flight):")
     out(f"  calls            {result['echo_calls']:>10}   {result['echo_calls_per_s']:>10,.1f} /s")
     out(f"  latency ms       p50 {result['echo_p50_ms']:.2f}  p99 {result['echo_p99_ms']:.2f}")
@@ -609,56 +743,137 @@ def _report(result: dict[str, Any], game: Side, echo: Side, out: Callable[[str],
         out(f"ERRORS: {dict(errors)}")
 
 
+def _fanout_result(args: argparse.Namespace, fanout: Side, game: Side) -> dict[str, Any]:
+    acts = len(fanout.latencies_ms)
+    per_s = fanout.per_second()
+    return {
+        "fanout_messages_per_act": round(PLAYERS * args.fanout_messages, 2),
+        "fanout_message_bytes": args.fanout_bytes,
+        "fanout_acts": acts,
+        "fanout_acts_per_s": round(per_s, 1),
+        "fanout_p50_ms": round(procs.percentile(fanout.latencies_ms, 0.5), 3),
+        "fanout_p99_ms": round(procs.percentile(fanout.latencies_ms, 0.99), 3),
+        "fanout_server_cpu_percent": round(fanout.cpu_percent("echo"), 1),
+        "fanout_server_cpu_ms_per_act": round(1000 * fanout.cpu.get("echo", 0.0) / max(acts, 1), 4),
+        "fanout_throughput_ratio": round(game.per_second() / per_s, 4) if per_s else 0.0,
+    }
+
+
+def _fanout_report(result: dict[str, Any], fanout: Side, out: Callable[[str], None]) -> None:
+    out(
+        f"Bare gRPC fan-out, {fanout.seconds:.2f} s measured (an act: one unary call and"
+        f" {result['fanout_messages_per_act']:g} stream messages of {result['fanout_message_bytes']} bytes):"
+    )
+    out(f"  acts             {result['fanout_acts']:>10}   {result['fanout_acts_per_s']:>10,.1f} /s")
+    out(f"  latency ms       p50 {result['fanout_p50_ms']:.2f}  p99 {result['fanout_p99_ms']:.2f}")
+    out(
+        f"  CPU              server {result['fanout_server_cpu_percent']:.0f}%"
+        f"  ({result['fanout_server_cpu_ms_per_act']:.3f} ms per act)"
+    )
+    out(f"  acts/s by round {_spread(fanout.rates)}")
+    out(f"fan-out throughput ratio (actions/s over fan-out acts/s) {result['fanout_throughput_ratio']:.3f}")
+
+
 def _spread(values: list[float]) -> str:
     if not values:
         return "-"
     return f"min {min(values):,.0f}  max {max(values):,.0f}  ({len(values)} slices)"
 
 
-def _start_profiler(pid: int, path: Path, logs: Path) -> subprocess.Popen[bytes] | None:
+def _start_profiler(pid: int, path: Path, logs: Path, *, native: bool) -> subprocess.Popen[bytes] | None:
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(py_spy).exists():
         print("bench: py-spy is not installed (pip install py-spy); --profile is ignored", file=sys.stderr)
         return None
     argv = [py_spy, "record", "--pid", str(pid), "--rate", "250", "--format", "raw", "--output", str(path)]
-    return procs.start([*argv, "--nonblocking"], logs / "py-spy.log")
+    # --native reads C frames (gRPC's Cython, protobuf, system calls), which needs the process paused for
+    # every sample; without it py-spy samples without stopping the server.
+    argv.append("--native" if native else "--nonblocking")
+    return procs.start(argv, logs / "py-spy.log")
 
 
-def _print_profile(path: Path, out: Callable[[str], None], top: int = 25) -> None:
-    """The functions the profile saw most, inclusive (on the stack) and by self time (at the top)."""
+IDLE_LEAVES: Final = ("epoll_wait", "EpollSelector.select", "Thread.run (threading.py")
+"""Frames a waiting thread sits in: the event loop's select, and gRPC's poller thread (blocked in C)."""
+COMPONENTS: Final = (
+    ("server/", "server/*.py"),
+    ("engine/", "engine/*.py"),
+    ("thousand/", "generated protobuf code"),
+    ("_message", "protobuf (upb, C)"),
+    ("cygrpc", "gRPC core and its Cython layer"),
+    ("grpc/", "grpc Python layer"),
+    ("structlog/", "logging (structlog)"),
+    ("logging/", "logging (stdlib)"),
+    ("sqlite", "SQLite store"),
+    ("asyncio/", "asyncio (Python)"),
+    ("_asynciomodule", "asyncio (C)"),
+    ("libpython", "CPython runtime"),
+)
+
+
+def _component(leaf: str) -> str:
+    name, _, where = leaf.partition(" (")
+    if name == "Handle._run":
+        return "C called from the event loop: gRPC's Cython layer, system calls (--native tells)"
+    if where.startswith("libc"):
+        return f"system call or libc: {name}"
+    for marker, component in COMPONENTS:
+        if marker in where:
+            return component
+    return "other"
+
+
+def _print_profile(path: Path, out: Callable[[str], None], top: int = 20) -> None:
+    """Where the busy samples were: by component (of the innermost frame) and by function (inclusive)."""
     if not path.exists():
         out(f"no profile was written to {path}")
         return
     inclusive: Counter[str] = Counter()
-    own: Counter[str] = Counter()
-    total = 0
+    components: Counter[str] = Counter()
+    busy = idle = 0
     for line in path.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack or not count_text.isdigit():
             continue
         count = int(count_text)
-        frames = [_short(f) for f in stack.split(";")]
-        total += count
-        own[frames[-1]] += count
-        for frame in set(frames):
+        frames = stack.split(";")
+        if frames[-1].startswith(IDLE_LEAVES):
+            idle += count
+            continue
+        busy += count
+        components[_component(frames[-1])] += count
+        for frame in {_short(f) for f in frames}:
             inclusive[frame] += count
-    out(f"\nprofile of the game server ({total} samples, {path}):")
-    out("  inclusive %  function")
-    for frame, count in inclusive.most_common(top):
-        out(f"  {100 * count / total:10.1f}  {frame}")
-    out("  self %       function")
-    for frame, count in own.most_common(top):
-        out(f"  {100 * count / total:10.1f}  {frame}")
+    if not busy:
+        out(f"the profile in {path} has no busy sample")
+        return
+    out(f"\nprofile of the game server ({busy} busy samples, {idle} waiting left out; {path}):")
+    out("  by component of the innermost frame (without --native, C code counts as its Python caller):")
+    for component, count in components.most_common(top):
+        out(f"  {100 * count / busy:6.1f} %  {component}")
+    out("  by function, inclusive (the project's code, and the event loop's callback runner):")
+    shown = [
+        (f, c)
+        for f, c in inclusive.most_common()
+        if (f.startswith(PROFILED) and not f.startswith("server/app.py")) or "Handle._run" in f
+    ]
+    for frame, count in shown[:top]:
+        out(f"  {100 * count / busy:6.1f} %  {frame}")
+
+
+PROFILED: Final = ("server/", "engine/")
 
 
 def _short(frame: str) -> str:
-    """``function (path/to/file.py:line)`` without the line, and the path from the package down."""
+    """``path/from/the/package.py:function`` (the line left out)."""
     name, _, where = frame.partition(" (")
     where = where.rstrip(")").rpartition(":")[0] or where.rstrip(")")
-    for marker in ("site-packages/", "/work/main/", "lib/python3.11/"):
+    for marker in ("site-packages/", "lib/python3.11/"):
         if marker in where:
             where = where.split(marker, 1)[1]
-    return f"{name} ({where})"
+    for marker in PROFILED:
+        if f"/{marker}" in where:
+            where = marker + where.split(f"/{marker}", 1)[1]
+    return f"{where}:{name}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -670,6 +885,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=("random", "first"), default="random")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="record the game server with py-spy into this file (raw stacks)")
+    parser.add_argument("--native", action="store_true", help="--profile with C frames (pauses the server)")
+    parser.add_argument(
+        "--fanout",
+        action="store_true",
+        help="also measure the game's message pattern in bare gRPC, the game's floor (see bench/README.md)",
+    )
+    parser.add_argument(
+        "--fanout-messages",
+        type=float,
+        default=1.7,
+        help="fan-out messages per stream per act, on average (1.7: the game's 5.1 per action over 3 seats)",
+    )
+    parser.add_argument("--fanout-bytes", type=int, default=100, help="bytes of a fan-out message (100)")
     parser.add_argument("--logs", help="a directory for the processes' logs (kept); default a temporary one")
     parser.add_argument("--server-tree", help=procs.SERVER_TREE_HELP)
     parser.add_argument("--role", choices=("controller", "echo", "client"), default="controller")
@@ -680,7 +908,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lifetime", type=float, default=600.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.role == "echo":
-        asyncio.run(_serve_echo(args.port))
+        asyncio.run(_serve_echo(args.port, _Fanout(args.fanout_messages, args.fanout_bytes)))
         return 0
     if args.role == "client":
         asyncio.run(_run_client(args))
