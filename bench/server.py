@@ -82,7 +82,8 @@ FANOUT_STREAM_METHOD: Final = f"/{ECHO_SERVICE}/Watch"
 FANOUT_KEY: Final = 8
 """Bytes of a fan-out request that name its table (a ninth byte names the seat for Watch)."""
 WARMUP_SECONDS: Final = 1.0
-"""An unmeasured slice of each side first: connections, caches and the interpreters' specialisations warm."""
+"""An unmeasured slice of each side first (shorter in a run shorter than 4 s): connections, caches and the
+interpreters' specialisations warm."""
 MIN_ROUND_SECONDS: Final = 1.0
 MAX_ROUNDS: Final = 10
 START_DELAY: Final = 0.1
@@ -590,7 +591,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
 
         totals = {side: Side() for side in sides}
         for side in sides:
-            _measure(clients, pids, side, WARMUP_SECONDS, Side())
+            _measure(clients, pids, side, min(WARMUP_SECONDS, args.seconds / 4), Side())
         if args.profile:
             profiler = _start_profiler(pids["server"], Path(args.profile), logs, native=args.native)
         for r in range(rounds):
