@@ -1,0 +1,55 @@
+"""Smoke tests of the benchmarks (``make bench``): a tiny run of each ends with one JSON line of its figures.
+
+The server benchmarks start real processes (the game server, the echo server, a client) on 127.0.0.1 for a
+couple of seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 90
+
+
+def last_json(*argv: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def test_engine_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/engine.py", "--seconds", "1")
+    assert result["deals_per_s"] > 0
+    assert result["actions_per_s"] > 0
+
+
+def test_server_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/server.py", "--seconds", "1.5", "--tables", "3", "--fanout")
+    for key in ("actions_per_s", "p50_ms", "p99_ms", "echo_calls_per_s", "echo_p50_ms", "echo_p99_ms"):
+        assert result[key] > 0, key
+    for key in ("throughput_ratio", "p99_ratio", "fanout_acts_per_s", "server_cpu_ms_per_action"):
+        assert result[key] > 0, key
+    assert result["errors"] == 0
+    assert result["tables"] == 3
+    assert result["stream_messages_per_action"] >= 3  # every seat sees every action's events
+
+
+def test_capacity_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json(
+        "bench/capacity.py", "--tables", "4", "--idle-seconds", "0.3", "--settle-seconds", "0.2"
+    )
+    assert result["tables"] == 4
+    assert result["streams"] == 12
+    assert isinstance(result["bytes_per_table"], int)  # a few tables may not move RSS by a page
+    assert result["idle_cpu_percent"] >= 0
+    assert isinstance(result["bytes_per_table_met"], bool)
+    assert isinstance(result["idle_cpu_met"], bool)
