@@ -36,10 +36,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-## bench: the engine benchmark (installs the optional OpenSpiel reference first)
+## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo) and capacity benchmarks
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10
+	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout
+	$(BIN)/python bench/capacity.py --tables 2000
 
 ## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) from proto/
 proto: $(STAMP)
