@@ -3,6 +3,7 @@
 Usage::
 
     python bench/engine.py --game thousand --seconds 20 [--players 3] [--seed 1]
+    python bench/engine.py --game blagogo --seconds 20 [--players 4] [--seed 1]
 
 Thousand is played through :class:`engine.Game` exactly as a server would drive it: ``apply_chance()`` at a
 chance node; otherwise ``legal_actions()`` (computed afresh at every decision), one ``random.Random.choice``
@@ -15,6 +16,10 @@ the same way in the same run: a random legal action at each decision, a chance o
 ``chance_outcomes()`` with the same kind of seeded ``random.Random``. The two measurements alternate in
 several short rounds, so that machine noise falls on both alike, and ``ratio`` is Thousand's deals per second
 over skat's games per second.
+
+``--game blagogo`` times 1000 Blagogo instead (2 to 8 players, default 4): random rounds played to the end
+through :class:`engine.blagogo.Game`, measured by :mod:`bench.blagogo_engine` (the same warm-up and
+measurement as its ``play_random_rounds``), with ``rounds_per_s`` in the JSON.
 
 The last line printed is one JSON object with the figures.
 """
@@ -275,18 +280,63 @@ def _spread(values: list[float]) -> str:
     return f"min {min(values):,.0f}  max {max(values):,.0f}  ({len(values)} rounds)"
 
 
+def _run_blagogo(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]:
+    """1000 Blagogo: random rounds to the end, measured as ``blagogo_engine.play_random_rounds`` does."""
+    from bench import blagogo_engine  # noqa: PLC0415 - only this path needs it
+
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    out(f"{python}, engine imported from {Path(engine.__file__).parent}")
+    out(f"blagogo, {args.players} players, seed {args.seed}: random rounds played to the end")
+    blagogo_engine.measure(min(blagogo_engine.WARMUP_SECONDS, args.seconds), args.players, args.seed + 1)
+    r = blagogo_engine.measure(args.seconds, args.players, args.seed)
+    result: dict[str, Any] = {
+        "game": "blagogo",
+        "players": r.players,
+        "seed": args.seed,
+        "seconds": r.seconds,
+        "rounds": r.rounds,
+        "actions": r.actions,
+        "stalled": r.stalled,
+        "games_finished": r.games_finished,
+        "rounds_per_s": r.rounds_per_s,
+        "actions_per_s": r.actions_per_s,
+        "actions_per_round": round(r.actions / r.rounds, 1) if r.rounds else 0.0,
+    }
+    out("")
+    out(f"1000 Blagogo ({r.players} players), {r.seconds:.2f} s measured:")
+    out(f"  rounds played    {r.rounds:>10}   {r.rounds_per_s:>12,.1f} /s  (to the end: someone went out)")
+    out(f"  decisions        {r.actions:>10}   {r.actions_per_s:>12,.1f} /s")
+    out(f"  decisions/round  {result['actions_per_round']:>10}")
+    out(f"  games finished   {r.games_finished:>10}")
+    limit = blagogo_engine.MAX_ACTIONS_PER_ROUND
+    out(f"  stalled rounds   {r.stalled:>10}   (dead rounds abandoned after {limit} actions)")
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/engine.py", description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("thousand", "blagogo"), default="thousand")
     parser.add_argument("--seconds", type=float, default=10.0, help="total measured time (default 10)")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 9),
+        default=None,
+        metavar="{2..8}",
+        help="thousand: 2 to 4 (default 3); blagogo: 2 to 8 (default 4)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.game == "blagogo":
-        print("bench: --game blagogo is not implemented yet (see bench/blagogo_engine.py)", file=sys.stderr)
-        return 2
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.game == "blagogo":
+        args.players = 4 if args.players is None else args.players
+        result = _run_blagogo(args, print)
+        print(json.dumps(result, sort_keys=True))
+        return 0
+    args.players = 3 if args.players is None else args.players
+    if args.players > 4:
+        parser.error("thousand is played by 2 to 4 players")
     result = _run(args, print)
     print(json.dumps(result, sort_keys=True))
     return 0
