@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from clients.bots.registry import make_strategy
+from clients.bots.strategy import StrategyOptions
 from engine import Action, View
 from engine.blagogo import Action as BlagogoAction
 from engine.blagogo import Discard, Phase, TakeFromBridge
@@ -22,11 +24,27 @@ from engine.selfplay import greedy_player, random_player
 Strategy = Callable[[View, random.Random], Action]
 """A Thousand strategy: the seat's view (its legal actions included, T-34) to an action."""
 
+
+def _bot(name: str) -> Strategy:
+    """A strategy of :mod:`clients.bots`, asked afresh at each decision (it plays soundly from one view)."""
+
+    def decide(view: View, rng: random.Random) -> Action:
+        return make_strategy(name, StrategyOptions()).choose(view, rng)
+
+    decide.__name__ = f"{name}_player"
+    return decide
+
+
 STRATEGIES: dict[str, Strategy] = {
     "random": random_player,
     "greedy": greedy_player,
+    "heuristic": _bot("heuristic"),
+    "ismcts": _bot("ismcts"),
 }
 """Thousand's strategies."""
+
+SEARCHING: Final = frozenset({"ismcts"})
+"""Strategies that think for a while (50 ms a decision): the server runs them off its event loop."""
 
 BlagogoStrategy = Callable[[BlagogoView, Sequence[BlagogoAction], random.Random], BlagogoAction]
 """A 1000 Blagogo strategy: the seat's view and its Turn actions (legal actions, then candidate melds)."""

@@ -31,6 +31,7 @@ from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request
 from server.store import Record, Store
+from server.strategies import SEARCHING
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
 
@@ -336,6 +337,21 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         asked = time.perf_counter()
         action = self.adapter.decide(self.game, seat, strategy, self._bot_rngs[seat])
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
+        self._play_decided(seat, action)
+
+    async def play_bot_off_loop(self, seat: int) -> None:
+        """One move of a searching bot (caller holds the lock).
+
+        It thinks in a worker thread, so the server keeps serving every other table meanwhile; this table's
+        state is only read until the move is applied.
+        """
+        strategy = self.seats[seat].strategy
+        asked = time.perf_counter()
+        action = await asyncio.to_thread(self.adapter.decide, self.game, seat, strategy, self._bot_rngs[seat])
+        self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
+        self._play_decided(seat, action)
+
+    def _play_decided(self, seat: int, action: ActionT) -> None:
         self._check_legal(seat, action)
         self._record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
         applied = time.perf_counter()
@@ -372,7 +388,10 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 seat = self.bot_to_act()
                 if seat is None:
                     return
-                self.play_bot(seat)
+                if self.seats[seat].strategy in SEARCHING:
+                    await self.play_bot_off_loop(seat)
+                else:
+                    self.play_bot(seat)
             await asyncio.sleep(0)  # let the streams flush between bot moves
 
     # ------------------------------------------------------------------ streams

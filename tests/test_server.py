@@ -658,3 +658,30 @@ def test_leaving_a_seat_ends_its_streams() -> None:
             assert not any(m.HasField("event") and m.event.HasField("seat_taken") for m in rest)
 
     run(scenario())
+
+
+@pytest.mark.parametrize("strategy", ["heuristic", "ismcts"])
+def test_server_side_bots_of_every_strategy(strategy: str) -> None:
+    """Bot seats run the real strategies of clients.bots; a searching one thinks off the event loop."""
+
+    async def scenario() -> None:
+        async with harness() as h:
+            request = thousand_table(3, bots=0)
+            for seat in request.seats:
+                seat.kind = pb.SEAT_KIND_BOT
+                seat.strategy = strategy
+            table = (await h.stub.CreateTable(request)).table
+            seen = 0
+            call = h.stub.StreamEvents(pb.StreamEventsRequest(table_id=table.table_id))
+            async for message in call:
+                if message.HasField("event") and message.event.thousand.HasField("deal_scored"):
+                    seen += 1
+                    if seen == 2:  # two whole deals played by the strategy is enough here
+                        call.cancel()
+                        break
+                # The server still answers while the bots think.
+            assert seen == 2
+            got = await asyncio.wait_for(h.stub.GetTable(pb.GetTableRequest(table_id=table.table_id)), 5)
+            assert got.table.status == pb.TABLE_STATUS_PLAYING
+
+    run(scenario())
