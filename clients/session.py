@@ -5,6 +5,13 @@ at it. It speaks the engine's language: events come as :mod:`engine.events` valu
 :class:`engine.View`, legal actions and submitted actions as :mod:`engine.actions` values; the protobuf
 mapping is :mod:`server.codec`, the same one the server uses.
 
+Both games of the server are spoken: a Thousand table's stream yields :class:`Snapshot` and
+:class:`EventMessage` carrying a :class:`Turn` (engine values of :mod:`engine`), a 1000 Blagogo table's yields
+:class:`BlagogoSnapshot` and :class:`BlagogoEventMessage` carrying a :class:`BlagogoTurn` (values of
+:mod:`engine.blagogo`, mapped by :mod:`server.codec_blagogo`). :meth:`TableSession.create_table` takes either
+game's rules, :meth:`TableSession.submit` either game's action, and :meth:`TableSession.list_tables` lists
+every game unless asked for one.
+
 What it takes care of:
 
 - **Streams** (:meth:`TableSession.stream`): a snapshot, then every event with its sequence number and, on the
@@ -36,9 +43,11 @@ from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from grpc import aio
 
-from engine import Action, Event, Rules, View
+from engine import Action, Event, Rules, View, blagogo
+from engine.blagogo import events as blagogo_events
+from engine.blagogo.actions import ALL_ACTION_TYPES as BLAGOGO_ACTION_TYPES
 from engine.events import GameOver
-from server import codec
+from server import codec, codec_blagogo
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -204,6 +213,45 @@ class SeatReleased:
 TableEvent = SeatTaken | SeatReleased | Event
 """An event of a table: a seat change, or an event of the game (engine events, filtered for the stream)."""
 
+BlagogoTableEvent = SeatTaken | SeatReleased | blagogo_events.Event
+"""An event of a 1000 Blagogo table: a seat change, or an event of the game (filtered, B-21)."""
+
+GameAction = Action | blagogo.Action
+"""An action of either game (what :meth:`TableSession.submit` takes)."""
+GameRules = Rules | blagogo.BlagogoRules
+"""Rules of either game (what :meth:`TableSession.create_table` takes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlagogoTurn:
+    """Whose turn it is at a 1000 Blagogo table, sent with the last message of every batch of events.
+
+    ``legal_actions`` (the acting seat's own stream only) holds every simple action (draw, takes, discards,
+    joker swaps, single-card additions) and then some candidate melds (B-22): not every legal meld, so any
+    :class:`~engine.blagogo.LayMelds` or :class:`~engine.blagogo.AddToMeld` may be submitted, and the server
+    validates it exactly.
+    """
+
+    seat: int | None
+    legal_actions: tuple[blagogo.Action, ...] = ()
+    view: blagogo.View | None = None
+    deadline: datetime | None = None
+
+    @property
+    def simple_actions(self) -> tuple[blagogo.Action, ...]:
+        """The complete list of simple actions (everything but the candidate melds)."""
+        return tuple(a for a in self.legal_actions if not isinstance(a, blagogo.LayMelds))
+
+    @property
+    def candidate_melds(self) -> tuple[blagogo.LayMelds, ...]:
+        """The melds the server proposes (some legal LayMelds, not all)."""
+        return tuple(a for a in self.legal_actions if isinstance(a, blagogo.LayMelds))
+
+    def seconds_left(self, now: datetime | None = None) -> float | None:
+        if self.deadline is None:
+            return None
+        return (self.deadline - (now or datetime.now(UTC))).total_seconds()
+
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -240,14 +288,39 @@ class Reconnected:
     after_sequence: int | None
 
 
-StreamItem = Snapshot | EventMessage | ConnectionLost | Reconnected
-"""What :meth:`TableSession.stream` yields."""
+@dataclass(frozen=True, slots=True)
+class BlagogoSnapshot:
+    """A 1000 Blagogo stream's starting point: the table, its view (None before the game), the Turn."""
+
+    sequence: int
+    table: pb.Table
+    view: blagogo.View | None
+    turn: BlagogoTurn | None
+
+
+@dataclass(frozen=True, slots=True)
+class BlagogoEventMessage:
+    """One event of a 1000 Blagogo table with its sequence number; ``turn`` on the last event of a batch."""
+
+    sequence: int
+    event: BlagogoTableEvent
+    turn: BlagogoTurn | None
+
+
+StreamItem = Snapshot | EventMessage | BlagogoSnapshot | BlagogoEventMessage | ConnectionLost | Reconnected
+"""What :meth:`TableSession.stream` yields: Thousand tables give :class:`Snapshot` and :class:`EventMessage`,
+1000 Blagogo tables :class:`BlagogoSnapshot` and :class:`BlagogoEventMessage`."""
+
+AnyTurn = Turn | BlagogoTurn
+"""The Turn of either game."""
+
+
+def _deadline(message: pb.Turn) -> datetime | None:
+    return message.deadline.ToDatetime(tzinfo=UTC) if message.HasField("deadline") else None
 
 
 def decode_turn(message: pb.Turn) -> Turn:
-    deadline = None
-    if message.HasField("deadline"):
-        deadline = message.deadline.ToDatetime(tzinfo=UTC)
+    """A Thousand Turn (actions and view of another game are left out)."""
     view = None
     if message.HasField("view") and message.view.HasField("thousand"):
         view = codec.view_from_proto(message.view.thousand)
@@ -257,25 +330,91 @@ def decode_turn(message: pb.Turn) -> Turn:
             codec.action_from_proto(a.thousand) for a in message.legal_actions if a.HasField("thousand")
         ),
         view=view,
-        deadline=deadline,
+        deadline=_deadline(message),
     )
 
 
-def decode_event(message: pb.Event) -> TableEvent:
+def decode_blagogo_turn(message: pb.Turn) -> BlagogoTurn:
+    """A 1000 Blagogo Turn: the simple actions, then the candidate melds, as the server listed them."""
+    view = None
+    if message.HasField("view") and message.view.HasField("blagogo"):
+        view = codec_blagogo.view_from_proto(message.view.blagogo)
+    return BlagogoTurn(
+        seat=message.seat if message.HasField("seat") else None,
+        legal_actions=tuple(
+            codec_blagogo.action_from_proto(a.blagogo) for a in message.legal_actions if a.HasField("blagogo")
+        ),
+        view=view,
+        deadline=_deadline(message),
+    )
+
+
+def _seat_event(message: pb.Event) -> SeatTaken | SeatReleased | None:
     kind = message.WhichOneof("event")
     if kind == "seat_taken":
         taken = message.seat_taken
         return SeatTaken(taken.seat, taken.player_name, taken.bot)
     if kind == "seat_released":
         return SeatReleased(message.seat_released.seat)
+    return None
+
+
+def decode_event(message: pb.Event) -> TableEvent:
+    """An event of a Thousand table."""
+    seat_event = _seat_event(message)
+    if seat_event is not None:
+        return seat_event
+    kind = message.WhichOneof("event")
     if kind == "thousand":
         return codec.event_from_proto(message.thousand)
     raise ValueError(f"an event of a kind this client does not know: {kind}")
 
 
+def decode_blagogo_event(message: pb.Event) -> BlagogoTableEvent:
+    """An event of a 1000 Blagogo table."""
+    seat_event = _seat_event(message)
+    if seat_event is not None:
+        return seat_event
+    kind = message.WhichOneof("event")
+    if kind == "blagogo":
+        return codec_blagogo.event_from_proto(message.blagogo)
+    raise ValueError(f"an event of a kind this client does not know: {kind}")
+
+
+def is_blagogo(table: pb.Table) -> bool:
+    """Whether the table plays 1000 Blagogo."""
+    return table.game == pb.GAME_KIND_BLAGOGO
+
+
+def game_name(table: pb.Table) -> str:
+    """The table's game in words: "thousand" or "blagogo"."""
+    return "blagogo" if is_blagogo(table) else "thousand"
+
+
 def rules_of(table: pb.Table) -> Rules:
-    """A table's rules as the engine's :class:`~engine.Rules`."""
+    """A Thousand table's rules as the engine's :class:`~engine.Rules` (ValueError for another game's)."""
+    if is_blagogo(table):
+        raise ValueError(f"table {table.table_id} plays 1000 Blagogo: use blagogo_rules_of")
     return codec.rules_from_proto(table.rules.thousand)
+
+
+def blagogo_rules_of(table: pb.Table) -> blagogo.BlagogoRules:
+    """A 1000 Blagogo table's rules as :class:`~engine.blagogo.BlagogoRules` (ValueError for another game)."""
+    if not is_blagogo(table):
+        raise ValueError(f"table {table.table_id} does not play 1000 Blagogo")
+    return codec_blagogo.rules_from_proto(table.rules.blagogo)
+
+
+def table_rules(table: pb.Table) -> GameRules:
+    """A table's rules, of its game."""
+    return blagogo_rules_of(table) if is_blagogo(table) else rules_of(table)
+
+
+def encode_action(action: GameAction) -> pb.Action:
+    """Either game's action in the wrapper message."""
+    if isinstance(action, BLAGOGO_ACTION_TYPES):
+        return pb.Action(blagogo=codec_blagogo.action_to_proto(action))
+    return pb.Action(thousand=codec.action_to_proto(action))
 
 
 class _ResyncError(Exception):
@@ -316,8 +455,8 @@ class TableSession:
         )
         self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
         self._at = _Position()
-        self.turn: Turn | None = None
-        """The latest Turn the stream carried."""
+        self.turn: AnyTurn | None = None
+        """The latest Turn the stream carried (a :class:`BlagogoTurn` at a 1000 Blagogo table)."""
         self.table: pb.Table | None = None
         """The table as last described by the server (join, watch, a snapshot)."""
         self.finished = False
@@ -397,16 +536,24 @@ class TableSession:
 
     async def create_table(
         self,
-        rules: Rules,
+        rules: GameRules,
         seats: Sequence[str | None],
         *,
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> pb.Table:
-        """A new table of Thousand; ``seats``: one entry per seat, :data:`OPEN` or a bot strategy's name."""
+        """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
+        :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
+        or a bot strategy's name."""
+        if isinstance(rules, blagogo.BlagogoRules):
+            game = pb.GAME_KIND_BLAGOGO
+            message = pb.Rules(blagogo=codec_blagogo.rules_to_proto(rules))
+        else:
+            game = pb.GAME_KIND_THOUSAND
+            message = pb.Rules(thousand=codec.rules_to_proto(rules))
         request = pb.CreateTableRequest(
-            game=pb.GAME_KIND_THOUSAND,
-            rules=pb.Rules(thousand=codec.rules_to_proto(rules)),
+            game=game,
+            rules=message,
             seats=[
                 pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)
                 if strategy is None
@@ -423,13 +570,19 @@ class TableSession:
         )
         return response.table
 
-    async def list_tables(self, *, only_open_seats: bool = False, limit: int = 100) -> list[pb.Table]:
-        """Tables, newest first (every page, up to ``limit``)."""
+    async def list_tables(
+        self,
+        *,
+        only_open_seats: bool = False,
+        limit: int = 100,
+        game: pb.GameKind.ValueType = pb.GAME_KIND_UNSPECIFIED,
+    ) -> list[pb.Table]:
+        """Tables of every game (or of ``game`` only), newest first (every page, up to ``limit``)."""
         tables: list[pb.Table] = []
         token = ""
         while len(tables) < limit:
             request = pb.ListTablesRequest(
-                game=pb.GAME_KIND_THOUSAND,
+                game=game,
                 only_open_seats=only_open_seats,
                 page_size=min(100, limit - len(tables)),
                 page_token=token,
@@ -479,9 +632,9 @@ class TableSession:
         return response.table
 
     async def submit(
-        self, action: Action, *, last_seen_sequence: int | None = None, check: bool = True
+        self, action: GameAction, *, last_seen_sequence: int | None = None, check: bool = True
     ) -> int:
-        """Submit the seat's action; returns the sequence of the last event it produced.
+        """Submit the seat's action (of the table's game); returns the sequence of the last event it produced.
 
         The action is sent with a fresh ``request_id`` and, when ``check`` is set, the ``last_seen_sequence``
         (by default the last one the stream delivered), so an action meant for a state the table has left is
@@ -490,7 +643,7 @@ class TableSession:
         request = pb.SubmitActionRequest(
             table_id=self._table_id(),
             request_id=uuid.uuid4().hex,
-            action=pb.Action(thousand=codec.action_to_proto(action)),
+            action=encode_action(action),
         )
         seen = last_seen_sequence if last_seen_sequence is not None else self._at.last_sequence
         if check and seen is not None:
@@ -562,7 +715,6 @@ class TableSession:
     def _accept(self, message: pb.StreamEventsResponse) -> StreamItem | None:
         """Decode one message; drop a repeat, turn a gap into a resume; remember the sequence."""
         last = self._at.last_sequence
-        turn = decode_turn(message.turn) if message.HasField("turn") else None
         if message.HasField("snapshot"):
             if last is not None:
                 if message.sequence > last:
@@ -571,12 +723,21 @@ class TableSession:
             self._at.last_sequence = message.sequence
             snapshot = message.snapshot
             self.table = snapshot.table
-            view = None
-            if snapshot.HasField("view") and snapshot.view.HasField("thousand"):
-                view = codec.view_from_proto(snapshot.view.thousand)
-            self.turn = turn
             if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
                 self.finished = True
+            has_view = snapshot.HasField("view")
+            if is_blagogo(snapshot.table):
+                blagogo_turn = decode_blagogo_turn(message.turn) if message.HasField("turn") else None
+                blagogo_view = None
+                if has_view and snapshot.view.HasField("blagogo"):
+                    blagogo_view = codec_blagogo.view_from_proto(snapshot.view.blagogo)
+                self.turn = blagogo_turn
+                return BlagogoSnapshot(message.sequence, snapshot.table, blagogo_view, blagogo_turn)
+            turn = decode_turn(message.turn) if message.HasField("turn") else None
+            view = None
+            if has_view and snapshot.view.HasField("thousand"):
+                view = codec.view_from_proto(snapshot.view.thousand)
+            self.turn = turn
             return Snapshot(message.sequence, snapshot.table, view, turn)
         if not message.HasField("event"):
             return None
@@ -584,10 +745,33 @@ class TableSession:
             return None  # already delivered
         if last is not None and message.sequence != last + 1:
             raise _ResyncError
+        if self._blagogo_stream(message):
+            blagogo_event = decode_blagogo_event(message.event)
+            blagogo_turn = decode_blagogo_turn(message.turn) if message.HasField("turn") else None
+            self._at.last_sequence = message.sequence
+            if blagogo_turn is not None:
+                self.turn = blagogo_turn
+            if isinstance(blagogo_event, blagogo_events.GameOver):
+                self.finished = True
+            return BlagogoEventMessage(message.sequence, blagogo_event, blagogo_turn)
         event = decode_event(message.event)
+        turn = decode_turn(message.turn) if message.HasField("turn") else None
         self._at.last_sequence = message.sequence
         if turn is not None:
             self.turn = turn
         if isinstance(event, GameOver):
             self.finished = True
         return EventMessage(message.sequence, event, turn)
+
+    def _blagogo_stream(self, message: pb.StreamEventsResponse) -> bool:
+        """Whether this event message is of a 1000 Blagogo table: by the event itself, else by the table."""
+        kind = message.event.WhichOneof("event")
+        if kind == "blagogo":
+            return True
+        if kind == "thousand":
+            return False
+        if message.HasField("turn") and any(a.HasField("blagogo") for a in message.turn.legal_actions):
+            return True
+        if message.HasField("turn") and message.turn.view.HasField("blagogo"):
+            return True
+        return self.table is not None and is_blagogo(self.table)
