@@ -15,8 +15,10 @@ import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
+import grpc
 from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -51,6 +53,10 @@ class Settings:
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
     max_tables: int = 10_000
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
+    tls_cert: str = ""
+    """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
+    tls_key: str = ""
+    """PEM private key file of ``tls_cert``."""
     max_message_bytes: int = 64 * 1024
     """The largest request accepted; the biggest legitimate one (CreateTable) is well under 1 KiB."""
 
@@ -89,7 +95,13 @@ class Server:
             ),
             self.grpc,
         )
-        self.port = self.grpc.add_insecure_port(f"{settings.host}:{settings.port}")
+        address = f"{settings.host}:{settings.port}"
+        if settings.tls_cert or settings.tls_key:
+            self.port = self.grpc.add_secure_port(
+                address, tls_credentials(settings.tls_cert, settings.tls_key)
+            )
+        else:
+            self.port = self.grpc.add_insecure_port(address)
         self.metrics_port = 0
 
     async def start(self) -> None:
@@ -133,6 +145,16 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stopping.set)
     await stopping.wait()
     await server.stop()
+
+
+def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
+    """Server credentials from PEM files; a missing or unreadable file stops the server with its name."""
+    try:
+        cert = Path(cert_path).read_bytes()
+        key = Path(key_path).read_bytes()
+    except OSError as error:
+        raise SystemExit(f"thousand-server: cannot read TLS file: {error}") from None
+    return grpc.ssl_server_credentials([(key, cert)])
 
 
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -184,7 +206,15 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
         help="the largest request accepted",
     )
+    parser.add_argument(
+        "--tls-cert",
+        default=env.get("THOUSAND_TLS_CERT", ""),
+        help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
+    )
+    parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
     args = parser.parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        parser.error("--tls-cert and --tls-key go together")
     return Settings(
         host=args.host,
         port=args.port,
@@ -195,6 +225,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         shutdown_grace=args.shutdown_grace,
         max_tables=args.max_tables,
         max_message_bytes=args.max_message_bytes,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
     )
 
 
