@@ -6,6 +6,11 @@
   final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``.
 - ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
   [--json]``: duplicate deals played locally with the engine (see :mod:`clients.bots.tournament`).
+
+``--game blagogo`` plays 1000 Blagogo with its strategies (:mod:`clients.bots.blagogo`) and 2 to 8 players:
+``match`` creates a Blagogo table (``--target``, ``--turnover-limit`` for short games), ``play`` sits a
+Blagogo bot at a Blagogo table, and ``tournament`` plays duplicate rounds locally (``--rounds`` N,
+``--players`` P; see :mod:`clients.bots.blagogo_tournament`).
 """
 
 from __future__ import annotations
@@ -16,15 +21,15 @@ import json
 import sys
 from collections.abc import Sequence
 
-from clients.bots import tournament
+from clients.bots import blagogo_tournament, tournament
 from clients.bots.example import CautiousBot
-from clients.bots.registry import STRATEGIES, make_strategy
-from clients.bots.sdk import BotResult, run_bot
+from clients.bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
+from clients.bots.sdk import BotResult, run_blagogo_bot, run_bot
 from clients.bots.strategy import Strategy, StrategyOptions
 from clients.session import DEFAULT_SERVER, ServerError, TableSession
 from engine import Rules
-
-GAMES = ("thousand",)
+from engine.blagogo import BlagogoRules
+from engine.events import Standing
 
 
 def strategy_named(name: str, options: StrategyOptions) -> Strategy:
@@ -33,8 +38,14 @@ def strategy_named(name: str, options: StrategyOptions) -> Strategy:
     return make_strategy(name, options)
 
 
-def known() -> str:
+def known(game: str = "thousand") -> str:
+    if game == "blagogo":
+        return ", ".join(sorted(BLAGOGO_STRATEGIES))
     return ", ".join(sorted([*STRATEGIES, CautiousBot.name]))
+
+
+def _names(game: str) -> set[str]:
+    return set(BLAGOGO_STRATEGIES) if game == "blagogo" else {*STRATEGIES, CautiousBot.name}
 
 
 def _options(args: argparse.Namespace, seat: int = 0) -> StrategyOptions:
@@ -43,6 +54,18 @@ def _options(args: argparse.Namespace, seat: int = 0) -> StrategyOptions:
 
 
 async def _play(args: argparse.Namespace) -> int:
+    if args.game == "blagogo":
+        result = await run_blagogo_bot(
+            make_blagogo_strategy(args.strategy, _options(args)),
+            server=args.server,
+            table_id=args.table,
+            seat=args.seat,
+            name=args.name or args.strategy,
+            seed=args.seed or 0,
+            log=lambda line: print(line, file=sys.stderr),
+        )
+        _print_result([result], args.json, [args.strategy])
+        return 0 if result.finished else 1
     strategy = strategy_named(args.strategy, _options(args))
     result = await run_bot(
         strategy,
@@ -57,7 +80,35 @@ async def _play(args: argparse.Namespace) -> int:
     return 0 if result.finished else 1
 
 
+async def _match_blagogo(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    strategies = [make_blagogo_strategy(n, _options(args, seat)) for seat, n in enumerate(names)]
+    rules = BlagogoRules(players=len(names), target=args.target, turnover_limit=args.turnover_limit)
+    async with TableSession(args.server) as lobby:
+        table = await lobby.create_table(
+            rules, [None] * len(names), seed=args.seed, first_dealer=None if args.seed is None else 0
+        )
+    results = await asyncio.gather(
+        *(
+            run_blagogo_bot(
+                strategy,
+                server=args.server,
+                table_id=table.table_id,
+                seat=seat,
+                name=names[seat],
+                seed=(args.seed or 0) + seat,
+                log=(lambda line: print(line, file=sys.stderr)) if args.verbose else None,
+            )
+            for seat, strategy in enumerate(strategies)
+        )
+    )
+    _print_result(list(results), args.json, names)
+    return 0 if all(r.finished for r in results) else 1
+
+
 async def _match(args: argparse.Namespace) -> int:
+    if args.game == "blagogo":
+        return await _match_blagogo(args)
     names = [n.strip() for n in args.strategies.split(",") if n.strip()]
     strategies = [strategy_named(n, _options(args, seat)) for seat, n in enumerate(names)]
     async with TableSession(args.server) as lobby:
@@ -92,7 +143,8 @@ def _print_result(results: list[BotResult], as_json: bool, names: list[str]) -> 
     print("Final standings:" if finished else "The game did not finish.")
     for s in standings:
         who = names_by_seat.get(s.seat, "")
-        payout = f" (bank {s.payout:+})" if s.payout else ""
+        bank = s.payout if isinstance(s, Standing) else 0
+        payout = f" (bank {bank:+})" if bank else ""
         print(f"  {s.place}. seat {s.seat} {who}: {s.score}{payout}")
     if as_json:
         print(
@@ -105,7 +157,7 @@ def _print_result(results: list[BotResult], as_json: bool, names: list[str]) -> 
                             "strategy": names_by_seat.get(s.seat),
                             "place": s.place,
                             "score": s.score,
-                            "payout": s.payout,
+                            "payout": s.payout if isinstance(s, Standing) else 0,
                         }
                         for s in standings
                     ],
@@ -124,13 +176,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--name", default="")
 
     match = commands.add_parser("match", help="a whole game between bots over gRPC")
-    match.add_argument("--strategies", required=True, help="comma-separated, one per seat (2 to 4)")
+    match.add_argument(
+        "--strategies", required=True, help="comma-separated, one per seat (2 to 4; blagogo 2 to 8)"
+    )
     match.add_argument("--verbose", action="store_true")
+    match.add_argument("--target", type=int, default=1000, help="blagogo: the score that ends the game")
+    match.add_argument(
+        "--turnover-limit",
+        type=int,
+        default=0,
+        help="blagogo: end a round after this many turnovers (0: never)",
+    )
 
     tour = commands.add_parser("tournament", help="duplicate deals played locally")
     tour.add_argument("--strategies", required=True, help="comma-separated strategy names")
-    tour.add_argument("--deals", type=int, default=100)
-    tour.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    tour.add_argument("--deals", "--rounds", type=int, default=100, help="duplicate deals (blagogo: rounds)")
+    tour.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        choices=range(2, 9),
+        metavar="{2..8}",
+        help="default 3 (blagogo 4)",
+    )
+    tour.add_argument(
+        "--turnover-limit",
+        type=int,
+        default=blagogo_tournament.DEFAULT_TURNOVER_LIMIT,
+        help="blagogo: end a round with no winner after this many turnovers of the deck (0: never)",
+    )
     tour.add_argument("--workers", type=int, default=1)
     tour.add_argument("--quiet", action="store_true")
 
@@ -141,10 +215,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument("--json", action="store_true", help="a JSON object as the last line")
     for sub in (play, match):
         sub.add_argument("--server", default=DEFAULT_SERVER)
-    play.add_argument("--strategy", required=True, help=f"one of: {known()}")
+    play.add_argument("--strategy", required=True, help=f"one of: {known()} (blagogo: {known('blagogo')})")
     args = parser.parse_args(argv)
 
+    if args.command == "tournament" and args.game == "blagogo":
+        forwarded = [*args.strategies.split(","), "--rounds", str(args.deals)]
+        forwarded += ["--players", str(args.players or 4), "--turnover-limit", str(args.turnover_limit)]
+        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
+        forwarded += ["--json"] if args.json else []
+        forwarded += ["--quiet"] if args.quiet else []
+        return blagogo_tournament.main(forwarded)
     if args.command == "tournament":
+        args.players = 3 if args.players is None else args.players
+        if args.players > 4:
+            parser.error("Thousand is played by 2 to 4 players")
         forwarded = [
             *args.strategies.split(","),
             "--deals",
@@ -158,11 +242,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         forwarded += ["--quiet"] if args.quiet else []
         return tournament.main(forwarded)
     names = [args.strategy] if args.command == "play" else args.strategies.split(",")
-    unknown = [n for n in names if n.strip() not in {*STRATEGIES, CautiousBot.name}]
+    unknown = [n for n in names if n.strip() not in _names(args.game)]
     if unknown:
-        parser.error(f"unknown strategy {unknown[0]!r} (known: {known()})")
-    if args.command == "match" and not 2 <= len(names) <= 4:
-        parser.error("a match needs 2 to 4 strategies")
+        parser.error(f"unknown strategy {unknown[0]!r} (known: {known(args.game)})")
+    most = 8 if args.game == "blagogo" else 4
+    if args.command == "match" and not 2 <= len(names) <= most:
+        parser.error(f"a {args.game} match needs 2 to {most} strategies")
     try:
         return asyncio.run(_play(args) if args.command == "play" else _match(args))
     except ServerError as error:

@@ -15,8 +15,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import Strategy
 from clients.session import (
+    BlagogoEventMessage,
+    BlagogoSnapshot,
+    BlagogoTurn,
     ConnectionLost,
     EventMessage,
     Reconnected,
@@ -29,6 +33,8 @@ from clients.session import (
     rules_of,
 )
 from clients.tracker import ViewTracker
+from engine.blagogo.events import GameOver as BlagogoGameOver
+from engine.blagogo.events import Standing as BlagogoStanding
 from engine.events import GameOver, Standing
 
 Log = Callable[[str], None]
@@ -43,7 +49,7 @@ class BotResult:
     refused: int = 0
     reconnects: int = 0
     finished: bool = False
-    standings: tuple[Standing, ...] = field(default_factory=tuple)
+    standings: tuple[Standing | BlagogoStanding, ...] = field(default_factory=tuple)
 
 
 async def run_bot(
@@ -115,6 +121,71 @@ async def run_bot(
                     if turn is not None:
                         observe(turn)
                         await act(turn)
+                case ConnectionLost(error=error, retry_in=delay):
+                    say(f"connection lost ({error.message}); retrying in {delay:.1f} s")
+                case Reconnected():
+                    result.reconnects += 1
+                    say("reconnected; resuming after the last event seen")
+        return result
+
+
+async def run_blagogo_bot(
+    strategy: BlagogoStrategy,
+    *,
+    server: str,
+    table_id: str,
+    seat: int | None = None,
+    seat_token: str | None = None,
+    name: str = "",
+    seed: int = 0,
+    log: Log | None = None,
+) -> BotResult:
+    """Play a 1000 Blagogo ``strategy`` in a seat of ``table_id`` until the game ends (as :func:`run_bot`).
+
+    The strategy is given the view and the actions of the seat's :class:`~clients.session.BlagogoTurn` (the
+    simple legal actions, then the server's candidate melds: B-22), and ``observe`` sees the view each Turn
+    carries for the seat.
+    """
+    say = log or (lambda _: None)
+    rng = random.Random(seed)
+    async with TableSession(server) as session:
+        if seat_token is not None:
+            if seat is None:
+                raise ValueError("a seat token goes with its seat number")
+            session.attach(table_id, seat, seat_token)
+        else:
+            seat = await session.join(table_id, seat, name or strategy.name)
+        assert session.seat is not None
+        result = BotResult(seat=session.seat)
+        say(f"{strategy.name} sits in seat {result.seat} of table {table_id} (1000 Blagogo)")
+
+        async def act(turn: BlagogoTurn | None) -> None:
+            if turn is None or turn.view is None:
+                return
+            strategy.observe(turn.view)
+            if turn.seat != result.seat or not turn.legal_actions:
+                return
+            action = await asyncio.to_thread(strategy.choose, turn.view, turn.legal_actions, rng)
+            result.decisions += 1
+            try:
+                await session.submit(action)
+            except ServerError as error:
+                result.refused += 1
+                say(f"action refused: {error.reason}: {error.message}")
+                if error.reason not in ("STALE_SEQUENCE", "NOT_YOUR_TURN"):
+                    raise
+
+        async for item in session.stream():
+            match item:
+                case BlagogoSnapshot(turn=turn):
+                    await act(turn)
+                case BlagogoEventMessage(event=event, turn=turn):
+                    if isinstance(event, BlagogoGameOver):
+                        result.finished = True
+                        result.standings = event.standings
+                    await act(turn)
+                case Snapshot() | EventMessage():
+                    raise ValueError(f"table {table_id} does not play 1000 Blagogo")
                 case ConnectionLost(error=error, retry_in=delay):
                     say(f"connection lost ({error.message}); retrying in {delay:.1f} s")
                 case Reconnected():
