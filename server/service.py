@@ -8,9 +8,11 @@ by the table (once per audience), so its method handler is registered with a pas
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError, Message
 from grpc import aio
 
 from engine import InvalidActionError, RulesError
@@ -169,11 +171,40 @@ def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
 Context = aio.ServicerContext[object, object]
 
 
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A request whose bytes are not the message they should be: refused as INVALID_ARGUMENT, not UNKNOWN."""
+
+    message_name: str
+    error: str
+
+    def refuse(self) -> ServiceError:
+        return ServiceError(
+            ErrorReason.INVALID_ARGUMENT,
+            f"the request is not a valid {self.message_name}: {self.error}",
+            field="request",
+        )
+
+
+def _parse(cls: type[Message]) -> Callable[[bytes], object]:
+    """A deserializer that never raises: grpc would answer an exception with UNKNOWN."""
+
+    def parse(data: bytes) -> object:
+        try:
+            return cls.FromString(data)
+        except DecodeError as error:
+            return Malformed(cls.DESCRIPTOR.full_name, str(error))
+
+    return parse
+
+
 def _unary(
     fn: Callable[[Req, Context], Awaitable[Resp]],
 ) -> Callable[[Req, Context], Awaitable[Resp]]:
     async def handle(request: Req, context: Context) -> Resp:
         try:
+            if isinstance(request, Malformed):
+                raise request.refuse()
             return await fn(request, context)
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
@@ -187,6 +218,8 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
 
     async def stream(request: pb.StreamEventsRequest, context: Context) -> AsyncIterator[bytes]:
         try:
+            if isinstance(request, Malformed):
+                raise request.refuse()
             async for data in service.stream_events(request, _token(context)):
                 yield data
         except ServiceError as error:
@@ -195,37 +228,37 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.create_table(r)),
-            request_deserializer=pb.CreateTableRequest.FromString,
+            request_deserializer=_parse(pb.CreateTableRequest),
             response_serializer=pb.CreateTableResponse.SerializeToString,
         ),
         "ListTables": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.list_tables(r)),
-            request_deserializer=pb.ListTablesRequest.FromString,
+            request_deserializer=_parse(pb.ListTablesRequest),
             response_serializer=pb.ListTablesResponse.SerializeToString,
         ),
         "GetTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.get_table(r)),
-            request_deserializer=pb.GetTableRequest.FromString,
+            request_deserializer=_parse(pb.GetTableRequest),
             response_serializer=pb.GetTableResponse.SerializeToString,
         ),
         "JoinTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.join_table(r)),
-            request_deserializer=pb.JoinTableRequest.FromString,
+            request_deserializer=_parse(pb.JoinTableRequest),
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
         "LeaveTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.leave_table(r, _token(c))),
-            request_deserializer=pb.LeaveTableRequest.FromString,
+            request_deserializer=_parse(pb.LeaveTableRequest),
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.submit_action(r, _token(c))),
-            request_deserializer=pb.SubmitActionRequest.FromString,
+            request_deserializer=_parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
         "StreamEvents": grpc.unary_stream_rpc_method_handler(
             stream,
-            request_deserializer=pb.StreamEventsRequest.FromString,
+            request_deserializer=_parse(pb.StreamEventsRequest),
             response_serializer=None,  # the table already serialized each message, once per audience
         ),
     }
