@@ -2,6 +2,7 @@
 
     thousand tables                      list the tables: id, players, seats, status, changed rules
     thousand new --bots 2 --dark         create a table with server-run bots, sit down and play
+    thousand new --game blagogo --players 4 --bots 3 --target 500    the same at a 1000 Blagogo table
     thousand join TABLE [--seat N]       take a free seat at a table and play
     thousand watch TABLE                 follow a table as a spectator
 
@@ -22,51 +23,86 @@ from enum import Enum
 from typing import Any, Final, TextIO
 
 from clients.cli.text import table_line
-from clients.session import DEFAULT_SERVER, OPEN, ServerError, TableSession, rules_of
+from clients.session import (
+    DEFAULT_SERVER,
+    OPEN,
+    GameRules,
+    ServerError,
+    TableSession,
+    is_blagogo,
+    table_rules,
+)
 from engine import Rules, RulesError
+from engine.blagogo import BlagogoRules
 
-GAMES: Final = ("thousand",)
+GAMES: Final = ("thousand", "blagogo")
 STRATEGIES: Final = ("random", "greedy")
 """Server-side bot strategies known today; any other name is passed through to the server as it is."""
+DEFAULT_STRATEGY: Final = {"thousand": "greedy", "blagogo": "random"}
 EXIT_ERROR: Final = 1
 EXIT_USAGE: Final = 2
 
 
-def _rule_fields() -> list[tuple[str, Any]]:
-    """(name, default) of every Rules field but ``players`` (which ``--players`` sets)."""
-    defaults = Rules()
-    return [(f.name, getattr(defaults, f.name)) for f in fields(Rules) if f.name != "players"]
+def _rule_fields(game: str = "thousand") -> list[tuple[str, Any]]:
+    """(name, default) of every rules field of the game but ``players`` (which ``--players`` sets)."""
+    kind: type[Rules] | type[BlagogoRules] = BlagogoRules if game == "blagogo" else Rules
+    defaults = kind()
+    return [(f.name, getattr(defaults, f.name)) for f in fields(kind) if f.name != "players"]
 
 
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules (every variant of the specification; unset means its default)")
-    for name, default in _rule_fields():
+def _dest(game: str, name: str) -> str:
+    return f"{'brule' if game == 'blagogo' else 'rule'}_{name}"
+
+
+def _add_rule_options(parser: argparse.ArgumentParser, game: str = "thousand") -> None:
+    title = "1000 Blagogo rules (with --game blagogo)" if game == "blagogo" else "Thousand rules"
+    group = parser.add_argument_group(f"{title}: every variant of the specification; unset means its default")
+    for name, default in _rule_fields(game):
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
             group.add_argument(
-                flag, dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None,
+                flag, dest=_dest(game, name), action=argparse.BooleanOptionalAction, default=None,
                 help=f"default: {'on' if default else 'off'}",
             )  # fmt: skip
         elif isinstance(default, Enum):
             group.add_argument(
-                flag, dest=f"rule_{name}", choices=[m.value for m in type(default)], default=None,
+                flag, dest=_dest(game, name), choices=[m.value for m in type(default)], default=None,
                 help=f"default: {default.value}",
             )  # fmt: skip
         else:
             group.add_argument(
-                flag, dest=f"rule_{name}", type=int, metavar="N", default=None, help=f"default: {default}"
+                flag, dest=_dest(game, name), type=int, metavar="N", default=None, help=f"default: {default}"
             )
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The Rules the options ask for; RulesError names the first impossible one."""
+def _chosen(args: argparse.Namespace, game: str) -> dict[str, Any]:
     chosen: dict[str, Any] = {}
-    for name, default in _rule_fields():
-        value = getattr(args, f"rule_{name}")
+    for name, default in _rule_fields(game):
+        value = getattr(args, _dest(game, name), None)
         if value is None:
             continue
         chosen[name] = type(default)(value) if isinstance(default, Enum) else value
-    return Rules(players=args.players, **chosen)
+    return chosen
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The Thousand Rules the options ask for; RulesError names the first impossible one."""
+    return Rules(players=args.players, **_chosen(args, "thousand"))
+
+
+def blagogo_rules_from_args(args: argparse.Namespace) -> BlagogoRules:
+    """The 1000 Blagogo rules the options ask for; RulesError names the first impossible one."""
+    return BlagogoRules(players=args.players, **_chosen(args, "blagogo"))
+
+
+def game_rules_from_args(args: argparse.Namespace) -> GameRules:
+    """The rules of ``--game``; RulesError for an impossible one, or for an option of the other game."""
+    game = getattr(args, "game", "thousand")
+    other = "thousand" if game == "blagogo" else "blagogo"
+    for name in _chosen(args, other):
+        flag = "--" + name.replace("_", "-")
+        raise RulesError(name, f"{flag} is a rule of {other}, not of {game}")
+    return blagogo_rules_from_args(args) if game == "blagogo" else rules_from_args(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,13 +130,17 @@ def build_parser() -> argparse.ArgumentParser:
     new = commands.add_parser(
         "new", parents=[server, play], help="create a table with bots, sit down and play"
     )
-    new.add_argument("--game", choices=GAMES, default="thousand")
-    new.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="default 3")
+    new.add_argument("--game", choices=GAMES, default="thousand", help="default thousand")
+    new.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N",
+        help="Thousand 2 to 4, 1000 Blagogo 2 to 8 (default 3)",
+    )  # fmt: skip
     new.add_argument("--bots", type=int, default=None, help="server-run bot seats (default: all but yours)")
     new.add_argument(
         "--strategy",
-        default="greedy",
-        help=f"the bots' strategy: {', '.join(STRATEGIES)} or any other the server knows (default greedy)",
+        default=None,
+        help=f"the bots' strategy: {', '.join(STRATEGIES)} or any other the server knows "
+        "(default: greedy for Thousand, random for 1000 Blagogo)",
     )
     new.add_argument("--seed", type=int, default=None, help="the seed of the deals (default random)")
     new.add_argument(
@@ -108,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--name", default=_default_name(), help="your name at the table")
     _add_rule_options(new)
+    _add_rule_options(new, "blagogo")
 
     join = commands.add_parser("join", parents=[server, play], help="take a seat at a table and play")
     join.add_argument("table", help="the table's id (see `thousand tables`)")
@@ -132,13 +173,13 @@ async def list_tables(args: argparse.Namespace, stdout: TextIO) -> int:
     if not tables:
         print("No tables. Start one with: thousand new", file=stdout)
     for table in tables:
-        print(table_line(table, rules_of(table)), file=stdout)
+        print(table_line(table, table_rules(table)), file=stdout)
     return 0
 
 
 async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
-        rules = rules_from_args(args)
+        rules = game_rules_from_args(args)
     except RulesError as error:
         print(f"thousand new: impossible rules: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -146,7 +187,8 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     if not 0 <= bots < rules.players:
         print(f"thousand new: --bots must be 0 to {rules.players - 1}: one seat is yours", file=sys.stderr)
         return EXIT_USAGE
-    seats = [OPEN] * (rules.players - bots) + [args.strategy] * bots
+    strategy = args.strategy or DEFAULT_STRATEGY[args.game]
+    seats = [OPEN] * (rules.players - bots) + [strategy] * bots
     async with TableSession(args.server) as session:
         table = await session.create_table(rules, seats, seed=args.seed, first_dealer=args.first_dealer)
         seat = await session.join(table.table_id, name=args.name)
@@ -177,6 +219,12 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     """Play (or watch) in the chosen mode; a player who stops before the end gives the seat up, so that they
     (or anyone) can take it again with ``thousand join TABLE --seat N`` and play on."""
     try:
+        if session.table is not None and is_blagogo(session.table):
+            from clients.cli.blagogo_plain import BlagogoPlainClient  # noqa: PLC0415
+
+            if not plain:
+                print("The full-screen UI does not play 1000 Blagogo yet: line mode.", file=stdout)
+            return await BlagogoPlainClient(session, stdin, stdout).run()
         if plain:
             from clients.cli.plain import PlainClient  # noqa: PLC0415 (the full-screen UI's imports are heavier)
 

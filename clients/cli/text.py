@@ -11,6 +11,7 @@ from typing import Final, assert_never
 
 from engine import Action, Phase, Rules, View
 from engine import actions as ea
+from engine.blagogo.rules import BlagogoRules
 from engine.cards import Card, Suit
 from engine.events import Standing
 from thousand.v1 import table_service_pb2 as pb
@@ -101,12 +102,12 @@ def hand_text(hand: Sequence[Card]) -> str:
     return "  ".join(" ".join(str(c) for c in cards) for _, cards in hand_by_suit(hand))
 
 
-def changed_rules(rules: Rules) -> list[str]:
+def changed_rules(rules: Rules | BlagogoRules) -> list[str]:
     """The variants that differ from the specification's defaults, as ``name: value``."""
     return [line.removesuffix("  (changed)") for line in rules.describe() if line.endswith("  (changed)")]
 
 
-def rules_summary(rules: Rules) -> str:
+def rules_summary(rules: Rules | BlagogoRules) -> str:
     changed = changed_rules(rules)
     return "default rules" if not changed else ", ".join(changed)
 
@@ -122,10 +123,11 @@ def status_text(table: pb.Table) -> str:
     return _STATUS_WORDS.get(table.status, "unknown")
 
 
-def table_line(table: pb.Table, rules: Rules) -> str:
+def table_line(table: pb.Table, rules: Rules | BlagogoRules) -> str:
     """One table of ``thousand tables``: id, game, players, changed rules, seats, status."""
+    game = "blagogo" if isinstance(rules, BlagogoRules) else "thousand"
     return (
-        f"{table.table_id}  thousand  {rules.players} players  {seats_summary(table)}  "
+        f"{table.table_id}  {game}  {rules.players} players  {seats_summary(table)}  "
         f"{status_text(table)}  rules: {rules_summary(rules)}"
     )
 

@@ -1,0 +1,171 @@
+"""``thousand new --game blagogo --plain``: a whole short game of 1000 Blagogo against server-side random
+bots with numbers piped in; a meld composed with ``m`` (jokers' meanings answered) is accepted, a bad one is
+refused with its reason shown and the question asked again; ``thousand tables`` names the game."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+from types import SimpleNamespace
+from typing import cast
+
+from clients.cli.blagogo_plain import EXIT_INPUT_ENDED, BlagogoPlainClient
+from clients.cli.blagogo_text import parse_stands
+from clients.cli.main import main
+from clients.session import TableSession
+from engine.blagogo import AddToMeld, End, LayMelds, MeldSpec, Rank, Stands, Suit
+from engine.blagogo.cards import Card
+from tests.cli_harness import run, serving
+from tests.test_cli_plain import command
+
+OPTION = re.compile(r"^  (\d+)\. (.+)$")
+HAND = re.compile(r"(\d+):(\S+)")
+JOKER = re.compile(r"(★\d)\(=([^)]+)\)")
+
+
+def compose(label: str, hand: dict[str, str]) -> tuple[str, list[str]]:
+    """``m`` with the hand numbers of a proposed meld's cards (``lay 2♠ ★1(=3♠) 4♠``), and the jokers'
+    meanings to answer."""
+    numbers, meanings = [], []
+    for part in label.removeprefix("lay ").split():
+        if part == "|":
+            numbers.append("|")
+            continue
+        joker = JOKER.match(part)
+        if joker:
+            meanings.append(joker.group(2))
+        numbers.append(hand[joker.group(1) if joker else part])
+    return "m " + " ".join(numbers), meanings
+
+
+async def converse(argv: list[str]) -> tuple[int, list[str], list[str]]:
+    """Play with pipes: the first proposed meld is composed with ``m`` (after one refused meld), then every
+    proposed meld is taken by its number, else a discard, else the first action. Returns the code, the output
+    lines and what was typed."""
+    process = await asyncio.create_subprocess_exec(
+        *command(), *argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    lines: list[str] = []
+    typed: list[str] = []
+    options: list[str] = []
+    hand: dict[str, str] = {}
+    pending: list[str] = []
+    composed = refused = False
+
+    async def send(text: str) -> None:
+        typed.append(text)
+        assert process.stdin is not None
+        process.stdin.write(f"{text}\n".encode())
+        await process.stdin.drain()
+
+    try:
+        while raw := await asyncio.wait_for(process.stdout.readline(), timeout=30):
+            line = raw.decode().rstrip("\n")
+            lines.append(line)
+            if line.startswith("Your turn"):
+                options = []
+            elif line.startswith("Your hand: "):
+                hand = {card: number for number, card in HAND.findall(line)}
+            elif match := OPTION.match(line):
+                options.append(match.group(2))
+            elif line.startswith("What does "):
+                await send(pending.pop(0))
+            elif line.startswith("Your choice (1-"):
+                melds = [i for i, o in enumerate(options, 1) if o.startswith("lay ")]
+                if melds and not refused:
+                    refused = True
+                    await send(f"m {' '.join(sorted(hand.values(), key=int)[:2])}")  # two cards: no meld
+                elif melds and not composed:
+                    composed = True
+                    text, pending = compose(options[melds[0] - 1], hand)
+                    await send(text)
+                elif melds:
+                    await send(str(melds[0]))
+                else:
+                    discards = [i for i, o in enumerate(options, 1) if o.startswith("discard ")]
+                    await send(str(discards[0] if discards else 1))
+        code = await asyncio.wait_for(process.wait(), timeout=10)
+    finally:
+        if process.returncode is None:
+            process.kill()
+    err = (await process.stderr.read()).decode()
+    assert code in (0, EXIT_INPUT_ENDED), (code, err, lines[-30:])
+    return code, lines, typed
+
+
+def test_a_whole_blagogo_game_in_plain_mode() -> None:
+    async def scenario() -> tuple[int, list[str], list[str], str]:
+        async with serving() as address:
+            code, lines, typed = await converse(
+                [
+                    "new", "--game", "blagogo", "--plain", "--server", address, "--players", "3",
+                    "--bots", "2", "--target", "60", "--turnover-limit", "1", "--opening-min-points", "0",
+                    "--seed", "3", "--first-dealer", "0", "--name", "Ann",
+                ]
+            )  # fmt: skip
+            out = io.StringIO()
+            assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
+            return code, lines, typed, out.getvalue()
+
+    code, lines, typed, tables = run(scenario(), timeout=90)
+    assert code == 0
+    text = "\n".join(lines)
+    assert lines[0].startswith("Table ") and "you sit in seat 0" in lines[0]
+    assert "Game of 1000 Blagogo — 3 players, to 60; rules changed: " in text
+    assert re.search(r"^Ann \(seat 0\) is dealt 1[23] cards: ", text, re.MULTILINE)
+    assert re.search(r"^seat 1 \(random bot\) is dealt 1[23] cards$", text, re.MULTILINE)
+    assert "Bridge (position:card, the newest last): 0:" in text
+    assert re.search(r"^Your hand: 1:\S+  2:\S+", text, re.MULTILINE)
+    assert re.search(r"^  #\d+ (set|run of .) by .+: .+ \(\d+ points\)$", text, re.MULTILINE)
+    # the refused meld: its reason in words, and the question asked again
+    refused = typed.index(next(t for t in typed if t.startswith("m ")))
+    assert re.search(r"^Rejected: .+ \[[A-Z_]+\]$", text, re.MULTILINE)
+    composed = next(t for t in typed[refused + 1 :] if t.startswith("m "))
+    assert "You chose: lay " in text and composed
+    assert re.search(r"^Ann \(seat 0\) (opens with|lays) \d+ points:$", text, re.MULTILINE)
+    assert "Game over — winner: " in text
+    final = lines.index("Final standings")
+    standings = lines[final + 1 :]
+    assert len(standings) == 3 and [s[0] for s in standings] == ["1", "2", "3"]
+    assert "  blagogo  3 players  " in tables and "target: 60" in tables and "finished" in tables
+
+
+def test_joker_meanings_are_parsed() -> None:
+    assert parse_stands("Q") == Stands(Rank.QUEEN)
+    assert parse_stands("k♥") == Stands(Rank.KING, Suit.HEARTS)
+    assert parse_stands("10S") == Stands(Rank.TEN, Suit.SPADES)
+    try:
+        parse_stands("zz")
+    except ValueError as error:
+        assert "rank" in str(error)
+    else:
+        raise AssertionError("zz is no meaning")
+
+
+def test_composing_asks_what_each_joker_stands_for() -> None:
+    """``m`` and ``a`` select the hand's cards by number; a joker's meaning is asked until understood."""
+    stdout = io.StringIO()
+    session = cast(TableSession, SimpleNamespace(seat=0, table=None))
+    client = BlagogoPlainClient(session, io.StringIO("zz\nK♥\n5\n"), stdout)
+    hand = [Card.parse(c) for c in ("10♥", "J♥", "Q♥", "5♠", "★1")]
+
+    async def scenario() -> tuple[object, object, object]:
+        lay = await client._parse("m 1 2 5", (), hand, True)
+        add = await client._parse("a 3 high 4 5", (), hand, True)
+        try:
+            await client._parse("m 1 9", (), hand, True)
+        except ValueError as error:
+            return lay, add, error
+        raise AssertionError("9 is no card of the hand")
+
+    lay, add, error = asyncio.run(scenario())
+    assert lay == LayMelds((MeldSpec((hand[0], hand[1], hand[4]), (Stands(Rank.KING, Suit.HEARTS),)),))
+    assert add == AddToMeld(3, (hand[3], hand[4]), (Stands(Rank.FIVE),), End.HIGH)
+    assert "'9' is not a card of your hand: use the numbers 1 to 5." in str(error)
+    out = stdout.getvalue()
+    assert out.count("What does ★1 stand for?") == 3 and "'zz' is not a meaning" in out
