@@ -169,3 +169,27 @@ def test_composing_asks_what_each_joker_stands_for() -> None:
     assert "'9' is not a card of your hand: use the numbers 1 to 5." in str(error)
     out = stdout.getvalue()
     assert out.count("What does ★1 stand for?") == 3 and "'zz' is not a meaning" in out
+
+
+def test_blagogo_rule_options() -> None:
+    from clients.cli.main import build_parser, game_rules_from_args  # noqa: PLC0415
+    from engine.blagogo import BlagogoRules, LayoffScores  # noqa: PLC0415
+    from engine.errors import RulesError  # noqa: PLC0415
+
+    args = build_parser().parse_args(
+        [
+            "new", "--game", "blagogo", "--players", "6", "--target", "500", "--turnover-limit", "2",
+            "--bridge-take-must-meld", "--layoff-scores-for", "contributor", "--ace-in-hand", "25",
+        ]
+    )  # fmt: skip
+    assert game_rules_from_args(args) == BlagogoRules(
+        players=6, target=500, turnover_limit=2, bridge_take_must_meld=True,
+        layoff_scores_for=LayoffScores.CONTRIBUTOR, ace_in_hand=25,
+    )  # fmt: skip
+    wrong = build_parser().parse_args(["new", "--game", "blagogo", "--dark"])
+    try:
+        game_rules_from_args(wrong)
+    except RulesError as error:
+        assert "--dark is a rule of thousand" in str(error)
+    else:
+        raise AssertionError("--dark is no Blagogo rule")
