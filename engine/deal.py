@@ -279,6 +279,7 @@ class Deal:
         "bid",
         "contract",
         "dark_seat",
+        "deal_seed",
         "dealer",
         "dealt",
         "dealt_talons",
@@ -302,6 +303,7 @@ class Deal:
         "phase",
         "redeal",
         "rules",
+        "salt",
         "sitter",
         "spoken",
         "taken_talon",
@@ -342,6 +344,9 @@ class Deal:
         self.dealer = setup.dealer
         self.kind = setup.kind
         self.order = order
+        self.salt = ""
+        self.deal_seed: int | None = None
+        """Set by the game: what its commitment (engine.verify) reveals at the end of the deal."""
         self.sitter: int | None = setup.dealer if n == 4 else None
 
         self.hands: list[int] = [0] * n
@@ -877,6 +882,8 @@ class Deal:
                 self.order,
                 tuple(cards_of(m) for m in self.dealt),
                 tuple(cards_of(m) for m in self.dealt_talons),
+                self.salt,
+                self.deal_seed,
             )
         )
 

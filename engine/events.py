@@ -67,6 +67,10 @@ class DeckShuffled:
     """The chance step. The order itself is revealed only with the deal (:class:`DealRevealed`)."""
 
     number: int
+    commitment: str = ""
+    """The deal's commitment: SHA-256 (hex) of its salt, seed and card order (:mod:`engine.verify`), sent
+    before any card is seen so every seat can check, once :class:`DealRevealed` discloses them, that the
+    deal was never changed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,10 @@ class DealRevealed:
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's cards as dealt (empty for a sitter)."""
     talons: tuple[tuple[Card, ...], ...]
+    salt: str = ""
+    """The secret that made the commitment unguessable while the deal was played."""
+    deal_seed: int | None = None
+    """The key the order was shuffled from (None for a stacked deck): ``engine.verify.order_from_seed``."""
 
 
 @dataclass(frozen=True, slots=True)

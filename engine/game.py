@@ -33,6 +33,7 @@ from engine.events import (
 )
 from engine.rules import GOAL, Rules
 from engine.scoring import DealValue, value_deal
+from engine.verify import commitment
 
 BOLT_PENALTY = 120
 BARREL_FALL_PENALTY = 120
@@ -58,7 +59,22 @@ _SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed
 
 
 def seeded_shuffle(seed: int, deal_number: int) -> Shuffle:
-    """The deal's deck order: ``random.Random(key).shuffle`` of the deck, spelled out.
+    """The deal's deck order, from the game's seed and the deal's number."""
+    return shuffle_from_key(deal_key(seed, deal_number))
+
+
+def deal_key(seed: int, deal_number: int) -> int:
+    """The key one deal is shuffled from; revealed with the deal (:class:`~engine.events.DealRevealed`)."""
+    return derive_seed(seed, f"deal:{deal_number}")
+
+
+def deal_salt(seed: int, deal_number: int) -> str:
+    """The secret that keeps a deal's commitment unguessable until the deal is revealed (128 bits, hex)."""
+    return hashlib.sha256(f"thousand:{seed}:salt:{deal_number}".encode()).hexdigest()[:32]
+
+
+def shuffle_from_key(key: int) -> Shuffle:
+    """The deck order of a deal key: ``random.Random(key).shuffle`` of the deck, spelled out.
 
     This is CPython's ``Random.shuffle`` and ``Random._randbelow`` inlined (a swap per position from the
     top, each index drawn with ``getrandbits`` and rejection), so it gives the same order draw for draw
@@ -66,7 +82,7 @@ def seeded_shuffle(seed: int, deal_number: int) -> Shuffle:
     implements ``shuffle``.
     """
     order = list(CARDS)
-    getrandbits = random.Random(derive_seed(seed, f"deal:{deal_number}")).getrandbits
+    getrandbits = random.Random(key).getrandbits
     for i, bound, bits in _SHUFFLE_STEPS:
         j = getrandbits(bits)
         while j >= bound:
@@ -164,6 +180,7 @@ class Game:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over")
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the deal is in progress; no shuffle now")
+        seeded = shuffle is None
         if shuffle is None:
             shuffle = self.chance_outcome()
         elif not isinstance(shuffle, Shuffle):
@@ -172,12 +189,16 @@ class Game:
             raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         setup = self.next_setup()
         deal = Deal(self.rules, setup, shuffle.order)
+        # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key.
+        key = deal_key(self.seed, setup.number)
+        deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None
+        deal.salt = deal_salt(self.seed, setup.number)
         self.deal = deal
         self.deals_dealt += 1
         self.history.append((None, shuffle))
         events: list[Event] = [
             DealStarted(setup.number, setup.dealer, setup.kind, deal.active, setup.declarer),
-            DeckShuffled(setup.number),
+            DeckShuffled(setup.number, commitment(deal.salt, deal.deal_seed, shuffle.order)),
         ]
         events += deal.start()
         self._after(deal, events)

@@ -320,8 +320,8 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
                     number=number, dealer=dealer, kind=_DEAL_KIND[kind], active=active, declarer=declarer
                 )
             )
-        case ee.DeckShuffled(number):
-            return E(deck_shuffled=E.DeckShuffled(number=number))
+        case ee.DeckShuffled(number, commitment):
+            return E(deck_shuffled=E.DeckShuffled(number=number, commitment=commitment))
         case ee.HandDealt(seat, count, cards):
             return E(
                 hand_dealt=E.HandDealt(
@@ -363,12 +363,17 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
             return E(trick_taken=E.TrickTaken(seat=seat, number=number, cards=_cards(cards), points=points))
         case ee.LastTalonTaken(seat, cards, points):
             return E(last_talon_taken=E.LastTalonTaken(seat=seat, cards=_cards(cards), points=points))
-        case ee.DealRevealed(number, order, hands, talons):
-            return E(
-                deal_revealed=E.DealRevealed(
-                    number=number, order=_cards(order), hands=_card_lists(hands), talons=_card_lists(talons)
-                )
+        case ee.DealRevealed(number, order, hands, talons, salt, deal_seed):
+            revealed = E.DealRevealed(
+                number=number,
+                order=_cards(order),
+                hands=_card_lists(hands),
+                talons=_card_lists(talons),
+                salt=salt,
             )
+            if deal_seed is not None:
+                revealed.deal_seed = deal_seed
+            return E(deal_revealed=revealed)
         case ee.DealScored(number, kind, declarer, contract, outcome, doubled, deal_points, deltas, totals):
             return E(
                 deal_scored=E.DealScored(
@@ -422,7 +427,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
                 _optional(m1.HasField("declarer"), m1.declarer),
             )
         case "deck_shuffled":
-            return ee.DeckShuffled(message.deck_shuffled.number)
+            return ee.DeckShuffled(message.deck_shuffled.number, message.deck_shuffled.commitment)
         case "hand_dealt":
             m2 = message.hand_dealt
             hand = None if m2.cards_hidden else _cards_from(m2.cards, "hand_dealt.cards")
@@ -478,6 +483,8 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
                 _cards_from(m11.order, "deal_revealed.order"),
                 _card_lists_from(m11.hands, "deal_revealed.hands"),
                 _card_lists_from(m11.talons, "deal_revealed.talons"),
+                m11.salt,
+                m11.deal_seed if m11.HasField("deal_seed") else None,
             )
         case "deal_scored":
             m12 = message.deal_scored

@@ -172,6 +172,8 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
     assert "Ann (seat 0) is dealt 7 cards: " in text  # the whole game again, from its first event
     assert "seat 0 is free again" in text and "Bob (seat 0) takes seat 0 (a player)" in text
     assert "Score sheet:" in text and "Game over — winner: " in text
+    assert "deal 1 verified against its commitment" in text  # every deal is checked as it is revealed
+    assert "FAILED verification" not in text
     final = lines.index("Final standings")
     standings = lines[final + 1 :]
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings

@@ -22,6 +22,7 @@ from clients.tracker import ViewTracker
 from engine import Action, Event, View
 from engine.events import DealScored, DealStarted, GameOver, GameStarted, Standing
 from engine.transcript import render_lines
+from engine.verify import DealChecker
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -63,6 +64,8 @@ class Follower:
         self._segment: list[Event] = []
         """Engine events since the last game or deal header, rendered together (the transcript's context)."""
         self._segment_lines = 0
+        self.deals = DealChecker()
+        """Checks every revealed deal against the commitment sent when it was dealt (engine.verify)."""
 
     # ------------------------------------------------------------------ queries
 
@@ -144,6 +147,10 @@ class Follower:
             self._segment, self._segment_lines = [], 0
         self._segment.append(event)
         self.tracker.apply(event)
+        verdict = self.deals.see(event)
+        if verdict is not None:
+            self._flush(out)
+            out.append(verdict)
         if isinstance(event, DealScored):
             self.scored = True
         if isinstance(event, GameOver):

@@ -265,16 +265,25 @@ class ThousandEvent(_message.Message):
         DESCRIPTOR: _descriptor.Descriptor
 
         NUMBER_FIELD_NUMBER: _builtins.int
+        COMMITMENT_FIELD_NUMBER: _builtins.int
         number: _builtins.int
         """The deal's number."""
+        commitment: _builtins.str
+        """The deal's commitment, sent before any card is seen: the lowercase hex SHA-256 of the UTF-8 text
+        "thousand.deal.v1|<salt>|<deal_seed, or empty>|<order>", the order being the 24 cards in dealing order
+        as rank then suit letter separated by single spaces ("9S JC QD KH 10S AS"; ranks 9 J Q K 10 A, suits
+        S C D H). DealRevealed discloses salt, seed and order: a client that recomputes the hash knows the deal
+        was fixed before it began and never changed.
+        """
         def __init__(
             self,
             *,
             number: _builtins.int = ...,
+            commitment: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["number", b"number"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "number", b"number"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -716,8 +725,16 @@ class ThousandEvent(_message.Message):
         ORDER_FIELD_NUMBER: _builtins.int
         HANDS_FIELD_NUMBER: _builtins.int
         TALONS_FIELD_NUMBER: _builtins.int
+        SALT_FIELD_NUMBER: _builtins.int
+        DEAL_SEED_FIELD_NUMBER: _builtins.int
         number: _builtins.int
         """The deal's number."""
+        salt: _builtins.str
+        """The secret (hex) that kept the commitment unguessable while the deal was played."""
+        deal_seed: _builtins.int
+        """The key the order was shuffled from (CPython's random.Random(deal_seed) shuffling the deck in card
+        order); absent for a deck stacked by hand.
+        """
         @_builtins.property
         def order(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
             """The shuffled deck in dealing order (T-35)."""
@@ -737,12 +754,16 @@ class ThousandEvent(_message.Message):
             order: _abc.Iterable[_cards_pb2.Card] | None = ...,
             hands: _abc.Iterable[_cards_pb2.CardList] | None = ...,
             talons: _abc.Iterable[_cards_pb2.CardList] | None = ...,
+            salt: _builtins.str = ...,
+            deal_seed: _builtins.int | None = ...,
         ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed", "deal_seed", b"deal_seed"]  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["hands", b"hands", "number", b"number", "order", b"order", "talons", b"talons"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed", "deal_seed", b"deal_seed", "hands", b"hands", "number", b"number", "order", b"order", "salt", b"salt", "talons", b"talons"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-        def WhichOneof(self, oneof_group: _Never) -> None: ...
+        _WhichOneofReturnType__deal_seed: _TypeAlias = _typing.Literal["deal_seed"]  # noqa: Y015
+        _WhichOneofArgType__deal_seed: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__deal_seed) -> _WhichOneofReturnType__deal_seed | None: ...
 
     @_typing.final
     class DealScored(_message.Message):
