@@ -46,6 +46,7 @@ from engine import (
     Action,
     Bid,
     ChooseTalon,
+    Concede,
     DeclareDark,
     DeclineDark,
     DemandRedeal,
@@ -584,14 +585,31 @@ def choose_exchange(
 # ---------------------------------------------------------------------------------------- contract
 
 
+def rospis_pays(mean: float, sigma: float, contract: int, relative: float) -> bool:
+    """T-16: whether conceding beats playing a contract that is as good as lost.
+
+    Either way the declarer writes minus the contract; conceding hands each opponent half of it (rounded up
+    to 5) instead of the points they would take, and spares a bolt. It pays when the contract is hopeless
+    and the opponents would take more than that half (the declarer takes little, they have marriages).
+    """
+    if relative <= 0 or chance_at_least(mean, sigma, contract) > 0.05:
+        return False
+    share = -(-contract // 10) * 5
+    opponents = (120 + 40 - mean) / 2  # the card points left, plus their marriages on average
+    return opponents > share
+
+
 def choose_contract(
-    rules: Rules, hand: int, bid: int, legal: tuple[Action, ...], tuning: Tuning = TUNING
+    rules: Rules, hand: int, bid: int, legal: tuple[Action, ...], *, relative: float, tuning: Tuning = TUNING
 ) -> Action:
     contracts = [a for a in legal if isinstance(a, NameContract)]
     redeals = [a for a in legal if isinstance(a, DemandRedeal)]
     mean, sigma = estimate_declarer_points(rules, hand, "play")
     if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
         return redeals[0]
+    concede = next((a for a in legal if isinstance(a, Concede)), None)
+    if concede is not None and rospis_pays(mean, sigma, bid, relative):
+        return concede
     if not contracts:
         return legal[0]
     best = contracts[0]
@@ -652,13 +670,16 @@ def decide(
         return choose_auction(rules, hand, legal, relative, tuning)
     if phase is Phase.EXCHANGE:
         redeals = [a for a in legal if isinstance(a, DemandRedeal)]
-        if redeals and bid:
+        if bid:
             mean, sigma = estimate_after_exchange(rules, hand)
-            if chance_at_least(mean, sigma, bid) < tuning.redeal_below:
+            if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
                 return redeals[0]
+            concede = next((a for a in legal if isinstance(a, Concede)), None)
+            if concede is not None and rospis_pays(mean, sigma, bid, relative):
+                return concede
         return choose_exchange(hand, legal, auction)
     if phase is Phase.CONTRACT:
-        return choose_contract(rules, hand, bid, legal, tuning)
+        return choose_contract(rules, hand, bid, legal, relative=relative, tuning=tuning)
     # Play.
     plain, marriage = _play_masks(legal)
     if not plain and not marriage:
