@@ -220,11 +220,15 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     (or anyone) can take it again with ``thousand join TABLE --seat N`` and play on."""
     try:
         if session.table is not None and is_blagogo(session.table):
-            from clients.cli.blagogo_plain import BlagogoPlainClient  # noqa: PLC0415
+            if plain:
+                from clients.cli.blagogo_plain import BlagogoPlainClient  # noqa: PLC0415
 
-            if not plain:
-                print("The full-screen UI does not play 1000 Blagogo yet: line mode.", file=stdout)
-            return await BlagogoPlainClient(session, stdin, stdout).run()
+                return await BlagogoPlainClient(session, stdin, stdout).run()
+            from clients.cli.blagogo_tui import BlagogoApp  # noqa: PLC0415
+
+            blagogo_app = BlagogoApp(session)
+            await blagogo_app.run_async()
+            return blagogo_app.return_code or 0
         if plain:
             from clients.cli.plain import PlainClient  # noqa: PLC0415 (the full-screen UI's imports are heavier)
 

@@ -1,0 +1,777 @@
+"""The full-screen UI (Textual) at a 1000 Blagogo table: the bridge in order, every meld with its owner, your
+hand, the players, the Turn's actions and the event log.
+
+Keys: the Turn's actions (the simple actions, then the melds the server proposes) are numbered; type the
+number (Enter when more digits could follow), or move with the arrow keys and press Enter. Or compose (B-22):
+the cards of your hand carry letters; press them to select cards (again to drop one), then ``m`` lays them as
+a meld (for each joker a prompt asks what it stands for: ``Q`` in a set, ``K♥`` or ``KH`` in a run), or ``a``
+adds them to a meld (a prompt asks its id, and ``low``/``high`` for a run's end). Escape drops the selection,
+``?`` or F1 shows the rules in words, ``q`` quits. Words come from :mod:`clients.cli.blagogo_text`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar, Final, TypeVar
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from clients.cli.blagogo_plain import RESYNC_REASONS, BlagogoPlainClient
+from clients.cli.blagogo_text import (
+    action_label,
+    bridge_text,
+    cards_text,
+    meld_text,
+    parse_stands,
+    seat_name,
+    sorted_hand,
+    standings_lines,
+)
+from clients.cli.follow import display_names
+from clients.session import (
+    BlagogoEventMessage,
+    BlagogoSnapshot,
+    BlagogoTurn,
+    ConnectionLost,
+    Reconnected,
+    SeatReleased,
+    SeatTaken,
+    ServerError,
+    StreamItem,
+    TableSession,
+    blagogo_rules_of,
+)
+from engine.blagogo import actions as ba
+from engine.blagogo import events as be
+from engine.blagogo.cards import Card, Suit
+from engine.blagogo.melds import TableMeld
+from engine.blagogo.observer import View
+from engine.blagogo.round import Phase
+from engine.blagogo.rules import BlagogoRules
+
+CARD_KEYS: Final = "bcdefghijklnoprstuvwxyzBCDEFGHIJKLNOPRSTUVWXYZ"
+"""The letters of the hand's cards, in order (``a``, ``m`` and ``q`` are commands)."""
+T = TypeVar("T")
+RED_SUITS: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+SUIT_PATTERN: Final = r"(?:10|[2-9JQKA])?[♥♦]"
+ENDS: Final = {"low": ba.End.LOW, "high": ba.End.HIGH, "l": ba.End.LOW, "h": ba.End.HIGH}
+RULES_IN_WORDS: Final = (
+    "Each round: 13 cards each (the first player 13, and starts by melding or discarding). A turn is: draw "
+    "(from the deck, or, once you have opened, take the bridge from a position: that card and every card "
+    "laid after it), then meld as often as you like, then discard one card onto the bridge.",
+    "Melds: a set is 3 or 4 cards of one rank, every suit different (closed once it has all four suits); a "
+    "run is 3 to 13 cards of one suit in consecutive rank, round the corner allowed. A joker stands for any "
+    "card: say a rank (Q) in a set, a rank and suit (K♥ or KH) in a run.",
+    "Opening: your first melds must be laid in one go and be worth the opening minimum; after that you may "
+    "add cards to anyone's meld, or put a card in place of a joker and take the joker.",
+    "Going out: meld or discard your last card. Melds on the table score for you, cards left in hand count "
+    "against you. The game ends when someone reaches the target score.",
+)
+
+
+def card_text(card: Card, *, selected: bool = False) -> Text:
+    style = "red" if card.suit in RED_SUITS else ("magenta" if card.is_joker else "")
+    style += " bold"
+    if selected:
+        style += " reverse"
+    return Text(str(card), style=style.strip())
+
+
+def coloured(line: str) -> Text:
+    """A line of words with the red suits in red."""
+    text = Text(line)
+    text.highlight_regex(SUIT_PATTERN, "red")
+    return text
+
+
+def empty_view(rules: BlagogoRules, viewer: int | None, first_dealer: int) -> View:
+    n = rules.players
+    return View(
+        viewer, rules, 0, first_dealer, None, None, (), (0,) * n, ((),) * n, 0, (), (), (False,) * n,
+        None, (0,) * n, (), None, None, None, False, None, (),
+    )  # fmt: skip
+
+
+def _minus(cards: tuple[Card, ...], gone: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    return tuple(c for c in cards if c not in gone)
+
+
+def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    return tuple(v + delta if s == seat else v for s, v in enumerate(values))
+
+
+def _seat_set(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    return tuple(value if s == seat else v for s, v in enumerate(values))
+
+
+def advance(v: View, event: be.Event, me: int | None) -> View:
+    """``v`` after ``event``: the view the server sends with every own Turn, kept up to date in between."""
+    match event:
+        case be.GameStarted(rules, first_dealer):
+            return empty_view(rules, me, first_dealer)
+        case be.RoundStarted(number, dealer, first):
+            n = len(v.card_counts)
+            return replace(
+                v, round_number=number, dealer=dealer, to_act=first, phase=Phase.DRAW, hand=(), bridge=(),
+                melds=(), opened=(False,) * n, known_cards=((),) * n, must_meld=None, revealed_hands=None,
+                final_hands=None, round_winner=None, kantrame=False,
+            )  # fmt: skip
+        case be.HandDealt(seat, count, cards):
+            hand = v.hand if cards is None or seat != me else tuple(cards)
+            return replace(v, card_counts=_seat_set(v.card_counts, seat, count), hand=hand)
+        case be.BridgeStarted(card, deck_count):
+            return replace(v, bridge=(card,), deck_count=deck_count)
+        case be.BridgeTurnedOver(count):
+            return replace(v, bridge=(), deck_count=count)
+        case be.CardDrawn(seat, card):
+            hand = (*v.hand, card) if card is not None and seat == me else v.hand
+            return replace(
+                v, card_counts=_add(v.card_counts, seat, 1), deck_count=v.deck_count - 1, hand=hand
+            )
+        case be.BridgeTaken(seat, position, cards):
+            return replace(
+                v, bridge=v.bridge[:position], card_counts=_add(v.card_counts, seat, len(cards)),
+                hand=v.hand + cards if seat == me else v.hand,
+                known_cards=_seat_set(v.known_cards, seat, v.known_cards[seat] + cards),
+            )  # fmt: skip
+        case be.MeldsLaid(seat, melds, _, _):
+            gone = [c for m in melds for c in m.cards]
+            return _played(
+                replace(v, melds=v.melds + melds, opened=_seat_set(v.opened, seat, True)), seat, gone, me
+            )
+        case be.MeldExtended(seat, meld, cards, _):
+            return _played(_with_meld(v, meld), seat, list(cards), me)
+        case be.JokerSwapped(seat, meld, card, joker):
+            v = _played(_with_meld(v, meld), seat, [card], me)
+            hand = (*v.hand, joker) if seat == me else v.hand
+            known = _seat_set(v.known_cards, seat, v.known_cards[seat] + (joker,))
+            return replace(v, hand=hand, known_cards=known, card_counts=_add(v.card_counts, seat, 1))
+        case be.MeldClosed(meld_id, _):
+            melds = tuple(replace(m, closed=True) if m.id == meld_id else m for m in v.melds)
+            return replace(v, melds=melds)
+        case be.Discarded(seat, card):
+            return replace(_played(v, seat, [card], me), bridge=(*v.bridge, card))
+        case be.RoundRevealed(_, _, hands, final_hands):
+            return replace(v, phase=Phase.OVER, to_act=None, revealed_hands=hands, final_hands=final_hands)
+        case be.RoundScored(_, winner, kantrame, _, _, _, totals):
+            return replace(v, scores=totals, round_winner=winner, kantrame=kantrame)
+        case be.GameOver(winner, standings):
+            return replace(v, winner=winner, standings=standings, to_act=None)
+    return v
+
+
+def _with_meld(v: View, meld: TableMeld) -> View:
+    return replace(v, melds=tuple(meld if m.id == meld.id else m for m in v.melds))
+
+
+def _played(v: View, seat: int, gone: list[Card], me: int | None) -> View:
+    return replace(
+        v,
+        card_counts=_add(v.card_counts, seat, -len(gone)),
+        hand=_minus(v.hand, gone) if seat == me else v.hand,
+        known_cards=_seat_set(v.known_cards, seat, _minus(v.known_cards[seat], gone)),
+    )
+
+
+class _Transcript(BlagogoPlainClient):
+    """The line mode's handling of the events (seat names, standings), its lines kept instead of printed."""
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__(session, None, None)  # type: ignore[arg-type]
+        self.lines: list[str] = []
+
+    def say(self, line: str = "") -> None:
+        self.lines.append(line)
+
+    def feed(self, event: BlagogoEventMessage) -> list[str]:
+        self.lines = []
+        self._event(event.event)
+        return self.lines
+
+
+class BlagogoFollower:
+    """What the UI knows of a 1000 Blagogo table, kept from the stream."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.seat = session.seat
+        self.table = session.table
+        self.transcript = _Transcript(session)
+        self.view: View | None = None
+        self.turn: BlagogoTurn | None = None
+        self.sequence: int | None = None
+        self.finished = False
+        self.connected = True
+
+    @property
+    def names(self) -> list[str]:
+        return self.transcript.names
+
+    @property
+    def standings(self) -> tuple[be.Standing, ...]:
+        return self.transcript.standings
+
+    @property
+    def legal_actions(self) -> tuple[ba.Action, ...]:
+        turn = self.turn
+        if turn is None or self.seat is None or turn.seat != self.seat or self.finished:
+            return ()
+        return turn.legal_actions
+
+    def feed(self, item: StreamItem) -> list[str]:
+        """Take one stream item; returns the log lines it adds."""
+        match item:
+            case BlagogoSnapshot(sequence, table, view, turn):
+                self.sequence, self.table = sequence, table
+                self.transcript.names = display_names(table)
+                if view is not None:
+                    self.view = view
+                    self.transcript.standings = view.standings or self.transcript.standings
+                    self.finished = view.winner is not None
+                self._turn(turn)
+                return [f"(joined the table at event {sequence})"]
+            case BlagogoEventMessage(sequence, event, turn):
+                self.sequence = sequence
+                lines = self.transcript.feed(item)
+                if isinstance(event, be.GameStarted):
+                    self.view = empty_view(event.rules, self.seat, event.first_dealer)
+                elif self.view is not None and not isinstance(event, SeatTaken | SeatReleased):
+                    self.view = advance(self.view, event, self.seat)
+                if isinstance(event, be.GameOver):
+                    self.finished = True
+                self._turn(turn)
+                return lines
+            case ConnectionLost(error, attempt, retry_in):
+                self.connected = False
+                return [
+                    f"(connection lost: {error.message}; reconnecting in {retry_in:.1f} s, attempt {attempt})"
+                ]
+            case Reconnected(after):
+                self.connected = True
+                return [f"(reconnected; resuming after event {after})"]
+        return []
+
+    def _turn(self, turn: BlagogoTurn | None) -> None:
+        if turn is None:
+            return
+        self.turn = turn
+        if turn.view is not None:
+            self.view = turn.view
+        elif self.view is not None:
+            self.view = replace(self.view, to_act=turn.seat)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """A small question with a line to type the answer in; Escape gives up (None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "give_up", "Cancel")]
+    DEFAULT_CSS = """
+    AskScreen { align: center middle; }
+    AskScreen > Vertical { width: 80; height: auto; border: thick $accent; background: $surface;
+                           padding: 1 2; }
+    AskScreen Static { height: auto; }
+    """
+
+    def __init__(self, question: str, problem: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            if self.problem:
+                yield Static(Text(self.problem, style="bold red"), id="problem")
+            yield Static(coloured(self.question), id="question")
+            yield Input(id="answer")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        self.dismiss(message.value)
+
+    def action_give_up(self) -> None:
+        self.dismiss(None)
+
+
+class BlagogoHelpScreen(ModalScreen[None]):
+    """The rules of 1000 Blagogo in words, this table's variants, and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    DEFAULT_CSS = """
+    BlagogoHelpScreen { align: center middle; }
+    BlagogoHelpScreen > VerticalScroll { width: 100; height: 90%; border: thick $accent; background: $surface;
+                                         padding: 1 2; }
+    """
+
+    def __init__(self, rules: BlagogoRules | None) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        lines = ["[b]1000 Blagogo[/b]", "", *RULES_IN_WORDS, "", "[b]The table's rules[/b]", ""]
+        if self.rules is None:
+            lines.append("(not known yet)")
+        else:
+            lines += [line.replace("  (changed)", "   ← changed") for line in self.rules.describe()]
+        lines += [
+            "",
+            "[b]Keys[/b]",
+            "",
+            "1-9, 0     choose an action by its number (Enter when more digits could follow)",
+            "↑ ↓ Enter  move through the actions and choose one",
+            "b, c, d …  select (or drop) the card of your hand with that letter",
+            "m          lay the selected cards as a meld (you are asked what each joker stands for)",
+            "a          add the selected cards to a meld (you are asked its id, and low/high for a run)",
+            "Escape     drop the selection and the digits typed so far",
+            "? or F1    this help",
+            "q          quit (before the end, your seat is given up: `thousand join` it again)",
+            "",
+            "Press Escape to close.",
+        ]
+        with VerticalScroll():
+            yield Static("\n".join(lines))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class BlagogoApp(App[int]):
+    """One 1000 Blagogo table, played (a seat) or watched (a spectator), over a :class:`TableSession`."""
+
+    TITLE = "1000 Blagogo"
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 3fr; }
+    #right { width: 2fr; }
+    #table { height: auto; border: round $primary; padding: 0 1; }
+    #melds { height: auto; max-height: 14; border: round $primary; padding: 0 1; }
+    #hand { height: auto; border: round $primary; padding: 0 1; }
+    #actions { height: 1fr; min-height: 5; border: round $accent; }
+    #status { height: auto; min-height: 1; padding: 0 1; }
+    #players { height: auto; border: round $primary; }
+    #log { height: 1fr; border: round $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", "Rules & keys"),
+        Binding("m", "lay", "Meld"),
+        Binding("a", "add", "Add to meld"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "clear", "Clear", show=False),
+        *[Binding(d, f"digit('{d}')", d, show=False) for d in "0123456789"],
+        *[Binding(k, f"card('{k}')", k, show=False) for k in CARD_KEYS],
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.follower = BlagogoFollower(session)
+        self.offered: tuple[ba.Action, ...] = ()
+        self.offered_at: int | None = None
+        self.selected: list[Card] = []
+        self.submitting = False
+        self.composing = False
+        self.number = ""
+        self.problem: str | None = None
+        """The last rejection (or mistake), in words; shown until the next action."""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="table")
+                yield Static(id="melds")
+                yield Static(id="hand")
+                yield OptionList(id="actions")
+                yield Static(id="status")
+            with Vertical(id="right"):
+                yield Static(id="players")
+                yield RichLog(id="log", wrap=True, min_width=20, max_lines=5000)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        seat = self.session.seat
+        who = "spectator" if seat is None else f"seat {seat}"
+        self.sub_title = f"table {self.session.table_id} — you: {who}"
+        titles = {"#table": "Table", "#melds": "Melds", "#hand": "Your hand" if seat is not None else "Hands",
+                  "#players": "Players", "#log": "Events", "#actions": "Actions"}  # fmt: skip
+        for selector, title in titles.items():
+            self.query_one(selector).border_title = title
+        self.query_one("#actions", OptionList).focus()
+        self.refresh_panels()
+        self.run_worker(self.follow(), group="stream", exit_on_error=False)
+        self.set_interval(1.0, self.refresh_table)
+
+    # ------------------------------------------------------------------ the stream
+
+    async def follow(self) -> None:
+        try:
+            async for item in self.session.stream(from_start=True):
+                self.take(item)
+        except ServerError as error:
+            self.show_status(Text(f"The table is lost: {error.message}", style="bold red"))
+            self.log_lines([f"(stream ended: {error.message})"])
+            return
+        self.follower.finished = True
+        self.show_over()
+
+    def take(self, item: StreamItem) -> None:
+        self.log_lines(self.follower.feed(item))
+        turn = getattr(item, "turn", None)
+        if turn is not None or isinstance(item, ConnectionLost | Reconnected | BlagogoSnapshot):
+            self.refresh_panels()
+
+    def log_lines(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(coloured(line))
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def view(self) -> View | None:
+        return self.follower.view
+
+    def refresh_panels(self) -> None:
+        self.refresh_table()
+        self.refresh_melds()
+        self.refresh_players()
+        self.refresh_actions()
+        self.refresh_hand()
+
+    def refresh_table(self) -> None:
+        self.query_one("#table", Static).update(self.table_text())
+
+    def table_text(self) -> RenderableType:
+        f = self.follower
+        v = self.view
+        text = Text()
+        if not f.connected:
+            text.append("Connection lost — reconnecting…\n", style="bold red")
+        if v is None or v.phase is None:
+            text.append("Waiting for the game to start (every seat must be taken).\n")
+            if f.table is not None:
+                for seat in f.table.seats:
+                    text.append(f"  {seat_name(f.names, seat.seat)}: {'taken' if seat.taken else 'free'}\n")
+            return text
+        text.append(
+            f"Round {v.round_number}, dealer {seat_name(f.names, v.dealer)}; "
+            f"{v.deck_count} cards in the deck\n",
+            style="bold",
+        )
+        text.append("Bridge (position:card, the newest last): ")
+        text.append_text(coloured(bridge_text(v.bridge) + "\n"))
+        if v.must_meld is not None:
+            text.append_text(coloured(f"{v.must_meld} from the bridge must be melded this turn\n"))
+        if f.finished:
+            text.append("Game over.\n", style="bold green")
+        elif v.to_act is not None:
+            mine = v.to_act == f.seat
+            text.append(
+                f"To act: {'You' if mine else seat_name(f.names, v.to_act)}",
+                style="bold yellow" if mine else "bold",
+            )
+            if mine and v.phase is not None:
+                text.append(" — " + ("draw" if v.phase is Phase.DRAW else "meld or discard"))
+            left = f.turn.seconds_left() if f.turn is not None else None
+            if left is not None:
+                text.append(f"  ({max(0, round(left))} s left)", style="bold red" if left < 10 else "")
+            text.append("\n")
+        return text
+
+    def refresh_melds(self) -> None:
+        v = self.view
+        text = Text()
+        if v is None or not v.melds:
+            text.append("none yet")
+        else:
+            for i, meld in enumerate(v.melds):
+                text.append_text(coloured(("\n" if i else "") + meld_text(meld, self.follower.names)))
+        self.query_one("#melds", Static).update(text)
+
+    def refresh_players(self) -> None:
+        v = self.view
+        f = self.follower
+        table = Table(box=None, expand=True, pad_edge=False)
+        for title in ("seat", "cards", "opened", "score"):
+            table.add_column(title, justify="left" if title == "seat" else "right")
+        if v is not None:
+            for s, score in enumerate(v.scores):
+                name = seat_name(f.names, s) + (" ← you" if s == f.seat else "")
+                if v.to_act == s:
+                    name = "▶ " + name
+                count = v.card_counts[s] if s < len(v.card_counts) else 0
+                known = v.known_cards[s] if s < len(v.known_cards) and s != f.seat else ()
+                cards = f"{count}" + (f" (known: {cards_text(known)})" if known else "")
+                opened = "yes" if s < len(v.opened) and v.opened[s] else "no"
+                table.add_row(name, cards, opened, str(score))
+            table.add_row("", "", "", f"target {v.rules.target}")
+        if f.finished and f.standings:
+            table.add_row("", "", "", "")
+            for line in standings_lines(f.standings, f.names):
+                table.add_row(line, "", "", "")
+        self.query_one("#players", Static).update(table)
+
+    def hand_cards(self) -> list[Card]:
+        v = self.view
+        return sorted_hand(v.hand) if v is not None else []
+
+    def refresh_hand(self) -> None:
+        v = self.view
+        hand = Text()
+        cards = self.hand_cards()
+        self.selected = [c for c in self.selected if c in cards]
+        if self.follower.seat is None:
+            if v is not None:
+                hand.append("Cards held: " + ", ".join(
+                    f"{seat_name(self.follower.names, s)} {c}" for s, c in enumerate(v.card_counts)
+                ))  # fmt: skip
+        else:
+            if not cards:
+                hand.append("(no cards)")
+            for i, card in enumerate(cards):
+                if i and cards[i - 1].suit != card.suit:
+                    hand.append("  ")
+                key = CARD_KEYS[i] if i < len(CARD_KEYS) else "·"
+                hand.append(f" {key}:", style="dim")
+                hand.append_text(card_text(card, selected=card in self.selected))
+            if self.selected:
+                hand.append("\nSelected: ", style="bold")
+                hand.append_text(coloured(cards_text(self.selected)))
+                hand.append("  (m: lay as a meld, a: add to a meld, Escape: drop)", style="dim")
+        self.query_one("#hand", Static).update(hand)
+
+    def refresh_actions(self) -> None:
+        f = self.follower
+        actions = f.legal_actions if not self.submitting else ()
+        key = f.sequence if actions else None
+        if actions == self.offered and key == self.offered_at:
+            return
+        self.offered, self.offered_at = actions, key
+        self.number = ""
+        option_list = self.query_one("#actions", OptionList)
+        option_list.clear_options()
+        option_list.add_options(
+            [Option(coloured(f"{i}. {action_label(a, f.names)}")) for i, a in enumerate(actions, 1)]
+        )
+        if actions:
+            option_list.highlighted = 0
+            self.show_status(self.prompt())
+        elif f.finished:
+            self.show_over()
+        elif self.problem is None:
+            self.show_status(self.waiting_text())
+
+    def can_meld(self) -> bool:
+        v = self.view
+        return bool(self.offered) and v is not None and v.phase is Phase.PLAY
+
+    def prompt(self) -> Text:
+        n = len(self.offered)
+        text = Text("Your turn: ", style="bold yellow")
+        text.append(f"type {'1' if n == 1 else f'1-{n}'} (or ↑↓ and Enter)")
+        if self.can_meld():
+            text.append("; or select cards by their letters, then m (meld) or a (add to a meld)")
+        if self.problem is not None:
+            text.append(f"\n{self.problem}", style="bold red")
+        return text
+
+    def waiting_text(self) -> Text:
+        f = self.follower
+        v = self.view
+        if self.submitting:
+            return Text("Sending…")
+        if f.seat is None:
+            return Text("Watching (spectator).")
+        if v is not None and v.to_act is not None and v.to_act != f.seat:
+            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
+        return Text("Waiting…")
+
+    def show_status(self, text: Text) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def show_problem(self, problem: str) -> None:
+        self.problem = problem
+        self.show_status(self.prompt() if self.offered else Text(problem, style="bold red"))
+
+    def show_over(self) -> None:
+        f = self.follower
+        text = Text("Game over. ", style="bold green")
+        text.append("Final standings: " + "; ".join(standings_lines(f.standings, f.names)))
+        text.append("\nPress q to quit.")
+        self.show_status(text)
+
+    # ------------------------------------------------------------------ choosing
+
+    def choose(self, index: int) -> None:
+        if self.submitting or self.composing or not 0 <= index < len(self.offered):
+            return
+        self.send(self.offered[index])
+
+    def send(self, action: ba.Action) -> None:
+        self.submitting = True
+        self.problem = None
+        self.log_lines([f"(you choose: {action_label(action, self.follower.names)})"])
+        self.refresh_actions()
+        self.show_status(self.waiting_text())
+        self.run_worker(self.submit(action), group="submit", exclusive=True, exit_on_error=False)
+
+    async def submit(self, action: ba.Action) -> None:
+        try:
+            await self.session.submit(action)
+        except ServerError as error:
+            why = f" [{error.rule}]" if error.rule else f" [{error.reason}]" if error.reason else ""
+            self.problem = f"Rejected: {error.message}{why}"
+            self.log_lines([f"(rejected: {error.message}{why})"])
+            if error.reason in RESYNC_REASONS:
+                self.follower.turn = None  # the stream brings the table's new state and turn
+        else:
+            self.selected = []
+        finally:
+            self.submitting = False
+        self.offered_at = None  # offer again (after a rejection) or clear (the stream brings the next turn)
+        self.refresh_actions()
+        self.refresh_hand()
+        if self.problem is not None:
+            self.show_problem(self.problem)
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        self.choose(message.option_index)
+
+    def action_digit(self, digit: str) -> None:
+        n = len(self.offered)
+        if not n or self.submitting or self.composing:
+            return
+        self.number += digit
+        value = int(self.number)
+        if value < 1 or value > n:
+            self.number = ""
+            self.show_problem(f"There is no action {value}: type 1 to {n}.")
+            return
+        if value * 10 > n:
+            self.number = ""
+            self.choose(value - 1)
+            return
+        self.query_one("#actions", OptionList).highlighted = value - 1
+        self.show_status(Text(f"{self.number}… press Enter to choose {value}, or type another digit."))
+
+    def action_clear(self) -> None:
+        self.number = ""
+        self.selected = []
+        self.problem = None
+        self.refresh_hand()
+        if self.offered:
+            self.show_status(self.prompt())
+
+    def action_card(self, key: str) -> None:
+        cards = self.hand_cards()
+        index = CARD_KEYS.index(key)
+        if self.follower.seat is None or index >= len(cards) or self.composing:
+            return
+        card = cards[index]
+        if card in self.selected:
+            self.selected.remove(card)
+        else:
+            self.selected.append(card)
+        self.refresh_hand()
+
+    def chosen_cards(self) -> tuple[Card, ...] | None:
+        """The selected cards in the hand's order; None (the reason shown) when none can be composed now."""
+        if not self.offered or self.submitting or self.composing:
+            self.show_problem("It is not your turn to meld." if not self.offered else "Wait: sending…")
+            return None
+        if not self.selected:
+            self.show_problem("Select cards first: press the letters shown before them in your hand.")
+            return None
+        hand = self.hand_cards()
+        return tuple(sorted(self.selected, key=hand.index))
+
+    def action_lay(self) -> None:
+        cards = self.chosen_cards()
+        if cards is not None:
+            self.composing = True
+            self.run_worker(self.lay(cards), group="compose", exclusive=True, exit_on_error=False)
+
+    def action_add(self) -> None:
+        cards = self.chosen_cards()
+        if cards is not None:
+            self.composing = True
+            self.run_worker(self.add(cards), group="compose", exclusive=True, exit_on_error=False)
+
+    async def lay(self, cards: tuple[Card, ...]) -> None:
+        try:
+            jokers = await self.meanings(cards)
+        finally:
+            self.composing = False
+        if jokers is not None:
+            self.send(ba.LayMelds((ba.MeldSpec(cards, jokers),)))
+
+    async def add(self, cards: tuple[Card, ...]) -> None:
+        try:
+            where = await self.which_meld(cards)
+            jokers = await self.meanings(cards) if where is not None else None
+        finally:
+            self.composing = False
+        if where is not None and jokers is not None:
+            self.send(ba.AddToMeld(where[0], cards, jokers, where[1]))
+
+    async def which_meld(self, cards: tuple[Card, ...]) -> tuple[int, ba.End | None] | None:
+        """Ask which meld to add ``cards`` to (and at which end of a run); None when the user gives up."""
+        ids = [m.id for m in self.view.melds] if self.view is not None else []
+        question = (
+            f"Add {cards_text(cards)} to which meld? Type its id ({', '.join(map(str, ids)) or 'none yet'}), "
+            "and low or high for a run's end, e.g. 4 high. Escape cancels."
+        )
+        problem = ""
+        while True:
+            answer = await self.push_screen_wait(AskScreen(question, problem))
+            if answer is None:
+                return None
+            words = answer.split()
+            end = ENDS.get(words[1].lower()) if len(words) == 2 else None
+            if words and words[0].lstrip("#").isdigit() and (len(words) == 1 or end is not None):
+                return int(words[0].lstrip("#")), end
+            problem = (
+                f"{answer.strip()!r} is not a meld: type its id, then low or high for a run (e.g. 4 high)."
+            )
+
+    async def meanings(self, cards: tuple[Card, ...]) -> tuple[ba.Stands, ...] | None:
+        """Ask what each joker among ``cards`` stands for, in order; None when the user gives up."""
+        found: list[ba.Stands] = []
+        for card in cards:
+            if not card.is_joker:
+                continue
+            question = (
+                f"What does {card} stand for? A rank like Q in a set, "
+                "a rank and suit like K♥ or KH in a run. "
+                "Escape cancels."
+            )
+            problem = ""
+            while True:
+                answer = await self.push_screen_wait(AskScreen(question, problem))
+                if answer is None:
+                    return None
+                try:
+                    found.append(parse_stands(answer))
+                    break
+                except ValueError as error:
+                    problem = str(error)
+        return tuple(found)
+
+    def action_help(self) -> None:
+        v = self.view
+        table = self.follower.table
+        rules = v.rules if v is not None else (blagogo_rules_of(table) if table is not None else None)
+        self.push_screen(BlagogoHelpScreen(rules))
+
+    async def action_quit(self) -> None:
+        self.exit(0)

@@ -1,0 +1,147 @@
+"""The full-screen UI at a 1000 Blagogo table, driven by key presses through Textual's pilot: a short game
+against two server-side random bots (a meld composed with the card letters and ``m``, its jokers' meanings
+typed in the prompt), a refused meld shown in words, the help screen, and what the panels show."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoHelpScreen
+from clients.session import OPEN, Backoff, TableSession
+from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
+from tests.cli_harness import run, serving
+
+FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
+SHORT = BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_points=0)
+SIZE = (160, 60)
+
+
+def static_text(app: BlagogoApp, selector: str) -> str:
+    console = Console(width=SIZE[0], file=io.StringIO(), record=True, color_system=None)
+    console.print(app.query_one(selector, Static).content)
+    return console.export_text()
+
+
+def log_text(app: BlagogoApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+async def wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+def number_keys(app: BlagogoApp, index: int) -> list[str]:
+    keys = list(str(index + 1))
+    if (index + 1) * 10 <= len(app.offered):
+        keys.append("enter")
+    return keys
+
+
+async def select(app: BlagogoApp, pilot: Pilot[int], spec: MeldSpec) -> None:
+    hand = app.hand_cards()
+    for card in spec.cards:
+        await pilot.press(CARD_KEYS[hand.index(card)])
+    assert set(app.selected) == set(spec.cards)
+
+
+async def compose_meld(app: BlagogoApp, pilot: Pilot[int], spec: MeldSpec) -> None:
+    """Select the meld's cards by their letters, press m, and type each joker's meaning in the prompt."""
+    await select(app, pilot, spec)
+    await pilot.press("m")
+    for stands in spec.jokers:
+        await wait_for(lambda: isinstance(app.screen, AskScreen))
+        meaning = stands.rank.label + (stands.suit.letter if stands.suit is not None else "")
+        await pilot.press(*meaning.lower(), "enter")
+    await wait_for(lambda: not app.composing and not isinstance(app.screen, AskScreen))
+
+
+async def refuse_a_meld(app: BlagogoApp, pilot: Pilot[int]) -> None:
+    """Two cards are no meld: the server's refusal is shown in words, and the turn offered again."""
+    naturals = [c for c in app.hand_cards() if not c.is_joker][:2]
+    await select(app, pilot, MeldSpec(tuple(naturals)))
+    await pilot.press("m")
+    await wait_for(lambda: app.problem is not None and not app.submitting)
+    assert app.problem is not None and app.problem.startswith("Rejected: ")
+    await pilot.pause()
+    assert "Rejected: " in static_text(app, "#status")
+    assert "(rejected: " in log_text(app)
+    await pilot.press("escape")
+    assert not app.selected and app.offered
+
+
+async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> tuple[int, bool, bool]:
+    """Answer every turn by keys: a proposed meld (composed with the keys the first time), else a discard,
+    else the first action. Returns the moves, whether a meld was refused and whether one was composed."""
+    answered: int | None = None
+    moves = 0
+    refused = composed = False
+    deadline = time.monotonic() + timeout
+    while not app.follower.finished:
+        assert time.monotonic() < deadline, f"the game did not end in {timeout} s ({moves} moves)"
+        if not app.offered or app.offered_at == answered or app.submitting or app.composing:
+            await asyncio.sleep(0.002)
+            continue
+        answered = app.offered_at
+        offered = app.offered
+        melds = [i for i, a in enumerate(offered) if isinstance(a, LayMelds) and len(a.melds) == 1]
+        if melds and not refused:
+            refused = True
+            await refuse_a_meld(app, pilot)
+        if melds and not composed:
+            composed = True
+            meld = offered[melds[0]]
+            assert isinstance(meld, LayMelds)
+            await compose_meld(app, pilot, meld.melds[0])
+            moves += 1
+            continue
+        discards = [i for i, a in enumerate(offered) if isinstance(a, Discard)]
+        choice = melds[0] if melds else discards[0] if discards else 0
+        await pilot.press(*number_keys(app, choice))
+        moves += 1
+    return moves, refused, composed
+
+
+def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
+    async def scenario() -> None:
+        async with serving() as address, TableSession(address, backoff=FAST) as session:
+            table = await session.create_table(SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0)
+            await session.join(table.table_id, name="Ann")
+            app = BlagogoApp(session)
+            async with app.run_test(size=SIZE) as pilot:
+                await wait_for(lambda: bool(app.offered))
+                hand = static_text(app, "#hand")
+                assert " b:" in hand and " c:" in hand  # the cards carry their letters
+                assert "Bridge (position:card, the newest last): 0:" in static_text(app, "#table")
+                assert "Ann (seat 0) ← you" in static_text(app, "#players")
+                await pilot.press("question_mark")
+                assert isinstance(app.screen, BlagogoHelpScreen)
+                help_text = str(app.screen.query_one(Static).content)
+                assert "a set is 3 or 4 cards of one rank" in help_text
+                assert "turnover_limit: 1" in help_text and "changed" in help_text
+                assert "lay the selected cards as a meld" in help_text
+                await pilot.press("escape")
+                assert not isinstance(app.screen, BlagogoHelpScreen)
+                moves, refused, composed = await play_with_keys(app, pilot, timeout=60)
+                await pilot.pause()
+                assert moves > 5 and refused and composed
+                log = log_text(app)
+                assert "(you choose: lay " in log
+                assert "Ann (seat 0) opens with " in log or "Ann (seat 0) lays " in log
+                assert "Game over — winner: " in log
+                assert "Final standings" in static_text(app, "#status")
+                await pilot.press("q")
+            assert app.return_code == 0
+            final = await session.get_table()
+            assert session.finished and session.last_sequence == final.sequence
+
+    run(scenario(), timeout=90)
