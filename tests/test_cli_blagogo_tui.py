@@ -13,14 +13,16 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
-from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoHelpScreen
-from clients.session import OPEN, Backoff, TableSession
+from clients.cli.blagogo_text import sorted_hand
+from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoFollower, BlagogoHelpScreen
+from clients.session import OPEN, Backoff, BlagogoTurn, TableSession
 from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
 from tests.cli_harness import run, serving
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
 SHORT = BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_points=0)
 SIZE = (160, 60)
+original_turn = BlagogoFollower._turn
 
 
 def static_text(app: BlagogoApp, selector: str) -> str:
@@ -79,12 +81,28 @@ async def refuse_a_meld(app: BlagogoApp, pilot: Pilot[int]) -> None:
     assert not app.selected and app.offered
 
 
+async def refuse_an_addition(app: BlagogoApp, pilot: Pilot[int]) -> None:
+    """``a`` asks which meld; a meld that is not on the table is refused in words."""
+    card = next(c for c in app.hand_cards() if not c.is_joker)
+    await select(app, pilot, MeldSpec((card,)))
+    await pilot.press("a")
+    await wait_for(lambda: isinstance(app.screen, AskScreen))
+    await pilot.press("x", "enter")  # not a meld id: asked again, the mistake in words
+    await wait_for(lambda: isinstance(app.screen, AskScreen) and bool(app.screen.problem))
+    assert isinstance(app.screen, AskScreen) and "is not a meld" in app.screen.problem
+    await pilot.press("backspace", "9", "9", " ", "h", "i", "g", "h", "enter")
+    await wait_for(lambda: app.problem is not None and not app.submitting and not app.composing)
+    assert app.problem is not None and app.problem.startswith("Rejected: ")
+    assert "(you choose: add " in log_text(app) and "to meld #99 at its high end" in log_text(app)
+    await pilot.press("escape")
+
+
 async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> tuple[int, bool, bool]:
     """Answer every turn by keys: a proposed meld (composed with the keys the first time), else a discard,
     else the first action. Returns the moves, whether a meld was refused and whether one was composed."""
     answered: int | None = None
     moves = 0
-    refused = composed = False
+    refused = composed = added = False
     deadline = time.monotonic() + timeout
     while not app.follower.finished:
         assert time.monotonic() < deadline, f"the game did not end in {timeout} s ({moves} moves)"
@@ -102,16 +120,40 @@ async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> 
             meld = offered[melds[0]]
             assert isinstance(meld, LayMelds)
             await compose_meld(app, pilot, meld.melds[0])
+            await wait_for(lambda: "by Ann (seat 0)" in static_text(app, "#melds"))
             moves += 1
             continue
         discards = [i for i, a in enumerate(offered) if isinstance(a, Discard)]
+        if composed and discards and not added:
+            added = True
+            await refuse_an_addition(app, pilot)
         choice = melds[0] if melds else discards[0] if discards else 0
         await pilot.press(*number_keys(app, choice))
         moves += 1
+    assert added
     return moves, refused, composed
 
 
+def kept_view_matches_the_servers(mismatches: list[str]) -> None:
+    """Record where the view the UI keeps from the events differs from the one a Turn brings."""
+
+    def checked(self: BlagogoFollower, turn: BlagogoTurn | None) -> None:
+        kept, sent = self.view, turn.view if turn is not None else None
+        if kept is not None and sent is not None:
+            for name in ("bridge", "melds", "card_counts", "opened", "scores", "deck_count", "known_cards"):
+                if getattr(kept, name) != getattr(sent, name):
+                    mismatches.append(f"{name}: {getattr(kept, name)} != {getattr(sent, name)}")
+            if sorted_hand(kept.hand) != sorted_hand(sent.hand):
+                mismatches.append(f"hand: {kept.hand} != {sent.hand}")
+        original_turn(self, turn)
+
+    BlagogoFollower._turn = checked  # type: ignore[method-assign]
+
+
 def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
+    mismatches: list[str] = []
+    kept_view_matches_the_servers(mismatches)
+
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
             table = await session.create_table(SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0)
@@ -144,4 +186,29 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
             final = await session.get_table()
             assert session.finished and session.last_sequence == final.sequence
 
-    run(scenario(), timeout=90)
+    try:
+        run(scenario(), timeout=90)
+    finally:
+        BlagogoFollower._turn = original_turn  # type: ignore[method-assign]
+    assert not mismatches, mismatches[:5]
+
+
+def test_a_spectator_watches_a_blagogo_game_of_bots() -> None:
+    async def scenario() -> None:
+        async with serving() as address, TableSession(address, backoff=FAST) as session:
+            table = await session.create_table(SHORT, ["random", "random", "random"], seed=4, first_dealer=0)
+            await session.watch(table.table_id)
+            app = BlagogoApp(session)
+            async with app.run_test(size=SIZE) as pilot:
+                await wait_for(lambda: app.follower.finished, timeout=30)
+                await pilot.pause()
+                assert "Cards held: " in static_text(app, "#hand")
+                assert "Game over — winner: " in log_text(app)
+                assert "Final standings" in static_text(app, "#status")
+                assert not app.offered
+                await pilot.press("m")  # nothing to meld for a spectator: said in words
+                assert app.problem == "It is not your turn to meld."
+                await pilot.press("q")
+            assert app.return_code == 0
+
+    run(scenario(), timeout=60)

@@ -104,6 +104,11 @@ def _minus(cards: tuple[Card, ...], gone: tuple[Card, ...] | list[Card]) -> tupl
     return tuple(c for c in cards if c not in gone)
 
 
+def _by_index(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Cards in the order the server lists them (by index)."""
+    return tuple(sorted(cards, key=lambda c: c.index))
+
+
 def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return tuple(v + delta if s == seat else v for s, v in enumerate(values))
 
@@ -140,7 +145,7 @@ def advance(v: View, event: be.Event, me: int | None) -> View:
             return replace(
                 v, bridge=v.bridge[:position], card_counts=_add(v.card_counts, seat, len(cards)),
                 hand=v.hand + cards if seat == me else v.hand,
-                known_cards=_seat_set(v.known_cards, seat, v.known_cards[seat] + cards),
+                known_cards=_seat_set(v.known_cards, seat, _by_index(v.known_cards[seat] + cards)),
             )  # fmt: skip
         case be.MeldsLaid(seat, melds, _, _):
             gone = [c for m in melds for c in m.cards]
@@ -152,7 +157,7 @@ def advance(v: View, event: be.Event, me: int | None) -> View:
         case be.JokerSwapped(seat, meld, card, joker):
             v = _played(_with_meld(v, meld), seat, [card], me)
             hand = (*v.hand, joker) if seat == me else v.hand
-            known = _seat_set(v.known_cards, seat, v.known_cards[seat] + (joker,))
+            known = _seat_set(v.known_cards, seat, _by_index((*v.known_cards[seat], joker)))
             return replace(v, hand=hand, known_cards=known, card_counts=_add(v.card_counts, seat, 1))
         case be.MeldClosed(meld_id, _):
             melds = tuple(replace(m, closed=True) if m.id == meld_id else m for m in v.melds)
