@@ -40,6 +40,8 @@ class ErrorReason(Enum):
     UNKNOWN_STRATEGY = "UNKNOWN_STRATEGY"
     REQUEST_ID_REUSED = "REQUEST_ID_REUSED"
     TOO_MANY_TABLES = "TOO_MANY_TABLES"
+    RATE_LIMITED = "RATE_LIMITED"
+    SEAT_FORFEITED = "SEAT_FORFEITED"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -63,23 +65,36 @@ _CODES: Final = {
     ErrorReason.UNKNOWN_STRATEGY: grpc.StatusCode.INVALID_ARGUMENT,
     ErrorReason.REQUEST_ID_REUSED: grpc.StatusCode.INVALID_ARGUMENT,
     ErrorReason.TOO_MANY_TABLES: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ErrorReason.RATE_LIMITED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ErrorReason.SEAT_FORFEITED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 
 class ServiceError(Exception):
     """A refused request: nothing about the table changed."""
 
-    def __init__(self, reason: ErrorReason, message: str, **metadata: str) -> None:
+    def __init__(
+        self, reason: ErrorReason, message: str, *, retry_delay: float | None = None, **metadata: str
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.metadata = metadata
+        self.retry_delay = retry_delay
+        """Seconds after which a retry will be accepted (RATE_LIMITED): a ``google.rpc.RetryInfo`` detail."""
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason.value, domain=DOMAIN, metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
-        status = status_pb2.Status(code=self.reason.code.value[0], message=self.message, details=[detail])
+        details = [detail]
+        if self.retry_delay is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(max(0, int(self.retry_delay * 1e9)))
+            packed = any_pb2.Any()
+            packed.Pack(retry)
+            details.append(packed)
+        status = status_pb2.Status(code=self.reason.code.value[0], message=self.message, details=details)
         return rpc_status.to_status(status)
 
 

@@ -63,8 +63,17 @@ from engine.cards import Card
 from server import codec
 from server.games import THOUSAND, AnyAdapter, adapter_for_name
 from server.store import DEFAULT_GAME, Store, StoredTable
-from server.table import AnyTable, SeatReleasedEvent, SeatState, SeatTakenEvent, Table
-from thousand.v1 import table_service_pb2 as pb
+from server.table import (
+    AnyTable,
+    SeatReclaimedEvent,
+    SeatReleasedEvent,
+    SeatState,
+    SeatTakenEvent,
+    SeatTakenOverEvent,
+    Table,
+    TurnTimedOutEvent,
+    seat_event_proto,
+)
 
 FORMAT: Final = "thousand.game-record/1"
 
@@ -83,6 +92,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         seed=stored.config.seed,
         first_dealer=stored.config.first_dealer,
         create_time=stored.create_time,
+        time_control=stored.config.time_control,
     )
     table.replay(stored.records)
     game: EngineGame = table.game
@@ -305,10 +315,14 @@ def _plain(value: object) -> object:
 
 def _event_json(adapter: AnyAdapter, sequence: int, event: object) -> dict[str, Any]:
     match event:
-        case SeatTakenEvent(seat, name, bot):
-            message = pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
-        case SeatReleasedEvent(seat):
-            message = pb.Event(seat_released=pb.SeatReleased(seat=seat))
+        case (
+            SeatTakenEvent()
+            | SeatReleasedEvent()
+            | TurnTimedOutEvent()
+            | SeatTakenOverEvent()
+            | SeatReclaimedEvent()
+        ):
+            message = seat_event_proto(event)
         case _:
             message = adapter.event_message(event)  # unfiltered: the operator's full record
     return {"sequence": sequence, **json_format.MessageToDict(message)}

@@ -82,6 +82,8 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     """The game's name in messages."""
     rules_type: ClassVar[type]
     """The engine's rules class."""
+    takeover_strategy: ClassVar[str]
+    """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
 
     # ------------------------------------------------------------------ rules
 
@@ -196,6 +198,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     name = "thousand"
     title = "Thousand"
     rules_type = engine.Rules
+    takeover_strategy = "greedy"
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> engine.Rules:
         self._check_rules_case(message)
@@ -285,6 +288,7 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     name = "blagogo"
     title = "1000 Blagogo"
     rules_type = blagogo.BlagogoRules
+    takeover_strategy = "random"
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
         self._check_rules_case(message)

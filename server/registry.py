@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
+from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.store import Store, TableConfig
@@ -58,6 +59,7 @@ class Registry:
                 first_dealer=config.first_dealer,
                 store=self.store,
                 create_time=stored.create_time,
+                time_control=config.time_control,
             )
             table.replay(stored.records)
             table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
@@ -74,7 +76,12 @@ class Registry:
         return list(self._tables.values())
 
     def create(
-        self, rules: object, seats: list[SeatSpec], seed: int | None, first_dealer: int | None
+        self,
+        rules: object,
+        seats: list[SeatSpec],
+        seed: int | None,
+        first_dealer: int | None,
+        time_control: TimeControl | None = None,
     ) -> AnyTable:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's)."""
         adapter = adapter_for_rules(rules)
@@ -110,6 +117,7 @@ class Registry:
                 seed=seed,
                 first_dealer=first_dealer,
                 game=adapter.name,
+                time_control=time_control,
             )
             self.store.create_table(table_id, self._serial, create_time, config)
         self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot), game=adapter.name)
@@ -124,6 +132,7 @@ class Registry:
             store=self.store,
             create_time=create_time,
             telemetry=self.telemetry,
+            time_control=time_control,
         )
         self._tables[table_id] = table
         return table

@@ -16,6 +16,7 @@ from google.protobuf.message import DecodeError, Message
 from grpc import aio
 
 from engine import InvalidActionError, RulesError
+from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.registry import Registry, SeatSpec
@@ -74,6 +75,7 @@ class TableService:
             seats,
             request.seed if request.HasField("seed") else None,
             request.first_dealer if request.HasField("first_dealer") else None,
+            TimeControl.from_proto(request.time_control),
         )
         table.ensure_bots_running()
         return pb.CreateTableResponse(table=table.describe())
@@ -107,6 +109,13 @@ class TableService:
         async with table.lock:
             table.leave(table.authenticate(token))
             return pb.LeaveTableResponse(table=table.describe())
+
+    async def reclaim_seat(self, request: pb.ReclaimSeatRequest, token: str | None) -> pb.ReclaimSeatResponse:
+        table = self.registry.get(_table_id(request.table_id))
+        async with table.lock:
+            table.reclaim(table.authenticate(token))
+            described = table.describe()
+        return pb.ReclaimSeatResponse(table=described)
 
     async def submit_action(
         self, request: pb.SubmitActionRequest, token: str | None
@@ -255,6 +264,11 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
             _unary(lambda r, c: service.submit_action(r, _token(c))),
             request_deserializer=_parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
+        ),
+        "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: service.reclaim_seat(r, _token(c))),
+            request_deserializer=pb.ReclaimSeatRequest.FromString,
+            response_serializer=pb.ReclaimSeatResponse.SerializeToString,
         ),
         "StreamEvents": grpc.unary_stream_rpc_method_handler(
             stream,

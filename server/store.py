@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from server.clock import TimeControl
+
 SCHEMA_VERSION: Final = 1
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""
@@ -60,17 +62,20 @@ class TableConfig:
     first_dealer: int | None
     game: str = DEFAULT_GAME
     """The game's name (``server.games``): "thousand" or "blagogo"."""
+    time_control: TimeControl | None = None
+    """The turn clock; None (and absent from the JSON) for a table without one."""
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "game": self.game,
-                "rules": self.rules.hex(),
-                "seats": [[bot, strategy] for bot, strategy in self.seats],
-                "seed": str(self.seed),
-                "first_dealer": self.first_dealer,
-            }
-        )
+        raw: dict[str, object] = {
+            "game": self.game,
+            "rules": self.rules.hex(),
+            "seats": [[bot, strategy] for bot, strategy in self.seats],
+            "seed": str(self.seed),
+            "first_dealer": self.first_dealer,
+        }
+        if self.time_control is not None:
+            raw["time_control"] = self.time_control.to_json()
+        return json.dumps(raw)
 
     @staticmethod
     def from_json(text: str) -> TableConfig:
@@ -81,17 +86,21 @@ class TableConfig:
             seed=int(raw["seed"]),
             first_dealer=raw["first_dealer"],
             game=str(raw.get("game", DEFAULT_GAME)),
+            time_control=TimeControl.from_json(raw.get("time_control")),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One stored change of a table. ``kind`` is "join", "leave" or "action"."""
+    """One stored change of a table. ``kind`` is "join", "leave", "action", or one of the turn clock's:
+    "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat back from the
+    bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on it)."""
 
     kind: str
     seat: int
     text: str = ""
-    """join: the player's name; action: the request id ("" for a bot's or the clock's move)."""
+    """join: the player's name; action: the request id ("" for a bot's or the clock's move); timeout: the
+    policy; bank: the seconds left."""
     data: bytes = b""
     """join: the SHA-256 of the seat token; action: the game's action message bytes (ThousandAction, ...)."""
 

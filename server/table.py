@@ -8,6 +8,14 @@ backlog.
 
 A table holds either game: everything game-specific (the engine game, its actions, events and views on the
 wire, its bots) goes through the table's :class:`~server.games.GameAdapter`.
+
+The turn clock (a table created with a :class:`~server.clock.TimeControl`): while a seat played by a client
+must act, one asyncio timer (a ``TimerHandle``, none on a table without a clock or while bots act) is armed
+at that decision's deadline, ``per_move`` plus the seat's bank. When it fires the table's policy acts under
+the lock: a "timeout" record, then TurnTimedOut and SeatTakenOver, and the server's bot plays the seat (its
+moves are ordinary "action" records) until a "reclaim" (ReclaimSeat, an action or a new player in the seat)
+or, forfeited, to the end. Time a decision takes beyond ``per_move`` is taken from the seat's bank ("bank"
+record). Replaying the records yields the same events; the clock of the seat to act then starts afresh.
 """
 
 from __future__ import annotations
@@ -24,9 +32,11 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeAlias
 
+from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from engine import ActionError
+from server.clock import TimeControl, TimeoutPolicy
 from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request
@@ -55,7 +65,29 @@ class SeatReleasedEvent:
     seat: int
 
 
-TableEvent: TypeAlias = SeatTakenEvent | SeatReleasedEvent | EventT
+@dataclass(frozen=True, slots=True)
+class TurnTimedOutEvent:
+    seat: int
+    policy: TimeoutPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenOverEvent:
+    seat: int
+    forfeited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReclaimedEvent:
+    seat: int
+
+
+SeatEvent: TypeAlias = (
+    SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
+)
+"""The table's own events (not the game's)."""
+
+TableEvent: TypeAlias = SeatEvent | EventT
 """What a table logs: seat events and its game's events (``TableEvent[Any]`` for any game's)."""
 
 
@@ -66,10 +98,20 @@ class SeatState:
     token_hash: bytes | None = None
     """SHA-256 of the seat token: the token itself is never kept, stored or logged."""
     player_name: str = ""
+    taken_over: bool = False
+    """The server's bot plays the seat since its time ran out, until the player takes it back."""
+    forfeited: bool = False
+    """The seat forfeited on time: the server's bot plays it to the end; nobody can take it (back)."""
+    bank: float = 0.0
+    """Seconds left in the seat's time bank (tables with a clock)."""
 
     @property
     def taken(self) -> bool:
-        return self.bot or self.token_hash is not None
+        return self.bot or self.forfeited or self.token_hash is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.bot or self.taken_over or self.forfeited
 
 
 def hash_token(token: str) -> bytes:
@@ -124,6 +166,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         store: Store | None = None,
         create_time: float | None = None,
         telemetry: Telemetry | None = None,
+        time_control: TimeControl | None = None,
     ) -> None:
         self.table_id = table_id
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
@@ -146,6 +189,21 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.lock = asyncio.Lock()
         self.store = store
         self._replaying = False
+        self.time_control = time_control
+        self._decisions = 0
+        """Decisions applied so far: with the seat to act, it tells one decision's clock from the next."""
+        self._clock_key: tuple[int, int] | None = None
+        """(decisions, seat) of the decision whose clock runs; None when no clock runs."""
+        self._clock_start = 0.0
+        """time.monotonic() when the running decision's clock started."""
+        self._clock_deadline = 0.0
+        """time.monotonic() when it runs out."""
+        self._clock_deadline_wall = 0.0
+        """The same, as time.time(), for Turn.deadline."""
+        self._clock_timer: asyncio.TimerHandle | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        for state in seats:
+            state.bank = time_control.bank if time_control is not None else 0.0
         for seat, state in enumerate(seats):
             if state.bot:
                 self.log.append(SeatTakenEvent(seat, state.strategy, True))
@@ -184,12 +242,16 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     strategy=s.strategy,
                     taken=s.taken,
                     player_name=s.player_name,
+                    taken_over=s.taken_over or s.forfeited,
+                    forfeited=s.forfeited,
+                    bank_remaining=_duration(s.bank) if self.time_control is not None else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
             open_seats=self.open_seats(),
             sequence=self.sequence,
             create_time=created,
+            time_control=self.time_control.to_proto() if self.time_control is not None else None,
         )
 
     def authenticate(self, token: str | None) -> int:
@@ -232,6 +294,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         bind_request(seat=seat)
         self._record(Record("join", seat, player_name, hash_token(token)))
         self._take_seat(seat, hash_token(token), player_name)
+        self.reclaim(seat)  # a player sitting down in a seat the bot took over plays it from now on
         return seat, token
 
     def _take_seat(self, seat: int, token_hash: bytes, player_name: str) -> None:
@@ -279,16 +342,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 )
             self.telemetry.action_replayed(self, action)
             return remembered[1]
+        stale = last_seen is not None and last_seen != self.sequence
+        self.reclaim(seat)  # the player is back: whatever becomes of this action, the seat is theirs again
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
         if self.game.is_over:
             raise ServiceError(ErrorReason.GAME_OVER, "the game is over")
-        if last_seen is not None and last_seen != self.sequence:
+        if stale:
             raise ServiceError(
                 ErrorReason.STALE_SEQUENCE,
                 f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
             )
         self._check_legal(seat, action)
+        self._draw_bank(seat)
         self._record(Record("action", seat, request_id, self.adapter.action_to_bytes(action)))
         applied = time.perf_counter()
         sequence = self._apply(seat, request_id, action)
@@ -304,6 +370,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def _apply(self, seat: int, request_id: str, action: ActionT) -> int:
         self.adapter.apply(self.game, seat, action)
+        self._decisions += 1
         self._advance([])
         if request_id:
             self._requests[(seat, request_id)] = (action, self.sequence)
@@ -326,16 +393,28 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self._publish([*extra, *new])
 
     def bot_to_act(self) -> int | None:
+        """The seat to act when a server-run bot plays it: a bot seat, or one taken over on time."""
         seat = self.game.to_act
-        if self.started and seat is not None and self.seats[seat].bot:
+        if self.started and seat is not None and self.seats[seat].played_by_bot:
             return seat
         return None
 
+    def strategy_of(self, seat: int) -> str:
+        """The strategy that plays a bot seat, or the game's takeover strategy for a seat taken over."""
+        state = self.seats[seat]
+        return state.strategy if state.bot else self.adapter.takeover_strategy
+
+    def _rng(self, seat: int) -> random.Random:
+        rng = self._bot_rngs.get(seat)
+        if rng is None:  # a seat taken over on time
+            rng = self._bot_rngs[seat] = random.Random(f"{self.seed}:takeover:{seat}")
+        return rng
+
     def play_bot(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
-        strategy = self.seats[seat].strategy
+        strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = self.adapter.decide(self.game, seat, strategy, self._bot_rngs[seat])
+        action = self.adapter.decide(self.game, seat, strategy, self._rng(seat))
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         self._play_decided(seat, action)
 
@@ -345,9 +424,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         It thinks in a worker thread, so the server keeps serving every other table meanwhile; this table's
         state is only read until the move is applied.
         """
-        strategy = self.seats[seat].strategy
+        strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = await asyncio.to_thread(self.adapter.decide, self.game, seat, strategy, self._bot_rngs[seat])
+        action = await asyncio.to_thread(self.adapter.decide, self.game, seat, strategy, self._rng(seat))
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         self._play_decided(seat, action)
 
@@ -370,12 +449,21 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 elif record.kind == "action":
                     action = self.adapter.action_from_bytes(record.data)
                     self._apply(record.seat, record.text, action)
+                elif record.kind == "timeout":
+                    self._time_out(record.seat, TimeoutPolicy(record.text))
+                elif record.kind == "reclaim":
+                    self._reclaim(record.seat)
+                elif record.kind == "bank":
+                    self.seats[record.seat].bank = float(record.text)
                 else:
                     raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
         finally:
             self._replaying = False
 
     def ensure_bots_running(self) -> None:
+        """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
+        if self._clock_key is not None and self._clock_timer is None:
+            self._start_clock(self._clock_key[1])  # never armed: rebuilt by replay, its clock starts afresh
         if self.bot_to_act() is not None and (self._bot_task is None or self._bot_task.done()):
             # A context of its own: the bots' log lines do not carry the request that woke them.
             self._bot_task = asyncio.get_running_loop().create_task(
@@ -388,11 +476,115 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 seat = self.bot_to_act()
                 if seat is None:
                     return
-                if self.seats[seat].strategy in SEARCHING:
+                if self.strategy_of(seat) in SEARCHING:
                     await self.play_bot_off_loop(seat)
                 else:
                     self.play_bot(seat)
             await asyncio.sleep(0)  # let the streams flush between bot moves
+
+    # ------------------------------------------------------------------ the turn clock
+
+    def _clock_seat(self) -> int | None:
+        """The seat whose clock runs: the seat to act, when the table has a clock and a client plays it."""
+        if self.time_control is None or not self.started:
+            return None
+        seat = self.game.to_act
+        if seat is None or self.seats[seat].played_by_bot:
+            return None
+        return seat
+
+    def _update_clock(self) -> None:
+        """Start the clock of a new decision (or stop it); called whenever the table changes."""
+        seat = self._clock_seat()
+        key = None if seat is None else (self._decisions, seat)
+        if key == self._clock_key:
+            return
+        self._clock_key = key
+        self._cancel_clock()
+        if seat is not None:
+            self._start_clock(seat)
+
+    def _start_clock(self, seat: int) -> None:
+        per_move = self.time_control.per_move if self.time_control is not None else 0.0
+        allowed = per_move + self.seats[seat].bank
+        self._clock_start = time.monotonic()
+        self._clock_deadline = self._clock_start + allowed
+        self._clock_deadline_wall = time.time() + allowed
+        self._arm_clock()
+
+    def _arm_clock(self) -> None:
+        """Arm the table's one timer at the running clock's deadline (not while replaying, nor off a loop)."""
+        if self._replaying:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # built outside the server (a test, the exporter); the server arms it at start
+            return
+        self._cancel_clock()
+        delay = max(0.0, self._clock_deadline - time.monotonic())
+        self._clock_timer = loop.call_at(loop.time() + delay, self._clock_fired)
+
+    def _cancel_clock(self) -> None:
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+
+    def _clock_fired(self) -> None:
+        key = self._clock_key
+        if key is None:
+            return
+        # A context of its own, like the bots': the timeout's log lines carry no request.
+        self._clock_task = asyncio.get_running_loop().create_task(
+            self._on_timeout(key), context=contextvars.Context()
+        )
+
+    async def _on_timeout(self, key: tuple[int, int]) -> None:
+        async with self.lock:
+            if key != self._clock_key or self.time_control is None:
+                return  # the seat acted (or was taken back) while the timer fired
+            if self._clock_deadline - time.monotonic() > 0.001:
+                self._arm_clock()
+                return
+            seat = key[1]
+            policy = self.time_control.policy
+            self._record(Record("timeout", seat, policy.value))
+            self._time_out(seat, policy)
+        self.ensure_bots_running()
+
+    def _time_out(self, seat: int, policy: TimeoutPolicy) -> None:
+        state = self.seats[seat]
+        state.bank = 0.0
+        state.taken_over = True
+        state.forfeited = policy is TimeoutPolicy.FORFEIT
+        self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
+
+    def reclaim(self, seat: int) -> bool:
+        """Take the seat back from the bot that plays it since a timeout (caller holds the lock); False when
+        it was not taken over. SEAT_FORFEITED for a seat that forfeited."""
+        state = self.seats[seat]
+        if state.forfeited:
+            raise ServiceError(ErrorReason.SEAT_FORFEITED, f"seat {seat} forfeited on time; the bot plays it")
+        if not state.taken_over:
+            return False
+        self._record(Record("reclaim", seat))
+        self._reclaim(seat)
+        return True
+
+    def _reclaim(self, seat: int) -> None:
+        self.seats[seat].taken_over = False
+        self._publish([SeatReclaimedEvent(seat)])
+
+    def _draw_bank(self, seat: int) -> None:
+        """Charge a decision's time beyond per_move to the seat's bank (stored: replay cannot time it)."""
+        if self.time_control is None or self._clock_key is None or self._clock_key[1] != seat:
+            return
+        over = time.monotonic() - self._clock_start - self.time_control.per_move
+        state = self.seats[seat]
+        if over <= 0 or state.bank <= 0:
+            return
+        left = round(max(0.0, state.bank - over), 3)
+        self._record(Record("bank", seat, f"{left:.3f}"))
+        state.bank = left
 
     # ------------------------------------------------------------------ streams
 
@@ -400,6 +592,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """Log events with sequence numbers; send them to every stream, serialized once per audience."""
         if not events:
             return
+        self._update_clock()
         first = self.sequence + 1
         self.log.extend(events)
         audiences = {s.audience for s in self._subscribers}
@@ -427,8 +620,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         match event:
             case SeatTakenEvent(seat, name, bot):
                 return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
-            case SeatReleasedEvent(seat):
-                return pb.Event(seat_released=pb.SeatReleased(seat=seat))
+            case SeatReleasedEvent() | TurnTimedOutEvent() | SeatTakenOverEvent() | SeatReclaimedEvent():
+                return seat_event_proto(event)
         return self.adapter.event_to_proto(event, audience)
 
     def _turn(self, audience: int | None) -> pb.Turn:
@@ -436,6 +629,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         seat = self.game.to_act if self.started else None
         if seat is not None:
             turn.seat = seat
+            if self._clock_key is not None and self._clock_key[1] == seat:
+                turn.deadline.FromNanoseconds(int(self._clock_deadline_wall * 1e9))
+                turn.bank_remaining.CopyFrom(_duration(self.seats[seat].bank))
             if audience == seat:
                 adapter = self.adapter
                 turn.legal_actions.extend(
@@ -500,10 +696,36 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         return [(s.audience, s.queue.qsize()) for s in list(self._subscribers)]
 
     def close_streams(self) -> None:
+        """End every stream (the server is stopping); the clock and the bots stop too."""
+        self._cancel_clock()
+        for task in (self._bot_task, self._clock_task):
+            if task is not None:
+                task.cancel()
         for subscriber in self._subscribers:
             _drain(subscriber.queue)
             subscriber.lagging = False  # the stream ends rather than resynchronizing
             subscriber.queue.put_nowait(_END)
+
+
+def seat_event_proto(event: SeatEvent) -> pb.Event:
+    """A table event of its own (not the game's) on the wire: the same for every audience."""
+    match event:
+        case SeatTakenEvent(seat, name, bot):
+            return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
+        case SeatReleasedEvent(seat):
+            return pb.Event(seat_released=pb.SeatReleased(seat=seat))
+        case TurnTimedOutEvent(seat, policy):
+            return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
+        case SeatTakenOverEvent(seat, forfeited):
+            return pb.Event(seat_taken_over=pb.SeatTakenOver(seat=seat, forfeited=forfeited))
+        case SeatReclaimedEvent(seat):
+            return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
+
+
+def _duration(seconds: float) -> Duration:
+    duration = Duration()
+    duration.FromNanoseconds(round(seconds * 1e9))
+    return duration
 
 
 AnyTable: TypeAlias = Table[Any, Any, Any, Any]

@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from thousand.v1 import blagogo_actions_pb2 as thousand_dot_v1_dot_blagogo__actions__pb2
 from thousand.v1 import blagogo_events_pb2 as thousand_dot_v1_dot_blagogo__events__pb2
@@ -33,69 +34,83 @@ from thousand.v1 import thousand_rules_pb2 as thousand_dot_v1_dot_thousand__rule
 from thousand.v1 import thousand_views_pb2 as thousand_dot_v1_dot_thousand__views__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fthousand/v1/table_service.proto\x12\x0bthousand.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!thousand/v1/blagogo_actions.proto\x1a thousand/v1/blagogo_events.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x1fthousand/v1/blagogo_views.proto\x1a\"thousand/v1/thousand_actions.proto\x1a!thousand/v1/thousand_events.proto\x1a thousand/v1/thousand_rules.proto\x1a thousand/v1/thousand_views.proto\"m\n\x05Rules\x12.\n\x08thousand\x18\x01 \x01(\x0b\x32\x1a.thousand.v1.ThousandRulesH\x00\x12,\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x19.thousand.v1.BlagogoRulesH\x00\x42\x06\n\x04game\"p\n\x06\x41\x63tion\x12/\n\x08thousand\x18\x01 \x01(\x0b\x32\x1b.thousand.v1.ThousandActionH\x00\x12-\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x1a.thousand.v1.BlagogoActionH\x00\x42\x06\n\x04game\"j\n\x04View\x12-\n\x08thousand\x18\x01 \x01(\x0b\x32\x19.thousand.v1.ThousandViewH\x00\x12+\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoViewH\x00\x42\x06\n\x04game\"C\n\nSeatConfig\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.thousand.v1.SeatKind\x12\x10\n\x08strategy\x18\x02 \x01(\t\"o\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.thousand.v1.SeatKind\x12\x10\n\x08strategy\x18\x03 \x01(\t\x12\r\n\x05taken\x18\x04 \x01(\x08\x12\x13\n\x0bplayer_name\x18\x05 \x01(\t\"\x84\x02\n\x05Table\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12#\n\x04game\x18\x02 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12!\n\x05rules\x18\x03 \x01(\x0b\x32\x12.thousand.v1.Rules\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.thousand.v1.TableStatus\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.thousand.v1.Seat\x12\x12\n\nopen_seats\x18\x06 \x01(\x05\x12\x10\n\x08sequence\x18\x07 \x01(\x04\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xcc\x01\n\x12\x43reateTableRequest\x12#\n\x04game\x18\x01 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12!\n\x05rules\x18\x02 \x01(\x0b\x32\x12.thousand.v1.Rules\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.thousand.v1.SeatConfig\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x19\n\x0c\x66irst_dealer\x18\x05 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_seedB\x0f\n\r_first_dealer\"8\n\x13\x43reateTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"x\n\x11ListTablesRequest\x12#\n\x04game\x18\x01 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12\x17\n\x0fonly_open_seats\x18\x02 \x01(\x08\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"Q\n\x12ListTablesResponse\x12\"\n\x06tables\x18\x01 \x03(\x0b\x32\x12.thousand.v1.Table\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"5\n\x10GetTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"U\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x0bplayer_name\x18\x03 \x01(\tB\x07\n\x05_seat\"X\n\x11JoinTableResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12!\n\x05table\x18\x03 \x01(\x0b\x32\x12.thousand.v1.Table\"%\n\x11LeaveTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"7\n\x12LeaveTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"\x98\x01\n\x13SubmitActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x1f\n\x12last_seen_sequence\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12#\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x13.thousand.v1.ActionB\x15\n\x13_last_seen_sequence\"(\n\x14SubmitActionResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"W\n\x13StreamEventsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x1b\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04H\x00\x88\x01\x01\x42\x11\n\x0f_after_sequence\";\n\tSeatTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\"\x1c\n\x0cSeatReleased\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\xd0\x01\n\x05\x45vent\x12,\n\nseat_taken\x18\x01 \x01(\x0b\x32\x16.thousand.v1.SeatTakenH\x00\x12\x32\n\rseat_released\x18\x02 \x01(\x0b\x32\x19.thousand.v1.SeatReleasedH\x00\x12.\n\x08thousand\x18\x03 \x01(\x0b\x32\x1a.thousand.v1.ThousandEventH\x00\x12,\n\x07\x62lagogo\x18\x04 \x01(\x0b\x32\x19.thousand.v1.BlagogoEventH\x00\x42\x07\n\x05\x65vent\"\x9d\x01\n\x04Turn\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12*\n\rlegal_actions\x18\x02 \x03(\x0b\x32\x13.thousand.v1.Action\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x1f\n\x04view\x18\x04 \x01(\x0b\x32\x11.thousand.v1.ViewB\x07\n\x05_seat\"N\n\x08Snapshot\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\x12\x1f\n\x04view\x18\x02 \x01(\x0b\x32\x11.thousand.v1.View\"\xa4\x01\n\x14StreamEventsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12)\n\x08snapshot\x18\x02 \x01(\x0b\x32\x15.thousand.v1.SnapshotH\x00\x12#\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x12.thousand.v1.EventH\x00\x12\x1f\n\x04turn\x18\x04 \x01(\x0b\x32\x11.thousand.v1.TurnB\t\n\x07payload*T\n\x08GameKind\x12\x19\n\x15GAME_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_KIND_THOUSAND\x10\x01\x12\x15\n\x11GAME_KIND_BLAGOGO\x10\x02*L\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_WAITING\x10\x01\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03\x32\xbf\x04\n\x0cTableService\x12P\n\x0b\x43reateTable\x12\x1f.thousand.v1.CreateTableRequest\x1a .thousand.v1.CreateTableResponse\x12M\n\nListTables\x12\x1e.thousand.v1.ListTablesRequest\x1a\x1f.thousand.v1.ListTablesResponse\x12G\n\x08GetTable\x12\x1c.thousand.v1.GetTableRequest\x1a\x1d.thousand.v1.GetTableResponse\x12J\n\tJoinTable\x12\x1d.thousand.v1.JoinTableRequest\x1a\x1e.thousand.v1.JoinTableResponse\x12M\n\nLeaveTable\x12\x1e.thousand.v1.LeaveTableRequest\x1a\x1f.thousand.v1.LeaveTableResponse\x12S\n\x0cSubmitAction\x12 .thousand.v1.SubmitActionRequest\x1a!.thousand.v1.SubmitActionResponse\x12U\n\x0cStreamEvents\x12 .thousand.v1.StreamEventsRequest\x1a!.thousand.v1.StreamEventsResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fthousand/v1/table_service.proto\x12\x0bthousand.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!thousand/v1/blagogo_actions.proto\x1a thousand/v1/blagogo_events.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x1fthousand/v1/blagogo_views.proto\x1a\"thousand/v1/thousand_actions.proto\x1a!thousand/v1/thousand_events.proto\x1a thousand/v1/thousand_rules.proto\x1a thousand/v1/thousand_views.proto\"\x93\x01\n\x0bTimeControl\x12+\n\x08per_move\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\'\n\x04\x62\x61nk\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12.\n\non_timeout\x18\x03 \x01(\x0e\x32\x1a.thousand.v1.TimeoutPolicy\"m\n\x05Rules\x12.\n\x08thousand\x18\x01 \x01(\x0b\x32\x1a.thousand.v1.ThousandRulesH\x00\x12,\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x19.thousand.v1.BlagogoRulesH\x00\x42\x06\n\x04game\"p\n\x06\x41\x63tion\x12/\n\x08thousand\x18\x01 \x01(\x0b\x32\x1b.thousand.v1.ThousandActionH\x00\x12-\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x1a.thousand.v1.BlagogoActionH\x00\x42\x06\n\x04game\"j\n\x04View\x12-\n\x08thousand\x18\x01 \x01(\x0b\x32\x19.thousand.v1.ThousandViewH\x00\x12+\n\x07\x62lagogo\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoViewH\x00\x42\x06\n\x04game\"C\n\nSeatConfig\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.thousand.v1.SeatKind\x12\x10\n\x08strategy\x18\x02 \x01(\t\"\xc9\x01\n\x04Seat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.thousand.v1.SeatKind\x12\x10\n\x08strategy\x18\x03 \x01(\t\x12\r\n\x05taken\x18\x04 \x01(\x08\x12\x13\n\x0bplayer_name\x18\x05 \x01(\t\x12\x12\n\ntaken_over\x18\x06 \x01(\x08\x12\x11\n\tforfeited\x18\x07 \x01(\x08\x12\x31\n\x0e\x62\x61nk_remaining\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\"\xb4\x02\n\x05Table\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12#\n\x04game\x18\x02 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12!\n\x05rules\x18\x03 \x01(\x0b\x32\x12.thousand.v1.Rules\x12(\n\x06status\x18\x04 \x01(\x0e\x32\x18.thousand.v1.TableStatus\x12 \n\x05seats\x18\x05 \x03(\x0b\x32\x11.thousand.v1.Seat\x12\x12\n\nopen_seats\x18\x06 \x01(\x05\x12\x10\n\x08sequence\x18\x07 \x01(\x04\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\x0ctime_control\x18\t \x01(\x0b\x32\x18.thousand.v1.TimeControl\"\xfc\x01\n\x12\x43reateTableRequest\x12#\n\x04game\x18\x01 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12!\n\x05rules\x18\x02 \x01(\x0b\x32\x12.thousand.v1.Rules\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.thousand.v1.SeatConfig\x12\x11\n\x04seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x19\n\x0c\x66irst_dealer\x18\x05 \x01(\x05H\x01\x88\x01\x01\x12.\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x18.thousand.v1.TimeControlB\x07\n\x05_seedB\x0f\n\r_first_dealer\"8\n\x13\x43reateTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"x\n\x11ListTablesRequest\x12#\n\x04game\x18\x01 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12\x17\n\x0fonly_open_seats\x18\x02 \x01(\x08\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"Q\n\x12ListTablesResponse\x12\"\n\x06tables\x18\x01 \x03(\x0b\x32\x12.thousand.v1.Table\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"5\n\x10GetTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"U\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x0bplayer_name\x18\x03 \x01(\tB\x07\n\x05_seat\"X\n\x11JoinTableResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12!\n\x05table\x18\x03 \x01(\x0b\x32\x12.thousand.v1.Table\"%\n\x11LeaveTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"7\n\x12LeaveTableResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"\x98\x01\n\x13SubmitActionRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x1f\n\x12last_seen_sequence\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12#\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x13.thousand.v1.ActionB\x15\n\x13_last_seen_sequence\"(\n\x14SubmitActionResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\"&\n\x12ReclaimSeatRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"8\n\x13ReclaimSeatResponse\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\"W\n\x13StreamEventsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x1b\n\x0e\x61\x66ter_sequence\x18\x02 \x01(\x04H\x00\x88\x01\x01\x42\x11\n\x0f_after_sequence\";\n\tSeatTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\"\x1c\n\x0cSeatReleased\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"H\n\x0cTurnTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06policy\x18\x02 \x01(\x0e\x32\x1a.thousand.v1.TimeoutPolicy\"0\n\rSeatTakenOver\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\tforfeited\x18\x02 \x01(\x08\"\x1d\n\rSeatReclaimed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\xf2\x02\n\x05\x45vent\x12,\n\nseat_taken\x18\x01 \x01(\x0b\x32\x16.thousand.v1.SeatTakenH\x00\x12\x32\n\rseat_released\x18\x02 \x01(\x0b\x32\x19.thousand.v1.SeatReleasedH\x00\x12.\n\x08thousand\x18\x03 \x01(\x0b\x32\x1a.thousand.v1.ThousandEventH\x00\x12,\n\x07\x62lagogo\x18\x04 \x01(\x0b\x32\x19.thousand.v1.BlagogoEventH\x00\x12\x33\n\x0eturn_timed_out\x18\x05 \x01(\x0b\x32\x19.thousand.v1.TurnTimedOutH\x00\x12\x35\n\x0fseat_taken_over\x18\x06 \x01(\x0b\x32\x1a.thousand.v1.SeatTakenOverH\x00\x12\x34\n\x0eseat_reclaimed\x18\x07 \x01(\x0b\x32\x1a.thousand.v1.SeatReclaimedH\x00\x42\x07\n\x05\x65vent\"\xd0\x01\n\x04Turn\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12*\n\rlegal_actions\x18\x02 \x03(\x0b\x32\x13.thousand.v1.Action\x12,\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x1f\n\x04view\x18\x04 \x01(\x0b\x32\x11.thousand.v1.View\x12\x31\n\x0e\x62\x61nk_remaining\x18\x05 \x01(\x0b\x32\x19.google.protobuf.DurationB\x07\n\x05_seat\"N\n\x08Snapshot\x12!\n\x05table\x18\x01 \x01(\x0b\x32\x12.thousand.v1.Table\x12\x1f\n\x04view\x18\x02 \x01(\x0b\x32\x11.thousand.v1.View\"\xa4\x01\n\x14StreamEventsResponse\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12)\n\x08snapshot\x18\x02 \x01(\x0b\x32\x15.thousand.v1.SnapshotH\x00\x12#\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x12.thousand.v1.EventH\x00\x12\x1f\n\x04turn\x18\x04 \x01(\x0b\x32\x11.thousand.v1.TurnB\t\n\x07payload*T\n\x08GameKind\x12\x19\n\x15GAME_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_KIND_THOUSAND\x10\x01\x12\x15\n\x11GAME_KIND_BLAGOGO\x10\x02*L\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_WAITING\x10\x01\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03*i\n\rTimeoutPolicy\x12\x1e\n\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x1c\n\x18TIMEOUT_POLICY_BOT_PLAYS\x10\x01\x12\x1a\n\x16TIMEOUT_POLICY_FORFEIT\x10\x02\x32\x91\x05\n\x0cTableService\x12P\n\x0b\x43reateTable\x12\x1f.thousand.v1.CreateTableRequest\x1a .thousand.v1.CreateTableResponse\x12M\n\nListTables\x12\x1e.thousand.v1.ListTablesRequest\x1a\x1f.thousand.v1.ListTablesResponse\x12G\n\x08GetTable\x12\x1c.thousand.v1.GetTableRequest\x1a\x1d.thousand.v1.GetTableResponse\x12J\n\tJoinTable\x12\x1d.thousand.v1.JoinTableRequest\x1a\x1e.thousand.v1.JoinTableResponse\x12M\n\nLeaveTable\x12\x1e.thousand.v1.LeaveTableRequest\x1a\x1f.thousand.v1.LeaveTableResponse\x12S\n\x0cSubmitAction\x12 .thousand.v1.SubmitActionRequest\x1a!.thousand.v1.SubmitActionResponse\x12U\n\x0cStreamEvents\x12 .thousand.v1.StreamEventsRequest\x1a!.thousand.v1.StreamEventsResponse0\x01\x12P\n\x0bReclaimSeat\x12\x1f.thousand.v1.ReclaimSeatRequest\x1a .thousand.v1.ReclaimSeatResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'thousand.v1.table_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAMEKIND']._serialized_start=2963
-  _globals['_GAMEKIND']._serialized_end=3047
-  _globals['_SEATKIND']._serialized_start=3049
-  _globals['_SEATKIND']._serialized_end=3125
-  _globals['_TABLESTATUS']._serialized_start=3127
-  _globals['_TABLESTATUS']._serialized_end=3249
-  _globals['_RULES']._serialized_start=355
-  _globals['_RULES']._serialized_end=464
-  _globals['_ACTION']._serialized_start=466
-  _globals['_ACTION']._serialized_end=578
-  _globals['_VIEW']._serialized_start=580
-  _globals['_VIEW']._serialized_end=686
-  _globals['_SEATCONFIG']._serialized_start=688
-  _globals['_SEATCONFIG']._serialized_end=755
-  _globals['_SEAT']._serialized_start=757
-  _globals['_SEAT']._serialized_end=868
-  _globals['_TABLE']._serialized_start=871
-  _globals['_TABLE']._serialized_end=1131
-  _globals['_CREATETABLEREQUEST']._serialized_start=1134
-  _globals['_CREATETABLEREQUEST']._serialized_end=1338
-  _globals['_CREATETABLERESPONSE']._serialized_start=1340
-  _globals['_CREATETABLERESPONSE']._serialized_end=1396
-  _globals['_LISTTABLESREQUEST']._serialized_start=1398
-  _globals['_LISTTABLESREQUEST']._serialized_end=1518
-  _globals['_LISTTABLESRESPONSE']._serialized_start=1520
-  _globals['_LISTTABLESRESPONSE']._serialized_end=1601
-  _globals['_GETTABLEREQUEST']._serialized_start=1603
-  _globals['_GETTABLEREQUEST']._serialized_end=1638
-  _globals['_GETTABLERESPONSE']._serialized_start=1640
-  _globals['_GETTABLERESPONSE']._serialized_end=1693
-  _globals['_JOINTABLEREQUEST']._serialized_start=1695
-  _globals['_JOINTABLEREQUEST']._serialized_end=1780
-  _globals['_JOINTABLERESPONSE']._serialized_start=1782
-  _globals['_JOINTABLERESPONSE']._serialized_end=1870
-  _globals['_LEAVETABLEREQUEST']._serialized_start=1872
-  _globals['_LEAVETABLEREQUEST']._serialized_end=1909
-  _globals['_LEAVETABLERESPONSE']._serialized_start=1911
-  _globals['_LEAVETABLERESPONSE']._serialized_end=1966
-  _globals['_SUBMITACTIONREQUEST']._serialized_start=1969
-  _globals['_SUBMITACTIONREQUEST']._serialized_end=2121
-  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2123
-  _globals['_SUBMITACTIONRESPONSE']._serialized_end=2163
-  _globals['_STREAMEVENTSREQUEST']._serialized_start=2165
-  _globals['_STREAMEVENTSREQUEST']._serialized_end=2252
-  _globals['_SEATTAKEN']._serialized_start=2254
-  _globals['_SEATTAKEN']._serialized_end=2313
-  _globals['_SEATRELEASED']._serialized_start=2315
-  _globals['_SEATRELEASED']._serialized_end=2343
-  _globals['_EVENT']._serialized_start=2346
-  _globals['_EVENT']._serialized_end=2554
-  _globals['_TURN']._serialized_start=2557
-  _globals['_TURN']._serialized_end=2714
-  _globals['_SNAPSHOT']._serialized_start=2716
-  _globals['_SNAPSHOT']._serialized_end=2794
-  _globals['_STREAMEVENTSRESPONSE']._serialized_start=2797
-  _globals['_STREAMEVENTSRESPONSE']._serialized_end=2961
-  _globals['_TABLESERVICE']._serialized_start=3252
-  _globals['_TABLESERVICE']._serialized_end=3827
+  _globals['_GAMEKIND']._serialized_start=3798
+  _globals['_GAMEKIND']._serialized_end=3882
+  _globals['_SEATKIND']._serialized_start=3884
+  _globals['_SEATKIND']._serialized_end=3960
+  _globals['_TABLESTATUS']._serialized_start=3962
+  _globals['_TABLESTATUS']._serialized_end=4084
+  _globals['_TIMEOUTPOLICY']._serialized_start=4086
+  _globals['_TIMEOUTPOLICY']._serialized_end=4191
+  _globals['_TIMECONTROL']._serialized_start=388
+  _globals['_TIMECONTROL']._serialized_end=535
+  _globals['_RULES']._serialized_start=537
+  _globals['_RULES']._serialized_end=646
+  _globals['_ACTION']._serialized_start=648
+  _globals['_ACTION']._serialized_end=760
+  _globals['_VIEW']._serialized_start=762
+  _globals['_VIEW']._serialized_end=868
+  _globals['_SEATCONFIG']._serialized_start=870
+  _globals['_SEATCONFIG']._serialized_end=937
+  _globals['_SEAT']._serialized_start=940
+  _globals['_SEAT']._serialized_end=1141
+  _globals['_TABLE']._serialized_start=1144
+  _globals['_TABLE']._serialized_end=1452
+  _globals['_CREATETABLEREQUEST']._serialized_start=1455
+  _globals['_CREATETABLEREQUEST']._serialized_end=1707
+  _globals['_CREATETABLERESPONSE']._serialized_start=1709
+  _globals['_CREATETABLERESPONSE']._serialized_end=1765
+  _globals['_LISTTABLESREQUEST']._serialized_start=1767
+  _globals['_LISTTABLESREQUEST']._serialized_end=1887
+  _globals['_LISTTABLESRESPONSE']._serialized_start=1889
+  _globals['_LISTTABLESRESPONSE']._serialized_end=1970
+  _globals['_GETTABLEREQUEST']._serialized_start=1972
+  _globals['_GETTABLEREQUEST']._serialized_end=2007
+  _globals['_GETTABLERESPONSE']._serialized_start=2009
+  _globals['_GETTABLERESPONSE']._serialized_end=2062
+  _globals['_JOINTABLEREQUEST']._serialized_start=2064
+  _globals['_JOINTABLEREQUEST']._serialized_end=2149
+  _globals['_JOINTABLERESPONSE']._serialized_start=2151
+  _globals['_JOINTABLERESPONSE']._serialized_end=2239
+  _globals['_LEAVETABLEREQUEST']._serialized_start=2241
+  _globals['_LEAVETABLEREQUEST']._serialized_end=2278
+  _globals['_LEAVETABLERESPONSE']._serialized_start=2280
+  _globals['_LEAVETABLERESPONSE']._serialized_end=2335
+  _globals['_SUBMITACTIONREQUEST']._serialized_start=2338
+  _globals['_SUBMITACTIONREQUEST']._serialized_end=2490
+  _globals['_SUBMITACTIONRESPONSE']._serialized_start=2492
+  _globals['_SUBMITACTIONRESPONSE']._serialized_end=2532
+  _globals['_RECLAIMSEATREQUEST']._serialized_start=2534
+  _globals['_RECLAIMSEATREQUEST']._serialized_end=2572
+  _globals['_RECLAIMSEATRESPONSE']._serialized_start=2574
+  _globals['_RECLAIMSEATRESPONSE']._serialized_end=2630
+  _globals['_STREAMEVENTSREQUEST']._serialized_start=2632
+  _globals['_STREAMEVENTSREQUEST']._serialized_end=2719
+  _globals['_SEATTAKEN']._serialized_start=2721
+  _globals['_SEATTAKEN']._serialized_end=2780
+  _globals['_SEATRELEASED']._serialized_start=2782
+  _globals['_SEATRELEASED']._serialized_end=2810
+  _globals['_TURNTIMEDOUT']._serialized_start=2812
+  _globals['_TURNTIMEDOUT']._serialized_end=2884
+  _globals['_SEATTAKENOVER']._serialized_start=2886
+  _globals['_SEATTAKENOVER']._serialized_end=2934
+  _globals['_SEATRECLAIMED']._serialized_start=2936
+  _globals['_SEATRECLAIMED']._serialized_end=2965
+  _globals['_EVENT']._serialized_start=2968
+  _globals['_EVENT']._serialized_end=3338
+  _globals['_TURN']._serialized_start=3341
+  _globals['_TURN']._serialized_end=3549
+  _globals['_SNAPSHOT']._serialized_start=3551
+  _globals['_SNAPSHOT']._serialized_end=3629
+  _globals['_STREAMEVENTSRESPONSE']._serialized_start=3632
+  _globals['_STREAMEVENTSRESPONSE']._serialized_end=3796
+  _globals['_TABLESERVICE']._serialized_start=4194
+  _globals['_TABLESERVICE']._serialized_end=4851
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -103,6 +104,79 @@ TABLE_STATUS_PLAYING: TableStatus.ValueType  # 2
 TABLE_STATUS_FINISHED: TableStatus.ValueType  # 3
 """The game has ended; its events remain readable."""
 Global___TableStatus: _TypeAlias = TableStatus  # noqa: Y015
+
+class _TimeoutPolicy:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TimeoutPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TimeoutPolicy.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TIMEOUT_POLICY_UNSPECIFIED: _TimeoutPolicy.ValueType  # 0
+    """Not set: TIMEOUT_POLICY_BOT_PLAYS."""
+    TIMEOUT_POLICY_BOT_PLAYS: _TimeoutPolicy.ValueType  # 1
+    """The server's bot (Thousand: "greedy", 1000 Blagogo: "random") takes the seat over and plays its moves
+    until the player takes it back (ReclaimSeat, or any SubmitAction with the seat's token).
+    """
+    TIMEOUT_POLICY_FORFEIT: _TimeoutPolicy.ValueType  # 2
+    """The seat forfeits: the server's bot plays every remaining decision of the seat to the end of the game,
+    and the seat is marked forfeited (Seat.forfeited); the player can no longer act or take it back
+    (SEAT_FORFEITED). The game itself goes on, so its scores stay those the engine computes.
+    """
+
+class TimeoutPolicy(_TimeoutPolicy, metaclass=_TimeoutPolicyEnumTypeWrapper):
+    """What happens when a seat's time runs out (see TimeControl)."""
+
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy.ValueType  # 0
+"""Not set: TIMEOUT_POLICY_BOT_PLAYS."""
+TIMEOUT_POLICY_BOT_PLAYS: TimeoutPolicy.ValueType  # 1
+"""The server's bot (Thousand: "greedy", 1000 Blagogo: "random") takes the seat over and plays its moves
+until the player takes it back (ReclaimSeat, or any SubmitAction with the seat's token).
+"""
+TIMEOUT_POLICY_FORFEIT: TimeoutPolicy.ValueType  # 2
+"""The seat forfeits: the server's bot plays every remaining decision of the seat to the end of the game,
+and the seat is marked forfeited (Seat.forfeited); the player can no longer act or take it back
+(SEAT_FORFEITED). The game itself goes on, so its scores stay those the engine computes.
+"""
+Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
+
+@_typing.final
+class TimeControl(_message.Message):
+    """A table's turn clock, chosen at CreateTable. Each decision of a seat played by a client (not a bot seat,
+    not a seat taken over) has `per_move` of time, plus whatever is left of the seat's `bank`; Turn.deadline
+    says when it runs out. Time beyond `per_move` is drawn from the bank, which lasts the whole game. When the
+    time runs out the table's policy acts (TurnTimedOut). The clock also runs for an open seat whose player left
+    mid-game. After a server restart the clock of the seat to act starts afresh (its bank as it was).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PER_MOVE_FIELD_NUMBER: _builtins.int
+    BANK_FIELD_NUMBER: _builtins.int
+    ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    on_timeout: Global___TimeoutPolicy.ValueType
+    """What happens on a timeout; unset means TIMEOUT_POLICY_BOT_PLAYS."""
+    @_builtins.property
+    def per_move(self) -> _duration_pb2.Duration:
+        """Time per decision; unset or zero: no clock at all (the default)."""
+
+    @_builtins.property
+    def bank(self) -> _duration_pb2.Duration:
+        """A seat's time bank for the whole game, drawn on once per_move is spent; unset: none."""
+
+    def __init__(
+        self,
+        *,
+        per_move: _duration_pb2.Duration | None = ...,
+        bank: _duration_pb2.Duration | None = ...,
+        on_timeout: Global___TimeoutPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "per_move", b"per_move"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "on_timeout", b"on_timeout", "per_move", b"per_move"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TimeControl: _TypeAlias = TimeControl  # noqa: Y015
 
 @_typing.final
 class Rules(_message.Message):
@@ -239,6 +313,9 @@ class Seat(_message.Message):
     STRATEGY_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
     PLAYER_NAME_FIELD_NUMBER: _builtins.int
+    TAKEN_OVER_FIELD_NUMBER: _builtins.int
+    FORFEITED_FIELD_NUMBER: _builtins.int
+    BANK_REMAINING_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat number, 0-based, clockwise."""
     kind: Global___SeatKind.ValueType
@@ -249,6 +326,14 @@ class Seat(_message.Message):
     """Whether a client (or the bot) sits there."""
     player_name: _builtins.str
     """The name the player gave when joining (empty for an open seat)."""
+    taken_over: _builtins.bool
+    """Whether the server's bot plays this seat since its time ran out (until the player takes it back)."""
+    forfeited: _builtins.bool
+    """Whether the seat forfeited on time (TIMEOUT_POLICY_FORFEIT): the bot plays it to the end of the game."""
+    @_builtins.property
+    def bank_remaining(self) -> _duration_pb2.Duration:
+        """What is left of the seat's time bank (tables with a clock)."""
+
     def __init__(
         self,
         *,
@@ -257,10 +342,13 @@ class Seat(_message.Message):
         strategy: _builtins.str = ...,
         taken: _builtins.bool = ...,
         player_name: _builtins.str = ...,
+        taken_over: _builtins.bool = ...,
+        forfeited: _builtins.bool = ...,
+        bank_remaining: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "player_name", b"player_name", "seat", b"seat", "strategy", b"strategy", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining", "forfeited", b"forfeited", "kind", b"kind", "player_name", b"player_name", "seat", b"seat", "strategy", b"strategy", "taken", b"taken", "taken_over", b"taken_over"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -280,6 +368,7 @@ class Table(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _builtins.int
     SEQUENCE_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -302,6 +391,10 @@ class Table(_message.Message):
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """When the table was created."""
 
+    @_builtins.property
+    def time_control(self) -> Global___TimeControl:
+        """The table's turn clock; unset when it has none."""
+
     def __init__(
         self,
         *,
@@ -313,10 +406,11 @@ class Table(_message.Message):
         open_seats: _builtins.int = ...,
         sequence: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        time_control: Global___TimeControl | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "sequence", b"sequence", "status", b"status", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "sequence", b"sequence", "status", b"status", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -333,6 +427,7 @@ class CreateTableRequest(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     FIRST_DEALER_FIELD_NUMBER: _builtins.int
+    TIME_CONTROL_FIELD_NUMBER: _builtins.int
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
@@ -349,6 +444,10 @@ class CreateTableRequest(_message.Message):
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatConfig]:
         """One entry per seat, in seat order. Empty means every seat open."""
 
+    @_builtins.property
+    def time_control(self) -> Global___TimeControl:
+        """A turn clock; unset: none. per_move and bank must be 0 to 86400 seconds."""
+
     def __init__(
         self,
         *,
@@ -357,10 +456,11 @@ class CreateTableRequest(_message.Message):
         seats: _abc.Iterable[Global___SeatConfig] | None = ...,
         seed: _builtins.int | None = ...,
         first_dealer: _builtins.int | None = ...,
+        time_control: Global___TimeControl | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "rules", b"rules", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__first_dealer: _TypeAlias = _typing.Literal["first_dealer"]  # noqa: Y015
     _WhichOneofArgType__first_dealer: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer"]  # noqa: Y015
@@ -680,6 +780,52 @@ class SubmitActionResponse(_message.Message):
 Global___SubmitActionResponse: _TypeAlias = SubmitActionResponse  # noqa: Y015
 
 @_typing.final
+class ReclaimSeatRequest(_message.Message):
+    """ReclaimSeat's request (the seat token goes in metadata)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table's id."""
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReclaimSeatRequest: _TypeAlias = ReclaimSeatRequest  # noqa: Y015
+
+@_typing.final
+class ReclaimSeatResponse(_message.Message):
+    """ReclaimSeat's response."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def table(self) -> Global___Table:
+        """The table after taking the seat back."""
+
+    def __init__(
+        self,
+        *,
+        table: Global___Table | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReclaimSeatResponse: _TypeAlias = ReclaimSeatResponse  # noqa: Y015
+
+@_typing.final
 class StreamEventsRequest(_message.Message):
     """StreamEvents's request (the seat token, if any, goes in metadata)."""
 
@@ -760,6 +906,82 @@ class SeatReleased(_message.Message):
 Global___SeatReleased: _TypeAlias = SeatReleased  # noqa: Y015
 
 @_typing.final
+class TurnTimedOut(_message.Message):
+    """A seat's time ran out (see TimeControl); the policy then acts: SeatTakenOver follows."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POLICY_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    policy: Global___TimeoutPolicy.ValueType
+    """The table's policy that acts now."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        policy: Global___TimeoutPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TurnTimedOut: _TypeAlias = TurnTimedOut  # noqa: Y015
+
+@_typing.final
+class SeatTakenOver(_message.Message):
+    """The server's bot plays this seat from now on: after a timeout, until SeatReclaimed (or, forfeited, to the
+    end of the game).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    FORFEITED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    forfeited: _builtins.bool
+    """Whether the seat forfeited (TIMEOUT_POLICY_FORFEIT): it cannot be taken back."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        forfeited: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatTakenOver: _TypeAlias = SeatTakenOver  # noqa: Y015
+
+@_typing.final
+class SeatReclaimed(_message.Message):
+    """The player took the seat back from the bot (ReclaimSeat or an action); its clock starts afresh."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatReclaimed: _TypeAlias = SeatReclaimed  # noqa: Y015
+
+@_typing.final
 class Event(_message.Message):
     """One event of a table."""
 
@@ -769,6 +991,9 @@ class Event(_message.Message):
     SEAT_RELEASED_FIELD_NUMBER: _builtins.int
     THOUSAND_FIELD_NUMBER: _builtins.int
     BLAGOGO_FIELD_NUMBER: _builtins.int
+    TURN_TIMED_OUT_FIELD_NUMBER: _builtins.int
+    SEAT_TAKEN_OVER_FIELD_NUMBER: _builtins.int
+    SEAT_RECLAIMED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def seat_taken(self) -> Global___SeatTaken:
         """A seat was taken."""
@@ -785,6 +1010,18 @@ class Event(_message.Message):
     def blagogo(self) -> _blagogo_events_pb2.BlagogoEvent:
         """An event of the game of 1000 Blagogo, as this stream's seat may see it (B-21)."""
 
+    @_builtins.property
+    def turn_timed_out(self) -> Global___TurnTimedOut:
+        """A seat's time ran out."""
+
+    @_builtins.property
+    def seat_taken_over(self) -> Global___SeatTakenOver:
+        """The server's bot took a seat over."""
+
+    @_builtins.property
+    def seat_reclaimed(self) -> Global___SeatReclaimed:
+        """A player took their seat back from the bot."""
+
     def __init__(
         self,
         *,
@@ -792,12 +1029,15 @@ class Event(_message.Message):
         seat_released: Global___SeatReleased | None = ...,
         thousand: _thousand_events_pb2.ThousandEvent | None = ...,
         blagogo: _blagogo_events_pb2.BlagogoEvent | None = ...,
+        turn_timed_out: Global___TurnTimedOut | None = ...,
+        seat_taken_over: Global___SeatTakenOver | None = ...,
+        seat_reclaimed: Global___SeatReclaimed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "thousand", b"thousand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo"]  # noqa: Y015
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo", "turn_timed_out", "seat_taken_over", "seat_reclaimed"]  # noqa: Y015
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 
@@ -813,6 +1053,7 @@ class Turn(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    BANK_REMAINING_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat that must act now; unset when nobody must (waiting for seats, between deals, game over)."""
     @_builtins.property
@@ -826,13 +1067,19 @@ class Turn(_message.Message):
 
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp:
-        """When the seat's time runs out, if the table has a turn clock."""
+        """When the seat's time runs out, if the table has a turn clock and a client plays the seat: the decision's
+        per_move plus what is left of the seat's bank (bank_remaining). Unset for a bot or a seat taken over.
+        """
 
     @_builtins.property
     def view(self) -> Global___View:
         """The acting seat's full view at this decision, only on that seat's own stream: a client can decide from
         this message alone, without replaying events.
         """
+
+    @_builtins.property
+    def bank_remaining(self) -> _duration_pb2.Duration:
+        """With a deadline: how much of it is the seat's time bank (the per-move time runs out this much earlier)."""
 
     def __init__(
         self,
@@ -841,10 +1088,11 @@ class Turn(_message.Message):
         legal_actions: _abc.Iterable[Global___Action] | None = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         view: Global___View | None = ...,
+        bank_remaining: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "bank_remaining", b"bank_remaining", "deadline", b"deadline", "seat", b"seat", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "legal_actions", b"legal_actions", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "bank_remaining", b"bank_remaining", "deadline", b"deadline", "legal_actions", b"legal_actions", "seat", b"seat", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -53,6 +53,12 @@ class TableServiceStub:
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -102,6 +108,11 @@ class TableServiceStub:
                 request_serializer=thousand_dot_v1_dot_table__service__pb2.StreamEventsRequest.SerializeToString,
                 response_deserializer=thousand_dot_v1_dot_table__service__pb2.StreamEventsResponse.FromString,
                 _registered_method=True)
+        self.ReclaimSeat = channel.unary_unary(
+                '/thousand.v1.TableService/ReclaimSeat',
+                request_serializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.SerializeToString,
+                response_deserializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.FromString,
+                _registered_method=True)
 
 
 class TableServiceServicer:
@@ -132,6 +143,12 @@ class TableServiceServicer:
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -176,7 +193,8 @@ class TableServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SubmitAction(self, request, context):
-        """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe.
+        """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe. On a
+        seat taken over after a timeout, it first takes the seat back (SeatReclaimed), whatever becomes of it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -185,6 +203,15 @@ class TableServiceServicer:
     def StreamEvents(self, request, context):
         """Streams what the caller's seat (or a spectator, without a token) may see: first a snapshot, then every
         event with a gap-free sequence number. Pass after_sequence to resume after a disconnect.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReclaimSeat(self, request, context):
+        """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
+        (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
+        SEAT_FORFEITED on a seat that forfeited.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -228,6 +255,11 @@ def add_TableServiceServicer_to_server(servicer, server):
                     request_deserializer=thousand_dot_v1_dot_table__service__pb2.StreamEventsRequest.FromString,
                     response_serializer=thousand_dot_v1_dot_table__service__pb2.StreamEventsResponse.SerializeToString,
             ),
+            'ReclaimSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReclaimSeat,
+                    request_deserializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.FromString,
+                    response_serializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'thousand.v1.TableService', rpc_method_handlers)
@@ -264,6 +296,12 @@ class TableService:
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -451,6 +489,33 @@ class TableService:
             '/thousand.v1.TableService/StreamEvents',
             thousand_dot_v1_dot_table__service__pb2.StreamEventsRequest.SerializeToString,
             thousand_dot_v1_dot_table__service__pb2.StreamEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReclaimSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/thousand.v1.TableService/ReclaimSeat',
+            thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.SerializeToString,
+            thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -54,6 +54,12 @@ class TableServiceStub:
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -77,10 +83,17 @@ class TableServiceStub:
     LeaveTable: _grpc.UnaryUnaryMultiCallable[_table_service_pb2.LeaveTableRequest, _table_service_pb2.LeaveTableResponse]
     """Gives the caller's seat up (seat token in metadata); the seat becomes open again."""
     SubmitAction: _grpc.UnaryUnaryMultiCallable[_table_service_pb2.SubmitActionRequest, _table_service_pb2.SubmitActionResponse]
-    """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe."""
+    """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe. On a
+    seat taken over after a timeout, it first takes the seat back (SeatReclaimed), whatever becomes of it.
+    """
     StreamEvents: _grpc.UnaryStreamMultiCallable[_table_service_pb2.StreamEventsRequest, _table_service_pb2.StreamEventsResponse]
     """Streams what the caller's seat (or a spectator, without a token) may see: first a snapshot, then every
     event with a gap-free sequence number. Pass after_sequence to resume after a disconnect.
+    """
+    ReclaimSeat: _grpc.UnaryUnaryMultiCallable[_table_service_pb2.ReclaimSeatRequest, _table_service_pb2.ReclaimSeatResponse]
+    """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
+    (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
+    SEAT_FORFEITED on a seat that forfeited.
     """
 
 @_typing.type_check_only
@@ -112,6 +125,12 @@ class TableServiceAsyncStub(TableServiceStub):
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -132,10 +151,17 @@ class TableServiceAsyncStub(TableServiceStub):
     LeaveTable: _aio.UnaryUnaryMultiCallable[_table_service_pb2.LeaveTableRequest, _table_service_pb2.LeaveTableResponse]  # type: ignore[assignment]
     """Gives the caller's seat up (seat token in metadata); the seat becomes open again."""
     SubmitAction: _aio.UnaryUnaryMultiCallable[_table_service_pb2.SubmitActionRequest, _table_service_pb2.SubmitActionResponse]  # type: ignore[assignment]
-    """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe."""
+    """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe. On a
+    seat taken over after a timeout, it first takes the seat back (SeatReclaimed), whatever becomes of it.
+    """
     StreamEvents: _aio.UnaryStreamMultiCallable[_table_service_pb2.StreamEventsRequest, _table_service_pb2.StreamEventsResponse]  # type: ignore[assignment]
     """Streams what the caller's seat (or a spectator, without a token) may see: first a snapshot, then every
     event with a gap-free sequence number. Pass after_sequence to resume after a disconnect.
+    """
+    ReclaimSeat: _aio.UnaryUnaryMultiCallable[_table_service_pb2.ReclaimSeatRequest, _table_service_pb2.ReclaimSeatResponse]  # type: ignore[assignment]
+    """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
+    (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
+    SEAT_FORFEITED on a seat that forfeited.
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -166,6 +192,12 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
+    | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+
+    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
+    address for CreateTable and JoinTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -220,7 +252,9 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _table_service_pb2.SubmitActionRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_table_service_pb2.SubmitActionResponse, _abc.Awaitable[_table_service_pb2.SubmitActionResponse]]:
-        """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe."""
+        """Submits the caller's action (seat token in metadata). Retrying with the same request_id is safe. On a
+        seat taken over after a timeout, it first takes the seat back (SeatReclaimed), whatever becomes of it.
+        """
 
     @_abc_1.abstractmethod
     def StreamEvents(
@@ -230,6 +264,17 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_table_service_pb2.StreamEventsResponse], _abc.AsyncIterator[_table_service_pb2.StreamEventsResponse]]:
         """Streams what the caller's seat (or a spectator, without a token) may see: first a snapshot, then every
         event with a gap-free sequence number. Pass after_sequence to resume after a disconnect.
+        """
+
+    @_abc_1.abstractmethod
+    def ReclaimSeat(
+        self,
+        request: _table_service_pb2.ReclaimSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_service_pb2.ReclaimSeatResponse, _abc.Awaitable[_table_service_pb2.ReclaimSeatResponse]]:
+        """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
+        (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
+        SEAT_FORFEITED on a seat that forfeited.
         """
 
 def add_TableServiceServicer_to_server(servicer: TableServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
