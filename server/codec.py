@@ -18,7 +18,7 @@ gets here; a blanked field (``None``) becomes an absent field or an explicit ``c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
@@ -28,6 +28,7 @@ from engine import events as ee
 from engine import rules as er
 from engine.cards import CARDS, Card, Rank, Suit
 from engine.observer import Exchange, SeatScore
+from server.codec_common import enum_problem, enum_table, known, optional, reverse
 from thousand.v1 import (
     cards_pb2,
     thousand_actions_pb2,
@@ -45,21 +46,12 @@ _E = TypeVar("_E", bound=Enum)
 _V = TypeVar("_V", bound=int)
 
 
-def _enum_table(members: type[_E], value_of: Callable[[str], _V], prefix: str) -> dict[_E, _V]:
-    """Engine member -> proto value, by name (``prefix`` + member name); a missing name fails at import."""
-    return {member: value_of(prefix + member.name) for member in members}
-
-
-def _reverse(table: Mapping[_E, _V]) -> dict[int, _E]:
-    return {int(value): member for member, value in table.items()}
-
-
 # ---------------------------------------------------------------------------------------------------- cards
 
-_SUIT: Final = _enum_table(Suit, cards_pb2.Suit.Value, "SUIT_")
-_SUIT_BACK: Final = _reverse(_SUIT)
-_RANK: Final = _enum_table(Rank, cards_pb2.Rank.Value, "RANK_")
-_RANK_BACK: Final = _reverse(_RANK)
+_SUIT: Final = enum_table(Suit, cards_pb2.Suit.Value, "SUIT_")
+_SUIT_BACK: Final = reverse(_SUIT)
+_RANK: Final = enum_table(Rank, cards_pb2.Rank.Value, "RANK_")
+_RANK_BACK: Final = reverse(_RANK)
 
 
 def card_to_proto(card: Card) -> cards_pb2.Card:
@@ -70,17 +62,11 @@ def card_from_proto(message: cards_pb2.Card, field: str = "card") -> Card:
     """The engine's (interned) card; InvalidActionError naming ``field`` for an unset or unknown suit/rank."""
     suit = _SUIT_BACK.get(message.suit)
     if suit is None:
-        raise InvalidActionError(f"{field}.suit: {_enum_problem(cards_pb2.Suit.Name, message.suit)}")
+        raise InvalidActionError(f"{field}.suit: {enum_problem(cards_pb2.Suit.Name, message.suit)}")
     rank = _RANK_BACK.get(message.rank)
     if rank is None:
-        raise InvalidActionError(f"{field}.rank: {_enum_problem(cards_pb2.Rank.Name, message.rank)}")
+        raise InvalidActionError(f"{field}.rank: {enum_problem(cards_pb2.Rank.Name, message.rank)}")
     return CARDS[suit * 6 + rank]
-
-
-def _enum_problem(name_of: Callable[[_V], str], value: _V) -> str:
-    if value == 0:
-        return f"is unset ({name_of(value)})"
-    return f"{value} is not a known value"
 
 
 def _cards(cards: Iterable[Card]) -> list[cards_pb2.Card]:
@@ -101,13 +87,13 @@ def _card_lists_from(messages: Iterable[cards_pb2.CardList], field: str) -> tupl
 
 # ---------------------------------------------------------------------------------------------------- rules
 
-_TWO_PLAYER_DEAL: Final = _enum_table(
+_TWO_PLAYER_DEAL: Final = enum_table(
     er.TwoPlayerDeal, thousand_rules_pb2.TwoPlayerDeal.Value, "TWO_PLAYER_DEAL_"
 )
-_SITTER_SCORES: Final = _enum_table(er.SitterScores, thousand_rules_pb2.SitterScores.Value, "SITTER_SCORES_")
-_OPENING_BID: Final = _enum_table(er.OpeningBid, thousand_rules_pb2.OpeningBid.Value, "OPENING_BID_")
-_BID_CAP: Final = _enum_table(er.BidCap, thousand_rules_pb2.BidCap.Value, "BID_CAP_")
-_WEAK_TALON: Final = _enum_table(er.WeakTalon, thousand_rules_pb2.WeakTalon.Value, "WEAK_TALON_")
+_SITTER_SCORES: Final = enum_table(er.SitterScores, thousand_rules_pb2.SitterScores.Value, "SITTER_SCORES_")
+_OPENING_BID: Final = enum_table(er.OpeningBid, thousand_rules_pb2.OpeningBid.Value, "OPENING_BID_")
+_BID_CAP: Final = enum_table(er.BidCap, thousand_rules_pb2.BidCap.Value, "BID_CAP_")
+_WEAK_TALON: Final = enum_table(er.WeakTalon, thousand_rules_pb2.WeakTalon.Value, "WEAK_TALON_")
 
 
 def rules_to_proto(rules: Rules) -> thousand_rules_pb2.ThousandRules:
@@ -199,10 +185,8 @@ _DEFAULT_RULES: Final = Rules()
 
 # ---------------------------------------------------------------------------------------------------- actions
 
-_REDEAL_REASON: Final = _enum_table(
-    ea.RedealReason, thousand_actions_pb2.RedealReason.Value, "REDEAL_REASON_"
-)
-_REDEAL_REASON_BACK: Final = _reverse(_REDEAL_REASON)
+_REDEAL_REASON: Final = enum_table(ea.RedealReason, thousand_actions_pb2.RedealReason.Value, "REDEAL_REASON_")
+_REDEAL_REASON_BACK: Final = reverse(_REDEAL_REASON)
 
 _ACTION_KINDS: Final = ", ".join(f.name for f in ThousandAction.DESCRIPTOR.oneofs_by_name["action"].fields)
 
@@ -269,7 +253,7 @@ def action_from_proto(message: thousand_actions_pb2.ThousandAction) -> Action:
             value = message.demand_redeal.reason
             reason = _REDEAL_REASON_BACK.get(value)
             if reason is None:
-                problem = _enum_problem(thousand_actions_pb2.RedealReason.Name, value)
+                problem = enum_problem(thousand_actions_pb2.RedealReason.Name, value)
                 raise InvalidActionError(f"demand_redeal.reason: {problem}")
             return ea.REDEAL[reason]
         case "choose_talon":
@@ -293,12 +277,12 @@ def action_from_proto(message: thousand_actions_pb2.ThousandAction) -> Action:
 
 # ---------------------------------------------------------------------------------------------------- events
 
-_DEAL_KIND: Final = _enum_table(ee.DealKind, thousand_events_pb2.DealKind.Value, "DEAL_KIND_")
-_DEAL_KIND_BACK: Final = _reverse(_DEAL_KIND)
-_OUTCOME: Final = _enum_table(ee.Outcome, thousand_events_pb2.Outcome.Value, "OUTCOME_")
-_OUTCOME_BACK: Final = _reverse(_OUTCOME)
-_MARK: Final = _enum_table(ee.Mark, thousand_events_pb2.Mark.Value, "MARK_")
-_MARK_BACK: Final = _reverse(_MARK)
+_DEAL_KIND: Final = enum_table(ee.DealKind, thousand_events_pb2.DealKind.Value, "DEAL_KIND_")
+_DEAL_KIND_BACK: Final = reverse(_DEAL_KIND)
+_OUTCOME: Final = enum_table(ee.Outcome, thousand_events_pb2.Outcome.Value, "OUTCOME_")
+_OUTCOME_BACK: Final = reverse(_OUTCOME)
+_MARK: Final = enum_table(ee.Mark, thousand_events_pb2.Mark.Value, "MARK_")
+_MARK_BACK: Final = reverse(_MARK)
 
 E = ThousandEvent
 
@@ -396,18 +380,6 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
             assert_never(event)
 
 
-def _known(table: Mapping[int, _E], value: int, field: str) -> _E:
-    member = table.get(value)
-    if member is None:
-        raise ValueError(f"{field}: {value} is not a known value")
-    return member
-
-
-def _optional(present: bool, value: int) -> int | None:
-    """An ``optional int32`` field as the engine's ``int | None``."""
-    return value if present else None
-
-
 def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
     """The engine's event, as the receiver saw it; ValueError on a message the server never sends."""
     kind = message.WhichOneof("event")
@@ -422,9 +394,9 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
             return ee.DealStarted(
                 m1.number,
                 m1.dealer,
-                _known(_DEAL_KIND_BACK, m1.kind, "deal_started.kind"),
+                known(_DEAL_KIND_BACK, m1.kind, "deal_started.kind"),
                 tuple(m1.active),
-                _optional(m1.HasField("declarer"), m1.declarer),
+                optional(m1.HasField("declarer"), m1.declarer),
             )
         case "deck_shuffled":
             return ee.DeckShuffled(message.deck_shuffled.number, message.deck_shuffled.commitment)
@@ -445,9 +417,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
             return ee.AuctionWon(message.auction_won.seat, message.auction_won.bid)
         case "redeal_demanded":
             m4 = message.redeal_demanded
-            return ee.RedealDemanded(
-                m4.seat, _known(_REDEAL_REASON_BACK, m4.reason, "redeal_demanded.reason")
-            )
+            return ee.RedealDemanded(m4.seat, known(_REDEAL_REASON_BACK, m4.reason, "redeal_demanded.reason"))
         case "talon_chosen":
             return ee.TalonChosen(message.talon_chosen.seat, message.talon_chosen.index)
         case "talon_taken":
@@ -457,7 +427,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
         case "card_given":
             m6 = message.card_given
             given = card_from_proto(m6.card, "card_given.card") if m6.HasField("card") else None
-            return ee.CardGiven(m6.seat, _optional(m6.HasField("to_seat"), m6.to_seat), given)
+            return ee.CardGiven(m6.seat, optional(m6.HasField("to_seat"), m6.to_seat), given)
         case "contract_named":
             return ee.ContractNamed(message.contract_named.seat, message.contract_named.value)
         case "conceded":
@@ -465,7 +435,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
         case "marriage_declared":
             m7 = message.marriage_declared
             return ee.MarriageDeclared(
-                m7.seat, _known(_SUIT_BACK, m7.suit, "marriage_declared.suit"), m7.points
+                m7.seat, known(_SUIT_BACK, m7.suit, "marriage_declared.suit"), m7.points
             )
         case "card_played":
             m8 = message.card_played
@@ -490,10 +460,10 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
             m12 = message.deal_scored
             return ee.DealScored(
                 m12.number,
-                _known(_DEAL_KIND_BACK, m12.kind, "deal_scored.kind"),
+                known(_DEAL_KIND_BACK, m12.kind, "deal_scored.kind"),
                 m12.declarer,
                 m12.contract,
-                _known(_OUTCOME_BACK, m12.outcome, "deal_scored.outcome"),
+                known(_OUTCOME_BACK, m12.outcome, "deal_scored.outcome"),
                 m12.doubled,
                 tuple(m12.deal_points),
                 tuple(m12.deltas),
@@ -501,7 +471,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
             )
         case "sheet_marked":
             m13 = message.sheet_marked
-            return ee.SheetMarked(m13.seat, _known(_MARK_BACK, m13.mark, "sheet_marked.mark"), m13.points)
+            return ee.SheetMarked(m13.seat, known(_MARK_BACK, m13.mark, "sheet_marked.mark"), m13.points)
         case "game_over":
             m14 = message.game_over
             return ee.GameOver(m14.winner, tuple(_standing_from(s) for s in m14.standings))
@@ -515,8 +485,8 @@ def _standing_from(message: thousand_events_pb2.Standing) -> ee.Standing:
 
 # ---------------------------------------------------------------------------------------------------- views
 
-_PHASE: Final = _enum_table(Phase, thousand_views_pb2.DealPhase.Value, "DEAL_PHASE_")
-_PHASE_BACK: Final = _reverse(_PHASE)
+_PHASE: Final = enum_table(Phase, thousand_views_pb2.DealPhase.Value, "DEAL_PHASE_")
+_PHASE_BACK: Final = reverse(_PHASE)
 V = ThousandView
 
 
@@ -576,23 +546,23 @@ def view_from_proto(message: thousand_views_pb2.ThousandView) -> View:
     """The engine's view back from the server's message; ValueError on a message the server never sends."""
     m = message
     return View(
-        viewer=_optional(m.HasField("viewer"), m.viewer),
+        viewer=optional(m.HasField("viewer"), m.viewer),
         rules=rules_from_proto(m.rules),
         deal_number=m.deal_number,
         dealer=m.dealer,
-        kind=None if m.kind == 0 else _known(_DEAL_KIND_BACK, m.kind, "kind"),
-        phase=None if m.phase == 0 else _known(_PHASE_BACK, m.phase, "phase"),
+        kind=None if m.kind == 0 else known(_DEAL_KIND_BACK, m.kind, "kind"),
+        phase=None if m.phase == 0 else known(_PHASE_BACK, m.phase, "phase"),
         active=tuple(m.active),
-        sitter=_optional(m.HasField("sitter"), m.sitter),
+        sitter=optional(m.HasField("sitter"), m.sitter),
         hand=_cards_from(m.hand, "hand"),
         card_counts=tuple(m.card_counts),
         auction=tuple((e.seat, e.bid if e.HasField("bid") else None) for e in m.auction),
-        high_bid=_optional(m.HasField("high_bid"), m.high_bid),
-        high_bidder=_optional(m.HasField("high_bidder"), m.high_bidder),
-        dark_seat=_optional(m.HasField("dark_seat"), m.dark_seat),
-        declarer=_optional(m.HasField("declarer"), m.declarer),
-        bid=_optional(m.HasField("bid"), m.bid),
-        contract=_optional(m.HasField("contract"), m.contract),
+        high_bid=optional(m.HasField("high_bid"), m.high_bid),
+        high_bidder=optional(m.HasField("high_bidder"), m.high_bidder),
+        dark_seat=optional(m.HasField("dark_seat"), m.dark_seat),
+        declarer=optional(m.HasField("declarer"), m.declarer),
+        bid=optional(m.HasField("bid"), m.bid),
+        contract=optional(m.HasField("contract"), m.contract),
         doubled=m.doubled,
         talon=_cards_from(m.talon, "talon") or None,
         talon_counts=tuple(m.talon_counts),
@@ -605,17 +575,17 @@ def view_from_proto(message: thousand_views_pb2.ThousandView) -> View:
             for x in m.exchange
         ),
         trick=tuple((t.seat, card_from_proto(t.card, "trick.card")) for t in m.trick),
-        trump=_known(_SUIT_BACK, m.trump, "trump") if m.HasField("trump") else None,
-        marriages=tuple((d.seat, _known(_SUIT_BACK, d.suit, "marriages.suit")) for d in m.marriages),
+        trump=known(_SUIT_BACK, m.trump, "trump") if m.HasField("trump") else None,
+        marriages=tuple((d.seat, known(_SUIT_BACK, d.suit, "marriages.suit")) for d in m.marriages),
         tricks_won=tuple(m.tricks_won),
         trick_points=tuple(m.trick_points),
         scores=tuple(
             SeatScore(s.seat, s.score, s.bolts, s.on_barrel, s.barrel_deals, s.barrel_visits, s.falls)
             for s in m.scores
         ),
-        to_act=_optional(m.HasField("to_act"), m.to_act),
+        to_act=optional(m.HasField("to_act"), m.to_act),
         legal_actions=tuple(action_from_proto(a) for a in m.legal_actions),
         revealed_hands=_card_lists_from(m.revealed_hands, "revealed_hands") or None,
-        winner=_optional(m.HasField("winner"), m.winner),
+        winner=optional(m.HasField("winner"), m.winner),
         standings=tuple(_standing_from(s) for s in m.standings),
     )

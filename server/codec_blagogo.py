@@ -21,7 +21,7 @@ Cards: a natural card is its rank, suit and ``copy`` (the deck it comes from, 0 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
@@ -35,6 +35,7 @@ from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 from engine.blagogo.rules import BlagogoRules, LayoffScores
 from engine.errors import InvalidActionError, RulesError
+from server.codec_common import enum_problem, enum_table, known, optional, reverse
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -57,39 +58,12 @@ JOKERS: Final = 4
 DECKS: Final = 2
 
 
-def _enum_table(members: type[_E], value_of: Callable[[str], _V], prefix: str) -> dict[_E, _V]:
-    """Engine member -> proto value, by name (``prefix`` + member name); a missing name fails at import."""
-    return {member: value_of(prefix + member.name) for member in members}
-
-
-def _reverse(table: Mapping[_E, _V]) -> dict[int, _E]:
-    return {int(value): member for member, value in table.items()}
-
-
-def _enum_problem(name_of: Callable[[_V], str], value: _V) -> str:
-    if value == 0:
-        return f"is unset ({name_of(value)})"
-    return f"{value} is not a known value"
-
-
-def _known(table: Mapping[int, _E], value: int, field: str) -> _E:
-    member = table.get(value)
-    if member is None:
-        raise ValueError(f"{field}: {value} is not a known value")
-    return member
-
-
-def _optional(present: bool, value: int) -> int | None:
-    """An ``optional int32`` field as the engine's ``int | None``."""
-    return value if present else None
-
-
 # ---------------------------------------------------------------------------------------------------- cards
 
-_SUIT: Final = _enum_table(Suit, cards_pb2.Suit.Value, "SUIT_")
-_SUIT_BACK: Final = _reverse(_SUIT)
-_RANK: Final = _enum_table(Rank, blagogo_cards_pb2.BlagogoRank.Value, "BLAGOGO_RANK_")
-_RANK_BACK: Final = _reverse(_RANK)
+_SUIT: Final = enum_table(Suit, cards_pb2.Suit.Value, "SUIT_")
+_SUIT_BACK: Final = reverse(_SUIT)
+_RANK: Final = enum_table(Rank, blagogo_cards_pb2.BlagogoRank.Value, "BLAGOGO_RANK_")
+_RANK_BACK: Final = reverse(_RANK)
 
 _CARD_PROTOS: Final[tuple[blagogo_cards_pb2.BlagogoCard, ...]] = tuple(
     BlagogoCard(joker=True, copy=c.index - FIRST_JOKER)
@@ -116,10 +90,10 @@ def card_from_proto(message: blagogo_cards_pb2.BlagogoCard, field: str = "card")
         return CARDS[FIRST_JOKER + message.copy]
     suit = _SUIT_BACK.get(message.suit)
     if suit is None:
-        raise InvalidActionError(f"{field}.suit: {_enum_problem(cards_pb2.Suit.Name, message.suit)}")
+        raise InvalidActionError(f"{field}.suit: {enum_problem(cards_pb2.Suit.Name, message.suit)}")
     rank = _RANK_BACK.get(message.rank)
     if rank is None:
-        problem = _enum_problem(blagogo_cards_pb2.BlagogoRank.Name, message.rank)
+        problem = enum_problem(blagogo_cards_pb2.BlagogoRank.Name, message.rank)
         raise InvalidActionError(f"{field}.rank: {problem}")
     if not 0 <= message.copy < DECKS:
         raise InvalidActionError(f"{field}.copy: a natural card's copy is 0 or 1, not {message.copy}")
@@ -152,10 +126,10 @@ def _optional_card(card: Card | None) -> blagogo_cards_pb2.BlagogoCard | None:
 
 # ---------------------------------------------------------------------------------------------------- rules
 
-_LAYOFF: Final = _enum_table(
+_LAYOFF: Final = enum_table(
     LayoffScores, blagogo_rules_pb2.BlagogoLayoffScores.Value, "BLAGOGO_LAYOFF_SCORES_"
 )
-_LAYOFF_BACK: Final = _reverse(_LAYOFF)
+_LAYOFF_BACK: Final = reverse(_LAYOFF)
 _DEFAULT_RULES: Final = BlagogoRules()
 
 
@@ -202,8 +176,8 @@ def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
 
 # ---------------------------------------------------------------------------------------------------- actions
 
-_END: Final = _enum_table(End, blagogo_actions_pb2.BlagogoRunEnd.Value, "BLAGOGO_RUN_END_")
-_END_BACK: Final = _reverse(_END)
+_END: Final = enum_table(End, blagogo_actions_pb2.BlagogoRunEnd.Value, "BLAGOGO_RUN_END_")
+_END_BACK: Final = reverse(_END)
 _ACTION_KINDS: Final = ", ".join(f.name for f in BlagogoAction.DESCRIPTOR.oneofs_by_name["action"].fields)
 MAX_BRIDGE: Final = len(CARDS)
 """No bridge holds more cards than the deck: positions beyond are not interned (the engine refuses them)."""
@@ -217,7 +191,7 @@ def stands_to_proto(stands: Stands) -> blagogo_actions_pb2.BlagogoJokerMeaning:
 def stands_from_proto(message: blagogo_actions_pb2.BlagogoJokerMeaning, field: str) -> Stands:
     rank = _RANK_BACK.get(message.rank)
     if rank is None:
-        problem = _enum_problem(blagogo_cards_pb2.BlagogoRank.Name, message.rank)
+        problem = enum_problem(blagogo_cards_pb2.BlagogoRank.Name, message.rank)
         raise InvalidActionError(f"{field}.rank: {problem}")
     if message.suit == cards_pb2.SUIT_UNSPECIFIED:
         return ba.STANDS_SET[rank]
@@ -326,8 +300,8 @@ def action_from_proto(message: blagogo_actions_pb2.BlagogoAction) -> Action:
 
 # ---------------------------------------------------------------------------------------------------- melds
 
-_MELD_KIND: Final = _enum_table(MeldKind, blagogo_events_pb2.BlagogoMeldKind.Value, "BLAGOGO_MELD_KIND_")
-_MELD_KIND_BACK: Final = _reverse(_MELD_KIND)
+_MELD_KIND: Final = enum_table(MeldKind, blagogo_events_pb2.BlagogoMeldKind.Value, "BLAGOGO_MELD_KIND_")
+_MELD_KIND_BACK: Final = reverse(_MELD_KIND)
 
 
 def meld_to_proto(meld: TableMeld) -> blagogo_events_pb2.BlagogoMeld:
@@ -351,11 +325,11 @@ def meld_from_proto(message: blagogo_events_pb2.BlagogoMeld, field: str = "meld"
     return TableMeld(
         m.id,
         m.owner,
-        _known(_MELD_KIND_BACK, m.kind, f"{field}.kind"),
+        known(_MELD_KIND_BACK, m.kind, f"{field}.kind"),
         _cards_from(m.cards, f"{field}.cards"),
         tuple(m.contributors),
-        _known(_RANK_BACK, m.rank, f"{field}.rank"),
-        None if m.suit == cards_pb2.SUIT_UNSPECIFIED else _known(_SUIT_BACK, m.suit, f"{field}.suit"),
+        known(_RANK_BACK, m.rank, f"{field}.rank"),
+        None if m.suit == cards_pb2.SUIT_UNSPECIFIED else known(_SUIT_BACK, m.suit, f"{field}.suit"),
         m.closed,
     )
 
@@ -494,7 +468,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
                 m7.seat,
                 meld_from_proto(m7.meld, "meld_extended.meld"),
                 _cards_from(m7.cards, "meld_extended.cards"),
-                None if m7.run_end == 0 else _known(_END_BACK, m7.run_end, "meld_extended.run_end"),
+                None if m7.run_end == 0 else known(_END_BACK, m7.run_end, "meld_extended.run_end"),
             )
         case "joker_swapped":
             m8 = message.joker_swapped
@@ -523,7 +497,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
             m11 = message.round_scored
             return be.RoundScored(
                 m11.number,
-                _optional(m11.HasField("winner"), m11.winner),
+                optional(m11.HasField("winner"), m11.winner),
                 m11.kantrame,
                 tuple(m11.meld_points),
                 tuple(m11.hand_penalties),
@@ -539,8 +513,8 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
 
 # ---------------------------------------------------------------------------------------------------- views
 
-_PHASE: Final = _enum_table(Phase, blagogo_views_pb2.BlagogoPhase.Value, "BLAGOGO_PHASE_")
-_PHASE_BACK: Final = _reverse(_PHASE)
+_PHASE: Final = enum_table(Phase, blagogo_views_pb2.BlagogoPhase.Value, "BLAGOGO_PHASE_")
+_PHASE_BACK: Final = reverse(_PHASE)
 
 
 def view_to_proto(view: View) -> blagogo_views_pb2.BlagogoView:
@@ -575,12 +549,12 @@ def view_from_proto(message: blagogo_views_pb2.BlagogoView) -> View:
     """The engine's view back from the server's message; ValueError on a message the server never sends."""
     m = message
     return View(
-        viewer=_optional(m.HasField("viewer"), m.viewer),
+        viewer=optional(m.HasField("viewer"), m.viewer),
         rules=rules_from_proto(m.rules),
         round_number=m.round_number,
         dealer=m.dealer,
-        phase=None if m.phase == 0 else _known(_PHASE_BACK, m.phase, "phase"),
-        to_act=_optional(m.HasField("to_act"), m.to_act),
+        phase=None if m.phase == 0 else known(_PHASE_BACK, m.phase, "phase"),
+        to_act=optional(m.HasField("to_act"), m.to_act),
         hand=_cards_from(m.hand, "hand"),
         card_counts=tuple(m.card_counts),
         known_cards=_card_lists_from(m.known_cards, "known_cards"),
@@ -593,8 +567,8 @@ def view_from_proto(message: blagogo_views_pb2.BlagogoView) -> View:
         legal_actions=tuple(action_from_proto(a) for a in m.legal_actions),
         revealed_hands=_card_lists_from(m.revealed_hands, "revealed_hands") or None,
         final_hands=_card_lists_from(m.final_hands, "final_hands") or None,
-        round_winner=_optional(m.HasField("round_winner"), m.round_winner),
+        round_winner=optional(m.HasField("round_winner"), m.round_winner),
         kantrame=m.kantrame,
-        winner=_optional(m.HasField("winner"), m.winner),
+        winner=optional(m.HasField("winner"), m.winner),
         standings=tuple(_standing_from(s) for s in m.standings),
     )

@@ -1,0 +1,42 @@
+"""What both games' codecs share: mapping Python enums to protobuf enums and back, with specific errors.
+
+The generated enums number their values by name (``SUIT_HEARTS``); the engine's enums are Python enums. Each
+codec builds its tables once with these helpers, so an unknown or unspecified value from a client always gets
+the same kind of message, naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import TypeVar
+
+_E = TypeVar("_E", bound=Enum)
+_V = TypeVar("_V", bound=int)
+
+
+def enum_table(members: type[_E], value_of: Callable[[str], _V], prefix: str) -> dict[_E, _V]:
+    """Engine member -> proto value, by name (``prefix`` + member name); a missing name fails at import."""
+    return {member: value_of(prefix + member.name) for member in members}
+
+
+def reverse(table: Mapping[_E, _V]) -> dict[int, _E]:
+    return {int(value): member for member, value in table.items()}
+
+
+def enum_problem(name_of: Callable[[_V], str], value: _V) -> str:
+    if value == 0:
+        return f"is unset ({name_of(value)})"
+    return f"{value} is not a known value"
+
+
+def known(table: Mapping[int, _E], value: int, field: str) -> _E:
+    member = table.get(value)
+    if member is None:
+        raise ValueError(f"{field}: {value} is not a known value")
+    return member
+
+
+def optional(present: bool, value: int) -> int | None:
+    """An ``optional int32`` field as the engine's ``int | None``."""
+    return value if present else None
