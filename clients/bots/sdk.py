@@ -23,6 +23,7 @@ from clients.session import (
     BlagogoTurn,
     ConnectionLost,
     EventMessage,
+    GameAction,
     Reconnected,
     SeatReleased,
     SeatTaken,
@@ -71,14 +72,7 @@ async def run_bot(
     say = log or (lambda _: None)
     rng = random.Random(seed)
     async with TableSession(server) as session:
-        if seat_token is not None:
-            if seat is None:
-                raise ValueError("a seat token goes with its seat number")
-            session.attach(table_id, seat, seat_token)
-        else:
-            seat = await session.join(table_id, seat, name or strategy.name)
-        assert session.seat is not None
-        result = BotResult(seat=session.seat)
+        result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
         say(f"{strategy.name} sits in seat {result.seat} of table {table_id}")
         tracker = ViewTracker(result.seat)
 
@@ -91,18 +85,9 @@ async def run_bot(
         async def act(turn: Turn | None) -> None:
             if turn is None or turn.seat != result.seat or turn.view is None or not turn.legal_actions:
                 return
-            action = await asyncio.to_thread(
-                strategy.choose, turn.view, rng
-            )  # thinking never stalls the stream
-            result.decisions += 1
-            try:
-                await session.submit(action)
-            except ServerError as error:
-                # Stale or out of turn: the table moved on, and the next Turn says what to do now.
-                result.refused += 1
-                say(f"action refused: {error.reason}: {error.message}")
-                if error.reason not in ("STALE_SEQUENCE", "NOT_YOUR_TURN"):
-                    raise
+            # Think in a worker thread: a search never stalls the stream.
+            action = await asyncio.to_thread(strategy.choose, turn.view, rng)
+            await _submit(session, action, result, say)
 
         async for item in session.stream():
             match item:
@@ -149,14 +134,7 @@ async def run_blagogo_bot(
     say = log or (lambda _: None)
     rng = random.Random(seed)
     async with TableSession(server) as session:
-        if seat_token is not None:
-            if seat is None:
-                raise ValueError("a seat token goes with its seat number")
-            session.attach(table_id, seat, seat_token)
-        else:
-            seat = await session.join(table_id, seat, name or strategy.name)
-        assert session.seat is not None
-        result = BotResult(seat=session.seat)
+        result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
         say(f"{strategy.name} sits in seat {result.seat} of table {table_id} (1000 Blagogo)")
 
         async def act(turn: BlagogoTurn | None) -> None:
@@ -166,14 +144,7 @@ async def run_blagogo_bot(
             if turn.seat != result.seat or not turn.legal_actions:
                 return
             action = await asyncio.to_thread(strategy.choose, turn.view, turn.legal_actions, rng)
-            result.decisions += 1
-            try:
-                await session.submit(action)
-            except ServerError as error:
-                result.refused += 1
-                say(f"action refused: {error.reason}: {error.message}")
-                if error.reason not in ("STALE_SEQUENCE", "NOT_YOUR_TURN"):
-                    raise
+            await _submit(session, action, result, say)
 
         async for item in session.stream():
             match item:
@@ -192,3 +163,27 @@ async def run_blagogo_bot(
                     result.reconnects += 1
                     say("reconnected; resuming after the last event seen")
         return result
+
+
+async def _sit(
+    session: TableSession, table_id: str, seat: int | None, seat_token: str | None, name: str
+) -> int:
+    """Take over a joined seat with its token, or join ``seat`` (any free open seat when None)."""
+    if seat_token is not None:
+        if seat is None:
+            raise ValueError("a seat token goes with its seat number")
+        session.attach(table_id, seat, seat_token)
+        return seat
+    return await session.join(table_id, seat, name)
+
+
+async def _submit(session: TableSession, action: GameAction, result: BotResult, say: Log) -> None:
+    result.decisions += 1
+    try:
+        await session.submit(action)
+    except ServerError as error:
+        # Stale or out of turn: the table moved on, and the next Turn says what to do now.
+        result.refused += 1
+        say(f"action refused: {error.reason}: {error.message}")
+        if error.reason not in ("STALE_SEQUENCE", "NOT_YOUR_TURN"):
+            raise
