@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha import reflection
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
+from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
 from server.store import Store
@@ -59,6 +60,11 @@ class Settings:
     """PEM private key file of ``tls_cert``."""
     max_message_bytes: int = 64 * 1024
     """The largest request accepted; the biggest legitimate one (CreateTable) is well under 1 KiB."""
+    rate_limit: float = 300.0
+    """Requests a second one client may make of SubmitAction (per seat token), CreateTable and JoinTable
+    (per peer host), sustained; 0: no limit. Beyond it: RATE_LIMITED with a RetryInfo delay."""
+    rate_burst: float = 3000.0
+    """Requests one client may make at once before ``rate_limit`` applies (a whole game's actions fit)."""
 
 
 class Server:
@@ -73,7 +79,7 @@ class Server:
         restored = self.registry.restore()
         if restored:
             log.info("tables restored", count=restored, db=settings.db)
-        self.service = TableService(self.registry)
+        self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.health = health.aio.HealthServicer()
         interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
         if self.metrics is not None:
@@ -207,6 +213,18 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="the largest request accepted",
     )
     parser.add_argument(
+        "--rate-limit",
+        type=float,
+        default=float(env.get("THOUSAND_RATE_LIMIT", defaults.rate_limit)),
+        help="requests per second per client (SubmitAction per seat, CreateTable/JoinTable per host); 0: off",
+    )
+    parser.add_argument(
+        "--rate-burst",
+        type=float,
+        default=float(env.get("THOUSAND_RATE_BURST", defaults.rate_burst)),
+        help="requests a client may make at once before --rate-limit applies",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -227,6 +245,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        rate_limit=args.rate_limit,
+        rate_burst=args.rate_burst,
     )
 
 

@@ -7,6 +7,7 @@ by the table (once per audience), so its method handler is registered with a pas
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -19,8 +20,9 @@ from engine import InvalidActionError, RulesError
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
+from server.ratelimit import RateLimiter
 from server.registry import Registry, SeatSpec
-from server.table import SPECTATORS, AnyTable
+from server.table import SPECTATORS, AnyTable, hash_token
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
@@ -58,8 +60,16 @@ def _table_id(table_id: str) -> str:
 class TableService:
     """The handlers; ``registry`` holds the tables."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, limiter: RateLimiter | None = None) -> None:
         self.registry = registry
+        self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
+
+    def limit(self, method: str, context: Context, token: str | None = None) -> None:
+        """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by peer host."""
+        if not self.limiter.enabled:
+            return
+        key = f"token:{hash_token(token).hex()}" if token else f"peer:{_peer_host(context.peer())}"
+        self.limiter.check(f"{method}:{key}", method)
 
     async def create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
         adapter = _game(request.game)
@@ -163,6 +173,16 @@ class TableService:
             table.close_streams()
 
 
+def _peer_host(peer: str) -> str:
+    """The host of a gRPC peer (``ipv4:1.2.3.4:5678``, ``ipv6:[::1]:5678``, ``unix:...``), no port."""
+    kind, _, address = peer.partition(":")
+    if kind == "ipv6" and address.startswith("["):
+        return address[1:].partition("]")[0]
+    if kind == "ipv4":
+        return address.rpartition(":")[0]
+    return peer
+
+
 def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
     if config.kind == pb.SEAT_KIND_BOT:
         if not config.strategy:
@@ -222,6 +242,19 @@ def _unary(
     return handle
 
 
+async def _limited(
+    service: TableService, method: str, context: Context, token: str | None, call: Awaitable[Resp]
+) -> Resp:
+    """``call``, once the client's rate limit for ``method`` allows it (else RATE_LIMITED, ``call`` unrun)."""
+    try:
+        service.limit(method, context, token)
+    except ServiceError:
+        if inspect.iscoroutine(call):
+            call.close()
+        raise
+    return await call
+
+
 def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
     """The service's method handlers; StreamEvents sends pre-serialized bytes."""
 
@@ -236,7 +269,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
 
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.create_table(r)),
+            _unary(lambda r, c: _limited(service, "CreateTable", c, None, service.create_table(r))),
             request_deserializer=_parse(pb.CreateTableRequest),
             response_serializer=pb.CreateTableResponse.SerializeToString,
         ),
@@ -251,7 +284,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
             response_serializer=pb.GetTableResponse.SerializeToString,
         ),
         "JoinTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.join_table(r)),
+            _unary(lambda r, c: _limited(service, "JoinTable", c, None, service.join_table(r))),
             request_deserializer=_parse(pb.JoinTableRequest),
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
@@ -261,7 +294,11 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.submit_action(r, _token(c))),
+            _unary(
+                lambda r, c: _limited(
+                    service, "SubmitAction", c, _token(c), service.submit_action(r, _token(c))
+                )
+            ),
             request_deserializer=_parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
