@@ -210,10 +210,22 @@ class SeatReleased:
     seat: int
 
 
-TableEvent = SeatTaken | SeatReleased | Event
+@dataclass(frozen=True, slots=True)
+class TableNotice:
+    """Any other event of the table itself, in words: a seat's clock ran out, a bot took a seat over, a player
+    took it back, or a kind of event this client does not know yet (the contract only adds, never breaks)."""
+
+    seat: int | None
+    text: str
+
+
+SEAT_EVENTS = (SeatTaken, SeatReleased, TableNotice)
+"""The events of the table itself rather than of its game."""
+
+TableEvent = SeatTaken | SeatReleased | TableNotice | Event
 """An event of a table: a seat change, or an event of the game (engine events, filtered for the stream)."""
 
-BlagogoTableEvent = SeatTaken | SeatReleased | blagogo_events.Event
+BlagogoTableEvent = SeatTaken | SeatReleased | TableNotice | blagogo_events.Event
 """An event of a 1000 Blagogo table: a seat change, or an event of the game (filtered, B-21)."""
 
 GameAction = Action | blagogo.Action
@@ -349,13 +361,29 @@ def decode_blagogo_turn(message: pb.Turn) -> BlagogoTurn:
     )
 
 
-def _seat_event(message: pb.Event) -> SeatTaken | SeatReleased | None:
+def _seat_event(message: pb.Event) -> SeatTaken | SeatReleased | TableNotice | None:
     kind = message.WhichOneof("event")
     if kind == "seat_taken":
         taken = message.seat_taken
         return SeatTaken(taken.seat, taken.player_name, taken.bot)
     if kind == "seat_released":
         return SeatReleased(message.seat_released.seat)
+    if kind == "turn_timed_out":
+        seat = message.turn_timed_out.seat
+        return TableNotice(seat, f"seat {seat} ran out of time")
+    if kind == "seat_taken_over":
+        over = message.seat_taken_over
+        why = (
+            "forfeited: a bot plays it to the end"
+            if over.forfeited
+            else "a bot plays it until it is reclaimed"
+        )
+        return TableNotice(over.seat, f"seat {over.seat} {why}")
+    if kind == "seat_reclaimed":
+        seat = message.seat_reclaimed.seat
+        return TableNotice(seat, f"seat {seat} is played by its player again")
+    if kind not in ("thousand", "blagogo"):
+        return TableNotice(None, f"(an event this client does not know: {kind})")
     return None
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import Strategy
 from clients.session import (
+    SEAT_EVENTS,
     BlagogoEventMessage,
     BlagogoSnapshot,
     BlagogoTurn,
@@ -25,8 +26,6 @@ from clients.session import (
     EventMessage,
     GameAction,
     Reconnected,
-    SeatReleased,
-    SeatTaken,
     ServerError,
     Snapshot,
     TableSession,
@@ -98,7 +97,7 @@ async def run_bot(
                     observe(turn)
                     await act(turn)
                 case EventMessage(event=event, turn=turn):
-                    if not isinstance(event, SeatTaken | SeatReleased):
+                    if not isinstance(event, SEAT_EVENTS):
                         tracker.apply(event)
                         if isinstance(event, GameOver):
                             result.finished = True

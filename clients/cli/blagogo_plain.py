@@ -37,6 +37,7 @@ from clients.session import (
     SeatReleased,
     SeatTaken,
     ServerError,
+    TableNotice,
     TableSession,
 )
 from engine.blagogo import actions as ba
@@ -104,7 +105,7 @@ class BlagogoPlainClient:
             self.say(line)
         return 0
 
-    def _event(self, event: SeatTaken | SeatReleased | be.Event) -> None:
+    def _event(self, event: SeatTaken | SeatReleased | TableNotice | be.Event) -> None:
         match event:
             case SeatTaken(seat, player_name, bot):
                 self._rename(
@@ -116,6 +117,8 @@ class BlagogoPlainClient:
             case SeatReleased(seat):
                 self._rename(seat, f"seat {seat}")
                 self.say(f"seat {seat} is free again")
+            case TableNotice(text=text):
+                self.say(text)
             case _:
                 if isinstance(event, be.GameOver):
                     self.standings = event.standings

@@ -37,13 +37,12 @@ from clients.cli.blagogo_text import (
 )
 from clients.cli.follow import display_names
 from clients.session import (
+    SEAT_EVENTS,
     BlagogoEventMessage,
     BlagogoSnapshot,
     BlagogoTurn,
     ConnectionLost,
     Reconnected,
-    SeatReleased,
-    SeatTaken,
     ServerError,
     StreamItem,
     TableSession,
@@ -247,7 +246,7 @@ class BlagogoFollower:
                 lines = self.transcript.feed(item)
                 if isinstance(event, be.GameStarted):
                     self.view = empty_view(event.rules, self.seat, event.first_dealer)
-                elif self.view is not None and not isinstance(event, SeatTaken | SeatReleased):
+                elif self.view is not None and not isinstance(event, SEAT_EVENTS):
                     self.view = advance(self.view, event, self.seat)
                 if isinstance(event, be.GameOver):
                     self.finished = True

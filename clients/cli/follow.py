@@ -15,6 +15,7 @@ from clients.session import (
     Snapshot,
     StreamItem,
     TableEvent,
+    TableNotice,
     Turn,
     rules_of,
 )
@@ -132,6 +133,10 @@ class Follower:
         return out
 
     def _event(self, event: TableEvent, out: list[str]) -> None:
+        if isinstance(event, TableNotice):
+            self._flush(out)
+            out.append(event.text)
+            return
         if isinstance(event, SeatTaken | SeatReleased):
             self._flush(out)
             if isinstance(event, SeatTaken):
