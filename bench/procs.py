@@ -102,6 +102,24 @@ def cpu_seconds(pid: int) -> float:
     return (utime + stime) / CLOCK_TICKS
 
 
+def thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """CPU time of the process's threads, summed by thread name (``/proc/<pid>/task/*/comm``).
+
+    Python's threads keep the name ``python``; gRPC core names its own (``event_engine``, ``grpc_global_tim``,
+    ...). A thread that ends between the listing and the reading is left out.
+    """
+    times: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            data = (task / "stat").read_text()
+        except OSError:
+            continue
+        fields = data[data.rindex(")") + 2 :].split()
+        times[name] = times.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return times
+
+
 def rss_bytes(pid: int) -> int:
     """The process's resident set size, from ``VmRSS`` in ``/proc/<pid>/status``."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
