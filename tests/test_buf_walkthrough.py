@@ -101,6 +101,7 @@ def check_methods(out: Outputs) -> None:
         "LeaveTable",
         "SubmitAction",
         "StreamEvents",
+        "ReclaimSeat",
     }
 
 
