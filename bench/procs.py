@@ -48,8 +48,8 @@ def start(argv: Sequence[str], log: Path, cwd: str | Path | None = None) -> subp
         )
 
 
-def server_argv(port: int) -> list[str]:
-    """The game server as an operator would start it, in memory and quiet."""
+def server_argv(port: int, db: str = ":memory:") -> list[str]:
+    """The game server as an operator would start it, quiet, its store in memory unless ``db`` says a file."""
     return [
         sys.executable,
         "-m",
@@ -59,7 +59,7 @@ def server_argv(port: int) -> list[str]:
         "--port",
         str(port),
         "--db",
-        ":memory:",
+        db,
         "--log-level",
         "warning",
     ]

@@ -551,7 +551,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     profiler: subprocess.Popen[bytes] | None = None
     try:
         processes["server"] = procs.start(
-            procs.server_argv(game_port), logs / "server.log", cwd=args.server_tree
+            procs.server_argv(game_port, _db(args.db, logs)), logs / "server.log", cwd=args.server_tree
         )
         echo_argv = [
             *(sys.executable, str(Path(__file__)), "--role", "echo", "--port", str(echo_port)),
@@ -632,6 +632,11 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     return result
 
 
+def _db(db: str, logs: Path) -> str:
+    """``--db``: ``:memory:`` as it is, ``file`` a new SQLite file beside the logs, or a path as it is."""
+    return str(logs / "bench.db") if db == "file" else db
+
+
 def _measure(clients: Sequence[Client], pids: dict[str, int], side: str, seconds: float, tally: Side) -> None:
     start = time.monotonic() + START_DELAY
     end = start + seconds
@@ -678,6 +683,7 @@ def _result(
         "clients": args.clients,
         "connections": args.connections,
         "policy": args.policy,
+        "db": args.db,
         "rounds": rounds,
         "seconds": round(game.seconds, 3),
         "actions": actions,
@@ -755,6 +761,10 @@ def _fanout_result(args: argparse.Namespace, fanout: Side, game: Side) -> dict[s
         "fanout_p50_ms": round(procs.percentile(fanout.latencies_ms, 0.5), 3),
         "fanout_p99_ms": round(procs.percentile(fanout.latencies_ms, 0.99), 3),
         "fanout_server_cpu_percent": round(fanout.cpu_percent("echo"), 1),
+        "fanout_client_cpu_percent": round(
+            100 * sum(v for k, v in fanout.cpu.items() if k.startswith("client")) / max(fanout.seconds, 1e-9),
+            1,
+        ),
         "fanout_server_cpu_ms_per_act": round(1000 * fanout.cpu.get("echo", 0.0) / max(acts, 1), 4),
         "fanout_throughput_ratio": round(game.per_second() / per_s, 4) if per_s else 0.0,
     }
@@ -769,7 +779,8 @@ def _fanout_report(result: dict[str, Any], fanout: Side, out: Callable[[str], No
     out(f"  latency ms       p50 {result['fanout_p50_ms']:.2f}  p99 {result['fanout_p99_ms']:.2f}")
     out(
         f"  CPU              server {result['fanout_server_cpu_percent']:.0f}%"
-        f"  ({result['fanout_server_cpu_ms_per_act']:.3f} ms per act)"
+        f"  ({result['fanout_server_cpu_ms_per_act']:.3f} ms per act),"
+        f" client(s) {result['fanout_client_cpu_percent']:.0f}%"
     )
     out(f"  acts/s by round {_spread(fanout.rates)}")
     out(f"fan-out throughput ratio (actions/s over fan-out acts/s) {result['fanout_throughput_ratio']:.3f}")
@@ -885,6 +896,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", choices=("seat", "shared"), default="seat")
     parser.add_argument("--policy", choices=("random", "first"), default="random")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--db",
+        default=":memory:",
+        help="the server's store: :memory: (default), or file: a durable SQLite file beside the logs",
+    )
     parser.add_argument("--profile", help="record the game server with py-spy into this file (raw stacks)")
     parser.add_argument("--native", action="store_true", help="--profile with C frames (pauses the server)")
     parser.add_argument(
