@@ -486,6 +486,8 @@ class Tuning:
     raise_confidence: float = 0.9
     redeal_below: float = 0.5
     """A declarer demands an available redeal when its chance to make the contract is below this."""
+    rospis: bool = True
+    """Concede (T-16) a hopeless contract when that hands the opponents less (see :func:`rospis_pays`)."""
     weak_hand_redeal: bool = True
     """Demand the weak-hand redeal (T-13) when the opponents' gain counts (``relative`` >= 0.3)."""
 
@@ -592,10 +594,10 @@ def rospis_pays(mean: float, sigma: float, contract: int, relative: float) -> bo
     to 5) instead of the points they would take, and spares a bolt. It pays when the contract is hopeless
     and the opponents would take more than that half (the declarer takes little, they have marriages).
     """
-    if relative <= 0 or chance_at_least(mean, sigma, contract) > 0.05:
+    if relative <= 0 or chance_at_least(mean, sigma, contract) > 0.02:
         return False
     share = -(-contract // 10) * 5
-    opponents = (120 + 40 - mean) / 2  # the card points left, plus their marriages on average
+    opponents = (120 - mean) / 2 + 10  # the card points left, plus what their marriages add on average
     return opponents > share
 
 
@@ -608,7 +610,7 @@ def choose_contract(
     if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
         return redeals[0]
     concede = next((a for a in legal if isinstance(a, Concede)), None)
-    if concede is not None and rospis_pays(mean, sigma, bid, relative):
+    if concede is not None and tuning.rospis and rospis_pays(mean, sigma, bid, relative):
         return concede
     if not contracts:
         return legal[0]
@@ -675,7 +677,7 @@ def decide(
             if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
                 return redeals[0]
             concede = next((a for a in legal if isinstance(a, Concede)), None)
-            if concede is not None and rospis_pays(mean, sigma, bid, relative):
+            if concede is not None and tuning.rospis and rospis_pays(mean, sigma, bid, relative):
                 return concede
         return choose_exchange(hand, legal, auction)
     if phase is Phase.CONTRACT:
