@@ -53,3 +53,12 @@ def test_capacity_benchmark_prints_its_figures_as_json_last() -> None:
     assert result["idle_cpu_percent"] >= 0
     assert isinstance(result["bytes_per_table_met"], bool)
     assert isinstance(result["idle_cpu_met"], bool)
+
+
+def test_soak_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/soak.py", "--seconds", "3", "--tables", "4")
+    assert result["errors"] == 0, result["error_kinds"]
+    assert result["tables_finished"] >= 0
+    assert result["actions_per_s"] > 0
+    assert result["rss_start_bytes"] > 0
+    assert result["rss_end_bytes"] > 0
