@@ -36,6 +36,8 @@ from thousand.v1 import table_service_pb2 as pb
 DEFAULT_PORT: Final = 50051
 DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
+TABLE_IDLE_SECONDS: Final = 86_400.0
+MAX_SWEEP_SECONDS: Final = 60.0
 log = get_logger("thousand.server")
 
 
@@ -65,6 +67,14 @@ class Settings:
     (per peer host), sustained; 0: no limit. Beyond it: RATE_LIMITED with a RetryInfo delay."""
     rate_burst: float = 3000.0
     """Requests one client may make at once before ``rate_limit`` applies (a whole game's actions fit)."""
+    table_idle_seconds: float = TABLE_IDLE_SECONDS
+    """A table with no open stream and no event for this long is dropped from memory, finished or not (its
+    stored records stay, for ``thousand-export``); 0: never."""
+
+    @property
+    def sweep_seconds(self) -> float:
+        """How often idle tables are looked for: a quarter of the idle time, at most a minute."""
+        return min(MAX_SWEEP_SECONDS, self.table_idle_seconds / 4)
 
 
 class Server:
@@ -109,6 +119,7 @@ class Server:
         else:
             self.port = self.grpc.add_insecure_port(address)
         self.metrics_port = 0
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.grpc.start()
@@ -118,6 +129,8 @@ class Server:
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        if self.settings.table_idle_seconds > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
         log.info(
             "serving",
             host=self.settings.host,
@@ -131,12 +144,33 @@ class Server:
         grace = self.settings.shutdown_grace if grace is None else grace
         log.info("draining", grace_s=grace)
         await self.health.enter_graceful_shutdown()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.service.close_streams()
         await self.grpc.stop(grace)
         self.store.close()
         if self.metrics is not None:
             self.metrics.close()
         log.info("stopped")
+
+    async def _sweep_idle_tables(self) -> None:
+        """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
+        idle_limit = self.settings.table_idle_seconds
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                expired = self.registry.expire(idle_limit)
+            except Exception:  # one bad sweep must not end the sweeping
+                log.exception("idle table sweep failed")
+                continue
+            for table, idle in expired:
+                log.info(
+                    "table expired",
+                    table_id=table.table_id,
+                    status=pb.TableStatus.Name(table.status()),
+                    sequence=table.sequence,
+                    idle_s=round(idle, 3),
+                )
 
     async def wait(self) -> None:
         await self.grpc.wait_for_termination()
@@ -165,7 +199,7 @@ def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
 
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
-    THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE)."""
+    THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE, THOUSAND_TABLE_IDLE_SECONDS, ...)."""
     env = dict(os.environ) if env is None else env
     defaults = Settings()
     parser = argparse.ArgumentParser(
@@ -225,6 +259,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="requests a client may make at once before --rate-limit applies",
     )
     parser.add_argument(
+        "--table-idle-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_TABLE_IDLE_SECONDS", defaults.table_idle_seconds)),
+        help="drop a table from memory after this long with no open stream and no action (its records stay);"
+        " 0: never",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -233,6 +274,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
+    if args.table_idle_seconds < 0:
+        parser.error("--table-idle-seconds must be 0 (never) or positive")
     return Settings(
         host=args.host,
         port=args.port,
@@ -247,6 +290,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         tls_key=args.tls_key,
         rate_limit=args.rate_limit,
         rate_burst=args.rate_burst,
+        table_idle_seconds=args.table_idle_seconds,
     )
 
 

@@ -137,6 +137,20 @@ class Registry:
         self._tables[table_id] = table
         return table
 
+    def expire(self, idle_seconds: float, now: float | None = None) -> list[tuple[AnyTable, float]]:
+        """Drop every table nobody has used for ``idle_seconds`` (no open stream, no event): the finished and
+        the abandoned alike. Its clock and bots stop; its stored records stay (``thousand-export``). Returns
+        the dropped tables with their idle seconds."""
+        now = time.monotonic() if now is None else now
+        expired: list[tuple[AnyTable, float]] = []
+        for table in list(self._tables.values()):
+            idle = table.idle_seconds(now)
+            if idle is not None and idle >= idle_seconds:
+                del self._tables[table.table_id]
+                table.close_streams()  # none is open: this stops its clock and bot tasks
+                expired.append((table, idle))
+        return expired
+
     def get(self, table_id: str) -> AnyTable:
         table = self._tables.get(table_id)
         if table is None:

@@ -202,6 +202,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """The same, as time.time(), for Turn.deadline."""
         self._clock_timer: asyncio.TimerHandle | None = None
         self._clock_task: asyncio.Task[None] | None = None
+        self.last_activity = time.monotonic()
+        """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
         for state in seats:
             state.bank = time_control.bank if time_control is not None else 0.0
         for seat, state in enumerate(seats):
@@ -592,6 +594,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """Log events with sequence numbers; send them to every stream, serialized once per audience."""
         if not events:
             return
+        self.last_activity = time.monotonic()
         self._update_clock()
         first = self.sequence + 1
         self.log.extend(events)
@@ -690,10 +693,20 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 yield data
         finally:
             self._subscribers.discard(subscriber)
+            self.last_activity = time.monotonic()
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""
         return [(s.audience, s.queue.qsize()) for s in list(self._subscribers)]
+
+    def idle_seconds(self, now: float) -> float | None:
+        """Seconds since the table's last event or last stream's end (``now``: time.monotonic()); None while
+        it is in use: a stream is open, its lock is held or its bots are moving."""
+        if self._subscribers or self.lock.locked():
+            return None
+        if self._bot_task is not None and not self._bot_task.done():
+            return None
+        return max(0.0, now - self.last_activity)
 
     def close_streams(self) -> None:
         """End every stream (the server is stopping); the clock and the bots stop too."""
