@@ -33,6 +33,7 @@ from engine.events import (
 )
 from engine.rules import GOAL, Rules
 from engine.scoring import DealValue, value_deal
+from engine.seeds import derive_key
 from engine.verify import commitment
 
 BOLT_PENALTY = 120
@@ -49,9 +50,8 @@ _FallFn = Callable[[int, int, Mark], None]
 
 
 def derive_seed(seed: int, label: str) -> int:
-    """A 64-bit key for one use of the game's seed, so deals and dealer choice never share a stream."""
-    digest = hashlib.sha256(f"thousand:{seed}:{label}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    """A 64-bit key for one use of the game's seed, so deals and the dealer choice never share a stream."""
+    return derive_key("thousand", seed, label)
 
 
 _SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(CARDS))))

@@ -11,7 +11,6 @@ player who went out in that round, then to the earliest seat after that round's 
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 from engine.blagogo.actions import Action, Shuffle
@@ -30,12 +29,12 @@ from engine.blagogo.round import Round, deal_order
 from engine.blagogo.rules import BlagogoRules
 from engine.blagogo.scoring import value_round
 from engine.errors import IllegalActionError, InvalidActionError, Reason
+from engine.seeds import derive_key
 
 
 def derive_seed(seed: int, label: str) -> int:
     """A 64-bit key for one use of the game's seed, so rounds and the dealer choice never share a stream."""
-    digest = hashlib.sha256(f"blagogo:{seed}:{label}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return derive_key("blagogo", seed, label)
 
 
 def seeded_shuffle(seed: int, round_number: int) -> Shuffle:
