@@ -19,14 +19,14 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from clients.bots import blagogo_tournament, tournament
 from clients.bots.example import CautiousBot
 from clients.bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
 from clients.bots.sdk import BotResult, run_blagogo_bot, run_bot
 from clients.bots.strategy import Strategy, StrategyOptions
-from clients.session import DEFAULT_SERVER, ServerError, TableSession
+from clients.session import DEFAULT_SERVER, GameRules, ServerError, TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
@@ -80,58 +80,45 @@ async def _play(args: argparse.Namespace) -> int:
     return 0 if result.finished else 1
 
 
-async def _match_blagogo(args: argparse.Namespace) -> int:
+async def _match(args: argparse.Namespace) -> int:
+    """Create a table with one open seat per strategy and play it to the end, one gRPC client a seat."""
     names = [n.strip() for n in args.strategies.split(",") if n.strip()]
-    strategies = [make_blagogo_strategy(n, _options(args, seat)) for seat, n in enumerate(names)]
-    rules = BlagogoRules(players=len(names), target=args.target, turnover_limit=args.turnover_limit)
+    blagogo = args.game == "blagogo"
+    rules: GameRules = (
+        BlagogoRules(players=len(names), target=args.target, turnover_limit=args.turnover_limit)
+        if blagogo
+        else Rules(players=len(names))
+    )
     async with TableSession(args.server) as lobby:
         table = await lobby.create_table(
             rules, [None] * len(names), seed=args.seed, first_dealer=None if args.seed is None else 0
         )
-    results = await asyncio.gather(
-        *(
-            run_blagogo_bot(
+    log = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
+
+    def bot(seat: int, name: str) -> Awaitable[BotResult]:
+        seed = (args.seed or 0) + seat
+        if blagogo:
+            strategy = make_blagogo_strategy(name, _options(args, seat))
+            return run_blagogo_bot(
                 strategy,
                 server=args.server,
                 table_id=table.table_id,
                 seat=seat,
-                name=names[seat],
-                seed=(args.seed or 0) + seat,
-                log=(lambda line: print(line, file=sys.stderr)) if args.verbose else None,
+                name=name,
+                seed=seed,
+                log=log,
             )
-            for seat, strategy in enumerate(strategies)
+        return run_bot(
+            strategy_named(name, _options(args, seat)),
+            server=args.server,
+            table_id=table.table_id,
+            seat=seat,
+            name=name,
+            seed=seed,
+            log=log,
         )
-    )
-    _print_result(list(results), args.json, names)
-    return 0 if all(r.finished for r in results) else 1
 
-
-async def _match(args: argparse.Namespace) -> int:
-    if args.game == "blagogo":
-        return await _match_blagogo(args)
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
-    strategies = [strategy_named(n, _options(args, seat)) for seat, n in enumerate(names)]
-    async with TableSession(args.server) as lobby:
-        table = await lobby.create_table(
-            Rules(players=len(names)),
-            [None] * len(names),
-            seed=args.seed,
-            first_dealer=None if args.seed is None else 0,
-        )
-    results = await asyncio.gather(
-        *(
-            run_bot(
-                strategy,
-                server=args.server,
-                table_id=table.table_id,
-                seat=seat,
-                name=names[seat],
-                seed=(args.seed or 0) + seat,
-                log=(lambda line: print(line, file=sys.stderr)) if args.verbose else None,
-            )
-            for seat, strategy in enumerate(strategies)
-        )
-    )
+    results = await asyncio.gather(*(bot(seat, name) for seat, name in enumerate(names)))
     _print_result(list(results), args.json, names)
     return 0 if all(r.finished for r in results) else 1
 
