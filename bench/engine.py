@@ -30,15 +30,18 @@ import sys
 from pathlib import Path
 
 # Run as ``python bench/engine.py``, Python puts bench/ first on sys.path, where this very file would shadow
-# the ``engine`` package; measure the working tree's engine instead.
+# the ``engine`` package. The repository goes last instead: an engine on PYTHONPATH (the compiled build that
+# ``--engine compiled`` puts there) or installed comes first, and the working tree's otherwise.
 _BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
-sys.path.insert(0, str(_BENCH_DIR.parent))
+sys.path.append(str(_BENCH_DIR.parent))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -195,7 +198,8 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     slice_seconds = args.seconds / (sides * rounds)
 
     python = f"{platform.python_implementation()} {platform.python_version()}"
-    out(f"{python}, engine imported from {Path(engine.__file__).parent}")
+    kind = "compiled (mypyc)" if engine.COMPILED else "interpreted"
+    out(f"{python}, {kind} engine imported from {Path(engine.__file__).parent}")
     if skat is None:
         out("pyspiel is not importable: the OpenSpiel skat reference is skipped (pip install open-spiel)")
     out(
@@ -223,6 +227,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     result: dict[str, Any] = {
         "game": "thousand",
         "players": args.players,
+        "engine": "compiled" if engine.COMPILED else "python",
         "seed": args.seed,
         "seconds": round(t_tally.seconds, 3),
         "deals": t_tally.deals,
@@ -326,9 +331,20 @@ def main(argv: list[str] | None = None) -> int:
         help="thousand: 2 to 4 (default 3); blagogo: 2 to 8 (default 4)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--engine",
+        choices=("compiled", "python"),
+        default="compiled",
+        help="thousand: compiled (default) is the engine compiled by mypyc as production runs it "
+        "(scripts/compiled_engine.py, needs a C compiler); python is the interpreted sources",
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.game == "thousand" and args.engine == "compiled" and not engine.COMPILED:
+        if os.environ.get(_RERUN):
+            parser.error(f"the compiled engine was built but {engine.__file__} was imported instead")
+        return _rerun_compiled(sys.argv[1:] if argv is None else argv)
     if args.game == "blagogo":
         args.players = 4 if args.players is None else args.players
         result = _run_blagogo(args, print)
@@ -340,6 +356,22 @@ def main(argv: list[str] | None = None) -> int:
     result = _run(args, print)
     print(json.dumps(result, sort_keys=True))
     return 0
+
+
+_RERUN = "THOUSAND_BENCH_COMPILED"
+"""Set in the rerun's environment, so that an engine that still imports interpreted stops with an error."""
+
+
+def _rerun_compiled(argv: list[str]) -> int:
+    """Run this benchmark again in a fresh interpreter with the compiled engine first on its path."""
+    from scripts.compiled_engine import build  # noqa: PLC0415  (only this path needs the build script)
+
+    print("building the compiled engine (scripts/compiled_engine.py; cached by the sources' hash) ...")
+    sys.stdout.flush()
+    where = build()
+    env = {**os.environ, _RERUN: "1"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
+    return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv], env=env)
 
 
 if __name__ == "__main__":

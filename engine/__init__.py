@@ -4,6 +4,7 @@ Start with :class:`Game` (a whole game), :class:`Rules` (every variant), the act
 :mod:`engine.actions`, and :func:`view` for what one seat may see.
 """
 
+from engine import deal as _deal
 from engine.actions import (
     Action,
     Bid,
@@ -28,7 +29,12 @@ from engine.game import Game
 from engine.observer import SPECTATOR, View, event_for, events_for, view
 from engine.rules import BidCap, OpeningBid, Rules, SitterScores, TwoPlayerDeal, WeakTalon
 
+COMPILED: bool = not (_deal.__file__ or "").endswith(".py")
+"""Whether this engine is the mypyc-compiled build of these sources (scripts/compiled_engine.py), which
+behaves the same, faster; benchmarks and the server's startup log say which one runs."""
+
 __all__ = [
+    "COMPILED",
     "SPECTATOR",
     "Action",
     "ActionError",

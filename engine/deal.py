@@ -41,7 +41,6 @@ from engine.cards import (
     CARDS,
     DECK_SIZE,
     FULL_MASK,
-    MARRIAGE_MASKS,
     MARRIAGE_POINTS,
     NINES_MASK,
     QUEENS_MASK,
@@ -404,6 +403,65 @@ class Deal:
         for seat in self.active:
             self._active_mask |= 1 << seat
 
+    def copy(self) -> Deal:
+        """An independent copy of this deal as it stands, for search (bots play many futures of one deal).
+
+        Mutable containers are copied and immutable values shared. Spelled out attribute by attribute because
+        a compiled Deal has no generic way to be created without dealing; tests/test_engine_tables.py checks
+        that every attribute is copied.
+        """
+        new = Deal(self.rules, DealSetup(self.number, self.dealer, self.kind), self.order)
+        new._active_mask = self._active_mask
+        new._following = self._following
+        new._legal = self._legal
+        new._marriage_mask = self._marriage_mask
+        new._play_mask = self._play_mask
+        new._weak_talon = self._weak_talon
+        new.active = self.active
+        new.auction = self.auction.copy()
+        new.bid = self.bid
+        new.contract = self.contract
+        new.dark_seat = self.dark_seat
+        new.deal_seed = self.deal_seed
+        new.dealer = self.dealer
+        new.dealt = self.dealt
+        new.dealt_talons = self.dealt_talons
+        new.declarer = self.declarer
+        new.discards_left = self.discards_left
+        new.doubled = self.doubled
+        new.four_nines_receivers = self.four_nines_receivers
+        new.given = self.given.copy()
+        new.gives_left = self.gives_left
+        new.hands = self.hands.copy()
+        new.high_bid = self.high_bid
+        new.high_bidder = self.high_bidder
+        new.kind = self.kind
+        new.leader = self.leader
+        new.marriage_points = self.marriage_points.copy()
+        new.marriages = self.marriages.copy()
+        new.number = self.number
+        new.order = self.order
+        new.outcome = self.outcome
+        new.passed = self.passed
+        new.phase = self.phase
+        new.redeal = self.redeal
+        new.rules = self.rules
+        new.salt = self.salt
+        new.sitter = self.sitter
+        new.spoken = self.spoken
+        new.taken_talon = self.taken_talon
+        new.talon_face_up = self.talon_face_up
+        new.talon_index = self.talon_index
+        new.talons = self.talons.copy()
+        new.to_act = self.to_act
+        new.trick = self.trick.copy()
+        new.trick_count = self.trick_count
+        new.tricks_played = self.tricks_played
+        new.tricks_won = self.tricks_won.copy()
+        new.trump = self.trump
+        new.won = self.won.copy()
+        return new
+
     # ------------------------------------------------------------------ start
 
     def start(self) -> list[Event]:
@@ -649,7 +707,7 @@ class Deal:
             card = action.card
             index = card.suit * 6 + card.rank  # card.index, without the property call
             if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
-                raise self._why_illegal(seat, action)
+                raise _why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
             return events
@@ -664,7 +722,7 @@ class Deal:
                     action = candidate
                     break
             else:
-                raise self._why_illegal(seat, action)
+                raise _why_illegal(self, seat, action)
         self._legal = None
         if type(action) is Pass:
             self.spoken |= 1 << seat
@@ -887,152 +945,9 @@ class Deal:
             )
         )
 
-    # ------------------------------------------------------------------ rejection reasons
 
-    def _why_illegal(self, seat: int, action: object) -> IllegalActionError | InvalidActionError:
-        """The specific reason an action outside the legal list is rejected (the slow path)."""
-        phase = self.phase
-        if isinstance(action, DemandRedeal):
-            return IllegalActionError(
-                Reason.REDEAL_NOT_ALLOWED, f"a redeal for {action.reason.value} may not be demanded now"
-            )
-        if isinstance(action, Concede):
-            return IllegalActionError(
-                Reason.WRONG_PHASE, "only the declarer may concede, after taking the talon and before play"
-            )
-        expected = _PHASE_ACTIONS[phase]
-        if not isinstance(action, expected):
-            if not isinstance(action, _ALL_ACTIONS):
-                return InvalidActionError(f"{action!r} is not an action of Thousand")
-            names = " or ".join(t.__name__ for t in expected)
-            return IllegalActionError(
-                Reason.WRONG_PHASE,
-                f"{type(action).__name__} is not allowed in the {phase.value} phase (expected {names})",
-            )
-        match action:
-            case Bid(value):
-                return self._why_bid_illegal(seat, value)
-            case Pass():
-                return IllegalActionError(
-                    Reason.MUST_BID, "the opener must bid at least 100 and may not pass"
-                )
-            case ChooseTalon(index):
-                return IllegalActionError(Reason.NO_SUCH_TALON, f"there is no talon {index}; choose 0 or 1")
-            case GiveCard(card, to):
-                if not isinstance(card, Card):
-                    return InvalidActionError(f"{card!r} is not a card")
-                if not self.hands[seat] >> card.index & 1:
-                    return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
-                if to not in self.active or to == seat:
-                    return IllegalActionError(Reason.NOT_AN_OPPONENT, f"seat {to} is not an opponent")
-                return IllegalActionError(Reason.ALREADY_GIVEN, f"seat {to} already received a card")
-            case DiscardCard(card):
-                if not isinstance(card, Card):
-                    return InvalidActionError(f"{card!r} is not a card")
-                if not self.hands[seat] >> card.index & 1:
-                    return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
-                return IllegalActionError(Reason.ALREADY_GIVEN, "no more cards go to the talon")
-            case NameContract(value):
-                if not isinstance(value, int) or isinstance(value, bool):
-                    return InvalidActionError(f"contract {value!r} is not a number")
-                if value < self.bid:
-                    return IllegalActionError(
-                        Reason.CONTRACT_TOO_LOW, f"the contract must be at least the winning bid {self.bid}"
-                    )
-                if value % CONTRACT_STEP:
-                    return IllegalActionError(
-                        Reason.CONTRACT_NOT_MULTIPLE_OF_5, f"contract {value} is not a multiple of 5"
-                    )
-                return IllegalActionError(
-                    Reason.CONTRACT_ABOVE_CAP,
-                    f"contract {value} is above your cap {max(self.bid, self.cap(seat))} (T-9)",
-                )
-            case PlayCard(card, marriage):
-                return self._why_play_illegal(seat, card, marriage)
-        return IllegalActionError(Reason.WRONG_PHASE, f"{action!r} is not allowed now")
+def _why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | InvalidActionError:
+    """The reason for a rejection, from engine.rejections (interpreted, and importing this module)."""
+    from engine.rejections import why_illegal  # noqa: PLC0415  (a cycle; only the rare rejection pays)
 
-    def _why_bid_illegal(self, seat: int, value: object) -> IllegalActionError | InvalidActionError:
-        if not isinstance(value, int) or isinstance(value, bool):
-            return InvalidActionError(f"bid {value!r} is not a number")
-        lowest = self._lowest_bid()
-        if value < lowest:
-            return IllegalActionError(
-                Reason.BID_TOO_LOW, f"bid {value} is too low; the lowest bid is {lowest}"
-            )
-        if (value - lowest) % self.rules.bid_step:
-            return IllegalActionError(
-                Reason.BID_NOT_MULTIPLE_OF_STEP,
-                f"bid {value} does not rise from {lowest} in steps of {self.rules.bid_step}",
-            )
-        if self.dark_seat is not None and value > DARK_BID and not marriage_points_in(self.hands[seat]):
-            return IllegalActionError(
-                Reason.BID_NEEDS_MARRIAGE, "only a player holding a marriage may outbid a dark 120 (T-31)"
-            )
-        return IllegalActionError(
-            Reason.BID_ABOVE_CAP, f"bid {value} is above your cap {self._auction_cap(seat)} (T-9)"
-        )
-
-    def _why_play_illegal(
-        self, seat: int, card: object, marriage: bool
-    ) -> IllegalActionError | InvalidActionError:
-        if not isinstance(card, Card):
-            return InvalidActionError(f"{card!r} is not a card")
-        hand = self.hands[seat]
-        if not hand >> card.index & 1:
-            return IllegalActionError(Reason.NO_SUCH_CARD, f"{card} is not in your hand")
-        if marriage:
-            if self.trick:
-                return IllegalActionError(
-                    Reason.MARRIAGE_NOT_ON_LEAD, "a marriage is declared only when leading a trick (T-20)"
-                )
-            pair = MARRIAGE_MASKS[card.suit]
-            if card.rank not in (Rank.KING, Rank.QUEEN) or hand & pair != pair:
-                return IllegalActionError(
-                    Reason.MARRIAGE_NOT_HELD,
-                    f"you do not hold the king and queen of {card.suit.symbol} (T-20)",
-                )
-            return IllegalActionError(
-                Reason.MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK,
-                "a marriage may not be declared on the declarer's first lead (T-20)",
-            )
-        lead_suit = Suit(self.trick[0][1] // 6)
-        if hand & SUIT_MASKS[lead_suit]:
-            if card.suit == lead_suit:
-                return IllegalActionError(
-                    Reason.MUST_BEAT, f"you must beat the trick with a higher {lead_suit.symbol} (must_beat)"
-                )
-            return IllegalActionError(
-                Reason.MUST_FOLLOW_SUIT, f"you must follow suit {lead_suit.symbol} (T-18)"
-            )
-        if self.trump is not None and card.suit == self.trump:
-            return IllegalActionError(Reason.MUST_BEAT, "you must overtrump when you can (must_beat)")
-        trump = self.trump
-        assert trump is not None
-        return IllegalActionError(
-            Reason.MUST_TRUMP,
-            f"you cannot follow {lead_suit.symbol}, so you must play a trump {trump.symbol}",
-        )
-
-
-_PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
-    Phase.DARK: (DeclareDark, DeclineDark),
-    Phase.AUCTION: (Bid, Pass),
-    Phase.TALON_CHOICE: (ChooseTalon,),
-    Phase.EXCHANGE: (GiveCard, DiscardCard),
-    Phase.CONTRACT: (NameContract,),
-    Phase.PLAY: (PlayCard,),
-    Phase.OVER: (),
-}
-_ALL_ACTIONS: Final = (
-    DeclareDark,
-    DeclineDark,
-    Bid,
-    Pass,
-    DemandRedeal,
-    ChooseTalon,
-    GiveCard,
-    DiscardCard,
-    NameContract,
-    Concede,
-    PlayCard,
-)
+    return why_illegal(deal, seat, action)

@@ -91,6 +91,12 @@ def shuffle_from_key(key: int) -> Shuffle:
     return Shuffle(tuple(order))
 
 
+def _is_card_tuple(order: object) -> bool:
+    """Whether a caller's shuffle order is a tuple of cards; typed ``object`` so that a compiled engine
+    checks the elements here instead of raising TypeError while iterating them as cards."""
+    return isinstance(order, tuple) and all(type(card) is Card for card in order)
+
+
 @dataclass(slots=True)
 class SeatRecord:
     """One seat's line of the score sheet."""
@@ -185,7 +191,7 @@ class Game:
             shuffle = self.chance_outcome()
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
-        elif not isinstance(shuffle.order, tuple) or not all(type(c) is Card for c in shuffle.order):
+        elif not _is_card_tuple(shuffle.order):
             raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         setup = self.next_setup()
         deal = Deal(self.rules, setup, shuffle.order)
@@ -204,8 +210,12 @@ class Game:
         self._after(deal, events)
         return events
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply one seat's action; on rejection raise with the game unchanged."""
+    def apply(self, seat: object, action: Action) -> list[Event]:
+        """Apply one seat's action; on rejection raise with the game unchanged.
+
+        ``seat`` is typed ``object`` because anything is answered: a value that is not a seat number (a bool,
+        a float, a string) is rejected as INVALID_SEAT, in the compiled engine as in the interpreted one.
+        """
         if self.winner is not None:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over")
         if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat

@@ -23,6 +23,7 @@ from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+import engine
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
@@ -137,6 +138,7 @@ class Server:
             port=self.port,
             metrics_port=self.metrics_port,
             tables=len(self.registry),
+            engine="compiled" if engine.COMPILED else "python",
         )
 
     async def stop(self, grace: float | None = None) -> None:

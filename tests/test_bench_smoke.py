@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 90
 
@@ -26,8 +28,10 @@ def last_json(*argv: str) -> dict[str, Any]:
     return result
 
 
-def test_engine_benchmark_prints_its_figures_as_json_last() -> None:
-    result = last_json("bench/engine.py", "--seconds", "1")
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_engine_benchmark_prints_its_figures_as_json_last(engine: str) -> None:
+    result = last_json("bench/engine.py", "--seconds", "1", "--engine", engine)
+    assert result["engine"] == engine
     assert result["deals_per_s"] > 0
     assert result["actions_per_s"] > 0
 

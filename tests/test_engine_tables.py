@@ -25,7 +25,7 @@ from engine.cards import (
 )
 from engine.deal import Deal, DealSetup, _play_actions
 from engine.errors import InvalidActionError
-from engine.game import derive_seed, seeded_shuffle
+from engine.game import Game, derive_seed, seeded_shuffle
 from engine.rules import Rules
 
 
@@ -100,3 +100,34 @@ def test_deal_hands_and_talons_follow_the_dealing_order(players: int) -> None:
     for k, seat in enumerate(deal.active):
         assert deal.dealt[seat] == mask_of(order[k * hand : (k + 1) * hand])
     assert sum(m.bit_count() for m in deal.dealt) + sum(m.bit_count() for m in deal.dealt_talons) == 24
+
+
+def _attributes(deal: Deal) -> list[str]:
+    """Every attribute of a deal: ``__slots__`` when interpreted, mypyc's attribute list when compiled."""
+    names = getattr(Deal, "__mypyc_attrs__", None) or Deal.__slots__
+    return [name for name in names if not name.startswith("__")]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_deal_copy_copies_every_attribute_and_shares_no_container(players: int) -> None:
+    """``Deal.copy`` spells its attributes out; one added to Deal and not to copy() fails here."""
+    rng = random.Random(players)
+    for seed in range(6):
+        game = Game(Rules(players=players), seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        for _ in range(rng.randrange(30)):
+            if deal.is_over:
+                break
+            seat = deal.to_act
+            assert seat is not None
+            deal.apply(seat, rng.choice(deal.legal_actions()))
+        twin = deal.copy()
+        names = _attributes(deal)
+        assert len(names) >= 45
+        for name in names:
+            mine, theirs = getattr(deal, name), getattr(twin, name)
+            assert theirs == mine, name
+            if isinstance(mine, list | dict | set):
+                assert theirs is not mine, f"{name} is shared between a deal and its copy"

@@ -276,7 +276,11 @@ def test_dockerignore_lets_in_every_package_the_image_installs() -> None:
         pattern.rstrip("*") for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]
     }
     assert packages <= allowed
-    assert {"pyproject.toml", project["project"]["readme"]} <= allowed
+    assert {"pyproject.toml", project["project"]["readme"], "setup.py"} <= allowed
+    backend = project["build-system"]
+    for directory in backend["backend-path"]:  # the in-tree build backend, and what it and setup.py import
+        module = f"{directory}/{backend['build-backend']}.py"
+        assert {module, f"{directory}/__init__.py", f"{directory}/compiled_engine.py"} <= allowed
 
 
 # ---------------------------------------------------------------- Kubernetes

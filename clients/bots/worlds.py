@@ -64,45 +64,8 @@ _Trick = tuple[tuple[int, ...], list[int | None], int | None, int | None, bool]
 
 
 def clone_deal(deal: Deal) -> Deal:
-    """An independent copy of a live deal: its mutable containers copied, its immutable values shared.
-
-    Generic over the engine's representation (a ``__dict__`` or ``__slots__``), so an optimisation of
-    ``engine.Deal`` does not break it; the bots' tests play a clone and its original apart to check.
-    """
-    cls = type(deal)
-    new = object.__new__(cls)
-    state = getattr(deal, "__dict__", None)
-    if state is not None:
-        fresh = state.copy()
-        for name, value in fresh.items():
-            if type(value) in _CONTAINERS:
-                fresh[name] = value.copy()
-        new.__dict__.update(fresh)
-        return new
-    names = _SLOTS.get(cls)
-    if names is None:
-        names = _SLOTS[cls] = tuple(n for n in _slot_names(cls) if n not in ("__dict__", "__weakref__"))
-    for name in names:
-        try:
-            value = getattr(deal, name)
-        except AttributeError:
-            continue  # a slot the deal never set
-        if type(value) in _CONTAINERS:
-            value = value.copy()
-        setattr(new, name, value)
-    return new
-
-
-_CONTAINERS = (list, dict, set)
-_SLOTS: dict[type, tuple[str, ...]] = {}
-
-
-def _slot_names(cls: type) -> list[str]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names.extend([slots] if isinstance(slots, str) else slots)
-    return names
+    """An independent copy of a live deal (``Deal.copy``), to play one of its futures."""
+    return deal.copy()
 
 
 def voluntary_auction(view: View) -> list[tuple[int, int | None]]:

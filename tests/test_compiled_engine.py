@@ -1,0 +1,91 @@
+"""The compiled engine (scripts/compiled_engine.py) is the same engine as the interpreted sources, faster.
+
+The engine benchmark's goal is met by the mypyc-compiled build of the engine's own sources, and production
+images run it, so it is held to the same tests: its behaviour fingerprint (tests/engine_fingerprint.py)
+equals the interpreted engine's, and the engine's rule, property, golden-transcript and bot tests pass on it.
+Each check runs in a fresh interpreter that imports the compiled copy before anything else.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from scripts.compiled_engine import build
+from tests.engine_fingerprint import fingerprint
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_TESTS = (
+    "tests/test_rules_deal.py",
+    "tests/test_rules_scoring.py",
+    "tests/test_properties.py",
+    "tests/test_golden.py",
+    "tests/test_engine_tables.py",
+    "tests/test_transcript.py",
+    "tests/test_verify.py",
+    "tests/test_selfplay.py",
+    "tests/test_bots_strategies.py",
+)
+
+pytestmark = pytest.mark.skipif(
+    shutil.which(str(sysconfig.get_config_var("CC") or "cc").split()[0]) is None,
+    reason="no C compiler: the compiled engine cannot be built here",
+)
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Path:
+    return build()
+
+
+def _run_compiled(where: Path, code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter whose ``engine`` is the compiled copy in ``where``.
+
+    The working directory is the copy (``python -c`` puts it first on sys.path) and the repository follows on
+    PYTHONPATH for the tests package; the code imports ``engine`` and checks it is compiled before anything
+    else can import the interpreted one.
+    """
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(where), str(ROOT)))}
+    prologue = "import engine, sys\nassert engine.COMPILED, engine.__file__\n"
+    return subprocess.run(
+        [sys.executable, "-c", prologue + code, *args],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_the_compiled_copy_is_compiled_and_the_tree_is_not(compiled: Path) -> None:
+    import engine  # noqa: PLC0415
+
+    assert not engine.COMPILED, "the working tree must run its .py files (no .so next to them)"
+    assert not list((ROOT / "engine").rglob("*.so"))
+    assert list((compiled / "engine").glob("deal.*.so"))
+
+
+def test_compiled_engine_has_the_interpreted_engines_fingerprint(compiled: Path) -> None:
+    """T-34, T-35: every event, legal list, view and rejection, the same in both builds."""
+    done = _run_compiled(compiled, "from tests.engine_fingerprint import fingerprint\nprint(fingerprint())")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == fingerprint()
+
+
+def test_engine_tests_pass_on_the_compiled_engine(compiled: Path) -> None:
+    """The rule tests (T-1 to T-35), properties, golden transcripts and bot tests, on the compiled build."""
+    done = _run_compiled(
+        compiled,
+        "import pytest\nsys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', '--rootdir', sys.argv[1],"
+        " *sys.argv[2:]]))",
+        str(ROOT),
+        *(str(ROOT / name) for name in ENGINE_TESTS),
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
