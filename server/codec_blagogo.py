@@ -179,8 +179,6 @@ def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
 _END: Final = enum_table(End, blagogo_actions_pb2.BlagogoRunEnd.Value, "BLAGOGO_RUN_END_")
 _END_BACK: Final = reverse(_END)
 _ACTION_KINDS: Final = ", ".join(f.name for f in BlagogoAction.DESCRIPTOR.oneofs_by_name["action"].fields)
-MAX_BRIDGE: Final = len(CARDS)
-"""No bridge holds more cards than the deck: positions beyond are not interned (the engine refuses them)."""
 
 
 def stands_to_proto(stands: Stands) -> blagogo_actions_pb2.BlagogoJokerMeaning:
@@ -266,7 +264,7 @@ def action_from_proto(message: blagogo_actions_pb2.BlagogoAction) -> Action:
             return ba.DRAW
         case "take_from_bridge":
             position = message.take_from_bridge.position
-            return ba.take(position) if 0 <= position < MAX_BRIDGE else ba.TakeFromBridge(position)
+            return ba.take(position)  # interned for real positions; the round rejects any other
         case "lay_melds":
             return ba.LayMelds(
                 tuple(

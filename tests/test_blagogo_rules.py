@@ -36,7 +36,7 @@ from engine.blagogo import (
     events_for,
     view,
 )
-from engine.blagogo.actions import Shuffle
+from engine.blagogo.actions import Shuffle, take
 from engine.blagogo.cards import (
     CARDS,
     DECK_SIZE,
@@ -342,6 +342,15 @@ def test_b9_take_the_last_card_of_the_bridge() -> None:
     for viewer in (SPECTATOR, 0, 1):
         assert view(game, viewer).known_cards[1] == (CARDS[two],)
     assert rnd(game).phase is Phase.PLAY
+
+
+@pytest.mark.parametrize("position", [-1, -3, 3, 107, 108, 10**9])
+def test_b9_take_from_a_position_the_bridge_does_not_have(position: int) -> None:
+    """B-9: a position off the bridge is refused (``take`` neither indexes from the end nor grows a table)."""
+    game = bridge_of_three()
+    action = take(position)
+    assert action == TakeFromBridge(position)
+    refused(game, 1, action, BlagogoReason.NO_SUCH_POSITION)
 
 
 def test_b9_take_a_deeper_card_with_every_card_after_it() -> None:

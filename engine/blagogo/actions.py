@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from engine.blagogo.cards import CARDS, Card, Rank, Suit
+from engine.blagogo.cards import CARDS, DECK_SIZE, Card, Rank, Suit
 
 
 class End(Enum):
@@ -143,7 +143,13 @@ _TAKES: list[TakeFromBridge] = []
 
 
 def take(position: int) -> TakeFromBridge:
-    """The interned ``TakeFromBridge(position)``."""
+    """``TakeFromBridge(position)``, interned for the positions a bridge can have (0 to 107).
+
+    Any other value gets a fresh action, which the round then rejects with its reason: a negative position
+    must not index the table from its end, and a huge one must not grow it.
+    """
+    if type(position) is not int or not 0 <= position < DECK_SIZE:
+        return TakeFromBridge(position)
     while len(_TAKES) <= position:
         _TAKES.append(TakeFromBridge(len(_TAKES)))
     return _TAKES[position]
