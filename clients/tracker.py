@@ -44,7 +44,7 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
-from engine.observer import Exchange, SeatScore
+from engine.observer import Exchange, SeatScore, TakenTrick
 from engine.rules import GOAL, TwoPlayerDeal
 
 BARREL_DEALS: Final = 3
@@ -69,8 +69,9 @@ def empty_view(rules: Rules, viewer: int | None, first_dealer: int) -> View:
         viewer=viewer, rules=rules, deal_number=0, dealer=first_dealer, kind=None, phase=None, active=(),
         sitter=None, hand=(), card_counts=(0,) * n, auction=(), high_bid=None, high_bidder=None,
         dark_seat=None, declarer=None, bid=None, contract=None, doubled=False, talon=None, talon_counts=(),
-        exchange=(), trick=(), trump=None, marriages=(), tricks_won=(0,) * n, trick_points=(0,) * n,
-        scores=scores, to_act=None, legal_actions=(), revealed_hands=None, winner=None, standings=(),
+        exchange=(), trick=(), tricks=(), trump=None, marriages=(), tricks_won=(0,) * n,
+        trick_points=(0,) * n, scores=scores, to_act=None, legal_actions=(), revealed_hands=None, winner=None,
+        standings=(),
     )  # fmt: skip
 
 
@@ -210,6 +211,7 @@ class ViewTracker:
                 return replace(
                     v,
                     trick=(),
+                    tricks=(*v.tricks, TakenTrick(seat, v.trick, points)),
                     tricks_won=_with(v.tricks_won, seat, 1),
                     trick_points=_with(v.trick_points, seat, points),
                 )
@@ -278,6 +280,7 @@ class ViewTracker:
             talon_counts=talon_counts,
             exchange=(),
             trick=(),
+            tricks=(),
             trump=None,
             marriages=(),
             tricks_won=(0,) * n,

@@ -26,7 +26,7 @@ from engine.deal import Deal, DealSetup, Phase
 from engine.errors import ActionError, IllegalActionError, InvalidActionError, Reason, RulesError
 from engine.events import DealKind, Event, Mark, Outcome
 from engine.game import Game
-from engine.observer import SPECTATOR, View, event_for, events_for, view
+from engine.observer import SPECTATOR, TakenTrick, View, event_for, events_for, view
 from engine.rules import BidCap, OpeningBid, Rules, SitterScores, TwoPlayerDeal, WeakTalon
 
 COMPILED: bool = not (_deal.__file__ or "").endswith(".py")
@@ -70,6 +70,7 @@ __all__ = [
     "Shuffle",
     "SitterScores",
     "Suit",
+    "TakenTrick",
     "TwoPlayerDeal",
     "View",
     "WeakTalon",

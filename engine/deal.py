@@ -306,6 +306,7 @@ class Deal:
         "sitter",
         "spoken",
         "taken_talon",
+        "taken_tricks",
         "talon_face_up",
         "talon_index",
         "talons",
@@ -385,6 +386,8 @@ class Deal:
         self.trump: Suit | None = None
         self.leader: int | None = None
         self.trick: list[tuple[int, int]] = []
+        self.taken_tricks: list[tuple[int, list[tuple[int, int]]]] = []
+        """(winner, [(seat, card index), ...] in play order) of each completed trick: public (T-33)."""
         self.tricks_played = 0
         self.trick_count = 0
         self.tricks_won: list[int] = [0] * n
@@ -455,6 +458,7 @@ class Deal:
         new.talons = self.talons.copy()
         new.to_act = self.to_act
         new.trick = self.trick.copy()
+        new.taken_tricks = self.taken_tricks.copy()  # completed tricks' lists are never changed again
         new.trick_count = self.trick_count
         new.tricks_played = self.tricks_played
         new.tricks_won = self.tricks_won.copy()
@@ -899,6 +903,7 @@ class Deal:
         self.won[winner] |= trick_mask
         self.tricks_won[winner] += 1
         self.tricks_played += 1
+        self.taken_tricks.append((winner, trick))  # the list is done with: a new trick gets a new one
         events.append(
             TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points_of(trick_mask))
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.actions import Action
-from engine.cards import Card, Suit, cards_of, points_of
+from engine.cards import CARDS, Card, Suit, cards_of, points_of
 from engine.deal import Phase
 from engine.events import CardGiven, DealKind, Event, HandDealt, Standing, TalonTaken
 from engine.game import Game
@@ -43,6 +43,17 @@ class Exchange:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenTrick:
+    """A completed trick of the current deal: public, since every card is played face up (T-33)."""
+
+    winner: int
+    plays: tuple[tuple[int, Card], ...]
+    """(seat, card) in the order played; the first seat led."""
+    points: int
+    """The card points the winner took with it."""
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     """Everything ``viewer`` may know right now, and nothing more."""
 
@@ -70,6 +81,9 @@ class View:
     talon_counts: tuple[int, ...]
     exchange: tuple[Exchange, ...]
     trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[TakenTrick, ...]
+    """The deal's completed tricks in order, so a client that joins or resumes mid-deal (a bot, a new
+    screen) knows every card played, not only their count and points."""
     trump: Suit | None
     marriages: tuple[tuple[int, Suit], ...]
     tricks_won: tuple[int, ...]
@@ -96,7 +110,7 @@ def view(game: Game, viewer: int | None) -> View:
     if deal is None:
         return View(
             viewer, game.rules, 0, game.dealer, None, None, (), None, (), (0,) * n, (), None, None, None,
-            None, None, None, False, None, (), (), (), None, (), (0,) * n, (0,) * n, scores, None, (),
+            None, None, None, False, None, (), (), (), (), None, (), (0,) * n, (0,) * n, scores, None, (),
             None, game.winner, game.standings,
         )  # fmt: skip
     over = deal.is_over
@@ -132,6 +146,7 @@ def view(game: Game, viewer: int | None) -> View:
         talon_counts=tuple(m.bit_count() for m in deal.talons),
         exchange=exchange,
         trick=deal.trick_cards(),
+        tricks=tuple(_taken(winner, plays) for winner, plays in deal.taken_tricks),
         trump=deal.trump,
         marriages=tuple(deal.marriages),
         tricks_won=tuple(deal.tricks_won),
@@ -143,6 +158,13 @@ def view(game: Game, viewer: int | None) -> View:
         winner=game.winner,
         standings=game.standings,
     )
+
+
+def _taken(winner: int, plays: list[tuple[int, int]]) -> TakenTrick:
+    mask = 0
+    for _, index in plays:
+        mask |= 1 << index
+    return TakenTrick(winner, tuple([(seat, CARDS[index]) for seat, index in plays]), points_of(mask))
 
 
 def _exchange_known(game: Game, viewer: int | None) -> tuple[Exchange, ...]:

@@ -27,7 +27,7 @@ from engine import actions as ea
 from engine import events as ee
 from engine import rules as er
 from engine.cards import CARDS, Card, Rank, Suit
-from engine.observer import Exchange, SeatScore
+from engine.observer import Exchange, SeatScore, TakenTrick
 from server.codec_common import enum_problem, enum_table, known, optional, reverse
 from thousand.v1 import (
     cards_pb2,
@@ -518,6 +518,14 @@ def view_to_proto(view: View) -> thousand_views_pb2.ThousandView:
             for x in view.exchange
         ],
         trick=[V.TrickCard(seat=seat, card=card_to_proto(card)) for seat, card in view.trick],
+        tricks=[
+            V.TakenTrick(
+                winner=t.winner,
+                plays=[V.TrickCard(seat=seat, card=card_to_proto(card)) for seat, card in t.plays],
+                points=t.points,
+            )
+            for t in view.tricks
+        ],
         trump=None if view.trump is None else _SUIT[view.trump],
         marriages=[V.DeclaredMarriage(seat=seat, suit=_SUIT[suit]) for seat, suit in view.marriages],
         tricks_won=view.tricks_won,
@@ -540,6 +548,10 @@ def view_to_proto(view: View) -> thousand_views_pb2.ThousandView:
         winner=view.winner,
         standings=[_standing(s) for s in view.standings],
     )
+
+
+def _trick_cards_from(plays: Iterable[V.TrickCard]) -> tuple[tuple[int, Card], ...]:
+    return tuple((p.seat, card_from_proto(p.card, "tricks.plays.card")) for p in plays)
 
 
 def view_from_proto(message: thousand_views_pb2.ThousandView) -> View:
@@ -575,6 +587,7 @@ def view_from_proto(message: thousand_views_pb2.ThousandView) -> View:
             for x in m.exchange
         ),
         trick=tuple((t.seat, card_from_proto(t.card, "trick.card")) for t in m.trick),
+        tricks=tuple(TakenTrick(t.winner, _trick_cards_from(t.plays), t.points) for t in m.tricks),
         trump=known(_SUIT_BACK, m.trump, "trump") if m.HasField("trump") else None,
         marriages=tuple((d.seat, known(_SUIT_BACK, d.suit, "marriages.suit")) for d in m.marriages),
         tricks_won=tuple(m.tricks_won),

@@ -3,6 +3,7 @@ what a seat knows, reproducible searches, and the duplicate tournament runner.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -178,8 +179,15 @@ def test_ismcts_respects_its_time_budget() -> None:
     assert bot.stats.iterations >= 1
 
 
+def _view(game: Game, seat: int, with_tricks: bool) -> View:
+    """The seat's view, or as a server from before ``View.tricks`` sends it (no taken tricks)."""
+    seen = view(game, seat)
+    return seen if with_tricks else dataclasses.replace(seen, tricks=())
+
+
+@pytest.mark.parametrize("with_tricks", [True, False], ids=["tricks", "no-tricks"])
 @pytest.mark.parametrize("variant", ["3p", "2p", "2p-polish", "4p", "3p-strict", "3p-golden"])
-def test_worlds_agree_with_the_view(variant: str) -> None:
+def test_worlds_agree_with_the_view(variant: str, with_tricks: bool) -> None:
     """A determinization replays to the seat's state: same hand, counts, trick, trump; unseen cards only."""
     rules = VARIANTS[variant]
     checked = 0
@@ -188,10 +196,10 @@ def test_worlds_agree_with_the_view(variant: str) -> None:
         deal = game.deal
         assert deal is not None
         for s in range(rules.players):
-            belief_by_seat.setdefault(s, Belief(s)).update(view(game, s))
+            belief_by_seat.setdefault(s, Belief(s)).update(_view(game, s, with_tricks))
         if len(v.legal_actions) < 2:
             continue
-        sampler = WorldSampler(v, belief_by_seat[seat])
+        sampler = WorldSampler(_view(game, seat, with_tricks), belief_by_seat[seat])
         world = sampler.sample(random.Random(checked))
         assert world is not None, sampler.failures
         assert world.phase is v.phase and world.to_act == seat
@@ -204,9 +212,11 @@ def test_worlds_agree_with_the_view(variant: str) -> None:
     assert checked > 30
 
 
-def test_belief_rebuilds_the_tricks() -> None:
-    """Every card a seat's belief places in a taken trick is the card played there; only unseen ones are
-    hidden (with views after every action: the card that completes a trick, by another seat)."""
+@pytest.mark.parametrize("with_tricks", [True, False], ids=["tricks", "no-tricks"])
+def test_belief_rebuilds_the_tricks(with_tricks: bool) -> None:
+    """Every card a seat's belief places in a taken trick is the card played there. With ``View.tricks``
+    every card is known; without (an older server), only unseen ones are hidden (with views after every
+    action: the card that completes a trick, by another seat)."""
     rules = Rules(players=3)
     beliefs = [Belief(s) for s in range(3)]
     game = Game(rules, 9)
@@ -218,7 +228,7 @@ def test_belief_rebuilds_the_tricks() -> None:
         assert seat is not None
         game.apply(seat, bots[seat].choose(view(game, seat), rng))
         for s in range(3):
-            beliefs[s].update(view(game, s))
+            beliefs[s].update(_view(game, s, with_tricks))
     played = [e for e in game.events if isinstance(e, CardPlayed)]
     taken = [e for e in game.events if isinstance(e, TrickTaken)]
     for belief in beliefs:
@@ -227,6 +237,8 @@ def test_belief_rebuilds_the_tricks() -> None:
             truth = [(p.seat, p.card.index) for p in played[3 * k : 3 * k + 3]]
             assert list(record.seats) == [s for s, _ in truth]
             assert record.winner == taken[k].seat and record.points in (taken[k].points, None)
+            if with_tricks:
+                assert record.cards == [c for _, c in truth] and record.points == taken[k].points
             for pos, c in enumerate(record.cards):
                 if c is None:
                     assert pos == 2 and record.seats[pos] != belief.seat

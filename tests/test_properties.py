@@ -496,6 +496,29 @@ def test_t33_views_and_events_reveal_no_hidden_card(rules: Rules, seed: int) -> 
             assert not leaked, f"events for {viewer} show {leaked} in phase {deal.phase}"
 
 
+@property_settings
+@given(rules=RULES, seed=SEEDS)
+def test_t33_every_view_lists_the_deals_taken_tricks_as_played(rules: Rules, seed: int) -> None:
+    """T-33: tricks are public; every viewer's ``view.tricks`` is the deal's CardPlayed events grouped by the
+    TrickTaken events that closed them, with the same winner and points."""
+    for game in states(rules, seed, MAX_DEALS):
+        if game.deal is None:
+            continue
+        expected: list[tuple[int, tuple[tuple[int, Card], ...], int]] = []
+        plays: list[tuple[int, Card]] = []
+        for event in game.events[deal_start(game) :]:
+            if isinstance(event, CardPlayed):
+                plays.append((event.seat, event.card))
+            elif isinstance(event, TrickTaken):
+                assert tuple(card for _, card in plays) == event.cards
+                expected.append((event.seat, tuple(plays), event.points))
+                plays = []
+        for viewer in viewers(game):
+            seen = view(game, viewer)
+            assert [(t.winner, t.plays, t.points) for t in seen.tricks] == expected
+            assert seen.trick == tuple(plays)
+
+
 # ---------------------------------------------------------------------------------------------- T-35
 
 

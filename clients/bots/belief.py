@@ -1,13 +1,14 @@
 """What one seat knows about the current deal, rebuilt from the successive views it is shown (T-33).
 
-A :class:`engine.View` is a snapshot: it shows the trick in progress, but not the tricks already taken. A
-:class:`Belief` remembers them from view to view: every card it saw in a trick, its own plays (the cards that
-left its hand), who won each trick (the ``tricks_won`` counter that moved, or the next leader) and what the
-trick was worth (the winner's ``trick_points`` difference). The card that completes a trick is never in any
-view (the trick is gone by the time it is played); when the belief saw the trick just before, it still knows
-that card's rank (card points identify the rank) and keeps the card itself as a *hidden* play. A runner that
-only shows the seat its own decisions leaves more hidden plays (every card played after the seat's own), with
-the trick's total points when one trick was taken between two views.
+A :class:`engine.View` lists the deal's taken tricks (``View.tricks``), and the belief copies them. A view
+from a server that predates that field is a snapshot of the trick in progress only; then the
+:class:`Belief` remembers the tricks from view to view: every card it saw in a trick, its own plays (the
+cards that left its hand), who won each trick (the ``tricks_won`` counter that moved, or the next leader)
+and what the trick was worth (the winner's ``trick_points`` difference). The card that completes a trick is
+never in such a view (the trick is gone by the time it is played); when the belief saw the trick just
+before, it still knows that card's rank (card points identify the rank) and keeps the card itself as a
+*hidden* play. A runner that only shows the seat its own decisions leaves more hidden plays (every card
+played after the seat's own), with the trick's total points when one trick was taken between two views.
 
 Marriages (``view.marriages``) are tied to the trick whose lead declared them, so the trump of every trick is
 known; failing to follow suit or to trump shows a void (:func:`~clients.bots.cardlib.implied_forbidden`).
@@ -129,6 +130,31 @@ class Belief:
         return tuple(active[(i + k) % len(active)] for k in range(len(active)))
 
     def _update_tricks(self, view: View, completed: int) -> None:
+        if len(view.tricks) == completed:
+            self._copy_tricks(view)
+        else:
+            self._infer_tricks(view, completed)
+        self._note_live_and_marriages(view)
+
+    def _copy_tricks(self, view: View) -> None:
+        """The view lists the taken tricks (``View.tricks``): nothing to infer, no hidden play."""
+        marriage_at = {k for k, _, _ in self.marriage_tricks}
+        self.tricks = [
+            TrickRecord(
+                trick.plays[0][0],
+                tuple(seat for seat, _ in trick.plays),
+                [card.index for _, card in trick.plays],
+                trick.winner,
+                trick.points,
+                marriage=k in marriage_at,
+            )
+            for k, trick in enumerate(view.tricks)
+        ]
+        self.live = []
+
+    def _infer_tricks(self, view: View, completed: int) -> None:
+        """A view without the taken tricks (a server from before ``View.tricks``): rebuild them from what
+        changed since the last view; cards this seat never saw stay hidden plays."""
         declarer = view.declarer
         assert declarer is not None
         prev_won = self.tricks_won or (0,) * len(view.tricks_won)
@@ -167,6 +193,8 @@ class Belief:
                 rec.cards[rec.seats.index(self.seat)] = c
         if self.tricks and self.tricks[-1].winner is None and not self.degraded:
             self.tricks[-1].winner = self._current_leader(view)
+
+    def _note_live_and_marriages(self, view: View) -> None:
         self.live = [(s, c.index) for s, c in view.trick]
         # A newly declared marriage belongs to the latest trick its seat led.
         for seat, suit in view.marriages[len(self.marriage_tricks) :]:

@@ -208,6 +208,36 @@ class ThousandView(_message.Message):
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
     @_typing.final
+    class TakenTrick(_message.Message):
+        """A completed trick of the current deal (public: every card is played face up, T-33)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        WINNER_FIELD_NUMBER: _builtins.int
+        PLAYS_FIELD_NUMBER: _builtins.int
+        POINTS_FIELD_NUMBER: _builtins.int
+        winner: _builtins.int
+        """The seat that took it."""
+        points: _builtins.int
+        """The card points the winner took with it."""
+        @_builtins.property
+        def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___ThousandView.TrickCard]:
+            """Its cards in the order played; the first was led."""
+
+        def __init__(
+            self,
+            *,
+            winner: _builtins.int = ...,
+            plays: _abc.Iterable[Global___ThousandView.TrickCard] | None = ...,
+            points: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["plays", b"plays", "points", b"points", "winner", b"winner"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
     class DeclaredMarriage(_message.Message):
         """A marriage declared in the current deal (T-20)."""
 
@@ -263,6 +293,7 @@ class ThousandView(_message.Message):
     REVEALED_HANDS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
+    TRICKS_FIELD_NUMBER: _builtins.int
     viewer: _builtins.int
     """The viewing seat; absent for a spectator, who sees public information only."""
     deal_number: _builtins.int
@@ -365,6 +396,12 @@ class ThousandView(_message.Message):
     def standings(self) -> _containers.RepeatedCompositeFieldContainer[_thousand_events_pb2.Standing]:
         """The final standings once the game is over, best first; empty until then."""
 
+    @_builtins.property
+    def tricks(self) -> _containers.RepeatedCompositeFieldContainer[Global___ThousandView.TakenTrick]:
+        """The current deal's completed tricks, in order, so that a client joining or resuming mid-deal knows every
+        card played; `trick` holds the one in progress. Empty before the first trick is taken.
+        """
+
     def __init__(
         self,
         *,
@@ -400,10 +437,11 @@ class ThousandView(_message.Message):
         revealed_hands: _abc.Iterable[_cards_pb2.CardList] | None = ...,
         winner: _builtins.int | None = ...,
         standings: _abc.Iterable[_thousand_events_pb2.Standing] | None = ...,
+        tricks: _abc.Iterable[Global___ThousandView.TakenTrick] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_bid", b"_bid", "_contract", b"_contract", "_dark_seat", b"_dark_seat", "_declarer", b"_declarer", "_high_bid", b"_high_bid", "_high_bidder", b"_high_bidder", "_sitter", b"_sitter", "_to_act", b"_to_act", "_trump", b"_trump", "_viewer", b"_viewer", "_winner", b"_winner", "bid", b"bid", "contract", b"contract", "dark_seat", b"dark_seat", "declarer", b"declarer", "high_bid", b"high_bid", "high_bidder", b"high_bidder", "rules", b"rules", "sitter", b"sitter", "to_act", b"to_act", "trump", b"trump", "viewer", b"viewer", "winner", b"winner"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bid", b"_bid", "_contract", b"_contract", "_dark_seat", b"_dark_seat", "_declarer", b"_declarer", "_high_bid", b"_high_bid", "_high_bidder", b"_high_bidder", "_sitter", b"_sitter", "_to_act", b"_to_act", "_trump", b"_trump", "_viewer", b"_viewer", "_winner", b"_winner", "active", b"active", "auction", b"auction", "bid", b"bid", "card_counts", b"card_counts", "contract", b"contract", "dark_seat", b"dark_seat", "deal_number", b"deal_number", "dealer", b"dealer", "declarer", b"declarer", "doubled", b"doubled", "exchange", b"exchange", "hand", b"hand", "high_bid", b"high_bid", "high_bidder", b"high_bidder", "kind", b"kind", "legal_actions", b"legal_actions", "marriages", b"marriages", "phase", b"phase", "revealed_hands", b"revealed_hands", "rules", b"rules", "scores", b"scores", "sitter", b"sitter", "standings", b"standings", "talon", b"talon", "talon_counts", b"talon_counts", "to_act", b"to_act", "trick", b"trick", "trick_points", b"trick_points", "tricks_won", b"tricks_won", "trump", b"trump", "viewer", b"viewer", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bid", b"_bid", "_contract", b"_contract", "_dark_seat", b"_dark_seat", "_declarer", b"_declarer", "_high_bid", b"_high_bid", "_high_bidder", b"_high_bidder", "_sitter", b"_sitter", "_to_act", b"_to_act", "_trump", b"_trump", "_viewer", b"_viewer", "_winner", b"_winner", "active", b"active", "auction", b"auction", "bid", b"bid", "card_counts", b"card_counts", "contract", b"contract", "dark_seat", b"dark_seat", "deal_number", b"deal_number", "dealer", b"dealer", "declarer", b"declarer", "doubled", b"doubled", "exchange", b"exchange", "hand", b"hand", "high_bid", b"high_bid", "high_bidder", b"high_bidder", "kind", b"kind", "legal_actions", b"legal_actions", "marriages", b"marriages", "phase", b"phase", "revealed_hands", b"revealed_hands", "rules", b"rules", "scores", b"scores", "sitter", b"sitter", "standings", b"standings", "talon", b"talon", "talon_counts", b"talon_counts", "to_act", b"to_act", "trick", b"trick", "trick_points", b"trick_points", "tricks", b"tricks", "tricks_won", b"tricks_won", "trump", b"trump", "viewer", b"viewer", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__bid: _TypeAlias = _typing.Literal["bid"]  # noqa: Y015
     _WhichOneofArgType__bid: _TypeAlias = _typing.Literal["_bid", b"_bid"]  # noqa: Y015
