@@ -17,7 +17,7 @@ from clients.cli.blagogo_text import sorted_hand
 from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoFollower, BlagogoHelpScreen
 from clients.session import OPEN, Backoff, BlagogoTurn, TableSession
 from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
-from tests.cli_harness import run, serving
+from tests.cli_harness import Proxy, run, serving
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
 SHORT = BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_points=0)
@@ -212,3 +212,49 @@ def test_a_spectator_watches_a_blagogo_game_of_bots() -> None:
             assert app.return_code == 0
 
     run(scenario(), timeout=60)
+
+
+def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
+    """The player's connection is cut three times mid-game (a loopback proxy): the UI says it reconnected,
+    resumes after the last event it had, is offered its turn again, and plays the game to the end with the
+    same events as the server."""
+
+    async def scenario() -> None:
+        async with serving() as address:
+            proxy = Proxy(address)
+            await proxy.start()
+            try:
+                async with TableSession(proxy.address, backoff=FAST) as session:
+                    table = await session.create_table(
+                        SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0
+                    )
+                    await session.join(table.table_id, name="Ann")
+                    app = BlagogoApp(session)
+                    async with app.run_test(size=SIZE) as pilot:
+                        answered: int | None = None
+                        moves = 0
+                        deadline = time.monotonic() + 60
+                        while not app.follower.finished:
+                            assert time.monotonic() < deadline, f"no end after {moves} moves"
+                            if not app.offered or app.offered_at == answered or app.submitting:
+                                await asyncio.sleep(0.002)
+                                continue
+                            if moves in (3, 9, 15):
+                                proxy.cut()  # the turn is lost with the connection, and offered again
+                                await wait_for(lambda: "(reconnected; resuming after event" in log_text(app))
+                                await wait_for(lambda: bool(app.offered) and not app.submitting)
+                            answered = app.offered_at
+                            discards = [i for i, a in enumerate(app.offered) if isinstance(a, Discard)]
+                            await pilot.press(*number_keys(app, discards[0] if discards else 0))
+                            moves += 1
+                        await pilot.pause()
+                        assert proxy.cuts >= 3 and moves > 15
+                        assert log_text(app).count("(reconnected; resuming after event") >= 3
+                        assert "Game over — winner: " in log_text(app)
+                        await pilot.press("q")
+                    final = await session.get_table()
+                    assert app.follower.sequence == final.sequence == session.last_sequence
+            finally:
+                await proxy.stop()
+
+    run(scenario(), timeout=120)
