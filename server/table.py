@@ -140,13 +140,16 @@ class Subscriber:
     from its front is cheap.
     """
 
-    __slots__ = ("_pending", "_waiter", "audience", "lagging")
+    __slots__ = ("_loop", "_pending", "_waiter", "audience", "lagging")
 
     def __init__(self, audience: int | None) -> None:
         self.audience = audience
         self.lagging = False
         self._pending: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The stream's loop, kept: CPython 3.11 asks the system for the process id in every
+        ``asyncio.get_running_loop()``."""
 
     def offer(self, data: bytes) -> None:
         if self.lagging:
@@ -181,7 +184,9 @@ class Subscriber:
     async def get(self) -> bytes:
         """The next message, once there is one."""
         while not self._pending:
-            self._waiter = asyncio.get_running_loop().create_future()
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
             try:
                 await self._waiter
             finally:
