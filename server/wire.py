@@ -37,11 +37,19 @@ def tag(number: int, wire_type: int) -> bytes:
     return varint(number << 3 | wire_type)
 
 
+_VARINT_TAGS: Final = tuple(tag(n, 0) for n in range(16))
+_LENGTH_TAGS: Final = tuple(tag(n, 2) for n in range(16))
+"""The tags of fields 0 to 15 (one byte each), prebuilt: a Turn lists a dozen actions, each a field."""
+
+
 def int_field(number: int, value: int) -> bytes:
     """A varint field (``uint64``, or an ``int32`` that is never negative), present even when 0."""
-    return tag(number, 0) + varint(value)
+    head = _VARINT_TAGS[number] if number < 16 else tag(number, 0)
+    return head + (_SMALL[value] if value < 128 else varint(value))
 
 
 def message_field(number: int, payload: bytes) -> bytes:
     """A length-delimited field: a submessage given serialized (empty for an empty but present one)."""
-    return tag(number, 2) + varint(len(payload)) + payload
+    size = len(payload)
+    head = _LENGTH_TAGS[number] if number < 16 else tag(number, 2)
+    return head + (_SMALL[size] if size < 128 else varint(size)) + payload

@@ -106,3 +106,10 @@ def test_thousand_stream_messages_are_byte_identical(seed: int, clock: bool) -> 
 @pytest.mark.parametrize("seed", range(2))
 def test_blagogo_stream_messages_are_byte_identical(seed: int) -> None:
     play(BlagogoRules(players=3), seed, seed == 1, 150)
+
+
+@pytest.mark.parametrize("number", [1, 15, 16, 2047])
+def test_field_numbers_beyond_one_byte_tags(number: int) -> None:
+    assert wire.int_field(number, 300) == wire.tag(number, 0) + wire.varint(300)
+    assert wire.message_field(number, b"ab") == wire.tag(number, 2) + b"\x02ab"
+    assert wire.tag(16, 0) == b"\x80\x01"
