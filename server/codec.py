@@ -18,6 +18,7 @@ gets here; a blanked field (``None``) becomes an absent field or an explicit ``c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Final, TypeVar, assert_never
@@ -58,6 +59,11 @@ def card_to_proto(card: Card) -> cards_pb2.Card:
     return cards_pb2.Card(suit=_SUIT[card.suit], rank=_RANK[card.rank])
 
 
+_CARD_MESSAGES: Final = tuple(card_to_proto(c) for c in CARDS)
+"""Every card's message, by :attr:`Card.index`, built once: the encoders below pass them to constructors,
+which copy them (they are shared and never changed)."""
+
+
 def card_from_proto(message: cards_pb2.Card, field: str = "card") -> Card:
     """The engine's (interned) card; InvalidActionError naming ``field`` for an unset or unknown suit/rank."""
     suit = _SUIT_BACK.get(message.suit)
@@ -70,7 +76,7 @@ def card_from_proto(message: cards_pb2.Card, field: str = "card") -> Card:
 
 
 def _cards(cards: Iterable[Card]) -> list[cards_pb2.Card]:
-    return [card_to_proto(c) for c in cards]
+    return [_CARD_MESSAGES[c.index] for c in cards]
 
 
 def _cards_from(messages: Iterable[cards_pb2.Card], field: str) -> tuple[Card, ...]:
@@ -122,6 +128,12 @@ def rules_to_proto(rules: Rules) -> thousand_rules_pb2.ThousandRules:
         dark=rules.dark,
         bank=rules.bank,
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_message(rules: Rules) -> thousand_rules_pb2.ThousandRules:
+    """:func:`rules_to_proto`, cached for views (each carries its table's rules): shared, never changed."""
+    return rules_to_proto(rules)
 
 
 def _rule_enum(value: int, table: Mapping[_E, int], field: str, default: _E) -> _E:
@@ -208,19 +220,36 @@ def action_to_proto(action: Action) -> thousand_actions_pb2.ThousandAction:
         case ea.ChooseTalon(index):
             return ThousandAction(choose_talon=ThousandAction.ChooseTalon(index=index))
         case ea.GiveCard(card, to):
-            return ThousandAction(give_card=ThousandAction.GiveCard(card=card_to_proto(card), to_seat=to))
+            return ThousandAction(
+                give_card=ThousandAction.GiveCard(card=_CARD_MESSAGES[card.index], to_seat=to)
+            )
         case ea.DiscardCard(card):
-            return ThousandAction(discard_card=ThousandAction.DiscardCard(card=card_to_proto(card)))
+            return ThousandAction(discard_card=ThousandAction.DiscardCard(card=_CARD_MESSAGES[card.index]))
         case ea.NameContract(value):
             return ThousandAction(name_contract=ThousandAction.NameContract(value=value))
         case ea.Concede():
             return ThousandAction(concede=ThousandAction.Concede())
         case ea.PlayCard(card, marriage):
             return ThousandAction(
-                play_card=ThousandAction.PlayCard(card=card_to_proto(card), marriage=marriage)
+                play_card=ThousandAction.PlayCard(card=_CARD_MESSAGES[card.index], marriage=marriage)
             )
         case _:
             assert_never(action)
+
+
+_ACTION_MESSAGES: dict[Action, thousand_actions_pb2.ThousandAction] = {}
+_MAX_CACHED_ACTIONS: Final = 4096
+
+
+def action_message(action: Action) -> thousand_actions_pb2.ThousandAction:
+    """:func:`action_to_proto`, cached, for the server's own encoding (a view's and a Turn's legal actions
+    are encoded for every action): the message returned is shared and must not be changed."""
+    message = _ACTION_MESSAGES.get(action)
+    if message is None:
+        if len(_ACTION_MESSAGES) >= _MAX_CACHED_ACTIONS:
+            _ACTION_MESSAGES.clear()
+        message = _ACTION_MESSAGES[action] = action_to_proto(action)
+    return message
 
 
 def _required_card(
@@ -333,7 +362,7 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
                 )
             )
         case ee.CardGiven(seat, to, card):
-            shown = None if card is None else card_to_proto(card)
+            shown = None if card is None else _CARD_MESSAGES[card.index]
             return E(card_given=E.CardGiven(seat=seat, to_seat=to, card=shown))
         case ee.ContractNamed(seat, value):
             return E(contract_named=E.ContractNamed(seat=seat, value=value))
@@ -342,7 +371,7 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
         case ee.MarriageDeclared(seat, suit, points):
             return E(marriage_declared=E.MarriageDeclared(seat=seat, suit=_SUIT[suit], points=points))
         case ee.CardPlayed(seat, card):
-            return E(card_played=E.CardPlayed(seat=seat, card=card_to_proto(card)))
+            return E(card_played=E.CardPlayed(seat=seat, card=_CARD_MESSAGES[card.index]))
         case ee.TrickTaken(seat, number, cards, points):
             return E(trick_taken=E.TrickTaken(seat=seat, number=number, cards=_cards(cards), points=points))
         case ee.LastTalonTaken(seat, cards, points):
@@ -494,7 +523,7 @@ def view_to_proto(view: View) -> thousand_views_pb2.ThousandView:
     """A seat's (or a spectator's) view, as the engine's observer built it."""
     return V(
         viewer=view.viewer,
-        rules=rules_to_proto(view.rules),
+        rules=_rules_message(view.rules),  # copied in
         deal_number=view.deal_number,
         dealer=view.dealer,
         kind=thousand_events_pb2.DEAL_KIND_UNSPECIFIED if view.kind is None else _DEAL_KIND[view.kind],
@@ -514,14 +543,16 @@ def view_to_proto(view: View) -> thousand_views_pb2.ThousandView:
         talon=_cards(view.talon or ()),
         talon_counts=view.talon_counts,
         exchange=[
-            V.Exchange(giver=x.giver, to_seat=x.to, card=None if x.card is None else card_to_proto(x.card))
+            V.Exchange(
+                giver=x.giver, to_seat=x.to, card=None if x.card is None else _CARD_MESSAGES[x.card.index]
+            )
             for x in view.exchange
         ],
-        trick=[V.TrickCard(seat=seat, card=card_to_proto(card)) for seat, card in view.trick],
+        trick=[V.TrickCard(seat=seat, card=_CARD_MESSAGES[card.index]) for seat, card in view.trick],
         tricks=[
             V.TakenTrick(
                 winner=t.winner,
-                plays=[V.TrickCard(seat=seat, card=card_to_proto(card)) for seat, card in t.plays],
+                plays=[V.TrickCard(seat=seat, card=_CARD_MESSAGES[card.index]) for seat, card in t.plays],
                 points=t.points,
             )
             for t in view.tricks
@@ -543,7 +574,7 @@ def view_to_proto(view: View) -> thousand_views_pb2.ThousandView:
             for s in view.scores
         ],
         to_act=view.to_act,
-        legal_actions=[action_to_proto(a) for a in view.legal_actions],
+        legal_actions=[action_message(a) for a in view.legal_actions],  # copied in
         revealed_hands=_card_lists(view.revealed_hands or ()),
         winner=view.winner,
         standings=[_standing(s) for s in view.standings],

@@ -32,7 +32,7 @@ import engine
 from engine import blagogo
 from engine import events as thousand_events
 from engine.blagogo import events as blagogo_events
-from server import codec, codec_blagogo
+from server import codec, codec_blagogo, wire
 from server.errors import ErrorReason, ServiceError
 from server.strategies import BLAGOGO_STRATEGIES, STRATEGIES
 from thousand.v1 import table_service_pb2 as pb
@@ -168,6 +168,14 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     @abstractmethod
     def view_to_proto(self, game: GameT, audience: int | None) -> pb.View: ...
 
+    def view_bytes(self, game: GameT, audience: int | None) -> bytes:
+        """The view as a serialized ``View``: what the acting seat's Turn carries, built for every action."""
+        return self.view_to_proto(game, audience).SerializeToString()
+
+    def action_bytes(self, action: ActionT) -> bytes:
+        """The action as a serialized ``Action``: what a Turn lists, for every action."""
+        return self.action_to_proto(action).SerializeToString()
+
     @abstractmethod
     def turn_actions(self, game: GameT, seat: int) -> Sequence[ActionT]:
         """The actions the acting seat's Turn lists (its stream only)."""
@@ -263,6 +271,20 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def view_to_proto(self, game: engine.Game, audience: int | None) -> pb.View:
         return pb.View(thousand=codec.view_to_proto(engine.view(game, audience)))
 
+    def view_bytes(self, game: engine.Game, audience: int | None) -> bytes:
+        view = codec.view_to_proto(engine.view(game, audience)).SerializeToString()
+        return wire.message_field(_VIEW_THOUSAND, view)  # no View wrapper built around it and copied
+
+    def action_bytes(self, action: engine.Action) -> bytes:
+        """Cached: Thousand's actions are a small closed set (T-34 lists at most a few dozen at a time)."""
+        data = _THOUSAND_ACTION_BYTES.get(action)
+        if data is None:
+            if len(_THOUSAND_ACTION_BYTES) >= _MAX_CACHED_ACTIONS:
+                _THOUSAND_ACTION_BYTES.clear()
+            data = wire.message_field(_ACTION_THOUSAND, codec.action_message(action).SerializeToString())
+            _THOUSAND_ACTION_BYTES[action] = data
+        return data
+
     def turn_actions(self, game: engine.Game, seat: int) -> Sequence[engine.Action]:
         return game.legal_actions()
 
@@ -271,6 +293,13 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
 
     def decide(self, game: engine.Game, seat: int, strategy: str, rng: random.Random) -> engine.Action:
         return STRATEGIES[strategy](engine.view(game, seat), rng)
+
+
+_VIEW_THOUSAND: Final = pb.View.DESCRIPTOR.fields_by_name["thousand"].number
+_ACTION_THOUSAND: Final = pb.Action.DESCRIPTOR.fields_by_name["thousand"].number
+_MAX_CACHED_ACTIONS: Final = 4096
+"""A bound the cache never reaches in practice (bids, contracts, cards given, discarded and played)."""
+_THOUSAND_ACTION_BYTES: dict[engine.Action, bytes] = {}
 
 
 # ---------------------------------------------------------------------------------------------------- Blagogo

@@ -15,6 +15,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import inspect
+import logging
 import re
 import time
 import uuid
@@ -152,7 +153,13 @@ async def _counted(requests: AsyncIterator[Any], call: Call) -> AsyncIterator[An
 
 
 class ObservingInterceptor(aio.ServerInterceptor, abc.ABC):
-    """Wraps every method handler so that :meth:`begin`'s :class:`Call` sees the call from start to end."""
+    """Wraps every method handler so that :meth:`begin`'s :class:`Call` sees the call from start to end.
+
+    A method's wrapped handler is built once and reused for every call of that method (as long as the
+    server finds the same handler for it), not rebuilt per call.
+    """
+
+    _wrapped: dict[str, tuple[grpc.RpcMethodHandler[Any, Any], grpc.RpcMethodHandler[Any, Any]]]
 
     @abc.abstractmethod
     def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
@@ -167,8 +174,17 @@ class ObservingInterceptor(aio.ServerInterceptor, abc.ABC):
         if handler is None:
             return None
         full_method = handler_call_details.method
+        try:
+            wrapped = self._wrapped
+        except AttributeError:  # subclasses need not call an __init__ of ours
+            wrapped = self._wrapped = {}
+        known = wrapped.get(full_method)  # only methods the server has a handler for: a bounded set
+        if known is not None and known[0] is handler:
+            return known[1]
         service, method = _split(full_method)
-        return self._wrap(handler, RpcInfo(service, method, rpc_type(handler), full_method))
+        result = self._wrap(handler, RpcInfo(service, method, rpc_type(handler), full_method))
+        wrapped[full_method] = (handler, result)
+        return result
 
     def _wrap(
         self, handler: grpc.RpcMethodHandler[Any, Any], info: RpcInfo
@@ -303,6 +319,8 @@ class MetricsInterceptor(ObservingInterceptor):
 # ---------------------------------------------------------------- logs
 
 log = get_logger("thousand.rpc")
+_rpc_logger: Final = logging.getLogger("thousand.rpc")
+"""The standard library logger ``log`` routes through, whose level decides what is dropped."""
 
 
 def request_id_of(context: Context) -> str:
@@ -340,6 +358,14 @@ class _LoggedCall(Call):
         self._sent += 1
 
     def done(self, code: grpc.StatusCode, context: Context) -> None:
+        if code in SERVER_FAULTS:
+            level = logging.ERROR
+        elif self._info.full_method in QUIET_METHODS:
+            level = logging.DEBUG
+        else:
+            level = logging.INFO
+        if not _rpc_logger.isEnabledFor(level):
+            return  # the line would be dropped: do not build it (most calls, at --log-level warning)
         fields: dict[str, Any] = {
             "grpc_type": self._info.type,
             "grpc_code": GO_CODE_NAMES.get(code, "Unknown"),
@@ -352,12 +378,7 @@ class _LoggedCall(Call):
             reason = error_reason(context)
             if reason is not None:
                 fields["error_reason"] = reason
-        if code in SERVER_FAULTS:
-            log.error("rpc", **fields)
-        elif self._info.full_method in QUIET_METHODS:
-            log.debug("rpc", **fields)
-        else:
-            log.info("rpc", **fields)
+        log.log(level, "rpc", **fields)
 
 
 class LoggingInterceptor(ObservingInterceptor):

@@ -8,7 +8,8 @@ by the table (once per audience), so its method handler is registered with a pas
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -161,12 +162,16 @@ class TableService:
         table.ensure_bots_running()
         return pb.SubmitActionResponse(sequence=sequence)
 
-    async def stream_events(self, request: pb.StreamEventsRequest, token: str | None) -> AsyncIterator[bytes]:
+    def stream_events(
+        self, request: pb.StreamEventsRequest, token: str | None
+    ) -> AsyncGenerator[bytes, None]:
+        """The table's stream for this seat (or a spectator): every check is made here, before it starts
+        (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
+        message passes through each generator around it)."""
         table: AnyTable = self.registry.get(_table_id(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
-        async for data in table.stream(audience, after):
-            yield data
+        return table.stream(audience, after)
 
     def close_streams(self) -> None:
         for table in self.registry.all():
@@ -262,10 +267,13 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            async for data in service.stream_events(request, _token(context)):
-                yield data
+            responses = service.stream_events(request, _token(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
+            return
+        async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
+            async for data in responses:
+                yield data
 
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(

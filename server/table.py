@@ -28,14 +28,15 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncGenerator
-from dataclasses import dataclass, field
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeAlias
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from engine import ActionError
+from server import wire
 from server.clock import TimeControl, TimeoutPolicy
 from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
@@ -86,6 +87,13 @@ SeatEvent: TypeAlias = (
     SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
 )
 """The table's own events (not the game's)."""
+_SEAT_EVENTS: Final = (
+    SeatTakenEvent,
+    SeatReleasedEvent,
+    TurnTimedOutEvent,
+    SeatTakenOverEvent,
+    SeatReclaimedEvent,
+)
 
 TableEvent: TypeAlias = SeatEvent | EventT
 """What a table logs: seat events and its game's events (``TableEvent[Any]`` for any game's)."""
@@ -122,28 +130,134 @@ _END: Final = b""
 """Queued to a stream to end it (the game is over, or the server is shutting down)."""
 
 
-@dataclass(eq=False)
 class Subscriber:
-    """One open stream: the audience it belongs to and its bounded queue of serialized messages."""
+    """One open stream: the audience it belongs to and its bounded queue of serialized messages.
 
-    audience: int | None
-    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(STREAM_QUEUE_SIZE))
-    lagging: bool = False
+    Not an ``asyncio.Queue``: a stream has one reader and the table is its only writer, so a list and a
+    future that exists only while the stream waits do the same for a fraction of the memory (an idle stream
+    holds an empty list, 56 bytes, and that one future, not a queue's three 760-byte deques and an event) and
+    of the calls. The list is short (the messages of an action or two; at most STREAM_QUEUE_SIZE), so taking
+    from its front is cheap.
+    """
+
+    __slots__ = ("_loop", "_pending", "_waiter", "audience", "lagging")
+
+    def __init__(self, audience: int | None) -> None:
+        self.audience = audience
+        self.lagging = False
+        self._pending: list[bytes] = []
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The stream's loop, kept: CPython 3.11 asks the system for the process id in every
+        ``asyncio.get_running_loop()``."""
 
     def offer(self, data: bytes) -> None:
         if self.lagging:
             return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self._pending) >= STREAM_QUEUE_SIZE:
             self.lagging = True
-            _drain(self.queue)
-            self.queue.put_nowait(b"\x00")  # wake the stream so it resynchronizes
+            self._pending.clear()
+            self._pending.append(b"\x00")  # wake the stream so it resynchronizes
+        else:
+            self._pending.append(data)
+        self._wake()
+
+    def end(self) -> None:
+        """End the stream after what it is reading now: the backlog is dropped, and no resync follows."""
+        self.lagging = False
+        self._pending.clear()
+        self._pending.append(_END)
+        self._wake()
+
+    def drain(self) -> None:
+        self._pending.clear()
+
+    def depth(self) -> int:
+        """Messages waiting."""
+        return len(self._pending)
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> bytes:
+        """The next message, once there is one."""
+        while not self._pending:
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._pending.pop(0)
 
 
-def _drain(queue: asyncio.Queue[bytes]) -> None:
-    while not queue.empty():
-        queue.get_nowait()
+_RESPONSE_SEQUENCE: Final = 1
+_RESPONSE_EVENT: Final = 3
+_RESPONSE_TURN: Final = 4
+"""StreamEventsResponse's fields, as :mod:`server.wire` writes them."""
+_TURN_SEAT: Final = 1
+_TURN_LEGAL_ACTIONS: Final = 2
+_TURN_DEADLINE: Final = 3
+_TURN_VIEW: Final = 4
+_TURN_BANK_REMAINING: Final = 5
+"""Turn's fields."""
+
+
+def _response(sequence: int, event: bytes | None, turn: bytes | None) -> bytes:
+    """A serialized StreamEventsResponse from its serialized event and Turn (None: the field is unset)."""
+    data = wire.int_field(_RESPONSE_SEQUENCE, sequence) if sequence else b""
+    if event is not None:
+        data += wire.message_field(_RESPONSE_EVENT, event)
+    if turn is not None:
+        data += wire.message_field(_RESPONSE_TURN, turn)
+    return data
+
+
+class _Rendering:
+    """Events just logged, rendered for each audience in turn, each distinct piece serialized once.
+
+    An event that several audiences see alike (every card played, every bid) is serialized once for all of
+    them, and so is the Turn every stream but the acting seat's gets.
+    """
+
+    __slots__ = ("_first", "_forms", "_public_turn", "_table", "events")
+
+    def __init__(self, table: AnyTable, events: Sequence[TableEvent[Any]], first: int) -> None:
+        self._table = table
+        self.events = events
+        self._first = first
+        self._forms: list[list[tuple[object, bytes]]] = [[] for _ in events]
+        """Per event: each form some audience saw it in, with its serialization."""
+        self._public_turn: bytes | None = None
+
+    def _event(self, index: int, audience: int | None) -> bytes:
+        table = self._table
+        seen = table._seen(self.events[index], audience)
+        forms = self._forms[index]
+        for form, data in forms:
+            if form is seen or form == seen:
+                return data
+        data = table._event_bytes(seen)
+        forms.append((seen, data))
+        return data
+
+    def _turn(self, audience: int | None) -> bytes:
+        table = self._table
+        if audience is not None and audience == table.game.to_act:
+            return table._turn_bytes(audience)
+        if self._public_turn is None:
+            self._public_turn = table._turn_bytes(None)
+        return self._public_turn
+
+    def messages(self, audience: int | None) -> list[bytes]:
+        last = len(self.events) - 1
+        first = self._first
+        messages = [_response(first + i, self._event(i, audience), None) for i in range(last)]
+        messages.append(_response(first + last, self._event(last, audience), self._turn(audience)))
+        return messages
 
 
 class Table(Generic[RulesT, GameT, ActionT, EventT]):
@@ -326,8 +440,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         # T-33: whoever gave the seat up sees nothing more of it; its open streams end here.
         for subscriber in self._subscribers:
             if subscriber.audience == seat:
-                _drain(subscriber.queue)
-                subscriber.queue.put_nowait(_END)
+                subscriber.end()
 
     # ------------------------------------------------------------------ actions
 
@@ -598,67 +711,94 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self._update_clock()
         first = self.sequence + 1
         self.log.extend(events)
-        audiences = {s.audience for s in self._subscribers}
-        ended = any(self.adapter.is_game_over(e) for e in events)
-        for audience in audiences:
-            messages = self._render(events, first, audience)
-            subscribers = [s for s in self._subscribers if s.audience == audience]
-            for data in messages:
+        if self._subscribers:
+            audiences: dict[int | None, list[Subscriber]] = {}
+            for subscriber in self._subscribers:
+                audiences.setdefault(subscriber.audience, []).append(subscriber)
+            ended = any(self.adapter.is_game_over(e) for e in events)
+            rendering = _Rendering(self, events, first)
+            for audience, subscribers in audiences.items():
+                messages = rendering.messages(audience)
                 for subscriber in subscribers:
-                    subscriber.offer(data)
-            if ended:
-                for subscriber in subscribers:
-                    subscriber.offer(_END)
+                    for data in messages:
+                        subscriber.offer(data)
+                    if ended:
+                        subscriber.offer(_END)
         self.telemetry.events_published(self, events, replaying=self._replaying)
 
     def _render(self, events: list[TableEvent[EventT]], first: int, audience: int | None) -> list[bytes]:
-        messages = [
-            pb.StreamEventsResponse(sequence=first + i, event=self._event_proto(e, audience))
-            for i, e in enumerate(events)
-        ]
-        messages[-1].turn.CopyFrom(self._turn(audience))
-        return [m.SerializeToString() for m in messages]
+        """Serialized StreamEventsResponse messages of ``events`` (numbered from ``first``)."""
+        return _Rendering(self, events, first).messages(audience)
+
+    def _seen(self, event: TableEvent[EventT], audience: int | None) -> TableEvent[EventT]:
+        """``event`` as ``audience`` may see it (the table's own events are public)."""
+        if isinstance(event, _SEAT_EVENTS):
+            return event
+        return self.adapter.event_for(event, audience)
+
+    def _event_bytes(self, seen: TableEvent[EventT]) -> bytes:
+        """A serialized ``Event`` of an event already filtered by :meth:`_seen`."""
+        if isinstance(seen, _SEAT_EVENTS):
+            return seat_event_proto(seen).SerializeToString()
+        return self.adapter.event_message(seen).SerializeToString()
 
     def _event_proto(self, event: TableEvent[EventT], audience: int | None) -> pb.Event:
-        match event:
-            case SeatTakenEvent(seat, name, bot):
-                return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
-            case SeatReleasedEvent() | TurnTimedOutEvent() | SeatTakenOverEvent() | SeatReclaimedEvent():
-                return seat_event_proto(event)
-        return self.adapter.event_to_proto(event, audience)
+        return pb.Event.FromString(self._event_bytes(self._seen(event, audience)))
+
+    def _turn_bytes(self, audience: int | None) -> bytes:
+        """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
+
+        Written field by field in field-number order (see :mod:`server.wire`): the legal actions come from
+        the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
+        """
+        seat = self.game.to_act if self.started else None
+        if seat is None:
+            return b""
+        own = audience == seat
+        clock = self._clock_key is not None and self._clock_key[1] == seat
+        adapter = self.adapter
+        parts = [wire.int_field(_TURN_SEAT, seat)]
+        if own:
+            parts.extend(
+                wire.message_field(_TURN_LEGAL_ACTIONS, adapter.action_bytes(a))
+                for a in adapter.turn_actions(self.game, seat)
+            )
+        if clock:
+            deadline = Timestamp()
+            deadline.FromNanoseconds(int(self._clock_deadline_wall * 1e9))
+            parts.append(wire.message_field(_TURN_DEADLINE, deadline.SerializeToString()))
+        if own:
+            parts.append(wire.message_field(_TURN_VIEW, adapter.view_bytes(self.game, seat)))
+        if clock:
+            bank = _duration(self.seats[seat].bank).SerializeToString()
+            parts.append(wire.message_field(_TURN_BANK_REMAINING, bank))
+        return b"".join(parts)
 
     def _turn(self, audience: int | None) -> pb.Turn:
-        turn = pb.Turn()
-        seat = self.game.to_act if self.started else None
-        if seat is not None:
-            turn.seat = seat
-            if self._clock_key is not None and self._clock_key[1] == seat:
-                turn.deadline.FromNanoseconds(int(self._clock_deadline_wall * 1e9))
-                turn.bank_remaining.CopyFrom(_duration(self.seats[seat].bank))
-            if audience == seat:
-                adapter = self.adapter
-                turn.legal_actions.extend(
-                    adapter.action_to_proto(a) for a in adapter.turn_actions(self.game, seat)
-                )
-                turn.view.CopyFrom(adapter.view_to_proto(self.game, seat))
-        return turn
+        return pb.Turn.FromString(self._turn_bytes(audience))
 
     def snapshot(self, audience: int | None) -> bytes:
         message = pb.StreamEventsResponse(sequence=self.sequence)
         message.snapshot.table.CopyFrom(self.describe())
         if self.started:
             message.snapshot.view.CopyFrom(self.adapter.view_to_proto(self.game, audience))
-        message.turn.CopyFrom(self._turn(audience))
-        return message.SerializeToString()
+        return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, self._turn_bytes(audience))
 
-    async def stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
-        """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence."""
+    def stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
+        """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
+
+        ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
+        iterates; the stream subscribes when it is first iterated.
+        """
         if after is not None and after > self.sequence:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
                 f"after_sequence {after} is beyond the table's latest event {self.sequence}",
                 field="after_sequence",
             )
+        return self._stream(audience, after)
+
+    async def _stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
         subscriber = Subscriber(audience)
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self._subscribers.add(subscriber)
@@ -668,19 +808,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             elif after < self.sequence:
                 first = self._render(self.log[after:], after + 1, audience)
             else:  # nothing missed: still say whose turn it is
-                turn = pb.StreamEventsResponse(sequence=self.sequence, turn=self._turn(audience))
-                first = [turn.SerializeToString()]
+                first = [_response(self.sequence, None, self._turn_bytes(audience))]
             # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
             # game may end while it is sent, its last events then waiting in the queue.
             ended = self.finished
-            for data in first:
-                yield data
+            first.reverse()
+            while first:
+                yield first.pop()  # each message is released once sent (a resume may send many)
             if ended:
                 return
             while True:
-                data = await subscriber.queue.get()
+                data = await subscriber.get()
                 if subscriber.lagging:
-                    _drain(subscriber.queue)
+                    subscriber.drain()
                     subscriber.lagging = False
                     self.telemetry.stream_resynced(self, audience)
                     snapshot, ended = self.snapshot(audience), self.finished
@@ -697,7 +837,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""
-        return [(s.audience, s.queue.qsize()) for s in list(self._subscribers)]
+        return [(s.audience, s.depth()) for s in list(self._subscribers)]
 
     def idle_seconds(self, now: float) -> float | None:
         """Seconds since the table's last event or last stream's end (``now``: time.monotonic()); None while
@@ -715,9 +855,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             if task is not None:
                 task.cancel()
         for subscriber in self._subscribers:
-            _drain(subscriber.queue)
-            subscriber.lagging = False  # the stream ends rather than resynchronizing
-            subscriber.queue.put_nowait(_END)
+            subscriber.end()  # the stream ends rather than resynchronizing
 
 
 def seat_event_proto(event: SeatEvent) -> pb.Event:

@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+import server.table as table_module
 from engine import Rules
 from engine.cards import Card, Rank, Suit
 from server.registry import Registry, SeatSpec
@@ -120,3 +121,25 @@ def check(viewer: int | None, messages: list[pb.StreamEventsResponse]) -> None:
         assert not leaked, f"viewer {viewer} received {sorted(map(str, leaked))} in {kind}"
         if message.turn.HasField("view"):
             assert message.turn.seat == viewer
+
+
+def test_a_lagging_stream_of_a_released_seat_ends_without_a_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream that fell behind is normally resynchronized with a snapshot of its seat; once the seat is
+    given up it must end instead, with nothing more of that seat (T-33)."""
+    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+
+    async def scenario() -> None:
+        table = Registry().create(Rules(), [SeatSpec(bot=False)] * 3, seed=5, first_dealer=0)
+        for seat in range(3):
+            table.join(seat, f"p{seat}")
+        stream = table.stream(0, None)
+        assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
+        for step in range(40):  # nobody reads: the stream's queue overflows
+            seat = table.game.to_act
+            assert seat is not None
+            table.submit(seat, f"r{step}", None, table.game.legal_actions()[0])
+        table.leave(0)
+        with pytest.raises(StopAsyncIteration):
+            await anext(stream)
+
+    asyncio.run(scenario())
