@@ -275,11 +275,12 @@ def test_a_restart_mid_clock_restarts_it_and_replay_yields_the_same_events(tmp_p
             out = await watcher.until(event_kind("turn_timed_out"))
             await stub.ReclaimSeat(pb.ReclaimSeatRequest(table_id=table.table_id), metadata=token_md(token))
             back = await watcher.until(event_kind("seat_reclaimed"), start=out)
-            mine = watcher.messages[await watcher.until(my_turn(seat), start=back)]
+            mine_at = await watcher.until(my_turn(seat), start=back)  # the reclaim's own Turn, or a later one
+            mine = watcher.messages[mine_at]
             assert mine.turn.bank_remaining.ToNanoseconds() == 0  # the timeout spent the bank
             await act(stub, table.table_id, token, mine, "a1")
             # Stop while the seat's next clock runs.
-            nxt = watcher.messages[await watcher.until(my_turn(seat), start=back + 1)]
+            nxt = watcher.messages[await watcher.until(my_turn(seat), start=mine_at + 1)]
             assert nxt.sequence > mine.sequence and nxt.turn.HasField("deadline")
             live = server.registry.get(table.table_id)
             log_before = list(live.log)

@@ -65,7 +65,9 @@ def test_no_stream_receives_a_card_its_viewer_may_not_see(seed: int) -> None:
 
     async def scenario() -> None:
         registry = Registry()
-        table = registry.create(rules, [SeatSpec(True, "random")] * rules.players, seed=seed, first_dealer=0)
+        table = await registry.create(
+            rules, [SeatSpec(True, "random")] * rules.players, seed=seed, first_dealer=0
+        )
         audiences: list[int | None] = [*range(rules.players), None]
         received: dict[int | None, list[pb.StreamEventsResponse]] = {a: [] for a in audiences}
 
@@ -76,7 +78,7 @@ def test_no_stream_receives_a_card_its_viewer_may_not_see(seed: int) -> None:
         readers = [asyncio.create_task(consume(a)) for a in audiences]
         await asyncio.sleep(0)
         while table.game.deals_dealt < 8 and (seat := table.bot_to_act()) is not None:
-            table.play_bot(seat)
+            await table.play_bot(seat)
             for _ in range(3):
                 await asyncio.sleep(0)  # let every stream take what was queued
         for reader in readers:
