@@ -184,6 +184,12 @@ class Store:
         self.writes = 0
         """Writes committed: tables created, changes (their records), finish notes."""
 
+    @property
+    def queued(self) -> int:
+        """Writes waiting for the writer thread (not yet in a transaction)."""
+        with self._wake:
+            return len(self._queue)
+
     def close(self) -> None:
         """Commit what is queued, stop the writer thread and close the database; later writes fail."""
         with self._wake:
