@@ -2,20 +2,21 @@
 
 Usage::
 
-    python bench/soak.py --seconds 60 [--tables 50] [--table-idle-seconds S]
+    python bench/soak.py --seconds 60 [--tables 50] [--table-idle-seconds S] [--db :memory:|file]
 
 The game server runs in its own process, started as an operator would (``python -m server.app --db :memory:
---rate-limit 0 --log-level warning``, output in a log file); this process is the client. It keeps
-``--tables`` tables going at once, each of three server-side bot seats (strategy ``greedy``) watched by one
-spectator stream (StreamEvents without a seat token); when a table's game ends, a new table takes its place,
-until ``--seconds`` have passed.
+--rate-limit 0 --log-level warning``, output in a log file; ``--db file``: a new SQLite file beside the log,
+whose size is reported); this process is the client. It keeps ``--tables`` tables going at once, each of
+three server-side bot seats (strategy ``greedy``) watched by one spectator stream (StreamEvents without a
+seat token); when a table's game ends, a new table takes its place, until ``--seconds`` have passed.
 
 Errors (goal: 0) are every RPC error and every stream that ends without the game's end: its GameOver event,
 or a snapshot showing the table finished. The server's resident set size is read once the first tables are
-up and again at the end (goal: flat). Actions per second is the sum of every table's sequence growth (from
-CreateTable's reply to the last message its stream delivered) over the seconds. ``--table-idle-seconds`` is
-passed on to the server (how long a finished table stays in its memory). The last line printed is one JSON
-object with the figures.
+up, every tenth of the time after, and at the end (goal: flat once the tables' games have grown to their
+usual length, a game or two into the soak). Actions per second is the sum of every table's sequence growth
+(from CreateTable's reply to the last message its stream delivered) over the seconds.
+``--table-idle-seconds`` is passed on to the server (how long a finished table stays in its memory). The
+last line printed is one JSON object with the figures.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from collections import Counter  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any, Final  # noqa: E402
 
+import grpc  # noqa: E402
 from grpc import aio  # noqa: E402
 
 from bench import procs  # noqa: E402
@@ -49,6 +51,8 @@ CALL_TIMEOUT: Final = 30.0
 """Seconds a unary call may take before it counts as an error."""
 FIRST_UP_TIMEOUT: Final = 60.0
 """Seconds the first tables get to deliver their first message before RSS is read."""
+RSS_SAMPLES: Final = 10
+"""How many times the server's RSS is read during the soak, evenly spaced, besides at its start and end."""
 
 
 @dataclass(slots=True)
@@ -62,6 +66,8 @@ class Soak:
     tables_finished: int = 0
     actions: int = 0
     """Sequence growth summed over every table."""
+    cancelled_at_end: int = 0
+    """Streams of unfinished tables that ended CANCELLED after the deadline: the soak's own cancellation."""
     up: asyncio.Event = field(default_factory=asyncio.Event)
     up_count: int = 0
     up_target: int = 0
@@ -110,7 +116,12 @@ class Soak:
         except TimeoutError:
             call.cancel()  # the soak is over; this table was still playing: not an error
         except aio.AioRpcError as error:
-            self.errors[f"StreamEvents {error.code().name}"] += 1
+            if error.code() == grpc.StatusCode.CANCELLED and time.monotonic() >= self.deadline:
+                # The soak's own cancellation at its end, when grpc reports it as the call's status rather
+                # than as the task's CancelledError (the server ends its streams with OK, never CANCELLED).
+                self.cancelled_at_end += 1
+            else:
+                self.errors[f"StreamEvents {error.code().name}"] += 1
         finally:
             if waiting:
                 self._mark_up()
@@ -137,8 +148,11 @@ async def _soak(args: argparse.Namespace, pid: int, port: int) -> dict[str, Any]
             soak.errors["first tables not up in time"] += 1
         rss_start = procs.rss_bytes(pid)
         up_at = time.monotonic()
+        samples: list[int] = []
+        sampler = asyncio.create_task(_sample_rss(pid, soak.deadline, samples))
         # Bounded: every lane stops at the deadline (its stream times out then); a margin for the last calls.
         done, pending = await asyncio.wait(lanes, timeout=args.seconds + CALL_TIMEOUT + 5)
+        sampler.cancel()
         for task in pending:
             task.cancel()
             soak.errors["lane did not stop in time"] += 1
@@ -147,11 +161,14 @@ async def _soak(args: argparse.Namespace, pid: int, port: int) -> dict[str, Any]
                 soak.errors[f"client {type(task.exception()).__name__}"] += 1
         elapsed = time.monotonic() - began
         rss_end = procs.rss_bytes(pid)
+        rss_half = samples[len(samples) // 2] if samples else rss_start
         return {
+            "db": args.db,
             "seconds": round(elapsed, 2),
             "tables": args.tables,
             "tables_started": soak.tables_started,
             "tables_finished": soak.tables_finished,
+            "streams_cancelled_at_end": soak.cancelled_at_end,
             "errors": sum(soak.errors.values()),
             "error_kinds": dict(soak.errors),
             "actions_per_s": round(soak.actions / elapsed, 1),
@@ -159,9 +176,20 @@ async def _soak(args: argparse.Namespace, pid: int, port: int) -> dict[str, Any]
             "rss_end_bytes": rss_end,
             "rss_growth_bytes": rss_end - rss_start,
             "rss_window_s": round(time.monotonic() - up_at, 2),
+            "rss_samples_mib": [round(b / 2**20, 1) for b in samples],
+            "rss_growth_second_half_bytes": rss_end - rss_half,
         }
     finally:
         await channel.close()
+
+
+async def _sample_rss(pid: int, deadline: float, samples: list[int]) -> None:
+    """The server's RSS every tenth of the remaining time until the deadline: the shape of its growth (a
+    working set that fills up, then levels off, or a leak that keeps climbing)."""
+    step = max(0.5, (deadline - time.monotonic()) / RSS_SAMPLES)
+    while time.monotonic() < deadline:
+        samples.append(procs.rss_bytes(pid))
+        await asyncio.sleep(step)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,16 +199,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--table-idle-seconds", type=float, help="passed to the server (default: the server's own)"
     )
+    parser.add_argument(
+        "--db",
+        default=":memory:",
+        help="the server's store: :memory: (default), or file: a durable SQLite file beside the server's log",
+    )
+    parser.add_argument("--server-tree", help=procs.SERVER_TREE_HELP)
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.tables <= 0:
         parser.error("--seconds and --tables must be positive")
     with tempfile.TemporaryDirectory(prefix="soak-") as logs_dir:
         log = Path(logs_dir) / "server.log"
         port = procs.free_port()
-        argv_server = [*procs.server_argv(port), "--rate-limit", "0"]
+        db = str(Path(logs_dir) / "soak.db") if args.db == "file" else args.db
+        argv_server = [*procs.server_argv(port, db), "--rate-limit", "0"]
         if args.table_idle_seconds is not None:
             argv_server += ["--table-idle-seconds", str(args.table_idle_seconds)]
-        server = procs.start(argv_server, log)
+        server = procs.start(argv_server, log, cwd=args.server_tree)
         try:
             procs.wait_for_port(port, server, log)
             result = asyncio.run(_soak(args, server.pid, port))
@@ -190,15 +225,28 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             procs.stop(server)
         server_log = log.read_text(errors="replace").strip()
-    print(f"soak: {result['tables']} tables at once for {result['seconds']} s (greedy bots, spectated)")
+        if args.db == "file":
+            result["db_bytes"] = sum(f.stat().st_size for f in Path(logs_dir).glob("soak.db*"))
+    print(
+        f"soak: {result['tables']} tables at once for {result['seconds']} s (greedy bots, spectated),"
+        f" store {args.db}"
+    )
     print(f"  tables finished {result['tables_finished']} of {result['tables_started']} started")
     print(f"  errors          {result['errors']} {result['error_kinds'] or ''}")
+    if result["streams_cancelled_at_end"]:
+        print(
+            f"  cancelled       {result['streams_cancelled_at_end']} streams at the end, by the soak itself"
+        )
     print(f"  actions/s       {result['actions_per_s']}")
+    if "db_bytes" in result:
+        print(f"  database file   {result['db_bytes'] / 2**20:.1f} MiB (with its WAL)")
     print(
         f"  server RSS      {result['rss_start_bytes'] / 2**20:.1f} MiB at start,"
         f" {result['rss_end_bytes'] / 2**20:.1f} MiB at end:"
         f" {result['rss_growth_bytes'] / 2**20:+.1f} MiB over {result['rss_window_s']} s"
+        f" ({result['rss_growth_second_half_bytes'] / 2**20:+.1f} MiB over the second half)"
     )
+    print(f"  server RSS, MiB {' '.join(str(m) for m in result['rss_samples_mib'])} (every tenth)")
     if server_log:
         print("  server log (warnings and errors):")
         for line in server_log.splitlines()[-10:]:

@@ -87,9 +87,11 @@ class Server:
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
         self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
-        restored = self.registry.restore()
-        if restored:
-            log.info("tables restored", count=restored, db=settings.db)
+        restored = self.registry.restore(settings.table_idle_seconds)
+        if restored or self.registry.left_in_store:
+            log.info(
+                "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
+            )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.health = health.aio.HealthServicer()
         interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
@@ -150,7 +152,7 @@ class Server:
             self._sweeper.cancel()
         self.service.close_streams()
         await self.grpc.stop(grace)
-        self.store.close()
+        self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         if self.metrics is not None:
             self.metrics.close()
         log.info("stopped")

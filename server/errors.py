@@ -42,6 +42,7 @@ class ErrorReason(Enum):
     TOO_MANY_TABLES = "TOO_MANY_TABLES"
     RATE_LIMITED = "RATE_LIMITED"
     SEAT_FORFEITED = "SEAT_FORFEITED"
+    STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -67,6 +68,7 @@ _CODES: Final = {
     ErrorReason.TOO_MANY_TABLES: grpc.StatusCode.RESOURCE_EXHAUSTED,
     ErrorReason.RATE_LIMITED: grpc.StatusCode.RESOURCE_EXHAUSTED,
     ErrorReason.SEAT_FORFEITED: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.STORE_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
 }
 
 

@@ -12,12 +12,14 @@ from typing import Final
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
-from server.store import Store, TableConfig
+from server.logs import get_logger
+from server.store import Store, StoreError, TableConfig
 from server.table import AnyTable, SeatState, Table
 from server.telemetry import Telemetry
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
+log = get_logger("thousand.registry")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +39,26 @@ class Registry:
         self.store = store
         self.max_tables = max_tables
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
+        self._creating = 0
+        """Tables being created, waiting for their commit: they count against ``max_tables`` already."""
+        self.left_in_store = 0
+        """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time."""
 
-    def restore(self) -> int:
-        """Rebuild every stored table by replaying its records; returns how many were rebuilt."""
+    def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
+        """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
+
+        With ``idle_seconds`` (the server's ``--table-idle-seconds``; 0: every table), a table whose game
+        ended longer ago than that is left in the store, not rebuilt: the running server would have dropped
+        it from memory by now (``expire``), and replaying it would only make every restart slower as finished
+        games pile up. Its records stay, for ``thousand-export``. ``now``: the Unix time (for tests).
+        """
         if self.store is None:
             return 0
+        now = time.time() if now is None else now
+        finished_before = now - idle_seconds if idle_seconds > 0 else None
+        self._serial = max(self._serial, self.store.max_serial())  # new tables come after the ones left out
         count = 0
-        for stored in self.store.tables():
+        for stored in self.store.tables(finished_before=finished_before):
             config = stored.config
             adapter = adapter_for_name(config.game)
             rules = adapter.rules_from_bytes(config.rules)
@@ -62,11 +77,15 @@ class Registry:
                 time_control=config.time_control,
             )
             table.replay(stored.records)
+            if table.finished and stored.finish_time is None:
+                # Finished before the server noted finish times (or the note was lost): from now on, then.
+                self.store.mark_finished(table.table_id, now)
             table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
             self.telemetry.table_restored(table)
             self._tables[table.table_id] = table
             self._serial = max(self._serial, stored.serial)
             count += 1
+        self.left_in_store = self.store.count() - count
         return count
 
     def __len__(self) -> int:
@@ -75,7 +94,7 @@ class Registry:
     def all(self) -> list[AnyTable]:
         return list(self._tables.values())
 
-    def create(
+    async def create(
         self,
         rules: object,
         seats: list[SeatSpec],
@@ -86,7 +105,7 @@ class Registry:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's)."""
         adapter = adapter_for_rules(rules)
         players = adapter.players(rules)
-        playing = sum(1 for t in self._tables.values() if not t.finished)
+        playing = sum(1 for t in self._tables.values() if not t.finished) + self._creating
         if playing >= self.max_tables:
             raise ServiceError(
                 ErrorReason.TOO_MANY_TABLES,
@@ -106,6 +125,7 @@ class Registry:
                 field="first_dealer",
             )
         self._serial += 1
+        serial = self._serial  # other tables may be created while this one's commit is awaited
         table_id = secrets.token_hex(6)
         states = [SeatState(bot=s.bot, strategy=s.strategy) for s in seats]
         seed = seed if seed is not None else secrets.randbits(63)
@@ -119,11 +139,21 @@ class Registry:
                 game=adapter.name,
                 time_control=time_control,
             )
-            self.store.create_table(table_id, self._serial, create_time, config)
+            self._creating += 1
+            try:
+                await self.store.create_table(table_id, serial, create_time, config)
+            except StoreError as error:
+                log.error("table not stored", table_id=table_id, error=str(error))
+                raise ServiceError(
+                    ErrorReason.STORE_UNAVAILABLE,
+                    "the table could not be stored, so it was not created; retry later",
+                ) from None
+            finally:
+                self._creating -= 1
         self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot), game=adapter.name)
         table: AnyTable = Table(
             table_id,
-            serial=self._serial,
+            serial=serial,
             adapter=adapter,
             rules=rules,
             seats=states,

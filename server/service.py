@@ -81,7 +81,7 @@ class TableService:
         seats = [_seat_spec(i, s) for i, s in enumerate(request.seats)] or [
             SeatSpec(bot=False) for _ in range(adapter.players(rules))
         ]
-        table = self.registry.create(
+        table = await self.registry.create(
             rules,
             seats,
             request.seed if request.HasField("seed") else None,
@@ -110,7 +110,9 @@ class TableService:
                 field="player_name",
             )
         async with table.lock:
-            seat, token = table.join(request.seat if request.HasField("seat") else None, request.player_name)
+            seat, token = await table.join(
+                request.seat if request.HasField("seat") else None, request.player_name
+            )
             described = table.describe()
         table.ensure_bots_running()
         return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
@@ -118,13 +120,13 @@ class TableService:
     async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
         table = self.registry.get(_table_id(request.table_id))
         async with table.lock:
-            table.leave(table.authenticate(token))
+            await table.leave(table.authenticate(token))
             return pb.LeaveTableResponse(table=table.describe())
 
     async def reclaim_seat(self, request: pb.ReclaimSeatRequest, token: str | None) -> pb.ReclaimSeatResponse:
         table = self.registry.get(_table_id(request.table_id))
         async with table.lock:
-            table.reclaim(table.authenticate(token))
+            await table.reclaim(table.authenticate(token))
             described = table.describe()
         return pb.ReclaimSeatResponse(table=described)
 
@@ -158,7 +160,7 @@ class TableService:
         last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
         async with table.lock:
             seat = table.authenticate(token)
-            sequence = table.submit(seat, request.request_id, last_seen, action)
+            sequence = await table.submit(seat, request.request_id, last_seen, action)
         table.ensure_bots_running()
         return pb.SubmitActionResponse(sequence=sequence)
 

@@ -11,23 +11,35 @@ with the same sequence numbers.
 The game is stored by name in the settings' JSON (``"game": "blagogo"``); settings without it are those of
 tables stored before there was a second game, which all play Thousand.
 
-Writes are synchronous and committed (WAL, ``synchronous=FULL``) before the server acknowledges a request.
+Every write is committed (WAL, ``synchronous=FULL``) before the server acknowledges the request that made it,
+and before the table applies the change: a write that fails leaves the table as it was. With a database file
+the writes of every table go to one writer thread, which commits whatever has queued up meanwhile in one
+transaction (group commit): one ``fsync`` for many tables' actions, taken off the event loop, which only
+awaits its commit. ``":memory:"`` has no disk to wait for, so it commits on the spot, on the caller's thread.
+
+A table that finished is marked so with its finish time; a restart need not rebuild one that finished longer
+ago than tables are kept in memory (``Registry.restore``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from server.clock import TimeControl
+from server.logs import get_logger
 
 SCHEMA_VERSION: Final = 1
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""
+log = get_logger("thousand.store")
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,7 +48,8 @@ CREATE TABLE IF NOT EXISTS tables (
     serial INTEGER NOT NULL,
     create_time REAL NOT NULL,
     config TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    finish_time REAL
 );
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL REFERENCES tables(table_id),
@@ -112,15 +125,41 @@ class StoredTable:
     create_time: float
     config: TableConfig
     records: list[Record]
+    finish_time: float | None = None
+    """When its game ended (Unix time), once the server noted it; None while playing (or not noted yet)."""
+
+
+class StoreError(Exception):
+    """A write the store could not commit (a full disk, a read-only file, the store closed, ...): nothing of
+    it was stored, so the change it carried must not be made."""
+
+
+@dataclass(slots=True)
+class _Write:
+    """One queued write, committed whole or not at all: a table's creation, the records of one change, or the
+    note that a table finished; and the future of whoever waits for its commit."""
+
+    table_id: str
+    records: Sequence[Record] = ()
+    create: tuple[int, float, TableConfig] | None = None
+    """(serial, create_time, config) of a new table."""
+    finish_time: float | None = None
+    done: asyncio.Future[None] | None = None
+    """None when nobody waits (a finish note: losing it only costs a restart the replay of that table)."""
 
 
 class Store:
-    """One SQLite database of tables. ``":memory:"`` keeps nothing across restarts (for tests)."""
+    """One SQLite database of tables. ``":memory:"`` keeps nothing across restarts (for tests).
 
-    def __init__(self, path: str | Path) -> None:
+    ``group_commit`` (by default: for a file, not for ``":memory:"``) sends the writes to a writer thread,
+    started on the first write, that commits everything queued meanwhile in one transaction.
+    """
+
+    def __init__(self, path: str | Path, *, group_commit: bool | None = None) -> None:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.group_commit = self.path != ":memory:" if group_commit is None else group_commit
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -130,60 +169,236 @@ class Store:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) != SCHEMA_VERSION:
             raise RuntimeError(f"{self.path}: schema {row[0]}, this server reads {SCHEMA_VERSION}")
-        self._next: dict[str, int] = {}
+        if "finish_time" not in {column[1] for column in self._db.execute("PRAGMA table_info(tables)")}:
+            # Added within schema 1: older servers name their columns and ignore it.
+            self._db.execute("ALTER TABLE tables ADD COLUMN finish_time REAL")
+        self._lock = threading.Lock()
+        """The connection's: the writer holds it for a whole transaction, readers for a query."""
+        self._wake = threading.Condition()
+        """Guards ``_queue`` and ``_closed``; the writer thread waits on it for work."""
+        self._queue: list[_Write] = []
+        self._closed = False
+        self._writer: threading.Thread | None = None
+        self.commits = 0
+        """Transactions committed; with group commit, fewer than ``writes`` when writes shared a commit."""
+        self.writes = 0
+        """Writes committed: tables created, changes (their records), finish notes."""
+
+    @property
+    def queued(self) -> int:
+        """Writes waiting for the writer thread (not yet in a transaction)."""
+        with self._wake:
+            return len(self._queue)
 
     def close(self) -> None:
-        self._db.close()
+        """Commit what is queued, stop the writer thread and close the database; later writes fail."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+            writer = self._writer
+        if writer is not None:
+            writer.join()
+        with self._lock:
+            self._db.close()
 
-    def create_table(self, table_id: str, serial: int, create_time: float, config: TableConfig) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
+    async def create_table(self, table_id: str, serial: int, create_time: float, config: TableConfig) -> None:
+        """Store a new table, committed before returning; StoreError when it could not be."""
+        await self._commit(_Write(table_id, create=(serial, create_time, config)))
+
+    async def append(self, table_id: str, *records: Record) -> None:
+        """Store the records of one change (all or none), committed before returning; StoreError when they
+        could not be.
+
+        Once queued, the write may commit whatever happens to the caller, who must then make the change: so
+        a cancellation that arrives while it waits is held back until the commit's outcome is known, and
+        raised at the caller's next ``await`` instead."""
+        await self._commit(_Write(table_id, records=records))
+
+    def mark_finished(self, table_id: str, finish_time: float) -> None:
+        """Note that the table's game ended at ``finish_time`` (Unix time). Nobody waits for it: without the
+        note a restart only replays the table once more, and a failure is logged."""
+        write = _Write(table_id, finish_time=finish_time)
+        try:
+            if self.group_commit:
+                self._enqueue(write)
+            else:
+                self._transaction([write])
+        except StoreError as error:
+            log.warning("finish note not stored", table_id=table_id, error=str(error))
+
+    async def _commit(self, write: _Write) -> None:
+        if not self.group_commit:
+            self._transaction([write])
+            return
+        done = write.done = asyncio.get_running_loop().create_future()
+        self._enqueue(write)
+        await _outcome(done)
+
+    def _enqueue(self, write: _Write) -> None:
+        with self._wake:
+            if self._closed:
+                raise StoreError(f"{self.path}: the store is closed")
+            self._queue.append(write)
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_queued, name="store-writer", daemon=True)
+                self._writer.start()
+            self._wake.notify()
+
+    def _write_queued(self) -> None:
+        """The writer thread: each turn, everything queued since the last commit in one transaction."""
+        while True:
+            with self._wake:
+                while not self._queue and not self._closed:
+                    self._wake.wait()
+                batch, self._queue = self._queue, []
+            if not batch:
+                return  # closed, and everything queued before is written
+            try:
+                self._transaction(batch)
+                outcomes: list[StoreError | None] = [None] * len(batch)
+            except StoreError as error:
+                outcomes = [error] if len(batch) == 1 else [self._try_alone(w) for w in batch]
+            _settle(batch, outcomes)
+
+    def _try_alone(self, write: _Write) -> StoreError | None:
+        """After a batch failed: this write in a transaction of its own, so one bad write fails alone."""
+        try:
+            self._transaction([write])
+        except StoreError as error:
+            return error
+        return None
+
+    def _transaction(self, writes: Sequence[_Write]) -> None:
+        """Commit ``writes`` in one transaction, or none of them (StoreError)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for write in writes:
+                    self._execute(write)
+                self._db.execute("COMMIT")
+            except Exception as error:  # sqlite3's, or anything else: the writer thread must go on
+                try:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # a failed rollback leaves the transaction to SQLite, which rolls it back itself
+                raise StoreError(f"{self.path}: {error}") from error
+            self.commits += 1
+            self.writes += len(writes)
+
+    def _execute(self, write: _Write) -> None:
+        if write.create is not None:
+            serial, create_time, config = write.create
             self._db.execute(
                 "INSERT INTO tables (table_id, serial, create_time, config) VALUES (?, ?, ?, ?)",
-                (table_id, serial, create_time, config.to_json()),
+                (write.table_id, serial, create_time, config.to_json()),
             )
-        self._next[table_id] = 0
-
-    def append(self, table_id: str, record: Record, *, finished: bool = False) -> None:
-        """Store one record, committed before returning."""
-        number = self._next.get(table_id)
-        if number is None:
-            row = self._db.execute(
-                "SELECT COALESCE(MAX(number) + 1, 0) FROM records WHERE table_id = ?", (table_id,)
-            ).fetchone()
-            number = int(row[0])
-        with self._db:
-            self._db.execute("BEGIN")
+        for record in write.records:
+            # The record's number is the table's next, taken in the transaction itself: nothing to keep
+            # (or to give back when it fails) per table in memory.
             self._db.execute(
-                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, number, record.kind, record.seat, record.text, record.data),
+                "INSERT INTO records SELECT ?, COALESCE(MAX(number) + 1, 0), ?, ?, ?, ?"
+                " FROM records WHERE table_id = ?",
+                (write.table_id, record.kind, record.seat, record.text, record.data, write.table_id),
             )
-            if finished:
-                self._db.execute("UPDATE tables SET finished = 1 WHERE table_id = ?", (table_id,))
-        self._next[table_id] = number + 1
-
-    def tables(self) -> Iterator[StoredTable]:
-        """Every stored table with its records, in creation order."""
-        rows = self._db.execute(
-            "SELECT table_id, serial, create_time, config FROM tables ORDER BY serial"
-        ).fetchall()
-        for table_id, serial, create_time, config in rows:
-            yield self.load(table_id, int(serial), float(create_time), TableConfig.from_json(config))
-
-    def load(self, table_id: str, serial: int, create_time: float, config: TableConfig) -> StoredTable:
-        records = [
-            Record(kind, int(seat), text, bytes(data or b""))
-            for kind, seat, text, data in self._db.execute(
-                "SELECT kind, seat, text, data FROM records WHERE table_id = ? ORDER BY number", (table_id,)
+        if write.finish_time is not None:
+            self._db.execute(
+                "UPDATE tables SET finished = 1, finish_time = ? WHERE table_id = ?",
+                (write.finish_time, write.table_id),
             )
-        ]
-        self._next[table_id] = len(records)
-        return StoredTable(table_id, serial, create_time, config, records)
+
+    def count(self) -> int:
+        """How many tables are stored."""
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()
+        return int(row[0])
+
+    def max_serial(self) -> int:
+        """The highest serial of any stored table (0 for none), restored or not."""
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(serial), 0) FROM tables").fetchone()
+        return int(row[0])
+
+    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+        """Every stored table with its records, in creation order; with ``finished_before`` (Unix time), not
+        those whose game ended before it."""
+        query = "SELECT table_id, serial, create_time, config, finish_time FROM tables"
+        if finished_before is not None:
+            query += " WHERE NOT (finished = 1 AND finish_time IS NOT NULL AND finish_time < ?)"
+        with self._lock:
+            rows = self._db.execute(
+                query + " ORDER BY serial", () if finished_before is None else (finished_before,)
+            ).fetchall()
+        for table_id, serial, create_time, config, finish_time in rows:
+            yield self.load(
+                table_id, int(serial), float(create_time), TableConfig.from_json(config), finish_time
+            )
+
+    def load(
+        self,
+        table_id: str,
+        serial: int,
+        create_time: float,
+        config: TableConfig,
+        finish_time: float | None = None,
+    ) -> StoredTable:
+        with self._lock:
+            records = [
+                Record(kind, int(seat), text, bytes(data or b""))
+                for kind, seat, text, data in self._db.execute(
+                    "SELECT kind, seat, text, data FROM records WHERE table_id = ? ORDER BY number",
+                    (table_id,),
+                )
+            ]
+        finished = None if finish_time is None else float(finish_time)
+        return StoredTable(table_id, serial, create_time, config, records, finished)
 
     def get(self, table_id: str) -> StoredTable | None:
-        row = self._db.execute(
-            "SELECT serial, create_time, config FROM tables WHERE table_id = ?", (table_id,)
-        ).fetchone()
+        with self._lock:
+            row = self._db.execute(
+                "SELECT serial, create_time, config, finish_time FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
         if row is None:
             return None
-        return self.load(table_id, int(row[0]), float(row[1]), TableConfig.from_json(row[2]))
+        return self.load(table_id, int(row[0]), float(row[1]), TableConfig.from_json(row[2]), row[3])
+
+
+async def _outcome(done: asyncio.Future[None]) -> None:
+    """Wait for a queued write's commit; a cancellation meanwhile is deferred (see :meth:`Store.append`)."""
+    cancelled = False
+    while not done.done():
+        try:
+            await asyncio.wait((done,))
+        except asyncio.CancelledError:
+            cancelled = True
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # for asyncio.timeout() and TaskGroup: this one is re-raised below
+    if cancelled:
+        task = asyncio.current_task()
+        if task is not None:
+            task.cancel()
+    done.result()
+
+
+def _settle(batch: Sequence[_Write], outcomes: Sequence[StoreError | None]) -> None:
+    """From the writer thread: tell each waiting write's loop (one wake-up per loop) how its write went."""
+    waiting: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], StoreError | None]]] = {}
+    for write, error in zip(batch, outcomes, strict=True):
+        if write.done is not None:
+            waiting.setdefault(write.done.get_loop(), []).append((write.done, error))
+        elif error is not None:
+            log.warning("finish note not stored", table_id=write.table_id, error=str(error))
+    for loop, settled in waiting.items():
+        with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_resolve, settled)
+
+
+def _resolve(settled: list[tuple[asyncio.Future[None], StoreError | None]]) -> None:
+    for done, error in settled:
+        if done.done():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)

@@ -1,10 +1,11 @@
 """One table: its seats, its game, its event log and the streams watching it.
 
-Every change to a table happens under its lock, synchronously, in one step: check, apply to the engine, log
-the new events with their sequence numbers, serialize each once per audience (a seat, or spectators) and
-hand the bytes to that audience's streams. A stream that cannot keep up is not allowed to grow the server's
-memory: its queue is bounded, and when it overflows the stream is given a fresh snapshot instead of the
-backlog.
+Every change to a table happens under its lock, in one step: check, store (awaiting the commit: the lock is
+held across it, so each table's changes are stored and made in order), apply to the engine, log the new
+events with their sequence numbers, serialize each once per audience (a seat, or spectators) and hand the
+bytes to that audience's streams. A change the store cannot commit is not made: STORE_UNAVAILABLE. A stream
+that cannot keep up is not allowed to grow the server's memory: its queue is bounded, and when it overflows
+the stream is given a fresh snapshot instead of the backlog.
 
 A table holds either game: everything game-specific (the engine game, its actions, events and views on the
 wire, its bots) goes through the table's :class:`~server.games.GameAdapter`.
@@ -40,8 +41,8 @@ from server import wire
 from server.clock import TimeControl, TimeoutPolicy
 from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
-from server.logs import bind_request
-from server.store import Record, Store
+from server.logs import bind_request, get_logger
+from server.store import Record, Store, StoreError
 from server.strategies import SEARCHING
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
@@ -52,6 +53,11 @@ REMEMBERED_REQUESTS: Final = 512
 """Recent (seat, request_id) outcomes kept per table for idempotent retries."""
 
 SPECTATORS: Final = None
+STORE_RETRY_SECONDS: Final = 1.0
+"""How long the bots, or a running-out clock, wait before trying again a move the store could not commit."""
+STORE_RETRY_MAX_SECONDS: Final = 30.0
+
+log = get_logger("thousand.table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +392,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ seats
 
-    def join(self, seat: int | None, player_name: str) -> tuple[int, str]:
+    async def join(self, seat: int | None, player_name: str) -> tuple[int, str]:
         """Take a seat (caller holds the lock)."""
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.taken]
@@ -408,9 +414,16 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
         bind_request(seat=seat)
-        self._record(Record("join", seat, player_name, hash_token(token)))
-        self._take_seat(seat, hash_token(token), player_name)
-        self.reclaim(seat)  # a player sitting down in a seat the bot took over plays it from now on
+        token_hash = hash_token(token)
+        # A player sitting down in a seat the bot took over plays it from now on: both stored in one commit.
+        reclaimed = state.taken_over
+        records = [Record("join", seat, player_name, token_hash)]
+        if reclaimed:
+            records.append(Record("reclaim", seat))
+        await self._record(*records)
+        self._take_seat(seat, token_hash, player_name)
+        if reclaimed:
+            self._reclaim(seat)
         return seat, token
 
     def _take_seat(self, seat: int, token_hash: bytes, player_name: str) -> None:
@@ -428,8 +441,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 self.telemetry.table_started(self)
             self._advance([])
 
-    def leave(self, seat: int) -> None:
-        self._record(Record("leave", seat))
+    async def leave(self, seat: int) -> None:
+        await self._record(Record("leave", seat))
         self._release_seat(seat)
 
     def _release_seat(self, seat: int) -> None:
@@ -444,7 +457,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ actions
 
-    def submit(self, seat: int, request_id: str, last_seen: int | None, action: ActionT) -> int:
+    async def submit(self, seat: int, request_id: str, last_seen: int | None, action: ActionT) -> int:
         """Apply a seat's action (caller holds the lock); returns the sequence of its last event."""
         key = (seat, request_id)
         remembered = self._requests.get(key)
@@ -458,7 +471,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             self.telemetry.action_replayed(self, action)
             return remembered[1]
         stale = last_seen is not None and last_seen != self.sequence
-        self.reclaim(seat)  # the player is back: whatever becomes of this action, the seat is theirs again
+        # The player is back: whatever becomes of this action, the seat is theirs again.
+        await self.reclaim(seat)
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
         if self.game.is_over:
@@ -469,8 +483,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
             )
         self._check_legal(seat, action)
-        self._draw_bank(seat)
-        self._record(Record("action", seat, request_id, self.adapter.action_to_bytes(action)))
+        # The time the decision took from the bank, if any, and the decision itself: in one commit.
+        bank = self._bank_record(seat)
+        acted = Record("action", seat, request_id, self.adapter.action_to_bytes(action))
+        await self._record(*([acted] if bank is None else [bank, acted]))
+        if bank is not None:
+            self.seats[seat].bank = float(bank.text)
         applied = time.perf_counter()
         sequence = self._apply(seat, request_id, action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
@@ -487,16 +505,32 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.adapter.apply(self.game, seat, action)
         self._decisions += 1
         self._advance([])
+        if self.game.is_over and self.store is not None and not self._replaying:
+            self.store.mark_finished(self.table_id, time.time())
         if request_id:
             self._requests[(seat, request_id)] = (action, self.sequence)
             if len(self._requests) > REMEMBERED_REQUESTS:
                 self._requests.popitem(last=False)
         return self.sequence
 
-    def _record(self, record: Record) -> None:
-        """Store a change before it is made (and so before it is acknowledged)."""
-        if self.store is not None and not self._replaying:
-            self.store.append(self.table_id, record)
+    async def _record(self, *records: Record) -> None:
+        """Store a change (its records, in one commit) before it is made, and so before it is acknowledged.
+        When the store cannot commit it, STORE_UNAVAILABLE: the caller then leaves the table as it was."""
+        if self.store is None or self._replaying:
+            return
+        try:
+            await self.store.append(self.table_id, *records)
+        except StoreError as error:
+            log.error(
+                "table change not stored",
+                table_id=self.table_id,
+                records=[r.kind for r in records],
+                error=str(error),
+            )
+            raise ServiceError(
+                ErrorReason.STORE_UNAVAILABLE,
+                "the change could not be stored, so it was not made; retry later",
+            ) from None
 
     def _advance(self, extra: list[TableEvent[EventT]]) -> None:
         """Deal whenever the game is at a chance node, then publish everything new."""
@@ -525,13 +559,13 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             rng = self._bot_rngs[seat] = random.Random(f"{self.seed}:takeover:{seat}")
         return rng
 
-    def play_bot(self, seat: int) -> None:
+    async def play_bot(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
         action = self.adapter.decide(self.game, seat, strategy, self._rng(seat))
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
-        self._play_decided(seat, action)
+        await self._play_decided(seat, action)
 
     async def play_bot_off_loop(self, seat: int) -> None:
         """One move of a searching bot (caller holds the lock).
@@ -543,11 +577,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         asked = time.perf_counter()
         action = await asyncio.to_thread(self.adapter.decide, self.game, seat, strategy, self._rng(seat))
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
-        self._play_decided(seat, action)
+        await self._play_decided(seat, action)
 
-    def _play_decided(self, seat: int, action: ActionT) -> None:
+    async def _play_decided(self, seat: int, action: ActionT) -> None:
         self._check_legal(seat, action)
-        self._record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
+        await self._record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
         applied = time.perf_counter()
         self._apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
@@ -586,16 +620,29 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             )
 
     async def _run_bots(self) -> None:
+        retry = STORE_RETRY_SECONDS
         while True:
             async with self.lock:
                 seat = self.bot_to_act()
                 if seat is None:
                     return
-                if self.strategy_of(seat) in SEARCHING:
-                    await self.play_bot_off_loop(seat)
+                try:
+                    if self.strategy_of(seat) in SEARCHING:
+                        await self.play_bot_off_loop(seat)
+                    else:
+                        await self.play_bot(seat)
+                except ServiceError as error:
+                    if error.reason is not ErrorReason.STORE_UNAVAILABLE:
+                        raise
+                    failed = True  # the move was not made; it is decided again after a pause
                 else:
-                    self.play_bot(seat)
-            await asyncio.sleep(0)  # let the streams flush between bot moves
+                    failed = False
+            if failed:
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, STORE_RETRY_MAX_SECONDS)
+            else:
+                retry = STORE_RETRY_SECONDS
+                await asyncio.sleep(0)  # let the streams flush between bot moves
 
     # ------------------------------------------------------------------ the turn clock
 
@@ -662,7 +709,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 return
             seat = key[1]
             policy = self.time_control.policy
-            self._record(Record("timeout", seat, policy.value))
+            try:
+                await self._record(Record("timeout", seat, policy.value))
+            except ServiceError:  # not stored, so not made: the clock fires again shortly
+                loop = asyncio.get_running_loop()
+                self._clock_timer = loop.call_at(loop.time() + STORE_RETRY_SECONDS, self._clock_fired)
+                return
             self._time_out(seat, policy)
         self.ensure_bots_running()
 
@@ -673,7 +725,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state.forfeited = policy is TimeoutPolicy.FORFEIT
         self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
 
-    def reclaim(self, seat: int) -> bool:
+    async def reclaim(self, seat: int) -> bool:
         """Take the seat back from the bot that plays it since a timeout (caller holds the lock); False when
         it was not taken over. SEAT_FORFEITED for a seat that forfeited."""
         state = self.seats[seat]
@@ -681,7 +733,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             raise ServiceError(ErrorReason.SEAT_FORFEITED, f"seat {seat} forfeited on time; the bot plays it")
         if not state.taken_over:
             return False
-        self._record(Record("reclaim", seat))
+        await self._record(Record("reclaim", seat))
         self._reclaim(seat)
         return True
 
@@ -689,17 +741,17 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.seats[seat].taken_over = False
         self._publish([SeatReclaimedEvent(seat)])
 
-    def _draw_bank(self, seat: int) -> None:
-        """Charge a decision's time beyond per_move to the seat's bank (stored: replay cannot time it)."""
+    def _bank_record(self, seat: int) -> Record | None:
+        """The charge of a decision's time beyond per_move to the seat's bank, to store with the decision
+        (replay cannot time it); None when the decision took nothing from the bank."""
         if self.time_control is None or self._clock_key is None or self._clock_key[1] != seat:
-            return
+            return None
         over = time.monotonic() - self._clock_start - self.time_control.per_move
         state = self.seats[seat]
         if over <= 0 or state.bank <= 0:
-            return
+            return None
         left = round(max(0.0, state.bank - over), 3)
-        self._record(Record("bank", seat, f"{left:.3f}"))
-        state.bank = left
+        return Record("bank", seat, f"{left:.3f}")
 
     # ------------------------------------------------------------------ streams
 

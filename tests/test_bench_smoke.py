@@ -59,10 +59,13 @@ def test_capacity_benchmark_prints_its_figures_as_json_last() -> None:
     assert isinstance(result["idle_cpu_met"], bool)
 
 
-def test_soak_benchmark_prints_its_figures_as_json_last() -> None:
-    result = last_json("bench/soak.py", "--seconds", "3", "--tables", "4")
+@pytest.mark.parametrize("db", [":memory:", "file"])
+def test_soak_benchmark_prints_its_figures_as_json_last(db: str) -> None:
+    result = last_json("bench/soak.py", "--seconds", "3", "--tables", "4", "--db", db)
     assert result["errors"] == 0, result["error_kinds"]
     assert result["tables_finished"] >= 0
     assert result["actions_per_s"] > 0
     assert result["rss_start_bytes"] > 0
     assert result["rss_end_bytes"] > 0
+    assert result["rss_samples_mib"]
+    assert (result.get("db_bytes", 0) > 0) == (db == "file")

@@ -516,10 +516,12 @@ def test_a_blagogo_table_is_counted_under_its_own_game() -> None:
         registry = Registry(None, telemetry)
         metrics.watch(registry, telemetry)
         rules = bg.BlagogoRules(players=3, target=TARGET, turnover_limit=TURNOVER_LIMIT)
-        table = registry.create(rules, [SeatSpec(bot=True, strategy="random")] * 3, seed=4, first_dealer=None)
+        table = await registry.create(
+            rules, [SeatSpec(bot=True, strategy="random")] * 3, seed=4, first_dealer=None
+        )
         applied = 0
         while (seat := table.bot_to_act()) is not None:
-            table.play_bot(seat)
+            await table.play_bot(seat)
             applied += 1
         assert table.finished
         rounds = sum(1 for e in table.log if isinstance(e, be.RoundScored))

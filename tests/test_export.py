@@ -19,11 +19,11 @@ from server.store import Store
 def finished_game(db: Path) -> str:
     async def play() -> str:
         registry = Registry(Store(db))
-        table = registry.create(
+        table = await registry.create(
             Rules(golden_deals=True), [SeatSpec(True, "greedy")] * 3, seed=5, first_dealer=1
         )
         while (seat := table.bot_to_act()) is not None:
-            table.play_bot(seat)
+            await table.play_bot(seat)
         assert table.finished
         return table.table_id
 

@@ -66,7 +66,9 @@ def test_no_stream_receives_a_card_its_viewer_may_not_see(seed: int) -> None:
 
     async def scenario() -> None:
         registry = Registry()
-        table = registry.create(rules, [SeatSpec(True, "random")] * rules.players, seed=seed, first_dealer=0)
+        table = await registry.create(
+            rules, [SeatSpec(True, "random")] * rules.players, seed=seed, first_dealer=0
+        )
         audiences: list[int | None] = [*range(rules.players), None]
         received: dict[int | None, list[pb.StreamEventsResponse]] = {a: [] for a in audiences}
 
@@ -77,7 +79,7 @@ def test_no_stream_receives_a_card_its_viewer_may_not_see(seed: int) -> None:
         readers = [asyncio.create_task(consume(a)) for a in audiences]
         await asyncio.sleep(0)
         while table.game.deals_dealt < 8 and (seat := table.bot_to_act()) is not None:
-            table.play_bot(seat)
+            await table.play_bot(seat)
             for _ in range(3):
                 await asyncio.sleep(0)  # let every stream take what was queued
         for reader in readers:
@@ -129,16 +131,16 @@ def test_a_lagging_stream_of_a_released_seat_ends_without_a_snapshot(monkeypatch
     monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
-        table = Registry().create(Rules(), [SeatSpec(bot=False)] * 3, seed=5, first_dealer=0)
+        table = await Registry().create(Rules(), [SeatSpec(bot=False)] * 3, seed=5, first_dealer=0)
         for seat in range(3):
-            table.join(seat, f"p{seat}")
+            await table.join(seat, f"p{seat}")
         stream = table.stream(0, None)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         for step in range(40):  # nobody reads: the stream's queue overflows
             seat = table.game.to_act
             assert seat is not None
-            table.submit(seat, f"r{step}", None, table.game.legal_actions()[0])
-        table.leave(0)
+            await table.submit(seat, f"r{step}", None, table.game.legal_actions()[0])
+        await table.leave(0)
         with pytest.raises(StopAsyncIteration):
             await anext(stream)
 

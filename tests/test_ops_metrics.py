@@ -242,20 +242,22 @@ def test_a_lagging_stream_is_counted_when_resynchronized(monkeypatch: pytest.Mon
         telemetry = Telemetry(metrics.game)
         registry = Registry(None, telemetry)
         metrics.watch(registry, telemetry)
-        table = registry.create(Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0)
+        table = await registry.create(
+            Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
+        )
         stream = table.stream(None, None)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         for _ in range(3):
             seat = table.bot_to_act()
             assert seat is not None
-            table.play_bot(seat)
+            await table.play_bot(seat)
         m = Scrape(generate_latest(metrics.registry).decode())
         assert m.value("thousand_stream_queued_messages") == m.value("thousand_stream_queue_max_messages") > 0
         assert m.value("thousand_stream_queue_capacity_messages") == 4
         for _ in range(40):  # nobody reads: the queue overflows
             seat = table.bot_to_act()
             assert seat is not None
-            table.play_bot(seat)
+            await table.play_bot(seat)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         m = Scrape(generate_latest(metrics.registry).decode())
         assert m.value("thousand_stream_resyncs_total", game="thousand") == 1

@@ -511,14 +511,16 @@ def test_a_lagging_stream_gets_a_fresh_snapshot(monkeypatch: pytest.MonkeyPatch)
 
     async def scenario() -> None:
         registry = Registry()
-        table = registry.create(Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0)
+        table = await registry.create(
+            Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
+        )
         stream = table.stream(0, None)
         first = pb.StreamEventsResponse.FromString(await anext(stream))
         assert first.HasField("snapshot")
         for _ in range(40):  # the bots play on while nobody reads the stream
             seat = table.bot_to_act()
             assert seat is not None
-            table.play_bot(seat)
+            await table.play_bot(seat)
         resync = pb.StreamEventsResponse.FromString(await anext(stream))
         assert resync.HasField("snapshot")
         assert resync.sequence == table.sequence
@@ -537,17 +539,17 @@ def test_a_stream_ends_with_the_game_that_ends_while_its_backlog_is_sent(
     monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", queue_size)
 
     async def scenario() -> None:
-        table = Registry().create(
+        table = await Registry().create(
             Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
         )
         for _ in range(5):
             seat = table.bot_to_act()
             assert seat is not None
-            table.play_bot(seat)
+            await table.play_bot(seat)
         stream = table.stream(None, 0)
         first = pb.StreamEventsResponse.FromString(await anext(stream))
         while (seat := table.bot_to_act()) is not None:
-            table.play_bot(seat)
+            await table.play_bot(seat)
         assert table.finished
 
         async def rest() -> list[pb.StreamEventsResponse]:
@@ -571,7 +573,7 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
     monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 8)
 
     async def scenario() -> None:
-        table = Registry().create(
+        table = await Registry().create(
             Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
         )
         stream = table.stream(None, None)
@@ -579,11 +581,11 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
         while not any(s.lagging for s in table._subscribers):
             seat = table.bot_to_act()
             assert seat is not None
-            table.play_bot(seat)
+            await table.play_bot(seat)
         resync = pb.StreamEventsResponse.FromString(await anext(stream))
         assert resync.HasField("snapshot") and resync.sequence == table.sequence
         while (seat := table.bot_to_act()) is not None:  # the game ends while the snapshot is on its way
-            table.play_bot(seat)
+            await table.play_bot(seat)
 
         async def rest() -> list[pb.StreamEventsResponse]:
             return [pb.StreamEventsResponse.FromString(data) async for data in stream]

@@ -71,10 +71,10 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
         registry = Registry()
         control = TimeControl(per_move=30.0, bank=60.0) if clock else None
         players = rules.players
-        table = registry.create(rules, [SeatSpec(bot=False)] * players, seed, 0, control)
+        table = await registry.create(rules, [SeatSpec(bot=False)] * players, seed, 0, control)
         audiences: list[int | None] = [*range(players), None]
         for seat in range(players):
-            table.join(seat, f"p{seat}")
+            await table.join(seat, f"p{seat}")
         rng = random.Random(seed)
         checked = 0
         for _ in range(steps):
@@ -82,7 +82,7 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
             if seat is None:
                 break
             before = table.sequence
-            table.submit(seat, f"r{checked}", before, rng.choice(list(table.game.legal_actions())))
+            await table.submit(seat, f"r{checked}", before, rng.choice(list(table.game.legal_actions())))
             events = table.log[before:]
             for audience in audiences:
                 expected = reference_messages(table, events, before + 1, audience)

@@ -55,6 +55,7 @@ class TableServiceStub:
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+    | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
@@ -145,6 +146,7 @@ class TableServiceServicer:
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+    | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
@@ -298,6 +300,7 @@ class TableService:
     | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
+    | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
