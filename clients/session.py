@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import time
 import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
@@ -593,9 +594,8 @@ class TableSession:
             request.seed = seed
         if first_dealer is not None:
             request.first_dealer = first_dealer
-        response = await self._call(
-            lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=False
-        )
+        request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
+        response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
         return response.table
 
     async def list_tables(
@@ -632,14 +632,25 @@ class TableSession:
         return response.table
 
     async def join(self, table_id: str, seat: int | None = None, name: str = "") -> int:
-        """Take a seat (any free open seat when ``seat`` is None); returns the seat taken."""
-        request = pb.JoinTableRequest(table_id=table_id, player_name=name)
+        """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
+
+        The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
+        seat back instead of taking a second one (JoinTableRequest.seat_token).
+        """
+        token = secrets.token_urlsafe(32)
+        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token)
         if seat is not None:
             request.seat = seat
-        response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=False)
+        response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=True)
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
         return response.seat
+
+    async def export(self, table_id: str | None = None) -> str:
+        """A finished table's game record, the JSON document of ``thousand-export`` (ExportTable)."""
+        request = pb.ExportTableRequest(table_id=table_id or self._table_id())
+        response = await self._call(lambda: self._stub.ExportTable(request, timeout=CALL_TIMEOUT), retry=True)
+        return response.record_json
 
     async def watch(self, table_id: str) -> pb.Table:
         """Follow a table as a spectator (public information only); checks that the table exists."""

@@ -43,6 +43,7 @@ class ErrorReason(Enum):
     RATE_LIMITED = "RATE_LIMITED"
     SEAT_FORFEITED = "SEAT_FORFEITED"
     STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+    TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -69,6 +70,7 @@ _CODES: Final = {
     ErrorReason.RATE_LIMITED: grpc.StatusCode.RESOURCE_EXHAUSTED,
     ErrorReason.SEAT_FORFEITED: grpc.StatusCode.FAILED_PRECONDITION,
     ErrorReason.STORE_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    ErrorReason.TABLE_NOT_FINISHED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import secrets
@@ -19,6 +20,8 @@ from server.telemetry import Telemetry
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
+CREATE_REQUEST_WINDOW: Final = 600.0
+"""Seconds during which a CreateTable request_id names the table it created (a retry gets that table)."""
 log = get_logger("thousand.registry")
 
 
@@ -43,6 +46,10 @@ class Registry:
         """Tables being created, waiting for their commit: they count against ``max_tables`` already."""
         self.left_in_store = 0
         """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time."""
+        self._created_by: dict[str, tuple[str, float]] = {}
+        """CreateTable request_id -> (table id, Unix creation time), for the last CREATE_REQUEST_WINDOW s."""
+        self._creating_for: dict[str, asyncio.Future[AnyTable]] = {}
+        """CreateTable request_ids whose table is being created (waiting for its commit)."""
 
     def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
@@ -76,6 +83,8 @@ class Registry:
                 create_time=stored.create_time,
                 time_control=config.time_control,
             )
+            if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
+                self._created_by[config.request_id] = (stored.table_id, stored.create_time)
             table.replay(stored.records)
             if table.finished and stored.finish_time is None:
                 # Finished before the server noted finish times (or the note was lost): from now on, then.
@@ -101,8 +110,59 @@ class Registry:
         seed: int | None,
         first_dealer: int | None,
         time_control: TimeControl | None = None,
+        *,
+        request_id: str = "",
     ) -> AnyTable:
-        """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's)."""
+        """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's).
+
+        With a ``request_id`` seen in the last :data:`CREATE_REQUEST_WINDOW` seconds, the table that request
+        created (or is creating) is returned instead: the client's retry after a lost reply.
+        """
+        if request_id:
+            earlier = self._created_before(request_id)
+            if earlier is not None:
+                return earlier
+            pending = self._creating_for.get(request_id)
+            if pending is not None:
+                return await asyncio.shield(pending)
+            done: asyncio.Future[AnyTable] = asyncio.get_running_loop().create_future()
+            self._creating_for[request_id] = done
+            try:
+                table = await self._create(
+                    rules, seats, seed, first_dealer, time_control=time_control, request_id=request_id
+                )
+            except Exception as error:
+                done.set_exception(error)  # a retry waiting on it fails the same way
+                done.exception()  # and with none waiting, the error counts as seen
+                raise
+            except BaseException:
+                done.cancel()
+                raise
+            finally:
+                del self._creating_for[request_id]
+            done.set_result(table)
+            self._created_by[request_id] = (table.table_id, table.create_time)
+            return table
+        return await self._create(rules, seats, seed, first_dealer, time_control=time_control, request_id="")
+
+    def _created_before(self, request_id: str) -> AnyTable | None:
+        """The table a CreateTable with this request_id made within the window, if it is still here."""
+        now = time.time()
+        for stale in [k for k, (_, at) in self._created_by.items() if now - at >= CREATE_REQUEST_WINDOW]:
+            del self._created_by[stale]
+        known = self._created_by.get(request_id)
+        return None if known is None else self._tables.get(known[0])
+
+    async def _create(
+        self,
+        rules: object,
+        seats: list[SeatSpec],
+        seed: int | None,
+        first_dealer: int | None,
+        *,
+        time_control: TimeControl | None,
+        request_id: str,
+    ) -> AnyTable:
         adapter = adapter_for_rules(rules)
         players = adapter.players(rules)
         playing = sum(1 for t in self._tables.values() if not t.finished) + self._creating
@@ -138,6 +198,7 @@ class Registry:
                 first_dealer=first_dealer,
                 game=adapter.name,
                 time_control=time_control,
+                request_id=request_id,
             )
             self._creating += 1
             try:
@@ -180,6 +241,10 @@ class Registry:
                 table.close_streams()  # none is open: this stops its clock and bot tasks
                 expired.append((table, idle))
         return expired
+
+    def find(self, table_id: str) -> AnyTable | None:
+        """The table if this server holds it in memory (None: unknown, or expired into the store)."""
+        return self._tables.get(table_id)
 
     def get(self, table_id: str) -> AnyTable:
         table = self._tables.get(table_id)

@@ -7,7 +7,10 @@ by the table (once per audience), so its method handler is registered with a pas
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import json
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from grpc import aio
 from engine import InvalidActionError, RulesError
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
+from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.ratelimit import RateLimiter
 from server.registry import Registry, SeatSpec
@@ -31,6 +35,9 @@ SERVICE_NAME: Final = "thousand.v1.TableService"
 TOKEN_METADATA: Final = "x-seat-token"
 MAX_NAME_LENGTH: Final = 64
 MAX_REQUEST_ID_LENGTH: Final = 128
+MAX_CREATE_REQUEST_ID_LENGTH: Final = 64
+SEAT_TOKEN_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{32,128}")
+"""A client-chosen seat token (JoinTableRequest.seat_token): long enough to be a secret, safe in metadata."""
 
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
@@ -81,12 +88,19 @@ class TableService:
         seats = [_seat_spec(i, s) for i, s in enumerate(request.seats)] or [
             SeatSpec(bot=False) for _ in range(adapter.players(rules))
         ]
+        if len(request.request_id) > MAX_CREATE_REQUEST_ID_LENGTH:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"request_id must be at most {MAX_CREATE_REQUEST_ID_LENGTH} characters",
+                field="request_id",
+            )
         table = await self.registry.create(
             rules,
             seats,
             request.seed if request.HasField("seed") else None,
             request.first_dealer if request.HasField("first_dealer") else None,
             TimeControl.from_proto(request.time_control),
+            request_id=request.request_id,
         )
         table.ensure_bots_running()
         return pb.CreateTableResponse(table=table.describe())
@@ -109,13 +123,43 @@ class TableService:
                 f"player_name is longer than {MAX_NAME_LENGTH} characters",
                 field="player_name",
             )
+        chosen = request.seat_token or None
+        if chosen is not None and not SEAT_TOKEN_FORMAT.fullmatch(chosen):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "seat_token must be 32 to 128 characters of A-Z a-z 0-9 - _ (or empty: the server draws one)",
+                field="seat_token",
+            )
         async with table.lock:
             seat, token = await table.join(
-                request.seat if request.HasField("seat") else None, request.player_name
+                request.seat if request.HasField("seat") else None, request.player_name, chosen
             )
             described = table.describe()
         table.ensure_bots_running()
         return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
+
+    async def export_table(self, request: pb.ExportTableRequest) -> pb.ExportTableResponse:
+        """A finished table's game record, read from the store (the table may have left memory since)."""
+        table_id = _table_id(request.table_id)
+        live = self.registry.find(table_id)
+        if live is not None and not live.finished:
+            raise ServiceError(
+                ErrorReason.TABLE_NOT_FINISHED,
+                f"table {table_id} is still being played; its record is available once the game is over",
+            )
+        store = self.registry.store
+        stored = None if store is None else await asyncio.to_thread(store.get, table_id)
+        if stored is None:
+            if live is None:
+                raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+            raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"the server keeps no record of table {table_id}")
+        record = await asyncio.to_thread(record_of, stored)  # a replay of the whole game: off the loop
+        if not record["finished"]:
+            raise ServiceError(
+                ErrorReason.TABLE_NOT_FINISHED,
+                f"table {table_id} was not played to the end; its record is available once the game is over",
+            )
+        return pb.ExportTableResponse(record_json=json.dumps(record, ensure_ascii=False, indent=2))
 
     async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
         table = self.registry.get(_table_id(request.table_id))
@@ -314,8 +358,13 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
         ),
         "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.reclaim_seat(r, _token(c))),
-            request_deserializer=pb.ReclaimSeatRequest.FromString,
+            request_deserializer=_parse(pb.ReclaimSeatRequest),
             response_serializer=pb.ReclaimSeatResponse.SerializeToString,
+        ),
+        "ExportTable": grpc.unary_unary_rpc_method_handler(
+            _unary(lambda r, c: _limited(service, "ExportTable", c, None, service.export_table(r))),
+            request_deserializer=_parse(pb.ExportTableRequest),
+            response_serializer=pb.ExportTableResponse.SerializeToString,
         ),
         "StreamEvents": grpc.unary_stream_rpc_method_handler(
             stream,

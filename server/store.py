@@ -77,6 +77,9 @@ class TableConfig:
     """The game's name (``server.games``): "thousand" or "blagogo"."""
     time_control: TimeControl | None = None
     """The turn clock; None (and absent from the JSON) for a table without one."""
+    request_id: str = ""
+    """The CreateTable request_id that made it ("" and absent from the JSON: none), so that a retry of the
+    request after a restart finds this table instead of creating another."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -88,6 +91,8 @@ class TableConfig:
         }
         if self.time_control is not None:
             raw["time_control"] = self.time_control.to_json()
+        if self.request_id:
+            raw["request_id"] = self.request_id
         return json.dumps(raw)
 
     @staticmethod
@@ -100,6 +105,7 @@ class TableConfig:
             first_dealer=raw["first_dealer"],
             game=str(raw.get("game", DEFAULT_GAME)),
             time_control=TimeControl.from_json(raw.get("time_control")),
+            request_id=str(raw.get("request_id", "")),
         )
 
 

@@ -377,23 +377,35 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         )
 
     def authenticate(self, token: str | None) -> int:
-        """The seat whose token this is; every seat's token hash is compared, in constant time."""
-        found = -1
-        if token:
-            given = hash_token(token)
-            for seat, state in enumerate(self.seats):
-                expected = state.token_hash or bytes(32)
-                if hmac.compare_digest(given, expected) and state.token_hash is not None:
-                    found = seat
-        if found < 0:
+        """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""
+        found = self.seat_holding(token) if token else None
+        if found is None:
             raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
         bind_request(seat=found)
         return found
 
+    def seat_holding(self, token: str) -> int | None:
+        """The seat this token holds, if any; every seat's token hash is compared, in constant time."""
+        found: int | None = None
+        given = hash_token(token)
+        for seat, state in enumerate(self.seats):
+            expected = state.token_hash or bytes(32)
+            if hmac.compare_digest(given, expected) and state.token_hash is not None:
+                found = seat
+        return found
+
     # ------------------------------------------------------------------ seats
 
-    async def join(self, seat: int | None, player_name: str) -> tuple[int, str]:
-        """Take a seat (caller holds the lock)."""
+    async def join(self, seat: int | None, player_name: str, token: str | None = None) -> tuple[int, str]:
+        """Take a seat (caller holds the lock); ``token``: the client's own seat token, else one is drawn.
+
+        A seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply
+        it lost (JoinTableRequest.seat_token), which must not take a second seat.
+        """
+        if token is not None:
+            held = self.seat_holding(token)
+            if held is not None:
+                return held, token
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.taken]
             if not free:
@@ -412,7 +424,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             if self.open_seats() == 0:
                 raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
             raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
-        token = secrets.token_urlsafe(32)
+        token = token if token is not None else secrets.token_urlsafe(32)
         bind_request(seat=seat)
         token_hash = hash_token(token)
         # A player sitting down in a seat the bot took over plays it from now on: both stored in one commit.

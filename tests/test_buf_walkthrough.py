@@ -102,6 +102,7 @@ def check_methods(out: Outputs) -> None:
         "SubmitAction",
         "StreamEvents",
         "ReclaimSeat",
+        "ExportTable",
     }
 
 

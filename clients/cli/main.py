@@ -20,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from enum import Enum
+from pathlib import Path
 from typing import Any, Final, TextIO
 
 from clients.cli.text import table_line
@@ -157,6 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
     watch.add_argument("table", help="the table's id (see `thousand tables`)")
+
+    export = commands.add_parser(
+        "export",
+        parents=[server],
+        help="write a finished table's game record (JSON) that replays exactly",
+        description="Write a finished table's game record (the JSON format of docs/protocol.md), fetched "
+        "from the server (ExportTable). An operator can also read it from the server's database file with "
+        "thousand-export, unfinished tables included.",
+    )
+    export.add_argument("table", help="the table's id (see `thousand tables`)")
+    export.add_argument("--out", default="-", help="file to write ('-': standard output, the default)")
     return parser
 
 
@@ -215,6 +227,17 @@ async def watch_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
         return await play(session, args.plain, stdin, stdout)
 
 
+async def export_table(args: argparse.Namespace, stdout: TextIO) -> int:
+    async with TableSession(args.server) as session:
+        record = await session.export(args.table)
+    if args.out == "-":
+        print(record, file=stdout)
+    else:
+        Path(args.out).write_text(record + "\n", encoding="utf-8")
+        print(f"Wrote the game record of table {args.table} to {args.out}.", file=stdout)
+    return 0
+
+
 async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO) -> int:
     """Play (or watch) in the chosen mode; a player who stops before the end gives the seat up, so that they
     (or anyone) can take it again with ``thousand join TABLE --seat N`` and play on."""
@@ -258,6 +281,8 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await join_table(args, stdin, stdout)
             case "watch":
                 return await watch_table(args, stdin, stdout)
+            case "export":
+                return await export_table(args, stdout)
     except ServerError as error:
         reason = f" [{error.reason}]" if error.reason else f" [{error.code.name}]"
         print(f"thousand {args.command}: {error.message}{reason}", file=sys.stderr)

@@ -428,12 +428,18 @@ class CreateTableRequest(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     FIRST_DEALER_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
     """The seed of the table's deals (T-35) or rounds (B-23); random when unset."""
     first_dealer: _builtins.int
     """The first dealer (T-3, B-4); drawn from the seed when unset."""
+    request_id: _builtins.str
+    """Makes the call safe to retry (1 to 64 characters, e.g. a UUID): a CreateTable with a request_id the
+    server saw in the last 10 minutes returns the table it created then instead of a second one (also
+    across a server restart). Empty: no deduplication.
+    """
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The rules, of the same game as `game` (unset: every default); the seat count comes from `seats` when the
@@ -457,10 +463,11 @@ class CreateTableRequest(_message.Message):
         seed: _builtins.int | None = ...,
         first_dealer: _builtins.int | None = ...,
         time_control: Global___TimeControl | None = ...,
+        request_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "request_id", b"request_id", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__first_dealer: _TypeAlias = _typing.Literal["first_dealer"]  # noqa: Y015
     _WhichOneofArgType__first_dealer: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer"]  # noqa: Y015
@@ -614,22 +621,30 @@ class JoinTableRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     PLAYER_NAME_FIELD_NUMBER: _builtins.int
+    SEAT_TOKEN_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id."""
     seat: _builtins.int
     """The seat to take; any free open seat when unset."""
     player_name: _builtins.str
     """A display name for the seat (at most 64 characters)."""
+    seat_token: _builtins.str
+    """The seat token to use, chosen by the client: 32 to 128 characters of A-Z a-z 0-9 - _ (for example 32
+    random bytes in base64url). It makes JoinTable safe to retry: when a seat of this table already holds
+    this token, JoinTable returns that seat again (also across a server restart) instead of taking another,
+    so a lost reply loses nothing. Empty: the server draws the token and returns it.
+    """
     def __init__(
         self,
         *,
         table_id: _builtins.str = ...,
         seat: _builtins.int | None = ...,
         player_name: _builtins.str = ...,
+        seat_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "player_name", b"player_name", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "player_name", b"player_name", "seat", b"seat", "seat_token", b"seat_token", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -649,7 +664,9 @@ class JoinTableResponse(_message.Message):
     seat: _builtins.int
     """The seat taken."""
     seat_token: _builtins.str
-    """The seat's secret token: send it as metadata `x-seat-token`. Never share it."""
+    """The seat's secret token (the request's own when it chose one): send it as metadata `x-seat-token`.
+    Never share it.
+    """
     @_builtins.property
     def table(self) -> Global___Table:
         """The table after joining."""
@@ -824,6 +841,50 @@ class ReclaimSeatResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReclaimSeatResponse: _TypeAlias = ReclaimSeatResponse  # noqa: Y015
+
+@_typing.final
+class ExportTableRequest(_message.Message):
+    """ExportTable's request."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table's id."""
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExportTableRequest: _TypeAlias = ExportTableRequest  # noqa: Y015
+
+@_typing.final
+class ExportTableResponse(_message.Message):
+    """ExportTable's response."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORD_JSON_FIELD_NUMBER: _builtins.int
+    record_json: _builtins.str
+    """The game record as a JSON document (UTF-8), format "thousand.game-record/1" (docs/protocol.md)."""
+    def __init__(
+        self,
+        *,
+        record_json: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["record_json", b"record_json"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExportTableResponse: _TypeAlias = ExportTableResponse  # noqa: Y015
 
 @_typing.final
 class StreamEventsRequest(_message.Message):

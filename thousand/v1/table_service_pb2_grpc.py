@@ -56,10 +56,11 @@ class TableServiceStub:
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -114,6 +115,11 @@ class TableServiceStub:
                 request_serializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.SerializeToString,
                 response_deserializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.FromString,
                 _registered_method=True)
+        self.ExportTable = channel.unary_unary(
+                '/thousand.v1.TableService/ExportTable',
+                request_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
+                response_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
+                _registered_method=True)
 
 
 class TableServiceServicer:
@@ -147,10 +153,11 @@ class TableServiceServicer:
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -219,6 +226,16 @@ class TableServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportTable(self, request, context):
+        """Returns a finished table's game record: the JSON document `thousand-export` writes (format
+        "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
+        replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
+        cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -262,6 +279,11 @@ def add_TableServiceServicer_to_server(servicer, server):
                     request_deserializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.FromString,
                     response_serializer=thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.SerializeToString,
             ),
+            'ExportTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportTable,
+                    request_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.FromString,
+                    response_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'thousand.v1.TableService', rpc_method_handlers)
@@ -301,10 +323,11 @@ class TableService:
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -519,6 +542,33 @@ class TableService:
             '/thousand.v1.TableService/ReclaimSeat',
             thousand_dot_v1_dot_table__service__pb2.ReclaimSeatRequest.SerializeToString,
             thousand_dot_v1_dot_table__service__pb2.ReclaimSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/thousand.v1.TableService/ExportTable',
+            thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
+            thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -57,10 +57,11 @@ class TableServiceStub:
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -96,6 +97,12 @@ class TableServiceStub:
     (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
     SEAT_FORFEITED on a seat that forfeited.
     """
+    ExportTable: _grpc.UnaryUnaryMultiCallable[_table_service_pb2.ExportTableRequest, _table_service_pb2.ExportTableResponse]
+    """Returns a finished table's game record: the JSON document `thousand-export` writes (format
+    "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
+    replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
+    cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+    """
 
 @_typing.type_check_only
 class TableServiceAsyncStub(TableServiceStub):
@@ -129,10 +136,11 @@ class TableServiceAsyncStub(TableServiceStub):
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -164,6 +172,12 @@ class TableServiceAsyncStub(TableServiceStub):
     """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
     (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
     SEAT_FORFEITED on a seat that forfeited.
+    """
+    ExportTable: _aio.UnaryUnaryMultiCallable[_table_service_pb2.ExportTableRequest, _table_service_pb2.ExportTableResponse]  # type: ignore[assignment]
+    """Returns a finished table's game record: the JSON document `thousand-export` writes (format
+    "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
+    replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
+    cards. Works as long as the server's store keeps the table, after it left the server's memory too.
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -197,10 +211,11 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
+    | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
 
     RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable and JoinTable.
+    address for CreateTable, JoinTable and ExportTable.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -278,6 +293,18 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
         """Takes back the caller's seat (seat token in metadata) from the bot that plays it since a turn timed out
         (SeatReclaimed): the seat's clock starts afresh. Does nothing on a seat that is not taken over;
         SEAT_FORFEITED on a seat that forfeited.
+        """
+
+    @_abc_1.abstractmethod
+    def ExportTable(
+        self,
+        request: _table_service_pb2.ExportTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_service_pb2.ExportTableResponse, _abc.Awaitable[_table_service_pb2.ExportTableResponse]]:
+        """Returns a finished table's game record: the JSON document `thousand-export` writes (format
+        "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
+        replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
+        cards. Works as long as the server's store keeps the table, after it left the server's memory too.
         """
 
 def add_TableServiceServicer_to_server(servicer: TableServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

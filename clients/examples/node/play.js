@@ -199,6 +199,24 @@ const TRANSIENT = new Set([
 class GapError extends Error {}
 class GiveUp extends Error {}
 
+/**
+ * Call a unary method that is safe to retry (CreateTable with a request_id, JoinTable with a seat_token of
+ * our own), retrying the identical request on transport errors with backoff for up to `seconds`.
+ */
+async function retried(client, method, request, seconds = 30) {
+  const until = Date.now() + seconds * 1000;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await unary(client, method, request);
+    } catch (error) {
+      const reason = (errorInfo(error) || {}).reason;
+      if (!TRANSIENT.has(error.code) || reason !== undefined || Date.now() > until) throw error;
+      console.error(`play.js: ${method} failed (${describeError(error)}); retrying the same request`);
+      await sleep(backoff(attempt));
+    }
+  }
+}
+
 // ---------------------------------------------------------------- one seat
 
 class Seat {
@@ -422,11 +440,17 @@ async function main() {
     ],
   };
   if (options.seed !== null) create.seed = String(options.seed);
-  // CreateTable and JoinTable are not idempotent: they are not retried (waitForReady covers a server that
-  // is still starting), so a lost reply never leaves a second table or a seat without its token.
-  const { table } = await unary(client, 'CreateTable', create);
-  const join = { table_id: table.table_id, seat: 0, player_name: options.name };
-  const joined = await unary(client, 'JoinTable', join);
+  // A request_id and a seat token of our own make CreateTable and JoinTable safe to retry: a retry after a
+  // lost reply gets the same table and the same seat back, never a second one.
+  create.request_id = crypto.randomUUID();
+  const { table } = await retried(client, 'CreateTable', create);
+  const join = {
+    table_id: table.table_id,
+    seat: 0,
+    player_name: options.name,
+    seat_token: crypto.randomBytes(32).toString('base64url'),
+  };
+  const joined = await retried(client, 'JoinTable', join);
   if (!options.quiet) {
     console.log(`table ${table.table_id}: seat ${joined.seat} joined, against two ${options.strategy} bots`);
   }
