@@ -60,8 +60,16 @@ CHANNEL_OPTIONS: Final = (
     ("grpc.initial_reconnect_backoff_ms", 200),
     ("grpc.min_reconnect_backoff_ms", 200),
     ("grpc.max_reconnect_backoff_ms", 5000),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC waits this long for a keepalive ping's answer too
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
 )
-"""A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s)."""
+"""A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
+and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a
+NAT that forgot it) fails within 40 s and is resumed, instead of waiting for events that never come. The
+server accepts pings every 10 s (``server.app.CLIENT_PING_SECONDS``)."""
 CALL_TIMEOUT: Final = 10.0
 """Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
 

@@ -39,6 +39,10 @@ DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
 TABLE_IDLE_SECONDS: Final = 86_400.0
 MAX_SWEEP_SECONDS: Final = 60.0
+KEEPALIVE_SECONDS: Final = 120.0
+KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
+CLIENT_PING_SECONDS: Final = 10.0
+"""The shortest interval between a client's keepalive pings that the server accepts."""
 log = get_logger("thousand.server")
 
 
@@ -71,6 +75,32 @@ class Settings:
     table_idle_seconds: float = TABLE_IDLE_SECONDS
     """A table with no open stream and no event for this long is dropped from memory, finished or not (its
     stored records stay, for ``thousand-export``); 0: never."""
+    keepalive_seconds: float = KEEPALIVE_SECONDS
+    """The server pings every connection this often and closes one whose peer does not answer within
+    KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
+    frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
+
+    @property
+    def grpc_options(self) -> list[tuple[str, int]]:
+        """The gRPC server's channel arguments: the message size limit and the keepalive policy."""
+        options = [
+            ("grpc.max_receive_message_length", self.max_message_bytes),
+            # Clients may ping (to notice a dead server on a quiet stream) every CLIENT_PING_SECONDS, with or
+            # without calls in flight: gRPC's default answers pings more frequent than 5 minutes with GOAWAY.
+            ("grpc.http2.min_ping_interval_without_data_ms", int(CLIENT_PING_SECONDS * 1000)),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.max_pings_without_data", 0),
+        ]
+        if self.keepalive_seconds > 0:
+            options += [
+                ("grpc.keepalive_time_ms", int(self.keepalive_seconds * 1000)),
+                ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_SECONDS * 1000)),
+                # gRPC waits for a keepalive ping's answer for its ping timeout, not only keepalive_timeout:
+                # with both set, a silent peer is let go after KEEPALIVE_TIMEOUT_SECONDS (measured in
+                # tests/test_retries_and_export.py; with keepalive_timeout alone it was not, within 15 s).
+                ("grpc.http2.ping_timeout_ms", int(KEEPALIVE_TIMEOUT_SECONDS * 1000)),
+            ]
+        return options
 
     @property
     def sweep_seconds(self) -> float:
@@ -102,7 +132,7 @@ class Server:
             interceptors.append(grpc_metrics)
         self.grpc = aio.server(
             interceptors=interceptors,
-            options=[("grpc.max_receive_message_length", settings.max_message_bytes)],
+            options=settings.grpc_options,
         )
         self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -270,6 +300,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " 0: never",
     )
     parser.add_argument(
+        "--keepalive-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_KEEPALIVE_SECONDS", defaults.keepalive_seconds)),
+        help="ping every connection this often; one that does not answer within "
+        f"{KEEPALIVE_TIMEOUT_SECONDS:g} s is closed, ending its streams; 0: no pings",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -280,6 +317,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--tls-cert and --tls-key go together")
     if args.table_idle_seconds < 0:
         parser.error("--table-idle-seconds must be 0 (never) or positive")
+    if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
+        parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     return Settings(
         host=args.host,
         port=args.port,
@@ -295,6 +334,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         rate_limit=args.rate_limit,
         rate_burst=args.rate_burst,
         table_idle_seconds=args.table_idle_seconds,
+        keepalive_seconds=args.keepalive_seconds,
     )
 
 

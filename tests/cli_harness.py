@@ -42,6 +42,9 @@ class Proxy:
         host, port = target.rsplit(":", 1)
         self.target = (host, int(port))
         self.blocked = False
+        self.frozen = False
+        """While set, open connections stay open but nothing passes either way (a peer that vanished
+        without closing its connection: a pulled cable, a dead NAT)."""
         self.cuts = 0
         self.connections = 0
         self._writers: set[asyncio.StreamWriter] = set()
@@ -91,6 +94,8 @@ class Proxy:
     async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
         try:
             while data := await source.read(65536):
+                if self.frozen:
+                    continue  # swallowed: the other side hears nothing, not even a close
                 sink.write(data)
                 await sink.drain()
         except (ConnectionError, OSError):

@@ -1,4 +1,4 @@
-"""Calls that are safe to retry, and game records over the wire.
+"""Calls that are safe to retry, game records over the wire, and connections that die silently.
 
 CreateTable with a ``request_id`` and JoinTable with a client-chosen ``seat_token`` can be retried after a
 lost reply without creating a second table or taking a second seat, also across a restart of the server on
@@ -23,11 +23,13 @@ from google.rpc import error_details_pb2
 from grpc import aio
 from grpc_status import rpc_status
 
+import server.app as app_module
 from clients.cli.main import main as thousand_main
 from engine import Rules
 from server import codec
-from server.app import Server, Settings
+from server.app import Server, Settings, parse_settings
 from server.export import replay
+from tests.cli_harness import Proxy
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -234,3 +236,49 @@ def test_thousand_export_writes_the_record(tmp_path: Path) -> None:
     table_id, expected = run(scenario())
     assert out.read_text(encoding="utf-8") == expected + "\n"
     assert json.loads(expected)["table_id"] == table_id
+
+
+def test_the_server_closes_a_connection_whose_peer_stopped_answering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keepalive: a seat's stream on a connection that went silent (no FIN: the proxy swallows everything) is
+    ended by the server's pings going unanswered, which frees the stream."""
+    monkeypatch.setattr(app_module, "KEEPALIVE_TIMEOUT_SECONDS", 1.0)
+
+    async def scenario() -> None:
+        server = Server(Settings(host="127.0.0.1", port=0, keepalive_seconds=1.0))
+        await server.start()
+        proxy = Proxy(f"127.0.0.1:{server.port}")
+        await proxy.start()
+        try:
+            async with aio.insecure_channel(proxy.address) as channel:
+                stub = pb_grpc.TableServiceStub(channel)
+                table = (await stub.CreateTable(create_request(bots=2))).table
+                joined = await stub.JoinTable(pb.JoinTableRequest(table_id=table.table_id))
+                stream = stub.StreamEvents(
+                    pb.StreamEventsRequest(table_id=table.table_id),
+                    metadata=(("x-seat-token", joined.seat_token),),
+                )
+                await anext(aiter(stream))
+                live = server.registry.get(table.table_id)
+                assert [audience for audience, _ in live.stream_queue_depths()] == [joined.seat]
+                proxy.frozen = True
+                deadline = asyncio.get_running_loop().time() + 15
+                while live.stream_queue_depths():
+                    assert asyncio.get_running_loop().time() < deadline, "the silent stream was never ended"
+                    await asyncio.sleep(0.1)
+                stream.cancel()
+        finally:
+            await proxy.stop()
+            await server.stop(grace=0.2)
+
+    run(scenario())
+
+
+def test_keepalive_settings() -> None:
+    options = dict(Settings(keepalive_seconds=120).grpc_options)
+    assert options["grpc.keepalive_time_ms"] == 120_000
+    assert options["grpc.http2.min_ping_interval_without_data_ms"] <= 30_000  # the client pings every 30 s
+    assert "grpc.keepalive_time_ms" not in dict(Settings(keepalive_seconds=0).grpc_options)
+    assert parse_settings(["--keepalive-seconds", "0"], env={}).keepalive_seconds == 0
+    assert parse_settings([], env={"THOUSAND_KEEPALIVE_SECONDS": "30"}).keepalive_seconds == 30
+    with pytest.raises(SystemExit):
+        parse_settings(["--keepalive-seconds", "2"], env={})
