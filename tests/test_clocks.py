@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 import grpc
 import pytest
 from grpc import aio
 
-from server.app import Server, Settings
+from tests.in_process import serving
 from tests.test_server import error_info, expect_error, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -32,17 +32,6 @@ def clock_table(
     request.time_control.bank.FromNanoseconds(int(bank * 1e9))
     request.time_control.on_timeout = policy
     return request
-
-
-@asynccontextmanager
-async def serving(db: str = ":memory:") -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
-    server = Server(Settings(host="127.0.0.1", port=0, db=db))
-    await server.start()
-    try:
-        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield server, pb_grpc.TableServiceStub(channel)
-    finally:
-        await server.stop(grace=0.2)
 
 
 class Watcher:

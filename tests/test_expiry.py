@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import grpc
@@ -16,6 +15,7 @@ from grpc import aio
 
 from server.app import Server, Settings, parse_settings
 from server.store import Store
+from tests import in_process
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -24,15 +24,11 @@ IDLE = 0.3
 """The idle time of these tests; the sweep runs every IDLE / 4."""
 
 
-@asynccontextmanager
-async def serving(db: str = ":memory:") -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
-    server = Server(Settings(host="127.0.0.1", port=0, db=db, table_idle_seconds=IDLE))
-    await server.start()
-    try:
-        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield server, pb_grpc.TableServiceStub(channel)
-    finally:
-        await server.stop(grace=0.2)
+def serving(
+    db: str = ":memory:",
+) -> AbstractAsyncContextManager[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
+    """An in-process server that expires tables after IDLE seconds."""
+    return in_process.serving(db, table_idle_seconds=IDLE)
 
 
 async def listed(stub: pb_grpc.TableServiceAsyncStub) -> set[str]:

@@ -12,8 +12,7 @@ import asyncio
 import io
 import json
 import secrets
-from collections.abc import AsyncIterator, Awaitable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TypeVar
 
@@ -30,6 +29,7 @@ from server import codec
 from server.app import Server, Settings, parse_settings
 from server.export import replay
 from tests.cli_harness import Proxy
+from tests.in_process import serving
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -42,17 +42,6 @@ def run(coro: Awaitable[T]) -> T:
         return await asyncio.wait_for(coro, 120)
 
     return asyncio.run(main())
-
-
-@asynccontextmanager
-async def serving(db: str = ":memory:") -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
-    server = Server(Settings(host="127.0.0.1", port=0, db=db))
-    await server.start()
-    try:
-        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield server, pb_grpc.TableServiceStub(channel)
-    finally:
-        await server.stop(grace=0.2)
 
 
 def reason_of(error: aio.AioRpcError) -> tuple[grpc.StatusCode, str, dict[str, str]]:

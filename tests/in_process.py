@@ -1,0 +1,26 @@
+"""A server in the test's own process and event loop, on loopback, with a stub connected to it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from grpc import aio
+
+from server.app import Server, Settings
+from thousand.v1 import table_service_pb2_grpc as pb_grpc
+
+
+@asynccontextmanager
+async def serving(
+    db: str = ":memory:", **settings: Any
+) -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
+    """``Server(Settings(db=db, **settings))`` on 127.0.0.1 and a free port, stopped (0.2 s grace) after."""
+    server = Server(Settings(host="127.0.0.1", port=0, db=db, **settings))
+    await server.start()
+    try:
+        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            yield server, pb_grpc.TableServiceStub(channel)
+    finally:
+        await server.stop(grace=0.2)
