@@ -368,7 +368,12 @@ def _rerun_compiled(argv: list[str]) -> int:
 
     print("building the compiled engine (scripts/compiled_engine.py; cached by the sources' hash) ...")
     sys.stdout.flush()
-    where = build()
+    try:
+        where = build()
+    except (RuntimeError, OSError) as error:  # no C compiler or Python headers, most likely
+        print(f"bench/engine.py: the compiled engine could not be built: {error}", file=sys.stderr)
+        print("bench/engine.py: measure the interpreted engine with --engine python", file=sys.stderr)
+        return 2
     env = {**os.environ, _RERUN: "1"}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
     return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv], env=env)
