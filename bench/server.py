@@ -252,17 +252,19 @@ class GameTable:
 
     async def _read(self, seat: int) -> None:
         call = self.stubs[seat].StreamEvents(
-            pb.StreamEventsRequest(table_id=self.table_id), metadata=self.tokens[seat]
+            pb.StreamEventsRequest(table_id=self.table_id, batch_events=self.shared.args.batch_events),
+            metadata=self.tokens[seat],
         )
         try:
             running = self.shared.running["game"]
             async for message in call:
                 if running.is_set():
                     self.shared.window.messages += 1
-                self.seen[seat] = message.sequence
+                last = message.sequence + len(message.more_events)  # a batch: the last event's number
+                self.seen[seat] = last
                 turn = message.turn
                 if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
-                    self.decision = (seat, message.sequence, list(turn.legal_actions))
+                    self.decision = (seat, last, list(turn.legal_actions))
                     self.wake.set()
                 if self.pending:
                     self._complete()
@@ -566,6 +568,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
                 *(sys.executable, str(Path(__file__)), "--role", "client", "--client-index", str(index)),
                 *("--target", f"{procs.HOST}:{game_port}", "--echo-target", f"{procs.HOST}:{echo_port}"),
                 *("--tables", str(share), "--connections", args.connections, "--policy", args.policy),
+                "--batch-events" if args.batch_events else "--no-batch-events",
                 *("--seed", str(args.seed), "--lifetime", str(lifetime)),
                 *(("--fanout",) if args.fanout else ()),
             ]
@@ -582,7 +585,8 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         out(python)
         out(
             f"{args.tables} tables of {PLAYERS} open seats"
-            f" ({args.connections} connections, {args.policy} play)"
+            f" ({args.connections} connections, {args.policy} play,"
+            f" {'batched' if args.batch_events else 'one event a message'})"
             f" in {args.clients} client process(es), set up in {max(s['setup_s'] for s in setup):.1f} s;"
             f" {rounds} round(s) of {slice_seconds:.2f} s per side, {' and '.join(sides)} alternating;"
             f" load average before {load_before[0]:.2f}"
@@ -683,6 +687,7 @@ def _result(
         "clients": args.clients,
         "connections": args.connections,
         "policy": args.policy,
+        "batch_events": args.batch_events,
         "db": args.db,
         "rounds": rounds,
         "seconds": round(game.seconds, 3),
@@ -895,6 +900,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=1, help="client processes sharing the tables (1)")
     parser.add_argument("--connections", choices=("seat", "shared"), default="seat")
     parser.add_argument("--policy", choices=("random", "first"), default="random")
+    parser.add_argument(
+        "--batch-events",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="streams opened with batch_events (default; a change's events in one message), as the project's "
+        "clients open them; --no-batch-events: one event per message, as a client that does not ask",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--db",

@@ -469,6 +469,19 @@ class _Position:
     last_sequence: int | None = None
 
 
+def unbatched(message: pb.StreamEventsResponse) -> list[pb.StreamEventsResponse]:
+    """A batched stream message (StreamEventsRequest.batch_events) as the one-event messages it stands for:
+    the events numbered on from ``sequence``, the Turn on the last, so everything after reads one event at a
+    time whether the server batched or not."""
+    if not message.more_events:
+        return [message]
+    events = [message.event, *message.more_events]
+    parts = [pb.StreamEventsResponse(sequence=message.sequence + i, event=e) for i, e in enumerate(events)]
+    if message.HasField("turn"):
+        parts[-1].turn.CopyFrom(message.turn)
+    return parts
+
+
 class TableSession:
     """One connection to a server and, after :meth:`join` or :meth:`watch`, one seat (or a spectator's place).
 
@@ -720,7 +733,7 @@ class TableSession:
         delays = self.backoff.delays()
         reconnecting = False
         while True:
-            request = pb.StreamEventsRequest(table_id=self._table_id())
+            request = pb.StreamEventsRequest(table_id=self._table_id(), batch_events=True)
             resumed_after = self._at.last_sequence
             if resumed_after is not None:
                 request.after_sequence = resumed_after
@@ -732,10 +745,11 @@ class TableSession:
                     attempt, failing_since, delays = 0, None, self.backoff.delays()
                     reconnecting = False
                     yield Reconnected(resumed_after)
-                async for message in call:
-                    item = self._accept(message)
-                    if item is not None:
-                        yield item
+                async for batch in call:
+                    for message in unbatched(batch):
+                        item = self._accept(message)
+                        if item is not None:
+                            yield item
                 if self.finished:
                     return
                 error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")

@@ -217,7 +217,7 @@ class TableService:
         table: AnyTable = self.registry.get(_table_id(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
-        return table.stream(audience, after)
+        return table.stream(audience, after, request.batch_events)
 
     def close_streams(self) -> None:
         for table in self.registry.all():

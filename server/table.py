@@ -146,10 +146,12 @@ class Subscriber:
     from its front is cheap.
     """
 
-    __slots__ = ("_loop", "_pending", "_waiter", "audience", "lagging")
+    __slots__ = ("_loop", "_pending", "_waiter", "audience", "batch", "lagging")
 
-    def __init__(self, audience: int | None) -> None:
+    def __init__(self, audience: int | None, batch: bool = False) -> None:
         self.audience = audience
+        self.batch = batch
+        """The client asked for batches (StreamEventsRequest.batch_events): one message per change."""
         self.lagging = False
         self._pending: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
@@ -203,7 +205,10 @@ class Subscriber:
 _RESPONSE_SEQUENCE: Final = 1
 _RESPONSE_EVENT: Final = 3
 _RESPONSE_TURN: Final = 4
+_RESPONSE_MORE_EVENTS: Final = 5
 """StreamEventsResponse's fields, as :mod:`server.wire` writes them."""
+MAX_BATCH: Final = 64
+"""Events in one batched message at most (a resumed stream's catching up is cut into such messages)."""
 _TURN_SEAT: Final = 1
 _TURN_LEGAL_ACTIONS: Final = 2
 _TURN_DEADLINE: Final = 3
@@ -212,13 +217,16 @@ _TURN_BANK_REMAINING: Final = 5
 """Turn's fields."""
 
 
-def _response(sequence: int, event: bytes | None, turn: bytes | None) -> bytes:
-    """A serialized StreamEventsResponse from its serialized event and Turn (None: the field is unset)."""
+def _response(sequence: int, event: bytes | None, turn: bytes | None, more: Sequence[bytes] = ()) -> bytes:
+    """A serialized StreamEventsResponse from its serialized event, Turn (None: the field is unset) and, in a
+    batch, the events after the first (in field-number order, as protobuf's own serializer writes them)."""
     data = wire.int_field(_RESPONSE_SEQUENCE, sequence) if sequence else b""
     if event is not None:
         data += wire.message_field(_RESPONSE_EVENT, event)
     if turn is not None:
         data += wire.message_field(_RESPONSE_TURN, turn)
+    for following in more:
+        data += wire.message_field(_RESPONSE_MORE_EVENTS, following)
     return data
 
 
@@ -258,9 +266,23 @@ class _Rendering:
             self._public_turn = table._turn_bytes(None)
         return self._public_turn
 
-    def messages(self, audience: int | None) -> list[bytes]:
+    def messages(self, audience: int | None, batch: bool = False) -> list[bytes]:
+        """The audience's messages: one per event, or (``batch``) up to MAX_BATCH events a message; the
+        Turn goes on the last."""
         last = len(self.events) - 1
         first = self._first
+        if batch:
+            events = [self._event(i, audience) for i in range(last + 1)]
+            starts = range(0, last + 1, MAX_BATCH)
+            return [
+                _response(
+                    first + start,
+                    events[start],
+                    self._turn(audience) if start + MAX_BATCH > last else None,
+                    events[start + 1 : start + MAX_BATCH],
+                )
+                for start in starts
+            ]
         messages = [_response(first + i, self._event(i, audience), None) for i in range(last)]
         messages.append(_response(first + last, self._event(last, audience), self._turn(audience)))
         return messages
@@ -776,13 +798,13 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         first = self.sequence + 1
         self.log.extend(events)
         if self._subscribers:
-            audiences: dict[int | None, list[Subscriber]] = {}
+            audiences: dict[tuple[int | None, bool], list[Subscriber]] = {}
             for subscriber in self._subscribers:
-                audiences.setdefault(subscriber.audience, []).append(subscriber)
+                audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
             ended = any(self.adapter.is_game_over(e) for e in events)
             rendering = _Rendering(self, events, first)
-            for audience, subscribers in audiences.items():
-                messages = rendering.messages(audience)
+            for (audience, batch), subscribers in audiences.items():
+                messages = rendering.messages(audience, batch)
                 for subscriber in subscribers:
                     for data in messages:
                         subscriber.offer(data)
@@ -790,9 +812,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                         subscriber.offer(_END)
         self.telemetry.events_published(self, events, replaying=self._replaying)
 
-    def _render(self, events: list[TableEvent[EventT]], first: int, audience: int | None) -> list[bytes]:
+    def _render(
+        self, events: list[TableEvent[EventT]], first: int, audience: int | None, batch: bool = False
+    ) -> list[bytes]:
         """Serialized StreamEventsResponse messages of ``events`` (numbered from ``first``)."""
-        return _Rendering(self, events, first).messages(audience)
+        return _Rendering(self, events, first).messages(audience, batch)
 
     def _seen(self, event: TableEvent[EventT], audience: int | None) -> TableEvent[EventT]:
         """``event`` as ``audience`` may see it (the table's own events are public)."""
@@ -848,7 +872,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             message.snapshot.view.CopyFrom(self.adapter.view_to_proto(self.game, audience))
         return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, self._turn_bytes(audience))
 
-    def stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
+    def stream(
+        self, audience: int | None, after: int | None, batch: bool = False
+    ) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
@@ -860,17 +886,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 f"after_sequence {after} is beyond the table's latest event {self.sequence}",
                 field="after_sequence",
             )
-        return self._stream(audience, after)
+        return self._stream(audience, after, batch)
 
-    async def _stream(self, audience: int | None, after: int | None) -> AsyncGenerator[bytes, None]:
-        subscriber = Subscriber(audience)
+    async def _stream(
+        self, audience: int | None, after: int | None, batch: bool
+    ) -> AsyncGenerator[bytes, None]:
+        subscriber = Subscriber(audience, batch)
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self._subscribers.add(subscriber)
         try:
             if after is None:
                 first = [self.snapshot(audience)]
             elif after < self.sequence:
-                first = self._render(self.log[after:], after + 1, audience)
+                first = self._render(self.log[after:], after + 1, audience, batch)
             else:  # nothing missed: still say whose turn it is
                 first = [_response(self.sequence, None, self._turn_bytes(audience))]
             # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
+from clients.session import unbatched
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from server import wire
 from server.clock import TimeControl
 from server.registry import Registry, SeatSpec
-from server.table import AnyTable, SeatReleasedEvent, SeatTakenEvent, seat_event_proto
+from server.table import MAX_BATCH, AnyTable, SeatReleasedEvent, SeatTakenEvent, seat_event_proto
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -66,6 +67,16 @@ def reference_messages(table: AnyTable, events: list[Any], first: int, audience:
     return [m.SerializeToString() for m in messages]
 
 
+def expand(batched: list[bytes]) -> list[pb.StreamEventsResponse]:
+    """Batched messages as the one-event messages they stand for (the client library's reading)."""
+    out: list[pb.StreamEventsResponse] = []
+    for data in batched:
+        message = pb.StreamEventsResponse.FromString(data)
+        assert message.SerializeToString() == data  # the hand-written bytes are protobuf's own
+        out += unbatched(message)
+    return out
+
+
 def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
     async def scenario() -> None:
         registry = Registry()
@@ -88,11 +99,18 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
                 expected = reference_messages(table, events, before + 1, audience)
                 assert table._render(events, before + 1, audience) == expected
                 assert table._turn(audience) == reference_turn(table, audience)
+                batched = table._render(events, before + 1, audience, batch=True)
+                assert len(batched) == 1  # one change, one message
+                assert expand(batched) == [pb.StreamEventsResponse.FromString(m) for m in expected]
             checked += 1
         assert checked > 20
         # A resume renders the whole log at once, seat events included.
         for audience in audiences:
-            assert table._render(table.log, 1, audience) == reference_messages(table, table.log, 1, audience)
+            expected = reference_messages(table, table.log, 1, audience)
+            assert table._render(table.log, 1, audience) == expected
+            batched = table._render(table.log, 1, audience, batch=True)
+            assert len(batched) == -(-len(table.log) // MAX_BATCH)  # at most MAX_BATCH events a message
+            assert expand(batched) == [pb.StreamEventsResponse.FromString(m) for m in expected]
 
     asyncio.run(scenario())
 

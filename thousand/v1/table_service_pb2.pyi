@@ -894,19 +894,27 @@ class StreamEventsRequest(_message.Message):
 
     TABLE_ID_FIELD_NUMBER: _builtins.int
     AFTER_SEQUENCE_FIELD_NUMBER: _builtins.int
+    BATCH_EVENTS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id."""
     after_sequence: _builtins.int
     """Resume: send exactly the events after this sequence number, without a snapshot. Unset: a snapshot first."""
+    batch_events: _builtins.bool
+    """Opt in to batches: the events that one change of the table produced (an action and what followed it,
+    up to about fifteen when a deal ends and the next is dealt) come in one message, `event` holding the
+    first and `more_events` the others, and so do the events a resumed stream catches up with (at most 64
+    a message). Fewer messages, and the whole change arrives at once. Unset: one event per message.
+    """
     def __init__(
         self,
         *,
         table_id: _builtins.str = ...,
         after_sequence: _builtins.int | None = ...,
+        batch_events: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence", "after_sequence", b"after_sequence"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence", "after_sequence", b"after_sequence", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence", "after_sequence", b"after_sequence", "batch_events", b"batch_events", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__after_sequence: _TypeAlias = _typing.Literal["after_sequence"]  # noqa: Y015
     _WhichOneofArgType__after_sequence: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence"]  # noqa: Y015
@@ -1201,6 +1209,7 @@ class StreamEventsResponse(_message.Message):
     SNAPSHOT_FIELD_NUMBER: _builtins.int
     EVENT_FIELD_NUMBER: _builtins.int
     TURN_FIELD_NUMBER: _builtins.int
+    MORE_EVENTS_FIELD_NUMBER: _builtins.int
     sequence: _builtins.int
     """For an event, its sequence number; for a snapshot, the sequence number it is current at."""
     @_builtins.property
@@ -1215,6 +1224,12 @@ class StreamEventsResponse(_message.Message):
     def turn(self) -> Global___Turn:
         """Whose turn it is, on the last message of a batch (a snapshot, or the last event an action produced)."""
 
+    @_builtins.property
+    def more_events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
+        """Only on a stream opened with batch_events: the events after `event`, in order, numbered sequence + 1,
+        sequence + 2, ...; `turn` then holds the state after the last of them.
+        """
+
     def __init__(
         self,
         *,
@@ -1222,10 +1237,11 @@ class StreamEventsResponse(_message.Message):
         snapshot: Global___Snapshot | None = ...,
         event: Global___Event | None = ...,
         turn: Global___Turn | None = ...,
+        more_events: _abc.Iterable[Global___Event] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "payload", b"payload", "snapshot", b"snapshot", "turn", b"turn"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "payload", b"payload", "sequence", b"sequence", "snapshot", b"snapshot", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "more_events", b"more_events", "payload", b"payload", "sequence", b"sequence", "snapshot", b"snapshot", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["snapshot", "event"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
