@@ -2,7 +2,8 @@
 
 The engine benchmark's goal is met by the mypyc-compiled build of the engine's own sources, and production
 images run it, so it is held to the same tests: its behaviour fingerprint (tests/engine_fingerprint.py)
-equals the interpreted engine's, and the engine's rule, property, golden-transcript and bot tests pass on it.
+equals the interpreted engine's, and the engine's rule, property, perft, golden-transcript and bot tests pass
+on it.
 Each check runs in a fresh interpreter that imports the compiled copy before anything else.
 """
 
@@ -26,6 +27,7 @@ ENGINE_TESTS = (
     "tests/test_rules_scoring.py",
     "tests/test_properties.py",
     "tests/test_golden.py",
+    "tests/test_perft.py",
     "tests/test_engine_tables.py",
     "tests/test_transcript.py",
     "tests/test_verify.py",
