@@ -3,8 +3,7 @@
 The engine benchmark's goal is met by the mypyc-compiled build of the engine's own sources, and production
 images run it, so it is held to the same tests: its behaviour fingerprint (tests/engine_fingerprint.py)
 equals the interpreted engine's, and the engine's rule, property, perft, golden-transcript and bot tests pass
-on it.
-Each check runs in a fresh interpreter that imports the compiled copy before anything else.
+on it. Each check runs in a fresh interpreter that imports the compiled copy before anything else.
 """
 
 from __future__ import annotations
