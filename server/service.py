@@ -38,6 +38,9 @@ MAX_REQUEST_ID_LENGTH: Final = 128
 MAX_CREATE_REQUEST_ID_LENGTH: Final = 64
 SEAT_TOKEN_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A client-chosen seat token (JoinTableRequest.seat_token): long enough to be a secret, safe in metadata."""
+MIN_TOKEN_SYMBOLS: Final = 12
+"""Different characters a client-chosen seat token has at least: 32 random bytes in base64url have about 30;
+a token like "aaaa…" or "abab…", which anyone could guess and act with, is refused."""
 
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
@@ -128,6 +131,13 @@ class TableService:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
                 "seat_token must be 32 to 128 characters of A-Z a-z 0-9 - _ (or empty: the server draws one)",
+                field="seat_token",
+            )
+        if chosen is not None and len(set(chosen)) < MIN_TOKEN_SYMBOLS:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "seat_token does not look random (too few different characters): draw it from a secure "
+                "random source, e.g. 32 random bytes in base64url",
                 field="seat_token",
             )
         async with table.lock:
