@@ -169,7 +169,8 @@ class TableService:
                 ErrorReason.TABLE_NOT_FINISHED,
                 f"table {table_id} was not played to the end; its record is available once the game is over",
             )
-        return pb.ExportTableResponse(record_json=json.dumps(record, ensure_ascii=False, indent=2))
+        compact = json.dumps(record, ensure_ascii=False, separators=(",", ":"))  # half the bytes of indented
+        return pb.ExportTableResponse(record_json=compact)
 
     async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
         table = self.registry.get(_table_id(request.table_id))

@@ -225,7 +225,9 @@ def test_thousand_export_writes_the_record(tmp_path: Path) -> None:
             return table_id, expected
 
     table_id, expected = run(scenario())
-    assert out.read_text(encoding="utf-8") == expected + "\n"
+    written = out.read_text(encoding="utf-8")
+    assert json.loads(written) == json.loads(expected)  # the same record, indented for people
+    assert written.startswith('{\n  "format": "thousand.game-record/1"')
     assert json.loads(expected)["table_id"] == table_id
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -229,7 +230,7 @@ async def watch_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -
 
 async def export_table(args: argparse.Namespace, stdout: TextIO) -> int:
     async with TableSession(args.server) as session:
-        record = await session.export(args.table)
+        record = json.dumps(json.loads(await session.export(args.table)), ensure_ascii=False, indent=2)
     if args.out == "-":
         print(record, file=stdout)
     else:

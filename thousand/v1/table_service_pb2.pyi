@@ -872,7 +872,10 @@ class ExportTableResponse(_message.Message):
 
     RECORD_JSON_FIELD_NUMBER: _builtins.int
     record_json: _builtins.str
-    """The game record as a JSON document (UTF-8), format "thousand.game-record/1" (docs/protocol.md)."""
+    """The game record as a compact JSON document (UTF-8, no indentation), format "thousand.game-record/1"
+    (docs/protocol.md). A long game's record runs to megabytes: allow for it in the client's maximum
+    received message size (gRPC's default is 4 MiB).
+    """
     def __init__(
         self,
         *,
