@@ -2,7 +2,7 @@
 
 The Thousand engine is plain typed Python, and that stays the reference: the editable install, ``make run``,
 ``make test`` and every edit run the ``.py`` files. Compiling the hot modules with mypyc makes the engine
-2-2.5 times faster with no change to its source, which is what the engine benchmark's goal needs
+2.2-2.4 times faster with no change to its source, which is what the engine benchmark's goal needs
 (bench/README.md) and what a production image wants. Two things keep the compiled build honest:
 
 * It is never built into the source tree. CPython imports ``deal.cpython-311-….so`` before ``deal.py``, so a
