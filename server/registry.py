@@ -55,9 +55,10 @@ class Registry:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
 
         With ``idle_seconds`` (the server's ``--table-idle-seconds``; 0: every table), a table whose game
-        ended longer ago than that is left in the store, not rebuilt: the running server would have dropped
-        it from memory by now (``expire``), and replaying it would only make every restart slower as finished
-        games pile up. Its records stay, for ``thousand-export``. ``now``: the Unix time (for tests).
+        ended longer ago than that, or that a running server dropped from memory as idle (``expire``, noted
+        in the store: abandoned games too), is left in the store, not rebuilt: replaying them would only make
+        every restart slower as old games pile up, and bring back tables clients already saw disappear. Their
+        records stay, for ``thousand-export`` and ExportTable. ``now``: the Unix time (for tests).
         """
         if self.store is None:
             return 0
@@ -239,6 +240,8 @@ class Registry:
             if idle is not None and idle >= idle_seconds:
                 del self._tables[table.table_id]
                 table.close_streams()  # none is open: this stops its clock and bot tasks
+                if self.store is not None:
+                    self.store.mark_expired(table.table_id, time.time())  # so a restart leaves it too
                 expired.append((table, idle))
         return expired
 

@@ -150,6 +150,7 @@ class _Write:
     create: tuple[int, float, TableConfig] | None = None
     """(serial, create_time, config) of a new table."""
     finish_time: float | None = None
+    expire_time: float | None = None
     done: asyncio.Future[None] | None = None
     """None when nobody waits (a finish note: losing it only costs a restart the replay of that table)."""
 
@@ -175,9 +176,11 @@ class Store:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif int(row[0]) != SCHEMA_VERSION:
             raise RuntimeError(f"{self.path}: schema {row[0]}, this server reads {SCHEMA_VERSION}")
-        if "finish_time" not in {column[1] for column in self._db.execute("PRAGMA table_info(tables)")}:
-            # Added within schema 1: older servers name their columns and ignore it.
-            self._db.execute("ALTER TABLE tables ADD COLUMN finish_time REAL")
+        columns = {column[1] for column in self._db.execute("PRAGMA table_info(tables)")}
+        for column in ("finish_time", "expire_time"):
+            if column not in columns:
+                # Added within schema 1: older servers name their columns and ignore them.
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} REAL")
         self._lock = threading.Lock()
         """The connection's: the writer holds it for a whole transaction, readers for a query."""
         self._wake = threading.Condition()
@@ -231,6 +234,19 @@ class Store:
                 self._transaction([write])
         except StoreError as error:
             log.warning("finish note not stored", table_id=table_id, error=str(error))
+
+    def mark_expired(self, table_id: str, expire_time: float) -> None:
+        """Note that the server dropped the table from memory, idle (``--table-idle-seconds``): a restart
+        leaves it in the store too, as the running server did, instead of rebuilding every table ever
+        abandoned. Nobody waits for it: without the note a restart rebuilds the table once more."""
+        write = _Write(table_id, expire_time=expire_time)
+        try:
+            if self.group_commit:
+                self._enqueue(write)
+            else:
+                self._transaction([write])
+        except StoreError as error:
+            log.warning("expiry note not stored", table_id=table_id, error=str(error))
 
     async def _commit(self, write: _Write) -> None:
         if not self.group_commit:
@@ -312,6 +328,10 @@ class Store:
                 "UPDATE tables SET finished = 1, finish_time = ? WHERE table_id = ?",
                 (write.finish_time, write.table_id),
             )
+        if write.expire_time is not None:
+            self._db.execute(
+                "UPDATE tables SET expire_time = ? WHERE table_id = ?", (write.expire_time, write.table_id)
+            )
 
     def count(self) -> int:
         """How many tables are stored."""
@@ -327,10 +347,14 @@ class Store:
 
     def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
         """Every stored table with its records, in creation order; with ``finished_before`` (Unix time), not
-        those whose game ended before it."""
+        those whose game ended before it, nor those a server dropped from memory as idle (``mark_expired``).
+        """
         query = "SELECT table_id, serial, create_time, config, finish_time FROM tables"
         if finished_before is not None:
-            query += " WHERE NOT (finished = 1 AND finish_time IS NOT NULL AND finish_time < ?)"
+            query += (
+                " WHERE NOT (finished = 1 AND finish_time IS NOT NULL AND finish_time < ?)"
+                " AND expire_time IS NULL"
+            )
         with self._lock:
             rows = self._db.execute(
                 query + " ORDER BY serial", () if finished_before is None else (finished_before,)

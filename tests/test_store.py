@@ -299,3 +299,31 @@ def test_restore_notes_the_finish_of_a_table_stored_without_it(tmp_path: Path) -
     assert stored is not None and stored.finish_time == restart
     registry = Registry(Store(db))
     assert registry.restore(10, now=restart + 11) == 0
+
+
+def test_a_table_the_server_dropped_as_idle_is_not_restored(tmp_path: Path) -> None:
+    """An abandoned game (nobody streams, nobody acts) that the running server expired stays in the store on
+    a restart instead of coming back, however many restarts follow; one still in memory is restored."""
+    db = tmp_path / "e.db"
+
+    async def play() -> tuple[str, str]:
+        store = Store(db)
+        registry = Registry(store)
+        abandoned = await registry.create(Rules(), [SeatSpec(bot=False)] * 3, seed=4, first_dealer=0)
+        await abandoned.join(0, "ann")
+        kept = await registry.create(Rules(), [SeatSpec(bot=False)] * 3, seed=5, first_dealer=0)
+        abandoned.last_activity -= 100  # idle for longer than the idle time; ``kept`` was just used
+        assert [t.table_id for t, _ in registry.expire(10)] == [abandoned.table_id]
+        store.close()  # commits the expiry note
+        return abandoned.table_id, kept.table_id
+
+    abandoned_id, kept_id = run(play())
+    for _ in range(2):
+        registry = Registry(Store(db))
+        assert registry.restore(10) == 1
+        assert {t.table_id for t in registry.all()} == {kept_id}
+        assert registry.left_in_store == 1
+    stored = Store(db).get(abandoned_id)  # its records stay, for export
+    assert stored is not None and [r.kind for r in stored.records] == ["join"]
+    registry = Registry(Store(db))
+    assert registry.restore(0) == 2  # idle time 0: tables never expire, every one is rebuilt
