@@ -18,7 +18,6 @@ intervals (:class:`clients.bots.tournament.TournamentResult`), and the paired di
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import random
 import sys
@@ -28,7 +27,15 @@ from dataclasses import dataclass, field
 
 from clients.bots.blagogo import BLAGOGO_STRATEGIES, make_blagogo_strategy
 from clients.bots.strategy import StrategyOptions
-from clients.bots.tournament import Progress, TournamentResult, seatings, stderr_progress
+from clients.bots.tournament import (
+    Progress,
+    TournamentResult,
+    duplicate_set,
+    score_lines,
+    seatings,
+    seeded_order,
+    stderr_progress,
+)
 from engine.blagogo import CARDS, BlagogoRules, Game, Shuffle, view
 from engine.blagogo.events import RoundScored
 from engine.blagogo.game import derive_seed
@@ -40,10 +47,8 @@ DEFAULT_TURNOVER_LIMIT = 2
 
 def round_order(seed: int, number: int) -> tuple[Shuffle, int]:
     """The seeded deck of duplicate round ``number`` and a salt for its dealer."""
-    order = list(CARDS)
-    rng = random.Random(derive_seed(seed, f"tournament:{number}"))
-    rng.shuffle(order)
-    return Shuffle(tuple(order)), rng.randrange(1 << 30)
+    order, salt = seeded_order(CARDS, derive_seed(seed, f"tournament:{number}"))
+    return Shuffle(order), salt
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,14 +112,12 @@ def play_round(
 
 def play_set(setup: Setup, number: int, counters: Counters | None = None) -> dict[str, float]:
     """One duplicate set: the round in every seating; each strategy's mean delta over its seats."""
-    totals = dict.fromkeys(setup.strategies, 0.0)
-    counts = dict.fromkeys(setup.strategies, 0)
-    for seating in seatings(setup.strategies, setup.rules.players):
-        deltas = play_round(setup, number, seating, counters)
-        for seat, name in enumerate(seating):
-            totals[name] += deltas[seat]
-            counts[name] += 1
-    return {name: totals[name] / counts[name] for name in setup.strategies}
+    every_seat = range(setup.rules.players)
+    return duplicate_set(
+        setup.strategies,
+        setup.rules.players,
+        lambda seating: (play_round(setup, number, seating, counters), every_seat),
+    )
 
 
 def tournament(
@@ -155,14 +158,7 @@ def format_result(result: TournamentResult, counters: Counters | None = None) ->
         f"{len(result.sets)} duplicate rounds of 1000 Blagogo, {result.players} players, "
         f"{len(seatings(result.strategies, result.players))} seatings each, {result.seconds:.1f} s"
     ]
-    width = max(len(n) for n in result.strategies)
-    for name in sorted(result.strategies, key=lambda n: -result.score(n).mean):
-        st = result.score(name)
-        lines.append(f"  {name:<{width}}  {st.mean:8.2f} ± {st.ci95:6.2f} points per round")
-    for a, b in itertools.combinations(result.strategies, 2):
-        d = result.difference(a, b)
-        verdict = a if d.mean - d.ci95 > 0 else b if d.mean + d.ci95 < 0 else "neither (not significant)"
-        lines.append(f"  {a} - {b}: {d.mean:+.2f} ± {d.ci95:.2f}; better with 95% confidence: {verdict}")
+    lines += score_lines(result, "round")
     if counters is not None:
         out = ", ".join(f"{n} {k}" for n, k in sorted(counters.went_out.items()))
         lines.append(

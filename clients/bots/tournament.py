@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from clients.bots.registry import STRATEGIES, make_strategy
 from clients.bots.strategy import StrategyOptions
@@ -33,6 +34,8 @@ from engine.events import DealScored
 from engine.game import derive_seed
 
 Progress = Callable[[int, int], None]
+
+T = TypeVar("T")
 
 
 def seatings(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -48,12 +51,19 @@ def seatings(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return out
 
 
+def seeded_order(cards: Sequence[T], key: int) -> tuple[tuple[T, ...], int]:
+    """A duplicate deal's (or round's) deck: ``cards`` shuffled by a generator seeded with ``key`` (the
+    game's own derivation of the tournament seed and the set's number), and a salt for its dealer."""
+    order = list(cards)
+    rng = random.Random(key)
+    rng.shuffle(order)
+    return tuple(order), rng.randrange(1 << 30)
+
+
 def deal_order(seed: int, number: int) -> tuple[Shuffle, int]:
     """The seeded deck of duplicate deal ``number`` and its dealer."""
-    order = list(CARDS)
-    rng = random.Random(derive_seed(seed, f"tournament:{number}"))
-    rng.shuffle(order)
-    return Shuffle(tuple(order)), rng.randrange(1 << 30)
+    order, salt = seeded_order(CARDS, derive_seed(seed, f"tournament:{number}"))
+    return Shuffle(order), salt
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +106,24 @@ def play_deal(setup: Setup, number: int, seating: tuple[str, ...]) -> tuple[tupl
 
 def play_set(setup: Setup, number: int) -> dict[str, float]:
     """One duplicate set: the deal in every seating; each strategy's mean delta."""
-    totals = dict.fromkeys(setup.strategies, 0.0)
-    counts = dict.fromkeys(setup.strategies, 0)
-    for seating in seatings(setup.strategies, setup.players):
-        deltas, active = play_deal(setup, number, seating)
-        for seat in active:  # a four-player sitter's seat does not count (T-6)
+    return duplicate_set(setup.strategies, setup.players, lambda seating: play_deal(setup, number, seating))
+
+
+def duplicate_set(
+    strategies: Sequence[str],
+    players: int,
+    play: Callable[[tuple[str, ...]], tuple[Sequence[int], Sequence[int]]],
+) -> dict[str, float]:
+    """``play`` one seating after another (it returns each seat's delta and the seats that count: not a
+    four-player sitter's, T-6); each strategy's mean delta over the seats it held."""
+    totals = dict.fromkeys(strategies, 0.0)
+    counts = dict.fromkeys(strategies, 0)
+    for seating in seatings(strategies, players):
+        deltas, counted = play(seating)
+        for seat in counted:
             totals[seating[seat]] += deltas[seat]
             counts[seating[seat]] += 1
-    return {name: totals[name] / counts[name] for name in setup.strategies}
+    return {name: totals[name] / counts[name] for name in strategies}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,14 +250,21 @@ def _sets(setup: Setup, deals: int, workers: int) -> Iterator[tuple[int, dict[st
 
 
 def format_result(result: TournamentResult) -> list[str]:
-    lines = [
+    head = (
         f"{len(result.sets)} duplicate deals, {result.players} players, "
         f"{len(seatings(result.strategies, result.players))} seatings each, {result.seconds:.0f} s"
-    ]
+    )
+    return [head, *score_lines(result, "deal")]
+
+
+def score_lines(result: TournamentResult, unit: str) -> list[str]:
+    """Each strategy's mean score per ``unit`` (a deal, a round) with its 95% interval, best first, then
+    every pair's paired difference and which is better, if either is, with 95% confidence."""
+    lines = []
     width = max(len(n) for n in result.strategies)
     for name in sorted(result.strategies, key=lambda n: -result.score(n).mean):
         st = result.score(name)
-        lines.append(f"  {name:<{width}}  {st.mean:8.2f} ± {st.ci95:6.2f} points per deal")
+        lines.append(f"  {name:<{width}}  {st.mean:8.2f} ± {st.ci95:6.2f} points per {unit}")
     for a, b in itertools.combinations(result.strategies, 2):
         d = result.difference(a, b)
         verdict = a if d.mean - d.ci95 > 0 else b if d.mean + d.ci95 < 0 else "neither (not significant)"
