@@ -105,11 +105,8 @@ async def run_bot(
                     if turn is not None:
                         observe(turn)
                         await act(turn)
-                case ConnectionLost(error=error, retry_in=delay):
-                    say(f"connection lost ({error.message}); retrying in {delay:.1f} s")
-                case Reconnected():
-                    result.reconnects += 1
-                    say("reconnected; resuming after the last event seen")
+                case ConnectionLost() | Reconnected():
+                    _note_connection(item, result, say)
         return result
 
 
@@ -156,12 +153,18 @@ async def run_blagogo_bot(
                     await act(turn)
                 case Snapshot() | EventMessage():
                     raise ValueError(f"table {table_id} does not play 1000 Blagogo")
-                case ConnectionLost(error=error, retry_in=delay):
-                    say(f"connection lost ({error.message}); retrying in {delay:.1f} s")
-                case Reconnected():
-                    result.reconnects += 1
-                    say("reconnected; resuming after the last event seen")
+                case ConnectionLost() | Reconnected():
+                    _note_connection(item, result, say)
         return result
+
+
+def _note_connection(item: ConnectionLost | Reconnected, result: BotResult, say: Log) -> None:
+    """Say that the stream dropped or came back (the session resumes it by itself), and count reconnects."""
+    if isinstance(item, ConnectionLost):
+        say(f"connection lost ({item.error.message}); retrying in {item.retry_in:.1f} s")
+    else:
+        result.reconnects += 1
+        say("reconnected; resuming after the last event seen")
 
 
 async def _sit(
