@@ -17,13 +17,14 @@ from typing import ClassVar, Final, TypeVar
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from clients.cli import table_app
 from clients.cli.blagogo_plain import RESYNC_REASONS, BlagogoPlainClient
 from clients.cli.blagogo_text import (
     action_label,
@@ -36,6 +37,7 @@ from clients.cli.blagogo_text import (
     standings_lines,
 )
 from clients.cli.follow import display_names
+from clients.cli.table_app import TableApp
 from clients.session import (
     SEAT_EVENTS,
     BlagogoEventMessage,
@@ -347,97 +349,48 @@ class BlagogoHelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class BlagogoApp(App[int]):
+class BlagogoApp(TableApp[ba.Action]):
     """One 1000 Blagogo table, played (a seat) or watched (a spectator), over a :class:`TableSession`."""
 
     TITLE = "1000 Blagogo"
-    CSS = """
-    #main { height: 1fr; }
-    #left { width: 3fr; }
-    #right { width: 2fr; }
-    #table { height: auto; border: round $primary; padding: 0 1; }
-    #melds { height: auto; max-height: 14; border: round $primary; padding: 0 1; }
-    #hand { height: auto; border: round $primary; padding: 0 1; }
-    #actions { height: 1fr; min-height: 5; border: round $accent; }
-    #status { height: auto; min-height: 1; padding: 0 1; }
-    #players { height: auto; border: round $primary; }
-    #log { height: 1fr; border: round $primary; }
-    """
+    CSS = (
+        table_app.CSS
+        + "#melds { height: auto; max-height: 14; border: round $primary; padding: 0 1; }"
+        + "#players { height: auto; border: round $primary; }"
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Rules & keys"),
+        *table_app.BINDINGS,
         Binding("m", "lay", "Meld"),
         Binding("a", "add", "Add to meld"),
-        Binding("q", "quit", "Quit"),
         Binding("escape", "clear", "Clear", show=False),
-        *[Binding(d, f"digit('{d}')", d, show=False) for d in "0123456789"],
         *[Binding(k, f"card('{k}')", k, show=False) for k in CARD_KEYS],
     ]
+    TITLES: ClassVar[dict[str, str]] = {
+        "#table": "Table",
+        "#melds": "Melds",
+        "#players": "Players",
+        "#log": "Events",
+        "#actions": "Actions",
+    }
+
+    LEFT: ClassVar[tuple[str, ...]] = ("table", "melds", "hand")
+    RIGHT: ClassVar[tuple[str, ...]] = ("players",)
 
     def __init__(self, session: TableSession) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.follower = BlagogoFollower(session)
-        self.offered: tuple[ba.Action, ...] = ()
-        self.offered_at: int | None = None
         self.selected: list[Card] = []
-        self.submitting = False
         self.composing = False
-        self.number = ""
         self.problem: str | None = None
         """The last rejection (or mistake), in words; shown until the next action."""
 
-    # ------------------------------------------------------------------ layout
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Static(id="table")
-                yield Static(id="melds")
-                yield Static(id="hand")
-                yield OptionList(id="actions")
-                yield Static(id="status")
-            with Vertical(id="right"):
-                yield Static(id="players")
-                yield RichLog(id="log", wrap=True, min_width=20, max_lines=5000)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        seat = self.session.seat
-        who = "spectator" if seat is None else f"seat {seat}"
-        self.sub_title = f"table {self.session.table_id} — you: {who}"
-        titles = {"#table": "Table", "#melds": "Melds", "#hand": "Your hand" if seat is not None else "Hands",
-                  "#players": "Players", "#log": "Events", "#actions": "Actions"}  # fmt: skip
-        for selector, title in titles.items():
-            self.query_one(selector).border_title = title
-        self.query_one("#actions", OptionList).focus()
-        self.refresh_panels()
-        self.run_worker(self.follow(), group="stream", exit_on_error=False)
-        self.set_interval(1.0, self.refresh_table)
-
     # ------------------------------------------------------------------ the stream
-
-    async def follow(self) -> None:
-        try:
-            async for item in self.session.stream(from_start=True):
-                self.take(item)
-        except ServerError as error:
-            self.show_status(Text(f"The table is lost: {error.message}", style="bold red"))
-            self.log_lines([f"(stream ended: {error.message})"])
-            return
-        self.follower.finished = True
-        self.show_over()
 
     def take(self, item: StreamItem) -> None:
         self.log_lines(self.follower.feed(item))
         turn = getattr(item, "turn", None)
         if turn is not None or isinstance(item, ConnectionLost | Reconnected | BlagogoSnapshot):
             self.refresh_panels()
-
-    def log_lines(self, lines: list[str]) -> None:
-        log = self.query_one("#log", RichLog)
-        for line in lines:
-            log.write(coloured(line))
 
     # ------------------------------------------------------------------ drawing
 
@@ -600,14 +553,21 @@ class BlagogoApp(App[int]):
             return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
         return Text("Waiting…")
 
-    def show_status(self, text: Text) -> None:
-        self.query_one("#status", Static).update(text)
-
     def show_problem(self, problem: str) -> None:
         self.problem = problem
         self.show_status(self.prompt() if self.offered else Text(problem, style="bold red"))
 
+    def colour(self, line: str) -> Text:
+        return coloured(line)
+
+    def can_choose(self) -> bool:
+        return super().can_choose() and not self.composing
+
+    def show_mistake(self, text: str) -> None:
+        self.show_problem(text)
+
     def show_over(self) -> None:
+        self.follower.finished = True
         f = self.follower
         text = Text("Game over. ", style="bold green")
         text.append("Final standings: " + "; ".join(standings_lines(f.standings, f.names)))
@@ -647,26 +607,6 @@ class BlagogoApp(App[int]):
         self.refresh_hand()
         if self.problem is not None:
             self.show_problem(self.problem)
-
-    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        self.choose(message.option_index)
-
-    def action_digit(self, digit: str) -> None:
-        n = len(self.offered)
-        if not n or self.submitting or self.composing:
-            return
-        self.number += digit
-        value = int(self.number)
-        if value < 1 or value > n:
-            self.number = ""
-            self.show_problem(f"There is no action {value}: type 1 to {n}.")
-            return
-        if value * 10 > n:
-            self.number = ""
-            self.choose(value - 1)
-            return
-        self.query_one("#actions", OptionList).highlighted = value - 1
-        self.show_status(Text(f"{self.number}… press Enter to choose {value}, or type another digit."))
 
     def action_clear(self) -> None:
         self.number = ""
@@ -776,6 +716,3 @@ class BlagogoApp(App[int]):
         table = self.follower.table
         rules = v.rules if v is not None else (blagogo_rules_of(table) if table is not None else None)
         self.push_screen(BlagogoHelpScreen(rules))
-
-    async def action_quit(self) -> None:
-        self.exit(0)

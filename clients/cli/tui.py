@@ -12,14 +12,16 @@ from typing import ClassVar, Final
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from clients.cli import table_app
 from clients.cli.follow import Follower
+from clients.cli.table_app import TableApp
 from clients.cli.text import (
     action_card,
     action_label,
@@ -102,92 +104,40 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(result)
 
 
-class ThousandApp(App[int]):
+class ThousandApp(TableApp[Action]):
     """One table, played (a seat) or watched (a spectator), over a :class:`TableSession`."""
 
     TITLE = "Thousand"
-    CSS = """
-    #main { height: 1fr; }
-    #left { width: 3fr; }
-    #right { width: 2fr; }
-    #table { height: auto; border: round $primary; padding: 0 1; }
-    #hand { height: auto; border: round $primary; padding: 0 1; }
-    #actions { height: 1fr; min-height: 5; border: round $accent; }
-    #status { height: auto; min-height: 1; padding: 0 1; }
-    #sheet { height: auto; border: round $primary; }
-    #log { height: 1fr; border: round $primary; }
-    """
+    CSS = table_app.CSS + "#sheet { height: auto; border: round $primary; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Rules & keys"),
-        Binding("q", "quit", "Quit"),
+        *table_app.BINDINGS,
         Binding("escape", "clear_number", "Clear", show=False),
-        *[Binding(d, f"digit('{d}')", d, show=False) for d in "0123456789"],
         *[Binding(k, f"card('{k}')", k, show=False) for k in CARD_KEYS],
     ]
+    TITLES: ClassVar[dict[str, str]] = {
+        "#actions": "Actions",
+        "#log": "Events",
+        "#sheet": "Score sheet",
+        "#table": "Table",
+    }
+
+    LEFT: ClassVar[tuple[str, ...]] = ("table", "hand")
+    RIGHT: ClassVar[tuple[str, ...]] = ("sheet",)
 
     def __init__(self, session: TableSession) -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.follower = Follower(session.seat, session.table)
-        self.offered: tuple[Action, ...] = ()
-        """The actions in the list now (the Turn's legal actions, in order)."""
-        self.offered_at: int | None = None
-        """The sequence number of the Turn whose actions are offered (None: nothing offered)."""
-        self.submitting = False
-        self.number = ""
-        """Digits typed so far."""
         self.error: ServerError | None = None
 
-    # ------------------------------------------------------------------ layout
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Static(id="table")
-                yield Static(id="hand")
-                yield OptionList(id="actions")
-                yield Static(id="status")
-            with Vertical(id="right"):
-                yield Static(id="sheet")
-                yield RichLog(id="log", wrap=True, min_width=20, max_lines=5000)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        seat = self.session.seat
-        who = "spectator" if seat is None else f"seat {seat}"
-        self.sub_title = f"table {self.session.table_id} — you: {who}"
-        self.query_one("#actions", OptionList).border_title = "Actions"
-        self.query_one("#log", RichLog).border_title = "Events"
-        self.query_one("#sheet", Static).border_title = "Score sheet"
-        self.query_one("#table", Static).border_title = "Table"
-        self.query_one("#hand", Static).border_title = "Your hand" if seat is not None else "Hands"
-        self.query_one("#actions", OptionList).focus()
-        self.refresh_panels()
-        self.run_worker(self.follow(), group="stream", exit_on_error=False)
-        self.set_interval(1.0, self.refresh_table)
-
     # ------------------------------------------------------------------ the stream
-
-    async def follow(self) -> None:
-        try:
-            async for item in self.session.stream(from_start=True):
-                self.take(item)
-        except ServerError as error:
-            self.show_status(Text(f"The table is lost: {error.message}", style="bold red"))
-            self.log_lines([f"(stream ended: {error.message})"])
-            return
-        self.show_over()
 
     def take(self, item: StreamItem) -> None:
         self.log_lines(self.follower.feed(item))
         if self.follower.batch_ended or isinstance(item, ConnectionLost | Reconnected):
             self.refresh_panels()
 
-    def log_lines(self, lines: list[str]) -> None:
-        log = self.query_one("#log", RichLog)
-        for line in lines:
-            log.write(coloured(line))
+    def colour(self, line: str) -> Text:
+        return coloured(line)
 
     # ------------------------------------------------------------------ drawing
 
@@ -332,9 +282,6 @@ class ThousandApp(App[int]):
             return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
         return Text("Waiting…")
 
-    def show_status(self, text: Text) -> None:
-        self.query_one("#status", Static).update(text)
-
     def show_over(self) -> None:
         f = self.follower
         text = Text("Game over. ", style="bold green")
@@ -370,26 +317,6 @@ class ThousandApp(App[int]):
         if self.error is not None and not self.offered:
             self.show_status(Text(f"Rejected: {self.error.message}", style="bold red"))
 
-    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        self.choose(message.option_index)
-
-    def action_digit(self, digit: str) -> None:
-        n = len(self.offered)
-        if not n or self.submitting:
-            return
-        self.number += digit
-        value = int(self.number)
-        if value < 1 or value > n:
-            self.show_status(Text(f"There is no action {self.number}: type 1 to {n}.", style="bold red"))
-            self.number = ""
-            return
-        if value * 10 > n:
-            self.number = ""
-            self.choose(value - 1)
-            return
-        self.query_one("#actions", OptionList).highlighted = value - 1
-        self.show_status(Text(f"{self.number}… press Enter to choose {value}, or type another digit."))
-
     def action_clear_number(self) -> None:
         self.number = ""
         if self.offered:
@@ -417,6 +344,3 @@ class ThousandApp(App[int]):
         v = self.view
         rules = v.rules if v is not None else (rules_of(self.follower.table) if self.follower.table else None)
         self.push_screen(HelpScreen(rules))
-
-    async def action_quit(self) -> None:
-        self.exit(0)
