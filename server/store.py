@@ -224,29 +224,26 @@ class Store:
         await self._commit(_Write(table_id, records=records))
 
     def mark_finished(self, table_id: str, finish_time: float) -> None:
-        """Note that the table's game ended at ``finish_time`` (Unix time). Nobody waits for it: without the
-        note a restart only replays the table once more, and a failure is logged."""
-        write = _Write(table_id, finish_time=finish_time)
-        try:
-            if self.group_commit:
-                self._enqueue(write)
-            else:
-                self._transaction([write])
-        except StoreError as error:
-            log.warning("finish note not stored", table_id=table_id, error=str(error))
+        """Note that the table's game ended at ``finish_time`` (Unix time). Without the note a restart only
+        replays the table once more."""
+        self._note(_Write(table_id, finish_time=finish_time), "finish")
 
     def mark_expired(self, table_id: str, expire_time: float) -> None:
         """Note that the server dropped the table from memory, idle (``--table-idle-seconds``): a restart
         leaves it in the store too, as the running server did, instead of rebuilding every table ever
-        abandoned. Nobody waits for it: without the note a restart rebuilds the table once more."""
-        write = _Write(table_id, expire_time=expire_time)
+        abandoned. Without the note a restart rebuilds the table once more."""
+        self._note(_Write(table_id, expire_time=expire_time), "expiry")
+
+    def _note(self, write: _Write, what: str) -> None:
+        """Store a note nobody waits for: queued (or written at once without group commit); a failure is
+        logged, not raised, since losing a note only costs a restart some replaying."""
         try:
             if self.group_commit:
                 self._enqueue(write)
             else:
                 self._transaction([write])
         except StoreError as error:
-            log.warning("expiry note not stored", table_id=table_id, error=str(error))
+            log.warning(f"{what} note not stored", table_id=write.table_id, error=str(error))
 
     async def _commit(self, write: _Write) -> None:
         if not self.group_commit:
