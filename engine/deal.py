@@ -386,8 +386,9 @@ class Deal:
         self.trump: Suit | None = None
         self.leader: int | None = None
         self.trick: list[tuple[int, int]] = []
-        self.taken_tricks: list[tuple[int, list[tuple[int, int]]]] = []
-        """(winner, [(seat, card index), ...] in play order) of each completed trick: public (T-33)."""
+        self.taken_tricks: list[tuple[int, list[tuple[int, int]], int]] = []
+        """(winner, [(seat, card index), ...] in play order, card points) of each completed trick: public
+        (T-33)."""
         self.tricks_played = 0
         self.trick_count = 0
         self.tricks_won: list[int] = [0] * n
@@ -903,10 +904,9 @@ class Deal:
         self.won[winner] |= trick_mask
         self.tricks_won[winner] += 1
         self.tricks_played += 1
-        self.taken_tricks.append((winner, trick))  # the list is done with: a new trick gets a new one
-        events.append(
-            TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points_of(trick_mask))
-        )
+        points = points_of(trick_mask)
+        self.taken_tricks.append((winner, trick, points))  # the list is done with: a new trick gets a new one
+        events.append(TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points))
         self.trick = []
         if self.tricks_played < self.trick_count:
             self.leader = self.to_act = winner

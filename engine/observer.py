@@ -146,7 +146,10 @@ def view(game: Game, viewer: int | None) -> View:
         talon_counts=tuple(m.bit_count() for m in deal.talons),
         exchange=exchange,
         trick=deal.trick_cards(),
-        tricks=tuple(_taken(winner, plays) for winner, plays in deal.taken_tricks),
+        tricks=tuple(
+            TakenTrick(winner, tuple([(seat, CARDS[i]) for seat, i in plays]), points)
+            for winner, plays, points in deal.taken_tricks
+        ),
         trump=deal.trump,
         marriages=tuple(deal.marriages),
         tricks_won=tuple(deal.tricks_won),
@@ -158,13 +161,6 @@ def view(game: Game, viewer: int | None) -> View:
         winner=game.winner,
         standings=game.standings,
     )
-
-
-def _taken(winner: int, plays: list[tuple[int, int]]) -> TakenTrick:
-    mask = 0
-    for _, index in plays:
-        mask |= 1 << index
-    return TakenTrick(winner, tuple([(seat, CARDS[index]) for seat, index in plays]), points_of(mask))
 
 
 def _exchange_known(game: Game, viewer: int | None) -> tuple[Exchange, ...]:

@@ -2,7 +2,7 @@
 
 ``THOUSAND_COMPILE=1 pip install .`` builds a wheel whose hot engine modules are compiled by mypyc (setup.py,
 scripts/compiled_engine.py); that build needs mypy (which ships mypyc) in its isolated build environment. All
-other builds, the editable install of ``make`` among them, stay pure Python and needs only setuptools.
+other builds, the editable install of ``make`` among them, stay pure Python and need only setuptools.
 """
 
 from __future__ import annotations

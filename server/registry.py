@@ -45,7 +45,7 @@ class Registry:
         self._creating = 0
         """Tables being created, waiting for their commit: they count against ``max_tables`` already."""
         self.left_in_store = 0
-        """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time."""
+        """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time, or expired."""
         self._created_by: dict[str, tuple[str, float]] = {}
         """CreateTable request_id -> (table id, Unix creation time), for the last CREATE_REQUEST_WINDOW s."""
         self._creating_for: dict[str, asyncio.Future[AnyTable]] = {}

@@ -830,9 +830,6 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             return seat_event_proto(seen).SerializeToString()
         return self.adapter.event_message(seen).SerializeToString()
 
-    def _event_proto(self, event: TableEvent[EventT], audience: int | None) -> pb.Event:
-        return pb.Event.FromString(self._event_bytes(self._seen(event, audience)))
-
     def _turn_bytes(self, audience: int | None) -> bytes:
         """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
 
@@ -861,9 +858,6 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             bank = _duration(self.seats[seat].bank).SerializeToString()
             parts.append(wire.message_field(_TURN_BANK_REMAINING, bank))
         return b"".join(parts)
-
-    def _turn(self, audience: int | None) -> pb.Turn:
-        return pb.Turn.FromString(self._turn_bytes(audience))
 
     def snapshot(self, audience: int | None) -> bytes:
         message = pb.StreamEventsResponse(sequence=self.sequence)

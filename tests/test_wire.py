@@ -98,7 +98,7 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
             for audience in audiences:
                 expected = reference_messages(table, events, before + 1, audience)
                 assert table._render(events, before + 1, audience) == expected
-                assert table._turn(audience) == reference_turn(table, audience)
+                assert pb.Turn.FromString(table._turn_bytes(audience)) == reference_turn(table, audience)
                 batched = table._render(events, before + 1, audience, batch=True)
                 assert len(batched) == 1  # one change, one message
                 assert expand(batched) == [pb.StreamEventsResponse.FromString(m) for m in expected]
