@@ -93,13 +93,6 @@ SeatEvent: TypeAlias = (
     SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
 )
 """The table's own events (not the game's)."""
-_SEAT_EVENTS: Final = (
-    SeatTakenEvent,
-    SeatReleasedEvent,
-    TurnTimedOutEvent,
-    SeatTakenOverEvent,
-    SeatReclaimedEvent,
-)
 
 TableEvent: TypeAlias = SeatEvent | EventT
 """What a table logs: seat events and its game's events (``TableEvent[Any]`` for any game's)."""
@@ -820,13 +813,13 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def _seen(self, event: TableEvent[EventT], audience: int | None) -> TableEvent[EventT]:
         """``event`` as ``audience`` may see it (the table's own events are public)."""
-        if isinstance(event, _SEAT_EVENTS):
+        if isinstance(event, SeatEvent):
             return event
         return self.adapter.event_for(event, audience)
 
     def _event_bytes(self, seen: TableEvent[EventT]) -> bytes:
         """A serialized ``Event`` of an event already filtered by :meth:`_seen`."""
-        if isinstance(seen, _SEAT_EVENTS):
+        if isinstance(seen, SeatEvent):
             return seat_event_proto(seen).SerializeToString()
         return self.adapter.event_message(seen).SerializeToString()
 
