@@ -17,8 +17,9 @@ the writes of every table go to one writer thread, which commits whatever has qu
 transaction (group commit): one ``fsync`` for many tables' actions, taken off the event loop, which only
 awaits its commit. ``":memory:"`` has no disk to wait for, so it commits on the spot, on the caller's thread.
 
-A table that finished is marked so with its finish time; a restart need not rebuild one that finished longer
-ago than tables are kept in memory (``Registry.restore``).
+A table that finished is marked so with its finish time, and one the server dropped from memory as idle with
+its expiry time; a restart need not rebuild one that finished longer ago than tables are kept in memory, nor
+one that expired (``Registry.restore``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ CREATE TABLE IF NOT EXISTS tables (
     create_time REAL NOT NULL,
     config TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
-    finish_time REAL
+    finish_time REAL,
+    expire_time REAL
 );
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL REFERENCES tables(table_id),
@@ -143,7 +145,7 @@ class StoreError(Exception):
 @dataclass(slots=True)
 class _Write:
     """One queued write, committed whole or not at all: a table's creation, the records of one change, or the
-    note that a table finished; and the future of whoever waits for its commit."""
+    note that a table finished or expired; and the future of whoever waits for its commit."""
 
     table_id: str
     records: Sequence[Record] = ()
@@ -152,7 +154,7 @@ class _Write:
     finish_time: float | None = None
     expire_time: float | None = None
     done: asyncio.Future[None] | None = None
-    """None when nobody waits (a finish note: losing it only costs a restart the replay of that table)."""
+    """None when nobody waits (a note: losing it only costs a restart the replay of that table)."""
 
 
 class Store:
