@@ -8,31 +8,30 @@ by the table (once per audience), so its method handler is registered with a pas
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
-from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import grpc
-from google.protobuf.message import DecodeError, Message
-from grpc import aio
 
 from engine import InvalidActionError, RulesError
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
+from server.play import play
 from server.ratelimit import RateLimiter
 from server.registry import Registry, SeatSpec
+from server.requests import TOKEN_METADATA, Context, Malformed, parse, table_id_of, token_of
 from server.table import SPECTATORS, AnyTable, hash_token
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
 SERVICE_NAME: Final = "thousand.v1.TableService"
-TOKEN_METADATA: Final = "x-seat-token"
 MAX_NAME_LENGTH: Final = 64
 MAX_REQUEST_ID_LENGTH: Final = 128
 MAX_CREATE_REQUEST_ID_LENGTH: Final = 64
@@ -46,13 +45,6 @@ Req = TypeVar("Req")
 Resp = TypeVar("Resp")
 
 
-def _token(context: aio.ServicerContext[object, object]) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == TOKEN_METADATA:
-            return value if isinstance(value, str) else value.decode()
-    return None
-
-
 def _game(kind: int) -> AnyAdapter:
     """The game of a request's GameKind; INVALID_ARGUMENT when unset or unknown."""
     adapter = adapter_for_kind(kind)
@@ -60,12 +52,6 @@ def _game(kind: int) -> AnyAdapter:
         known = " or ".join(pb.GameKind.Name(a.kind) for a in ADAPTERS)
         raise ServiceError(ErrorReason.INVALID_ARGUMENT, f"game must be {known}", field="game")
     return adapter
-
-
-def _table_id(table_id: str) -> str:
-    if not table_id:
-        raise ServiceError(ErrorReason.INVALID_ARGUMENT, "table_id is required", field="table_id")
-    return table_id
 
 
 class TableService:
@@ -116,10 +102,10 @@ class TableService:
         return pb.ListTablesResponse(tables=[t.describe() for t in tables], next_page_token=token)
 
     async def get_table(self, request: pb.GetTableRequest) -> pb.GetTableResponse:
-        return pb.GetTableResponse(table=self.registry.get(_table_id(request.table_id)).describe())
+        return pb.GetTableResponse(table=self.registry.get(table_id_of(request.table_id)).describe())
 
     async def join_table(self, request: pb.JoinTableRequest) -> pb.JoinTableResponse:
-        table = self.registry.get(_table_id(request.table_id))
+        table = self.registry.get(table_id_of(request.table_id))
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -150,7 +136,7 @@ class TableService:
 
     async def export_table(self, request: pb.ExportTableRequest) -> pb.ExportTableResponse:
         """A finished table's game record, read from the store (the table may have left memory since)."""
-        table_id = _table_id(request.table_id)
+        table_id = table_id_of(request.table_id)
         live = self.registry.find(table_id)
         if live is not None and not live.finished:
             raise ServiceError(
@@ -173,13 +159,13 @@ class TableService:
         return pb.ExportTableResponse(record_json=compact)
 
     async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
-        table = self.registry.get(_table_id(request.table_id))
+        table = self.registry.get(table_id_of(request.table_id))
         async with table.lock:
             await table.leave(table.authenticate(token))
             return pb.LeaveTableResponse(table=table.describe())
 
     async def reclaim_seat(self, request: pb.ReclaimSeatRequest, token: str | None) -> pb.ReclaimSeatResponse:
-        table = self.registry.get(_table_id(request.table_id))
+        table = self.registry.get(table_id_of(request.table_id))
         async with table.lock:
             await table.reclaim(table.authenticate(token))
             described = table.describe()
@@ -189,35 +175,47 @@ class TableService:
         self, request: pb.SubmitActionRequest, token: str | None
     ) -> pb.SubmitActionResponse:
         try:
-            return await self._submit_action(request, token)
+            table = self.registry.get(table_id_of(request.table_id))
         except ServiceError as error:
-            self.registry.telemetry.action_rejected(*requested_kind(request), error.reason.value)
+            self.registry.telemetry.action_rejected(*requested_kind(request.action), error.reason.value)
+            raise
+        last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
+        sequence = await self.act(table, token, request.request_id, last_seen, request.action)
+        return pb.SubmitActionResponse(sequence=sequence)
+
+    async def act(
+        self, table: AnyTable, token: str | None, request_id: str, last_seen: int | None, action: pb.Action
+    ) -> int:
+        """Apply a seat's action (SubmitAction's, or one sent on a Play stream); the sequence number of the
+        last event it produced. A refusal is counted and raised as a :class:`ServiceError`."""
+        try:
+            return await self._act(table, token, request_id, last_seen, action)
+        except ServiceError as error:
+            self.registry.telemetry.action_rejected(*requested_kind(action), error.reason.value)
             raise
 
-    async def _submit_action(
-        self, request: pb.SubmitActionRequest, token: str | None
-    ) -> pb.SubmitActionResponse:
-        table = self.registry.get(_table_id(request.table_id))
+    async def _act(
+        self, table: AnyTable, token: str | None, request_id: str, last_seen: int | None, message: pb.Action
+    ) -> int:
         if token is None:
             raise ServiceError(
                 ErrorReason.SPECTATOR_CANNOT_ACT, f"acting needs a seat token in metadata {TOKEN_METADATA!r}"
             )
-        if not 0 < len(request.request_id) <= MAX_REQUEST_ID_LENGTH:
+        if not 0 < len(request_id) <= MAX_REQUEST_ID_LENGTH:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
                 f"request_id must be 1 to {MAX_REQUEST_ID_LENGTH} characters",
                 field="request_id",
             )
         try:
-            action = table.adapter.action_from_proto(request.action)
+            action = table.adapter.action_from_proto(message)
         except InvalidActionError as error:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
-        last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
         async with table.lock:
             seat = table.authenticate(token)
-            sequence = await table.submit(seat, request.request_id, last_seen, action)
+            sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
-        return pb.SubmitActionResponse(sequence=sequence)
+        return sequence
 
     def stream_events(
         self, request: pb.StreamEventsRequest, token: str | None
@@ -225,7 +223,7 @@ class TableService:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
-        table: AnyTable = self.registry.get(_table_id(request.table_id))
+        table: AnyTable = self.registry.get(table_id_of(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
         return table.stream(audience, after, request.batch_events)
@@ -257,36 +255,6 @@ def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
             ErrorReason.INVALID_ARGUMENT, f"seat {index} is open but names a strategy", field="seats"
         )
     return SeatSpec(bot=False)
-
-
-Context = aio.ServicerContext[object, object]
-
-
-@dataclass(frozen=True, slots=True)
-class Malformed:
-    """A request whose bytes are not the message they should be: refused as INVALID_ARGUMENT, not UNKNOWN."""
-
-    message_name: str
-    error: str
-
-    def refuse(self) -> ServiceError:
-        return ServiceError(
-            ErrorReason.INVALID_ARGUMENT,
-            f"the request is not a valid {self.message_name}: {self.error}",
-            field="request",
-        )
-
-
-def _parse(cls: type[Message]) -> Callable[[bytes], object]:
-    """A deserializer that never raises: grpc would answer an exception with UNKNOWN."""
-
-    def parse(data: bytes) -> object:
-        try:
-            return cls.FromString(data)
-        except DecodeError as error:
-            return Malformed(cls.DESCRIPTOR.full_name, str(error))
-
-    return parse
 
 
 def _unary(
@@ -324,7 +292,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            responses = service.stream_events(request, _token(context))
+            responses = service.stream_events(request, token_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return
@@ -335,52 +303,57 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: _limited(service, "CreateTable", c, None, service.create_table(r))),
-            request_deserializer=_parse(pb.CreateTableRequest),
+            request_deserializer=parse(pb.CreateTableRequest),
             response_serializer=pb.CreateTableResponse.SerializeToString,
         ),
         "ListTables": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.list_tables(r)),
-            request_deserializer=_parse(pb.ListTablesRequest),
+            request_deserializer=parse(pb.ListTablesRequest),
             response_serializer=pb.ListTablesResponse.SerializeToString,
         ),
         "GetTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: service.get_table(r)),
-            request_deserializer=_parse(pb.GetTableRequest),
+            request_deserializer=parse(pb.GetTableRequest),
             response_serializer=pb.GetTableResponse.SerializeToString,
         ),
         "JoinTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: _limited(service, "JoinTable", c, None, service.join_table(r))),
-            request_deserializer=_parse(pb.JoinTableRequest),
+            request_deserializer=parse(pb.JoinTableRequest),
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
         "LeaveTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.leave_table(r, _token(c))),
-            request_deserializer=_parse(pb.LeaveTableRequest),
+            _unary(lambda r, c: service.leave_table(r, token_of(c))),
+            request_deserializer=parse(pb.LeaveTableRequest),
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
             _unary(
                 lambda r, c: _limited(
-                    service, "SubmitAction", c, _token(c), service.submit_action(r, _token(c))
+                    service, "SubmitAction", c, token_of(c), service.submit_action(r, token_of(c))
                 )
             ),
-            request_deserializer=_parse(pb.SubmitActionRequest),
+            request_deserializer=parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
         "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.reclaim_seat(r, _token(c))),
-            request_deserializer=_parse(pb.ReclaimSeatRequest),
+            _unary(lambda r, c: service.reclaim_seat(r, token_of(c))),
+            request_deserializer=parse(pb.ReclaimSeatRequest),
             response_serializer=pb.ReclaimSeatResponse.SerializeToString,
         ),
         "ExportTable": grpc.unary_unary_rpc_method_handler(
             _unary(lambda r, c: _limited(service, "ExportTable", c, None, service.export_table(r))),
-            request_deserializer=_parse(pb.ExportTableRequest),
+            request_deserializer=parse(pb.ExportTableRequest),
             response_serializer=pb.ExportTableResponse.SerializeToString,
         ),
         "StreamEvents": grpc.unary_stream_rpc_method_handler(
             stream,
-            request_deserializer=_parse(pb.StreamEventsRequest),
+            request_deserializer=parse(pb.StreamEventsRequest),
             response_serializer=None,  # the table already serialized each message, once per audience
+        ),
+        "Play": grpc.stream_stream_rpc_method_handler(
+            functools.partial(play, service),  # a partial of an async generator function is one too
+            request_deserializer=parse(pb.PlayRequest),
+            response_serializer=None,  # as StreamEvents: assembled from the table's serialized messages
         ),
     }
     return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)

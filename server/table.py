@@ -129,6 +129,13 @@ _END: Final = b""
 """Queued to a stream to end it (the game is over, or the server is shutting down)."""
 
 
+class Reply(bytes):
+    """A message for one stream alone that no dropped backlog may lose: the result of an action sent on a
+    Play stream. It is queued among the table's messages, so it follows the events its action produced."""
+
+    __slots__ = ()
+
+
 class Subscriber:
     """One open stream: the audience it belongs to and its bounded queue of serialized messages.
 
@@ -157,21 +164,41 @@ class Subscriber:
             return
         if len(self._pending) >= STREAM_QUEUE_SIZE:
             self.lagging = True
-            self._pending.clear()
+            self.drain()
             self._pending.append(b"\x00")  # wake the stream so it resynchronizes
         else:
             self._pending.append(data)
         self._wake()
 
+    def reply(self, data: Reply) -> None:
+        """Queue a reply: never dropped, also while the stream lags."""
+        self._pending.append(data)
+        self._wake()
+
     def end(self) -> None:
-        """End the stream after what it is reading now: the backlog is dropped, and no resync follows."""
+        """End the stream after what it is reading now: the backlog is dropped (replies kept), and no
+        resync follows."""
         self.lagging = False
-        self._pending.clear()
+        self.drain()
         self._pending.append(_END)
         self._wake()
 
     def drain(self) -> None:
-        self._pending.clear()
+        """Drop the backlog, replies excepted."""
+        pending = self._pending
+        if any(type(data) is Reply for data in pending):
+            self._pending = [data for data in pending if type(data) is Reply]
+        else:
+            pending.clear()
+
+    def take_reply(self) -> Reply | None:
+        """The next message if it is a reply (taken from the queue), else None."""
+        pending = self._pending
+        if pending and type(pending[0]) is Reply:
+            data = pending.pop(0)
+            assert isinstance(data, Reply)
+            return data
+        return None
 
     def depth(self) -> int:
         """Messages waiting."""
@@ -860,12 +887,18 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, self._turn_bytes(audience))
 
     def stream(
-        self, audience: int | None, after: int | None, batch: bool = False
+        self,
+        audience: int | None,
+        after: int | None,
+        batch: bool = False,
+        subscriber: Subscriber | None = None,
     ) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
-        iterates; the stream subscribes when it is first iterated.
+        iterates; the stream subscribes when it is first iterated. A caller that passes its own
+        ``subscriber`` (of this audience) can queue :class:`Reply` messages to it, which the stream yields
+        in their place among the table's messages.
         """
         if after is not None and after > self.sequence:
             raise ServiceError(
@@ -873,12 +906,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 f"after_sequence {after} is beyond the table's latest event {self.sequence}",
                 field="after_sequence",
             )
-        return self._stream(audience, after, batch)
+        if subscriber is None:
+            subscriber = Subscriber(audience, batch)
+        return self._stream(subscriber, after)
 
-    async def _stream(
-        self, audience: int | None, after: int | None, batch: bool
-    ) -> AsyncGenerator[bytes, None]:
-        subscriber = Subscriber(audience, batch)
+    async def _stream(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
+        audience, batch = subscriber.audience, subscriber.batch
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self._subscribers.add(subscriber)
         try:
@@ -898,6 +931,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 return
             while True:
                 data = await subscriber.get()
+                if type(data) is Reply:
+                    yield data
+                    continue
                 if subscriber.lagging:
                     subscriber.drain()
                     subscriber.lagging = False

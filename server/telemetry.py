@@ -53,12 +53,12 @@ def action_kind(table: Table, action: object) -> str:
     return kind
 
 
-def requested_kind(request: pb.SubmitActionRequest) -> tuple[str, str]:
-    """The game and the kind of action a SubmitAction request asked for, as the labels name them."""
-    game = request.action.WhichOneof("game")
+def requested_kind(action: pb.Action) -> tuple[str, str]:
+    """The game and the kind of an action a client sent, as the labels name them."""
+    game = action.WhichOneof("game")
     if game is None:
         return GAMES[0], "unknown"
-    kind = getattr(request.action, game).WhichOneof("action")
+    kind = getattr(action, game).WhichOneof("action")
     return game, kind or "unknown"
 
 

@@ -1251,3 +1251,236 @@ class StreamEventsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
 Global___StreamEventsResponse: _TypeAlias = StreamEventsResponse  # noqa: Y015
+
+@_typing.final
+class PlayRequest(_message.Message):
+    """Play's request: the first starts the stream, each later one carries an action of the seat."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    START_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def start(self) -> Global___PlayStart:
+        """The first request, and only the first: which table, and from where."""
+
+    @_builtins.property
+    def action(self) -> Global___PlayAction:
+        """An action of the stream's seat, as SubmitAction takes it."""
+
+    def __init__(
+        self,
+        *,
+        start: Global___PlayStart | None = ...,
+        action: Global___PlayAction | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "request", b"request", "start", b"start"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "request", b"request", "start", b"start"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_request: _TypeAlias = _typing.Literal["start", "action"]  # noqa: Y015
+    _WhichOneofArgType_request: _TypeAlias = _typing.Literal["request", b"request"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_request) -> _WhichOneofReturnType_request | None: ...
+
+Global___PlayRequest: _TypeAlias = PlayRequest  # noqa: Y015
+
+@_typing.final
+class PlayStart(_message.Message):
+    """Opens a Play stream on a table (the seat comes from the seat token in metadata)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    AFTER_SEQUENCE_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table's id."""
+    after_sequence: _builtins.int
+    """Resume: send exactly the events after this sequence number, without a snapshot (as
+    StreamEventsRequest.after_sequence). Unset: a snapshot first.
+    """
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        after_sequence: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence", "after_sequence", b"after_sequence"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence", "after_sequence", b"after_sequence", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__after_sequence: _TypeAlias = _typing.Literal["after_sequence"]  # noqa: Y015
+    _WhichOneofArgType__after_sequence: _TypeAlias = _typing.Literal["_after_sequence", b"_after_sequence"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__after_sequence) -> _WhichOneofReturnType__after_sequence | None: ...
+
+Global___PlayStart: _TypeAlias = PlayStart  # noqa: Y015
+
+@_typing.final
+class PlayAction(_message.Message):
+    """An action sent on a Play stream: SubmitActionRequest's fields but the table's id."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    LAST_SEEN_SEQUENCE_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """A client-chosen id (1 to 128 characters) unique per action, echoed in the ActionResult: a retry with the
+    same id (on this stream, another, or through SubmitAction) returns the first outcome instead of acting
+    twice.
+    """
+    last_seen_sequence: _builtins.int
+    """The last sequence number the client has seen; when set and the table has moved on since, the action is
+    refused with STALE_SEQUENCE.
+    """
+    @_builtins.property
+    def action(self) -> Global___Action:
+        """The action, for the table's game."""
+
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        last_seen_sequence: _builtins.int | None = ...,
+        action: Global___Action | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_last_seen_sequence", b"_last_seen_sequence", "action", b"action", "last_seen_sequence", b"last_seen_sequence"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_last_seen_sequence", b"_last_seen_sequence", "action", b"action", "last_seen_sequence", b"last_seen_sequence", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__last_seen_sequence: _TypeAlias = _typing.Literal["last_seen_sequence"]  # noqa: Y015
+    _WhichOneofArgType__last_seen_sequence: _TypeAlias = _typing.Literal["_last_seen_sequence", b"_last_seen_sequence"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__last_seen_sequence) -> _WhichOneofReturnType__last_seen_sequence | None: ...
+
+Global___PlayAction: _TypeAlias = PlayAction  # noqa: Y015
+
+@_typing.final
+class PlayResponse(_message.Message):
+    """One message of a Play stream: an update, an action's result, or both (the result then belongs after the
+    update's events).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UPDATE_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def update(self) -> Global___StreamEventsResponse:
+        """What StreamEvents with batch_events would send next: a snapshot, a change's events with the turn after
+        them, or (resuming with nothing missed) the turn alone.
+        """
+
+    @_builtins.property
+    def result(self) -> Global___ActionResult:
+        """The outcome of one of the client's actions, in the order they were sent."""
+
+    def __init__(
+        self,
+        *,
+        update: Global___StreamEventsResponse | None = ...,
+        result: Global___ActionResult | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["result", b"result", "update", b"update"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["result", b"result", "update", b"update"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayResponse: _TypeAlias = PlayResponse  # noqa: Y015
+
+@_typing.final
+class ActionResult(_message.Message):
+    """What became of an action sent on a Play stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    REFUSAL_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """The action's request_id (empty for a request that could not be read)."""
+    sequence: _builtins.int
+    """Accepted: the sequence number of the last event the action produced (SubmitActionResponse.sequence);
+    those events came before this result on the stream. 0 when refused.
+    """
+    @_builtins.property
+    def refusal(self) -> Global___ActionRefusal:
+        """Refused: why (the table is unchanged). Unset when the action was accepted."""
+
+    def __init__(
+        self,
+        *,
+        request_id: _builtins.str = ...,
+        sequence: _builtins.int = ...,
+        refusal: Global___ActionRefusal | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["refusal", b"refusal"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["refusal", b"refusal", "request_id", b"request_id", "sequence", b"sequence"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ActionResult: _TypeAlias = ActionResult  # noqa: Y015
+
+@_typing.final
+class ActionRefusal(_message.Message):
+    """Why an action was refused: the error SubmitAction would have returned, spelled out as fields."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class MetadataEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    CODE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    METADATA_FIELD_NUMBER: _builtins.int
+    RETRY_DELAY_FIELD_NUMBER: _builtins.int
+    code: _builtins.int
+    """The gRPC status code SubmitAction would have returned (google.rpc.Code numbers, e.g. 9 for
+    FAILED_PRECONDITION).
+    """
+    reason: _builtins.str
+    """The google.rpc.ErrorInfo reason: one of the list in TableService's comment, e.g. "ILLEGAL_ACTION"."""
+    message: _builtins.str
+    """What was wrong, for people."""
+    @_builtins.property
+    def metadata(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The ErrorInfo metadata: `rule` for ILLEGAL_ACTION, `field` for INVALID_ARGUMENT."""
+
+    @_builtins.property
+    def retry_delay(self) -> _duration_pb2.Duration:
+        """For RATE_LIMITED: when the seat's next action will be accepted (google.rpc.RetryInfo's retry_delay)."""
+
+    def __init__(
+        self,
+        *,
+        code: _builtins.int = ...,
+        reason: _builtins.str = ...,
+        message: _builtins.str = ...,
+        metadata: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        retry_delay: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["retry_delay", b"retry_delay"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "metadata", b"metadata", "reason", b"reason", "retry_delay", b"retry_delay"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ActionRefusal: _TypeAlias = ActionRefusal  # noqa: Y015

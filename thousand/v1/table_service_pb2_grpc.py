@@ -120,6 +120,11 @@ class TableServiceStub:
                 request_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
                 response_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/thousand.v1.TableService/Play',
+                request_serializer=thousand_dot_v1_dot_table__service__pb2.PlayRequest.SerializeToString,
+                response_deserializer=thousand_dot_v1_dot_table__service__pb2.PlayResponse.FromString,
+                _registered_method=True)
 
 
 class TableServiceServicer:
@@ -236,6 +241,24 @@ class TableServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
+        act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
+        watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+        message is `start`; every later one is an `action`. The server sends what StreamEvents with
+        batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
+        change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
+        after the events the action produced, in the same message when it can. A refused action does not end
+        the stream (the table is unchanged, as for SubmitAction); a malformed or misplaced first message does,
+        with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
+        SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
+        when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
+        action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -283,6 +306,11 @@ def add_TableServiceServicer_to_server(servicer, server):
                     servicer.ExportTable,
                     request_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.FromString,
                     response_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=thousand_dot_v1_dot_table__service__pb2.PlayRequest.FromString,
+                    response_serializer=thousand_dot_v1_dot_table__service__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -569,6 +597,33 @@ class TableService:
             '/thousand.v1.TableService/ExportTable',
             thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
             thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/thousand.v1.TableService/Play',
+            thousand_dot_v1_dot_table__service__pb2.PlayRequest.SerializeToString,
+            thousand_dot_v1_dot_table__service__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -103,6 +103,20 @@ class TableServiceStub:
     replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
     cards. Works as long as the server's store keeps the table, after it left the server's memory too.
     """
+    Play: _grpc.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]
+    """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
+    act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
+    watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+    message is `start`; every later one is an `action`. The server sends what StreamEvents with
+    batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
+    change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
+    after the events the action produced, in the same message when it can. A refused action does not end
+    the stream (the table is unchanged, as for SubmitAction); a malformed or misplaced first message does,
+    with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
+    SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
+    when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
+    action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+    """
 
 @_typing.type_check_only
 class TableServiceAsyncStub(TableServiceStub):
@@ -178,6 +192,20 @@ class TableServiceAsyncStub(TableServiceStub):
     "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
     replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
     cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+    """
+    Play: _aio.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]  # type: ignore[assignment]
+    """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
+    act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
+    watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+    message is `start`; every later one is an `action`. The server sends what StreamEvents with
+    batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
+    change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
+    after the events the action produced, in the same message when it can. A refused action does not end
+    the stream (the table is unchanged, as for SubmitAction); a malformed or misplaced first message does,
+    with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
+    SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
+    when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
+    action may be retried through either. Actions count against the seat's SubmitAction rate limit.
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -305,6 +333,26 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
         "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
         replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
         cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        """
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_table_service_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_table_service_pb2.PlayResponse], _abc.AsyncIterator[_table_service_pb2.PlayResponse]]:
+        """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
+        act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
+        watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+        message is `start`; every later one is an `action`. The server sends what StreamEvents with
+        batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
+        change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
+        after the events the action produced, in the same message when it can. A refused action does not end
+        the stream (the table is unchanged, as for SubmitAction); a malformed or misplaced first message does,
+        with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
+        SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
+        when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
+        action may be retried through either. Actions count against the seat's SubmitAction rate limit.
         """
 
 def add_TableServiceServicer_to_server(servicer: TableServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

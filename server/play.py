@@ -1,0 +1,167 @@
+"""Play: a seat's actions in and everything the seat may see out, over one bidirectional stream.
+
+Why a stream: in grpc.aio a unary call costs the server several times what one more message on an open stream
+costs (bench/README.md), so a client that acts often spends most of its server's CPU on SubmitAction's calls
+rather than on its game. On a Play stream an action is one message in, and its result rides with the events
+it produced.
+
+How: the stream is the table's own batched stream (:meth:`Table.stream`, as StreamEvents with batch_events),
+each message wrapped as ``PlayResponse.update``. A task reads the client's actions and applies them through
+the same path as SubmitAction (:meth:`TableService.act`), one at a time in the order sent, and queues each
+outcome to the stream's subscriber as a :class:`Reply`. The table offers an action's events to the subscriber
+while applying it, and the reply is queued right after, so a result always follows its events; when it is
+already waiting behind the update being sent, both go in one message. Replies survive a dropped backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from typing import TYPE_CHECKING, Final
+
+from grpc import aio
+
+from server import wire
+from server.errors import ErrorReason, ServiceError
+from server.logs import get_logger
+from server.requests import Context, Malformed, table_id_of, token_of
+from server.table import SPECTATORS, AnyTable, Reply, Subscriber
+from thousand.v1 import table_service_pb2 as pb
+
+if TYPE_CHECKING:
+    from server.service import TableService
+
+log = get_logger("thousand.play")
+
+_UPDATE: Final = 1
+_RESULT: Final = 2
+"""PlayResponse's fields."""
+_RESULT_REQUEST_ID: Final = 1
+_RESULT_SEQUENCE: Final = 2
+"""ActionResult's fields, as an accepted action's result is written by hand."""
+
+
+def accepted(request_id: str, sequence: int) -> Reply:
+    """A serialized PlayResponse with the result of an accepted action (what protobuf would write)."""
+    result = wire.int_field(_RESULT_SEQUENCE, sequence) if sequence else b""
+    if request_id:
+        result = wire.message_field(_RESULT_REQUEST_ID, request_id.encode()) + result
+    return Reply(wire.message_field(_RESULT, result))
+
+
+def refused(request_id: str, error: ServiceError) -> Reply:
+    """A serialized PlayResponse with the result of a refused action: the error SubmitAction would give."""
+    refusal = pb.ActionRefusal(
+        code=error.reason.code.value[0],
+        reason=error.reason.value,
+        message=error.message,
+        metadata=error.metadata,
+    )
+    if error.retry_delay is not None:
+        refusal.retry_delay.FromNanoseconds(max(0, int(error.retry_delay * 1e9)))
+    message = pb.PlayResponse(result=pb.ActionResult(request_id=request_id, refusal=refusal))
+    return Reply(message.SerializeToString())
+
+
+async def play(
+    service: TableService, requests: AsyncIterator[object], context: Context
+) -> AsyncGenerator[bytes, None]:
+    """The Play method's handler: serialized PlayResponses. A bad start ends the call with its status."""
+    try:
+        table, after = await _start(service, requests)
+        token = token_of(context)
+        audience = table.authenticate(token) if token is not None else SPECTATORS
+        subscriber = Subscriber(audience, batch=True)
+        responses = table.stream(audience, after, True, subscriber)
+    except ServiceError as error:
+        await context.abort_with_status(error.to_status())
+        return
+    actions = _Actions(service, table, token, subscriber, context)
+    reader = asyncio.create_task(actions.read(requests))
+    try:
+        async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
+            async for data in responses:
+                if type(data) is Reply:
+                    yield bytes(data)  # gRPC takes bytes only, not a subclass
+                    continue
+                update = wire.message_field(_UPDATE, data)
+                reply = subscriber.take_reply()
+                yield update if reply is None else update + reply
+        # The table's stream ended (game over, seat given up, server stopping): the result of an action in
+        # hand still goes out, and so does any result queued behind the end.
+        async with actions.acting:
+            pass
+        while (reply := subscriber.take_reply()) is not None:
+            yield bytes(reply)
+    finally:
+        reader.cancel()
+
+
+async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[AnyTable, int | None]:
+    """The table and the resume point of the stream's first request, which must be ``start``."""
+    first = await anext(aiter(requests), None)
+    if isinstance(first, Malformed):
+        raise first.refuse()
+    if not isinstance(first, pb.PlayRequest) or first.WhichOneof("request") != "start":
+        raise ServiceError(
+            ErrorReason.INVALID_ARGUMENT,
+            "a Play stream's first request must be `start` (the table's id and where to resume)",
+            field="start",
+        )
+    start = first.start
+    table = service.registry.get(table_id_of(start.table_id))
+    return table, start.after_sequence if start.HasField("after_sequence") else None
+
+
+class _Actions:
+    """The client's side of one Play stream: its actions, applied one at a time in the order sent."""
+
+    __slots__ = ("acting", "context", "service", "subscriber", "table", "token")
+
+    def __init__(
+        self,
+        service: TableService,
+        table: AnyTable,
+        token: str | None,
+        subscriber: Subscriber,
+        context: Context,
+    ) -> None:
+        self.service = service
+        self.table = table
+        self.token = token
+        self.subscriber = subscriber
+        self.context = context
+        self.acting = asyncio.Lock()
+        """Held while an action is being applied, so that the stream's end can wait for its result."""
+
+    async def read(self, requests: AsyncIterator[object]) -> None:
+        """Apply the client's actions, queueing each one's result to the stream."""
+        try:
+            async for request in requests:
+                async with self.acting:
+                    self.subscriber.reply(await self._outcome(request))
+        except (asyncio.CancelledError, aio.UsageError):  # the call is over
+            raise
+        except Exception as error:  # reading the client's messages failed: end the stream rather than hang
+            log.warning("play stream's requests failed", table_id=self.table.table_id, error=repr(error))
+            self.subscriber.end()
+
+    async def _outcome(self, request: object) -> Reply:
+        if isinstance(request, Malformed):
+            return refused("", request.refuse())
+        if not isinstance(request, pb.PlayRequest) or request.WhichOneof("request") != "action":
+            error = ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "only a Play stream's first request may be `start`; every later one must be an `action`",
+                field="action",
+            )
+            return refused("", error)
+        sent = request.action
+        try:
+            self.service.limit("SubmitAction", self.context, self.token)
+            last_seen = sent.last_seen_sequence if sent.HasField("last_seen_sequence") else None
+            sequence = await self.service.act(self.table, self.token, sent.request_id, last_seen, sent.action)
+        except ServiceError as error:
+            return refused(sent.request_id, error)
+        return accepted(sent.request_id, sequence)
