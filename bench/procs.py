@@ -36,16 +36,66 @@ SERVER_TREE_HELP: Final = (
 )
 
 
-def start(argv: Sequence[str], log: Path, cwd: str | Path | None = None) -> subprocess.Popen[bytes]:
+def start(
+    argv: Sequence[str], log: Path, cwd: str | Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """Start a child process (in the repository, or ``cwd``) with its output going to ``log``, not a pipe.
 
     ``python -m`` puts the working directory first on ``sys.path``, so ``cwd`` chooses the source tree the
-    server is imported from.
+    server is imported from (unless ``env`` is a :class:`ServerPlace`'s, which sets the path itself).
     """
     with log.open("wb") as out:
         return subprocess.Popen(
-            list(argv), cwd=cwd or ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+            list(argv),
+            cwd=cwd or ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
+
+
+ENGINE_HELP: Final = (
+    "the engine the game server runs: compiled (default), the engine's sources compiled by mypyc, as the"
+    " production image runs it (scripts/compiled_engine.py; needs a C compiler); python: the sources as they"
+    " are, as `make run` runs them"
+)
+
+
+class ServerPlace:
+    """Where to start the game server, and with which environment, so that it runs the chosen engine.
+
+    For ``compiled``, the compiled copy of the working tree's engine goes first on ``PYTHONPATH`` and the
+    server starts in ``workdir`` (``python -m`` would otherwise put the repository, and its interpreted
+    engine, first); :meth:`check` then asks that very interpreter which engine it imports.
+    """
+
+    def __init__(self, engine: str, tree: str | None, workdir: Path) -> None:
+        self.engine = engine
+        self.cwd: str | Path | None = tree
+        self.env: dict[str, str] | None = None
+        if engine == "compiled":
+            if tree is not None:
+                raise SystemExit(
+                    "--engine compiled builds the working tree's engine; with --server-tree use --engine python"
+                )
+            from scripts.compiled_engine import build  # noqa: PLC0415  (only this path needs the build script)
+
+            where = build()
+            path = [str(where), str(ROOT), os.environ.get("PYTHONPATH", "")]
+            self.env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in path if p)}
+            self.cwd = workdir
+
+    def check(self) -> None:
+        """Stop the benchmark if the server's interpreter would not import the engine asked for."""
+        probe = [sys.executable, "-c", "import engine; print(engine.COMPILED)"]
+        answer = subprocess.run(
+            probe, cwd=self.cwd or ROOT, env=self.env, capture_output=True, text=True, check=False
+        ).stdout.strip()
+        if answer != str(self.engine == "compiled"):
+            raise SystemExit(
+                f"the server would not run the {self.engine} engine (engine.COMPILED says {answer!r})"
+            )
 
 
 def server_argv(port: int, db: str = ":memory:") -> list[str]:

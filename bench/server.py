@@ -3,7 +3,7 @@
 Usage::
 
     python bench/server.py --seconds 20 [--tables 100] [--clients 1] [--connections seat] [--policy random]
-                           [--fanout] [--profile FILE [--native]] [--server-tree DIR]
+                           [--submit play|unary] [--fanout] [--profile FILE [--native]] [--server-tree DIR]
 
 Three kinds of process, all on 127.0.0.1:
 
@@ -12,14 +12,16 @@ Three kinds of process, all on 127.0.0.1:
 * a bare ``grpc.aio`` echo server (this file with ``--role echo``): one unary method that returns the request
   bytes as they came, no protobuf, no interceptor, no logging: the floor any gRPC call of this shape pays;
 * the client process(es) (this file with ``--role client``). Each opens its share of ``--tables`` tables
-  of three open seats, joins every seat and streams every seat (StreamEvents). A seat acts when its own
+  of three open seats, joins every seat and opens one Play stream per seat (``--submit play``, the default:
+  the seat's actions go in as messages on it, its updates and action results come out) or a StreamEvents
+  stream per seat and a SubmitAction call per action (``--submit unary``). A seat acts when its own
   stream's Turn says so, with the first legal action the Turn lists (``--policy first``) or a seeded random
   one (``random``, the default: uniformly random play practically never finishes a game, so actions are
   counted, not games; a table whose game ends is replaced by a new one). Every table has one action in
   flight at a time, so ``--tables`` actions are in flight at once. An action's latency runs from submitting
-  it until every seat's stream has received the last event it produced (the sequence number SubmitAction
-  returns). The echo side keeps the same number of unary calls in flight (one caller per table) on the same
-  kind of connections; its latency is the call's round trip.
+  it until every seat's stream has received the last event it produced (the sequence number of its result,
+  or the one SubmitAction returns). The echo side keeps the same number of unary calls in flight (one caller
+  per table) on the same kind of connections; its latency is the call's round trip.
 
 ``--fanout`` adds a third side, in the echo's process: the game's message pattern with no game. An act is one
 unary call after which every one of the table's three streams receives ``--fanout-messages`` messages (1.7 on
@@ -229,6 +231,14 @@ class GameTable:
         self.ended = False
         self.readers: list[asyncio.Task[None]] = []
         self.acted = 0
+        self.use_play = shared.args.submit == "play"
+        """Actions and updates on one Play stream per seat, instead of SubmitAction calls and StreamEvents."""
+        self.feeds: list[asyncio.Queue[pb.PlayRequest | None]] = []
+        self.submitted: float | None = None
+        """When the Play action in flight was sent (its result not in yet)."""
+        self.resulted = asyncio.Event()
+        """Set when the Play action in flight has its result: one action in flight per table, as with
+        SubmitAction (another seat's stream may show its Turn before the acting seat's has the result)."""
 
     async def open(self) -> None:
         """Create the table, join its seats (the game starts) and stream every seat."""
@@ -248,7 +258,12 @@ class GameTable:
         self.decision = None
         self.pending = []
         self.ended = False
-        self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
+        self.submitted = None
+        if self.use_play:
+            self.feeds = [asyncio.Queue() for _ in range(PLAYERS)]
+            self.readers = [asyncio.create_task(self._read_play(seat)) for seat in range(PLAYERS)]
+        else:
+            self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
 
     async def _read(self, seat: int) -> None:
         call = self.stubs[seat].StreamEvents(
@@ -273,6 +288,55 @@ class GameTable:
                 self.shared.window.errors[f"stream {error.code().name}"] += 1
         self.ended = True  # the game is over (or the stream failed): the table is replaced
         self.wake.set()
+
+    async def _requests(self, seat: int) -> AsyncIterator[pb.PlayRequest]:
+        start = pb.PlayRequest()
+        start.start.table_id = self.table_id
+        yield start
+        feed = self.feeds[seat]
+        while (request := await feed.get()) is not None:
+            yield request
+
+    async def _read_play(self, seat: int) -> None:
+        """Read one seat's Play stream: updates as ``_read`` reads StreamEvents, and action results."""
+        call = self.stubs[seat].Play(self._requests(seat), metadata=self.tokens[seat])
+        try:
+            running = self.shared.running["game"]
+            async for response in call:
+                if response.HasField("update"):
+                    if running.is_set():
+                        self.shared.window.messages += 1
+                    update = response.update
+                    last = update.sequence + len(update.more_events)
+                    self.seen[seat] = last
+                    turn = update.turn
+                    if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
+                        self.decision = (seat, last, list(turn.legal_actions))
+                        self.wake.set()
+                if response.HasField("result"):
+                    self._resulted(response.result)
+                if self.pending:
+                    self._complete()
+        except aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.CANCELLED:
+                self.shared.window.errors[f"play stream {error.code().name}"] += 1
+        self.ended = True
+        self.wake.set()
+        self.resulted.set()
+
+    def _resulted(self, result: pb.ActionResult) -> None:
+        began, self.submitted = self.submitted, None
+        self.resulted.set()
+        if began is None:
+            self.shared.window.errors["play result without an action"] += 1
+            return
+        if result.HasField("refusal"):
+            self.shared.in_flight["game"] -= 1
+            self.shared.window.errors[f"play {result.refusal.reason}"] += 1
+            self.ended = True  # the table's state is unknown now: start a fresh one
+            self.wake.set()
+            return
+        self.pending.append((result.sequence, began))
 
     def _complete(self) -> None:
         """Record every pending action whose events every seat's stream has now received."""
@@ -311,6 +375,22 @@ class GameTable:
             self.decision = None
             action = legal[0] if first else self.rng.choice(legal)
             self.acted += 1
+            if self.use_play:
+                play = pb.PlayRequest()
+                play.action.request_id = f"{seat}-{self.acted}"
+                play.action.last_seen_sequence = sequence
+                play.action.action.CopyFrom(action)
+                shared.in_flight["game"] += 1
+                self.resulted.clear()
+                self.submitted = time.perf_counter()
+                self.feeds[seat].put_nowait(play)
+                try:
+                    await asyncio.wait_for(self.resulted.wait(), DRAIN_SECONDS)
+                except TimeoutError:
+                    shared.window.errors["play result TIMEOUT"] += 1
+                    self.ended = True
+                    self.wake.set()
+                continue
             request = pb.SubmitActionRequest(
                 table_id=self.table_id,
                 request_id=f"{seat}-{self.acted}",
@@ -331,6 +411,11 @@ class GameTable:
             self._complete()
 
     async def _replace(self) -> None:
+        for feed in self.feeds:
+            feed.put_nowait(None)
+        if self.submitted is not None:
+            self.submitted = None
+            self.shared.in_flight["game"] -= 1
         for task in self.readers:
             task.cancel()
         await asyncio.gather(*self.readers, return_exceptions=True)
@@ -552,8 +637,10 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     clients: list[Client] = []
     profiler: subprocess.Popen[bytes] | None = None
     try:
+        place = procs.ServerPlace(args.engine, args.server_tree, logs)
+        place.check()
         processes["server"] = procs.start(
-            procs.server_argv(game_port, _db(args.db, logs)), logs / "server.log", cwd=args.server_tree
+            procs.server_argv(game_port, _db(args.db, logs)), logs / "server.log", place.cwd, place.env
         )
         echo_argv = [
             *(sys.executable, str(Path(__file__)), "--role", "echo", "--port", str(echo_port)),
@@ -568,6 +655,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
                 *(sys.executable, str(Path(__file__)), "--role", "client", "--client-index", str(index)),
                 *("--target", f"{procs.HOST}:{game_port}", "--echo-target", f"{procs.HOST}:{echo_port}"),
                 *("--tables", str(share), "--connections", args.connections, "--policy", args.policy),
+                *("--submit", args.submit),
                 "--batch-events" if args.batch_events else "--no-batch-events",
                 *("--seed", str(args.seed), "--lifetime", str(lifetime)),
                 *(("--fanout",) if args.fanout else ()),
@@ -586,6 +674,8 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         out(
             f"{args.tables} tables of {PLAYERS} open seats"
             f" ({args.connections} connections, {args.policy} play,"
+            f" {'Play streams' if args.submit == 'play' else 'SubmitAction calls and StreamEvents'},"
+            f" {args.engine} engine,"
             f" {'batched' if args.batch_events else 'one event a message'})"
             f" in {args.clients} client process(es), set up in {max(s['setup_s'] for s in setup):.1f} s;"
             f" {rounds} round(s) of {slice_seconds:.2f} s per side, {' and '.join(sides)} alternating;"
@@ -687,6 +777,8 @@ def _result(
         "clients": args.clients,
         "connections": args.connections,
         "policy": args.policy,
+        "submit": args.submit,
+        "engine": args.engine,
         "batch_events": args.batch_events,
         "db": args.db,
         "rounds": rounds,
@@ -906,6 +998,16 @@ def main(argv: list[str] | None = None) -> int:
         default=True,
         help="streams opened with batch_events (default; a change's events in one message), as the project's "
         "clients open them; --no-batch-events: one event per message, as a client that does not ask",
+    )
+    parser.add_argument(
+        "--submit",
+        choices=("play", "unary"),
+        default="play",
+        help="play (default): each seat acts and streams on one Play call (its actions are messages on it); "
+        "unary: each action a SubmitAction call, each seat a StreamEvents stream",
+    )
+    parser.add_argument(
+        "--engine", choices=("compiled", "python"), default="compiled", help=procs.ENGINE_HELP
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -43,6 +44,8 @@ KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
 CLIENT_PING_SECONDS: Final = 10.0
 """The shortest interval between a client's keepalive pings that the server accepts."""
+GC_THRESHOLD: Final = 50_000
+"""Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
 
 
@@ -79,6 +82,8 @@ class Settings:
     """The server pings every connection this often and closes one whose peer does not answer within
     KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
     frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
+    gc_threshold: int = GC_THRESHOLD
+    """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -307,6 +312,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         f"{KEEPALIVE_TIMEOUT_SECONDS:g} s is closed, ending its streams; 0: no pings",
     )
     parser.add_argument(
+        "--gc-threshold",
+        type=int,
+        default=int(env.get("THOUSAND_GC_THRESHOLD", defaults.gc_threshold)),
+        help="net allocations between young garbage collections (fewer, cheaper collections and no long"
+        " pauses of the event loop: docs/operations.md); 0: Python's defaults",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -319,6 +331,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--table-idle-seconds must be 0 (never) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
+    if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
+        parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     return Settings(
         host=args.host,
         port=args.port,
@@ -335,12 +349,32 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         rate_burst=args.rate_burst,
         table_idle_seconds=args.table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
+        gc_threshold=args.gc_threshold,
     )
+
+
+def tune_gc(threshold: int) -> None:
+    """Collect garbage less often, and leave what start-up made out of the collections (0: leave gc as is).
+
+    Why: with Python's default, a young collection every 700 net allocations, a busy server collected every
+    two or three actions, and as the tables' games grew, full collections over the whole heap paused the
+    event loop for 70 to 100 ms, which every action in flight then waited for (bench/server.py with 100
+    tables: 0.5 s of collecting in 10 s, the p99 latency twice the p50). Almost everything an action
+    allocates is freed by reference counting within the action; collections only find the rare cycles, so
+    fewer of them lose nothing, and they cost less in all (45 ms instead of 510 in the same run, no pause
+    above 30 ms). ``gc.freeze()`` moves the modules, descriptors and settings of start-up to a generation no
+    collection looks at again.
+    """
+    if threshold <= 0:
+        return
+    gc.freeze()
+    gc.set_threshold(threshold, 20, 10)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
+    tune_gc(settings.gc_threshold)
     asyncio.run(serve(settings))
     return 0
 

@@ -103,6 +103,7 @@ def check_methods(out: Outputs) -> None:
         "StreamEvents",
         "ReclaimSeat",
         "ExportTable",
+        "Play",
     }
 
 
@@ -115,6 +116,7 @@ def check_describe(out: Outputs) -> None:
     assert (
         "SubmitAction(.thousand.v1.SubmitActionRequest) returns (.thousand.v1.SubmitActionResponse)" in lines
     )
+    assert "Play(stream .thousand.v1.PlayRequest) returns (stream .thousand.v1.PlayResponse)" in lines
     assert "2 pass_bid .thousand.v1.ThousandAction.Pass" in lines
     assert "11 play_card .thousand.v1.ThousandAction.PlayCard" in lines
 

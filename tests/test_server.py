@@ -4,6 +4,7 @@ resume, health and reflection."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ import server.table as table_module
 from engine import Bid, Pass, Rules
 from engine.selfplay import greedy_player
 from server import codec
-from server.app import Server, Settings, parse_settings
+from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -601,6 +602,25 @@ def test_settings_from_flags_and_environment() -> None:
     assert parse_settings([], env) == Settings(host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0)
     assert parse_settings(["--port", "7000", "--metrics-port", "9100"], env).port == 7000
     assert parse_settings([], {}).port == 50051
+
+
+def test_garbage_collection_is_tuned_as_set() -> None:
+    """--gc-threshold (THOUSAND_GC_THRESHOLD): young collections that rare, start-up frozen; 0: as it was."""
+    assert parse_settings([], {}).gc_threshold == 50_000
+    assert parse_settings([], {"THOUSAND_GC_THRESHOLD": "0"}).gc_threshold == 0
+    assert parse_settings(["--gc-threshold", "9000"], {}).gc_threshold == 9000
+    with pytest.raises(SystemExit):
+        parse_settings(["--gc-threshold", "5"], {})
+    before = gc.get_threshold()
+    try:
+        tune_gc(0)
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+        tune_gc(9000)
+        assert gc.get_threshold() == (9000, 20, 10)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator() -> None:
