@@ -146,6 +146,10 @@ class _CountingContext:
         self._call.sent()
 
 
+def _counts_requests(call: Call) -> bool:
+    return type(call).received is not Call.received
+
+
 async def _counted(requests: AsyncIterator[Any], call: Call) -> AsyncIterator[Any]:
     async for request in requests:
         call.received()
@@ -212,7 +216,9 @@ class ObservingInterceptor(aio.ServerInterceptor, abc.ABC):
     def _start(self, info: RpcInfo, context: Context, request: Any, streaming: bool) -> tuple[Call, Any]:
         call = self.begin(info, context, None if streaming else request)
         if streaming:
-            return call, _counted(request, call)
+            # A request stream is wrapped only for a call that counts its messages: every message of a
+            # Play stream would otherwise pass through one more generator for nothing.
+            return call, _counted(request, call) if _counts_requests(call) else request
         call.received()
         return call, request
 
