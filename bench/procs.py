@@ -76,9 +76,7 @@ class ServerPlace:
         self.env: dict[str, str] | None = None
         if engine == "compiled":
             if tree is not None:
-                raise SystemExit(
-                    "--engine compiled builds the working tree's engine; with --server-tree use --engine python"
-                )
+                raise SystemExit("--engine compiled builds the working tree's engine: use python with that")
             from scripts.compiled_engine import build  # noqa: PLC0415  (only this path needs the build script)
 
             where = build()

@@ -23,11 +23,13 @@ Three kinds of process, all on 127.0.0.1:
   or the one SubmitAction returns). The echo side keeps the same number of unary calls in flight (one caller
   per table) on the same kind of connections; its latency is the call's round trip.
 
-``--fanout`` adds a third side, in the echo's process: the game's message pattern with no game. An act is one
-unary call after which every one of the table's three streams receives ``--fanout-messages`` messages (1.7 on
-average, as the game sends about 5.1 per action over its three seats) of ``--fanout-bytes`` bytes, and its
-latency runs until all three streams have them: the floor gRPC sets for this server's shape, so that the gap
-between it and the game is what the server's own code costs.
+``--fanout`` adds a third side, in the echo's process: the game's message pattern with no game. With
+``--submit play`` an act is one message on the acting seat's bidirectional stream, after which every one of the table's
+three streams receives one message (the game sends 3.0 per action over Play); with ``unary``, one unary call
+after which every stream receives ``--fanout-messages`` messages (1.7 on average, as the game sends about 5.1
+per action over its three seats without batching). Messages are ``--fanout-bytes`` long, and an act's latency
+runs until all three streams have them: the floor gRPC sets for this server's shape, so that the gap between
+it and the game is what the server's own code costs.
 
 ``--connections seat`` (default) gives every seat (every echo caller) a connection of its own, as players on
 different machines have; ``shared`` multiplexes a client process's calls on one connection.
@@ -81,6 +83,7 @@ PLAYERS: Final = 3
 SIDES: Final = ("game", "echo", "fanout")
 FANOUT_METHOD: Final = f"/{ECHO_SERVICE}/Act"
 FANOUT_STREAM_METHOD: Final = f"/{ECHO_SERVICE}/Watch"
+FANOUT_PLAY_METHOD: Final = f"/{ECHO_SERVICE}/Play"
 FANOUT_KEY: Final = 8
 """Bytes of a fan-out request that name its table (a ninth byte names the seat for Watch)."""
 WARMUP_SECONDS: Final = 1.0
@@ -144,6 +147,30 @@ class _Fanout:
         for _ in range(MAX_ACTIONS_PER_TABLE):
             yield await queue.get()
 
+    async def play(
+        self, requests: AsyncIterator[bytes], context: aio.ServicerContext[bytes, bytes]
+    ) -> AsyncIterator[bytes]:
+        """The Play shape: the first message names the table and seat; each later one is an act, which puts
+        one message on each of the table's three streams (the game sends 3.0 per action over Play), read and
+        fanned out by a task of the stream's own, as the game server does."""
+        first = await anext(aiter(requests))
+        table = self.tables.setdefault(first[:FANOUT_KEY], _FanoutTable())
+        queue = table.queues[first[FANOUT_KEY]]
+
+        async def read() -> None:
+            async for _ in requests:
+                table.sequence += 1
+                message = table.sequence.to_bytes(8, "big") + self.padding
+                for each in table.queues:
+                    each.put_nowait(message)
+
+        reader = asyncio.create_task(read())
+        try:
+            for _ in range(MAX_ACTIONS_PER_TABLE):
+                yield await queue.get()
+        finally:
+            reader.cancel()
+
 
 async def _serve_echo(port: int, fanout: _Fanout) -> None:
     server = aio.server()
@@ -152,6 +179,7 @@ async def _serve_echo(port: int, fanout: _Fanout) -> None:
         "Echo": grpc.unary_unary_rpc_method_handler(_echo),
         "Act": grpc.unary_unary_rpc_method_handler(fanout.act),
         "Watch": grpc.unary_stream_rpc_method_handler(fanout.watch),
+        "Play": grpc.stream_stream_rpc_method_handler(fanout.play),
     }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO_SERVICE, handlers),))
     server.add_insecure_port(f"{procs.HOST}:{port}")
@@ -439,6 +467,13 @@ class FanoutTable:
         self.watches: list[aio.UnaryStreamMultiCallable[bytes, bytes]] = [
             c.unary_stream(FANOUT_STREAM_METHOD) for c in channels
         ]
+        self.plays: list[aio.StreamStreamMultiCallable[bytes, bytes]] = [
+            c.stream_stream(FANOUT_PLAY_METHOD) for c in channels
+        ]
+        self.use_play = shared.args.submit == "play"
+        """The Play shape (one message in on the acting seat's stream, one out on each stream per act)."""
+        self.feeds: list[asyncio.Queue[bytes]] = [asyncio.Queue() for _ in range(PLAYERS)]
+        self.sent = 0
         self.seen = [0] * PLAYERS
         self.arrived = asyncio.Event()
         self.readers: list[asyncio.Task[None]] = []
@@ -446,14 +481,30 @@ class FanoutTable:
     def open(self) -> None:
         self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
 
+    async def _requests(self, seat: int) -> AsyncIterator[bytes]:
+        yield self.key + bytes([seat])
+        feed = self.feeds[seat]
+        for _ in range(MAX_ACTIONS_PER_TABLE):
+            yield await feed.get()
+
     async def _read(self, seat: int) -> None:
+        opened = self.key + bytes([seat])
+        call = self.plays[seat](self._requests(seat)) if self.use_play else self.watches[seat](opened)
         try:
-            async for message in self.watches[seat](self.key + bytes([seat])):
+            async for message in call:
                 self.seen[seat] = int.from_bytes(message[:8], "big")
                 self.arrived.set()
         except aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:
                 self.shared.window.errors[f"fanout stream {error.code().name}"] += 1
+
+    async def _act(self, seat: int) -> int:
+        """One act from ``seat``; the sequence number every stream must reach."""
+        if self.use_play:
+            self.sent += 1
+            self.feeds[seat].put_nowait(b"a")
+            return self.sent
+        return int.from_bytes(await self.acts[seat](self.key), "big")
 
     async def play(self) -> None:
         shared = self.shared
@@ -468,7 +519,7 @@ class FanoutTable:
             shared.in_flight["fanout"] += 1
             began = time.perf_counter()
             try:
-                last = int.from_bytes(await self.acts[acted % PLAYERS](self.key), "big")
+                last = await self._act(acted % PLAYERS)
                 for _ in range(MAX_ACTIONS_PER_TABLE):
                     if min(self.seen) >= last:
                         break
@@ -851,7 +902,9 @@ def _fanout_result(args: argparse.Namespace, fanout: Side, game: Side) -> dict[s
     acts = len(fanout.latencies_ms)
     per_s = fanout.per_second()
     return {
-        "fanout_messages_per_act": round(PLAYERS * args.fanout_messages, 2),
+        "fanout_messages_per_act": (
+            PLAYERS if args.submit == "play" else round(PLAYERS * args.fanout_messages, 2)
+        ),
         "fanout_message_bytes": args.fanout_bytes,
         "fanout_acts": acts,
         "fanout_acts_per_s": round(per_s, 1),
@@ -868,8 +921,9 @@ def _fanout_result(args: argparse.Namespace, fanout: Side, game: Side) -> dict[s
 
 
 def _fanout_report(result: dict[str, Any], fanout: Side, out: Callable[[str], None]) -> None:
+    shape = "one message on a bidirectional stream" if result["submit"] == "play" else "one unary call"
     out(
-        f"Bare gRPC fan-out, {fanout.seconds:.2f} s measured (an act: one unary call and"
+        f"Bare gRPC fan-out, {fanout.seconds:.2f} s measured (an act: {shape} and"
         f" {result['fanout_messages_per_act']:g} stream messages of {result['fanout_message_bytes']} bytes):"
     )
     out(f"  acts             {result['fanout_acts']:>10}   {result['fanout_acts_per_s']:>10,.1f} /s")
