@@ -24,12 +24,12 @@ Three kinds of process, all on 127.0.0.1:
   per table) on the same kind of connections; its latency is the call's round trip.
 
 ``--fanout`` adds a third side, in the echo's process: the game's message pattern with no game. With
-``--submit play`` an act is one message on the acting seat's bidirectional stream, after which every one of the table's
-three streams receives one message (the game sends 3.0 per action over Play); with ``unary``, one unary call
-after which every stream receives ``--fanout-messages`` messages (1.7 on average, as the game sends about 5.1
-per action over its three seats without batching). Messages are ``--fanout-bytes`` long, and an act's latency
-runs until all three streams have them: the floor gRPC sets for this server's shape, so that the gap between
-it and the game is what the server's own code costs.
+``--submit play`` an act is one message on the acting seat's bidirectional stream, after which every one of
+the table's three streams receives one message (the game sends 3.0 per action over Play); with ``unary``, one
+unary call after which every stream receives ``--fanout-messages`` messages (1.7 on average, as the game sends
+about 5.1 per action over its three seats without batching). Messages are ``--fanout-bytes`` long, and an
+act's latency runs until all three streams have them: the floor gRPC sets for this server's shape, so that the
+gap between it and the game is what the server's own code costs.
 
 ``--connections seat`` (default) gives every seat (every echo caller) a connection of its own, as players on
 different machines have; ``shared`` multiplexes a client process's calls on one connection.
