@@ -33,7 +33,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -459,6 +459,70 @@ class _ResyncError(Exception):
     """The stream skipped events (a gap, or a lagging stream's snapshot): resume after the last one seen."""
 
 
+class _PlayLostError(Exception):
+    """The Play stream an action was sent on ended before its result came: ask SubmitAction instead."""
+
+
+_STATUS_CODES: Final = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
+    """The :class:`ServerError` SubmitAction would have raised, from a Play stream's ActionRefusal."""
+    code = _STATUS_CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
+    return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata))
+
+
+class _Play:
+    """A seated session's open Play call: actions go out on it (through its request iterator), each one's
+    result comes back to the future :meth:`act` waits on.
+
+    Its messages are read by a task of their own (see :meth:`TableSession._play_updates`), so a result
+    reaches the action waiting for it even while whoever iterates the session's stream is busy (a bot
+    awaiting its own action inside its stream loop).
+    """
+
+    def __init__(self) -> None:
+        self._outgoing: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
+        self._results: dict[str, asyncio.Future[pb.ActionResult]] = {}
+        self.open = True
+
+    async def requests(self, start: pb.PlayRequest) -> AsyncGenerator[pb.PlayRequest, None]:
+        yield start
+        while (request := await self._outgoing.get()) is not None:
+            yield request
+
+    async def act(self, request_id: str, last_seen: int | None, action: pb.Action) -> pb.ActionResult:
+        """Send an action and wait for its result; :class:`_PlayLostError` if the call ends first."""
+        if not self.open:
+            raise _PlayLostError
+        request = pb.PlayRequest()
+        request.action.request_id = request_id
+        request.action.action.CopyFrom(action)
+        if last_seen is not None:
+            request.action.last_seen_sequence = last_seen
+        result = self._results[request_id] = asyncio.get_running_loop().create_future()
+        self._outgoing.put_nowait(request)
+        try:
+            return await asyncio.wait_for(result, CALL_TIMEOUT)
+        except TimeoutError:
+            raise _PlayLostError from None
+        finally:
+            self._results.pop(request_id, None)
+
+    def resolve(self, result: pb.ActionResult) -> None:
+        waiting = self._results.get(result.request_id)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(result)
+
+    def close(self) -> None:
+        """The call ended: stop sending, and fail the actions still waiting (they go to SubmitAction)."""
+        self.open = False
+        self._outgoing.put_nowait(None)
+        for waiting in self._results.values():
+            if not waiting.done():
+                waiting.set_exception(_PlayLostError())
+
+
 # ---------------------------------------------------------------------------------------------------- session
 
 
@@ -512,6 +576,10 @@ class TableSession:
         """The table as last described by the server (join, watch, a snapshot)."""
         self.finished = False
         """Whether the game's GameOver event has been seen (the stream then ends)."""
+        self.use_play = True
+        """A seated session streams over Play and sends its actions on that stream while it is open (one
+        message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
+        self._play: _Play | None = None
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -699,7 +767,9 @@ class TableSession:
 
         The action is sent with a fresh ``request_id`` and, when ``check`` is set, the ``last_seen_sequence``
         (by default the last one the stream delivered), so an action meant for a state the table has left is
-        refused with STALE_SEQUENCE. Transport failures are retried with the same ``request_id``.
+        refused with STALE_SEQUENCE. While :meth:`stream` runs over Play it goes on that stream; otherwise,
+        or when that stream drops before the result comes, as a SubmitAction call, whose transport failures
+        are retried with the same ``request_id``.
         """
         request = pb.SubmitActionRequest(
             table_id=self._table_id(),
@@ -709,6 +779,16 @@ class TableSession:
         seen = last_seen_sequence if last_seen_sequence is not None else self._at.last_sequence
         if check and seen is not None:
             request.last_seen_sequence = seen
+        play = self._play
+        if play is not None:
+            try:
+                result = await play.act(request.request_id, seen if check else None, request.action)
+            except _PlayLostError:
+                pass  # the stream dropped meanwhile: the same request_id through SubmitAction, applied once
+            else:
+                if result.HasField("refusal"):
+                    raise refusal_error(result.refusal)
+                return result.sequence
         metadata = self._metadata()
         response = await self._call(
             lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=True
@@ -734,11 +814,8 @@ class TableSession:
         delays = self.backoff.delays()
         reconnecting = False
         while True:
-            request = pb.StreamEventsRequest(table_id=self._table_id(), batch_events=True)
             resumed_after = self._at.last_sequence
-            if resumed_after is not None:
-                request.after_sequence = resumed_after
-            call = self._stub.StreamEvents(request, metadata=self._metadata())
+            call, batches = self._open_stream(resumed_after)
             error: ServerError
             try:
                 await call.wait_for_connection()
@@ -746,7 +823,7 @@ class TableSession:
                     attempt, failing_since, delays = 0, None, self.backoff.delays()
                     reconnecting = False
                     yield Reconnected(resumed_after)
-                async for batch in call:
+                async for batch in batches:
                     for message in unbatched(batch):
                         item = self._accept(message)
                         if item is not None:
@@ -758,10 +835,14 @@ class TableSession:
                 continue
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
+                if error.code is grpc.StatusCode.UNIMPLEMENTED and self._play is not None:
+                    self.use_play = False  # a server without Play: StreamEvents and SubmitAction
+                    continue
                 if not error.retryable:
                     raise error from None
             finally:
                 call.cancel()
+                self._play = None
             if self.finished:
                 return
             now = time.monotonic()
@@ -773,6 +854,52 @@ class TableSession:
             reconnecting = True
             yield ConnectionLost(error, attempt, delay)
             await asyncio.sleep(delay)
+
+    def _open_stream(self, after: int | None) -> tuple[aio.Call, AsyncIterable[pb.StreamEventsResponse]]:
+        """The call the stream runs on and its messages: Play for a seat (see :attr:`use_play`), else
+        StreamEvents with batches; resuming after ``after`` when set."""
+        if self.use_play and self._at.token is not None:
+            play = self._play = _Play()
+            start = pb.PlayRequest()
+            start.start.table_id = self._table_id()
+            if after is not None:
+                start.start.after_sequence = after
+            call = self._stub.Play(play.requests(start), metadata=self._metadata())
+            return call, self._play_updates(call, play)
+        request = pb.StreamEventsRequest(table_id=self._table_id(), batch_events=True)
+        if after is not None:
+            request.after_sequence = after
+        events = self._stub.StreamEvents(request, metadata=self._metadata())
+        return events, events
+
+    async def _play_updates(
+        self, call: aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse], play: _Play
+    ) -> AsyncGenerator[pb.StreamEventsResponse, None]:
+        """A Play call's updates, read by a task of their own: results go to the actions waiting for them
+        at once, updates wait here for the stream's reader; the call's error is raised here."""
+        updates: asyncio.Queue[pb.StreamEventsResponse | BaseException | None] = asyncio.Queue()
+
+        async def read() -> None:
+            try:
+                async for response in call:
+                    if response.HasField("update"):
+                        updates.put_nowait(response.update)
+                    if response.HasField("result"):
+                        play.resolve(response.result)
+                updates.put_nowait(None)
+            except (aio.AioRpcError, asyncio.CancelledError) as error:
+                updates.put_nowait(error)
+            finally:
+                play.close()
+
+        reader = asyncio.create_task(read())
+        try:
+            while (update := await updates.get()) is not None:
+                if isinstance(update, BaseException):
+                    raise update
+                yield update
+        finally:
+            reader.cancel()
 
     def _accept(self, message: pb.StreamEventsResponse) -> StreamItem | None:
         """Decode one message; drop a repeat, turn a gap into a resume; remember the sequence."""

@@ -155,7 +155,10 @@ def test_a_dropped_connection_resumes_with_no_event_lost_or_repeated() -> None:
             lost = [i for i in items if isinstance(i, ConnectionLost)]
             back = [i for i in items if isinstance(i, Reconnected)]
             assert len(lost) >= 3 and len(back) >= 3
-            assert all(i.error.code == grpc.StatusCode.UNAVAILABLE for i in lost)
+            # Transport failures, no reason of the server's: UNAVAILABLE mostly; a cut that catches a Play
+            # stream sending gets gRPC core's INTERNAL ("Internal error from Core").
+            assert all(i.error.retryable for i in lost), [repr(i.error) for i in lost]
+            assert any(i.error.code == grpc.StatusCode.UNAVAILABLE for i in lost)
             assert sequences(items) == list(range(1, final.sequence + 1))
             events = [i.event for i in items if isinstance(i, EventMessage)]
             spectator_events = [i.event for i in reference if isinstance(i, EventMessage)]

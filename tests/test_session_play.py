@@ -1,0 +1,162 @@
+"""The Python client library over Play: a seated TableSession streams over Play and sends its actions on it.
+
+Checked: a whole game of the SDK's bot goes through Play without a single SubmitAction call (the server's
+gRPC metrics count them); a refusal on the stream is the same ServerError SubmitAction's status gives; an
+action whose stream is cut before its result falls back to SubmitAction with the same request_id and is
+applied once; and against a server without Play (UNIMPLEMENTED) the session goes back to StreamEvents and
+SubmitAction by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import grpc
+import pytest
+
+import server.app as app_module
+import server.service as service_module
+from clients.bots.example import CautiousBot
+from clients.bots.sdk import run_bot
+from clients.session import EventMessage, ServerError, Snapshot, TableSession, _Play
+from engine import Bid, Rules
+from server.app import Server, Settings
+from tests.test_ops_metrics import free_port, scrape
+from tests.test_server import run
+from thousand.v1 import table_service_pb2 as pb
+
+
+async def started(**settings: Any) -> Server:
+    server = Server(Settings(host="127.0.0.1", port=0, **settings))
+    await server.start()
+    return server
+
+
+def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
+    async def scenario() -> None:
+        server = await started(metrics_port=free_port())
+        try:
+            address = f"127.0.0.1:{server.port}"
+            async with TableSession(address) as lobby:
+                table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            result = await asyncio.wait_for(
+                run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
+            )
+            assert result.finished and result.refused == 0 and result.decisions > 10
+            m = await scrape(server)
+            assert m.grpc("grpc_server_started_total", "SubmitAction") == 0
+            assert m.grpc("grpc_server_started_total", "StreamEvents", "SERVER_STREAM") == 0
+            received = m.grpc("grpc_server_msg_received_total", "Play", "BIDI_STREAM")
+            assert received == result.decisions + 1  # the start, then every decision
+        finally:
+            await server.stop(grace=0.5)
+
+    run(scenario())
+
+
+def test_a_refusal_on_the_stream_is_the_server_error_submit_action_gives() -> None:
+    async def scenario() -> None:
+        server = await started()
+        try:
+            async with TableSession(f"127.0.0.1:{server.port}") as session:
+                table = await session.create_table(
+                    Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0
+                )
+                await session.join(table.table_id)
+                async for item in session.stream():
+                    turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
+                    if turn is not None and turn.seat == session.seat and turn.legal_actions:
+                        with pytest.raises(ServerError) as caught:
+                            await session.submit(Bid(100))  # the auction opened at 100 already
+                        break
+                error = caught.value
+                assert (error.code, error.reason, error.rule) == (
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "ILLEGAL_ACTION",
+                    "BID_TOO_LOW",
+                )
+                assert error.message
+        finally:
+            await server.stop(grace=0.5)
+
+    run(scenario())
+
+
+class _WithoutPlay(grpc.GenericRpcHandler):
+    """The service as a server that predates Play serves it: Play is UNIMPLEMENTED."""
+
+    def __init__(self, inner: grpc.GenericRpcHandler) -> None:
+        self._inner = inner
+
+    def service(
+        self, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        if handler_call_details.method.endswith("/Play"):
+            return None
+        return self._inner.service(handler_call_details)
+
+
+def test_against_a_server_without_play_the_session_streams_and_submits_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    original = service_module.generic_handler
+    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+
+    async def scenario() -> None:
+        server = await started(metrics_port=free_port())
+        try:
+            address = f"127.0.0.1:{server.port}"
+            async with TableSession(address) as lobby:
+                table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            result = await asyncio.wait_for(
+                run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
+            )
+            assert result.finished and result.refused == 0
+            assert result.reconnects == 0  # going back to StreamEvents is not a lost connection
+            m = await scrape(server)
+            assert m.grpc("grpc_server_started_total", "SubmitAction") == result.decisions
+        finally:
+            await server.stop(grace=0.5)
+
+    run(scenario())
+
+
+def test_an_action_whose_stream_drops_before_its_result_goes_to_submit_action_once() -> None:
+    """The Play stream ends with the action sent and no result: the same request_id through SubmitAction."""
+
+    async def scenario() -> None:
+        server = await started()
+        try:
+            async with TableSession(f"127.0.0.1:{server.port}") as session:
+                table = await session.create_table(
+                    Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0
+                )
+                await session.join(table.table_id)
+                turn = None
+                stream = session.stream()
+                async for item in stream:
+                    turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
+                    if turn is not None and turn.seat == session.seat and turn.legal_actions:
+                        break
+                await stream.aclose()  # the bots wait for this seat now: the table stands still
+                assert turn is not None and session._play is None
+                play = session._play = _Play()  # a stream that will never answer
+                submitting = asyncio.create_task(session.submit(turn.legal_actions[0], check=False))
+                sent = await play._outgoing.get()
+                assert sent is not None
+                before = server.registry.get(table.table_id).sequence
+                play.close()
+                sequence = await asyncio.wait_for(submitting, 10)
+                assert sequence > before
+                again = await session._stub.SubmitAction(
+                    pb.SubmitActionRequest(
+                        table_id=table.table_id, request_id=sent.action.request_id, action=sent.action.action
+                    ),
+                    metadata=session._metadata(),
+                )
+                assert again.sequence == sequence  # the same request_id: applied once
+        finally:
+            await server.stop(grace=0.5)
+
+    run(scenario())
