@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/capacity.py [--tables 2000] [--idle-seconds 5] [--connections seat]
+    python bench/capacity.py [--tables 2000] [--idle-seconds 5] [--connections seat] [--streams events]
 
 The game server runs in its own process, started as an operator would (``python -m server.app --db :memory:
 --log-level warning``, output in a log file); this process is the client. It creates ``--tables`` tables of
@@ -20,7 +20,9 @@ it is split between the Python threads, where the server's code runs, and gRPC c
 timers tick for every open connection whatever the server does (a bare grpc.aio server with as many idle
 connections and streams spends the same). The target is judged on the Python threads. ``--connections
 seat`` (default) gives every seat a connection of its own, as players on different machines have;
-``shared`` puts every stream on one connection. The last line printed is one JSON object with the figures.
+``shared`` puts every stream on one connection. ``--streams play`` opens a Play stream per seat instead of
+StreamEvents (the client library's stream for a seat; it holds a reader of the seat's actions on the server
+too). The last line printed is one JSON object with the figures.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import AsyncIterator, Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any, Final  # noqa: E402
 
@@ -98,9 +100,13 @@ class Streams:
 class Tables:
     """The client side: channels, seated tables and their streams."""
 
-    def __init__(self, target: str, connections: str) -> None:
+    def __init__(self, target: str, connections: str, kind: str = "events") -> None:
         self.target = target
         self.connections = connections
+        self.kind = kind
+        """``events``: a StreamEvents stream per seat; ``play``: a Play stream (as the client library's)."""
+        self.quiet = asyncio.Event()
+        """Never set: a Play stream's requests end with the benchmark."""
         self.channels: list[aio.Channel] = []
         self.seats: list[tuple[pb_grpc.TableServiceAsyncStub, str, tuple[tuple[str, str], ...]]] = []
         """(stub, table id, token metadata) per joined seat."""
@@ -162,7 +168,10 @@ class Tables:
         deadline = time.monotonic() + timeout
         for stub, table_id, metadata in self.seats[len(self.readers) :]:
             await asyncio.wait_for(self.streams.opening.acquire(), max(0.0, deadline - time.monotonic()))
-            call = stub.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=metadata)
+            if self.kind == "play":
+                call: Any = stub.Play(self._play_requests(table_id), metadata=metadata)
+            else:
+                call = stub.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=metadata)
             self.readers.append(asyncio.create_task(self.streams.read(call)))
         for _ in range(SETUP_CONCURRENCY):  # every stream has released its place: all have their snapshot
             await asyncio.wait_for(self.streams.opening.acquire(), max(0.0, deadline - time.monotonic()))
@@ -172,6 +181,12 @@ class Tables:
             raise SystemExit(
                 f"bench: streams ended before the tables were idle: {dict(self.streams.end_codes)}"
             )
+
+    async def _play_requests(self, table_id: str) -> AsyncIterator[pb.PlayRequest]:
+        start = pb.PlayRequest()
+        start.start.table_id = table_id
+        yield start
+        await self.quiet.wait()
 
     async def close(self) -> None:
         for reader in self.readers:
@@ -198,7 +213,7 @@ async def _idle_cpu(pid: int, seconds: float) -> tuple[float, float]:
 
 
 async def _measure(args: argparse.Namespace, pid: int, port: int) -> dict[str, Any]:
-    tables = Tables(f"{procs.HOST}:{port}", args.connections)
+    tables = Tables(f"{procs.HOST}:{port}", args.connections, args.streams)
     n = args.tables
     rss: dict[str, int] = {}
     try:
@@ -236,6 +251,7 @@ async def _measure(args: argparse.Namespace, pid: int, port: int) -> dict[str, A
     result: dict[str, Any] = {
         "tables": n,
         "connections": args.connections,
+        "stream_kind": args.streams,
         "connections_opened": connections,
         "streams": PLAYERS * n,
         "idle_seconds": args.idle_seconds,
@@ -311,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=2000, help="idle tables to open (2000)")
     parser.add_argument("--idle-seconds", type=float, default=5.0, help="each idle CPU interval (5)")
     parser.add_argument("--connections", choices=("seat", "shared"), default="seat")
+    parser.add_argument(
+        "--streams",
+        choices=("events", "play"),
+        default="events",
+        help="each seat's stream: StreamEvents (default), or Play (as the client library opens for a seat)",
+    )
     parser.add_argument(
         "--settle-seconds", type=float, default=SETTLE_SECONDS, help="the pause before each reading (1)"
     )

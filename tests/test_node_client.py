@@ -112,13 +112,14 @@ def test_node_client_survives_a_server_crash(play_js: Path, tmp_path: Path) -> N
     out, err = tmp_path / "play.out", tmp_path / "play.err"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         client = subprocess.Popen(
-            [str(NODE), str(play_js), "--server", server.address, "--max-seconds", "90"],
+            [str(NODE), str(play_js), "--server", server.address, "--seed", "3", "--max-seconds", "90"],
             stdout=stdout,
             stderr=stderr,
         )
     try:
+        # Mid-game: once a first deal is scored (deal 1 may have been dealt again, so any deal's line).
         deadline = time.monotonic() + 30
-        while "deal 1:" not in out.read_text() and time.monotonic() < deadline:
+        while "\ndeal " not in "\n" + out.read_text() and time.monotonic() < deadline:
             assert client.poll() is None, err.read_text()
             time.sleep(0.02)
         server.kill()
