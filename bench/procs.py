@@ -77,7 +77,8 @@ class ServerPlace:
         if engine == "compiled":
             if tree is not None:
                 raise SystemExit(
-                    "--engine compiled builds the working tree's engine; with --server-tree use --engine python"
+                    "--engine compiled builds the working tree's engine; "
+                    "with --server-tree use --engine python"
                 )
             from scripts.compiled_engine import build  # noqa: PLC0415  (only this path needs the build script)
 
