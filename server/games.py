@@ -32,7 +32,7 @@ import engine
 from engine import blagogo
 from engine import events as thousand_events
 from engine.blagogo import events as blagogo_events
-from server import codec, codec_blagogo, wire
+from server import codec, codec_blagogo, view_wire, wire
 from server.errors import ErrorReason, ServiceError
 from server.strategies import BLAGOGO_STRATEGIES, STRATEGIES
 from thousand.v1 import table_service_pb2 as pb
@@ -272,8 +272,9 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
         return pb.View(thousand=codec.view_to_proto(engine.view(game, audience)))
 
     def view_bytes(self, game: engine.Game, audience: int | None) -> bytes:
-        view = codec.view_to_proto(engine.view(game, audience)).SerializeToString()
-        return wire.message_field(_VIEW_THOUSAND, view)  # no View wrapper built around it and copied
+        """Written by hand (:mod:`server.view_wire`, the same bytes as serializing :meth:`view_to_proto`): the
+        acting seat's view is sent with every action; no View wrapper built around it and copied either."""
+        return wire.message_field(_VIEW_THOUSAND, view_wire.view_bytes(engine.view(game, audience)))
 
     def action_bytes(self, action: engine.Action) -> bytes:
         """Cached: Thousand's actions are a small closed set (T-34 lists at most a few dozen at a time)."""
