@@ -18,11 +18,11 @@ import pytest
 import server.app as app_module
 import server.service as service_module
 from clients.bots.example import CautiousBot
-from clients.bots.sdk import run_bot
+from clients.bots.sdk import BotResult, run_bot
 from clients.session import EventMessage, ServerError, Snapshot, TableSession, _Play
 from engine import Bid, Rules
 from server.app import Server, Settings
-from tests.test_ops_metrics import free_port, scrape
+from tests.test_ops_metrics import Scrape, free_port, scrape
 from tests.test_server import run
 from thousand.v1 import table_service_pb2 as pb
 
@@ -33,26 +33,28 @@ async def started(**settings: Any) -> Server:
     return server
 
 
-def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
-    async def scenario() -> None:
-        server = await started(metrics_port=free_port())
-        try:
-            address = f"127.0.0.1:{server.port}"
-            async with TableSession(address) as lobby:
-                table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
-            result = await asyncio.wait_for(
-                run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
-            )
-            assert result.finished and result.refused == 0 and result.decisions > 10
-            m = await scrape(server)
-            assert m.grpc("grpc_server_started_total", "SubmitAction") == 0
-            assert m.grpc("grpc_server_started_total", "StreamEvents", "SERVER_STREAM") == 0
-            received = m.grpc("grpc_server_msg_received_total", "Play", "BIDI_STREAM")
-            assert received == result.decisions + 1  # the start, then every decision
-        finally:
-            await server.stop(grace=0.5)
+async def bot_game() -> tuple[BotResult, Scrape]:
+    """The SDK's example bot plays a whole game against two server-side bots; the server's metrics after."""
+    server = await started(metrics_port=free_port())
+    try:
+        address = f"127.0.0.1:{server.port}"
+        async with TableSession(address) as lobby:
+            table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+        result = await asyncio.wait_for(
+            run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
+        )
+        return result, await scrape(server)
+    finally:
+        await server.stop(grace=0.5)
 
-    run(scenario())
+
+def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
+    result, m = run(bot_game())
+    assert result.finished and result.refused == 0 and result.decisions > 10
+    assert m.grpc("grpc_server_started_total", "SubmitAction") == 0
+    assert m.grpc("grpc_server_started_total", "StreamEvents", "SERVER_STREAM") == 0
+    received = m.grpc("grpc_server_msg_received_total", "Play", "BIDI_STREAM")
+    assert received == result.decisions + 1  # the start, then every decision
 
 
 def test_a_refusal_on_the_stream_is_the_server_error_submit_action_gives() -> None:
@@ -103,23 +105,10 @@ def test_against_a_server_without_play_the_session_streams_and_submits_as_before
     original = service_module.generic_handler
     monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
 
-    async def scenario() -> None:
-        server = await started(metrics_port=free_port())
-        try:
-            address = f"127.0.0.1:{server.port}"
-            async with TableSession(address) as lobby:
-                table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
-            result = await asyncio.wait_for(
-                run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
-            )
-            assert result.finished and result.refused == 0
-            assert result.reconnects == 0  # going back to StreamEvents is not a lost connection
-            m = await scrape(server)
-            assert m.grpc("grpc_server_started_total", "SubmitAction") == result.decisions
-        finally:
-            await server.stop(grace=0.5)
-
-    run(scenario())
+    result, m = run(bot_game())
+    assert result.finished and result.refused == 0
+    assert result.reconnects == 0  # going back to StreamEvents is not a lost connection
+    assert m.grpc("grpc_server_started_total", "SubmitAction") == result.decisions
 
 
 def test_an_action_whose_stream_drops_before_its_result_goes_to_submit_action_once() -> None:
