@@ -423,3 +423,47 @@ def test_replies_survive_a_dropped_backlog() -> None:
     subscriber.end()
     assert subscriber.take_reply() == b"second"  # the event before it is gone, the reply is kept
     assert subscriber.depth() == 1  # the end
+
+
+def test_a_half_closed_play_stream_keeps_its_updates_coming_to_the_end() -> None:
+    """Closing the client's side stops acting, not watching: a spectator's Play stream on a table of bots
+    half-closes at once and still gets every change until the game's end (OK)."""
+
+    async def scenario() -> None:
+        async with playing() as (_, stub, channel):
+            request = thousand_table(3, bots=3)
+            table = (await stub.CreateTable(request)).table
+            requests = Requests(start(table.table_id, after=0))
+            requests.close()
+            call = play_call(channel, requests, None)
+            updates = [r.update async for r in call if r.HasField("update")]
+            assert await call.code() == grpc.StatusCode.OK
+            assert events_of(updates)[-1].HasField("game_over")
+            final = (await stub.GetTable(pb.GetTableRequest(table_id=table.table_id))).table
+            assert last_sequence(updates[-1]) == final.sequence
+
+    run(scenario())
+
+
+def test_a_cancelled_play_stream_leaves_nothing_behind() -> None:
+    """The client cancels: the table forgets the stream's subscriber and the reader of its actions ends."""
+
+    async def scenario() -> None:
+        async with playing() as (server, stub, channel):
+            table = (await stub.CreateTable(thousand_table(3, bots=2))).table
+            joined = await stub.JoinTable(pb.JoinTableRequest(table_id=table.table_id))
+            live = server.registry.get(table.table_id)
+            tasks_before = len(asyncio.all_tasks())
+            requests = Requests(start(table.table_id))
+            call = play_call(channel, requests, joined.seat_token)
+            await call.read()
+            assert len(live._subscribers) == 1
+            call.cancel()
+            for _ in range(100):
+                if not live._subscribers and len(asyncio.all_tasks()) <= tasks_before:
+                    break
+                await asyncio.sleep(0.02)
+            assert not live._subscribers
+            assert len(asyncio.all_tasks()) <= tasks_before
+
+    run(scenario())
