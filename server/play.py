@@ -141,8 +141,8 @@ class _Actions:
             async for request in requests:
                 async with self.acting:
                     self.subscriber.reply(await self._outcome(request))
-        except (asyncio.CancelledError, aio.UsageError):  # the call is over
-            raise
+        except aio.UsageError:  # the call ended under the reader: nothing more to read, nobody to answer
+            return
         except Exception as error:  # reading the client's messages failed: end the stream rather than hang
             log.warning("play stream's requests failed", table_id=self.table.table_id, error=repr(error))
             self.subscriber.end()
