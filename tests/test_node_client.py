@@ -2,10 +2,12 @@
 
 The client shares no code with the Python side: these tests see only its exit status and the JSON object of
 its last line. ``events == sequence - snapshot_sequence`` there means every event after the first snapshot
-arrived exactly once, across however many reconnections."""
+arrived exactly once, across however many reconnections. It plays over one Play stream by default; with
+``--unary``, or against a server without Play, over StreamEvents and SubmitAction (``"play"`` says which)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -16,7 +18,12 @@ from typing import Any
 
 import pytest
 
+import server.app as app_module
+import server.service as service_module
+from server.app import Server, Settings
 from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.test_server import run
+from tests.test_session_play import _WithoutPlay
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -83,25 +90,88 @@ def assert_finished_game(result: dict[str, Any]) -> None:
 
 
 def test_node_client_plays_a_whole_game(play_js: Path, server: LiveServer) -> None:
-    """The documented command: a table with two greedy bots, seat 0 played at random to the end."""
+    """The documented command: a table with two greedy bots, seat 0 played at random to the end, over Play."""
     result = play(play_js, "--server", server.address, "--max-seconds", "90")
     assert_finished_game(result)
+    assert result["play"] is True
     assert result["reconnects"] == 0
+    assert result["resubmitted"] == 0
 
 
 def test_node_client_resumes_dropped_streams_without_changing_the_game(
     play_js: Path, server: LiveServer
 ) -> None:
-    """A stream cancelled every 7 messages and resumed with after_sequence: the same seeded game, event for
-    event, as without a drop."""
+    """A Play stream cancelled every 7 messages and resumed with after_sequence: the same seeded game, event
+    for event, as without a drop. The actions a cancelled stream left without a result went to SubmitAction
+    with their request_id, and each was applied once (the same number of actions, the same sequence)."""
     seeded = ("--server", server.address, "--seed", "3", "--quiet", "--max-seconds", "90")
     steady = play(play_js, *seeded)
     dropping = play(play_js, *seeded, "--drop-every", "7")
     assert_finished_game(steady)
     assert_finished_game(dropping)
+    assert dropping["play"] is True
     assert dropping["reconnects"] > 10
+    assert dropping["resubmitted"] > 0
     for key in ("standings", "actions", "deals", "events", "sequence"):
         assert dropping[key] == steady[key], key
+
+
+def test_node_client_plays_the_same_game_over_streamevents_and_submitaction(
+    play_js: Path, server: LiveServer
+) -> None:
+    """``--unary`` (batched StreamEvents, one SubmitAction per action): the same seeded game as over Play,
+    and with drops too."""
+    seeded = ("--server", server.address, "--seed", "3", "--quiet", "--max-seconds", "90")
+    over_play = play(play_js, *seeded)
+    unary = play(play_js, *seeded, "--unary")
+    unary_dropping = play(play_js, *seeded, "--unary", "--drop-every", "7")
+    for result in (over_play, unary, unary_dropping):
+        assert_finished_game(result)
+    assert over_play["play"] is True
+    assert unary["play"] is False and unary["reconnects"] == 0
+    assert unary_dropping["play"] is False and unary_dropping["reconnects"] > 10
+    assert unary["resubmitted"] == unary_dropping["resubmitted"] == 0
+    for key in ("standings", "actions", "deals", "events", "sequence"):
+        assert unary[key] == over_play[key], key
+        assert unary_dropping[key] == over_play[key], key
+
+
+def test_node_client_without_play_on_the_server_streams_and_submits(
+    play_js: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that predates Play answers it UNIMPLEMENTED: the client goes back to StreamEvents and
+    SubmitAction by itself (not counted as a reconnection) and plays the game to the end."""
+    original = service_module.generic_handler
+    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+
+    async def scenario() -> tuple[int, bytes, bytes]:
+        server = Server(Settings(host="127.0.0.1", port=0))
+        await server.start()
+        try:
+            client = await asyncio.create_subprocess_exec(
+                *(str(NODE), str(play_js), "--server", f"127.0.0.1:{server.port}"),
+                *("--seed", "3", "--quiet", "--max-seconds", "90"),
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            try:
+                stdout, stderr = await asyncio.wait_for(client.communicate(), timeout=100)
+            finally:
+                if client.returncode is None:
+                    client.kill()
+                    await client.wait()
+            assert client.returncode is not None
+            return client.returncode, stdout, stderr
+        finally:
+            await server.stop(grace=0.5)
+
+    returncode, stdout, stderr = run(scenario())
+    assert returncode == 0, f"play.js exited {returncode}:\n{stdout.decode()[-3000:]}\n{stderr.decode()}"
+    result = last_json(stdout.decode())
+    assert_finished_game(result)
+    assert result["play"] is False
+    assert result["reconnects"] == 0
+    assert "the server has no Play method" in stderr.decode()
 
 
 def test_node_client_survives_a_server_crash(play_js: Path, tmp_path: Path) -> None:

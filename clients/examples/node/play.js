@@ -3,8 +3,11 @@
 //
 // It creates a table of Thousand with two server-run bots and one open seat, joins the open seat, and plays
 // it with uniformly random legal actions, taken from the Turn that the seat's own stream carries, until the
-// game is over. A dropped stream is resumed with after_sequence (reconnecting with exponential backoff), and
-// a retried SubmitAction reuses its request_id, so nothing is missed, repeated or played twice.
+// game is over. It plays over one Play stream (the seat's updates in, its actions out, each action's result
+// back on the stream); with --unary, or against a server without Play, over StreamEvents and SubmitAction.
+// A dropped stream is resumed with after_sequence (reconnecting with exponential backoff), and an action
+// whose result never came is sent again with the same request_id, so nothing is missed, repeated or played
+// twice.
 //
 //   npm ci
 //   node play.js --server 127.0.0.1:50051
@@ -29,6 +32,7 @@ const USAGE = `usage: node play.js [options]
   --name NAME            this player's display name (default: node)
   --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
   --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
+  --unary                stream with StreamEvents and act with SubmitAction instead of one Play stream
   --quiet                print only the standings and the JSON line, not a line per deal
   --help                 this text`;
 
@@ -43,6 +47,7 @@ function parseArgs(argv) {
     maxSeconds: 0,
     dropEvery: 0,
     quiet: false,
+    unary: false,
   };
   const value = (i, flag) => {
     if (i + 1 >= argv.length) fail(`${flag} needs a value`);
@@ -67,6 +72,7 @@ function parseArgs(argv) {
       }
       case '--drop-every': options.dropEvery = integer(value(i++, flag), flag); break;
       case '--quiet': options.quiet = true; break;
+      case '--unary': options.unary = true; break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
     }
@@ -129,8 +135,22 @@ const rpcTypes = protobuf.Root.fromJSON({
 const Status = rpcTypes.lookupType('google.rpc.Status');
 const ErrorInfo = rpcTypes.lookupType('google.rpc.ErrorInfo');
 
+/**
+ * An action refused on a Play stream: its ActionRefusal (code, reason, message, metadata) made to look like
+ * the error a SubmitAction call throws, so that it is read and reported the same way.
+ */
+class Refused extends Error {
+  constructor(refusal) {
+    super(refusal.message);
+    this.code = refusal.code; // the status code SubmitAction would have returned
+    this.details = refusal.message;
+    this.info = { reason: refusal.reason, domain: 'thousand.v1', metadata: refusal.metadata || {} };
+  }
+}
+
 /** The ErrorInfo of a failed call, as {reason, domain, metadata}, or null when the call carried none. */
 function errorInfo(error) {
+  if (error instanceof Refused) return error.info;
   const details = error && error.metadata ? error.metadata.get('grpc-status-details-bin') : [];
   for (const bytes of details) {
     const status = Status.decode(bytes);
@@ -217,6 +237,27 @@ async function retried(client, method, request, seconds = 30) {
   }
 }
 
+/**
+ * One message of a stream as the one-event messages it stands for. A batched message (StreamEvents with
+ * batch_events, and every update of a Play stream) holds the first event of a batch in `event` and the
+ * others in `more_events`, numbered sequence + 1, sequence + 2, ...; its turn belongs after the last. Any
+ * other message (a snapshot, a turn-only message, a single event) stands for itself.
+ */
+function unbatched(message) {
+  if (message.payload !== 'event' || !message.more_events || !message.more_events.length) return [message];
+  const first = BigInt(message.sequence);
+  const events = [message.event, ...message.more_events];
+  return events.map((event, i) => ({
+    sequence: (first + BigInt(i)).toString(),
+    payload: 'event',
+    event,
+    turn: i === events.length - 1 ? message.turn : null,
+  }));
+}
+
+/** Refusals that only mean the table moved on without this action: read on to this seat's next Turn. */
+const MOVED_ON = new Set(['STALE_SEQUENCE', 'NOT_YOUR_TURN', 'GAME_OVER']);
+
 // ---------------------------------------------------------------- one seat
 
 class Seat {
@@ -228,7 +269,10 @@ class Seat {
     this.options = options;
     this.random = randomSource(options.seed);
     this.deadline = options.maxSeconds > 0 ? Date.now() + options.maxSeconds * 1000 : Infinity;
+    this.usePlay = !options.unary; // false: StreamEvents + SubmitAction (--unary, or a server without Play)
     this.lastSeen = null; // BigInt: the sequence number of the last message received, null before any
+    this.decided = null; // BigInt: the sequence number of the last Turn this seat acted on
+    this.unanswered = new Map(); // request_id -> the action's request: sent on a Play stream, no result yet
     this.finished = false;
     this.winner = null;
     this.standings = [];
@@ -239,6 +283,7 @@ class Seat {
     this.snapshots = 0;
     this.snapshotSequence = null; // the sequence number of the first snapshot: where this client's log starts
     this.staleTurns = 0;
+    this.resubmitted = 0;
     this.dropping = false; // set while this client cancels its own stream on purpose (--drop-every)
   }
 
@@ -258,21 +303,29 @@ class Seat {
     while (!this.finished) {
       if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
       let received = 0;
+      let fellBack = false;
       try {
-        received = await this.streamOnce();
+        received = this.usePlay ? await this.playOnce() : await this.streamOnce();
       } catch (error) {
-        if (error instanceof GiveUp) throw error;
+        if (error instanceof GiveUp || error instanceof Refused) throw error;
         if (error instanceof GapError) {
           // Never expected from this server: start over from a fresh snapshot rather than guess.
           console.error(`play.js: ${error.message}; resynchronizing from a snapshot`);
           this.lastSeen = null;
+        } else if (error.code === grpc.status.UNIMPLEMENTED && this.usePlay) {
+          // A server older than Play: stream and act the way it knows. Not a lost connection.
+          console.error('play.js: the server has no Play method; using StreamEvents and SubmitAction');
+          this.usePlay = false;
+          fellBack = true;
         } else if (error.code === undefined || !TRANSIENT.has(error.code)) {
           throw error; // TABLE_NOT_FOUND, SEAT_TOKEN_INVALID, ...: retrying cannot help
         } else if (!(error.code === grpc.status.CANCELLED && this.dropping)) {
           console.error(`play.js: stream dropped (${describeError(error)}); resuming`);
         }
       }
-      if (this.finished) break;
+      // Actions sent on a Play stream that ended before their results came: the same requests again.
+      await this.resubmitUnanswered();
+      if (this.finished || fellBack) continue;
       // The stream ended (or dropped) before the game did: resume after the last message seen.
       failures = received > 0 ? 1 : failures + 1;
       this.reconnects += 1;
@@ -281,21 +334,78 @@ class Seat {
     }
   }
 
-  /** One StreamEvents call: returns the number of messages received when the server ends it. */
-  async streamOnce() {
-    const request = { table_id: this.tableId };
-    if (this.lastSeen !== null) request.after_sequence = this.lastSeen.toString();
-    const call = this.client.StreamEvents(request, this.metadata());
-    const timer = Number.isFinite(this.deadline)
-      ? setTimeout(() => call.cancel(), Math.max(0, this.timeLeft()))
-      : null;
+  /** Cancel `call` when --max-seconds runs out; returns the timer to clear, or null. */
+  deadlineTimer(call) {
+    if (!Number.isFinite(this.deadline)) return null;
+    return setTimeout(() => call.cancel(), Math.max(0, this.timeLeft()));
+  }
+
+  /**
+   * One Play call: the seat's updates in, its actions out on the same stream, each action's result back.
+   * Returns the number of messages received when the server ends it.
+   */
+  async playOnce() {
+    const call = this.client.Play(this.metadata());
+    const timer = this.deadlineTimer(call);
+    const start = { table_id: this.tableId };
+    if (this.lastSeen !== null) start.after_sequence = this.lastSeen.toString();
+    call.write({ start }); // the first message, and only the first
     let received = 0;
     try {
-      for await (const message of call) {
+      for await (const response of call) {
         received += 1;
-        const turn = this.receive(message);
+        let decision = null; // the message whose Turn asks this seat to act, and that Turn
+        if (response.update) {
+          for (const message of unbatched(response.update)) {
+            const turn = this.receive(message);
+            if (turn) decision = [message, turn];
+          }
+        }
+        // A result comes after the events its action produced: in the same message as their update, or later.
+        if (response.result) this.settle(response.result);
+        if (this.finished) {
+          if (!this.unanswered.size) break;
+          continue; // the server ends the stream once the result of the action in hand is out
+        }
+        if (decision) {
+          const request = this.decide(...decision);
+          if (request) {
+            this.unanswered.set(request.request_id, request);
+            const { request_id, last_seen_sequence, action } = request;
+            call.write({ action: { request_id, last_seen_sequence, action } });
+          }
+        }
+        if (this.options.dropEvery > 0 && received % this.options.dropEvery === 0) {
+          this.dropping = true; // a deliberate drop, to exercise resumption (often with an action unanswered)
+          break;
+        }
+      }
+    } catch (error) {
+      if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.stop(call); // a no-op when the server ended the stream; otherwise frees it at once
+    }
+    return received;
+  }
+
+  /** One StreamEvents call (batched), actions through SubmitAction: the messages received when it ends. */
+  async streamOnce() {
+    const request = { table_id: this.tableId, batch_events: true };
+    if (this.lastSeen !== null) request.after_sequence = this.lastSeen.toString();
+    const call = this.client.StreamEvents(request, this.metadata());
+    const timer = this.deadlineTimer(call);
+    let received = 0;
+    try {
+      for await (const batch of call) {
+        received += 1;
+        for (const message of unbatched(batch)) {
+          const turn = this.receive(message);
+          if (this.finished) break;
+          if (turn) await this.act(message, turn);
+        }
         if (this.finished) break;
-        if (turn) await this.act(message, turn);
         if (this.options.dropEvery > 0 && received % this.options.dropEvery === 0) {
           this.dropping = true; // a deliberate drop, to exercise resumption
           break;
@@ -317,7 +427,7 @@ class Seat {
     call.cancel();
   }
 
-  /** Take one message in; returns the Turn when this seat must act on it, else null. */
+  /** Take one (one-event) message in; returns the Turn when this seat must act on it, else null. */
   receive(message) {
     const sequence = BigInt(message.sequence);
     switch (message.payload) {
@@ -389,33 +499,83 @@ class Seat {
     }));
   }
 
-  /** Choose a random legal action and submit it; retries reuse the request_id, so it is applied once. */
-  async act(message, turn) {
+  /**
+   * This seat's decision on a Turn: a random legal action in a request with a fresh request_id, or null for
+   * a Turn already decided on (a resumed stream repeats the current Turn): one decision, one request_id.
+   */
+  decide(message, turn) {
+    const sequence = BigInt(message.sequence);
+    if (this.decided !== null && sequence <= this.decided) return null;
     // Only actions this client understands: one of a newer contract would decode here without its case,
     // and re-encode as an empty (malformed) action.
     const known = turn.legal_actions.filter((a) => a.game === 'thousand' && a.thousand.action !== undefined);
     if (!known.length) throw new Error(`no legal action this client knows at sequence ${message.sequence}`);
-    const action = known[Math.floor(this.random() * known.length)];
-    const request = {
+    this.decided = sequence;
+    return {
       table_id: this.tableId,
       request_id: crypto.randomUUID(),
       last_seen_sequence: message.sequence,
-      action,
+      action: known[Math.floor(this.random() * known.length)],
     };
+  }
+
+  /** An action's outcome, from a Play result or a SubmitAction call: counted, or the end of the client. */
+  outcome(refusal) {
+    if (!refusal) {
+      this.actions += 1;
+    } else if (MOVED_ON.has(refusal.reason)) {
+      // The table moved on (this turn was acted on already, e.g. by a retry whose reply was lost): the
+      // stream brings the next Turn.
+      this.staleTurns += 1;
+    } else {
+      throw new Refused(refusal); // ILLEGAL_ACTION, REQUEST_ID_REUSED, ...: a bug of this client
+    }
+  }
+
+  /** A Play stream's ActionResult: the outcome of the unanswered action with its request_id. */
+  settle(result) {
+    if (!this.unanswered.delete(result.request_id)) {
+      // Not an action this client is waiting for (never expected; an unreadable request's result has no id):
+      // a refusal of it is a bug of this client all the same.
+      if (result.refusal) throw new Refused(result.refusal);
+      return;
+    }
+    this.outcome(result.refusal);
+  }
+
+  /** SubmitAction for each action a Play stream took but did not answer before it ended: the same request. */
+  async resubmitUnanswered() {
+    for (const [requestId, request] of this.unanswered) {
+      this.unanswered.delete(requestId);
+      if (!this.dropping) {
+        console.error(`play.js: no result for action ${requestId}; submitting it again (same request_id)`);
+      }
+      this.resubmitted += 1;
+      await this.submit(request);
+    }
+  }
+
+  /** Decide on a Turn and submit the action (the StreamEvents + SubmitAction way). */
+  async act(message, turn) {
+    const request = this.decide(message, turn);
+    if (request) await this.submit(request);
+  }
+
+  /** SubmitAction, retried with the same request (the same request_id) on transport errors: applied once. */
+  async submit(request) {
     for (let attempt = 1; ; attempt++) {
       try {
         await unary(this.client, 'SubmitAction', request, this.metadata(), 10);
-        this.actions += 1;
+        this.outcome(null);
         return;
       } catch (error) {
-        const reason = (errorInfo(error) || {}).reason;
-        if (reason === 'STALE_SEQUENCE' || reason === 'NOT_YOUR_TURN' || reason === 'GAME_OVER') {
-          // The table moved on (this turn was acted on already, e.g. by a retry whose reply was lost):
-          // the stream brings the next Turn.
-          this.staleTurns += 1;
+        const info = errorInfo(error);
+        if (info) {
+          const { reason, metadata } = info;
+          this.outcome({ code: error.code, reason, message: error.details, metadata });
           return;
         }
-        if (!TRANSIENT.has(error.code) || reason !== undefined) throw error;
+        if (!TRANSIENT.has(error.code)) throw error;
         if (this.timeLeft() <= 0) throw new GiveUp('--max-seconds reached');
         console.error(`play.js: SubmitAction failed (${describeError(error)}); retrying the same request_id`);
         await sleep(backoff(attempt));
@@ -491,6 +651,8 @@ async function main() {
     reconnects: seat.reconnects,
     snapshots: seat.snapshots,
     stale_turns: seat.staleTurns,
+    play: seat.usePlay,
+    resubmitted: seat.resubmitted,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
   console.log(JSON.stringify(result));
