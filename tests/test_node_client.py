@@ -136,21 +136,17 @@ def test_node_client_plays_the_same_game_over_streamevents_and_submitaction(
         assert unary_dropping[key] == over_play[key], key
 
 
-def test_node_client_without_play_on_the_server_streams_and_submits(
-    play_js: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A server that predates Play answers it UNIMPLEMENTED: the client goes back to StreamEvents and
-    SubmitAction by itself (not counted as a reconnection) and plays the game to the end."""
-    original = service_module.generic_handler
-    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+def node_against(play_js: Path, *args: str, **settings: Any) -> tuple[dict[str, Any], str]:
+    """The client's seeded game against a server in this process (``Settings(**settings)``): its JSON line
+    and its standard error."""
 
     async def scenario() -> tuple[int, bytes, bytes]:
-        server = Server(Settings(host="127.0.0.1", port=0))
+        server = Server(Settings(host="127.0.0.1", port=0, **settings))
         await server.start()
         try:
             client = await asyncio.create_subprocess_exec(
                 *(str(NODE), str(play_js), "--server", f"127.0.0.1:{server.port}"),
-                *("--seed", "3", "--quiet", "--max-seconds", "90"),
+                *("--seed", "3", "--quiet", "--max-seconds", "90", *args),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
             )
@@ -167,11 +163,33 @@ def test_node_client_without_play_on_the_server_streams_and_submits(
 
     returncode, stdout, stderr = run(scenario())
     assert returncode == 0, f"play.js exited {returncode}:\n{stdout.decode()[-3000:]}\n{stderr.decode()}"
-    result = last_json(stdout.decode())
+    return last_json(stdout.decode()), stderr.decode()
+
+
+def test_node_client_without_play_on_the_server_streams_and_submits(
+    play_js: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that predates Play answers it UNIMPLEMENTED: the client goes back to StreamEvents and
+    SubmitAction by itself (not counted as a reconnection) and plays the game to the end."""
+    original = service_module.generic_handler
+    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+    result, stderr = node_against(play_js)
     assert_finished_game(result)
     assert result["play"] is False
     assert result["reconnects"] == 0
-    assert "the server has no Play method" in stderr.decode()
+    assert "the server has no Play method" in stderr
+
+
+@pytest.mark.parametrize("path", [(), ("--unary",)], ids=["play", "unary"])
+def test_node_client_sends_a_rate_limited_action_again(play_js: Path, path: tuple[str, ...]) -> None:
+    """RATE_LIMITED applies nothing: the client sends the same request again after the delay the server
+    gives, on either path, and the seeded game comes out as without a limit."""
+    unlimited, _ = node_against(play_js, *path)
+    limited, stderr = node_against(play_js, *path, rate_limit=40.0, rate_burst=3.0)
+    assert "RATE_LIMITED" in stderr
+    assert_finished_game(limited)
+    for key in ("standings", "actions", "deals", "events", "sequence"):
+        assert limited[key] == unlimited[key], key
 
 
 def test_node_client_survives_a_server_crash(play_js: Path, tmp_path: Path) -> None:

@@ -258,6 +258,16 @@ function unbatched(message) {
 /** Refusals that only mean the table moved on without this action: read on to this seat's next Turn. */
 const MOVED_ON = new Set(['STALE_SEQUENCE', 'NOT_YOUR_TURN', 'GAME_OVER']);
 
+/** Refusals after which the same request (the same request_id) is sent again later: nothing was applied. */
+const TRY_AGAIN = new Set(['RATE_LIMITED', 'STORE_UNAVAILABLE']);
+
+/** How long to wait before sending a request refused with a TRY_AGAIN reason once more, in ms. */
+function tryAgainIn(refusal, attempt) {
+  const delay = refusal.retry_delay; // RATE_LIMITED: when the seat's next action will be accepted
+  if (delay && (delay.seconds || delay.nanos)) return Number(delay.seconds) * 1000 + delay.nanos / 1e6;
+  return backoff(attempt); // STORE_UNAVAILABLE: the server's store failed; back off
+}
+
 // ---------------------------------------------------------------- one seat
 
 class Seat {
@@ -362,7 +372,14 @@ class Seat {
           }
         }
         // A result comes after the events its action produced: in the same message as their update, or later.
-        if (response.result) this.settle(response.result);
+        if (response.result) {
+          const again = this.settle(response.result);
+          if (again) {
+            await sleep(again.delay); // nothing was applied: the same request again, on this stream
+            const { request_id, last_seen_sequence, action } = again.request;
+            call.write({ action: { request_id, last_seen_sequence, action } });
+          }
+        }
         if (this.finished) {
           if (!this.unanswered.size) break;
           continue; // the server ends the stream once the result of the action in hand is out
@@ -532,15 +549,26 @@ class Seat {
     }
   }
 
-  /** A Play stream's ActionResult: the outcome of the unanswered action with its request_id. */
+  /**
+   * A Play stream's ActionResult: the outcome of the unanswered action with its request_id. Returns the
+   * request to send again and when, for a refusal that asks for that (RATE_LIMITED, STORE_UNAVAILABLE).
+   */
   settle(result) {
-    if (!this.unanswered.delete(result.request_id)) {
+    const request = this.unanswered.get(result.request_id);
+    if (!request) {
       // Not an action this client is waiting for (never expected; an unreadable request's result has no id):
       // a refusal of it is a bug of this client all the same.
       if (result.refusal) throw new Refused(result.refusal);
-      return;
+      return null;
     }
+    if (result.refusal && TRY_AGAIN.has(result.refusal.reason)) {
+      request.attempts = (request.attempts || 0) + 1;
+      console.error(`play.js: ${result.refusal.reason}: ${result.refusal.message}; sending it again`);
+      return { request, delay: tryAgainIn(result.refusal, request.attempts) };
+    }
+    this.unanswered.delete(result.request_id);
     this.outcome(result.refusal);
+    return null;
   }
 
   /** SubmitAction for each action a Play stream took but did not answer before it ended: the same request. */
@@ -570,6 +598,12 @@ class Seat {
         return;
       } catch (error) {
         const info = errorInfo(error);
+        if (info && TRY_AGAIN.has(info.reason) && this.timeLeft() > 0) {
+          // Nothing was applied (the limit, or the store): the same request again, after a while.
+          console.error(`play.js: SubmitAction: ${describeError(error)}; retrying the same request_id`);
+          await sleep(backoff(attempt));
+          continue;
+        }
         if (info) {
           const { reason, metadata } = info;
           this.outcome({ code: error.code, reason, message: error.details, metadata });
