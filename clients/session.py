@@ -103,13 +103,20 @@ class ServerError(Exception):
     """
 
     def __init__(
-        self, code: grpc.StatusCode, message: str, reason: str = "", metadata: Mapping[str, str] | None = None
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+        retry_delay: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
         self.metadata: dict[str, str] = dict(metadata or {})
+        self.retry_delay = retry_delay
+        """For RATE_LIMITED: seconds until the server accepts the request (its google.rpc.RetryInfo)."""
 
     @property
     def rule(self) -> str | None:
@@ -137,6 +144,7 @@ class ServerError(Exception):
         """Decode the status, its ``ErrorInfo`` detail (domain thousand.v1) and the message."""
         reason = ""
         metadata: dict[str, str] = {}
+        retry_delay: float | None = None
         for key, value in error.trailing_metadata() or ():
             if key != STATUS_DETAILS_METADATA or not isinstance(value, bytes):
                 continue
@@ -146,11 +154,14 @@ class ServerError(Exception):
                 continue
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
+                retry = error_details_pb2.RetryInfo()
                 if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
                     reason = str(info.reason)
                     metadata = {str(k): str(v) for k, v in info.metadata.items()}
+                elif detail.Unpack(retry):
+                    retry_delay = retry.retry_delay.ToNanoseconds() / 1e9
         message = error.details() or error.code().name.lower().replace("_", " ")
-        return cls(error.code(), message, reason, metadata)
+        return cls(error.code(), message, reason, metadata, retry_delay)
 
 
 class StreamGaveUpError(ServerError):
@@ -464,12 +475,15 @@ class _PlayLostError(Exception):
 
 
 _STATUS_CODES: Final = {code.value[0]: code for code in grpc.StatusCode}
+_TRY_AGAIN: Final = frozenset({"RATE_LIMITED", "STORE_UNAVAILABLE"})
+"""Refusals that applied nothing and ask for the same request again later (docs/protocol.md, Errors)."""
 
 
 def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     """The :class:`ServerError` SubmitAction would have raised, from a Play stream's ActionRefusal."""
     code = _STATUS_CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
-    return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata))
+    delay = refusal.retry_delay.ToNanoseconds() / 1e9 if refusal.HasField("retry_delay") else None
+    return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
 
 
 class _Play:
@@ -769,8 +783,24 @@ class TableSession:
         (by default the last one the stream delivered), so an action meant for a state the table has left is
         refused with STALE_SEQUENCE. While :meth:`stream` runs over Play it goes on that stream; otherwise,
         or when that stream drops before the result comes, as a SubmitAction call, whose transport failures
-        are retried with the same ``request_id``.
+        are retried with the same ``request_id``. A refusal that applied nothing and asks to try again
+        (RATE_LIMITED, after its retry delay; STORE_UNAVAILABLE, with backoff) is retried the same way.
         """
+        started = time.monotonic()
+        delays = self.backoff.delays()
+        request = self._action_request(action, last_seen_sequence, check)
+        while True:
+            try:
+                return await self._submit(request)
+            except ServerError as error:
+                if error.reason not in _TRY_AGAIN or self._given_up(started):
+                    raise
+                delay = next(delays)
+                await asyncio.sleep(max(delay, error.retry_delay or 0.0))
+
+    def _action_request(
+        self, action: GameAction, last_seen_sequence: int | None, check: bool
+    ) -> pb.SubmitActionRequest:
         request = pb.SubmitActionRequest(
             table_id=self._table_id(),
             request_id=uuid.uuid4().hex,
@@ -779,10 +809,15 @@ class TableSession:
         seen = last_seen_sequence if last_seen_sequence is not None else self._at.last_sequence
         if check and seen is not None:
             request.last_seen_sequence = seen
+        return request
+
+    async def _submit(self, request: pb.SubmitActionRequest) -> int:
+        """One attempt: on the Play stream while one is open, else (or when it drops) SubmitAction."""
         play = self._play
         if play is not None:
+            seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
             try:
-                result = await play.act(request.request_id, seen if check else None, request.action)
+                result = await play.act(request.request_id, seen, request.action)
             except _PlayLostError:
                 pass  # the stream dropped meanwhile: the same request_id through SubmitAction, applied once
             else:

@@ -33,9 +33,9 @@ async def started(**settings: Any) -> Server:
     return server
 
 
-async def bot_game() -> tuple[BotResult, Scrape]:
+async def bot_game(**settings: Any) -> tuple[BotResult, Scrape]:
     """The SDK's example bot plays a whole game against two server-side bots; the server's metrics after."""
-    server = await started(metrics_port=free_port())
+    server = await started(metrics_port=free_port(), **settings)
     try:
         address = f"127.0.0.1:{server.port}"
         async with TableSession(address) as lobby:
@@ -149,3 +149,12 @@ def test_an_action_whose_stream_drops_before_its_result_goes_to_submit_action_on
             await server.stop(grace=0.5)
 
     run(scenario())
+
+
+def test_a_rate_limited_action_is_sent_again_after_the_delay() -> None:
+    """RATE_LIMITED applied nothing: the session sends the same request again once the server's RetryInfo
+    delay has passed, and the bot plays its game to the end without a refusal."""
+    result, m = run(bot_game(rate_limit=40.0, rate_burst=3.0))
+    assert result.finished and result.refused == 0
+    sent = m.grpc("grpc_server_msg_received_total", "Play", "BIDI_STREAM")
+    assert sent > result.decisions + 1, "no action was sent again: the limit was never hit"
