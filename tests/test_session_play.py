@@ -10,6 +10,8 @@ SubmitAction by itself.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import grpc
@@ -19,7 +21,7 @@ import server.app as app_module
 import server.service as service_module
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import BotResult, run_bot
-from clients.session import EventMessage, ServerError, Snapshot, TableSession, _Play
+from clients.session import EventMessage, ServerError, Snapshot, StreamItem, TableSession, Turn, _Play
 from engine import Bid, Rules
 from server.app import Server, Settings
 from tests.test_ops_metrics import Scrape, free_port, scrape
@@ -57,30 +59,43 @@ def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
     assert received == result.decisions + 1  # the start, then every decision
 
 
+@asynccontextmanager
+async def seated() -> AsyncIterator[tuple[Server, TableSession, pb.Table]]:
+    """A server, and a session seated at a table of it with two server-side bots."""
+    server = await started()
+    try:
+        async with TableSession(f"127.0.0.1:{server.port}") as session:
+            table = await session.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            await session.join(table.table_id)
+            yield server, session, table
+    finally:
+        await server.stop(grace=0.5)
+
+
+async def my_turn(session: TableSession, stream: AsyncIterator[StreamItem]) -> Turn:
+    """Read ``stream`` on to the first Turn that asks the session's seat to act (the stream stays open)."""
+    async for item in stream:
+        turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
+        if turn is not None and turn.seat == session.seat and turn.legal_actions:
+            return turn
+    raise AssertionError("the stream ended before the seat's turn")
+
+
 def test_a_refusal_on_the_stream_is_the_server_error_submit_action_gives() -> None:
     async def scenario() -> None:
-        server = await started()
-        try:
-            async with TableSession(f"127.0.0.1:{server.port}") as session:
-                table = await session.create_table(
-                    Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0
-                )
-                await session.join(table.table_id)
-                async for item in session.stream():
-                    turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
-                    if turn is not None and turn.seat == session.seat and turn.legal_actions:
-                        with pytest.raises(ServerError) as caught:
-                            await session.submit(Bid(100))  # the auction opened at 100 already
-                        break
-                error = caught.value
-                assert (error.code, error.reason, error.rule) == (
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "ILLEGAL_ACTION",
-                    "BID_TOO_LOW",
-                )
-                assert error.message
-        finally:
-            await server.stop(grace=0.5)
+        async with seated() as (_, session, _table):
+            stream = session.stream()
+            await my_turn(session, stream)
+            with pytest.raises(ServerError) as caught:
+                await session.submit(Bid(100))  # the auction opened at 100 already
+            await stream.aclose()
+            error = caught.value
+            assert (error.code, error.reason, error.rule) == (
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "ILLEGAL_ACTION",
+                "BID_TOO_LOW",
+            )
+            assert error.message
 
     run(scenario())
 
@@ -115,38 +130,26 @@ def test_an_action_whose_stream_drops_before_its_result_goes_to_submit_action_on
     """The Play stream ends with the action sent and no result: the same request_id through SubmitAction."""
 
     async def scenario() -> None:
-        server = await started()
-        try:
-            async with TableSession(f"127.0.0.1:{server.port}") as session:
-                table = await session.create_table(
-                    Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0
-                )
-                await session.join(table.table_id)
-                turn = None
-                stream = session.stream()
-                async for item in stream:
-                    turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
-                    if turn is not None and turn.seat == session.seat and turn.legal_actions:
-                        break
-                await stream.aclose()  # the bots wait for this seat now: the table stands still
-                assert turn is not None and session._play is None
-                play = session._play = _Play()  # a stream that will never answer
-                submitting = asyncio.create_task(session.submit(turn.legal_actions[0], check=False))
-                sent = await play._outgoing.get()
-                assert sent is not None
-                before = server.registry.get(table.table_id).sequence
-                play.close()
-                sequence = await asyncio.wait_for(submitting, 10)
-                assert sequence > before
-                again = await session._stub.SubmitAction(
-                    pb.SubmitActionRequest(
-                        table_id=table.table_id, request_id=sent.action.request_id, action=sent.action.action
-                    ),
-                    metadata=session._metadata(),
-                )
-                assert again.sequence == sequence  # the same request_id: applied once
-        finally:
-            await server.stop(grace=0.5)
+        async with seated() as (server, session, table):
+            stream = session.stream()
+            turn = await my_turn(session, stream)
+            await stream.aclose()  # the bots wait for this seat now: the table stands still
+            assert session._play is None
+            play = session._play = _Play()  # a stream that will never answer
+            submitting = asyncio.create_task(session.submit(turn.legal_actions[0], check=False))
+            sent = await play._outgoing.get()
+            assert sent is not None
+            before = server.registry.get(table.table_id).sequence
+            play.close()
+            sequence = await asyncio.wait_for(submitting, 10)
+            assert sequence > before
+            again = await session._stub.SubmitAction(
+                pb.SubmitActionRequest(
+                    table_id=table.table_id, request_id=sent.action.request_id, action=sent.action.action
+                ),
+                metadata=session._metadata(),
+            )
+            assert again.sequence == sequence  # the same request_id: applied once
 
     run(scenario())
 
