@@ -155,3 +155,49 @@ def test_wrong_tokens_stale_sequences_and_reused_ids_are_refused_without_a_chang
                 assert sequence(state) == before
 
         check()
+
+
+def test_random_messages_on_a_play_stream_never_break_it() -> None:
+    """Play with random bytes: as the first message the call ends with a status a client can act on; later
+    every message gets a result (a refusal unless it happens to be a legal action), the stream goes on, and a
+    refused message changes nothing."""
+    with live() as state:
+        start = pb.PlayRequest()
+        start.start.table_id = state.table_id
+        play: aio.StreamStreamMultiCallable[bytes, bytes] = state.channel.stream_stream(SERVICE + "Play")
+        metadata = (("x-seat-token", state.tokens[0]),)
+
+        @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(
+            first=st.one_of(st.just(start.SerializeToString()), st.binary(max_size=100)),
+            later=st.lists(st.binary(max_size=100), max_size=4),
+        )
+        def check(first: bytes, later: list[bytes]) -> None:
+            async def call() -> None:
+                opened = play(metadata=metadata, timeout=10)
+                await opened.write(first)
+                try:
+                    response = await opened.read()
+                except aio.AioRpcError as error:
+                    assert error.code() in ACCEPTABLE, (first, error.code())
+                    return
+                if response is aio.EOF:
+                    assert await opened.code() in ACCEPTABLE
+                    return
+                for body in later:
+                    before = sequence(state)
+                    await opened.write(body)
+                    while True:  # the body's result, after any updates
+                        message = await opened.read()
+                        assert isinstance(message, bytes), "the stream ended instead of answering"
+                        parsed = pb.PlayResponse.FromString(message)
+                        if parsed.HasField("result"):
+                            break
+                    if parsed.result.HasField("refusal"):
+                        assert sequence(state) == before
+                        assert parsed.result.refusal.reason, parsed
+                opened.cancel()
+
+            state.loop.run_until_complete(call())
+
+        check()
