@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, assert_never
 
+from clients.cli.text import seat_name  # one way to name a seat, in both games
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Stands
@@ -19,13 +20,11 @@ from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 from engine.blagogo.rules import BlagogoRules
 
+__all__ = ["seat_name"]
+
 _PHASE_WORDS: Final = {Phase.DRAW: "draw", Phase.PLAY: "meld or discard", Phase.OVER: "round over"}
 _RANK_BY_LABEL: Final = {r.label: r for r in Rank} | {"T": Rank.TEN, "1": Rank.ACE}
 _SUIT_BY_TEXT: Final = {s.symbol: s for s in Suit} | {s.letter: s for s in Suit}
-
-
-def seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def card_key(card: Card) -> tuple[int, int, int]:

@@ -21,8 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from clients.cli import table_app
 from clients.cli.blagogo_plain import RESYNC_REASONS, BlagogoPlainClient
@@ -376,6 +375,8 @@ class BlagogoApp(TableApp[ba.Action]):
     LEFT: ClassVar[tuple[str, ...]] = ("table", "melds", "hand")
     RIGHT: ClassVar[tuple[str, ...]] = ("players",)
 
+    follower: BlagogoFollower
+
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
         self.follower = BlagogoFollower(session)
@@ -507,23 +508,11 @@ class BlagogoApp(TableApp[ba.Action]):
                 hand.append("  (m: lay as a meld, a: add to a meld, Escape: drop)", style="dim")
         self.query_one("#hand", Static).update(hand)
 
-    def refresh_actions(self) -> None:
-        f = self.follower
-        actions = f.legal_actions if not self.submitting else ()
-        key = f.sequence if actions else None
-        if actions == self.offered and key == self.offered_at:
-            return
-        self.offered, self.offered_at = actions, key
-        self.number = ""
-        option_list = self.query_one("#actions", OptionList)
-        option_list.clear_options()
-        option_list.add_options(
-            [Option(coloured(f"{i}. {action_label(a, f.names)}")) for i, a in enumerate(actions, 1)]
-        )
-        if actions:
-            option_list.highlighted = 0
-            self.show_status(self.prompt())
-        elif f.finished:
+    def action_text(self, action: ba.Action) -> str:
+        return action_label(action, self.follower.names)
+
+    def nothing_offered(self) -> None:
+        if self.follower.finished:
             self.show_over()
         elif self.problem is None:
             self.show_status(self.waiting_text())
@@ -541,17 +530,6 @@ class BlagogoApp(TableApp[ba.Action]):
         if self.problem is not None:
             text.append(f"\n{self.problem}", style="bold red")
         return text
-
-    def waiting_text(self) -> Text:
-        f = self.follower
-        v = self.view
-        if self.submitting:
-            return Text("Sending…")
-        if f.seat is None:
-            return Text("Watching (spectator).")
-        if v is not None and v.to_act is not None and v.to_act != f.seat:
-            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
-        return Text("Waiting…")
 
     def show_problem(self, problem: str) -> None:
         self.problem = problem

@@ -7,14 +7,16 @@ an action is made, which each app (:mod:`clients.cli.tui`, :mod:`clients.cli.bla
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
 
+from clients.cli.text import seat_name
 from clients.session import ServerError, StreamItem, TableSession
 
 BINDINGS: list[BindingType] = [
@@ -38,6 +40,35 @@ CSS = """
 
 A = TypeVar("A")
 """The game's action type."""
+A_co = TypeVar("A_co", covariant=True)
+
+
+class Follows(Protocol[A_co]):
+    """What the shared parts read of an app's follower (what the UI knows of the table, from the stream)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def legal_actions(self) -> tuple[A_co, ...]:
+        """The seat's actions at the Turn now (none when it is not the seat's turn)."""
+        ...
+
+    @property
+    def sequence(self) -> int | None: ...
+
+    @property
+    def names(self) -> list[str]: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+
+class Viewed(Protocol):
+    """What the shared parts read of a game's view."""
+
+    @property
+    def to_act(self) -> int | None: ...
 
 
 class TableApp(App[int], Generic[A]):
@@ -54,6 +85,9 @@ class TableApp(App[int], Generic[A]):
     """The ids of the text panels above the actions, top to bottom."""
     RIGHT: ClassVar[tuple[str, ...]] = ()
     """The ids of the text panels above the event log."""
+
+    follower: Follows[A]
+    """Set by the subclass: its follower of the stream."""
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
@@ -82,6 +116,24 @@ class TableApp(App[int], Generic[A]):
 
     def show_over(self) -> None:
         raise NotImplementedError
+
+    @property
+    def view(self) -> Viewed | None:
+        """The view of the table now (the seat's, or a spectator's)."""
+        raise NotImplementedError
+
+    def action_text(self, action: A) -> str:
+        """An action as the list names it."""
+        raise NotImplementedError
+
+    def prompt(self) -> Text:
+        """The status line when actions are offered: how to choose."""
+        raise NotImplementedError
+
+    def nothing_offered(self) -> None:
+        """The status line when no action is offered (the Turn is another seat's, or the game is over)."""
+        if not self.follower.finished:
+            self.show_status(self.waiting_text())
 
     def colour(self, line: str) -> Text:
         """A log line as shown (the game's red suits in red)."""
@@ -141,6 +193,38 @@ class TableApp(App[int], Generic[A]):
 
     def show_status(self, text: Text) -> None:
         self.query_one("#status", Static).update(text)
+
+    def refresh_actions(self) -> bool:
+        """Offer the Turn's actions as a numbered list; False when the list already shows them."""
+        f = self.follower
+        actions = f.legal_actions if not self.submitting else ()
+        at = f.sequence if actions else None
+        if actions == self.offered and at == self.offered_at:
+            return False
+        self.offered, self.offered_at = actions, at
+        self.number = ""
+        option_list = self.query_one("#actions", OptionList)
+        option_list.clear_options()
+        option_list.add_options(
+            [Option(self.colour(f"{i}. {self.action_text(a)}")) for i, a in enumerate(actions, 1)]
+        )
+        if actions:
+            option_list.highlighted = 0
+            self.show_status(self.prompt())
+        else:
+            self.nothing_offered()
+        return True
+
+    def waiting_text(self) -> Text:
+        f = self.follower
+        v = self.view
+        if self.submitting:
+            return Text("Sending…")
+        if f.seat is None:
+            return Text("Watching (spectator).")
+        if v is not None and v.to_act is not None and v.to_act != f.seat:
+            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
+        return Text("Waiting…")
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         self.choose(message.option_index)

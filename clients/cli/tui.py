@@ -17,7 +17,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from clients.cli import table_app
 from clients.cli.follow import Follower
@@ -123,6 +122,8 @@ class ThousandApp(TableApp[Action]):
 
     LEFT: ClassVar[tuple[str, ...]] = ("table", "hand")
     RIGHT: ClassVar[tuple[str, ...]] = ("sheet",)
+
+    follower: Follower
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
@@ -240,25 +241,18 @@ class ThousandApp(TableApp[Action]):
                 table.add_row(line, "", "", "", "")
         self.query_one("#sheet", Static).update(table)
 
-    def refresh_actions(self) -> None:
-        f = self.follower
-        actions = f.legal_actions if not self.submitting else ()
-        key = f.sequence if actions else None
-        if actions == self.offered and key == self.offered_at:
-            return
-        self.offered, self.offered_at = actions, key
-        self.number = ""
-        option_list = self.query_one("#actions", OptionList)
-        option_list.clear_options()
-        option_list.add_options(
-            [Option(coloured(f"{i}. {action_label(a, f.names)}")) for i, a in enumerate(actions, 1)]
-        )
-        if actions:
-            option_list.highlighted = 0
-            self.show_status(self.prompt())
-        elif not f.finished and self.error is None:
-            self.show_status(self.waiting_text())
-        self.refresh_hand()
+    def refresh_actions(self) -> bool:
+        changed = super().refresh_actions()
+        if changed:
+            self.refresh_hand()
+        return changed
+
+    def action_text(self, action: Action) -> str:
+        return action_label(action, self.follower.names)
+
+    def nothing_offered(self) -> None:
+        if self.error is None:
+            super().nothing_offered()
 
     def prompt(self) -> Text:
         n = len(self.offered)
@@ -270,17 +264,6 @@ class ThousandApp(TableApp[Action]):
         if self.error is not None:
             text.append(f"\nRejected: {self.error.message}", style="bold red")
         return text
-
-    def waiting_text(self) -> Text:
-        f = self.follower
-        v = self.view
-        if self.submitting:
-            return Text("Sending…")
-        if f.seat is None:
-            return Text("Watching (spectator).")
-        if v is not None and v.to_act is not None and v.to_act != f.seat:
-            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
-        return Text("Waiting…")
 
     def show_over(self) -> None:
         f = self.follower
