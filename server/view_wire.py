@@ -218,14 +218,7 @@ def _taken_trick(trick: TakenTrick) -> bytes:
     """Written afresh for each view, from the prebuilt plays. A cache keyed by the trick's value would take a
     third of the time on a hit, but a busy server has more tricks in play (up to ten a table, on thousands of
     tables) than a bounded cache holds, so lookups would mostly miss and pay for both."""
-    plays = _TAKEN_PLAYS_FIELDS
-    payload = b"".join(
-        [
-            (plays[seat].get(id(card)) if 0 <= seat < _SEATS else None)
-            or _trick_card(_TAKEN_PLAYS, seat, card)
-            for seat, card in trick.plays
-        ]
-    )
+    payload = _plays(_TAKEN_PLAYS_FIELDS, _TAKEN_PLAYS, trick.plays)
     winner, points = trick.winner, trick.points
     if winner:
         payload = _int(_TAKEN_WINNER_FIELDS, _TAKEN_WINNER, winner) + payload
@@ -238,6 +231,16 @@ def _taken_trick(trick: TakenTrick) -> bytes:
 
 _MAX_CACHED: Final = 4096
 """A bound on each cache below that a server never reaches in practice (it is emptied when reached)."""
+
+_K = TypeVar("_K")
+
+
+def _kept(cache: dict[_K, bytes], key: _K, data: bytes) -> bytes:
+    """``data``, stored in ``cache`` under ``key`` (the cache emptied first when full)."""
+    if len(cache) >= _MAX_CACHED:
+        cache.clear()
+    cache[key] = data
+    return data
 
 
 class _ByIdentity:
@@ -299,10 +302,7 @@ def _auction_entry(entry: tuple[int, int | None]) -> bytes:
         payload = _int(_ENTRY_SEAT_FIELDS, _ENTRY_SEAT, seat)
         if bid is not None:
             payload += wire.int_field(_ENTRY_BID, bid)
-        data = wire.message_field(_AUCTION, payload)
-        if len(_AUCTION_ENTRIES) >= _MAX_CACHED:
-            _AUCTION_ENTRIES.clear()
-        _AUCTION_ENTRIES[entry] = data
+        data = _kept(_AUCTION_ENTRIES, entry, wire.message_field(_AUCTION, payload))
     return data
 
 
@@ -322,10 +322,7 @@ def _exchange(exchange: Exchange) -> bytes:
             payload += wire.int_field(_EXCHANGE_TO_SEAT, exchange.to)
         if exchange.card is not None:
             payload += wire.message_field(_EXCHANGE_CARD, _CARD_PAYLOADS[exchange.card.index])
-        data = wire.message_field(_EXCHANGE, payload)
-        if len(_EXCHANGES) >= _MAX_CACHED:
-            _EXCHANGES.clear()
-        _EXCHANGES[key] = data
+        data = _kept(_EXCHANGES, key, wire.message_field(_EXCHANGE, payload))
     return data
 
 
@@ -360,11 +357,7 @@ def _seat_score(line: tuple[int, int, int, bool, int, int, int]) -> bytes:
             _int(fell, _SCORE_FALLS, falls),
         )
     )
-    data = wire.message_field(_SCORES, payload)
-    if len(_SEAT_SCORES) >= _MAX_CACHED:
-        _SEAT_SCORES.clear()
-    _SEAT_SCORES[line] = data
-    return data
+    return _kept(_SEAT_SCORES, line, wire.message_field(_SCORES, payload))
 
 
 _PACKED: dict[tuple[int, tuple[int, ...]], bytes] = {}
@@ -375,10 +368,7 @@ def _packed(number: int, values: tuple[int, ...]) -> bytes:
     key = (number, values)
     data = _PACKED.get(key)
     if data is None:
-        data = wire.packed_field(number, values)
-        if len(_PACKED) >= _MAX_CACHED:
-            _PACKED.clear()
-        _PACKED[key] = data
+        data = _kept(_PACKED, key, wire.packed_field(number, values))
     return data
 
 
