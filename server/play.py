@@ -5,7 +5,7 @@ costs (bench/README.md), so a client that acts often spends most of its server's
 rather than on its game. On a Play stream an action is one message in, and its result rides with the events
 it produced.
 
-How: the stream is the table's own batched stream (:meth:`Table.stream`, as StreamEvents with batch_events),
+How: the stream is the table's own batched stream (:meth:`Table.stream_to`, as StreamEvents with batches),
 each message wrapped as ``PlayResponse.update``. A task reads the client's actions and applies them through
 the same path as SubmitAction (:meth:`TableService.act`), one at a time in the order sent, and queues each
 outcome to the stream's subscriber as a :class:`Reply`. The table offers an action's events to the subscriber
@@ -73,7 +73,7 @@ async def play(
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
         subscriber = Subscriber(audience, batch=True)
-        responses = table.stream(audience, after, True, subscriber)
+        responses = table.stream_to(subscriber, after)
     except ServiceError as error:
         await context.abort_with_status(error.to_status())
         return

@@ -887,27 +887,24 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, self._turn_bytes(audience))
 
     def stream(
-        self,
-        audience: int | None,
-        after: int | None,
-        batch: bool = False,
-        subscriber: Subscriber | None = None,
+        self, audience: int | None, after: int | None, batch: bool = False
     ) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
-        iterates; the stream subscribes when it is first iterated. A caller that passes its own
-        ``subscriber`` (of this audience) can queue :class:`Reply` messages to it, which the stream yields
-        in their place among the table's messages.
+        iterates; the stream subscribes when it is first iterated.
         """
+        return self.stream_to(Subscriber(audience, batch), after)
+
+    def stream_to(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
+        """:meth:`stream` for a subscriber the caller keeps, to queue :class:`Reply` messages to it, which the
+        stream yields in their place among the table's messages."""
         if after is not None and after > self.sequence:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
                 f"after_sequence {after} is beyond the table's latest event {self.sequence}",
                 field="after_sequence",
             )
-        if subscriber is None:
-            subscriber = Subscriber(audience, batch)
         return self._stream(subscriber, after)
 
     async def _stream(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
