@@ -922,7 +922,7 @@ class TableSession:
                     if response.HasField("result"):
                         play.resolve(response.result)
                 updates.put_nowait(None)
-            except (aio.AioRpcError, asyncio.CancelledError) as error:
+            except (Exception, asyncio.CancelledError) as error:  # any end of the call reaches the stream
                 updates.put_nowait(error)
             finally:
                 play.close()
