@@ -287,35 +287,47 @@ class GameTable:
         self.pending = []
         self.ended = False
         self.submitted = None
-        if self.use_play:
-            self.feeds = [asyncio.Queue() for _ in range(PLAYERS)]
-            self.readers = [asyncio.create_task(self._read_play(seat)) for seat in range(PLAYERS)]
-        else:
-            self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
+        self.feeds = [asyncio.Queue() for _ in range(PLAYERS)] if self.use_play else []
+        self.readers = [asyncio.create_task(self._read(seat)) for seat in range(PLAYERS)]
 
     async def _read(self, seat: int) -> None:
-        call = self.stubs[seat].StreamEvents(
-            pb.StreamEventsRequest(table_id=self.table_id, batch_events=self.shared.args.batch_events),
-            metadata=self.tokens[seat],
-        )
+        """Read one seat's stream to its end: its Play stream's updates and action results, or (``unary``) its
+        StreamEvents messages."""
+        call: Any
+        if self.use_play:
+            call = self.stubs[seat].Play(self._requests(seat), metadata=self.tokens[seat])
+        else:
+            batch = self.shared.args.batch_events
+            request = pb.StreamEventsRequest(table_id=self.table_id, batch_events=batch)
+            call = self.stubs[seat].StreamEvents(request, metadata=self.tokens[seat])
         try:
-            running = self.shared.running["game"]
             async for message in call:
-                if running.is_set():
-                    self.shared.window.messages += 1
-                last = message.sequence + len(message.more_events)  # a batch: the last event's number
-                self.seen[seat] = last
-                turn = message.turn
-                if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
-                    self.decision = (seat, last, list(turn.legal_actions))
-                    self.wake.set()
+                if not self.use_play:
+                    self._updated(seat, message)
+                elif message.HasField("update"):
+                    self._updated(seat, message.update)
+                if self.use_play and message.HasField("result"):
+                    self._resulted(message.result)
                 if self.pending:
                     self._complete()
         except aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.CANCELLED:
-                self.shared.window.errors[f"stream {error.code().name}"] += 1
+                kind = "play stream" if self.use_play else "stream"
+                self.shared.window.errors[f"{kind} {error.code().name}"] += 1
         self.ended = True  # the game is over (or the stream failed): the table is replaced
         self.wake.set()
+        self.resulted.set()
+
+    def _updated(self, seat: int, message: pb.StreamEventsResponse) -> None:
+        """One stream message: what the seat has seen, and its decision when the Turn asks it to act."""
+        if self.shared.running["game"].is_set():
+            self.shared.window.messages += 1
+        last = message.sequence + len(message.more_events)  # a batch: the last event's number
+        self.seen[seat] = last
+        turn = message.turn
+        if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
+            self.decision = (seat, last, list(turn.legal_actions))
+            self.wake.set()
 
     async def _requests(self, seat: int) -> AsyncIterator[pb.PlayRequest]:
         start = pb.PlayRequest()
@@ -324,33 +336,6 @@ class GameTable:
         feed = self.feeds[seat]
         while (request := await feed.get()) is not None:
             yield request
-
-    async def _read_play(self, seat: int) -> None:
-        """Read one seat's Play stream: updates as ``_read`` reads StreamEvents, and action results."""
-        call = self.stubs[seat].Play(self._requests(seat), metadata=self.tokens[seat])
-        try:
-            running = self.shared.running["game"]
-            async for response in call:
-                if response.HasField("update"):
-                    if running.is_set():
-                        self.shared.window.messages += 1
-                    update = response.update
-                    last = update.sequence + len(update.more_events)
-                    self.seen[seat] = last
-                    turn = update.turn
-                    if turn.HasField("seat") and turn.seat == seat and turn.legal_actions:
-                        self.decision = (seat, last, list(turn.legal_actions))
-                        self.wake.set()
-                if response.HasField("result"):
-                    self._resulted(response.result)
-                if self.pending:
-                    self._complete()
-        except aio.AioRpcError as error:
-            if error.code() != grpc.StatusCode.CANCELLED:
-                self.shared.window.errors[f"play stream {error.code().name}"] += 1
-        self.ended = True
-        self.wake.set()
-        self.resulted.set()
 
     def _resulted(self, result: pb.ActionResult) -> None:
         began, self.submitted = self.submitted, None
