@@ -6,8 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import grpc
+import pytest
 from grpc import aio
 
+import server.app as app_module
+import server.service as service_module
 from server.app import Server, Settings
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -24,3 +28,23 @@ async def serving(
             yield server, pb_grpc.TableServiceStub(channel)
     finally:
         await server.stop(grace=0.2)
+
+
+class _WithoutPlay(grpc.GenericRpcHandler):
+    """The service as a server that predates Play serves it: Play is UNIMPLEMENTED."""
+
+    def __init__(self, inner: grpc.GenericRpcHandler) -> None:
+        self._inner = inner
+
+    def service(
+        self, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        if handler_call_details.method.endswith("/Play"):
+            return None
+        return self._inner.service(handler_call_details)
+
+
+def without_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Servers started in this test answer Play with UNIMPLEMENTED, as one older than Play does."""
+    original = service_module.generic_handler
+    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))

@@ -18,12 +18,10 @@ from typing import Any
 
 import pytest
 
-import server.app as app_module
-import server.service as service_module
 from server.app import Server, Settings
+from tests.in_process import without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
 from tests.test_server import run
-from tests.test_session_play import _WithoutPlay
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -171,8 +169,7 @@ def test_node_client_without_play_on_the_server_streams_and_submits(
 ) -> None:
     """A server that predates Play answers it UNIMPLEMENTED: the client goes back to StreamEvents and
     SubmitAction by itself (not counted as a reconnection) and plays the game to the end."""
-    original = service_module.generic_handler
-    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+    without_play(monkeypatch)
     result, stderr = node_against(play_js)
     assert_finished_game(result)
     assert result["play"] is False

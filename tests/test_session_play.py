@@ -17,13 +17,12 @@ from typing import Any
 import grpc
 import pytest
 
-import server.app as app_module
-import server.service as service_module
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import BotResult, run_bot
 from clients.session import EventMessage, ServerError, Snapshot, StreamItem, TableSession, Turn, _Play
 from engine import Bid, Rules
 from server.app import Server, Settings
+from tests.in_process import without_play
 from tests.test_ops_metrics import Scrape, free_port, scrape
 from tests.test_server import run
 from thousand.v1 import table_service_pb2 as pb
@@ -100,25 +99,10 @@ def test_a_refusal_on_the_stream_is_the_server_error_submit_action_gives() -> No
     run(scenario())
 
 
-class _WithoutPlay(grpc.GenericRpcHandler):
-    """The service as a server that predates Play serves it: Play is UNIMPLEMENTED."""
-
-    def __init__(self, inner: grpc.GenericRpcHandler) -> None:
-        self._inner = inner
-
-    def service(
-        self, handler_call_details: grpc.HandlerCallDetails
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        if handler_call_details.method.endswith("/Play"):
-            return None
-        return self._inner.service(handler_call_details)
-
-
 def test_against_a_server_without_play_the_session_streams_and_submits_as_before(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    original = service_module.generic_handler
-    monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))
+    without_play(monkeypatch)
 
     result, m = run(bot_game())
     assert result.finished and result.refused == 0
