@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from server.app import Server, Settings
-from tests.in_process import without_play
+from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
 from tests.test_server import run
 
@@ -139,9 +138,7 @@ def node_against(play_js: Path, *args: str, **settings: Any) -> tuple[dict[str, 
     and its standard error."""
 
     async def scenario() -> tuple[int, bytes, bytes]:
-        server = Server(Settings(host="127.0.0.1", port=0, **settings))
-        await server.start()
-        try:
+        async with serving(**settings) as (server, _):
             client = await asyncio.create_subprocess_exec(
                 *(str(NODE), str(play_js), "--server", f"127.0.0.1:{server.port}"),
                 *("--seed", "3", "--quiet", "--max-seconds", "90", *args),
@@ -156,8 +153,6 @@ def node_against(play_js: Path, *args: str, **settings: Any) -> tuple[dict[str, 
                     await client.wait()
             assert client.returncode is not None
             return client.returncode, stdout, stderr
-        finally:
-            await server.stop(grace=0.5)
 
     returncode, stdout, stderr = run(scenario())
     assert returncode == 0, f"play.js exited {returncode}:\n{stdout.decode()[-3000:]}\n{stderr.decode()}"

@@ -30,6 +30,7 @@ from server.app import Server, Settings
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
 from server.telemetry import Telemetry
+from tests.in_process import serving
 from tests.test_server import run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -84,13 +85,9 @@ def fetch(url: str) -> str:
 
 @asynccontextmanager
 async def metered() -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
-    server = Server(Settings(host="127.0.0.1", port=0, metrics_port=free_port()))
-    await server.start()
-    try:
-        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield server, pb_grpc.TableServiceStub(channel)
-    finally:
-        await server.stop(grace=0.5)
+    """A server with its metrics served (:func:`tests.in_process.serving`)."""
+    async with serving(metrics_port=free_port()) as pair:
+        yield pair
 
 
 async def scrape(server: Server) -> Scrape:

@@ -21,23 +21,16 @@ from clients.bots.example import CautiousBot
 from clients.bots.sdk import BotResult, run_bot
 from clients.session import EventMessage, ServerError, Snapshot, StreamItem, TableSession, Turn, _Play
 from engine import Bid, Rules
-from server.app import Server, Settings
-from tests.in_process import without_play
+from server.app import Server
+from tests.in_process import serving, without_play
 from tests.test_ops_metrics import Scrape, free_port, scrape
 from tests.test_server import run
 from thousand.v1 import table_service_pb2 as pb
 
 
-async def started(**settings: Any) -> Server:
-    server = Server(Settings(host="127.0.0.1", port=0, **settings))
-    await server.start()
-    return server
-
-
 async def bot_game(**settings: Any) -> tuple[BotResult, Scrape]:
     """The SDK's example bot plays a whole game against two server-side bots; the server's metrics after."""
-    server = await started(metrics_port=free_port(), **settings)
-    try:
+    async with serving(metrics_port=free_port(), **settings) as (server, _):
         address = f"127.0.0.1:{server.port}"
         async with TableSession(address) as lobby:
             table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
@@ -45,8 +38,6 @@ async def bot_game(**settings: Any) -> tuple[BotResult, Scrape]:
             run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
         )
         return result, await scrape(server)
-    finally:
-        await server.stop(grace=0.5)
 
 
 def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
@@ -61,14 +52,10 @@ def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
 @asynccontextmanager
 async def seated() -> AsyncIterator[tuple[Server, TableSession, pb.Table]]:
     """A server, and a session seated at a table of it with two server-side bots."""
-    server = await started()
-    try:
-        async with TableSession(f"127.0.0.1:{server.port}") as session:
-            table = await session.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
-            await session.join(table.table_id)
-            yield server, session, table
-    finally:
-        await server.stop(grace=0.5)
+    async with serving() as (server, _), TableSession(f"127.0.0.1:{server.port}") as session:
+        table = await session.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+        await session.join(table.table_id)
+        yield server, session, table
 
 
 async def my_turn(session: TableSession, stream: AsyncIterator[StreamItem]) -> Turn:
