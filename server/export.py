@@ -62,18 +62,17 @@ from engine import (
 from engine.cards import Card
 from server import codec
 from server.games import THOUSAND, AnyAdapter, adapter_for_name
-from server.store import DEFAULT_GAME, Store, StoredTable
-from server.table import (
-    AnyTable,
+from server.seats import (
     SeatReclaimedEvent,
     SeatReleasedEvent,
     SeatState,
     SeatTakenEvent,
     SeatTakenOverEvent,
-    Table,
     TurnTimedOutEvent,
     seat_event_proto,
 )
+from server.store import DEFAULT_GAME, Store, StoredTable
+from server.table import AnyTable, Table
 
 FORMAT: Final = "thousand.game-record/1"
 

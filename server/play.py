@@ -26,7 +26,8 @@ from server import wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import get_logger
 from server.requests import Context, Malformed, table_id_of, token_of
-from server.table import SPECTATORS, AnyTable, Reply, Subscriber
+from server.streams import SPECTATORS, Reply, Subscriber
+from server.table import AnyTable
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
