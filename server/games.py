@@ -296,8 +296,8 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
         return STRATEGIES[strategy](engine.view(game, seat), rng)
 
 
-_VIEW_THOUSAND: Final = pb.View.DESCRIPTOR.fields_by_name["thousand"].number
-_ACTION_THOUSAND: Final = pb.Action.DESCRIPTOR.fields_by_name["thousand"].number
+_VIEW_THOUSAND: Final = wire.field_number(pb.View, "thousand")
+_ACTION_THOUSAND: Final = wire.field_number(pb.Action, "thousand")
 _MAX_CACHED_ACTIONS: Final = 4096
 """A bound the cache never reaches in practice (bids, contracts, cards given, discarded and played)."""
 _THOUSAND_ACTION_BYTES: dict[engine.Action, bytes] = {}

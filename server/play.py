@@ -35,11 +35,10 @@ if TYPE_CHECKING:
 
 log = get_logger("thousand.play")
 
-_UPDATE: Final = 1
-_RESULT: Final = 2
-"""PlayResponse's fields."""
-_RESULT_REQUEST_ID: Final = 1
-_RESULT_SEQUENCE: Final = 2
+_UPDATE: Final = wire.field_number(pb.PlayResponse, "update")
+_RESULT: Final = wire.field_number(pb.PlayResponse, "result")
+_RESULT_REQUEST_ID: Final = wire.field_number(pb.ActionResult, "request_id")
+_RESULT_SEQUENCE: Final = wire.field_number(pb.ActionResult, "sequence")
 """ActionResult's fields, as an accepted action's result is written by hand."""
 
 

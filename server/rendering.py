@@ -16,24 +16,24 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from server import wire
 from server.clock import duration
 from server.seats import SeatEvent, TableEvent, seat_event_proto
+from server.wire import field_number
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
     from server.table import AnyTable
 
-_RESPONSE_SEQUENCE: Final = 1
-_RESPONSE_EVENT: Final = 3
-_RESPONSE_TURN: Final = 4
-_RESPONSE_MORE_EVENTS: Final = 5
-"""StreamEventsResponse's fields, as :mod:`server.wire` writes them."""
 MAX_BATCH: Final = 64
 """Events in one batched message at most (a resumed stream's catching up is cut into such messages)."""
-_TURN_SEAT: Final = 1
-_TURN_LEGAL_ACTIONS: Final = 2
-_TURN_DEADLINE: Final = 3
-_TURN_VIEW: Final = 4
-_TURN_BANK_REMAINING: Final = 5
-"""Turn's fields."""
+
+_RESPONSE_SEQUENCE: Final = field_number(pb.StreamEventsResponse, "sequence")
+_RESPONSE_EVENT: Final = field_number(pb.StreamEventsResponse, "event")
+_RESPONSE_TURN: Final = field_number(pb.StreamEventsResponse, "turn")
+_RESPONSE_MORE_EVENTS: Final = field_number(pb.StreamEventsResponse, "more_events")
+_TURN_SEAT: Final = field_number(pb.Turn, "seat")
+_TURN_LEGAL_ACTIONS: Final = field_number(pb.Turn, "legal_actions")
+_TURN_DEADLINE: Final = field_number(pb.Turn, "deadline")
+_TURN_VIEW: Final = field_number(pb.Turn, "view")
+_TURN_BANK_REMAINING: Final = field_number(pb.Turn, "bank_remaining")
 
 
 def response(sequence: int, event: bytes | None, turn: bytes | None, more: Sequence[bytes] = ()) -> bytes:

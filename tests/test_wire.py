@@ -133,3 +133,10 @@ def test_field_numbers_beyond_one_byte_tags(number: int) -> None:
     assert wire.int_field(number, 300) == wire.tag(number, 0) + wire.varint(300)
     assert wire.message_field(number, b"ab") == wire.tag(number, 2) + b"\x02ab"
     assert wire.tag(16, 0) == b"\x80\x01"
+
+
+def test_field_numbers_are_read_from_the_descriptors() -> None:
+    assert wire.field_number(pb.StreamEventsResponse, "more_events") == 5
+    assert wire.field_number(pb.Turn, "bank_remaining") == 5
+    with pytest.raises(KeyError):
+        wire.field_number(pb.Turn, "no_such_field")
