@@ -31,7 +31,7 @@ from server.metrics import Metrics
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
-from server.store import Store
+from server.stores import open_store
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
 
@@ -120,7 +120,7 @@ class Server:
         self.settings = settings
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
-        self.store = Store(settings.db)
+        self.store = open_store(settings.db)
         self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
         restored = self.registry.restore(settings.table_idle_seconds)
         if restored or self.registry.left_in_store:
@@ -250,7 +250,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     parser.add_argument(
         "--db",
         default=env.get("THOUSAND_DB", DEFAULT_DB),
-        help="the SQLite database tables are event-sourced in (':memory:' keeps nothing)",
+        help="where tables are event-sourced: a SQLite file (':memory:' keeps nothing) or a PostgreSQL URL,"
+        " postgresql://user@host:port/database, shared by the nodes of a cluster",
     )
     parser.add_argument(
         "--metrics-port",

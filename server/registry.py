@@ -204,7 +204,7 @@ class Registry:
             )
             self._creating += 1
             try:
-                await self.store.create_table(table_id, serial, create_time, config)
+                serial = await self.store.create_table(table_id, serial, create_time, config)
             except StoreError as error:
                 log.error("table not stored", table_id=table_id, error=str(error))
                 raise ServiceError(

@@ -1,0 +1,39 @@
+"""Fixtures shared by the suite: one real PostgreSQL server for the whole run (scripts/postgres.py), started
+on first use and stopped by its pid at the end, with a fresh database for each test that asks for one."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scripts.postgres import Postgres
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    server = Postgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    return postgres.create_database(f"test_{next(_databases)}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store for each kind: a SQLite file, then a PostgreSQL database (``--db`` of either)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "thousand.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url
