@@ -13,6 +13,7 @@ import asyncio
 import gc
 import os
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,12 +26,15 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server.cluster import DEFAULT_LEASE_SECONDS, PLACEMENTS, Node, NodeSettings
+from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
+from server.store_pg import PostgresStore
 from server.stores import open_store
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
@@ -84,6 +88,15 @@ class Settings:
     frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
     gc_threshold: int = GC_THRESHOLD
     """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
+    node_id: str = ""
+    """With a PostgreSQL ``db``: this node's name in the cluster ("": the advertised address)."""
+    advertise_address: str = ""
+    """host:port clients reach this node at ("": ``host`` and the port, or the host name when ``host`` is a
+    wildcard)."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    """How long a node that stopped heartbeating keeps its tables before the others take them over."""
+    placement: str = "local"
+    """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -122,7 +135,11 @@ class Server:
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = open_store(settings.db)
         self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
-        restored = self.registry.restore(settings.table_idle_seconds)
+        self.node: Node | None = None
+        """This server's part in a cluster (a PostgreSQL store), once it knows its port."""
+        restored = (
+            0 if isinstance(self.store, PostgresStore) else self.registry.restore(settings.table_idle_seconds)
+        )
         if restored or self.registry.left_in_store:
             log.info(
                 "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
@@ -156,10 +173,28 @@ class Server:
             )
         else:
             self.port = self.grpc.add_insecure_port(address)
+        if isinstance(self.store, PostgresStore):
+            self.node = Node(self._node_settings(), self.registry, self.store)
+            self.store.node_id = self.node.node_id
+            self.registry.directory = self.node.directory
         self.metrics_port = 0
         self._sweeper: asyncio.Task[None] | None = None
 
+    def _node_settings(self) -> NodeSettings:
+        settings = self.settings
+        host = settings.host if settings.host not in ("", "0.0.0.0", "::", "[::]") else socket.gethostname()
+        endpoint = settings.advertise_address or f"{host}:{self.port}"
+        return NodeSettings(
+            node_id=settings.node_id or endpoint,
+            endpoint=endpoint,
+            lease_seconds=settings.lease_seconds,
+            placement=settings.placement,
+            finished_kept_seconds=settings.table_idle_seconds,
+        )
+
     async def start(self) -> None:
+        if self.node is not None:
+            await self.node.start()  # the tables that still name this node are back before it serves
         await self.grpc.start()
         if self.metrics is not None:
             self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
@@ -185,9 +220,20 @@ class Server:
         await self.health.enter_graceful_shutdown()
         if self._sweeper is not None:
             self._sweeper.cancel()
-        self.service.close_streams()
+        if self.node is None:
+            self.service.close_streams()
+        else:  # the tables go to other nodes: streams end with TABLE_MOVING, clients follow
+            moving = ServiceError(
+                ErrorReason.TABLE_MOVING,
+                "the node is stopping; the table moves to another node",
+                retry_delay=MOVING_RETRY_SECONDS,
+            )
+            for table in self.registry.all():
+                self.registry.drop(table.table_id, moving)
         await self.grpc.stop(grace)
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        if self.node is not None:
+            await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:
             self.metrics.close()
         log.info("stopped")
@@ -222,7 +268,12 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
-    await stopping.wait()
+    waits = [loop.create_task(stopping.wait())]
+    if server.node is not None:
+        waits.append(loop.create_task(server.node.ended.wait()))  # another process took this node's id
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for wait in waits:
+        wait.cancel()
     await server.stop()
 
 
@@ -325,6 +376,30 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
+    cluster = parser.add_argument_group("cluster (with a PostgreSQL --db): docs/operations.md")
+    cluster.add_argument(
+        "--node-id",
+        default=env.get("THOUSAND_NODE_ID", ""),
+        help="this node's name, stable across restarts (default: the advertised address)",
+    )
+    cluster.add_argument(
+        "--advertise-address",
+        default=env.get("THOUSAND_ADVERTISE_ADDRESS", ""),
+        help="host:port clients reach this node at (default: --host and --port)",
+    )
+    cluster.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_LEASE_SECONDS", defaults.lease_seconds)),
+        help="a node silent this long is declared dead and its tables taken over (one killed outright,"
+        " within about a third of it)",
+    )
+    cluster.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        default=env.get("THOUSAND_PLACEMENT", defaults.placement),
+        help="where CreateTable puts a table: on the node asked, or on the one with the fewest unfinished",
+    )
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
@@ -332,6 +407,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--table-idle-seconds must be 0 (never) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
+    if not 0.5 <= args.lease_seconds <= 600:
+        parser.error("--lease-seconds must be 0.5 to 600")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     return Settings(
@@ -351,6 +428,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         table_idle_seconds=args.table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
+        node_id=args.node_id,
+        advertise_address=args.advertise_address,
+        lease_seconds=args.lease_seconds,
+        placement=args.placement,
     )
 
 

@@ -115,6 +115,8 @@ class Bots:
                     else:
                         await self.play(seat)
                 except ServiceError as error:
+                    if error.reason is ErrorReason.TABLE_MOVING:
+                        return  # another node plays the table now; this one drops it
                     if error.reason is not ErrorReason.STORE_UNAVAILABLE:
                         raise
                     failed = True  # the move was not made; it is decided again after a pause

@@ -81,13 +81,19 @@ async def play(
     reader = asyncio.create_task(actions.read(requests))
     try:
         async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
-            async for data in responses:
-                if type(data) is Reply:
-                    yield bytes(data)  # gRPC takes bytes only, not a subclass
-                    continue
-                update = wire.message_field(_UPDATE, data)
-                reply = subscriber.take_reply()
-                yield update if reply is None else update + reply
+            try:
+                async for data in responses:
+                    if type(data) is Reply:
+                        yield bytes(data)  # gRPC takes bytes only, not a subclass
+                        continue
+                    update = wire.message_field(_UPDATE, data)
+                    reply = subscriber.take_reply()
+                    yield update if reply is None else update + reply
+            except ServiceError as error:  # the table moved to another node: results in hand go first
+                while (reply := subscriber.take_reply()) is not None:
+                    yield bytes(reply)
+                await context.abort_with_status(error.to_status())
+                return
         # The table's stream ended (game over, seat given up, server stopping): the result of an action in
         # hand still goes out, and so does any result queued behind the end.
         async with actions.acting:
@@ -110,7 +116,7 @@ async def _start(service: TableService, requests: AsyncIterator[object]) -> tupl
             field="start",
         )
     start = first.start
-    table = service.registry.get(table_id_of(start.table_id))
+    table = await service.registry.owned(table_id_of(start.table_id))
     return table, start.after_sequence if start.HasField("after_sequence") else None
 
 

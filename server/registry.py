@@ -8,22 +8,45 @@ import binascii
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
 from server.seats import SeatState
-from server.store import Store, StoreError, TableConfig
+from server.store import Store, StoredTable, StoreError, TableConfig
 from server.table import AnyTable, Table
 from server.telemetry import Telemetry
+from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
 CREATE_REQUEST_WINDOW: Final = 600.0
 """Seconds during which a CreateTable request_id names the table it created (a retry gets that table)."""
 log = get_logger("thousand.registry")
+
+
+class Directory(Protocol):
+    """Every table of a cluster, as any node sees it: the tables it holds, and the others' in the database."""
+
+    async def refusal(self, table_id: str) -> ServiceError:
+        """Why this node does not serve a table: TABLE_ELSEWHERE (where), TABLE_MOVING or TABLE_NOT_FOUND."""
+        ...
+
+    async def describe(self, table_id: str) -> pb.Table:
+        """A table this node does not hold, as its owner last published it (TABLE_NOT_FOUND: none)."""
+        ...
+
+    async def page(
+        self, only_open: bool, page_size: int, before: int | None, game: AnyAdapter | None
+    ) -> tuple[list[pb.Table], int | None]:
+        """One page of every node's tables, newest first, and the serial of its last when more follow."""
+        ...
+
+    async def place(self, table: AnyTable) -> pb.Table:
+        """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +74,8 @@ class Registry:
         """CreateTable request_id -> (table id, Unix creation time), for the last CREATE_REQUEST_WINDOW s."""
         self._creating_for: dict[str, asyncio.Future[AnyTable]] = {}
         """CreateTable request_ids whose table is being created (waiting for its commit)."""
+        self.directory: Directory | None = None
+        """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
     def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
@@ -68,36 +93,53 @@ class Registry:
         self._serial = max(self._serial, self.store.max_serial())  # new tables come after the ones left out
         count = 0
         for stored in self.store.tables(finished_before=finished_before):
-            config = stored.config
-            adapter = adapter_for_name(config.game)
-            rules = adapter.rules_from_bytes(config.rules)
-            seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
-            _check_strategies(adapter, seats)
-            table: AnyTable = Table(
-                stored.table_id,
-                serial=stored.serial,
-                adapter=adapter,
-                rules=rules,
-                seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
-                seed=config.seed,
-                first_dealer=config.first_dealer,
-                store=self.store,
-                create_time=stored.create_time,
-                time_control=config.time_control,
-            )
-            if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
-                self._created_by[config.request_id] = (stored.table_id, stored.create_time)
-            table.replay(stored.records)
-            if table.finished and stored.finish_time is None:
-                # Finished before the server noted finish times (or the note was lost): from now on, then.
-                self.store.mark_finished(table.table_id, now)
-            table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
-            self.telemetry.table_restored(table)
-            self._tables[table.table_id] = table
-            self._serial = max(self._serial, stored.serial)
+            self.adopt(stored, now)
             count += 1
         self.left_in_store = self.store.count() - count
         return count
+
+    def adopt(self, stored: StoredTable, now: float | None = None) -> AnyTable:
+        """Rebuild a stored table by replaying its records and hold it: on a restart (``restore``), or when
+        this node takes the table over from another (:mod:`server.cluster`)."""
+        assert self.store is not None
+        now = time.time() if now is None else now
+        config = stored.config
+        adapter = adapter_for_name(config.game)
+        rules = adapter.rules_from_bytes(config.rules)
+        seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
+        _check_strategies(adapter, seats)
+        table: AnyTable = Table(
+            stored.table_id,
+            serial=stored.serial,
+            adapter=adapter,
+            rules=rules,
+            seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
+            seed=config.seed,
+            first_dealer=config.first_dealer,
+            store=self.store,
+            create_time=stored.create_time,
+            time_control=config.time_control,
+        )
+        if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
+            self._created_by[config.request_id] = (stored.table_id, stored.create_time)
+        table.replay(stored.records)
+        if table.finished and stored.finish_time is None:
+            # Finished before the server noted finish times (or the note was lost): from now on, then.
+            self.store.mark_finished(table.table_id, now)
+        table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
+        self.telemetry.table_restored(table)
+        self._tables[table.table_id] = table
+        self._serial = max(self._serial, stored.serial)
+        return table
+
+    def drop(self, table_id: str, failure: ServiceError) -> AnyTable | None:
+        """Let go of a table another node owns now: out of memory, its clock and bots stopped, its streams
+        ended with ``failure`` (where it went, or that it is moving). Its records stay in the store."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            table.close_streams(failure)
+            table.on_change = table.on_lost = None
+        return table
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -246,6 +288,16 @@ class Registry:
                 expired.append((table, idle))
         return expired
 
+    async def owned(self, table_id: str) -> AnyTable:
+        """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
+        TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        if self.directory is not None:
+            raise await self.directory.refusal(table_id)
+        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+
     def find(self, table_id: str) -> AnyTable | None:
         """The table if this server holds it in memory (None: unknown, or expired into the store)."""
         return self._tables.get(table_id)
@@ -281,6 +333,33 @@ class Registry:
                 return chosen, _encode_token(chosen[-1].serial)
             chosen.append(table)
         return chosen, ""
+
+    async def listing(
+        self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
+    ) -> tuple[list[pb.Table], str]:
+        """ListTables: one page of every table (in a cluster, every node's), described, and the next page's
+        token ("" for the last page)."""
+        if self.directory is None:
+            tables, token = self.page(only_open, page_size, page_token, game)
+            return [t.describe() for t in tables], token
+        if page_size < 0 or page_size > MAX_PAGE_SIZE:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"page_size must be 0 to {MAX_PAGE_SIZE}, got {page_size}",
+                field="page_size",
+            )
+        before = _decode_token(page_token) if page_token else None
+        described, last = await self.directory.page(only_open, page_size or DEFAULT_PAGE_SIZE, before, game)
+        return described, "" if last is None else _encode_token(last)
+
+    async def describe(self, table_id: str) -> pb.Table:
+        """GetTable: the table as this node holds it, or (in a cluster) as its owner last published it."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table.describe()
+        if self.directory is not None:
+            return await self.directory.describe(table_id)
+        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
 
 
 def _check_strategies(adapter: AnyAdapter, seats: list[SeatSpec]) -> None:

@@ -68,7 +68,6 @@ MIGRATIONS: Final[Sequence[str]] = (
         epoch BIGINT NOT NULL DEFAULT 1,
         next_number BIGINT NOT NULL DEFAULT 0,
         game TEXT NOT NULL DEFAULT '',
-        status INTEGER NOT NULL DEFAULT 0,
         open_seats INTEGER NOT NULL DEFAULT 0,
         summary BYTEA
     );
@@ -209,9 +208,17 @@ class PostgresStore(Store):
         if write.create is not None:
             _, create_time, config = write.create
             row = db.execute(
-                f"INSERT INTO {SCHEMA}.tables (table_id, serial, create_time, config, owner, game)"
-                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s) RETURNING serial, epoch",
-                (write.table_id, create_time, config.to_json(), self.node_id or None, config.game),
+                f"INSERT INTO {SCHEMA}.tables"
+                " (table_id, serial, create_time, config, owner, game, open_seats)"
+                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s) RETURNING serial, epoch",
+                (
+                    write.table_id,
+                    create_time,
+                    config.to_json(),
+                    self.node_id or None,
+                    config.game,
+                    sum(1 for bot, _ in config.seats if not bot),
+                ),
             ).fetchone()
             assert row is not None
             write.serial = int(row[0])

@@ -369,6 +369,8 @@ class Table(_message.Message):
     SEQUENCE_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    ENDPOINT_FIELD_NUMBER: _builtins.int
+    WEB_ENDPOINT_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -379,6 +381,13 @@ class Table(_message.Message):
     """How many open seats are still free."""
     sequence: _builtins.int
     """The sequence number of the table's latest event (0 before any)."""
+    endpoint: _builtins.str
+    """The gRPC address (host:port) of the cluster node that owns the table, where JoinTable, SubmitAction,
+    StreamEvents and Play go. Empty from a server that is not part of a cluster, and while the table is
+    moving to a new owner (retry GetTable shortly).
+    """
+    web_endpoint: _builtins.str
+    """The owner's web address (host:port of its Connect and gRPC-Web port); empty when it serves none."""
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The table's rules, every variant filled in (defaults made explicit)."""
@@ -407,10 +416,12 @@ class Table(_message.Message):
         sequence: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
         time_control: Global___TimeControl | None = ...,
+        endpoint: _builtins.str = ...,
+        web_endpoint: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "sequence", b"sequence", "status", b"status", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "sequence", b"sequence", "status", b"status", "table_id", b"table_id", "time_control", b"time_control", "web_endpoint", b"web_endpoint"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,497 @@
+"""This node's part in a cluster: server processes sharing one PostgreSQL database, each table owned by one.
+
+The pattern is Orleans' (one live owner per id, recorded in the database, taken over when the owner dies),
+on PostgreSQL rather than a protocol of our own:
+
+- **Membership.** A node registers in ``thousand.nodes`` with a new ``generation`` each time it starts, and
+  heartbeats every quarter of its lease. It also holds a session advisory lock keyed by its row: PostgreSQL
+  releases it the moment the node's connection dies, so a killed process is noticed within about a
+  heartbeat (a lock gone and a heartbeat late) instead of a whole lease; a frozen one (its connection open)
+  when its lease runs out. Either way a survivor marks it ``dead``. Neither rule fires within a lease of
+  PostgreSQL itself (re)starting, when every node's lock is new or still to be taken again.
+- **Ownership.** Every table row names its owner and an ``epoch``; claiming a table raises the epoch, and
+  the store writes a table's records only at the epoch it holds (:mod:`server.store_pg`). A node that lost
+  a table therefore cannot change it: its write fails, and it drops the table (streams ended with
+  TABLE_MOVING, clock and bots stopped). A node that finds itself declared dead drops every table and joins
+  again as a new generation; one whose id another process took over (a newer generation) stops serving.
+- **Takeover.** Every survivor claims a fair share of the tables whose owner is not active (one
+  transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), loads their records, replays them and
+  carries on: bots and turn clocks start again, idempotency keys answer with the stored results (the
+  replay remembers them). A node stopping cleanly releases its tables, and the others claim them at once.
+- **Placement.** A table is created on the node asked; with ``--placement least-loaded`` it is handed to the
+  node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
+  owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
+
+What any node answers about tables it does not hold is :mod:`server.directory`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import psycopg
+
+from server.directory import LOCK_CLASS, ClusterDirectory
+from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
+from server.logs import get_logger
+from server.registry import Registry
+from server.store_pg import SCHEMA, Holding, PostgresStore
+from server.table import AnyTable
+
+DEFAULT_LEASE_SECONDS: Final = 5.0
+CHANNEL: Final = "thousand_tables"
+"""NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables)."""
+RECONCILE_SECONDS: Final = 10.0
+"""How often a node looks for tables the database says it owns but it does not hold (a lost NOTIFY)."""
+PLACEMENTS: Final = ("local", "least-loaded")
+log = get_logger("thousand.cluster")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSettings:
+    node_id: str
+    endpoint: str
+    """The gRPC address clients reach this node at (``--advertise-address``)."""
+    web_endpoint: str = ""
+    """The web port's address, when the node serves one."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    placement: str = "local"
+    finished_kept_seconds: float = 0.0
+    """``--table-idle-seconds``: a finished table older than this is not taken over (0: every one is)."""
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        return self.lease_seconds / 4
+
+    @property
+    def tick_seconds(self) -> float:
+        """How often the node looks for dead nodes and publishes its tables' summaries."""
+        return min(0.25, self.lease_seconds / 8)
+
+
+@dataclass(slots=True)
+class Figures:
+    """What the node did, for metrics and logs."""
+
+    claimed: int = 0
+    """Tables taken over (from dead or departed nodes, handed over, or its own on start)."""
+    dropped: int = 0
+    """Tables let go because another node holds them now."""
+    nodes_declared_dead: int = 0
+    last_heartbeat: float = 0.0
+    """time.monotonic() of the last heartbeat the database accepted."""
+    replay_seconds: float = 0.0
+    """Time spent loading and replaying claimed tables."""
+
+
+def _claimable(kept_after: float) -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table another node may claim: not expired, not finished long ago, and whose
+    owner is no active node."""
+    return (
+        "t.expire_time IS NULL"
+        " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)"
+        f" AND (t.owner IS NULL OR NOT EXISTS (SELECT 1 FROM {SCHEMA}.nodes n"
+        " WHERE n.node_id = t.owner AND n.state = 'active'))",
+        {"kept_after": kept_after},
+    )
+
+
+def _owned(kept_after: float) -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table the database says this node (``%(me)s``) should be serving."""
+    return (
+        "t.owner = %(me)s AND t.expire_time IS NULL"
+        " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)",
+        {"kept_after": kept_after},
+    )
+
+
+class Node:
+    """This server as a member of the cluster whose database ``store`` writes to."""
+
+    def __init__(self, settings: NodeSettings, registry: Registry, store: PostgresStore) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.store = store
+        self.generation = 0
+        self.lock_key = 0
+        self.figures = Figures()
+        self.directory = ClusterDirectory(self)
+        self.ended = asyncio.Event()
+        """Set when the node must stop serving: another process took its id over."""
+        self._db: psycopg.AsyncConnection[Any] | None = None
+        """Heartbeats, the advisory lock, claims; only the node's own tasks use it, one at a time."""
+        self.reads: psycopg.AsyncConnection[Any] | None = None
+        """The directory's queries (requests for tables held elsewhere)."""
+        self._dirty: set[str] = set()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._claiming = asyncio.Lock()
+
+    @property
+    def node_id(self) -> str:
+        return self.settings.node_id
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Join the cluster, take back the tables that still name this node, and start heartbeating."""
+        self.reads = await self._connect()
+        await self._join()
+        await self._claim(*_owned(self.kept_after()), "restart")
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._run()), loop.create_task(self._listen())]
+
+    async def stop(self) -> None:
+        """Leave: release every table (the others claim them at once) and mark this node gone. Called once
+        the server has stopped serving and its store has written what was queued."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            db = await self._connection()
+            held = list(self.store.holdings)
+            async with db.transaction():
+                await db.execute(
+                    f"UPDATE {SCHEMA}.tables SET owner = NULL, epoch = epoch + 1"
+                    " WHERE owner = %s AND table_id = ANY(%s)",
+                    (self.node_id, held),
+                )
+                await db.execute(
+                    f"UPDATE {SCHEMA}.nodes SET state = 'left' WHERE node_id = %s AND generation = %s",
+                    (self.node_id, self.generation),
+                )
+                await db.execute("SELECT pg_notify(%s, 'orphans')", (CHANNEL,))
+            log.info("left the cluster", node_id=self.node_id, released=len(held))
+        except psycopg.Error as error:
+            log.warning("could not release tables on leaving", error=str(error))
+        self.store.holdings.clear()
+        await close_quietly(self._db)
+        await close_quietly(self.reads)
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(self.store.url, autocommit=True, connect_timeout=3)
+
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        """The node's connection, connected again (and its lock taken again) after it was lost."""
+        if self._db is None or self._db.closed:
+            self._db = await self._connect()
+            if self.lock_key:
+                await self._take_lock(self._db)
+        return self._db
+
+    async def _join(self) -> None:
+        """Register a new generation of this node, holding its lock."""
+        db = await self._connection()
+        row = await (
+            await db.execute(
+                f"INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
+                " lease_seconds, heartbeat, started, state)"
+                f" VALUES (%s, 1, %s, %s, nextval('{SCHEMA}.node_lock_key'), %s, now(), now(), 'active')"
+                " ON CONFLICT (node_id) DO UPDATE SET generation = n.generation + 1,"
+                " endpoint = EXCLUDED.endpoint, web_endpoint = EXCLUDED.web_endpoint,"
+                " lease_seconds = EXCLUDED.lease_seconds, heartbeat = now(), started = now(),"
+                " state = 'active'"
+                " RETURNING generation, lock_key",
+                (
+                    self.node_id,
+                    self.settings.endpoint,
+                    self.settings.web_endpoint,
+                    self.settings.lease_seconds,
+                ),
+            )
+        ).fetchone()
+        assert row is not None
+        self.generation, self.lock_key = int(row[0]), int(row[1])
+        await self._take_lock(db)
+        self.figures.last_heartbeat = time.monotonic()
+        log.info("joined the cluster", node_id=self.node_id, generation=self.generation)
+
+    async def _take_lock(self, db: psycopg.AsyncConnection[Any]) -> None:
+        """The node's advisory lock; a session still holding it (an earlier process of this node id, frozen)
+        is ended first, so that its writes cannot outlive the new generation's start."""
+        taken = await (
+            await db.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, self.lock_key))
+        ).fetchone()
+        if taken is not None and taken[0]:
+            return
+        await db.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s"
+            " AND objid = %s AND objsubid = 2 AND granted",
+            (LOCK_CLASS, self.lock_key),
+        )
+        await db.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, self.lock_key))
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _run(self) -> None:
+        settings = self.settings
+        next_heartbeat = next_reconcile = 0.0
+        while True:
+            now = time.monotonic()
+            try:
+                if now >= next_heartbeat:
+                    await self._heartbeat()
+                    next_heartbeat = now + settings.heartbeat_seconds
+                if self.ended.is_set():
+                    return
+                await self._publish_summaries()
+                await self._take_over()
+                if now >= next_reconcile:
+                    await self._reconcile()
+                    next_reconcile = now + RECONCILE_SECONDS
+            except psycopg.Error as error:
+                log.warning("cluster database unavailable", error=str(error))
+                if self._db is not None:
+                    await self._db.close()
+            except Exception:  # one bad turn must not end the node's membership
+                log.exception("cluster turn failed")
+            await asyncio.sleep(settings.tick_seconds)
+
+    async def _heartbeat(self) -> None:
+        db = await self._connection()
+        row = await (
+            await db.execute(
+                f"UPDATE {SCHEMA}.nodes SET heartbeat = now() WHERE node_id = %s AND generation = %s"
+                " AND state = 'active' RETURNING 1",
+                (self.node_id, self.generation),
+            )
+        ).fetchone()
+        if row is not None:
+            self.figures.last_heartbeat = time.monotonic()
+            return
+        current = await (
+            await db.execute(f"SELECT generation FROM {SCHEMA}.nodes WHERE node_id = %s", (self.node_id,))
+        ).fetchone()
+        if current is not None and int(current[0]) != self.generation:
+            log.error("another process took this node id over; stopping", node_id=self.node_id)
+            self.drop_all()
+            self.ended.set()
+            return
+        log.warning("declared dead: dropping every table, joining again", node_id=self.node_id)
+        self.drop_all()
+        await self._join()
+
+    async def _take_over(self) -> None:
+        """Declare dead the nodes whose lock is gone or lease ran out, then claim a share of the orphans."""
+        db = await self._connection()
+        dead = await (
+            await db.execute(
+                f"UPDATE {SCHEMA}.nodes n SET state = 'dead' WHERE n.state = 'active' AND n.node_id <> %s"
+                " AND pg_postmaster_start_time() < now() - make_interval(secs => n.lease_seconds)"
+                " AND (n.heartbeat < now() - make_interval(secs => n.lease_seconds)"
+                " OR (n.heartbeat < now() - make_interval(secs => n.lease_seconds * 0.375)"
+                " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+                " AND l.classid = %s AND l.objid = n.lock_key AND l.objsubid = 2 AND l.granted"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))))"
+                " RETURNING n.node_id",
+                (self.node_id, LOCK_CLASS),
+            )
+        ).fetchall()
+        for (node_id,) in dead:
+            self.figures.nodes_declared_dead += 1
+            log.warning("node declared dead", node_id=node_id)
+        await self.claim_orphans()
+
+    async def claim_orphans(self) -> None:
+        condition, params = _claimable(self.kept_after())
+        db = await self._connection()
+        row = await (
+            await db.execute(
+                f"SELECT (SELECT count(*) FROM {SCHEMA}.tables t WHERE {condition}),"
+                f" (SELECT count(*) FROM {SCHEMA}.nodes WHERE state = 'active')",
+                params,
+            )
+        ).fetchone()
+        assert row is not None
+        orphans, live = int(row[0]), max(1, int(row[1]))
+        if orphans:
+            await self._claim(condition, params, "takeover", limit=math.ceil(orphans / live))
+
+    async def _reconcile(self) -> None:
+        """Claim again the tables the database says this node owns but it does not hold (a hand-off whose
+        NOTIFY was lost)."""
+        db = await self._connection()
+        condition, params = _owned(self.kept_after())
+        rows = await (
+            await db.execute(
+                f"SELECT table_id FROM {SCHEMA}.tables t WHERE {condition}", {**params, "me": self.node_id}
+            )
+        ).fetchall()
+        missing = [table_id for (table_id,) in rows if table_id not in self.store.holdings]
+        if missing:
+            await self._claim("t.table_id = ANY(%(ids)s) AND t.owner = %(me)s", {"ids": missing}, "reconcile")
+
+    def kept_after(self) -> float:
+        kept = self.settings.finished_kept_seconds
+        return time.time() - kept if kept > 0 else -math.inf
+
+    async def _listen(self) -> None:
+        """Wake on hand-offs to this node and on released tables."""
+        while True:
+            try:
+                async with await self._connect() as listener:
+                    await listener.execute(f"LISTEN {CHANNEL}")
+                    async for notice in listener.notifies():
+                        kind, _, rest = notice.payload.partition(":")
+                        if kind == "orphans":
+                            await self.claim_orphans()
+                        elif kind == "adopt":
+                            target, _, table_id = rest.partition(":")
+                            if target == self.node_id:
+                                await self._claim(
+                                    "t.table_id = %(id)s AND t.owner = %(me)s", {"id": table_id}, "placed"
+                                )
+            except psycopg.Error as error:
+                log.warning("cluster notifications lost; listening again", error=str(error))
+                await asyncio.sleep(self.settings.heartbeat_seconds)
+
+    # ------------------------------------------------------------------ claiming and dropping
+
+    async def _claim(
+        self, condition: str, params: dict[str, object], reason: str, limit: int | None = None
+    ) -> list[AnyTable]:
+        """Raise the epoch of (at most ``limit``) tables matching ``condition`` to this node's, record the
+        claims, then load, replay and serve them."""
+        async with self._claiming:
+            db = await self._connection()
+            values = {**params, "me": self.node_id, "limit": limit}
+            async with db.transaction():
+                claimed = await (
+                    await db.execute(
+                        f"WITH chosen AS (SELECT t.table_id FROM {SCHEMA}.tables t WHERE {condition}"
+                        " ORDER BY t.finished, t.serial LIMIT %(limit)s FOR UPDATE OF t SKIP LOCKED)"
+                        f" UPDATE {SCHEMA}.tables t SET owner = %(me)s, epoch = t.epoch + 1 FROM chosen"
+                        " WHERE t.table_id = chosen.table_id RETURNING t.table_id, t.epoch, t.next_number",
+                        values,
+                    )
+                ).fetchall()
+                if claimed:
+                    async with db.cursor() as cursor:
+                        await cursor.executemany(
+                            f"INSERT INTO {SCHEMA}.claims (table_id, epoch, node_id, generation, reason)"
+                            " VALUES (%s, %s, %s, %s, %s)",
+                            [(t, e, self.node_id, self.generation, reason) for t, e, _ in claimed],
+                        )
+            return [await self._serve(t, int(e), int(n), reason) for t, e, n in claimed]
+
+    async def _serve(self, table_id: str, epoch: int, next_number: int, reason: str) -> AnyTable:
+        started = time.perf_counter()
+        self.registry.drop(table_id, _moving())  # a table held at an older epoch is stale
+        stored = await asyncio.to_thread(self.store.get, table_id)
+        assert stored is not None and len(stored.records) == next_number, table_id
+        self.store.holdings[table_id] = Holding(epoch, next_number)
+        table = self.registry.adopt(stored)
+        self.hold(table)
+        table.ensure_bots_running()
+        elapsed = time.perf_counter() - started
+        self.figures.claimed += 1
+        self.figures.replay_seconds += elapsed
+        log.info(
+            "table claimed",
+            table_id=table_id,
+            epoch=epoch,
+            reason=reason,
+            records=next_number,
+            replay_ms=round(elapsed * 1000, 2),
+        )
+        return table
+
+    def hold(self, table: AnyTable) -> None:
+        """Serve a table this node owns: its endpoints, and the hooks that publish and drop it."""
+        table_id = table.table_id
+        table.endpoints = (self.settings.endpoint, self.settings.web_endpoint)
+        table.on_change = lambda: self._dirty.add(table_id)
+        table.on_lost = lambda: self._lost(table_id)
+        self._dirty.add(table_id)
+
+    def _lost(self, table_id: str) -> None:
+        """A write of the table was refused: another node holds it now, or its records are not what this
+        node knew (a commit whose outcome was lost). Drop it; if it is still this node's, claim it again."""
+        self.drop(table_id)
+        task = asyncio.get_running_loop().create_task(
+            self._claim("t.table_id = %(id)s AND t.owner = %(me)s", {"id": table_id}, "resync")
+        )
+        self._tasks.append(task)
+        task.add_done_callback(self._tasks.remove)
+
+    def drop(self, table_id: str) -> None:
+        if self.registry.drop(table_id, _moving()) is not None:
+            self.figures.dropped += 1
+            log.warning("table dropped", table_id=table_id, node_id=self.node_id)
+        self.store.holdings.pop(table_id, None)
+        self._dirty.discard(table_id)
+
+    def drop_all(self) -> None:
+        for table in self.registry.all():
+            self.drop(table.table_id)
+        self.store.holdings.clear()
+
+    async def hand_off(self, table: AnyTable, target: str) -> bool:
+        """Give a table this node just created to node ``target``; False when it stays here."""
+        held = self.store.holdings.get(table.table_id)
+        if held is None:
+            return False
+        db = await self._connection()
+        async with db.transaction():
+            row = await (
+                await db.execute(
+                    f"UPDATE {SCHEMA}.tables SET owner = %s, epoch = epoch + 1"
+                    " WHERE table_id = %s AND owner = %s AND epoch = %s RETURNING epoch",
+                    (target, table.table_id, self.node_id, held.epoch),
+                )
+            ).fetchone()
+            if row is None:
+                return False
+            await db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"adopt:{target}:{table.table_id}"))
+        self.drop(table.table_id)
+        return True
+
+    # ------------------------------------------------------------------ summaries
+
+    async def _publish_summaries(self) -> None:
+        """Write the tables changed since the last turn as any node describes them (GetTable, ListTables)."""
+        if not self._dirty:
+            return
+        pending, self._dirty = self._dirty, set()
+        rows: list[Sequence[object]] = []
+        for table_id in pending:
+            table = self.registry.find(table_id)
+            held = self.store.holdings.get(table_id)
+            if table is None or held is None:
+                continue
+            rows.append((table.describe().SerializeToString(), table.open_seats(), table_id, held.epoch))
+        try:
+            db = await self._connection()
+            async with db.cursor() as cursor:
+                await cursor.executemany(
+                    f"UPDATE {SCHEMA}.tables SET summary = %s, open_seats = %s"
+                    " WHERE table_id = %s AND epoch = %s",
+                    rows,
+                )
+        except BaseException:
+            self._dirty |= pending  # published on a later turn
+            raise
+
+    @property
+    def lease_age(self) -> float:
+        """Seconds since the database last accepted this node's heartbeat."""
+        return time.monotonic() - self.figures.last_heartbeat
+
+
+def _moving() -> ServiceError:
+    return ServiceError(
+        ErrorReason.TABLE_MOVING,
+        "the table is moving to another node of the cluster; retry shortly",
+        retry_delay=MOVING_RETRY_SECONDS,
+    )
+
+
+async def close_quietly(connection: psycopg.AsyncConnection[Any] | None) -> None:
+    if connection is not None:
+        with contextlib.suppress(psycopg.Error):
+            await connection.close()
