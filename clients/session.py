@@ -3,12 +3,12 @@
 :class:`TableSession` is one connection to a server and, once it has joined (or is watching) a table, one seat
 at it. It speaks the engine's language: events come as :mod:`engine.events` values, views as
 :class:`engine.View`, legal actions and submitted actions as :mod:`engine.actions` values; the protobuf
-mapping is :mod:`server.codec`, the same one the server uses.
+mapping is :mod:`codec.thousand`, the same one the server uses.
 
 Both games of the server are spoken: a Thousand table's stream yields :class:`Snapshot` and
 :class:`EventMessage` carrying a :class:`Turn` (engine values of :mod:`engine`), a 1000 Blagogo table's yields
 :class:`BlagogoSnapshot` and :class:`BlagogoEventMessage` carrying a :class:`BlagogoTurn` (values of
-:mod:`engine.blagogo`, mapped by :mod:`server.codec_blagogo`). :meth:`TableSession.create_table` takes either
+:mod:`engine.blagogo`, mapped by :mod:`codec.blagogo`). :meth:`TableSession.create_table` takes either
 game's rules, :meth:`TableSession.submit` either game's action, and :meth:`TableSession.list_tables` lists
 every game unless asked for one.
 
@@ -44,11 +44,12 @@ from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from grpc import aio
 
+from codec import blagogo as codec_blagogo
+from codec import thousand as codec
 from engine import Action, Event, Rules, View, blagogo
 from engine.blagogo import events as blagogo_events
 from engine.blagogo.actions import ALL_ACTION_TYPES as BLAGOGO_ACTION_TYPES
 from engine.events import GameOver
-from server import codec, codec_blagogo
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

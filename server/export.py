@@ -41,6 +41,7 @@ from typing import Any, Final
 
 from google.protobuf import json_format
 
+from codec import thousand as codec
 from engine import (
     Action,
     Bid,
@@ -60,7 +61,6 @@ from engine import (
     blagogo,
 )
 from engine.cards import Card
-from server import codec
 from server.games import THOUSAND, AnyAdapter, adapter_for_name
 from server.store import DEFAULT_GAME, Store, StoredTable
 from server.table import (

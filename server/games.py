@@ -29,10 +29,12 @@ from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import engine
+from codec import blagogo as codec_blagogo
+from codec import thousand as codec
 from engine import blagogo
 from engine import events as thousand_events
 from engine.blagogo import events as blagogo_events
-from server import codec, codec_blagogo, view_wire, wire
+from server import view_wire, wire
 from server.errors import ErrorReason, ServiceError
 from server.strategies import BLAGOGO_STRATEGIES, STRATEGIES
 from thousand.v1 import table_service_pb2 as pb
@@ -200,7 +202,7 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
 
 class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engine.Event]):
-    """Thousand (``../shared/rules/thousand.md``): :mod:`engine`, :mod:`server.codec`."""
+    """Thousand (``../shared/rules/thousand.md``): :mod:`engine`, :mod:`codec.thousand`."""
 
     kind = pb.GAME_KIND_THOUSAND
     name = "thousand"
@@ -307,7 +309,7 @@ _THOUSAND_ACTION_BYTES: dict[engine.Action, bytes] = {}
 
 
 class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Action, blagogo_events.Event]):
-    """1000 Blagogo (``../shared/rules/blagogo.md``): :mod:`engine.blagogo`, :mod:`server.codec_blagogo`.
+    """1000 Blagogo (``../shared/rules/blagogo.md``): :mod:`engine.blagogo`, :mod:`codec.blagogo`.
 
     A Turn lists the engine's simple legal actions (complete: draw, takes, discards, swaps, single-card
     additions), then its candidate melds (some legal LayMelds, not all: B-22). Any action is checked by the

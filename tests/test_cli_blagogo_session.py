@@ -22,11 +22,11 @@ from clients.session import (
     rules_of,
     table_rules,
 )
+from codec import blagogo as codec_blagogo
 from engine import Rules
 from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARDS
-from server import codec_blagogo
 from tests.cli_harness import run, serving
 from thousand.v1 import table_service_pb2 as pb
 

@@ -27,10 +27,10 @@ from clients.session import (
     decode_turn,
     rules_of,
 )
+from codec import thousand as codec
 from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
 from engine.selfplay import greedy_player
-from server import codec
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb
 
