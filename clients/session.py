@@ -171,7 +171,7 @@ class TableSession:
     def game(self) -> AnyGame:
         """The game of the table joined or watched (see :mod:`clients.games`)."""
         if self.table is None:
-            raise RuntimeError("join or watch a table first")
+            raise RuntimeError("the table is not known yet: join or watch it (or stream it after attach)")
         return game_of(self.table)
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
