@@ -20,7 +20,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, NoReturn, Protocol
 
 from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import Strategy
@@ -29,6 +29,7 @@ from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of
 from clients.messages import SEAT_EVENTS, ConnectionLost, EventMessage, Reconnected, Snapshot, Turn
 from clients.session import TableSession
 from clients.tracker import Tracker
+from thousand.v1 import table_service_pb2 as pb
 
 Log = Callable[[str], None]
 AnyStrategy = Strategy | BlagogoStrategy
@@ -85,15 +86,18 @@ async def run_bot(
 
     With ``seat_token`` (and its ``seat``) the bot takes over a seat already joined; otherwise it joins
     ``seat``, or any free open seat. ``game`` names the strategy's game (``thousand``, ``blagogo``): a table
-    of another game is then refused with ValueError; by default the table's game is taken to be the
-    strategy's.
+    of another game is then refused with ValueError (a seat joined for it is given up again); by default the
+    table's game is taken to be the strategy's.
     """
     say = log or (lambda _: None)
     rng = random.Random(seed)
     async with TableSession(server) as session:
         result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
-        title = f" ({session.game.title})" if session.table is not None else ""
-        say(f"{strategy.name} sits in seat {result.seat} of table {table_id}{title}")
+        if session.table is not None:  # joined: the table is known already
+            if game is not None and session.game.name != game:
+                await session.leave()
+                _refuse(session.table, game)
+            say(f"{strategy.name} sits in seat {result.seat} of table {table_id} ({session.game.title})")
         playing: AnyGame | None = None
         tracker: Tracker[Any, Any, Any] | None = None
 
@@ -116,7 +120,7 @@ async def run_bot(
                 case Snapshot(view=view, turn=turn, table=table):
                     playing = game_of(table)
                     if game is not None and playing.name != game:
-                        raise ValueError(f"table {table_id} plays {playing.title}, not {game}")
+                        _refuse(table, game)
                     tracker = playing.tracker(result.seat, playing.rules_of(table))
                     if view is not None:
                         tracker.reset(view)
@@ -133,6 +137,10 @@ async def run_bot(
                 case ConnectionLost() | Reconnected():
                     _note_connection(item, result, say)
         return result
+
+
+def _refuse(table: pb.Table, game: str) -> NoReturn:
+    raise ValueError(f"table {table.table_id} plays {game_of(table).title}, not {game}")
 
 
 def _note_connection(item: ConnectionLost | Reconnected, result: BotResult, say: Log) -> None:

@@ -2,10 +2,10 @@
 the server sends (see :mod:`clients.tracker`), for what its viewer may see (B-21: the events it gets are
 already filtered by the server).
 
-The bridge, the melds, the hand, every seat's card count and known cards, who has opened, the deck count,
-the scores and the round's end are kept; ``to_act`` and ``legal_actions`` come from the Turn
-(:meth:`BlagogoViewTracker.set_turn`). ``tests/test_cli_blagogo_tui.py`` checks the kept view against the
-one every Turn brings, for whole games.
+Every field of the engine's view is kept, except ``to_act`` and ``legal_actions``, which only a Turn says
+(:meth:`BlagogoViewTracker.set_turn`); the hand is kept as a set (its order is the order the cards came in).
+``tests/test_cli_blagogo_tracker.py`` checks the tracker against :func:`engine.blagogo.view` after every
+event of whole random games, for every viewer and several rule variants.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def advance(v: View, event: be.Event, me: int | None) -> View:
             return empty_view(rules, me, first_dealer)
         case be.RoundStarted(number, dealer, first):
             n = len(v.card_counts)
-            return replace(
-                v, round_number=number, dealer=dealer, to_act=first, phase=Phase.DRAW, hand=(), bridge=(),
+            return replace(  # the first player starts by melding or discarding (B-7)
+                v, round_number=number, dealer=dealer, to_act=first, phase=Phase.PLAY, hand=(), bridge=(),
                 melds=(), opened=(False,) * n, known_cards=((),) * n, must_meld=None, revealed_hands=None,
                 final_hands=None, round_winner=None, kantrame=False,
             )  # fmt: skip
@@ -72,13 +72,18 @@ def advance(v: View, event: be.Event, me: int | None) -> View:
         case be.CardDrawn(seat, card):
             hand = (*v.hand, card) if card is not None and seat == me else v.hand
             return replace(
-                v, card_counts=_add(v.card_counts, seat, 1), deck_count=v.deck_count - 1, hand=hand
+                v,
+                card_counts=_add(v.card_counts, seat, 1),
+                deck_count=v.deck_count - 1,
+                hand=hand,
+                phase=Phase.PLAY,
             )
         case be.BridgeTaken(seat, position, cards):
             return replace(
                 v, bridge=v.bridge[:position], card_counts=_add(v.card_counts, seat, len(cards)),
                 hand=v.hand + cards if seat == me else v.hand,
                 known_cards=_seat_set(v.known_cards, seat, _by_index(v.known_cards[seat] + cards)),
+                phase=Phase.PLAY, must_meld=cards[0] if v.rules.bridge_take_must_meld else None,
             )  # fmt: skip
         case be.MeldsLaid(seat, melds, _, _):
             gone = [c for m in melds for c in m.cards]
@@ -96,9 +101,16 @@ def advance(v: View, event: be.Event, me: int | None) -> View:
             melds = tuple(replace(m, closed=True) if m.id == meld_id else m for m in v.melds)
             return replace(v, melds=melds)
         case be.Discarded(seat, card):
-            return replace(_played(v, seat, [card], me), bridge=(*v.bridge, card))
+            return replace(_played(v, seat, [card], me), bridge=(*v.bridge, card), phase=Phase.DRAW)
         case be.RoundRevealed(_, _, hands, final_hands):
-            return replace(v, phase=Phase.OVER, to_act=None, revealed_hands=hands, final_hands=final_hands)
+            return replace(
+                v,
+                phase=Phase.OVER,
+                to_act=None,
+                must_meld=None,
+                revealed_hands=hands,
+                final_hands=final_hands,
+            )
         case be.RoundScored(_, winner, kantrame, _, _, _, totals):
             return replace(v, scores=totals, round_winner=winner, kantrame=kantrame)
         case be.GameOver(winner, standings):
@@ -111,11 +123,13 @@ def _with_meld(v: View, meld: TableMeld) -> View:
 
 
 def _played(v: View, seat: int, gone: list[Card], me: int | None) -> View:
+    """``seat`` put ``gone`` on the table (a meld, an addition, a swap or the discard)."""
     return replace(
         v,
         card_counts=_add(v.card_counts, seat, -len(gone)),
         hand=_minus(v.hand, gone) if seat == me else v.hand,
         known_cards=_seat_set(v.known_cards, seat, _minus(v.known_cards[seat], gone)),
+        must_meld=None if v.must_meld in gone else v.must_meld,  # B-9: the card taken is melded
     )
 
 
