@@ -93,11 +93,12 @@ async def run_bot(
     rng = random.Random(seed)
     async with TableSession(server) as session:
         result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
-        if session.table is not None:  # joined: the table is known already
-            if game is not None and session.game.name != game:
-                await session.leave()
-                _refuse(session.table, game)
-            say(f"{strategy.name} sits in seat {result.seat} of table {table_id} ({session.game.title})")
+        joined = session.table  # known once joined; with a seat token, from the stream's snapshot
+        if joined is not None and game is not None and session.game.name != game:
+            await session.leave()
+            _refuse(joined, game)
+        title = "" if joined is None else f" ({session.game.title})"
+        say(f"{strategy.name} sits in seat {result.seat} of table {table_id}{title}")
         playing: AnyGame | None = None
         tracker: Tracker[Any, Any, Any] | None = None
 
