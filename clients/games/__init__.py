@@ -43,7 +43,8 @@ GameAction: TypeAlias = Action | blagogo.Action
 """An action of any game (what :meth:`~clients.session.TableSession.submit` takes)."""
 
 _BY_KIND: Final = {game.kind: game for game in GAMES}
-_BY_ACTION: Final = {kind: game for game in GAMES for kind in game.action_types}
+_BY_RULES: Final[dict[type, AnyGame]] = {game.rules_type: game for game in GAMES}
+_BY_ACTION: Final[dict[type, AnyGame]] = {kind: game for game in GAMES for kind in game.action_types}
 
 
 def game_of_kind(kind: pb.GameKind.ValueType) -> AnyGame:
@@ -61,17 +62,18 @@ def game_of(table: pb.Table) -> AnyGame:
 
 def game_of_rules(rules: object) -> AnyGame:
     """The game whose engine rules ``rules`` are; TypeError for anything else."""
-    for game in GAMES:
-        if isinstance(rules, game.rules_type):
-            return game
-    raise TypeError(f"{rules!r} are no game's rules")
+    return _by_type(_BY_RULES, rules, "are no game's rules")
 
 
 def game_of_action(action: object) -> AnyGame:
     """The game whose engine action ``action`` is; TypeError for anything else."""
-    game = _BY_ACTION.get(type(action))
+    return _by_type(_BY_ACTION, action, "is no game's action")
+
+
+def _by_type(games: dict[type, AnyGame], value: object, problem: str) -> AnyGame:
+    game = games.get(type(value))
     if game is None:
-        raise TypeError(f"{action!r} is no game's action")
+        raise TypeError(f"{value!r} {problem}")
     return game
 
 
