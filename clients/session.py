@@ -20,6 +20,11 @@ What it takes care of:
 - **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
   a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
   applies at most once.
+- **Clusters** (:mod:`clients.routing`): ``address`` may name several of a cluster's nodes
+  (``"a:50051,b:50051"``). A refusal that says the table is served elsewhere (TABLE_ELSEWHERE) is followed to
+  the owner's endpoint, one that says it is moving (TABLE_MOVING) is retried after its delay, and an
+  unreachable node is left for the next known one; streams resume on the new owner after the last sequence
+  seen, actions are retried with the same ``request_id``.
 - **Errors**: every refusal is a :class:`~clients.errors.ServerError` carrying the gRPC code, the
   ``ErrorInfo`` reason (e.g. ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the
   server's message.
@@ -43,6 +48,7 @@ from clients.backoff import Backoff
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
 from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of, game_of_rules
 from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
+from clients.routing import Route
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -102,11 +108,8 @@ class TableSession:
     ) -> None:
         self.address = address
         self.backoff = backoff or Backoff()
-        self._own_channel = channel is None
-        self._channel = (
-            channel if channel is not None else aio.insecure_channel(address, options=CHANNEL_OPTIONS)
-        )
-        self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
+        self.route = Route(address, channel=channel, options=CHANNEL_OPTIONS)
+        """The cluster's nodes this session knows, and the one its calls go to."""
         self._at = _Position()
         self.turn: Turn[Any, Any] | None = None
         """The latest Turn the stream carried (of the table's game)."""
@@ -128,8 +131,12 @@ class TableSession:
         await self.close()
 
     async def close(self) -> None:
-        if self._own_channel:
-            await self._channel.close()
+        await self.route.close()
+
+    @property
+    def _stub(self) -> pb_grpc.TableServiceAsyncStub:
+        """The stub of the node calls go to now (read at each call: a redirect changes it)."""
+        return self.route.stub
 
     # ------------------------------------------------------------------ where we sit
 
@@ -185,14 +192,23 @@ class TableSession:
     # ------------------------------------------------------------------ calls
 
     async def _call(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
-        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
+        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff. A
+        refusal that points to another node (or says the table is moving) is followed, and the call sent
+        again: it changed nothing where it was refused."""
         started = time.monotonic()
         delays = self.backoff.delays()
         while True:
             try:
-                return await call()
+                result = await call()
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
+            else:
+                self.route.answered()
+                return result
+            follow = self.route.follow(error)
+            if follow is not None and not self._given_up(started):
+                await asyncio.sleep(follow)
+                continue
             if not (retry and error.retryable) or self._given_up(started):
                 raise error
             await asyncio.sleep(next(delays))
@@ -229,6 +245,7 @@ class TableSession:
             request.first_dealer = first_dealer
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
         response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
+        self.route.go(response.table.endpoint)  # in a cluster: where the table is served
         return response.table
 
     async def list_tables(
@@ -288,6 +305,7 @@ class TableSession:
     async def watch(self, table_id: str) -> pb.Table:
         """Follow a table as a spectator (public information only); checks that the table exists."""
         table = await self.get_table(table_id)
+        self.route.go(table.endpoint)
         self.attach(table_id)
         self.table = table
         return table
@@ -382,6 +400,7 @@ class TableSession:
             resumed_after = self._at.last_sequence
             call, batches = self._open_stream(resumed_after)
             error: ServerError
+            moved: float | None = None
             try:
                 await call.wait_for_connection()
                 if reconnecting:
@@ -403,7 +422,12 @@ class TableSession:
                 if error.code is grpc.StatusCode.UNIMPLEMENTED and self._play is not None:
                     self.use_play = False  # a server without Play: StreamEvents and SubmitAction
                     continue
-                if not error.retryable:
+                moved = self.route.follow(error)
+                if moved is not None:  # served elsewhere now: resume there, after the last event seen
+                    if moved == 0.0:
+                        reconnecting = True
+                        continue
+                elif not error.retryable:
                     raise error from None
             finally:
                 call.cancel()
@@ -415,7 +439,7 @@ class TableSession:
             if self._given_up(failing_since):
                 raise StreamGaveUpError(error.code, f"could not reconnect: {error.message}", error.reason)
             attempt += 1
-            delay = next(delays)
+            delay = max(next(delays), moved or 0.0)
             reconnecting = True
             yield ConnectionLost(error, attempt, delay)
             await asyncio.sleep(delay)

@@ -4,8 +4,10 @@ One task per table plays while a server-run bot must act, one move at a time und
 move stored and applied like a client's (:meth:`Table.play_decided`), with a pause between moves so that the
 streams flush. A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against
 the game's strategies when the table is created); a seat taken over when its time ran out plays the game's
-takeover strategy. Each seat has its own random generator derived from the table's seed, so a table's bots
-play the same game again from the same seed. A move the store cannot commit is not made: the loop waits and
+takeover strategy. Each decision draws from a random generator of its own, derived from the table's seed,
+the seat and the table's sequence number: never from a generator kept in one process's memory, so a table's
+bots play the same game again from the same seed, also when another node took the table over mid-game (or
+the server restarted) and replayed it: the next decision is the one the first owner would have made. A move the store cannot commit is not made: the loop waits and
 decides again, the wait doubling up to a bound.
 """
 
@@ -31,15 +33,10 @@ STORE_RETRY_MAX_SECONDS: Final = 30.0
 class Bots:
     """The bots of one table: who plays which seat, with which generator, and the task that moves them."""
 
-    __slots__ = ("_rngs", "_table", "task")
+    __slots__ = ("_table", "task")
 
     def __init__(self, table: AnyTable) -> None:
         self._table = table
-        self._rngs = {
-            seat: random.Random(f"{table.seed}:bot:{seat}")
-            for seat, state in enumerate(table.seats)
-            if state.bot
-        }
         self.task: asyncio.Task[None] | None = None
         """The loop's task while it runs (or once it ended)."""
 
@@ -57,10 +54,11 @@ class Bots:
         return state.strategy if state.bot else self._table.adapter.takeover_strategy
 
     def _rng(self, seat: int) -> random.Random:
-        rng = self._rngs.get(seat)
-        if rng is None:  # a seat taken over on time
-            rng = self._rngs[seat] = random.Random(f"{self._table.seed}:takeover:{seat}")
-        return rng
+        """The generator of the seat's next decision: a function of the table's seed, the seat, who plays it
+        (its bot, or the takeover strategy) and the sequence number, which every decision advances."""
+        table = self._table
+        player = "bot" if table.seats[seat].bot else "takeover"
+        return random.Random(f"{table.seed}:{player}:{seat}:{table.sequence}")
 
     def _decide(self, seat: int, strategy: str, rng: random.Random) -> Any:
         """The seat's move by ``strategy``, from what the seat may see: the one call into the game's
