@@ -1,14 +1,14 @@
 """The server's bots at a table: the loop that plays its bot seats, and the seats taken over on time.
 
-One task per table plays while a server-run bot must act, one move at a time under the table's lock, each
-move stored and applied like a client's (:meth:`Table.play_decided`), with a pause between moves so that the
+One task per table plays while a server-run bot must act, one move at a time under the table's lock, each move
+stored and applied like a client's (:meth:`Table.play_decided`), with a pause between moves so that the
 streams flush. A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against
 the game's strategies when the table is created); a seat taken over when its time ran out plays the game's
-takeover strategy. Each decision draws from a random generator of its own, derived from the table's seed,
-the seat and the table's sequence number: never from a generator kept in one process's memory, so a table's
-bots play the same game again from the same seed, also when another node took the table over mid-game (or
-the server restarted) and replayed it: the next decision is the one the first owner would have made. A move the store cannot commit is not made: the loop waits and
-decides again, the wait doubling up to a bound.
+takeover strategy. Each decision draws from a random generator of its own, derived from the table's seed, the
+seat and the table's sequence number: never from a generator kept in one process's memory, so a table's bots
+play the same game again from the same seed, also when another node took the table over mid-game (or the
+server restarted) and replayed it: the next decision is the one the first owner would have made. A move the
+store cannot commit is not made: the loop waits and decides again, the wait doubling up to a bound.
 """
 
 from __future__ import annotations
@@ -66,11 +66,16 @@ class Bots:
         table = self._table
         return table.adapter.decide(table.game, seat, strategy, rng)
 
+    def next_move(self, seat: int) -> Any:
+        """The move the seat's bot makes now: the same on any node, after any restart (its generator is the
+        decision's own)."""
+        return self._decide(seat, self.strategy_of(seat), self._rng(seat))
+
     async def play(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = self._decide(seat, strategy, self._rng(seat))
+        action = self.next_move(seat)
         self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         await self._table.play_decided(seat, action)
 

@@ -40,6 +40,7 @@ import psycopg
 from server.directory import LOCK_CLASS, ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
+from server.membership import SUPERSEDED, Membership
 from server.registry import Registry
 from server.store_pg import SCHEMA, Holding, PostgresStore
 from server.table import AnyTable
@@ -84,8 +85,6 @@ class Figures:
     dropped: int = 0
     """Tables let go because another node holds them now."""
     nodes_declared_dead: int = 0
-    last_heartbeat: float = 0.0
-    """time.monotonic() of the last heartbeat the database accepted."""
     replay_seconds: float = 0.0
     """Time spent loading and replaying claimed tables."""
 
@@ -118,14 +117,20 @@ class Node:
         self.settings = settings
         self.registry = registry
         self.store = store
-        self.generation = 0
-        self.lock_key = 0
+        self.membership = Membership(
+            store.url,
+            settings.node_id,
+            endpoint=settings.endpoint,
+            web_endpoint=settings.web_endpoint,
+            lease_seconds=settings.lease_seconds,
+            on_lost=self._membership_lost,
+        )
         self.figures = Figures()
         self.directory = ClusterDirectory(self)
         self.ended = asyncio.Event()
         """Set when the node must stop serving: another process took its id over."""
         self._db: psycopg.AsyncConnection[Any] | None = None
-        """Heartbeats, the advisory lock, claims; only the node's own tasks use it, one at a time."""
+        """Claims, takeovers, summaries: only the node's own tasks use it."""
         self.reads: psycopg.AsyncConnection[Any] | None = None
         """The directory's queries (requests for tables held elsewhere)."""
         self._dirty: set[str] = set()
@@ -141,10 +146,26 @@ class Node:
     async def start(self) -> None:
         """Join the cluster, take back the tables that still name this node, and start heartbeating."""
         self.reads = await self._connect()
-        await self._join()
+        await asyncio.to_thread(self.membership.join)
         await self._claim(*_owned(self.kept_after()), "restart")
         loop = asyncio.get_running_loop()
+        self.membership.start(loop)
         self._tasks = [loop.create_task(self._run()), loop.create_task(self._listen())]
+
+    @property
+    def generation(self) -> int:
+        return self.membership.generation
+
+    def _membership_lost(self, why: str) -> None:
+        """The database stopped counting this generation in: declared dead (and joined again since: start
+        over with the tables that still name this node) or superseded (stop serving)."""
+        self.drop_all()
+        if why == SUPERSEDED:
+            self.ended.set()
+            return
+        task = asyncio.get_running_loop().create_task(self._claim(*_owned(self.kept_after()), "rejoin"))
+        self._tasks.append(task)
+        task.add_done_callback(self._tasks.remove)
 
     async def stop(self) -> None:
         """Leave: release every table (the others claim them at once) and mark this node gone. Called once
@@ -161,14 +182,11 @@ class Node:
                     " WHERE owner = %s AND table_id = ANY(%s)",
                     (self.node_id, held),
                 )
-                await db.execute(
-                    f"UPDATE {SCHEMA}.nodes SET state = 'left' WHERE node_id = %s AND generation = %s",
-                    (self.node_id, self.generation),
-                )
                 await db.execute("SELECT pg_notify(%s, 'orphans')", (CHANNEL,))
             log.info("left the cluster", node_id=self.node_id, released=len(held))
         except psycopg.Error as error:
             log.warning("could not release tables on leaving", error=str(error))
+        await asyncio.to_thread(self.membership.stop)
         self.store.holdings.clear()
         await close_quietly(self._db)
         await close_quietly(self.reads)
@@ -177,68 +195,20 @@ class Node:
         return await psycopg.AsyncConnection.connect(self.store.url, autocommit=True, connect_timeout=3)
 
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
-        """The node's connection, connected again (and its lock taken again) after it was lost."""
-        if self._db is None or self._db.closed:
+        """The node's connection, connected again after it was lost."""
+        if self._db is None or self._db.closed or self._db.broken:
+            await close_quietly(self._db)
             self._db = await self._connect()
-            if self.lock_key:
-                await self._take_lock(self._db)
         return self._db
-
-    async def _join(self) -> None:
-        """Register a new generation of this node, holding its lock."""
-        db = await self._connection()
-        row = await (
-            await db.execute(
-                f"INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
-                " lease_seconds, heartbeat, started, state)"
-                f" VALUES (%s, 1, %s, %s, nextval('{SCHEMA}.node_lock_key'), %s, now(), now(), 'active')"
-                " ON CONFLICT (node_id) DO UPDATE SET generation = n.generation + 1,"
-                " endpoint = EXCLUDED.endpoint, web_endpoint = EXCLUDED.web_endpoint,"
-                " lease_seconds = EXCLUDED.lease_seconds, heartbeat = now(), started = now(),"
-                " state = 'active'"
-                " RETURNING generation, lock_key",
-                (
-                    self.node_id,
-                    self.settings.endpoint,
-                    self.settings.web_endpoint,
-                    self.settings.lease_seconds,
-                ),
-            )
-        ).fetchone()
-        assert row is not None
-        self.generation, self.lock_key = int(row[0]), int(row[1])
-        await self._take_lock(db)
-        self.figures.last_heartbeat = time.monotonic()
-        log.info("joined the cluster", node_id=self.node_id, generation=self.generation)
-
-    async def _take_lock(self, db: psycopg.AsyncConnection[Any]) -> None:
-        """The node's advisory lock; a session still holding it (an earlier process of this node id, frozen)
-        is ended first, so that its writes cannot outlive the new generation's start."""
-        taken = await (
-            await db.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, self.lock_key))
-        ).fetchone()
-        if taken is not None and taken[0]:
-            return
-        await db.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s"
-            " AND objid = %s AND objsubid = 2 AND granted",
-            (LOCK_CLASS, self.lock_key),
-        )
-        await db.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, self.lock_key))
 
     # ------------------------------------------------------------------ the loop
 
     async def _run(self) -> None:
         settings = self.settings
-        next_heartbeat = next_reconcile = 0.0
-        while True:
+        next_reconcile = time.monotonic() + RECONCILE_SECONDS
+        while not self.ended.is_set():
             now = time.monotonic()
             try:
-                if now >= next_heartbeat:
-                    await self._heartbeat()
-                    next_heartbeat = now + settings.heartbeat_seconds
-                if self.ended.is_set():
-                    return
                 await self._publish_summaries()
                 await self._take_over()
                 if now >= next_reconcile:
@@ -246,35 +216,11 @@ class Node:
                     next_reconcile = now + RECONCILE_SECONDS
             except psycopg.Error as error:
                 log.warning("cluster database unavailable", error=str(error))
-                if self._db is not None:
-                    await self._db.close()
+                if self._db is not None and self._db.broken:
+                    await close_quietly(self._db)  # connected again (and the lock taken again) next turn
             except Exception:  # one bad turn must not end the node's membership
                 log.exception("cluster turn failed")
             await asyncio.sleep(settings.tick_seconds)
-
-    async def _heartbeat(self) -> None:
-        db = await self._connection()
-        row = await (
-            await db.execute(
-                f"UPDATE {SCHEMA}.nodes SET heartbeat = now() WHERE node_id = %s AND generation = %s"
-                " AND state = 'active' RETURNING 1",
-                (self.node_id, self.generation),
-            )
-        ).fetchone()
-        if row is not None:
-            self.figures.last_heartbeat = time.monotonic()
-            return
-        current = await (
-            await db.execute(f"SELECT generation FROM {SCHEMA}.nodes WHERE node_id = %s", (self.node_id,))
-        ).fetchone()
-        if current is not None and int(current[0]) != self.generation:
-            log.error("another process took this node id over; stopping", node_id=self.node_id)
-            self.drop_all()
-            self.ended.set()
-            return
-        log.warning("declared dead: dropping every table, joining again", node_id=self.node_id)
-        self.drop_all()
-        await self._join()
 
     async def _take_over(self) -> None:
         """Declare dead the nodes whose lock is gone or lease ran out, then claim a share of the orphans."""
@@ -465,6 +411,7 @@ class Node:
             if table is None or held is None:
                 continue
             rows.append((table.describe().SerializeToString(), table.open_seats(), table_id, held.epoch))
+        rows.sort(key=lambda row: str(row[2]))  # one transaction: rows locked in table order, like the store
         try:
             db = await self._connection()
             async with db.cursor() as cursor:
@@ -480,7 +427,7 @@ class Node:
     @property
     def lease_age(self) -> float:
         """Seconds since the database last accepted this node's heartbeat."""
-        return time.monotonic() - self.figures.last_heartbeat
+        return self.membership.lease_age
 
 
 def _moving() -> ServiceError:

@@ -308,6 +308,9 @@ class Store(ABC):
                 batch, self._queue = self._queue, []
             if not batch:
                 return  # closed, and everything queued before is written
+            # Rows are locked in table order in every transaction, by every node (PostgreSQL): two
+            # transactions never wait for each other's rows. Stable: each table's writes keep their order.
+            batch.sort(key=lambda write: write.table_id)
             try:
                 self._transaction(batch)
                 outcomes: list[StoreError | None] = [None] * len(batch)

@@ -16,7 +16,10 @@ _databases = itertools.count(1)
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
-    server = Postgres()
+    # fsync off: the tests crash PostgreSQL's processes, never the machine, and a commit still waits for its
+    # write-ahead log to reach the kernel (synchronous_commit stays on), which a process crash cannot lose;
+    # waiting for the disk too would only slow a loaded machine's tests down.
+    server = Postgres(fsync=False)
     try:
         server.start()
         yield server

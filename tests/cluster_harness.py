@@ -1,0 +1,78 @@
+"""A cluster on loopback for the tests: several real ``thousand-server`` processes sharing one PostgreSQL
+database (tests/conftest.py's), each a node with its own id and a short lease; and readings of the database
+the nodes share (who owns what, the claims, the records)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from server.store_pg import SCHEMA
+from tests.live_server import LiveServer, free_port
+
+LEASE_SECONDS = 2.0
+
+
+@dataclass
+class Cluster:
+    url: str
+    nodes: dict[str, LiveServer]
+
+    def address(self, name: str) -> str:
+        return self.nodes[name].address
+
+    def addresses(self, first: str | None = None) -> str:
+        """Every node's address, ``first``'s first: a client's ``--server`` for the cluster."""
+        names = sorted(self.nodes, key=lambda n: (n != first, n))
+        return ",".join(self.address(n) for n in names)
+
+    def name_of(self, address: str) -> str:
+        return next(name for name, node in self.nodes.items() if node.address == address)
+
+    def rows(self, query: str, *params: object) -> list[tuple[Any, ...]]:
+        with psycopg.connect(self.url) as connection:
+            return connection.execute(query.replace("{S}", SCHEMA), params).fetchall()
+
+    def owners(self) -> dict[str, str | None]:
+        """Table id -> the node the database says owns it."""
+        return {t: o for t, o in self.rows("SELECT table_id, owner FROM {S}.tables")}
+
+    def unfinished_by_owner(self) -> dict[str, int]:
+        rows = self.rows("SELECT owner, count(*) FROM {S}.tables WHERE NOT finished GROUP BY owner")
+        return {str(owner): int(count) for owner, count in rows if owner is not None}
+
+
+@contextmanager
+def cluster(
+    directory: Path,
+    url: str,
+    names: Sequence[str],
+    *,
+    lease: float = LEASE_SECONDS,
+    flags: Sequence[str] = (),
+) -> Iterator[Cluster]:
+    """Nodes ``names`` on free ports, serving the database at ``url``; each stopped (SIGTERM, by its pid)
+    at the end, or killed if it does not stop."""
+    with ExitStack() as stack:
+        nodes: dict[str, LiveServer] = {}
+        for name in names:
+            port = free_port()
+            node = LiveServer(
+                port=port,
+                db=url,
+                log=directory / f"node-{name}.log",
+                flags=(
+                    *("--node-id", name, "--advertise-address", f"127.0.0.1:{port}"),
+                    *("--lease-seconds", str(lease)),
+                    *flags,
+                ),
+            )
+            node.start()
+            stack.callback(node.stop)
+            nodes[name] = node
+        yield Cluster(url, nodes)
