@@ -121,12 +121,11 @@ class Postgres:
             argv += ["-c", f"{name}={value}"]
         uid, gid, groups = self._as_user()
         with self.log.open("ab") as out:
-            # A session of its own: crash() kills the server and every backend it forked at once.
             self.process = subprocess.Popen(
                 argv,
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True,  # not in the tests' process group: a ^C reaches the tests only
                 user=uid,
                 group=gid,
                 extra_groups=groups,
@@ -175,12 +174,14 @@ class Postgres:
         process = self.process
         if process is None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)  # its session: the pid is the group's id
+        doomed = [process.pid, *_children(process.pid)]  # each backend is in a session of its own
+        for pid in doomed:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         process.wait(timeout=30)
         deadline = time.monotonic() + 10
-        while _group_alive(process.pid) and time.monotonic() < deadline:
-            time.sleep(0.02)  # the backends, reparented, are gone a moment later
+        while any(Path(f"/proc/{pid}").exists() for pid in doomed) and time.monotonic() < deadline:
+            time.sleep(0.02)  # reparented, reaped by init a moment later
 
     def remove(self) -> None:
         """Stop the server and delete its data."""
@@ -188,14 +189,15 @@ class Postgres:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
 
 
 @contextlib.contextmanager
