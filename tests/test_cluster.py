@@ -99,7 +99,7 @@ async def routing(nodes: Cluster) -> None:
         fourth = (await a.CreateTable(thousand_table(bots=2))).table.table_id
         seat = await session.join(fourth)
         assert session.route.address == nodes.address("a")
-        async for item in session.stream():
+        async for _item in session.stream():
             turn = session.turn
             if turn is not None and turn.seat == seat and turn.legal_actions:
                 assert await session.submit(turn.legal_actions[0]) > (session.last_sequence or 0)
@@ -128,9 +128,11 @@ async def placement(nodes: Cluster) -> None:
     # The first stays (one each way is no better), then a has more: the next goes to b, and so on.
     assert [t.endpoint for t in placed] == [nodes.address(n) for n in "abab"]
     for table in placed:
-        await until(lambda t=table: _owned_by(b, t.table_id, t.endpoint))  # type: ignore[misc]
-        joined = await stub(table.endpoint).JoinTable(pb.JoinTableRequest(table_id=table.table_id))
-        assert joined.table.endpoint == table.endpoint
+        assert await owner_of(b, table.table_id) == table.endpoint
+        async with TableSession(table.endpoint) as session:  # retries TABLE_MOVING while b adopts it
+            await session.join(table.table_id)
+            assert session.route.address == table.endpoint
+            assert session.table is not None and session.table.endpoint == table.endpoint
     assert sorted(nodes.unfinished_by_owner().items()) == [("a", 2), ("b", 2)]
 
 
