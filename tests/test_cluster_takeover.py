@@ -15,7 +15,7 @@ from pathlib import Path
 
 from grpc import aio
 
-from clients.bots.registry import make_strategy
+from clients.bots.registry import make_blagogo_strategy, make_strategy
 from clients.bots.sdk import BotResult, run_bot
 from clients.errors import ServerError
 from clients.routing import Route
@@ -51,20 +51,22 @@ class Followed:
 
 
 def requests() -> list[pb.CreateTableRequest]:
-    """The tables: 14 Thousand and 6 Blagogo tables of server bots, 4 Thousand tables with an SDK seat."""
+    """The tables: 8 Thousand and 12 Blagogo tables of server bots, 2 of each with an SDK seat (seat 0).
+
+    Short games, so that the test stays short on a small machine: Thousand's run to 1000 points (about 1200
+    moves), Blagogo's here to 300 (about 260)."""
     made: list[pb.CreateTableRequest] = []
     for i in range(24):
         request = pb.CreateTableRequest(seed=7_000 + i, first_dealer=0, request_id=f"takeover-{i}")
-        if 14 <= i < 20:
+        sdk = i >= 20
+        if i < 8 or i in (20, 21):
+            request.game = pb.GAME_KIND_THOUSAND
+            bot = GREEDY
+        else:
             request.game = pb.GAME_KIND_BLAGOGO
             request.rules.blagogo.CopyFrom(blagogo_pb.BlagogoRules(target=300))
-            request.seats.extend([pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")] * 3)
-        else:
-            request.game = pb.GAME_KIND_THOUSAND
-            open_seat = i >= 20
-            request.seats.extend(
-                [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) if open_seat else GREEDY, GREEDY, GREEDY]
-            )
+            bot = pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")
+        request.seats.extend([pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) if sdk else bot, bot, bot])
         made.append(request)
     return made
 
@@ -160,7 +162,7 @@ class Outcome:
 async def scenario(nodes: Cluster) -> Outcome:
     names = sorted(nodes.nodes)
     table_ids: list[str] = []
-    sdk_tables: list[tuple[str, str]] = []
+    sdk_tables: list[tuple[str, str, pb.GameKind.ValueType]] = []
     for i, request in enumerate(requests()):
         at = names[i % len(names)]  # created on every node in turn: each owns a third
         route = Route(nodes.address(at))
@@ -170,15 +172,22 @@ async def scenario(nodes: Cluster) -> Outcome:
         table_ids.append(table.table_id)
         if request.seats[0].kind == pb.SEAT_KIND_OPEN:
             elsewhere = names[(i + 1) % len(names)]  # the SDK bot first asks a node that does not own it
-            sdk_tables.append((table.table_id, nodes.addresses(first=elsewhere)))
+            sdk_tables.append((table.table_id, nodes.addresses(first=elsewhere), request.game))
     followed = {t: Followed(t) for t in table_ids}
     routes = [Route(nodes.addresses(first=names[i % len(names)])) for i in range(len(table_ids))]
     watchers = [
         asyncio.create_task(follow(route, followed[t])) for route, t in zip(routes, table_ids, strict=True)
     ]
     bots = [
-        asyncio.create_task(run_bot(make_strategy("greedy"), server=server, table_id=t, name="sdk"))
-        for t, server in sdk_tables
+        asyncio.create_task(
+            run_bot(
+                make_strategy("greedy") if game == pb.GAME_KIND_THOUSAND else make_blagogo_strategy("random"),
+                server=server,
+                table_id=t,
+                name="sdk",
+            )
+        )
+        for t, server, game in sdk_tables
     ]
     deadline = time.monotonic() + GAME_TIMEOUT
     while True:  # well under way: every table has its first few dozen records
