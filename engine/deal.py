@@ -276,6 +276,7 @@ class Deal:
         "active",
         "auction",
         "bid",
+        "client_seeds",
         "contract",
         "dark_seat",
         "deal_seed",
@@ -347,6 +348,7 @@ class Deal:
         self.salt = ""
         self.deal_seed: int | None = None
         """Set by the game: what its commitment (engine.verify) reveals at the end of the deal."""
+        self.client_seeds: tuple[str, ...] = ()
         self.sitter: int | None = setup.dealer if n == 4 else None
 
         self.hands: list[int] = [0] * n
@@ -426,6 +428,7 @@ class Deal:
         new.bid = self.bid
         new.contract = self.contract
         new.dark_seat = self.dark_seat
+        new.client_seeds = self.client_seeds
         new.deal_seed = self.deal_seed
         new.dealer = self.dealer
         new.dealt = self.dealt
@@ -947,6 +950,7 @@ class Deal:
                 tuple(cards_of(m) for m in self.dealt_talons),
                 self.salt,
                 self.deal_seed,
+                self.client_seeds,
             )
         )
 
