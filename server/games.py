@@ -7,7 +7,7 @@ created. An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed and first dealer; its events; check an action (raising the
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check an action (raising the
   engine's :class:`~engine.ActionError`, the game unchanged) and apply it;
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
@@ -32,6 +32,7 @@ import engine
 from engine import blagogo
 from engine import events as thousand_events
 from engine.blagogo import events as blagogo_events
+from engine.seeds import FairDeals
 from server import codec, codec_blagogo, view_wire, wire
 from server.errors import ErrorReason, ServiceError
 from server.strategies import BLAGOGO_STRATEGIES, STRATEGIES
@@ -115,7 +116,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ the engine game
 
     @abstractmethod
-    def new_game(self, rules: RulesT, seed: int, first_dealer: int | None) -> GameT: ...
+    def new_game(
+        self, rules: RulesT, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> GameT: ...
 
     @abstractmethod
     def events(self, game: GameT) -> Sequence[EventT]:
@@ -228,8 +231,10 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def rules_from_bytes(self, data: bytes) -> engine.Rules:
         return codec.rules_from_proto(ThousandRules.FromString(data))
 
-    def new_game(self, rules: engine.Rules, seed: int, first_dealer: int | None) -> engine.Game:
-        return engine.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: engine.Rules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> engine.Game:
+        return engine.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: engine.Game) -> Sequence[engine.Event]:
         return game.events
@@ -340,8 +345,10 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     def rules_from_bytes(self, data: bytes) -> blagogo.BlagogoRules:
         return codec_blagogo.rules_from_proto(BlagogoRules.FromString(data))
 
-    def new_game(self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None) -> blagogo.Game:
-        return blagogo.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> blagogo.Game:
+        return blagogo.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: blagogo.Game) -> Sequence[blagogo_events.Event]:
         return game.events
