@@ -204,9 +204,10 @@ class Game:
         deal = Deal(self.rules, setup, shuffle.order)
         # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key, a
         # fair one its secret and the seats' seeds.
-        if fair is not None:
+        if fair is not None and self.fair is not None:
             deal.salt = fair.salt
             deal.client_seeds = fair.client_seeds
+            self.fair.dealt.append(fair.client_seeds)
         else:
             key = deal_key(self.seed, setup.number)
             deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None

@@ -107,7 +107,7 @@ class FairDeals:
     takes the seeds held when it is dealt.
     """
 
-    __slots__ = ("game", "secret", "seeds")
+    __slots__ = ("dealt", "game", "secret", "seeds")
 
     def __init__(self, game: str, secret: bytes, players: int) -> None:
         if len(secret) != SECRET_BYTES:
@@ -115,6 +115,8 @@ class FairDeals:
         self.game = game
         self.secret = secret
         self.seeds: list[str] = [""] * players
+        self.dealt: list[tuple[str, ...]] = []
+        """The seeds each deal was dealt from, in order: what a game record needs to replay the game."""
 
     @property
     def commitment(self) -> str:
@@ -127,6 +129,7 @@ class FairDeals:
         self.seeds[seat] = seed
 
     def deal(self, number: int, deck: Sequence[T]) -> FairDeal[T]:
+        """Deal ``number`` from the seeds held now (the game notes the ones it deals: :attr:`dealt`)."""
         secret = fair_deal_secret(self.secret, number)
         seeds = tuple(self.seeds)
         return FairDeal(fair_shuffle(deck, fair_mix(self.game, secret, number, seeds)), secret.hex(), seeds)

@@ -145,9 +145,10 @@ class Game:
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
         rnd = Round(self.rules, number, self.dealer, shuffle.order)
         committed = ""
-        if fair is not None:  # a seeded round has no commitment (its seed gives it)
+        if fair is not None and self.fair is not None:  # a seeded round has no commitment (its seed gives it)
             rnd.salt, rnd.client_seeds = fair.salt, fair.client_seeds
             committed = commitment(fair.salt, None, shuffle.order)
+            self.fair.dealt.append(fair.client_seeds)
         self.round = rnd
         self.rounds_dealt = number
         self.history.append((None, shuffle))
