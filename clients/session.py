@@ -22,6 +22,9 @@ What it takes care of:
 - **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
   a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
   applies at most once.
+- **Fair deals**: :meth:`TableSession.join` adds a seed of the seat's own to the deals, after reading the
+  table's commitment, and :attr:`TableSession.deals` checks every deal the stream reveals against them
+  (:mod:`clients.fairness`, :mod:`engine.verify`).
 - **Errors**: every refusal is a :class:`ServerError` carrying the gRPC code, the ``ErrorInfo`` reason (e.g.
   ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the server's message.
 """
@@ -44,10 +47,12 @@ from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from grpc import aio
 
+from clients.fairness import checker_for, new_client_seed, witness_for
 from engine import Action, Event, Rules, View, blagogo
 from engine.blagogo import events as blagogo_events
 from engine.blagogo.actions import ALL_ACTION_TYPES as BLAGOGO_ACTION_TYPES
 from engine.events import GameOver
+from engine.verify import DealChecker
 from server import codec, codec_blagogo
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -594,6 +599,13 @@ class TableSession:
         """A seated session streams over Play and sends its actions on that stream while it is open (one
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: _Play | None = None
+        self.client_seed: str | None = None
+        """The seed this session's seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
+        self.deals: DealChecker = checker_for(None, None)
+        """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
+        ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
+        self._commitments: dict[str, pb.Table] = {}
+        """Tables as read before joining them (create, list, get): the commitment a join checks against."""
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -674,10 +686,12 @@ class TableSession:
         *,
         seed: int | None = None,
         first_dealer: int | None = None,
+        practice: bool = False,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
-        or a bot strategy's name."""
+        or a bot strategy's name. Its deals are fair, unless a ``seed`` makes it a seeded table (with an open
+        seat, only with ``practice``: CreateTableRequest.practice)."""
         if isinstance(rules, blagogo.BlagogoRules):
             game = pb.GAME_KIND_BLAGOGO
             message = pb.Rules(blagogo=codec_blagogo.rules_to_proto(rules))
@@ -698,9 +712,15 @@ class TableSession:
             request.seed = seed
         if first_dealer is not None:
             request.first_dealer = first_dealer
+        request.practice = practice
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
         response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return response.table
+        return self._seen(response.table)
+
+    def _seen(self, table: pb.Table) -> pb.Table:
+        """Remember a table read before joining it (its commitment must not change when the seed is sent)."""
+        self._commitments[table.table_id] = table
+        return table
 
     async def list_tables(
         self,
@@ -720,7 +740,7 @@ class TableSession:
                 page_token=token,
             )
             page = await self._list_page(request)
-            tables.extend(page.tables)
+            tables.extend(self._seen(t) for t in page.tables)
             token = page.next_page_token
             if not token:
                 break
@@ -733,21 +753,31 @@ class TableSession:
         """One table (by default the one joined or watched)."""
         request = pb.GetTableRequest(table_id=table_id or self._table_id())
         response = await self._call(lambda: self._stub.GetTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return response.table
+        return self._seen(response.table)
 
-    async def join(self, table_id: str, seat: int | None = None, name: str = "") -> int:
+    async def join(
+        self, table_id: str, seat: int | None = None, name: str = "", *, client_seed: str | None = None
+    ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
         The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
-        seat back instead of taking a second one (JoinTableRequest.seat_token).
+        seat back instead of taking a second one (JoinTableRequest.seat_token). So is the seat's own seed for
+        the deals (``client_seed``, by default a fresh random one), after the table's commitment was read:
+        :attr:`deals` then checks every deal against both.
         """
+        before = self._commitments.get(table_id) or await self.get_table(table_id)
         token = secrets.token_urlsafe(32)
-        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token)
+        seed = client_seed if client_seed is not None else new_client_seed()
+        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
         if seat is not None:
             request.seat = seat
         response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=True)
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
+        self.client_seed = seed
+        self.deals = checker_for(before, witness_for(before, response.seat, seed))
+        if response.table.fairness.commitment != before.fairness.commitment:
+            self.deals.problems.append("the table's commitment changed when the seat was taken")
         return response.seat
 
     async def export(self, table_id: str | None = None) -> str:
@@ -761,6 +791,7 @@ class TableSession:
         table = await self.get_table(table_id)
         self.attach(table_id)
         self.table = table
+        self.deals = checker_for(table, witness_for(table, None, ""))
         return table
 
     async def leave(self) -> pb.Table:
@@ -977,6 +1008,7 @@ class TableSession:
                 self.turn = blagogo_turn
             if isinstance(blagogo_event, blagogo_events.GameOver):
                 self.finished = True
+            self.deals.see(blagogo_event)
             return BlagogoEventMessage(message.sequence, blagogo_event, blagogo_turn)
         event = decode_event(message.event)
         turn = decode_turn(message.turn) if message.HasField("turn") else None
@@ -985,6 +1017,7 @@ class TableSession:
             self.turn = turn
         if isinstance(event, GameOver):
             self.finished = True
+        self.deals.see(event)
         return EventMessage(message.sequence, event, turn)
 
     def _blagogo_stream(self, message: pb.StreamEventsResponse) -> bool:
