@@ -600,7 +600,7 @@ class TableSession:
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: _Play | None = None
         self.client_seed: str | None = None
-        """The seed this session's seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
+        """The seed this seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
         self.deals: DealChecker = checker_for(None, None)
         """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
         ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
