@@ -7,8 +7,8 @@ created. An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check an action (raising the
-  engine's :class:`~engine.ActionError`, the game unchanged) and apply it;
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events;
+  check an action (raising the engine's :class:`~engine.ActionError`, the game unchanged) and apply it;
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **bots**: the names of its strategies, and a bot's decision from its seat's view.
