@@ -50,7 +50,9 @@ def test_play_joins_a_live_table_and_the_example_bot_finishes_the_game(tmp_path:
 
     async def scenario(address: str) -> None:
         async with TableSession(address) as lobby:
-            table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            table = await lobby.create_table(
+                Rules(), [None, "greedy", "greedy"], seed=8, practice=True, first_dealer=0
+            )
         result = await asyncio.wait_for(run_bot(CautiousBot(), server=address, table_id=table.table_id), 120)
         assert result.finished
         assert result.decisions > 10

@@ -73,7 +73,7 @@ def test_tables_lists_id_rules_seats_and_status() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address) as session:
             waiting = await session.create_table(
-                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1
+                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1, practice=True
             )
             out = io.StringIO()
             assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
