@@ -98,6 +98,8 @@ class Scheme:
     revealed: Callable[[object], Revealed | None]
     over: Callable[[object], str | None]
     """The table secret the game's end discloses ("" on a seeded table)."""
+    unit: str = "deal"
+    """What the game calls a deal, in the checker's lines ("round" for 1000 Blagogo)."""
 
 
 def _started(event: object) -> int | None:
@@ -173,23 +175,23 @@ def problem(
 
 
 def _problem(scheme: Scheme, deal: _Deal, revealed: Revealed, witness: Witness | None) -> str | None:
-    number = revealed.number
+    number, unit = revealed.number, scheme.unit
     if deal.number != number:
-        return f"deal {number} was revealed against the commitment of deal {deal.number}"
+        return f"{unit} {number} was revealed against the commitment of {unit} {deal.number}"
     if scheme.commitment(revealed.salt, revealed.deal_seed, revealed.order) != deal.commitment:
-        return f"deal {number}: the revealed order does not match the commitment"
+        return f"{unit} {number}: the revealed order does not match the commitment"
     if len(revealed.order) != len(scheme.deck) or set(revealed.order) != set(scheme.deck):
-        return f"deal {number}: the revealed order is not the deck, each card once"
+        return f"{unit} {number}: the revealed order is not the deck, each card once"
     if deal.start is not None and _cut(scheme.blocks(deal.start, revealed), revealed.order):
-        return f"deal {number}: the revealed hands are not the order dealt out"
+        return f"{unit} {number}: the revealed hands are not the order dealt out"
     if deal.mine is not None and witness is not None and witness.seat is not None:
         hands = revealed.hands
         if witness.seat >= len(hands) or set(hands[witness.seat]) != set(deal.mine):
-            return f"deal {number}: the revealed hands are not the cards you were dealt"
+            return f"{unit} {number}: the revealed hands are not the cards you were dealt"
     if witness is None or not witness.commitment:
         key, seeded = revealed.deal_seed, scheme.seeded_order
         if key is not None and seeded is not None and seeded(key) != revealed.order:
-            return f"deal {number}: the order is not the one its seed gives"
+            return f"{unit} {number}: the order is not the one its seed gives"
         return None
     return _fair_problem(scheme, revealed, witness)
 
@@ -205,20 +207,20 @@ def _cut(blocks: list[tuple[Any, ...]], order: tuple[Any, ...]) -> bool:
 
 
 def _fair_problem(scheme: Scheme, revealed: Revealed, witness: Witness) -> str | None:
-    number, seeds = revealed.number, revealed.client_seeds
+    number, seeds, unit = revealed.number, revealed.client_seeds, scheme.unit
     if revealed.deal_seed is not None:
-        return f"deal {number}: a fair deal came with a seed"
+        return f"{unit} {number}: a fair deal came with a seed"
     seat = witness.seat
     if seat is not None and (seat >= len(seeds) or seeds[seat] != witness.client_seed):
-        return f"deal {number}: your seed is not the one the deal was dealt from"
+        return f"{unit} {number}: your seed is not the one the deal was dealt from"
     try:
         secret = bytes.fromhex(revealed.salt)
     except ValueError:
-        return f"deal {number}: the deal's secret is not hex"
+        return f"{unit} {number}: the deal's secret is not hex"
     if len(secret) != 32:
-        return f"deal {number}: the deal's secret is not 32 bytes"
+        return f"{unit} {number}: the deal's secret is not 32 bytes"
     if fair_shuffle(scheme.deck, fair_mix(scheme.game, secret, number, seeds)) != revealed.order:
-        return f"deal {number}: the order is not the one the deal's secret and the seats' seeds give"
+        return f"{unit} {number}: the order is not the one the deal's secret and the seats' seeds give"
     return None
 
 
@@ -262,6 +264,7 @@ class DealChecker:
         return None
 
     def _check(self, revealed: Revealed) -> str | None:
+        unit = self.scheme.unit
         deal = self._pending.pop(revealed.number, None)
         if deal is None or (not deal.commitment and not self.fair):
             return None  # joined mid-deal: the commitment was never seen (or a game that sends none)
@@ -270,11 +273,11 @@ class DealChecker:
             return self._fail(trouble)
         self.verified.append(revealed.number)
         if not self.fair:
-            return f"deal {revealed.number} verified against its commitment"
+            return f"{unit} {revealed.number} verified against its commitment"
         self._salts[revealed.number] = revealed.salt
         yours = " (yours included)" if self.witness is not None and self.witness.seat is not None else ""
         return (
-            f"deal {revealed.number} verified: committed before it was dealt, and its secret with the"
+            f"{unit} {revealed.number} verified: committed before it was dealt, and its secret with the"
             f" {len(revealed.client_seeds)} seats' seeds{yours} gives the cards dealt"
         )
 
@@ -287,12 +290,13 @@ class DealChecker:
             raw = b""
         if not secret or table_commitment(raw) != witness.commitment:
             return self._fail("the table's secret does not match the commitment published before the game")
+        unit = self.scheme.unit
         for number, salt in sorted(self._salts.items()):
             if fair_deal_secret(raw, number).hex() != salt:
-                return self._fail(f"deal {number}'s secret does not derive from the table's secret")
+                return self._fail(f"{unit} {number}'s secret does not derive from the table's secret")
         self.secret_checked = True
         return (
-            f"the table's secret matches its commitment ({FAIR_SCHEME}): the {len(self._salts)} deals"
+            f"the table's secret matches its commitment ({FAIR_SCHEME}): the {len(self._salts)} {unit}s"
             " checked were fixed before any seat was taken"
         )
 

@@ -28,6 +28,7 @@ from clients.cli.blagogo_text import (
     state_lines,
 )
 from clients.cli.follow import display_names
+from clients.fairness import checker_for, deals_label
 from clients.session import (
     BlagogoEventMessage,
     BlagogoSnapshot,
@@ -68,12 +69,16 @@ class BlagogoPlainClient:
         self.seat = session.seat
         self.names: list[str] = display_names(session.table) if session.table is not None else []
         self.standings: tuple[be.Standing, ...] = ()
+        self.deals = checker_for(session.table, session.deals.witness)
+        """Checks every round revealed, and a fair table's secret at the end (engine.verify)."""
 
     def say(self, line: str = "") -> None:
         print(line, file=self.stdout, flush=True)
 
     async def run(self) -> int:
         """Follow the table to the end of the game; returns the exit status."""
+        if self.session.table is not None:
+            self.say(f"({deals_label(self.session.table)})")
         async for item in self.session.stream(from_start=True):
             turn: BlagogoTurn | None = None
             match item:
@@ -124,6 +129,9 @@ class BlagogoPlainClient:
                     self.standings = event.standings
                 for line in event_lines(event, self.names):
                     self.say(line)
+                verdict = self.deals.see(event)
+                if verdict is not None:
+                    self.say(verdict)
 
     def _rename(self, seat: int, name: str) -> None:
         while len(self.names) <= seat:

@@ -6,6 +6,7 @@ Both front ends (the full-screen UI and the line mode) feed every :data:`~client
 
 from __future__ import annotations
 
+from clients.fairness import deals_label
 from clients.session import (
     ConnectionLost,
     EventMessage,
@@ -23,7 +24,7 @@ from clients.tracker import ViewTracker
 from engine import Action, Event, View
 from engine.events import DealScored, DealStarted, GameOver, GameStarted, Standing
 from engine.transcript import render_lines
-from engine.verify import DealChecker
+from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -45,7 +46,9 @@ def _display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
 class Follower:
     """What a client knows of one table, kept from the stream."""
 
-    def __init__(self, seat: int | None, table: pb.Table | None = None) -> None:
+    def __init__(
+        self, seat: int | None, table: pb.Table | None = None, witness: Witness | None = None
+    ) -> None:
         self.seat = seat
         self.table = table
         self.names: list[str] = display_names(table) if table is not None else []
@@ -65,8 +68,11 @@ class Follower:
         self._segment: list[Event] = []
         """Engine events since the last game or deal header, rendered together (the transcript's context)."""
         self._segment_lines = 0
-        self.deals = DealChecker()
-        """Checks every revealed deal against the commitment sent when it was dealt (engine.verify)."""
+        self.deals = DealChecker(witness)
+        """Checks every revealed deal against the commitment sent when it was dealt and, on a fair table,
+        against this seat's seed and the table's secret (engine.verify; ``witness``: the session's)."""
+        self._announced = False
+        """Whether the table's kind of deals (seeded or fair) was said."""
 
     # ------------------------------------------------------------------ queries
 
@@ -96,6 +102,10 @@ class Follower:
         out: list[str] = []
         self.batch_ended = False
         self.scored = False
+        table = item.table if isinstance(item, Snapshot) else self.table
+        if not self._announced and table is not None:
+            self._announced = True
+            out.append(f"({deals_label(table)})")
         match item:
             case Snapshot(sequence, table, view, turn):
                 self.table = table

@@ -64,4 +64,6 @@ def _over(event: object) -> str | None:
     return event.table_secret if isinstance(event, GameOver) else None
 
 
-BLAGOGO = Scheme("blagogo", CARDS, commitment, None, _started, _blocks, _shuffled, _dealt, _revealed, _over)
+BLAGOGO = Scheme(
+    "blagogo", CARDS, commitment, None, _started, _blocks, _shuffled, _dealt, _revealed, _over, "round"
+)
