@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 import time
 from collections.abc import Callable
@@ -22,11 +23,14 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from clients.session import EventMessage, TableSession
+from engine import Game, Rules, events_for
 from engine.events import DealRevealed, DeckShuffled, Event, GameOver
 from engine.game import deal_key, deal_salt, seeded_shuffle
 from engine.selfplay import greedy_player
 from engine.verify import DealChecker, Witness, commitment
 from server import codec
+from server.export import replay
 from tests.in_process import serving
 from tests.live_server import LiveServer, free_port
 from tests.test_server import expect_error, run, token_md
@@ -271,6 +275,16 @@ def test_each_seat_verifies_a_whole_fair_game_and_catches_tampering() -> None:
                 assert isinstance(over, GameOver) and over.table_secret == final.fairness.secret
                 assert all(d.client_seeds == (seats[0].seed, seats[1].seed, "") for d in revealed(events))
 
+            # The game record holds the table's secret and each deal's seeds, and replays the game exactly.
+            exported = await stub.ExportTable(pb.ExportTableRequest(table_id=table.table_id))
+            record = json.loads(exported.record_json)
+            assert record["seeded"] is False and record["fair"]["secret"] == final.fairness.secret
+            assert record["fair"]["commitment"] == table.fairness.commitment
+            replayed = replay(record)
+            assert isinstance(replayed, Game)
+            for seat in seats:
+                assert events_for(replayed, seat.seat) == seat.events()
+
             seat = seats[0]
 
             def swap_cards(message: pb.StreamEventsResponse) -> None:
@@ -306,6 +320,34 @@ def test_each_seat_verifies_a_whole_fair_game_and_catches_tampering() -> None:
             assert _checked(elsewhere, seat.events()).problems == [
                 "the table's secret does not match the commitment published before the game"
             ]
+
+    run(scenario())
+
+
+def test_the_python_library_adds_a_seed_of_its_own_and_verifies_every_deal() -> None:
+    """TableSession.join draws the seat's seed after reading the table's commitment; TableSession.deals
+    checks every deal the stream reveals, and the table's secret at the end."""
+
+    async def scenario() -> None:
+        async with serving() as (server, _), TableSession(f"127.0.0.1:{server.port}") as session:
+            table = await session.create_table(Rules(), [None, "greedy", "greedy"])
+            assert not table.seeded and table.fairness.commitment
+            seat = await session.join(table.table_id)
+            seed = session.client_seed
+            assert seed is not None and len(seed) == 43
+            rng = random.Random(1)
+            seeds_seen: set[tuple[str, ...]] = set()
+            async for item in session.stream(from_start=True):
+                if not isinstance(item, EventMessage):
+                    continue
+                if isinstance(item.event, DealRevealed):
+                    seeds_seen.add(item.event.client_seeds)
+                turn = item.turn
+                if turn is not None and turn.seat == seat and turn.view is not None and turn.legal_actions:
+                    await session.submit(greedy_player(turn.view, rng))
+            assert session.deals.problems == [] and session.deals.secret_checked
+            assert len(session.deals.verified) >= 2
+            assert seeds_seen == {(seed, "", "")}
 
     run(scenario())
 
