@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ import pytest
 from engine import Game, Rules, blagogo, events_for, view
 from engine.blagogo import randomplay
 from engine.blagogo.verify import BLAGOGO
+from engine.blagogo.verify import card_code as blagogo_code
+from engine.blagogo.verify import commitment as blagogo_commitment
 from engine.cards import CARDS
 from engine.events import DealRevealed, DeckShuffled, GameOver
 from engine.seeds import (
@@ -28,7 +31,7 @@ from engine.seeds import (
     valid_client_seed,
 )
 from engine.selfplay import greedy_player
-from engine.verify import THOUSAND, DealChecker, Scheme, Witness
+from engine.verify import THOUSAND, DealChecker, Scheme, Witness, card_code, commitment
 
 SEEDS = ("seat-zero-seed-0123456789", "", "Seat_Two_Seed_abcdefghij")
 """Seat 1 gives no seed (a bot seat, or a client that contributes nothing)."""
@@ -234,3 +237,30 @@ def test_client_seeds_are_checked() -> None:
         FairDeals("thousand", bytes(32), 3).seat(0, "bad seed")
     with pytest.raises(ValueError):
         FairDeals("thousand", bytes(31), 3)
+
+
+def test_the_worked_example_of_the_protocol_guide_is_what_the_engine_deals() -> None:
+    """docs/protocol.md's worked example, line by line, so that a client developer can trust it."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    example = guide[guide.index("**Worked example**") :]
+    lines = dict(
+        line.split(None, 1) for line in example[example.index("```text") :].splitlines()[1:8] if line.strip()
+    )
+    secret = bytes.fromhex(example.split("table secret\n`")[1].split("`")[0])
+    assert secret == bytes(range(32))
+    deal_secret = fair_deal_secret(secret, 1)
+    mix = fair_mix("thousand", deal_secret, 1, SEEDS)
+    order = fair_shuffle(CARDS, mix)
+    assert lines["commitment"].strip() == table_commitment(secret)
+    assert lines["deal_secret"].strip() == deal_secret.hex()
+    assert lines["mix"].strip() == mix.hex()
+    assert lines["block_0"].strip() == hashlib.sha256(mix + bytes(4)).hexdigest()
+    assert lines["order"].strip() == " ".join(card_code(c) for c in order)
+    assert lines["deal"].strip() == "commitment " + commitment(deal_secret.hex(), None, order)
+    mix_text = "|".join(("thousand.fair.v1", "thousand", "1", *SEEDS))
+    assert lines["mix"] and f"mix text     {mix_text}" in example
+    blagogo_mix = fair_mix("blagogo", deal_secret, 1, SEEDS)
+    blagogo_order = fair_shuffle(BLAGOGO.deck, blagogo_mix)
+    assert blagogo_mix.hex() in example
+    assert " ".join(blagogo_code(c) for c in blagogo_order[:10]) in example
+    assert blagogo_commitment(deal_secret.hex(), None, blagogo_order) in example
