@@ -19,12 +19,17 @@ def new_client_seed() -> str:
     return secrets.token_urlsafe(32)
 
 
-def witness_for(table: pb.Table, seat: int | None, client_seed: str) -> Witness | None:
+def witness_for(
+    table: pb.Table, seat: int | None, client_seed: str, joined_at: int | None = None
+) -> Witness | None:
     """What a seat checks a fair table's deals against: ``table`` as read *before* the seed was sent (its
-    commitment), the seat and its seed; None for a seeded table (its seed gives every deal)."""
+    commitment), the seat, its seed and ``joined_at`` (the table's sequence in JoinTable's reply); None for a
+    seeded table (its seed gives every deal)."""
     if not table.HasField("fairness") or not table.fairness.commitment:
         return None
-    return Witness(table.fairness.commitment, seat, client_seed if seat is not None else "")
+    if seat is None:
+        return Witness(table.fairness.commitment)
+    return Witness(table.fairness.commitment, seat, client_seed, joined_at)
 
 
 def checker_for(table: pb.Table | None, witness: Witness | None) -> DealChecker:

@@ -775,7 +775,7 @@ class TableSession:
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
         self.client_seed = seed
-        self.deals = checker_for(before, witness_for(before, response.seat, seed))
+        self.deals = checker_for(before, witness_for(before, response.seat, seed, response.table.sequence))
         if response.table.fairness.commitment != before.fairness.commitment:
             self.deals.problems.append("the table's commitment changed when the seat was taken")
         return response.seat
@@ -1008,7 +1008,7 @@ class TableSession:
                 self.turn = blagogo_turn
             if isinstance(blagogo_event, blagogo_events.GameOver):
                 self.finished = True
-            self.deals.see(blagogo_event)
+            self._check_deals(blagogo_event, message.sequence)
             return BlagogoEventMessage(message.sequence, blagogo_event, blagogo_turn)
         event = decode_event(message.event)
         turn = decode_turn(message.turn) if message.HasField("turn") else None
@@ -1017,8 +1017,14 @@ class TableSession:
             self.turn = turn
         if isinstance(event, GameOver):
             self.finished = True
-        self.deals.see(event)
+        self._check_deals(event, message.sequence)
         return EventMessage(message.sequence, event, turn)
+
+    def _check_deals(self, event: object, sequence: int) -> None:
+        if isinstance(event, SeatTaken):
+            self.deals.seat_taken(event.seat, sequence)  # from when on the seat's deals hold our seed
+        else:
+            self.deals.see(event, sequence)
 
     def _blagogo_stream(self, message: pb.StreamEventsResponse) -> bool:
         """Whether this event message is of a 1000 Blagogo table: by the event itself, else by the table."""

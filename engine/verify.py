@@ -149,6 +149,23 @@ class Witness:
     commitment: str
     seat: int | None = None
     client_seed: str = ""
+    joined_at: int | None = None
+    """The table's sequence number in JoinTable's reply, when the checker is given sequence numbers: the
+    seat's seed is in the deals revealed after it that started after the seat's own SeatTaken event (the
+    last one for its seat up to then), not in those of an earlier player of the seat. None: in every deal."""
+
+
+def _holds_seed(witness: Witness | None, started_at: int | None, revealed_at: int | None, taken: int) -> bool:
+    """Whether a deal started at ``started_at`` and revealed at ``revealed_at`` was dealt with the seat's own
+    seed, the seat's SeatTaken event being at ``taken`` (-1: not seen)."""
+    if witness is None or witness.seat is None:
+        return False
+    joined = witness.joined_at
+    if joined is None or started_at is None or revealed_at is None:
+        return True
+    if revealed_at <= joined:
+        return False  # over before the join was: no deal of the seat's new player ends within the join
+    return started_at > joined or started_at > taken >= 0
 
 
 @dataclass
@@ -158,6 +175,8 @@ class _Deal:
     """The deal's first event (DealStarted), when it was seen."""
     commitment: str = ""
     mine: tuple[Any, ...] | None = None
+    started_at: int | None = None
+    """The sequence number of its first event, when the checker is given them."""
 
 
 def problem(
@@ -171,10 +190,13 @@ def problem(
     deal = _Deal(shuffled.number, started, shuffled.commitment)
     found = _revealed(revealed)
     assert found is not None
-    return _problem(THOUSAND, deal, found, witness)
+    return _problem(THOUSAND, deal, found, witness, own_seed=witness is not None and witness.seat is not None)
 
 
-def _problem(scheme: Scheme, deal: _Deal, revealed: Revealed, witness: Witness | None) -> str | None:
+def _problem(
+    scheme: Scheme, deal: _Deal, revealed: Revealed, witness: Witness | None, *, own_seed: bool
+) -> str | None:
+    """Why a revealed deal fails; ``own_seed``: whether the seat's own seed must be among its seeds."""
     number, unit = revealed.number, scheme.unit
     if deal.number != number:
         return f"{unit} {number} was revealed against the commitment of {unit} {deal.number}"
@@ -193,7 +215,7 @@ def _problem(scheme: Scheme, deal: _Deal, revealed: Revealed, witness: Witness |
         if key is not None and seeded is not None and seeded(key) != revealed.order:
             return f"{unit} {number}: the order is not the one its seed gives"
         return None
-    return _fair_problem(scheme, revealed, witness)
+    return _fair_problem(scheme, revealed, witness, own_seed)
 
 
 def _cut(blocks: list[tuple[Any, ...]], order: tuple[Any, ...]) -> bool:
@@ -206,12 +228,12 @@ def _cut(blocks: list[tuple[Any, ...]], order: tuple[Any, ...]) -> bool:
     return False
 
 
-def _fair_problem(scheme: Scheme, revealed: Revealed, witness: Witness) -> str | None:
+def _fair_problem(scheme: Scheme, revealed: Revealed, witness: Witness, own_seed: bool) -> str | None:
     number, seeds, unit = revealed.number, revealed.client_seeds, scheme.unit
     if revealed.deal_seed is not None:
         return f"{unit} {number}: a fair deal came with a seed"
     seat = witness.seat
-    if seat is not None and (seat >= len(seeds) or seeds[seat] != witness.client_seed):
+    if own_seed and seat is not None and (seat >= len(seeds) or seeds[seat] != witness.client_seed):
         return f"{unit} {number}: your seed is not the one the deal was dealt from"
     try:
         secret = bytes.fromhex(revealed.salt)
@@ -238,16 +260,28 @@ class DealChecker:
     _deal: _Deal | None = None
     _pending: dict[int, _Deal] = field(default_factory=dict)
     _salts: dict[int, str] = field(default_factory=dict)
+    _taken: int = -1
+    """The sequence number of the seat's own SeatTaken event (-1: not seen)."""
 
     @property
     def fair(self) -> bool:
         return self.witness is not None and bool(self.witness.commitment)
 
-    def see(self, event: object) -> str | None:
-        """Take one event; returns a line to show when a deal (or the table's secret) was just checked."""
+    def seat_taken(self, seat: int, sequence: int) -> None:
+        """A SeatTaken event (a table event, not the game's): the seat's own tells from which deal on the
+        seat's seed is in the deals (see :attr:`Witness.joined_at`)."""
+        witness = self.witness
+        if witness is None or seat != witness.seat:
+            return
+        if witness.joined_at is None or sequence <= witness.joined_at:
+            self._taken = sequence
+
+    def see(self, event: object, sequence: int | None = None) -> str | None:
+        """Take one event (with its sequence number, when known); returns a line to show when a deal (or
+        the table's secret) was just checked."""
         scheme = self.scheme
         if (started := scheme.started(event)) is not None:
-            self._deal = _Deal(started, event)
+            self._deal = _Deal(started, event, started_at=sequence)
         elif (shuffled := scheme.shuffled(event)) is not None:
             deal = self._deal if self._deal is not None and self._deal.number == shuffled[0] else None
             deal = deal or _Deal(shuffled[0])
@@ -258,24 +292,25 @@ class DealChecker:
             if deal is not None and self.witness is not None and dealt[0] == self.witness.seat:
                 deal.mine = dealt[1]
         elif (revealed := scheme.revealed(event)) is not None:
-            return self._check(revealed)
+            return self._check(revealed, sequence)
         elif (secret := scheme.over(event)) is not None and self.fair:
             return self._check_secret(secret)
         return None
 
-    def _check(self, revealed: Revealed) -> str | None:
+    def _check(self, revealed: Revealed, sequence: int | None) -> str | None:
         unit = self.scheme.unit
         deal = self._pending.pop(revealed.number, None)
         if deal is None or (not deal.commitment and not self.fair):
             return None  # joined mid-deal: the commitment was never seen (or a game that sends none)
-        trouble = _problem(self.scheme, deal, revealed, self.witness)
+        mine = _holds_seed(self.witness, deal.started_at, sequence, self._taken)
+        trouble = _problem(self.scheme, deal, revealed, self.witness, own_seed=mine)
         if trouble is not None:
             return self._fail(trouble)
         self.verified.append(revealed.number)
         if not self.fair:
             return f"{unit} {revealed.number} verified against its commitment"
         self._salts[revealed.number] = revealed.salt
-        yours = " (yours included)" if self.witness is not None and self.witness.seat is not None else ""
+        yours = " (yours included)" if mine else ""
         return (
             f"{unit} {revealed.number} verified: committed before it was dealt, and its secret with the"
             f" {len(revealed.client_seeds)} seats' seeds{yours} gives the cards dealt"

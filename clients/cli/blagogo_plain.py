@@ -88,8 +88,8 @@ class BlagogoPlainClient:
                     if view is not None and view.standings:
                         self.standings = view.standings
                     turn = snapshot_turn
-                case BlagogoEventMessage(_, event, event_turn):
-                    self._event(event)
+                case BlagogoEventMessage(sequence, event, event_turn):
+                    self._event(event, sequence)
                     turn = event_turn
                 case ConnectionLost(error, attempt, retry_in):
                     self.say(
@@ -110,9 +110,10 @@ class BlagogoPlainClient:
             self.say(line)
         return 0
 
-    def _event(self, event: SeatTaken | SeatReleased | TableNotice | be.Event) -> None:
+    def _event(self, event: SeatTaken | SeatReleased | TableNotice | be.Event, sequence: int) -> None:
         match event:
             case SeatTaken(seat, player_name, bot):
+                self.deals.seat_taken(seat, sequence)
                 self._rename(
                     seat, f"seat {seat} ({player_name} bot)" if bot else f"{player_name} (seat {seat})"
                 )
@@ -129,7 +130,7 @@ class BlagogoPlainClient:
                     self.standings = event.standings
                 for line in event_lines(event, self.names):
                     self.say(line)
-                verdict = self.deals.see(event)
+                verdict = self.deals.see(event, sequence)
                 if verdict is not None:
                     self.say(verdict)
 

@@ -198,7 +198,7 @@ class _Transcript(BlagogoPlainClient):
 
     def feed(self, event: BlagogoEventMessage) -> list[str]:
         self.lines = []
-        self._event(event.event)
+        self._event(event.event, event.sequence)
         return self.lines
 
 

@@ -126,7 +126,7 @@ class Follower:
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
                 self.sequence = sequence
-                self._event(event, out)
+                self._event(event, out, sequence)
                 if turn is not None:
                     self._flush(out)
                     self._take_turn(turn)
@@ -142,7 +142,7 @@ class Follower:
         self.lines.extend(out)
         return out
 
-    def _event(self, event: TableEvent, out: list[str]) -> None:
+    def _event(self, event: TableEvent, out: list[str], sequence: int) -> None:
         if isinstance(event, TableNotice):
             self._flush(out)
             out.append(event.text)
@@ -150,6 +150,7 @@ class Follower:
         if isinstance(event, SeatTaken | SeatReleased):
             self._flush(out)
             if isinstance(event, SeatTaken):
+                self.deals.seat_taken(event.seat, sequence)
                 self._rename(event.seat, _display_name(event.seat, event.bot, event.player_name, True))
                 who = "a bot" if event.bot else "a player"
                 out.append(f"{self.name(event.seat)} takes seat {event.seat} ({who})")
@@ -162,7 +163,7 @@ class Follower:
             self._segment, self._segment_lines = [], 0
         self._segment.append(event)
         self.tracker.apply(event)
-        verdict = self.deals.see(event)
+        verdict = self.deals.see(event, sequence)
         if verdict is not None:
             self._flush(out)
             out.append(verdict)

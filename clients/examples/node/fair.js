@@ -65,12 +65,16 @@ const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [.
 class DealVerifier {
   /**
    * `commitment`: Table.fairness.commitment as read before joining ("" for a seeded table: only each deal's
-   * commitment is checked); `seat` and `seed`: this seat and the client_seed it sent.
+   * commitment is checked); `seat` and `seed`: this seat and the client_seed it sent; `joinedAt`: the
+   * table's sequence in JoinTable's reply (BigInt): this seat's seed is in the deals revealed after it that
+   * started after this seat's own SeatTaken event, not in an earlier player's of the seat.
    */
-  constructor(commitment, seat, seed) {
+  constructor(commitment, seat, seed, joinedAt) {
     this.commitment = commitment;
     this.seat = seat;
     this.seed = seed;
+    this.joinedAt = joinedAt;
+    this.taken = -1n; // the sequence number of this seat's own SeatTaken event
     this.deals = new Map(); // number -> {active, commitment, mine}
     this.current = null;
     this.salts = new Map(); // number -> the revealed deal secret (hex), checked at the game's end
@@ -79,11 +83,25 @@ class DealVerifier {
     this.secretVerified = false;
   }
 
-  /** One Thousand event (the ThousandEvent message); returns a line to show when something was checked. */
-  see(e) {
+  /** A SeatTaken event at `sequence` (BigInt): this seat's own tells from which deal on its seed is in. */
+  seatTaken(seat, sequence) {
+    if (seat === this.seat && sequence <= this.joinedAt) this.taken = sequence;
+  }
+
+  /** Whether a deal started at `startedAt` and revealed at `revealedAt` was dealt with this seat's seed. */
+  holdsSeed(startedAt, revealedAt) {
+    if (revealedAt <= this.joinedAt) return false; // over before this seat's player joined
+    return startedAt > this.joinedAt || (this.taken >= 0n && startedAt > this.taken);
+  }
+
+  /**
+   * One Thousand event (the ThousandEvent message) at `sequence` (BigInt); returns a line to show when
+   * something was checked.
+   */
+  see(e, sequence) {
     switch (e.event) {
       case 'deal_started':
-        this.current = { active: e.deal_started.active, commitment: '', mine: null };
+        this.current = { active: e.deal_started.active, commitment: '', mine: null, startedAt: sequence };
         this.deals.set(e.deal_started.number, this.current);
         return null;
       case 'deck_shuffled': {
@@ -97,7 +115,7 @@ class DealVerifier {
         }
         return null;
       case 'deal_revealed':
-        return this.revealed(e.deal_revealed);
+        return this.revealed(e.deal_revealed, sequence);
       case 'game_over':
         return this.commitment ? this.secret(e.game_over.table_secret) : null;
       default:
@@ -105,22 +123,23 @@ class DealVerifier {
     }
   }
 
-  revealed(r) {
+  revealed(r, sequence) {
     const deal = this.deals.get(r.number);
     this.deals.delete(r.number);
     if (!deal || !deal.commitment) return null; // joined mid-deal: its commitment was never seen
-    const trouble = this.problem(r, deal);
+    const mine = this.holdsSeed(deal.startedAt, sequence);
+    const trouble = this.problem(r, deal, mine);
     if (trouble) return this.fail(`deal ${r.number}: ${trouble}`);
     this.verified.push(r.number);
     if (!this.commitment) return `deal ${r.number} verified against its commitment (a seeded table)`;
     this.salts.set(r.number, r.salt);
     return (
       `deal ${r.number} verified: committed before it was dealt, and its secret with the ` +
-      `${r.client_seeds.length} seats' seeds (yours included) gives the cards dealt`
+      `${r.client_seeds.length} seats' seeds${mine ? ' (yours included)' : ''} gives the cards dealt`
     );
   }
 
-  problem(r, deal) {
+  problem(r, deal, mine) {
     const order = r.order.map(code);
     const seed = r.deal_seed === undefined || r.deal_seed === null ? '' : String(r.deal_seed);
     const text = `thousand.deal.v1|${r.salt}|${seed}|${order.join(' ')}`;
@@ -140,7 +159,7 @@ class DealVerifier {
     }
     if (!this.commitment) return null;
     if (seed) return 'a fair deal came with a seed';
-    if (r.client_seeds[this.seat] !== this.seed) return 'your seed is not the one the deal was dealt from';
+    if (mine && r.client_seeds[this.seat] !== this.seed) return 'your seed is not the one the deal was dealt from';
     if (!/^[0-9a-f]{64}$/.test(r.salt)) return "the deal's secret is not 64 hex digits";
     const mix = hmac(Buffer.from(r.salt, 'hex'), [SCHEME, 'thousand', r.number, ...r.client_seeds].join('|'));
     if (fairShuffle(DECK, mix).join(' ') !== order.join(' ')) {

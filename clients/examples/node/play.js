@@ -474,7 +474,7 @@ class Seat {
         }
         this.lastSeen = sequence;
         this.events += 1;
-        this.onEvent(message.event);
+        this.onEvent(message.event, sequence);
         break;
       }
       default:
@@ -488,10 +488,11 @@ class Seat {
     return turn;
   }
 
-  onEvent(event) {
+  onEvent(event, sequence) {
+    if (event.event === 'seat_taken') this.verifier.seatTaken(event.seat_taken.seat, sequence);
     if (event.event !== 'thousand') return; // seat_taken, seat_released, or a case this client does not know
     const e = event.thousand;
-    const verdict = this.verifier.see(e);
+    const verdict = this.verifier.see(e, sequence);
     if (verdict && verdict.startsWith('FAILED')) console.error(`play.js: ${verdict}`);
     else if (verdict && !this.options.quiet) console.log(verdict);
     switch (e.event) {
@@ -661,7 +662,7 @@ async function main() {
     client_seed: newClientSeed(), // the same on a retry of this join
   };
   const joined = await retried(client, 'JoinTable', join);
-  const verifier = new DealVerifier(commitment, joined.seat, join.client_seed);
+  const verifier = new DealVerifier(commitment, joined.seat, join.client_seed, BigInt(joined.table.sequence));
   if ((joined.table.fairness ? joined.table.fairness.commitment : '') !== commitment) {
     verifier.fail("the table's commitment changed when the seat was taken");
   }
