@@ -107,7 +107,7 @@ class FairDeals:
     takes the seeds held when it is dealt.
     """
 
-    __slots__ = ("dealt", "game", "secret", "seeds")
+    __slots__ = ("_held", "dealt", "game", "secret", "seeds")
 
     def __init__(self, game: str, secret: bytes, players: int) -> None:
         if len(secret) != SECRET_BYTES:
@@ -115,8 +115,11 @@ class FairDeals:
         self.game = game
         self.secret = secret
         self.seeds: list[str] = [""] * players
+        """Each seat's seed now; set through :meth:`seat`."""
         self.dealt: list[tuple[str, ...]] = []
         """The seeds each deal was dealt from, in order: what a game record needs to replay the game."""
+        self._held: tuple[str, ...] = tuple(self.seeds)
+        """The seeds as one tuple, made anew only when a seat's changes: the deals share it."""
 
     @property
     def commitment(self) -> str:
@@ -127,9 +130,10 @@ class FairDeals:
         if seed and not valid_client_seed(seed):
             raise ValueError(f"seat {seat}: a client seed is {SEED_MIN} to {SEED_MAX} of A-Z a-z 0-9 - _")
         self.seeds[seat] = seed
+        self._held = tuple(self.seeds)
 
     def deal(self, number: int, deck: Sequence[T]) -> FairDeal[T]:
         """Deal ``number`` from the seeds held now (the game notes the ones it deals: :attr:`dealt`)."""
         secret = fair_deal_secret(self.secret, number)
-        seeds = tuple(self.seeds)
+        seeds = self._held
         return FairDeal(fair_shuffle(deck, fair_mix(self.game, secret, number, seeds)), secret.hex(), seeds)

@@ -153,7 +153,8 @@ def replay(record: dict[str, Any]) -> EngineGame:
     def deal() -> None:
         while game.is_chance_node:
             if fair is not None:
-                fair.seeds[:] = next(seeds)
+                for seat, seed in enumerate(next(seeds)):
+                    fair.seat(seat, seed)
             game.apply_chance()
 
     deal()
