@@ -33,7 +33,7 @@ from engine.events import (
 )
 from engine.rules import GOAL, Rules
 from engine.scoring import DealValue, value_deal
-from engine.seeds import FairDeals, derive_key
+from engine.seeds import FairDeals, derive_key, fair_shuffle
 from engine.verify import commitment
 
 BOLT_PENALTY = 120
@@ -181,7 +181,7 @@ class Game:
     def chance_outcome(self) -> Shuffle:
         """The shuffle of the next deal: the fair one, or the seed's."""
         if self.fair is not None:
-            return Shuffle(self.fair.deal(self.deals_dealt + 1, CARDS).order)
+            return Shuffle(fair_shuffle(CARDS, self.fair.deal(self.deals_dealt + 1).mix))
         return seeded_shuffle(self.seed, self.deals_dealt + 1)
 
     # ------------------------------------------------------------------ applying
@@ -193,9 +193,9 @@ class Game:
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the deal is in progress; no shuffle now")
         seeded = shuffle is None
-        fair = None if self.fair is None else self.fair.deal(self.deals_dealt + 1, CARDS)
+        fair = None if self.fair is None else self.fair.deal(self.deals_dealt + 1)
         if shuffle is None:
-            shuffle = self.chance_outcome() if fair is None else Shuffle(fair.order)
+            shuffle = self.chance_outcome() if fair is None else Shuffle(fair_shuffle(CARDS, fair.mix))
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
         elif not _is_card_tuple(shuffle.order):

@@ -15,7 +15,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Final, TypeVar
 
 
 def derive_key(namespace: str, seed: int, label: str) -> int:
@@ -91,10 +91,11 @@ def fair_shuffle(deck: Sequence[T], mix: bytes) -> tuple[T, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class FairDeal(Generic[T]):
-    """One fair deal: its order and what is revealed with it."""
+class FairDeal:
+    """One fair deal: what it is shuffled from (:func:`fair_shuffle` of the game's deck) and what is revealed
+    with it."""
 
-    order: tuple[T, ...]
+    mix: bytes
     salt: str
     """The deal's secret (hex): it keeps the deal's commitment unguessable and, revealed, gives the order."""
     client_seeds: tuple[str, ...]
@@ -132,8 +133,8 @@ class FairDeals:
         self.seeds[seat] = seed
         self._held = tuple(self.seeds)
 
-    def deal(self, number: int, deck: Sequence[T]) -> FairDeal[T]:
+    def deal(self, number: int) -> FairDeal:
         """Deal ``number`` from the seeds held now (the game notes the ones it deals: :attr:`dealt`)."""
         secret = fair_deal_secret(self.secret, number)
         seeds = self._held
-        return FairDeal(fair_shuffle(deck, fair_mix(self.game, secret, number, seeds)), secret.hex(), seeds)
+        return FairDeal(fair_mix(self.game, secret, number, seeds), secret.hex(), seeds)

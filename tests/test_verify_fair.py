@@ -117,7 +117,7 @@ def test_a_deal_follows_from_the_secret_the_seeds_and_its_number_only() -> None:
         assert next(e for e in events if isinstance(e, DeckShuffled)).commitment != commitment
     fair = fair_thousand(secret).fair
     assert fair is not None
-    orders = {fair.deal(number, CARDS).order for number in range(1, 6)}
+    orders = {fair_shuffle(CARDS, fair.deal(number).mix) for number in range(1, 6)}
     assert len(orders) == 5
 
 

@@ -30,7 +30,7 @@ from engine.blagogo.rules import BlagogoRules
 from engine.blagogo.scoring import value_round
 from engine.blagogo.verify import commitment
 from engine.errors import IllegalActionError, InvalidActionError, Reason
-from engine.seeds import FairDeals, derive_key
+from engine.seeds import FairDeals, derive_key, fair_shuffle
 
 
 def derive_seed(seed: int, label: str) -> int:
@@ -126,7 +126,7 @@ class Game:
     def chance_outcome(self) -> Shuffle:
         """The shuffle of the next round: the fair one, or the seed's."""
         if self.fair is not None:
-            return Shuffle(self.fair.deal(self.rounds_dealt + 1, CARDS).order)
+            return Shuffle(fair_shuffle(CARDS, self.fair.deal(self.rounds_dealt + 1).mix))
         return seeded_shuffle(self.seed, self.rounds_dealt + 1)
 
     # ------------------------------------------------------------------ applying
@@ -138,9 +138,9 @@ class Game:
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the round is in progress; no shuffle now")
         number = self.rounds_dealt + 1
-        fair = None if self.fair is None else self.fair.deal(number, CARDS)
+        fair = None if self.fair is None else self.fair.deal(number)
         if shuffle is None:
-            shuffle = self.chance_outcome() if fair is None else Shuffle(fair.order)
+            shuffle = self.chance_outcome() if fair is None else Shuffle(fair_shuffle(CARDS, fair.mix))
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
         rnd = Round(self.rules, number, self.dealer, shuffle.order)
