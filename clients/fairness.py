@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import secrets
 
-from engine.blagogo.verify import BLAGOGO
-from engine.verify import THOUSAND, DealChecker, Witness
+from clients.games import THOUSAND, game_of
+from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -33,9 +33,9 @@ def witness_for(
 
 
 def checker_for(table: pb.Table | None, witness: Witness | None) -> DealChecker:
-    """A checker of ``table``'s game, for a seat (or a spectator) with this witness."""
-    scheme = BLAGOGO if table is not None and table.game == pb.GAME_KIND_BLAGOGO else THOUSAND
-    return DealChecker(witness, scheme)
+    """A checker of ``table``'s game (Thousand's before there is a table), for a seat (or a spectator) with
+    this witness."""
+    return DealChecker(witness, THOUSAND.deals if table is None else game_of(table).deals)
 
 
 def deals_label(table: pb.Table) -> str:

@@ -23,13 +23,14 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
-from clients.session import EventMessage, TableSession
+from clients.messages import EventMessage
+from clients.session import TableSession
+from codec import thousand as codec
 from engine import Game, Rules, events_for
 from engine.events import DealRevealed, DeckShuffled, Event, GameOver
 from engine.game import deal_key, deal_salt, seeded_shuffle
 from engine.selfplay import greedy_player
 from engine.verify import DealChecker, Witness, commitment
-from server import codec
 from server.export import replay
 from tests.in_process import serving
 from tests.live_server import LiveServer, free_port

@@ -28,22 +28,24 @@ from clients.cli.blagogo_text import (
     state_lines,
 )
 from clients.cli.follow import display_names
+from clients.errors import ServerError
 from clients.fairness import checker_for, deals_label
-from clients.session import (
-    BlagogoEventMessage,
-    BlagogoSnapshot,
-    BlagogoTurn,
+from clients.messages import (
     ConnectionLost,
+    EventMessage,
     Reconnected,
     SeatReleased,
     SeatTaken,
-    ServerError,
+    Snapshot,
+    TableEvent,
     TableNotice,
-    TableSession,
+    Turn,
 )
+from clients.session import TableSession
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.cards import Card
+from engine.blagogo.observer import View
 
 RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})
 """Refusals after which the question is not asked again: the table moved on; the stream brings the news."""
@@ -80,15 +82,15 @@ class BlagogoPlainClient:
         if self.session.table is not None:
             self.say(f"({deals_label(self.session.table)})")
         async for item in self.session.stream(from_start=True):
-            turn: BlagogoTurn | None = None
+            turn: Turn[View, ba.Action] | None = None
             match item:
-                case BlagogoSnapshot(sequence, table, view, snapshot_turn):
+                case Snapshot(sequence, table, view, snapshot_turn):
                     self.names = display_names(table)
                     self.say(f"(joined the table at event {sequence})")
                     if view is not None and view.standings:
                         self.standings = view.standings
                     turn = snapshot_turn
-                case BlagogoEventMessage(sequence, event, event_turn):
+                case EventMessage(sequence, event, event_turn):
                     self._event(event, sequence)
                     turn = event_turn
                 case ConnectionLost(error, attempt, retry_in):
@@ -110,7 +112,7 @@ class BlagogoPlainClient:
             self.say(line)
         return 0
 
-    def _event(self, event: SeatTaken | SeatReleased | TableNotice | be.Event, sequence: int) -> None:
+    def _event(self, event: TableEvent[be.Event], sequence: int) -> None:
         match event:
             case SeatTaken(seat, player_name, bot):
                 self.deals.seat_taken(seat, sequence)
@@ -145,7 +147,7 @@ class BlagogoPlainClient:
             raise InputEndedError
         return line.strip()
 
-    async def ask(self, turn: BlagogoTurn) -> bool:
+    async def ask(self, turn: Turn[View, ba.Action]) -> bool:
         """Ask for an action until one is accepted (True), or the table moved on (False)."""
         view = turn.view
         actions = turn.legal_actions
