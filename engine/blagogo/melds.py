@@ -180,7 +180,8 @@ def form_meld(meld_id: int, owner: int, cards: tuple[Card, ...], jokers: tuple[S
     contributors = (owner,) * len(cards)
     if kind is MeldKind.SET:
         rank = _set_rank(naturals, jokers, len(cards))
-        return TableMeld(meld_id, owner, MeldKind.SET, cards, contributors, Rank(rank))
+        closed = len(naturals) == MAX_SET  # B-15: four natural suits laid at once are complete too
+        return TableMeld(meld_id, owner, MeldKind.SET, cards, contributors, Rank(rank), None, closed)
     suit = _run_suit(naturals, jokers)
     ranks = _ranks(cards, jokers)
     present = _distinct_ranks(ranks)
@@ -379,7 +380,7 @@ def swap_joker(meld: TableMeld, seat: int, card: Card) -> tuple[TableMeld, Card]
 # ---------------------------------------------------------------------------------------------- placing
 
 
-def _natural_faces(mask: int) -> list[int]:
+def natural_faces(mask: int) -> list[int]:
     """How many copies of each natural face (0..51) a hand mask holds."""
     counts = [0] * 52
     m = mask & ((1 << FIRST_JOKER) - 1)
@@ -391,7 +392,8 @@ def _natural_faces(mask: int) -> list[int]:
 
 
 def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
-    """B-9 ``bridge_take_must_meld``: can one meld action put card ``index`` (held in ``hand``) on the table?
+    """Can one meld action put card ``index`` (held in ``hand``) on the table? The single-action core of
+    B-9 ``bridge_take_must_meld`` (:mod:`engine.blagogo.placing` extends it to the whole turn).
 
     One action: adding it to a meld (alone, or to a run together with the hand's cards that fill the ranks
     between the run's end and it), swapping it for a joker, or laying a new 3-card meld with two cards of the
@@ -401,7 +403,7 @@ def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
     size = hand.bit_count()
     others = hand & ~(1 << index)
     jokers = (others >> FIRST_JOKER).bit_count()
-    faces = _natural_faces(others)
+    faces = natural_faces(others)
     is_joker = index >= FIRST_JOKER
     rank = CARD_RANK[index]
     suit = CARD_SUIT[index]

@@ -30,9 +30,10 @@ Choices where the specification leaves room (all of them are listed in this pack
   source) ends the round with no winner when the deck runs out after that many turnovers.
 - The opening (B-11) is one :class:`LayMelds` action holding every opening meld; adding to other players'
   melds does not count towards it. In the same turn, after it, the player may lay, add and swap freely.
-- B-9 ``bridge_take_must_meld``: taking is allowed only when the deepest card taken can then be put on the
-  table by a single meld action (:func:`engine.blagogo.melds.can_place`); until it is on the table the player
-  may not discard, nor take a meld action that makes placing it impossible.
+- B-9 ``bridge_take_must_meld``: taking is allowed when some sequence of the turn's meld actions can put the
+  deepest card taken on the table (a joker swapped out first, then laid with it, counts:
+  :func:`engine.blagogo.placing.can_meld_this_turn`); until it is on the table the player may not discard,
+  nor take a meld action after which no sequence could meld it any more.
 - Discarding the card just taken from the bridge is allowed (the source does not forbid it).
 - A joker swapped out of a meld goes to the hand with no obligation to use it this turn (B-16 says no more).
 - A set with two jokers among four cards can never free its jokers: a swap frees one joker for the fourth
@@ -96,13 +97,13 @@ from engine.blagogo.melds import (
     MAX_SET,
     MeldKind,
     TableMeld,
-    can_place,
     check_cards,
     check_meanings,
     extend_meld,
     form_meld,
     swap_joker,
 )
+from engine.blagogo.placing import can_meld_this_turn
 from engine.blagogo.rules import BlagogoRules
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 
@@ -378,10 +379,11 @@ class Round:
             hand = self.hands[seat]
             for i in taken:
                 hand |= 1 << i
-            if not can_place(deepest, hand, self.melds):
+            if not can_meld_this_turn(deepest, hand, self.melds):
                 raise illegal(
                     BlagogoReason.BRIDGE_CARD_NOT_MELDABLE,
-                    f"{CARDS[deepest]} could not be melded this turn (bridge_take_must_meld)",
+                    f"{CARDS[deepest]} could not be melded this turn, by any sequence of meld actions "
+                    "(bridge_take_must_meld)",
                 )
 
         def commit(events: list[Event]) -> None:
@@ -422,13 +424,14 @@ class Round:
         return left
 
     def _check_pending(self, hand: int, melds: list[TableMeld]) -> bool:
-        """B-9 variant: whether the pending bridge card is now on the table (True) or still placeable."""
+        """B-9 variant: whether the pending bridge card is now on the table (True) or can still be melded this
+        turn (False); an action after which no sequence of the turn could meld it is refused."""
         pending = self.must_meld
         if pending is None:
             return False
         if not hand >> pending & 1:
             return True
-        if not can_place(pending, hand, melds):
+        if not can_meld_this_turn(pending, hand, melds):
             raise illegal(
                 BlagogoReason.MUST_MELD_BRIDGE_CARD,
                 f"after this {CARDS[pending]}, taken from the bridge, could no longer be melded this turn",
@@ -473,6 +476,7 @@ class Round:
             if placed:
                 self.must_meld = None
             events.append(MeldsLaid(seat, laid, points, opening))
+            events.extend(MeldClosed(m.id, m.owner) for m in laid if m.closed)  # B-15
 
         return commit
 
