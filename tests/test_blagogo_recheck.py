@@ -11,6 +11,7 @@ import dataclasses
 import random
 from itertools import combinations, product
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,9 +21,12 @@ from engine.blagogo import (
     BlagogoReason,
     BlagogoRules,
     Card,
+    CompletedSetKeeper,
     Discard,
+    End,
     Game,
     LayMelds,
+    LayoffScores,
     MeldSpec,
     Phase,
     Rank,
@@ -35,14 +39,18 @@ from engine.blagogo import (
 )
 from engine.blagogo.candidates import candidate_melds
 from engine.blagogo.cards import CARDS, indices_of
-from engine.blagogo.events import MeldClosed, MeldsLaid
+from engine.blagogo.events import Event, MeldClosed, MeldExtended, MeldsLaid
 from engine.blagogo.randomplay import states
+from engine.blagogo.rules import MAX_ONE_MELD, MAX_OPENING, MAX_TARGET
+from engine.blagogo.scoring import meld_points
+from engine.errors import RulesError
 from tests.replay import replay_bots
 from tests.test_blagogo_rules import deal, discard, draw, held, lay, of_type, refused, rnd, spec
 
 SIX_HEARTS = Stands(Rank.SIX, Suit.HEARTS)
 JACK_CLUBS = Stands(Rank.JACK, Suit.CLUBS)
 KING = Stands(Rank.KING)
+Q = Stands(Rank.QUEEN)
 
 
 # ------------------------------------------------------------------------------------ B-15 (defect 4)
@@ -199,13 +207,22 @@ def walk_to_placement(r: Round, rng: random.Random) -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**64 - 1))
-def test_b9_takes_accepted_are_exactly_those_some_sequence_can_meld(players: int, seed: int) -> None:
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**64 - 1),
+    own=st.booleans(),
+    jokers=st.sampled_from((0, 0, 1, 2)),
+)
+def test_b9_takes_accepted_are_exactly_those_some_sequence_can_meld(
+    players: int, seed: int, own: bool, jokers: int
+) -> None:
     """B-9 ``bridge_take_must_meld``: a take the engine accepts leads, by legal listed actions and candidate
     melds alone, to the card on the table (never a turn with nothing to do); a take it refuses could not be
     melded by a search of up to two swaps or additions and a placement (a check that shares no code with the
-    engine's)."""
-    rules = BlagogoRules(players=players, bridge_take_must_meld=True)
+    engine's), with or without the variants that narrow what may be played (B-12, B-14)."""
+    rules = BlagogoRules(
+        players=players, bridge_take_must_meld=True, play_on_own_melds=own, max_jokers_per_meld=jokers
+    )
     rng = random.Random(seed)
     checked = 0
     for game in states(rules, seed, max_rounds=1, max_actions=1500):
@@ -226,3 +243,130 @@ def test_b9_takes_accepted_are_exactly_those_some_sequence_can_meld(players: int
             checked += 1
         if checked > 60:
             break
+
+
+# ---------------------------------------------------------------------------------------------- readings
+
+QUEENS1 = "Q♠ Q♥ Q♦ 2♣ 4♣ 6♣ 8♣ 10♥ 8♠ 6♥ 3♦ 5♦ 7♠"
+QUEENS0 = "10♦ J♦ Q♦ Q♣ 2♥ 4♥ 9♠ J♣ 3♥ 4♠ 6♦ 8♦"
+"""Seat 1 opens with three queens; seat 0 opens with 10♦ J♦ Q♦ and holds the fourth suit, Q♣."""
+
+
+def queens_completed_by_seat_0(**variants: object) -> tuple[Game, list[Event]]:
+    """Seat 0 completes seat 1's set of queens with Q♣ (an addition); returns the game and its events."""
+    game = deal(QUEENS1, QUEENS0, "8♣", "K♣", **variants)
+    lay(game, 1, spec(game, 1, "Q♠ Q♥ Q♦"))
+    discard(game, 1, "7♠")
+    draw(game, 0)
+    lay(game, 0, spec(game, 0, "10♦ J♦ Q♦"))
+    return game, game.apply(0, AddToMeld(0, held(game, 0, "Q♣")))
+
+
+def test_b15_variant_completed_set_keeper() -> None:
+    """B-15 ``completed_set_keeper``: by default a set completed by another player's addition stays with its
+    owner; with COMPLETER it goes to the player who completed it ("сложить карты рядом с собой") and scores
+    for them as the meld's owner (B-17)."""
+    game, events = queens_completed_by_seat_0()
+    assert of_type(events, MeldClosed) == [MeldClosed(0, 1)]
+    assert meld_points(game.rules, rnd(game).melds) == [30, 40]
+    game, events = queens_completed_by_seat_0(completed_set_keeper=CompletedSetKeeper.COMPLETER)
+    assert of_type(events, MeldClosed) == [MeldClosed(0, 0)]
+    assert of_type(events, MeldExtended)[0].meld.owner == 0
+    assert view(game, 1).melds[0].owner == 0 and view(game, 1).melds[0].closed
+    assert meld_points(game.rules, rnd(game).melds) == [30 + 40, 0]
+    # Each card still scores for whoever put it there when that is the table's B-17 variant.
+    contributor = dataclasses.replace(game.rules, layoff_scores_for=LayoffScores.CONTRIBUTOR)
+    assert meld_points(contributor, rnd(game).melds) == [30 + 10, 30]
+
+
+def test_b15_b16_a_set_completed_by_a_swap_stays_with_its_owner_under_completer() -> None:
+    """B-16: a set whose joker is freed by the fourth suit stays with its owner, whatever the keeper."""
+    hand1 = "Q♠ Q♥ ★ 2♣ 4♣ 6♣ 8♣ 10♥ 8♠ 6♥ 3♦ 5♦ 7♠"
+    game = deal(
+        hand1, "10♦ J♦ Q♦ Q♣ Q♦ 4♥ 9♠ J♣ 3♥ 4♠ 6♦ 8♦", deck="K♣",
+        completed_set_keeper=CompletedSetKeeper.COMPLETER,
+    )  # fmt: skip
+    lay(game, 1, spec(game, 1, "Q♠ Q♥ ★", Stands(Rank.QUEEN)))
+    discard(game, 1, "7♠")
+    draw(game, 0)
+    lay(game, 0, spec(game, 0, "10♦ J♦ Q♦"))
+    game.apply(0, AddToMeld(0, held(game, 0, "Q♦")))
+    events = game.apply(0, SwapJoker(0, held(game, 0, "Q♣")[0]))
+    assert of_type(events, MeldClosed) == [MeldClosed(0, 1)]
+
+
+def test_b12_variant_play_on_own_melds() -> None:
+    """B-12 ``play_on_own_melds`` off: additions and joker swaps go to other players' melds only (the source's
+    "в выкладках партнеров"); refused with OWN_MELD and never listed."""
+    hand = "5♥ ★ 7♥ 6♥ 10♠ J♠ Q♠ K♠ 2♦ 4♣ 8♦ 9♣ 3♥"
+    game = deal(hand, play_on_own_melds=False)
+    lay(game, 1, spec(game, 1, "5♥ ★ 7♥", SIX_HEARTS), spec(game, 1, "10♠ J♠ Q♠"))
+    refused(game, 1, AddToMeld(1, held(game, 1, "K♠"), (), End.HIGH), BlagogoReason.OWN_MELD)
+    refused(game, 1, SwapJoker(0, held(game, 1, "6♥")[0]), BlagogoReason.OWN_MELD)
+    assert not any(isinstance(a, (AddToMeld, SwapJoker)) for a in game.legal_actions())
+    default = deal(hand)
+    lay(default, 1, spec(default, 1, "5♥ ★ 7♥", SIX_HEARTS), spec(default, 1, "10♠ J♠ Q♠"))
+    assert SwapJoker(0, held(default, 1, "6♥")[0]) in default.legal_actions()
+    # Another player's meld is open to them as before.
+    _, events = queens_completed_by_seat_0(play_on_own_melds=False)
+    assert of_type(events, MeldClosed) == [MeldClosed(0, 1)]
+
+
+def test_b14_variant_max_jokers_per_meld() -> None:
+    """B-14 ``max_jokers_per_meld``: with 1, Q♥ ★ ★ is refused as TOO_MANY_JOKERS, and so is (unlisted) a
+    joker added to a meld that holds one; 0, the default, has no limit but the natural card."""
+    hand = "Q♥ ★ ★ ★ 5♠ 5♠ 6♠ 7♥ 5♥ 5♦ 5♣ K♦ A♦"
+    game = deal(hand, opening_min_points=0, max_jokers_per_meld=1)
+    refused(game, 1, LayMelds((spec(game, 1, "Q♥ ★ ★", Q, Q),)), BlagogoReason.TOO_MANY_JOKERS)
+    lay(game, 1, spec(game, 1, "5♠ 6♠ ★", Stands(Rank.SEVEN, Suit.SPADES)))
+    eight = Stands(Rank.EIGHT, Suit.SPADES)
+    refused(game, 1, AddToMeld(0, held(game, 1, "★"), (eight,), End.HIGH), BlagogoReason.TOO_MANY_JOKERS)
+    assert not any(isinstance(a, AddToMeld) and a.cards[0].is_joker for a in game.legal_actions())
+    lays = [a for a in game.candidate_melds() if isinstance(a, LayMelds)]
+    assert lays and all(sum(c.is_joker for c in m.cards) <= 1 for a in lays for m in a.melds)
+    free = deal(hand, opening_min_points=0)
+    lay(free, 1, spec(free, 1, "Q♥ ★ ★", Q, Q))
+
+
+def test_b11_variant_opening_one_meld() -> None:
+    """B-11 ``opening_one_meld``: the opening needs one meld worth the minimum on its own (the source's
+    "выложенная комбинация" read as one combination); others may be laid with it."""
+    hand = "9♦ 10♦ J♦ 10♠ J♠ Q♠ 2♥ 3♥ 4♥ 5♣ 5♦ 5♠ K♥"
+    game = deal(hand, opening_one_meld=True)
+    together = LayMelds((spec(game, 1, "2♥ 3♥ 4♥"), spec(game, 1, "5♣ 5♦ 5♠")))
+    refused(game, 1, together, BlagogoReason.OPENING_TOO_LOW)
+    assert together not in game.candidate_melds()
+    events = lay(game, 1, spec(game, 1, "10♠ J♠ Q♠"), spec(game, 1, "2♥ 3♥ 4♥"))
+    assert of_type(events, MeldsLaid)[0].opening
+    default = deal(hand)
+    default.apply(1, LayMelds((spec(default, 1, "2♥ 3♥ 4♥"), spec(default, 1, "5♣ 5♦ 5♠"))))
+
+
+def test_b4_b11_b20_rules_refuse_games_that_could_never_end() -> None:
+    """B-11: no opening is worth more than 12 cards at 25 (300), and with ``opening_one_meld`` no meld more
+    than four aces (100); B-20: a target is at most MAX_TARGET. Beyond these a game could not end."""
+    assert (MAX_OPENING, MAX_ONE_MELD, MAX_TARGET) == (300, 100, 10_000)
+    BlagogoRules(opening_min_points=300)
+    with pytest.raises(RulesError) as raised:
+        BlagogoRules(opening_min_points=301)
+    assert raised.value.fields == ("opening_min_points",)
+    BlagogoRules(opening_min_points=100, opening_one_meld=True)
+    with pytest.raises(RulesError) as raised:
+        BlagogoRules(opening_min_points=105, opening_one_meld=True)
+    assert raised.value.fields == ("opening_min_points", "opening_one_meld")
+    BlagogoRules(target=MAX_TARGET)
+    with pytest.raises(RulesError) as raised:
+        BlagogoRules(target=MAX_TARGET + 1)
+    assert raised.value.field == "target"
+
+
+def test_b9_the_turn_check_follows_the_other_variants() -> None:
+    """B-9 with B-12's variant: when the joker sits in the player's own run and own melds are closed to
+    them, no sequence can free it, so the take of 9♣ is refused."""
+    melds = (("5♥ ★ 7♥", (SIX_HEARTS,)), ("10♠ J♠ Q♠", ()))
+    game = deal(SWAP_HAND, deck="2♣", bridge_take_must_meld=True, play_on_own_melds=False)
+    lay(game, 1, *(spec(game, 1, text, *jokers) for text, jokers in melds))
+    discard(game, 1, "8♠")
+    draw(game, 0)
+    discard(game, 0, "9♣")
+    refused(game, 1, TakeFromBridge(2), BlagogoReason.BRIDGE_CARD_NOT_MELDABLE)

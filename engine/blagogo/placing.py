@@ -44,16 +44,18 @@ class _Free:
     """A run's or a full set's swap: one face; a set of two natural suits: the third suit, then the fourth."""
 
 
-def can_meld_this_turn(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
+def can_meld_this_turn(index: int, hand: int, melds: Sequence[TableMeld], max_jokers: int = 0) -> bool:
     """Whether some sequence of meld actions this turn puts card ``index`` (held in ``hand``) on the table,
-    leaving a card to discard (B-13). The holder has opened: only an opened player takes from the bridge."""
-    if can_place(index, hand, melds):
+    leaving a card to discard (B-13). The holder has opened: only an opened player takes from the bridge.
+    ``melds`` and ``max_jokers`` are as for :func:`can_place`: the melds the holder may play on, the jokers a
+    meld may hold (0: no limit)."""
+    if can_place(index, hand, melds, max_jokers):
         return True
     frees = _joker_frees(index, hand, melds)
     for size in range(1, len(frees) + 1):
         for chosen in combinations(frees, size):
             after = _freed(index, hand, melds, chosen)
-            if after is not None and can_place(index, after[0], after[1]):
+            if after is not None and can_place(index, after[0], after[1], max_jokers):
                 return True
     return False
 
