@@ -119,6 +119,9 @@ def test_b9_a_take_meldable_after_a_joker_swap_is_accepted() -> None:
     assert rnd(game).must_meld is None
     discard(game, 1, "K♦")
     assert game.to_act == 0
+    # The rules screen (BlagogoRules.describe) says which reading the table plays.
+    line = next(x for x in game.rules.describe() if x.startswith("bridge_take_must_meld"))
+    assert "any sequence of the turn's actions" in line
 
 
 def test_b9_a_set_completed_to_free_its_joker_counts_too() -> None:
