@@ -1,6 +1,6 @@
 """The one place where 1000 Blagogo's engine values become protobuf messages of ``thousand.v1``, and back.
 
-The Blagogo counterpart of :mod:`server.codec` (Thousand), written the same way: cards, rules, actions,
+The Blagogo counterpart of :mod:`codec.thousand` (Thousand), written the same way: cards, rules, actions,
 events and views, each mapping once; enumerations mapped by name (engine ``Rank.ACE`` is
 ``BLAGOGO_RANK_ACE``), so a member missing on either side fails at import time.
 
@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
+from codec.common import enum_problem, enum_table, known, optional, reverse, rule_enum
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Action, End, MeldSpec, Stands
@@ -34,8 +35,7 @@ from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 from engine.blagogo.rules import BlagogoRules, CompletedSetKeeper, LayoffScores
-from engine.errors import InvalidActionError, RulesError
-from server.codec_common import enum_problem, enum_table, known, optional, reverse
+from engine.errors import InvalidActionError
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -129,13 +129,11 @@ def _optional_card(card: Card | None) -> blagogo_cards_pb2.BlagogoCard | None:
 _LAYOFF: Final = enum_table(
     LayoffScores, blagogo_rules_pb2.BlagogoLayoffScores.Value, "BLAGOGO_LAYOFF_SCORES_"
 )
-_LAYOFF_BACK: Final = reverse(_LAYOFF)
 _KEEPER: Final = enum_table(
     CompletedSetKeeper,
     blagogo_rules_pb2.BlagogoCompletedSetKeeper.Value,
     "BLAGOGO_COMPLETED_SET_KEEPER_",
 )
-_KEEPER_BACK: Final = reverse(_KEEPER)
 _DEFAULT_RULES: Final = BlagogoRules()
 
 
@@ -157,21 +155,11 @@ def rules_to_proto(rules: BlagogoRules) -> blagogo_rules_pb2.BlagogoRules:
     )
 
 
-def _rule_enum(value: int, table: dict[int, _E], field: str, default: _E) -> _E:
-    """An enum rule: UNSPECIFIED (0) is the default; a value the contract does not define is a RulesError."""
-    if not value:
-        return default
-    found = table.get(value)
-    if found is None:
-        raise RulesError(field, f"{value} is not a known value")
-    return found
-
-
 def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
     """The engine's rules: unset fields take the defaults; RulesError names the first invalid field."""
     m, d = message, _DEFAULT_RULES
-    layoff = _rule_enum(m.layoff_scores_for, _LAYOFF_BACK, "layoff_scores_for", d.layoff_scores_for)
-    keeper = _rule_enum(m.completed_set_keeper, _KEEPER_BACK, "completed_set_keeper", d.completed_set_keeper)
+    layoff = rule_enum(m.layoff_scores_for, _LAYOFF, "layoff_scores_for", d.layoff_scores_for)
+    keeper = rule_enum(m.completed_set_keeper, _KEEPER, "completed_set_keeper", d.completed_set_keeper)
     return BlagogoRules(
         players=m.players if m.HasField("players") else d.players,
         ace_in_hand=m.ace_in_hand if m.HasField("ace_in_hand") else d.ace_in_hand,
@@ -245,7 +233,7 @@ def _end_from_proto(value: int, field: str) -> End | None:
 
 
 def action_to_proto(action: Action) -> blagogo_actions_pb2.BlagogoAction:
-    A = BlagogoAction  # noqa: N806 - the message class, short as in server.codec's E and V
+    A = BlagogoAction  # noqa: N806 - the message class, short as in codec.thousand's E and V
     match action:
         case ba.DrawFromDeck():
             return A(draw_from_deck=A.DrawFromDeck())
