@@ -12,7 +12,6 @@ game owns. A finished deal exposes what happened; :mod:`engine.scoring` and :mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Final
 
 from engine.actions import (
@@ -75,25 +74,16 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
+from engine.phases import (
+    CONTRACT_STEP,
+    DARK_BID,
+    GOLDEN_CONTRACT,
+    OBLIGATORY_CONTRACT,
+    OPENING_BID,
+    Phase,
+)
+from engine.rejections import why_illegal
 from engine.rules import MAX_POSSIBLE_POINTS, BidCap, OpeningBid, Rules, TwoPlayerDeal, WeakTalon
-
-OPENING_BID: Final = 100
-DARK_BID: Final = 120
-GOLDEN_CONTRACT: Final = 120
-OBLIGATORY_CONTRACT: Final = 121
-"""T-28: the obligatory game is won with at least 121 points."""
-CONTRACT_STEP: Final = 5
-
-
-class Phase(Enum):
-    DARK = "dark"
-    AUCTION = "auction"
-    TALON_CHOICE = "talon_choice"
-    EXCHANGE = "exchange"
-    CONTRACT = "contract"
-    PLAY = "play"
-    OVER = "over"
-
 
 # Enum members used on the hot path, as module constants: looking a member up on its Enum class costs
 # several times a global lookup.
@@ -554,13 +544,15 @@ class Deal:
             return legal
         return ()
 
-    def _auction_cap(self, seat: int) -> int:
+    def auction_cap(self, seat: int) -> int:
+        """The most ``seat`` may bid now: its cap (T-9), held to 120 over a dark bid without a marriage."""
         cap = self.cap(seat)
         if self.dark_seat is not None and seat != self.dark_seat and not marriage_points_in(self.hands[seat]):
             cap = min(cap, DARK_BID)  # T-31: only a marriage lets an opponent outbid the dark 120
         return cap
 
-    def _lowest_bid(self) -> int:
+    def lowest_bid(self) -> int:
+        """The lowest bid the auction accepts now: 100 to open, else a step above the high bid."""
         return OPENING_BID if self.high_bid is None else self.high_bid + self.rules.bid_step
 
     def _must_bid(self) -> bool:
@@ -712,7 +704,7 @@ class Deal:
             card = action.card
             index = card.suit * 6 + card.rank  # card.index, without the property call
             if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
-                raise _why_illegal(self, seat, action)
+                raise why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
             return events
@@ -727,7 +719,7 @@ class Deal:
                     action = candidate
                     break
             else:
-                raise _why_illegal(self, seat, action)
+                raise why_illegal(self, seat, action)
         self._legal = None
         if type(action) is Pass:
             self.spoken |= 1 << seat
@@ -949,10 +941,3 @@ class Deal:
                 self.deal_seed,
             )
         )
-
-
-def _why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | InvalidActionError:
-    """The reason for a rejection, from engine.rejections (interpreted, and importing this module)."""
-    from engine.rejections import why_illegal  # noqa: PLC0415  (a cycle; only the rare rejection pays)
-
-    return why_illegal(deal, seat, action)

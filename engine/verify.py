@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.events import DealRevealed, DeckShuffled, Event
+from engine.seeds import shuffle_from_key
 
 FORMAT = "thousand.deal.v1"
 
@@ -34,8 +35,6 @@ def commitment(salt: str, deal_seed: int | None, order: Iterable[Card]) -> str:
 
 
 def order_from_seed(deal_seed: int) -> tuple[Card, ...]:
-    from engine.game import shuffle_from_key  # noqa: PLC0415 - the game module imports this one
-
     return shuffle_from_key(deal_seed).order
 
 

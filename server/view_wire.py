@@ -35,9 +35,9 @@ from typing import Final, TypeVar
 
 from engine import Action, Rules, View
 from engine.cards import CARDS, Card, Suit
-from engine.deal import Phase
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, TakenTrick
+from engine.phases import Phase
 from server import codec, wire
 from server.codec_common import enum_table
 from thousand.v1 import cards_pb2, thousand_events_pb2, thousand_views_pb2
