@@ -231,7 +231,6 @@ _REDEALS: Final[tuple[tuple[DemandRedeal, ...], ...]] = (
 )
 """Redeal options by flags: 1 four nines (T-11), 2 weak hand (T-13), 4 weak talon (T-12)."""
 
-_BIT_OF_INTERNED_CARD: Final = {id(c): 1 << i for i, c in enumerate(CARDS)}
 _JACKS_MASK: Final = sum(1 << (6 * s + Rank.JACK) for s in range(4))
 _REDEAL_FOUR_NINES: Final = REDEAL[RedealReason.FOUR_NINES]
 
@@ -317,12 +316,11 @@ class Deal:
         masks: list[int] = []
         full = 0
         if len(order) == DECK_SIZE:
-            bit_of = _BIT_OF_INTERNED_CARD.get  # the bit of an interned card without the property call
             pos = 0
             for size in (hand_size,) * len(self.active) + talon_sizes:
                 mask = 0
                 for c in order[pos : pos + size]:
-                    mask |= bit_of(id(c)) or 1 << c.index
+                    mask |= 1 << c.index
                 masks.append(mask)
                 full |= mask
                 pos += size
@@ -702,7 +700,7 @@ class Deal:
         # Fast path for the commonest action: a card played without a marriage.
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             card = action.card
-            index = card.suit * 6 + card.rank  # card.index, without the property call
+            index = card.index
             if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
                 raise why_illegal(self, seat, action)
             self._legal = None
