@@ -11,7 +11,9 @@ created. An adapter is stateless and does, for its game:
   engine's :class:`~engine.ActionError`, the game unchanged) and apply it;
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
-- **bots**: the names of its strategies, and a bot's decision from its seat's view.
+- **bots**: its registry of strategies (:mod:`clients.bots.registry`), and a bot for a seat
+  (:class:`SeatBot`): one strategy object kept for the whole game, deciding from its seat's view (and, in
+  Blagogo, the Turn's actions) and observing the seat's view after every change.
 
 Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
 chance nodes, game over); everything typed per game goes through the adapter.
@@ -25,16 +27,19 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import engine
+from clients.bots.blagogo import BLAGOGO as BLAGOGO_BOTS
+from clients.bots.blagogo import BlagogoStrategy
+from clients.bots.registry import THOUSAND as THOUSAND_BOTS
+from clients.bots.strategy import GameStrategies, Strategy
 from engine import blagogo
 from engine import events as thousand_events
 from engine.blagogo import events as blagogo_events
 from server import codec, codec_blagogo, view_wire, wire
 from server.errors import ErrorReason, ServiceError
-from server.strategies import BLAGOGO_STRATEGIES, STRATEGIES
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.blagogo_actions_pb2 import BlagogoAction
 from thousand.v1.blagogo_rules_pb2 import BlagogoRules
@@ -69,6 +74,26 @@ RulesT = TypeVar("RulesT")
 GameT = TypeVar("GameT", bound=EngineGame)
 ActionT = TypeVar("ActionT", bound=Hashable)
 EventT = TypeVar("EventT")
+
+
+class SeatBot(ABC, Generic[GameT, ActionT]):
+    """A server-run seat's player: one strategy object of the game's registry, kept for the whole game, so
+    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change."""
+
+    def __init__(self, strategy: str, registry: GameStrategies[Any]) -> None:
+        self.strategy = strategy
+        self.searching = strategy in registry.searching
+        """It thinks for a while: the server runs its decisions off the event loop."""
+        self.observes = strategy not in registry.stateless
+        """It keeps memory between views: it is shown its seat's view after every change."""
+
+    @abstractmethod
+    def decide(self, game: GameT, seat: int, rng: random.Random) -> ActionT:
+        """The seat's action, from what the seat may see."""
+
+    @abstractmethod
+    def observe(self, game: GameT, seat: int) -> None:
+        """Show the strategy its seat's view as it is now."""
 
 
 class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
@@ -182,12 +207,15 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ bots
 
-    @abstractmethod
-    def strategy_names(self) -> list[str]: ...
+    strategies: ClassVar[GameStrategies[Any]]
+    """The game's registry of strategies (:mod:`clients.bots.registry`): every one can play a bot seat."""
+
+    def strategy_names(self) -> list[str]:
+        return self.strategies.names()
 
     @abstractmethod
-    def decide(self, game: GameT, seat: int, strategy: str, rng: random.Random) -> ActionT:
-        """A bot's action for ``seat`` by the named strategy, from what that seat may see."""
+    def new_bot(self, strategy: str) -> SeatBot[GameT, ActionT]:
+        """A new player of the named strategy (one of :meth:`strategy_names`) for one seat and game."""
 
     def _action_case(self, message: pb.Action) -> None:
         if message.WhichOneof("game") != self.name:
@@ -207,6 +235,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     title = "Thousand"
     rules_type = engine.Rules
     takeover_strategy = "greedy"
+    strategies = THOUSAND_BOTS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> engine.Rules:
         self._check_rules_case(message)
@@ -289,11 +318,22 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def turn_actions(self, game: engine.Game, seat: int) -> Sequence[engine.Action]:
         return game.legal_actions()
 
-    def strategy_names(self) -> list[str]:
-        return sorted(STRATEGIES)
+    def new_bot(self, strategy: str) -> SeatBot[engine.Game, engine.Action]:
+        return ThousandBot(strategy, self.strategies)
 
-    def decide(self, game: engine.Game, seat: int, strategy: str, rng: random.Random) -> engine.Action:
-        return STRATEGIES[strategy](engine.view(game, seat), rng)
+
+class ThousandBot(SeatBot[engine.Game, engine.Action]):
+    """A Thousand strategy in a seat: it sees the seat's view, its legal actions included (T-33, T-34)."""
+
+    def __init__(self, strategy: str, registry: GameStrategies[Strategy]) -> None:
+        super().__init__(strategy, registry)
+        self.player = registry.make(strategy)
+
+    def decide(self, game: engine.Game, seat: int, rng: random.Random) -> engine.Action:
+        return self.player.choose(engine.view(game, seat), rng)
+
+    def observe(self, game: engine.Game, seat: int) -> None:
+        self.player.observe(engine.view(game, seat))
 
 
 _VIEW_THOUSAND: Final = pb.View.DESCRIPTOR.fields_by_name["thousand"].number
@@ -319,6 +359,7 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     title = "1000 Blagogo"
     rules_type = blagogo.BlagogoRules
     takeover_strategy = "random"
+    strategies = BLAGOGO_BOTS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
         self._check_rules_case(message)
@@ -385,12 +426,28 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
             return ()
         return (*game.legal_actions(), *game.candidate_melds())
 
-    def strategy_names(self) -> list[str]:
-        return sorted(BLAGOGO_STRATEGIES)
+    def new_bot(self, strategy: str) -> SeatBot[blagogo.Game, blagogo.Action]:
+        return BlagogoBot(strategy, self.strategies, self.turn_actions)
 
-    def decide(self, game: blagogo.Game, seat: int, strategy: str, rng: random.Random) -> blagogo.Action:
-        choices = self.turn_actions(game, seat)
-        return BLAGOGO_STRATEGIES[strategy](blagogo.view(game, seat), choices, rng)
+
+class BlagogoBot(SeatBot[blagogo.Game, blagogo.Action]):
+    """A 1000 Blagogo strategy in a seat: it sees the seat's view and the actions its Turn lists (B-22)."""
+
+    def __init__(
+        self,
+        strategy: str,
+        registry: GameStrategies[BlagogoStrategy],
+        turn_actions: Callable[[blagogo.Game, int], Sequence[blagogo.Action]],
+    ) -> None:
+        super().__init__(strategy, registry)
+        self.player = registry.make(strategy)
+        self._turn_actions = turn_actions
+
+    def decide(self, game: blagogo.Game, seat: int, rng: random.Random) -> blagogo.Action:
+        return self.player.choose(blagogo.view(game, seat), self._turn_actions(game, seat), rng)
+
+    def observe(self, game: blagogo.Game, seat: int) -> None:
+        self.player.observe(blagogo.view(game, seat))
 
 
 _BLAGOGO_ACTION_KINDS: Final[dict[type, str]] = {

@@ -25,7 +25,6 @@ import asyncio
 import contextvars
 import hashlib
 import hmac
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -42,8 +41,8 @@ from server.clock import TimeControl, TimeoutPolicy
 from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request, get_logger
+from server.seat_bots import SeatBots
 from server.store import Record, Store, StoreError
-from server.strategies import SEARCHING
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
 
@@ -344,9 +343,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self._engine_cursor = 0
         self._subscribers: set[Subscriber] = set()
         self._requests: OrderedDict[tuple[int, str], tuple[ActionT, int]] = OrderedDict()
-        self._bot_rngs = {
-            seat: random.Random(f"{seed}:bot:{seat}") for seat, state in enumerate(seats) if state.bot
-        }
+        self.bots = SeatBots(adapter, seed, {seat: s.strategy for seat, s in enumerate(seats) if s.bot})
         self._bot_task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
         self.store = store
@@ -593,6 +590,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         events = self.adapter.events(self.game)
         new = events[self._engine_cursor :]
         self._engine_cursor = len(events)
+        if new:
+            self.bots.observe(self.game)
         self._publish([*extra, *new])
 
     def bot_to_act(self) -> int | None:
@@ -607,17 +606,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state = self.seats[seat]
         return state.strategy if state.bot else self.adapter.takeover_strategy
 
-    def _rng(self, seat: int) -> random.Random:
-        rng = self._bot_rngs.get(seat)
-        if rng is None:  # a seat taken over on time
-            rng = self._bot_rngs[seat] = random.Random(f"{self.seed}:takeover:{seat}")
-        return rng
-
     async def play_bot(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = self.adapter.decide(self.game, seat, strategy, self._rng(seat))
+        action = self.bots.decide(self.game, seat)
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         await self._play_decided(seat, action)
 
@@ -629,7 +622,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = await asyncio.to_thread(self.adapter.decide, self.game, seat, strategy, self._rng(seat))
+        action = await asyncio.to_thread(self.bots.decide, self.game, seat)
         self.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         await self._play_decided(seat, action)
 
@@ -681,7 +674,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 if seat is None:
                     return
                 try:
-                    if self.strategy_of(seat) in SEARCHING:
+                    if self.bots.searching(seat):
                         await self.play_bot_off_loop(seat)
                     else:
                         await self.play_bot(seat)
@@ -777,6 +770,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state.bank = 0.0
         state.taken_over = True
         state.forfeited = policy is TimeoutPolicy.FORFEIT
+        self.bots.take_over(seat, self.game)
         self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
 
     async def reclaim(self, seat: int) -> bool:

@@ -13,6 +13,7 @@ import grpc
 import pytest
 
 import server.table as table_module
+from clients.bots.strategy import greedy_player
 from clients.session import (
     OPEN,
     Backoff,
@@ -29,7 +30,6 @@ from clients.session import (
 )
 from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
-from engine.selfplay import greedy_player
 from server import codec
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb

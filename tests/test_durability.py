@@ -16,8 +16,8 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from engine import Game, events_for
-from engine.selfplay import greedy_player
 from server import codec
 from server.app import Server, Settings
 from server.store import Store

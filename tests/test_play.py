@@ -20,8 +20,8 @@ import grpc
 import pytest
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from engine import Bid, Pass
-from engine.selfplay import greedy_player
 from server import codec
 from server.app import Server
 from server.table import Reply, Subscriber

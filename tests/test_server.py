@@ -23,8 +23,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 import server.table as table_module
+from clients.bots.strategy import greedy_player
 from engine import Bid, Pass, Rules
-from engine.selfplay import greedy_player
 from server import codec
 from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
