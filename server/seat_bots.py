@@ -46,6 +46,10 @@ class SeatBots(Generic[GameT, ActionT]):
         if bot.observes:
             bot.observe(game, seat)
 
+    def bot(self, seat: int) -> SeatBot[GameT, ActionT]:
+        """The seat's bot (KeyError for a seat no server bot plays)."""
+        return self._bots[seat]
+
     def searching(self, seat: int) -> bool:
         """Whether the seat's bot thinks for a while (the server runs it off its event loop)."""
         return self._bots[seat].searching
