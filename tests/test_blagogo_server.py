@@ -1,4 +1,4 @@
-"""1000 Blagogo on the gRPC server: the same tables, streams, bots and store as Thousand (server/games.py).
+"""1000 Blagogo on the gRPC server: the same tables, streams, bots and store as Thousand (server/games/).
 
 Whole games with 2, 5 and 8 players (open seats played by scripted clients choosing among their Turn's
 actions with a seeded generator, the other seats server-run ``random`` bots), hidden information on the wire

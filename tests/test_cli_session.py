@@ -12,7 +12,7 @@ from typing import Any
 import grpc
 import pytest
 
-import server.table as table_module
+import server.streams as streams_module
 from clients.bots.strategy import greedy_player
 from clients.session import (
     OPEN,
@@ -209,7 +209,7 @@ def test_an_action_is_retried_with_its_request_id_while_the_server_is_unreachabl
 
 def test_a_lagging_stream_resumes_instead_of_skipping_events(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server resyncs a lagging stream with a snapshot; the session fetches the skipped events instead."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as player:

@@ -15,7 +15,8 @@ from clients.bots.heuristic import HeuristicStrategy
 from clients.bots.ismcts import IsmctsStrategy
 from clients.bots.registry import STRATEGIES
 from engine import Game, Rules, view
-from server.games import BLAGOGO, THOUSAND, ThousandBot
+from server.games import BLAGOGO, THOUSAND
+from server.games.thousand import ThousandBot
 from server.registry import Registry, SeatSpec
 from server.store import Store
 from server.table import AnyTable
@@ -98,7 +99,7 @@ def beliefs(table: AnyTable) -> dict[int, Belief | None]:
     """What each bot seat's strategy remembers of the deal (ISMCTS: its own belief and its heuristic's)."""
     out: dict[int, Belief | None] = {}
     for seat in range(len(table.seats)):
-        bot = table.bots.bot(seat)
+        bot = table.bots.player(seat)
         assert isinstance(bot, ThousandBot)
         player = bot.player
         if isinstance(player, IsmctsStrategy):
@@ -143,9 +144,9 @@ def test_a_bot_seat_keeps_its_strategy_and_remembers_every_change(tmp_path: Path
         store = Store(db)
         seats = [SeatSpec(True, "heuristic"), SeatSpec(True, "ismcts"), SeatSpec(True, "heuristic")]
         table = await Registry(store).create(Rules(), seats, seed=5, first_dealer=0)
-        players = [table.bots.bot(seat) for seat in range(3)]
+        players = [table.bots.player(seat) for seat in range(3)]
         await bot_moves(table, moves)
-        assert [table.bots.bot(seat) for seat in range(3)] == players  # the same objects all along
+        assert [table.bots.player(seat) for seat in range(3)] == players  # the same objects all along
         remembered = beliefs(table)
         expected = beliefs_from_every_view(table.game)
         assert remembered == expected
