@@ -33,13 +33,14 @@ from enum import Enum
 from operator import attrgetter
 from typing import Final, TypeVar
 
+from codec import thousand as codec
+from codec.common import enum_table
 from engine import Action, Rules, View
 from engine.cards import CARDS, Card, Suit
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, TakenTrick
 from engine.phases import Phase
-from server import codec, wire
-from server.codec_common import enum_table
+from server import wire
 from server.wire import field_number
 from thousand.v1 import cards_pb2, thousand_events_pb2, thousand_views_pb2
 

@@ -24,11 +24,12 @@ from grpc import aio
 from prometheus_client import generate_latest
 
 from clients.bots.blagogo import BlagogoRandomStrategy
+from codec import blagogo as codec_blagogo
+from codec import thousand as codec
 from engine import Pass
 from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARD_RANK, CARD_SUIT, FIRST_JOKER
-from server import codec, codec_blagogo
 from server.app import Server, Settings
 from server.export import action_from_json, action_json, record_of, replay
 from server.games import BLAGOGO

@@ -22,10 +22,10 @@ from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 import server.streams as streams_module
+from codec import thousand as codec
 from engine import Pass, Rules
 from engine.actions import Shuffle
 from engine.events import DealScored
-from server import codec
 from server.app import Server, Settings
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec

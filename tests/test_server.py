@@ -24,8 +24,8 @@ from grpc_status import rpc_status
 
 import server.streams as streams_module
 from clients.bots.strategy import greedy_player
+from codec import thousand as codec
 from engine import Bid, Pass, Rules
-from server import codec
 from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from clients.session import unbatched
+from clients.streams import unbatched
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from server import wire

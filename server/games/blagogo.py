@@ -1,5 +1,5 @@
 """1000 Blagogo (``../shared/rules/blagogo.md``) as the server plays it: :mod:`engine.blagogo`,
-:mod:`server.codec_blagogo`.
+:mod:`codec.blagogo`.
 
 The one difference in legality from Thousand (B-22): a Turn lists the engine's simple legal actions
 (complete) and some candidate melds, not all, so every action, listed or not, is checked by the engine's
@@ -15,9 +15,9 @@ from typing import Any, Final, get_args
 from clients.bots.blagogo import BLAGOGO as BLAGOGO_BOTS
 from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import GameStrategies
+from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
-from server import codec_blagogo
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.blagogo_actions_pb2 import BlagogoAction
@@ -25,7 +25,7 @@ from thousand.v1.blagogo_rules_pb2 import BlagogoRules
 
 
 class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Action, blagogo_events.Event]):
-    """1000 Blagogo (``../shared/rules/blagogo.md``): :mod:`engine.blagogo`, :mod:`server.codec_blagogo`.
+    """1000 Blagogo (``../shared/rules/blagogo.md``): :mod:`engine.blagogo`, :mod:`codec.blagogo`.
 
     A Turn lists the engine's simple legal actions (complete: draw, takes, discards, swaps, single-card
     additions), then its candidate melds (some legal LayMelds, not all: B-22). Any action is checked by the

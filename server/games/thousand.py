@@ -1,4 +1,4 @@
-"""Thousand (``../shared/rules/thousand.md``) as the server plays it: :mod:`engine`, :mod:`server.codec`.
+"""Thousand (``../shared/rules/thousand.md``) as the server plays it: :mod:`engine`, :mod:`codec.thousand`.
 
 Thousand lists every legal action (T-34), so an action outside the list is refused by applying it (the engine
 raises, unchanged). The acting seat's view and its legal actions go out with every action, so both are
@@ -16,9 +16,10 @@ from typing import Any, Final, get_args
 import engine
 from clients.bots.registry import THOUSAND as THOUSAND_BOTS
 from clients.bots.strategy import GameStrategies, Strategy
+from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
-from server import codec, view_wire, wire
+from server import view_wire, wire
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.thousand_actions_pb2 import ThousandAction
@@ -26,7 +27,7 @@ from thousand.v1.thousand_rules_pb2 import ThousandRules
 
 
 class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engine.Event]):
-    """Thousand (``../shared/rules/thousand.md``): :mod:`engine`, :mod:`server.codec`."""
+    """Thousand (``../shared/rules/thousand.md``): :mod:`engine`, :mod:`codec.thousand`."""
 
     kind = pb.GAME_KIND_THOUSAND
     name = "thousand"
