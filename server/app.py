@@ -27,6 +27,7 @@ from grpc_reflection.v1alpha import reflection
 
 import engine
 from server.cluster import DEFAULT_LEASE_SECONDS, PLACEMENTS, Node, NodeSettings
+from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
@@ -177,6 +178,10 @@ class Server:
             self.node = Node(self._node_settings(), self.registry, self.store)
             self.store.node_id = self.node.node_id
             self.registry.directory = self.node.directory
+        if self.metrics is not None:
+            self.metrics.registry.register(StoreCollector(self.store))
+            if self.node is not None:
+                self.metrics.registry.register(ClusterCollector(self.node))
         self.metrics_port = 0
         self._sweeper: asyncio.Task[None] | None = None
 

@@ -32,7 +32,7 @@ import contextlib
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import psycopg
@@ -82,6 +82,8 @@ class Figures:
 
     claimed: int = 0
     """Tables taken over (from dead or departed nodes, handed over, or its own on start)."""
+    claims: dict[str, int] = field(default_factory=dict)
+    """The same, by why: takeover, restart, rejoin, placed, resync, reconcile."""
     dropped: int = 0
     """Tables let go because another node holds them now."""
     nodes_declared_dead: int = 0
@@ -336,6 +338,7 @@ class Node:
         table.ensure_bots_running()
         elapsed = time.perf_counter() - started
         self.figures.claimed += 1
+        self.figures.claims[reason] = self.figures.claims.get(reason, 0) + 1
         self.figures.replay_seconds += elapsed
         log.info(
             "table claimed",

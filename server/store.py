@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -192,6 +193,10 @@ class Store(ABC):
         """Transactions committed; with group commit, fewer than ``writes`` when writes shared a commit."""
         self.writes = 0
         """Writes committed: tables created, changes (their records), finish notes."""
+        self.commit_seconds = 0.0
+        """Time the committed transactions took in all (``commits`` of them): the store's latency."""
+        self.failures = 0
+        """Transactions that failed (and were rolled back)."""
 
     # ------------------------------------------------------------------ what each store does
 
@@ -350,6 +355,7 @@ class Store(ABC):
         """
         alone = len(writes) == 1 and writes[0].statements == 1
         with self._lock:
+            started = time.perf_counter()
             try:
                 if alone:
                     self._execute(writes[0])
@@ -359,11 +365,13 @@ class Store(ABC):
                         self._execute(write)
                     self._end()
             except Exception as error:  # the driver's, or anything else: the writer thread must go on
+                self.failures += 1
                 self._abort()
                 if isinstance(error, StoreError):
                     raise
                 raise StoreError(f"{self.name}: {error}") from error
             self._committed()
+            self.commit_seconds += time.perf_counter() - started
             self.commits += 1
             self.writes += len(writes)
 

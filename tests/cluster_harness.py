@@ -4,6 +4,7 @@ the nodes share (who owns what, the claims, the records)."""
 
 from __future__ import annotations
 
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -22,6 +23,17 @@ LEASE_SECONDS = 2.0
 class Cluster:
     url: str
     nodes: dict[str, LiveServer]
+    metrics_ports: dict[str, int]
+
+    def metric(self, name: str, series: str) -> float:
+        """One series' value in node ``name``'s /metrics (``series``: the name with its labels)."""
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{self.metrics_ports[name]}/metrics", timeout=10
+        ) as page:
+            for line in page.read().decode().splitlines():
+                if line.startswith(series + " "):
+                    return float(line.split()[-1])
+        raise KeyError(series)
 
     def address(self, name: str) -> str:
         return self.nodes[name].address
@@ -60,19 +72,21 @@ def cluster(
     at the end, or killed if it does not stop."""
     with ExitStack() as stack:
         nodes: dict[str, LiveServer] = {}
+        metrics_ports: dict[str, int] = {}
         for name in names:
             port = free_port()
+            metrics_ports[name] = free_port()
             node = LiveServer(
                 port=port,
                 db=url,
                 log=directory / f"node-{name}.log",
                 flags=(
                     *("--node-id", name, "--advertise-address", f"127.0.0.1:{port}"),
-                    *("--lease-seconds", str(lease)),
+                    *("--lease-seconds", str(lease), "--metrics-port", str(metrics_ports[name])),
                     *flags,
                 ),
             )
             node.start()
             stack.callback(node.stop)
             nodes[name] = node
-        yield Cluster(url, nodes)
+        yield Cluster(url, nodes, metrics_ports)

@@ -16,7 +16,7 @@ from grpc import aio
 
 from clients.session import TableSession
 from scripts.postgres import Postgres
-from tests.cluster_harness import Cluster, cluster
+from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -185,6 +185,12 @@ async def frozen(nodes: Cluster) -> None:
         for (e,) in nodes.rows("SELECT epoch FROM {S}.claims WHERE table_id = %s ORDER BY claimed", table_id)
     ]
     assert epochs == sorted(set(epochs)) and len(epochs) >= 1
+    # What the operator sees: b took a table over, a dropped it and serves nothing, a's lease fresh again.
+    assert nodes.metric("b", 'thousand_cluster_claims_total{reason="takeover"}') >= 1
+    assert nodes.metric("b", "thousand_cluster_tables_owned") == 1
+    assert nodes.metric("a", "thousand_cluster_tables_owned") == 0
+    assert nodes.metric("a", "thousand_cluster_lease_age_seconds") < LEASE_SECONDS
+    assert nodes.metric("a", "thousand_store_commit_seconds_count") > 0
 
 
 def test_postgresql_crashing_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
