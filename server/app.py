@@ -184,6 +184,7 @@ class Server:
                 self.metrics.registry.register(ClusterCollector(self.node))
         self.metrics_port = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self._readiness: asyncio.Task[None] | None = None
 
     def _node_settings(self) -> NodeSettings:
         settings = self.settings
@@ -209,6 +210,8 @@ class Server:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.settings.table_idle_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
+        if self.node is not None:
+            self._readiness = asyncio.get_running_loop().create_task(self._watch_lease(self.node))
         log.info(
             "serving",
             host=self.settings.host,
@@ -223,8 +226,9 @@ class Server:
         grace = self.settings.shutdown_grace if grace is None else grace
         log.info("draining", grace_s=grace)
         await self.health.enter_graceful_shutdown()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._readiness):
+            if task is not None:
+                task.cancel()
         if self.node is None:
             self.service.close_streams()
         else:  # the tables go to other nodes: streams end with TABLE_MOVING, clients follow
@@ -242,6 +246,24 @@ class Server:
         if self.metrics is not None:
             self.metrics.close()
         log.info("stopped")
+
+    async def _watch_lease(self, node: Node) -> None:
+        """Readiness of a cluster node: the game service is SERVING only while the database accepts its
+        heartbeats (the lease is fresh: under half of it old), so that a load balancer sends no new players
+        to a node that cannot reach the database or is about to lose its tables."""
+        serving = True
+        while True:
+            await asyncio.sleep(node.membership.heartbeat_seconds / 2)
+            fresh = node.lease_age < node.settings.lease_seconds / 2 and not node.ended.is_set()
+            if fresh != serving:
+                serving = fresh
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if fresh
+                    else health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+                await self.health.set(SERVICE_NAME, status)
+                log.warning("readiness changed", serving=fresh, lease_age_s=round(node.lease_age, 3))
 
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""

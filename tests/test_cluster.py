@@ -9,10 +9,12 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
 from grpc import aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.session import TableSession
 from scripts.postgres import Postgres
@@ -219,7 +221,10 @@ async def crash(nodes: Cluster, database: Postgres) -> None:
         with pytest.raises(aio.AioRpcError) as failed:
             await a.SubmitAction(request, metadata=token_md(token), timeout=10)
         assert failed.value.code() == grpc.StatusCode.UNAVAILABLE, failed.value.details()
+    # Readiness needs the database: the game service turns NOT_SERVING once the lease is half gone.
+    assert await until(lambda: _ready(nodes.address("a"), False), timeout=20) < 10
     database.start()
+    assert await until(lambda: _ready(nodes.address("a"), True), timeout=30) < 20
     deadline = time.monotonic() + 30
     while True:  # the node's store connects again on its next write
         try:
@@ -239,3 +244,13 @@ async def crash(nodes: Cluster, database: Postgres) -> None:
     assert acknowledged == sorted(set(acknowledged))
     bots = nodes.rows("SELECT count(*) FROM {S}.records WHERE table_id = %s AND seat <> 0", table_id)[0][0]
     assert bots > 0
+
+
+async def _ready(address: str, expected: bool) -> bool:
+    async with aio.insecure_channel(address) as channel:
+        health: Any = health_pb2_grpc.HealthStub(channel)
+        reply = await health.Check(
+            health_pb2.HealthCheckRequest(service="thousand.v1.TableService"), timeout=5
+        )
+    serving: bool = reply.status == health_pb2.HealthCheckResponse.SERVING
+    return serving == expected
