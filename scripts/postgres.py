@@ -174,7 +174,7 @@ class Postgres:
         process = self.process
         if process is None:
             return
-        doomed = [process.pid, *_children(process.pid)]  # each backend is in a session of its own
+        doomed = [process.pid, *children(process.pid)]  # each backend is in a session of its own
         for pid in doomed:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
@@ -189,7 +189,7 @@ class Postgres:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def _children(parent: int) -> list[int]:
+def children(parent: int) -> list[int]:
     """The processes whose parent is ``parent`` (Linux's /proc)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):

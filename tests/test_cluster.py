@@ -254,3 +254,27 @@ async def _ready(address: str, expected: bool) -> bool:
         )
     serving: bool = reply.status == health_pb2.HealthCheckResponse.SERVING
     return serving == expected
+
+
+def test_the_terminal_client_follows_a_table_to_its_owner(tmp_path: Path, pg_url: str) -> None:
+    """``thousand join TABLE --server b`` for a table a owns: the client goes where the table is served and
+    plays there (its numbered choices answered); ``thousand tables`` on b lists it."""
+    from clients.cli.plain import EXIT_INPUT_ENDED  # noqa: PLC0415
+    from tests.test_cli_plain import converse  # noqa: PLC0415
+
+    with cluster(tmp_path, pg_url, ["a", "b"]) as nodes:
+
+        async def scenario() -> list[str]:
+            table_id = (await stub(nodes.address("a")).CreateTable(thousand_table(bots=2))).table.table_id
+            await until(lambda: _listed(stub(nodes.address("b")), table_id))
+            code, lines = await converse(
+                ["join", table_id, "--seat", "0", "--plain", "--server", nodes.address("b"), "--name", "Ann"],
+                [],
+                answers=4,
+            )
+            assert code == EXIT_INPUT_ENDED, lines[-10:]
+            return lines
+
+        lines = run(scenario())
+    assert lines[0].startswith("You sit in seat 0 of table ")
+    assert sum(1 for line in lines if line.startswith("Your choice (1-")) >= 4

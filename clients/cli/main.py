@@ -6,7 +6,8 @@
     thousand join TABLE [--seat N]       take a free seat at a table and play
     thousand watch TABLE                 follow a table as a spectator
 
-Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER); ``new``, ``join``
+Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER; a cluster's nodes as
+``a:50051,b:50051``: a table is followed to whichever node serves it); ``new``, ``join``
 and ``watch`` take ``--plain`` for the line mode (scripts, screen readers) instead of the full-screen UI.
 """
 
@@ -105,9 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     server = argparse.ArgumentParser(add_help=False)
     server.add_argument(
         "--server",
-        metavar="HOST:PORT",
+        metavar="HOST:PORT[,HOST:PORT...]",
         default=os.environ.get("THOUSAND_SERVER", DEFAULT_SERVER),
-        help=f"the game server (default {DEFAULT_SERVER}, or $THOUSAND_SERVER)",
+        help=f"the game server, or several nodes of a cluster, which the client follows a table across"
+        f" (default {DEFAULT_SERVER}, or $THOUSAND_SERVER)",
     )
     play = argparse.ArgumentParser(add_help=False)
     play.add_argument("--plain", action="store_true", help="line mode for scripts and screen readers")
