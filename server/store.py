@@ -205,12 +205,8 @@ class Store(ABC):
         """Write one write's statements (in the open transaction, or as one statement alone)."""
 
     @abstractmethod
-    def _begin(self) -> None:
-        """Open a transaction for several statements."""
-
-    @abstractmethod
-    def _end(self) -> None:
-        """Commit the open transaction."""
+    def _write_batch(self, writes: Sequence[Write]) -> None:
+        """Write several writes in one transaction, committed (a store may pipeline them)."""
 
     @abstractmethod
     def _abort(self) -> None:
@@ -360,10 +356,7 @@ class Store(ABC):
                 if alone:
                     self._execute(writes[0])
                 else:
-                    self._begin()
-                    for write in writes:
-                        self._execute(write)
-                    self._end()
+                    self._write_batch(writes)
             except Exception as error:  # the driver's, or anything else: the writer thread must go on
                 self.failures += 1
                 self._abort()

@@ -178,11 +178,21 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------------ writing
 
-    def _begin(self) -> None:
-        self._connection().execute("BEGIN")
-
-    def _end(self) -> None:
-        self._connection().execute("COMMIT")
+    def _write_batch(self, writes: Sequence[Write]) -> None:
+        """The batch's statements in one transaction, pipelined: sent together, one round trip to the
+        database for all of them (its errors come at the end, failing the whole batch)."""
+        db = self._connection()
+        try:
+            with db.pipeline():
+                db.execute("BEGIN")
+                for write in writes:
+                    self._execute(write)
+                db.execute("COMMIT")
+        except psycopg.Error as error:
+            appending = [w.table_id for w in writes if w.records]
+            if error.sqlstate == FENCED_SQLSTATE and len(appending) == 1:
+                raise TableFencedError(appending[0], f"{self.name}: {error}") from error
+            raise  # several tables: each write is tried alone next, and the fenced one fails alone
 
     def _committed(self) -> None:
         self.holdings.update(self._committing)

@@ -7,7 +7,7 @@ and keeps nothing across restarts (for tests).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -65,10 +65,10 @@ class SqliteStore(Store):
 
     # ------------------------------------------------------------------ writing
 
-    def _begin(self) -> None:
+    def _write_batch(self, writes: Sequence[Write]) -> None:
         self._db.execute("BEGIN IMMEDIATE")
-
-    def _end(self) -> None:
+        for write in writes:
+            self._execute(write)
         self._db.execute("COMMIT")
 
     def _abort(self) -> None:
