@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -85,13 +85,16 @@ def refusal(error: BaseException) -> Refusal:
 
 
 class Api(Protocol):
-    """The TableService as a test calls it, the seat token apart from the request."""
+    """The TableService as a test calls it, the seat token apart from the request. A stream is a generator
+    to close (``aclosing``) when left early: its call (and, on the web, its HTTP connection) ends then."""
 
     kind: str
 
     async def unary(self, method: str, request: Message, token: str | None = None) -> Any: ...
 
-    def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]: ...
+    def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]: ...
 
 
 def _metadata(token: str | None, request_id: str | None = None) -> dict[str, str]:
@@ -111,7 +114,9 @@ class GrpcApi:
         call = getattr(self.stub, method)
         return await call(request, metadata=tuple(_metadata(token, self.request_id).items()))
 
-    async def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]:
+    async def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]:
         call = self.stub.StreamEvents(request, metadata=tuple(_metadata(token, self.request_id).items()))
         try:
             async for message in call:
@@ -142,7 +147,9 @@ class WebApi:
         call = getattr(self.client, _SNAKE[method])
         return await call(request, headers=_metadata(token, self.request_id))
 
-    async def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]:
+    async def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]:
         responses = self.client.stream_events(request, headers=_metadata(token, self.request_id))
         async with aclosing(responses):  # type: ignore[type-var]  # connectrpc's is an async generator
             async for message in responses:
