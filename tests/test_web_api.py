@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from typing import Final
 
 import pytest
 from connectrpc.errors import ConnectError
-from google.protobuf.message import Message
 from grpc import aio
 
 from engine.selfplay import greedy_player
@@ -42,7 +41,9 @@ async def refused(call: Awaitable[object]) -> Refusal:
     raise AssertionError("the call was not refused")
 
 
-async def first_message(client: Api, request: pb.StreamEventsRequest, token: str | None = None) -> Message:
+async def first_message(
+    client: Api, request: pb.StreamEventsRequest, token: str | None = None
+) -> pb.StreamEventsResponse:
     async with aclosing(client.stream(request, token)) as messages:
         async for message in messages:
             return message  # type: ignore[no-any-return]
@@ -217,7 +218,7 @@ def test_play_is_unimplemented_on_the_web_and_says_what_to_use(kind: str) -> Non
         async with web_server() as (_, _, url), web_client(url, kind) as client:
 
             async def start() -> object:
-                async def requests():  # type: ignore[no-untyped-def]
+                async def requests() -> AsyncIterator[pb.PlayRequest]:
                     yield pb.PlayRequest(start=pb.PlayStart(table_id="t"))
 
                 async for message in client.play(requests()):

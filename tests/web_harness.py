@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import socket
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from grpc_status import rpc_status
 
 from server.app import Server
 from tests.in_process import serving
+from tests.live_server import free_port
 from thousand.v1 import table_service_connect as connect
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -40,13 +40,6 @@ TRANSPORT_LABEL: Final = {
     "grpc-web": "grpc_web",
 }
 """The ``transport`` label and log field each kind of client's calls carry."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass(frozen=True)
