@@ -4,7 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run web demo test lint typecheck unit bench proto proto-release breaking clean
+.PHONY: run web demo test lint typecheck unit system bench proto proto-release breaking clean
+
+# Debian packages that tests drive for real (installed when missing and running as root, as CI does).
+SYSTEM_PACKAGES := promtool=prometheus
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +23,7 @@ run: $(STAMP) web
 	$(BIN)/thousand-server --host 127.0.0.1 --port 50051 --web-port 8080
 
 # The web client (clients/web): npm packages from its lock file, built into clients/web/dist, which the web
-# port serves at /. Node and npm come from Debian when missing (as root, as CI runs).
+# port serves at /. Node and npm come from Debian when missing (scripts/system-packages.sh).
 WEB := clients/web
 WEB_SOURCES = $(shell find $(WEB) -type f -not -path '$(WEB)/node_modules/*' -not -path '$(WEB)/dist/*' 2>/dev/null)
 
@@ -33,8 +36,7 @@ web:
 endif
 
 $(WEB)/node_modules/.installed: $(WEB)/package.json $(WEB)/package-lock.json
-	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y --no-install-recommends nodejs npm; } \
-		|| { echo "make web: npm is needed (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	scripts/system-packages.sh node=nodejs npm=npm
 	cd $(WEB) && npm ci --no-audit --no-fund
 	touch $@
 
@@ -57,8 +59,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) system
 	$(BIN)/pytest
+
+system:
+	scripts/system-packages.sh $(SYSTEM_PACKAGES)
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)
