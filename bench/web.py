@@ -333,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds of one slice per transport")
     parser.add_argument("--transports", default=DEFAULT_TRANSPORTS, help=f"of {', '.join(TRANSPORTS)}")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--engine", choices=("compiled", "python"), default="python", help=procs.ENGINE_HELP)
+    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled", help=procs.ENGINE_HELP)
     args = parser.parse_args(argv)
     if args.role == "client":
         asyncio.run(_client(args))
