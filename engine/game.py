@@ -31,9 +31,9 @@ from engine.events import (
     SheetMarked,
     Standing,
 )
-from engine.rules import GOAL, Rules
+from engine.rules import GOAL, SAMOSVAL, Rules
 from engine.scoring import DealValue, value_deal
-from engine.seeds import derive_key
+from engine.seeds import FairDeals, derive_key, fair_shuffle
 from engine.verify import commitment
 
 BOLT_PENALTY = 120
@@ -113,11 +113,15 @@ class SeatRecord:
 class Game:
     """A whole game: ``apply_chance()`` at chance nodes, ``apply(seat, action)`` at decisions."""
 
-    def __init__(self, rules: Rules, seed: int, first_dealer: int | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, first_dealer: int | None = None, *, fair: FairDeals | None = None
+    ) -> None:
         if first_dealer is not None and not 0 <= first_dealer < rules.players:
             raise InvalidActionError(f"first dealer {first_dealer} is not a seat of {rules.players} players")
         self.rules = rules
         self.seed = seed
+        self.fair = fair
+        """A fair table's deals (engine.seeds); None: every deal follows from ``seed``."""
         n = rules.players
         if first_dealer is None:
             first_dealer = random.Random(derive_seed(seed, "dealer")).randrange(n)  # T-3
@@ -175,7 +179,9 @@ class Game:
         return DealSetup(number, self.dealer)
 
     def chance_outcome(self) -> Shuffle:
-        """The seeded shuffle for the next deal."""
+        """The shuffle of the next deal: the fair one, or the seed's."""
+        if self.fair is not None:
+            return Shuffle(fair_shuffle(CARDS, self.fair.deal(self.deals_dealt + 1).mix))
         return seeded_shuffle(self.seed, self.deals_dealt + 1)
 
     # ------------------------------------------------------------------ applying
@@ -187,18 +193,25 @@ class Game:
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the deal is in progress; no shuffle now")
         seeded = shuffle is None
+        fair = None if self.fair is None else self.fair.deal(self.deals_dealt + 1)
         if shuffle is None:
-            shuffle = self.chance_outcome()
+            shuffle = self.chance_outcome() if fair is None else Shuffle(fair_shuffle(CARDS, fair.mix))
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
         elif not _is_card_tuple(shuffle.order):
             raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         setup = self.next_setup()
         deal = Deal(self.rules, setup, shuffle.order)
-        # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key.
-        key = deal_key(self.seed, setup.number)
-        deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None
-        deal.salt = deal_salt(self.seed, setup.number)
+        # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key, a
+        # fair one its secret and the seats' seeds.
+        if fair is not None and self.fair is not None:
+            deal.salt = fair.salt
+            deal.client_seeds = fair.client_seeds
+            self.fair.dealt.append(fair.client_seeds)
+        else:
+            key = deal_key(self.seed, setup.number)
+            deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None
+            deal.salt = deal_salt(self.seed, setup.number)
         self.deal = deal
         self.deals_dealt += 1
         self.history.append((None, shuffle))
@@ -242,8 +255,12 @@ class Game:
                     self.dealer = (self.dealer + 1) % self.rules.players  # T-3
             if self.winner is not None:
                 self.standings = self._standings()
-                events.append(GameOver(self.winner, self.standings))
+                events.append(GameOver(self.winner, self.standings, self._table_secret()))
         self.events += events
+
+    def _table_secret(self) -> str:
+        """What GameOver discloses: a fair table's secret, which proves every deal's (engine.verify)."""
+        return "" if self.fair is None else self.fair.secret.hex()
 
     # ------------------------------------------------------------------ the score sheet
 
@@ -302,17 +319,19 @@ class Game:
                 if rec.barrel_deals >= BARREL_DEALS:
                     fall(seat, BARREL_FALL_PENALTY, Mark.BARREL_TIMEOUT)
 
-        if rules.samosval:  # T-29
-            for seat, rec in enumerate(records):
-                if rec.score == 555:
-                    mark(seat, Mark.SAMOSVAL, -555)
-                    rec.score = 0
-
         if self.winner is None:
             if rules.barrel:
                 self._climb(deal, mark, fall)
             else:
                 self._first_to_goal(deal)
+
+        # T-29 on the score the deal leaves: after a bump or a fall from climbing together too. Rules refuse a
+        # barrel at 555 with samosval, so no seat on the barrel is ever reset here.
+        if rules.samosval:
+            for seat, rec in enumerate(records):
+                if rec.score == SAMOSVAL:
+                    mark(seat, Mark.SAMOSVAL, -SAMOSVAL)
+                    rec.score = 0
 
         totals = tuple(rec.score for rec in records)
         events.extend(marks)
@@ -337,7 +356,11 @@ class Game:
         settled: set[int],
         fall: _FallFn,
     ) -> None:
-        """T-25: a bolt for a seat without a trick; the third costs 120 (and the barrel, T-27)."""
+        """T-25: a bolt for a seat without a trick; the third costs 120 (and the barrel, T-27).
+
+        At most two bolts come in one deal (a doubled one), so from two a seat reaches four at most: one
+        penalty, and the fourth bolt counts towards the next three.
+        """
         for seat, earned in enumerate(value.bolts):
             if not earned:
                 continue
@@ -347,7 +370,7 @@ class Game:
             marks.extend(SheetMarked(seat, Mark.BOLT, 0) for _ in range(earned))
             if rec.bolts < BOLTS_TO_PENALTY:
                 continue
-            rec.bolts = 0
+            rec.bolts -= BOLTS_TO_PENALTY  # three are crossed out; a fourth (a doubled bolt, T-30) stays
             if rec.on_barrel and seat not in settled:
                 fall(seat, BOLT_PENALTY, Mark.BOLT_PENALTY)
             else:

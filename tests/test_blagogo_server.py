@@ -51,7 +51,9 @@ TIMEOUT = 60
 def blagogo_table(players: int, bots: int, seed: int, **rules: object) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random") for _ in range(bots)]
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, seats=seats, seed=seed, first_dealer=0)
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_BLAGOGO, seats=seats, seed=seed, practice=True, first_dealer=0
+    )
     request.rules.blagogo.target = TARGET
     request.rules.blagogo.turnover_limit = TURNOVER_LIMIT
     for name, value in rules.items():

@@ -92,7 +92,9 @@ async def expect_error(
 def thousand_table(players: int = 3, bots: int = 0, **rules: object) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy") for _ in range(bots)]
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=7, first_dealer=0)
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_THOUSAND, seats=seats, seed=7, practice=True, first_dealer=0
+    )
     for name, value in rules.items():
         setattr(request.rules.thousand, name, value)
     return request

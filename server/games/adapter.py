@@ -4,9 +4,9 @@ An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed and first dealer; its events; check an action (raising the
-  engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an event scored (a deal's or a
-  round's outcome, for the metrics and the log);
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check
+  an action (raising the engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an
+  event scored (a deal's or a round's outcome, for the metrics and the log);
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **records**: actions to and from the JSON of a game record (:mod:`server.export`);
@@ -24,6 +24,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine.seeds import FairDeals
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -51,8 +52,12 @@ class EngineGame(Protocol):
     def standings(self) -> Sequence[Any]:
         """The final standings (frozen dataclasses: seat, place, score, …) once the game is over."""
 
+    @property
+    def fair(self) -> FairDeals | None:
+        """A fair table's deals (engine.seeds); None when they follow the seed."""
+
     def apply_chance(self) -> Sequence[object]:
-        """Deal from the seeded shuffle (the one chance step of both games, T-35, B-23)."""
+        """Deal from the fair or seeded shuffle (the one chance step of both games, T-35, B-23)."""
 
 
 RulesT = TypeVar("RulesT")
@@ -119,7 +124,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ the engine game
 
     @abstractmethod
-    def new_game(self, rules: RulesT, seed: int, first_dealer: int | None) -> GameT: ...
+    def new_game(
+        self, rules: RulesT, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> GameT: ...
 
     @abstractmethod
     def events(self, game: GameT) -> Sequence[EventT]:

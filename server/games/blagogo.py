@@ -15,6 +15,7 @@ from typing import Any, Final, get_args
 from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
+from engine.seeds import FairDeals
 from server.games.adapter import GameAdapter, Scored
 from server.strategies import BLAGOGO_STRATEGIES
 from thousand.v1 import table_service_pb2 as pb
@@ -57,8 +58,10 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     def rules_from_bytes(self, data: bytes) -> blagogo.BlagogoRules:
         return codec_blagogo.rules_from_proto(BlagogoRules.FromString(data))
 
-    def new_game(self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None) -> blagogo.Game:
-        return blagogo.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> blagogo.Game:
+        return blagogo.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: blagogo.Game) -> Sequence[blagogo_events.Event]:
         return game.events

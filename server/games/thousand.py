@@ -17,6 +17,7 @@ import engine
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
+from engine.seeds import FairDeals
 from server import view_wire, wire
 from server.games.adapter import GameAdapter, Scored
 from server.strategies import STRATEGIES
@@ -55,8 +56,10 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def rules_from_bytes(self, data: bytes) -> engine.Rules:
         return codec.rules_from_proto(ThousandRules.FromString(data))
 
-    def new_game(self, rules: engine.Rules, seed: int, first_dealer: int | None) -> engine.Game:
-        return engine.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: engine.Rules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> engine.Game:
+        return engine.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: engine.Game) -> Sequence[engine.Event]:
         return game.events
