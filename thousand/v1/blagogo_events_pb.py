@@ -47,7 +47,8 @@ class BlagogoMeld(Message[_BlagogoMeldFields]):
             int32 id = 1;
             ```
         owner:
-            B-17: the seat that laid it.
+            B-17: the seat that laid it (with BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER, a set completed by another
+            seat's addition belongs to that seat from then on).
 
             ```proto
             int32 owner = 2;
@@ -306,7 +307,7 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
             dealer: int
             first: int
 
-    _DeckShuffledFields: TypeAlias = Literal["number"]
+    _DeckShuffledFields: TypeAlias = Literal["number", "commitment"]
 
     class DeckShuffled(Message[_DeckShuffledFields]):
         """
@@ -324,9 +325,19 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 ```proto
                 int32 number = 1;
                 ```
+            commitment:
+                On a fair table (Table.fairness), the round's commitment, sent before any card is seen: the lowercase
+                hex SHA-256 of the UTF-8 text "blagogo.round.v1|<salt>|<order>", the order being the 108 cards in
+                dealing order separated by single spaces, each written rank, suit letter and copy ("10H1", "AS0"; ranks
+                2 3 4 5 6 7 8 9 10 J Q K A, suits S C D H), a joker as X and its copy ("X0" to "X3"). RoundRevealed
+                discloses salt and order. Empty on a seeded table.
+
+                ```proto
+                string commitment = 2;
+                ```
         """
 
-        __slots__ = ("number",)
+        __slots__ = ("number", "commitment")
 
         if TYPE_CHECKING:
 
@@ -334,10 +345,12 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 self,
                 *,
                 number: int = 0,
+                commitment: str = "",
             ) -> None:
                 pass
 
             number: int
+            commitment: str
 
     _HandDealtFields: TypeAlias = Literal["seat", "count", "cards", "cards_hidden"]
 
@@ -762,7 +775,8 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
 
     class MeldClosed(Message[_MeldClosedFields]):
         """
-        B-15: a set of four natural suits was closed (turned over); it stays with its owner.
+        B-15: a set of four natural suits was closed (turned over): laid whole (right after its MeldsLaid),
+        completed by an addition (after its MeldExtended) or by a joker swap (after its JokerSwapped).
 
         ```proto
         message thousand.v1.BlagogoEvent.MeldClosed
@@ -776,7 +790,8 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 int32 meld_id = 1;
                 ```
             owner:
-                Its owner.
+                The seat that keeps it: its owner, or with BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER the seat whose
+                addition completed it (BlagogoMeld.owner says the same).
 
                 ```proto
                 int32 owner = 2;
@@ -878,7 +893,7 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
             seat: int
             kantrame: bool
 
-    _RoundRevealedFields: TypeAlias = Literal["number", "order", "hands", "final_hands"]
+    _RoundRevealedFields: TypeAlias = Literal["number", "order", "hands", "final_hands", "salt", "client_seeds"]
 
     class RoundRevealed(Message[_RoundRevealedFields]):
         """
@@ -913,9 +928,23 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 ```proto
                 repeated thousand.v1.BlagogoCardList final_hands = 4;
                 ```
+            salt:
+                On a fair table, the round's secret (64 lowercase hex digits), which kept the commitment unguessable
+                and, with `client_seeds`, gives `order` (docs/protocol.md, "Verifiable deals"). Empty on a seeded table.
+
+                ```proto
+                string salt = 5;
+                ```
+            client_seeds:
+                On a fair table, each seat's client_seed, indexed by seat ("" for a seat that gave none, a bot seat or
+                a free seat). Empty on a seeded table.
+
+                ```proto
+                repeated string client_seeds = 6;
+                ```
         """
 
-        __slots__ = ("number", "order", "hands", "final_hands")
+        __slots__ = ("number", "order", "hands", "final_hands", "salt", "client_seeds")
 
         if TYPE_CHECKING:
 
@@ -926,6 +955,8 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 order: list[BlagogoCard] | None = None,
                 hands: list[BlagogoCardList] | None = None,
                 final_hands: list[BlagogoCardList] | None = None,
+                salt: str = "",
+                client_seeds: list[str] | None = None,
             ) -> None:
                 pass
 
@@ -933,6 +964,8 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
             order: list[BlagogoCard]
             hands: list[BlagogoCardList]
             final_hands: list[BlagogoCardList]
+            salt: str
+            client_seeds: list[str]
 
     _RoundScoredFields: TypeAlias = Literal["number", "winner", "kantrame", "meld_points", "hand_penalties", "deltas", "totals"]
 
@@ -1014,7 +1047,7 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
             deltas: list[int]
             totals: list[int]
 
-    _GameOverFields: TypeAlias = Literal["winner", "standings"]
+    _GameOverFields: TypeAlias = Literal["winner", "standings", "table_secret"]
 
     class GameOver(Message[_GameOverFields]):
         """
@@ -1037,9 +1070,17 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 ```proto
                 repeated thousand.v1.BlagogoStanding standings = 2;
                 ```
+            table_secret:
+                A fair table's secret (64 lowercase hex digits), disclosed now that no round is left to play: its
+                SHA-256 is Table.fairness.commitment and every round's secret (RoundRevealed.salt) derives from it.
+                Empty on a seeded table.
+
+                ```proto
+                string table_secret = 3;
+                ```
         """
 
-        __slots__ = ("winner", "standings")
+        __slots__ = ("winner", "standings", "table_secret")
 
         if TYPE_CHECKING:
 
@@ -1048,11 +1089,13 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 *,
                 winner: int = 0,
                 standings: list[BlagogoStanding] | None = None,
+                table_secret: str = "",
             ) -> None:
                 pass
 
             winner: int
             standings: list[BlagogoStanding]
+            table_secret: str
 
 class BlagogoMeldKind(Enum):
     """
@@ -1089,7 +1132,7 @@ class BlagogoMeldKind(Enum):
 
 
 _DESC = file_desc(
-    b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto"\xf8\x02\n\x0bBlagogoMeld\x12\x0e\n\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x120\n\x04kind\x18\x03 \x01(\x0e2\x1c.thousand.v1.BlagogoMeldKindR\x04kind\x12.\n\x05cards\x18\x04 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12"\n\x0ccontributors\x18\x05 \x03(\x05R\x0ccontributors\x12,\n\x04rank\x18\x06 \x01(\x0e2\x18.thousand.v1.BlagogoRankR\x04rank\x12%\n\x04suit\x18\x07 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06closed\x18\x08 \x01(\x08R\x06closed\x128\n\x06jokers\x18\t \x03(\x0b2 .thousand.v1.BlagogoJokerMeaningR\x06jokers\x12\x16\n\x06points\x18\n \x01(\x05R\x06points"Q\n\x0fBlagogoStanding\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score"\x92\x1a\n\x0cBlagogoEvent\x12J\n\x0cgame_started\x18\x01 \x01(\x0b2%.thousand.v1.BlagogoEvent.GameStartedH\x00R\x0bgameStarted\x12M\n\rround_started\x18\x02 \x01(\x0b2&.thousand.v1.BlagogoEvent.RoundStartedH\x00R\x0croundStarted\x12M\n\rdeck_shuffled\x18\x03 \x01(\x0b2&.thousand.v1.BlagogoEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12D\n\nhand_dealt\x18\x04 \x01(\x0b2#.thousand.v1.BlagogoEvent.HandDealtH\x00R\thandDealt\x12P\n\x0ebridge_started\x18\x05 \x01(\x0b2\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00R\rbridgeStarted\x12Z\n\x12bridge_turned_over\x18\x06 \x01(\x0b2*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00R\x10bridgeTurnedOver\x12P\n\x0edeck_exhausted\x18\x07 \x01(\x0b2\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00R\rdeckExhausted\x12D\n\ncard_drawn\x18\x08 \x01(\x0b2#.thousand.v1.BlagogoEvent.CardDrawnH\x00R\tcardDrawn\x12J\n\x0cbridge_taken\x18\t \x01(\x0b2%.thousand.v1.BlagogoEvent.BridgeTakenH\x00R\x0bbridgeTaken\x12D\n\nmelds_laid\x18\n \x01(\x0b2#.thousand.v1.BlagogoEvent.MeldsLaidH\x00R\tmeldsLaid\x12M\n\rmeld_extended\x18\x0b \x01(\x0b2&.thousand.v1.BlagogoEvent.MeldExtendedH\x00R\x0cmeldExtended\x12M\n\rjoker_swapped\x18\x0c \x01(\x0b2&.thousand.v1.BlagogoEvent.JokerSwappedH\x00R\x0cjokerSwapped\x12G\n\x0bmeld_closed\x18\r \x01(\x0b2$.thousand.v1.BlagogoEvent.MeldClosedH\x00R\nmeldClosed\x12C\n\tdiscarded\x18\x0e \x01(\x0b2#.thousand.v1.BlagogoEvent.DiscardedH\x00R\tdiscarded\x12>\n\x08went_out\x18\x0f \x01(\x0b2!.thousand.v1.BlagogoEvent.WentOutH\x00R\x07wentOut\x12P\n\x0eround_revealed\x18\x10 \x01(\x0b2\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00R\rroundRevealed\x12J\n\x0cround_scored\x18\x11 \x01(\x0b2%.thousand.v1.BlagogoEvent.RoundScoredH\x00R\x0broundScored\x12A\n\tgame_over\x18\x12 \x01(\x0b2".thousand.v1.BlagogoEvent.GameOverH\x00R\x08gameOver\x1aa\n\x0bGameStarted\x12/\n\x05rules\x18\x01 \x01(\x0b2\x19.thousand.v1.BlagogoRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1aT\n\x0cRoundStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12\x14\n\x05first\x18\x03 \x01(\x05R\x05first\x1a&\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x1a\x88\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a\\\n\rBridgeStarted\x12,\n\x04card\x18\x01 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12\x1d\n\ndeck_count\x18\x02 \x01(\x05R\tdeckCount\x1a(\n\x10BridgeTurnedOver\x12\x14\n\x05count\x18\x01 \x01(\x05R\x05count\x1a-\n\rDeckExhausted\x12\x1c\n\tturnovers\x18\x01 \x01(\x05R\tturnovers\x1aM\n\tCardDrawn\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1am\n\x0bBridgeTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08position\x18\x02 \x01(\x05R\x08position\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x1a\x81\x01\n\tMeldsLaid\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12.\n\x05melds\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoMeldR\x05melds\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n\x07opening\x18\x04 \x01(\x08R\x07opening\x1a\xb5\x01\n\x0cMeldExtended\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x123\n\x07run_end\x18\x04 \x01(\x0e2\x1a.thousand.v1.BlagogoRunEndR\x06runEnd\x1a\xae\x01\n\x0cJokerSwapped\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12,\n\x04card\x18\x03 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12.\n\x05joker\x18\x04 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x05joker\x1a;\n\nMeldClosed\x12\x17\n\x07meld_id\x18\x01 \x01(\x05R\x06meldId\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x1aM\n\tDiscarded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1a9\n\x07WentOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08kantrame\x18\x02 \x01(\x08R\x08kantrame\x1a\xca\x01\n\rRoundRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12.\n\x05order\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05order\x122\n\x05hands\x18\x03 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\x05hands\x12=\n\x0bfinal_hands\x18\x04 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\nfinalHands\x1a\xe1\x01\n\x0bRoundScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1b\n\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x1a\n\x08kantrame\x18\x03 \x01(\x08R\x08kantrame\x12\x1f\n\x0bmeld_points\x18\x04 \x03(\x05R\nmeldPoints\x12%\n\x0ehand_penalties\x18\x05 \x03(\x05R\rhandPenalties\x12\x16\n\x06deltas\x18\x06 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\x07 \x03(\x05R\x06totalsB\t\n\x07_winner\x1a^\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x12:\n\tstandings\x18\x02 \x03(\x0b2\x1c.thousand.v1.BlagogoStandingR\tstandingsB\x07\n\x05event*j\n\x0fBlagogoMeldKind\x12!\n\x1dBLAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15BLAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15BLAGOGO_MELD_KIND_RUN\x10\x02b\x06proto3',
+    b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto"\xf8\x02\n\x0bBlagogoMeld\x12\x0e\n\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x120\n\x04kind\x18\x03 \x01(\x0e2\x1c.thousand.v1.BlagogoMeldKindR\x04kind\x12.\n\x05cards\x18\x04 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12"\n\x0ccontributors\x18\x05 \x03(\x05R\x0ccontributors\x12,\n\x04rank\x18\x06 \x01(\x0e2\x18.thousand.v1.BlagogoRankR\x04rank\x12%\n\x04suit\x18\x07 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06closed\x18\x08 \x01(\x08R\x06closed\x128\n\x06jokers\x18\t \x03(\x0b2 .thousand.v1.BlagogoJokerMeaningR\x06jokers\x12\x16\n\x06points\x18\n \x01(\x05R\x06points"Q\n\x0fBlagogoStanding\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score"\x8d\x1b\n\x0cBlagogoEvent\x12J\n\x0cgame_started\x18\x01 \x01(\x0b2%.thousand.v1.BlagogoEvent.GameStartedH\x00R\x0bgameStarted\x12M\n\rround_started\x18\x02 \x01(\x0b2&.thousand.v1.BlagogoEvent.RoundStartedH\x00R\x0croundStarted\x12M\n\rdeck_shuffled\x18\x03 \x01(\x0b2&.thousand.v1.BlagogoEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12D\n\nhand_dealt\x18\x04 \x01(\x0b2#.thousand.v1.BlagogoEvent.HandDealtH\x00R\thandDealt\x12P\n\x0ebridge_started\x18\x05 \x01(\x0b2\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00R\rbridgeStarted\x12Z\n\x12bridge_turned_over\x18\x06 \x01(\x0b2*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00R\x10bridgeTurnedOver\x12P\n\x0edeck_exhausted\x18\x07 \x01(\x0b2\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00R\rdeckExhausted\x12D\n\ncard_drawn\x18\x08 \x01(\x0b2#.thousand.v1.BlagogoEvent.CardDrawnH\x00R\tcardDrawn\x12J\n\x0cbridge_taken\x18\t \x01(\x0b2%.thousand.v1.BlagogoEvent.BridgeTakenH\x00R\x0bbridgeTaken\x12D\n\nmelds_laid\x18\n \x01(\x0b2#.thousand.v1.BlagogoEvent.MeldsLaidH\x00R\tmeldsLaid\x12M\n\rmeld_extended\x18\x0b \x01(\x0b2&.thousand.v1.BlagogoEvent.MeldExtendedH\x00R\x0cmeldExtended\x12M\n\rjoker_swapped\x18\x0c \x01(\x0b2&.thousand.v1.BlagogoEvent.JokerSwappedH\x00R\x0cjokerSwapped\x12G\n\x0bmeld_closed\x18\r \x01(\x0b2$.thousand.v1.BlagogoEvent.MeldClosedH\x00R\nmeldClosed\x12C\n\tdiscarded\x18\x0e \x01(\x0b2#.thousand.v1.BlagogoEvent.DiscardedH\x00R\tdiscarded\x12>\n\x08went_out\x18\x0f \x01(\x0b2!.thousand.v1.BlagogoEvent.WentOutH\x00R\x07wentOut\x12P\n\x0eround_revealed\x18\x10 \x01(\x0b2\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00R\rroundRevealed\x12J\n\x0cround_scored\x18\x11 \x01(\x0b2%.thousand.v1.BlagogoEvent.RoundScoredH\x00R\x0broundScored\x12A\n\tgame_over\x18\x12 \x01(\x0b2".thousand.v1.BlagogoEvent.GameOverH\x00R\x08gameOver\x1aa\n\x0bGameStarted\x12/\n\x05rules\x18\x01 \x01(\x0b2\x19.thousand.v1.BlagogoRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1aT\n\x0cRoundStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12\x14\n\x05first\x18\x03 \x01(\x05R\x05first\x1aF\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x1a\x88\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a\\\n\rBridgeStarted\x12,\n\x04card\x18\x01 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12\x1d\n\ndeck_count\x18\x02 \x01(\x05R\tdeckCount\x1a(\n\x10BridgeTurnedOver\x12\x14\n\x05count\x18\x01 \x01(\x05R\x05count\x1a-\n\rDeckExhausted\x12\x1c\n\tturnovers\x18\x01 \x01(\x05R\tturnovers\x1aM\n\tCardDrawn\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1am\n\x0bBridgeTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08position\x18\x02 \x01(\x05R\x08position\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x1a\x81\x01\n\tMeldsLaid\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12.\n\x05melds\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoMeldR\x05melds\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n\x07opening\x18\x04 \x01(\x08R\x07opening\x1a\xb5\x01\n\x0cMeldExtended\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x123\n\x07run_end\x18\x04 \x01(\x0e2\x1a.thousand.v1.BlagogoRunEndR\x06runEnd\x1a\xae\x01\n\x0cJokerSwapped\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12,\n\x04card\x18\x03 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12.\n\x05joker\x18\x04 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x05joker\x1a;\n\nMeldClosed\x12\x17\n\x07meld_id\x18\x01 \x01(\x05R\x06meldId\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x1aM\n\tDiscarded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1a9\n\x07WentOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08kantrame\x18\x02 \x01(\x08R\x08kantrame\x1a\x81\x02\n\rRoundRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12.\n\x05order\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05order\x122\n\x05hands\x18\x03 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\x05hands\x12=\n\x0bfinal_hands\x18\x04 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\nfinalHands\x12\x12\n\x04salt\x18\x05 \x01(\tR\x04salt\x12!\n\x0cclient_seeds\x18\x06 \x03(\tR\x0bclientSeeds\x1a\xe1\x01\n\x0bRoundScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1b\n\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x1a\n\x08kantrame\x18\x03 \x01(\x08R\x08kantrame\x12\x1f\n\x0bmeld_points\x18\x04 \x03(\x05R\nmeldPoints\x12%\n\x0ehand_penalties\x18\x05 \x03(\x05R\rhandPenalties\x12\x16\n\x06deltas\x18\x06 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\x07 \x03(\x05R\x06totalsB\t\n\x07_winner\x1a\x81\x01\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x12:\n\tstandings\x18\x02 \x03(\x0b2\x1c.thousand.v1.BlagogoStandingR\tstandings\x12!\n\x0ctable_secret\x18\x03 \x01(\tR\x0btableSecretB\x07\n\x05event*j\n\x0fBlagogoMeldKind\x12!\n\x1dBLAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15BLAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15BLAGOGO_MELD_KIND_RUN\x10\x02b\x06proto3',
     [
         blagogo_actions_pb.desc(),
         blagogo_cards_pb.desc(),

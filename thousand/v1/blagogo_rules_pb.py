@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from protobuf import DescFile
 
 
-_BlagogoRulesFields: TypeAlias = Literal["players", "ace_in_hand", "bridge_take_must_meld", "opening_min_points", "layoff_scores_for", "kantrame_first_turn_only", "target", "turnover_limit"]
+_BlagogoRulesFields: TypeAlias = Literal["players", "ace_in_hand", "bridge_take_must_meld", "opening_min_points", "layoff_scores_for", "kantrame_first_turn_only", "target", "turnover_limit", "opening_one_meld", "completed_set_keeper", "play_on_own_melds", "max_jokers_per_meld"]
 
 class BlagogoRules(Message[_BlagogoRulesFields]):
     """
@@ -47,13 +47,18 @@ class BlagogoRules(Message[_BlagogoRulesFields]):
             optional int32 ace_in_hand = 2;
             ```
         bridge_take_must_meld:
-            B-9: the deepest card taken from the bridge must be melded in the same turn. Default false.
+            B-9: the deepest card taken from the bridge must be melded in the same turn. Default false. Any sequence
+            of that turn's meld actions may put it on the table (e.g. a joker swapped out of a meld first, then laid
+            with it): a take that no sequence could meld is refused (rule BRIDGE_CARD_NOT_MELDABLE), and so, until the
+            card is on the table, are the discard and any action after which it could no longer be melded (rule
+            MUST_MELD_BRIDGE_CARD). BlagogoView.must_meld names the card meanwhile.
 
             ```proto
             optional bool bridge_take_must_meld = 3;
             ```
         opening_min_points:
-            B-11: the least a player's opening melds may be worth together, 0 to 325. Default 30.
+            B-11: the least a player's opening melds may be worth together, 0 to 300 (no opening is worth more: 12
+            cards at 25), at most 100 with `opening_one_meld`. Default 30.
 
             ```proto
             optional int32 opening_min_points = 4;
@@ -71,7 +76,7 @@ class BlagogoRules(Message[_BlagogoRulesFields]):
             optional bool kantrame_first_turn_only = 6;
             ```
         target:
-            B-20: rounds are played until someone's score reaches this; positive. Default 1000.
+            B-20: rounds are played until someone's score reaches this; 1 to 10000. Default 1000.
 
             ```proto
             optional int32 target = 7;
@@ -85,9 +90,39 @@ class BlagogoRules(Message[_BlagogoRulesFields]):
             ```proto
             optional int32 turnover_limit = 8;
             ```
+        opening_one_meld:
+            B-11: the opening needs one meld worth `opening_min_points` on its own (the source's "выложенная
+            комбинация общей суммой не менее 30" read as one combination); other melds may be laid with it.
+            Default false: the opening's melds, laid in one action, count together.
+
+            ```proto
+            optional bool opening_one_meld = 9;
+            ```
+        completed_set_keeper:
+            B-15: who keeps a set that another player's addition completes. Default
+            BLAGOGO_COMPLETED_SET_KEEPER_OWNER.
+
+            ```proto
+            thousand.v1.BlagogoCompletedSetKeeper completed_set_keeper = 10;
+            ```
+        play_on_own_melds:
+            B-12: a player may add to, and swap jokers out of, their own melds. Default true. False: only other
+            players' melds (the source names "выкладки партнеров", partners' melds); refused with rule OWN_MELD.
+
+            ```proto
+            optional bool play_on_own_melds = 11;
+            ```
+        max_jokers_per_meld:
+            B-14: the most jokers one meld may hold, 0 to 4; 0 (the default) means no limit but the meld's natural
+            card. The source's "допустимо использовать двух джокеров в одной выкладке" read as a limit is 2. A lay
+            or addition beyond it is refused with rule TOO_MANY_JOKERS.
+
+            ```proto
+            optional int32 max_jokers_per_meld = 12;
+            ```
     """
 
-    __slots__ = ("players", "ace_in_hand", "bridge_take_must_meld", "opening_min_points", "layoff_scores_for", "kantrame_first_turn_only", "target", "turnover_limit")
+    __slots__ = ("players", "ace_in_hand", "bridge_take_must_meld", "opening_min_points", "layoff_scores_for", "kantrame_first_turn_only", "target", "turnover_limit", "opening_one_meld", "completed_set_keeper", "play_on_own_melds", "max_jokers_per_meld")
 
     if TYPE_CHECKING:
 
@@ -102,6 +137,10 @@ class BlagogoRules(Message[_BlagogoRulesFields]):
             kantrame_first_turn_only: bool | None = None,
             target: int | None = None,
             turnover_limit: int | None = None,
+            opening_one_meld: bool | None = None,
+            completed_set_keeper: BlagogoCompletedSetKeeper | None = None,
+            play_on_own_melds: bool | None = None,
+            max_jokers_per_meld: int | None = None,
         ) -> None:
             pass
 
@@ -113,6 +152,10 @@ class BlagogoRules(Message[_BlagogoRulesFields]):
         kantrame_first_turn_only: bool
         target: int
         turnover_limit: int
+        opening_one_meld: bool
+        completed_set_keeper: BlagogoCompletedSetKeeper
+        play_on_own_melds: bool
+        max_jokers_per_meld: int
 
 class BlagogoLayoffScores(Enum):
     """
@@ -147,13 +190,49 @@ class BlagogoLayoffScores(Enum):
     MELD_OWNER = 1
     CONTRIBUTOR = 2
 
+class BlagogoCompletedSetKeeper(Enum):
+    """
+    B-15: who keeps a set of four suits that another player's addition completes.
+
+    ```proto
+    enum thousand.v1.BlagogoCompletedSetKeeper
+    ```
+
+    Attributes:
+        UNSPECIFIED:
+            Not set: the default, BLAGOGO_COMPLETED_SET_KEEPER_OWNER.
+
+            ```proto
+            BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED = 0
+            ```
+        OWNER:
+            The player who laid the set keeps it (default; B-16: the set "stays with its owner").
+
+            ```proto
+            BLAGOGO_COMPLETED_SET_KEEPER_OWNER = 1
+            ```
+        COMPLETER:
+            The player whose addition completes the set takes it (the source: "сложить карты рядом с собой", laid
+            beside themselves) and it scores for them as its owner (B-17). A set completed by a joker swap stays with
+            its owner either way (B-16).
+
+            ```proto
+            BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER = 2
+            ```
+    """
+
+    UNSPECIFIED = 0
+    OWNER = 1
+    COMPLETER = 2
+
 
 _DESC = file_desc(
-    b'\n\x1fthousand/v1/blagogo_rules.proto\x12\x0bthousand.v1"\x9a\x04\n\x0cBlagogoRules\x12\x1d\n\x07players\x18\x01 \x01(\x05H\x00R\x07players\x88\x01\x01\x12#\n\x0bace_in_hand\x18\x02 \x01(\x05H\x01R\taceInHand\x88\x01\x01\x126\n\x15bridge_take_must_meld\x18\x03 \x01(\x08H\x02R\x12bridgeTakeMustMeld\x88\x01\x01\x121\n\x12opening_min_points\x18\x04 \x01(\x05H\x03R\x10openingMinPoints\x88\x01\x01\x12L\n\x11layoff_scores_for\x18\x05 \x01(\x0e2 .thousand.v1.BlagogoLayoffScoresR\x0flayoffScoresFor\x12<\n\x18kantrame_first_turn_only\x18\x06 \x01(\x08H\x04R\x15kantrameFirstTurnOnly\x88\x01\x01\x12\x1b\n\x06target\x18\x07 \x01(\x05H\x05R\x06target\x88\x01\x01\x12*\n\x0eturnover_limit\x18\x08 \x01(\x05H\x06R\rturnoverLimit\x88\x01\x01B\n\n\x08_playersB\x0e\n\x0c_ace_in_handB\x18\n\x16_bridge_take_must_meldB\x15\n\x13_opening_min_pointsB\x1b\n\x19_kantrame_first_turn_onlyB\t\n\x07_targetB\x11\n\x0f_turnover_limit*\x89\x01\n\x13BlagogoLayoffScores\x12%\n!BLAGOGO_LAYOFF_SCORES_UNSPECIFIED\x10\x00\x12$\n BLAGOGO_LAYOFF_SCORES_MELD_OWNER\x10\x01\x12%\n!BLAGOGO_LAYOFF_SCORES_CONTRIBUTOR\x10\x02b\x06proto3',
+    b'\n\x1fthousand/v1/blagogo_rules.proto\x12\x0bthousand.v1"\xca\x06\n\x0cBlagogoRules\x12\x1d\n\x07players\x18\x01 \x01(\x05H\x00R\x07players\x88\x01\x01\x12#\n\x0bace_in_hand\x18\x02 \x01(\x05H\x01R\taceInHand\x88\x01\x01\x126\n\x15bridge_take_must_meld\x18\x03 \x01(\x08H\x02R\x12bridgeTakeMustMeld\x88\x01\x01\x121\n\x12opening_min_points\x18\x04 \x01(\x05H\x03R\x10openingMinPoints\x88\x01\x01\x12L\n\x11layoff_scores_for\x18\x05 \x01(\x0e2 .thousand.v1.BlagogoLayoffScoresR\x0flayoffScoresFor\x12<\n\x18kantrame_first_turn_only\x18\x06 \x01(\x08H\x04R\x15kantrameFirstTurnOnly\x88\x01\x01\x12\x1b\n\x06target\x18\x07 \x01(\x05H\x05R\x06target\x88\x01\x01\x12*\n\x0eturnover_limit\x18\x08 \x01(\x05H\x06R\rturnoverLimit\x88\x01\x01\x12-\n\x10opening_one_meld\x18\t \x01(\x08H\x07R\x0eopeningOneMeld\x88\x01\x01\x12X\n\x14completed_set_keeper\x18\n \x01(\x0e2&.thousand.v1.BlagogoCompletedSetKeeperR\x12completedSetKeeper\x12.\n\x11play_on_own_melds\x18\x0b \x01(\x08H\x08R\x0eplayOnOwnMelds\x88\x01\x01\x122\n\x13max_jokers_per_meld\x18\x0c \x01(\x05H\tR\x10maxJokersPerMeld\x88\x01\x01B\n\n\x08_playersB\x0e\n\x0c_ace_in_handB\x18\n\x16_bridge_take_must_meldB\x15\n\x13_opening_min_pointsB\x1b\n\x19_kantrame_first_turn_onlyB\t\n\x07_targetB\x11\n\x0f_turnover_limitB\x13\n\x11_opening_one_meldB\x14\n\x12_play_on_own_meldsB\x16\n\x14_max_jokers_per_meld*\x89\x01\n\x13BlagogoLayoffScores\x12%\n!BLAGOGO_LAYOFF_SCORES_UNSPECIFIED\x10\x00\x12$\n BLAGOGO_LAYOFF_SCORES_MELD_OWNER\x10\x01\x12%\n!BLAGOGO_LAYOFF_SCORES_CONTRIBUTOR\x10\x02*\x9d\x01\n\x19BlagogoCompletedSetKeeper\x12,\n(BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED\x10\x00\x12&\n"BLAGOGO_COMPLETED_SET_KEEPER_OWNER\x10\x01\x12*\n&BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER\x10\x02b\x06proto3',
     [],
     {
         "BlagogoRules": BlagogoRules,
         "BlagogoLayoffScores": BlagogoLayoffScores,
+        "BlagogoCompletedSetKeeper": BlagogoCompletedSetKeeper,
     },
 )
 

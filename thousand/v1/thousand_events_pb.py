@@ -241,7 +241,8 @@ class ThousandEvent(Message[_ThousandEventFields]):
                 "thousand.deal.v1|<salt>|<deal_seed, or empty>|<order>", the order being the 24 cards in dealing order
                 as rank then suit letter separated by single spaces ("9S JC QD KH 10S AS"; ranks 9 J Q K 10 A, suits
                 S C D H). DealRevealed discloses salt, seed and order: a client that recomputes the hash knows the deal
-                was fixed before it began and never changed.
+                was fixed before it began and never changed. On a fair table the salt is the deal's secret and the
+                seed is empty.
 
                 ```proto
                 string commitment = 2;
@@ -960,7 +961,7 @@ class ThousandEvent(Message[_ThousandEventFields]):
             cards: list[Card]
             points: int
 
-    _DealRevealedFields: TypeAlias = Literal["number", "order", "hands", "talons", "salt", "deal_seed"]
+    _DealRevealedFields: TypeAlias = Literal["number", "order", "hands", "talons", "salt", "deal_seed", "client_seeds"]
 
     class DealRevealed(Message[_DealRevealedFields]):
         """
@@ -1003,14 +1004,22 @@ class ThousandEvent(Message[_ThousandEventFields]):
                 ```
             deal_seed:
                 The key the order was shuffled from (CPython's random.Random(deal_seed) shuffling the deck in card
-                order); absent for a deck stacked by hand.
+                order), on a seeded table (Table.seeded); absent for a deck stacked by hand and for a fair deal.
 
                 ```proto
                 optional uint64 deal_seed = 6;
                 ```
+            client_seeds:
+                A fair deal's inputs (Table.fairness): each seat's client_seed, indexed by seat ("" for a seat that
+                gave none, a bot seat or a free seat). With `salt`, the deal's secret, they give `order`
+                (docs/protocol.md, "Verifiable deals"). Empty on a seeded table.
+
+                ```proto
+                repeated string client_seeds = 7;
+                ```
         """
 
-        __slots__ = ("number", "order", "hands", "talons", "salt", "deal_seed")
+        __slots__ = ("number", "order", "hands", "talons", "salt", "deal_seed", "client_seeds")
 
         if TYPE_CHECKING:
 
@@ -1023,6 +1032,7 @@ class ThousandEvent(Message[_ThousandEventFields]):
                 talons: list[CardList] | None = None,
                 salt: str = "",
                 deal_seed: int | None = None,
+                client_seeds: list[str] | None = None,
             ) -> None:
                 pass
 
@@ -1032,6 +1042,7 @@ class ThousandEvent(Message[_ThousandEventFields]):
             talons: list[CardList]
             salt: str
             deal_seed: int
+            client_seeds: list[str]
 
     _DealScoredFields: TypeAlias = Literal["number", "kind", "declarer", "contract", "outcome", "doubled", "deal_points", "deltas", "totals"]
 
@@ -1177,7 +1188,7 @@ class ThousandEvent(Message[_ThousandEventFields]):
             mark: Mark
             points: int
 
-    _GameOverFields: TypeAlias = Literal["winner", "standings"]
+    _GameOverFields: TypeAlias = Literal["winner", "standings", "table_secret"]
 
     class GameOver(Message[_GameOverFields]):
         """
@@ -1200,9 +1211,17 @@ class ThousandEvent(Message[_ThousandEventFields]):
                 ```proto
                 repeated thousand.v1.Standing standings = 2;
                 ```
+            table_secret:
+                A fair table's secret (64 lowercase hex digits), disclosed now that no deal is left to play: its
+                SHA-256 is Table.fairness.commitment and every deal's secret (DealRevealed.salt) derives from it.
+                Empty on a seeded table.
+
+                ```proto
+                string table_secret = 3;
+                ```
         """
 
-        __slots__ = ("winner", "standings")
+        __slots__ = ("winner", "standings", "table_secret")
 
         if TYPE_CHECKING:
 
@@ -1211,11 +1230,13 @@ class ThousandEvent(Message[_ThousandEventFields]):
                 *,
                 winner: int = 0,
                 standings: list[Standing] | None = None,
+                table_secret: str = "",
             ) -> None:
                 pass
 
             winner: int
             standings: list[Standing]
+            table_secret: str
 
 class DealKind(Enum):
     """
@@ -1391,7 +1412,7 @@ class Mark(Enum):
 
 
 _DESC = file_desc(
-    b'\n!thousand/v1/thousand_events.proto\x12\x0bthousand.v1\x1a\x17thousand/v1/cards.proto\x1a"thousand/v1/thousand_actions.proto\x1a thousand/v1/thousand_rules.proto"b\n\x08Standing\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score\x12\x16\n\x06payout\x18\x04 \x01(\x05R\x06payout"\x9c \n\rThousandEvent\x12K\n\x0cgame_started\x18\x01 \x01(\x0b2&.thousand.v1.ThousandEvent.GameStartedH\x00R\x0bgameStarted\x12K\n\x0cdeal_started\x18\x02 \x01(\x0b2&.thousand.v1.ThousandEvent.DealStartedH\x00R\x0bdealStarted\x12N\n\rdeck_shuffled\x18\x03 \x01(\x0b2\'.thousand.v1.ThousandEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12E\n\nhand_dealt\x18\x04 \x01(\x0b2$.thousand.v1.ThousandEvent.HandDealtH\x00R\thandDealt\x12N\n\rdark_declared\x18\x05 \x01(\x0b2\'.thousand.v1.ThousandEvent.DarkDeclaredH\x00R\x0cdarkDeclared\x12N\n\rdark_declined\x18\x06 \x01(\x0b2\'.thousand.v1.ThousandEvent.DarkDeclinedH\x00R\x0cdarkDeclined\x12?\n\x08bid_made\x18\x07 \x01(\x0b2".thousand.v1.ThousandEvent.BidMadeH\x00R\x07bidMade\x12;\n\x06passed\x18\x08 \x01(\x0b2!.thousand.v1.ThousandEvent.PassedH\x00R\x06passed\x12H\n\x0bauction_won\x18\t \x01(\x0b2%.thousand.v1.ThousandEvent.AuctionWonH\x00R\nauctionWon\x12T\n\x0fredeal_demanded\x18\n \x01(\x0b2).thousand.v1.ThousandEvent.RedealDemandedH\x00R\x0eredealDemanded\x12K\n\x0ctalon_chosen\x18\x0b \x01(\x0b2&.thousand.v1.ThousandEvent.TalonChosenH\x00R\x0btalonChosen\x12H\n\x0btalon_taken\x18\x0c \x01(\x0b2%.thousand.v1.ThousandEvent.TalonTakenH\x00R\ntalonTaken\x12E\n\ncard_given\x18\r \x01(\x0b2$.thousand.v1.ThousandEvent.CardGivenH\x00R\tcardGiven\x12Q\n\x0econtract_named\x18\x0e \x01(\x0b2(.thousand.v1.ThousandEvent.ContractNamedH\x00R\rcontractNamed\x12A\n\x08conceded\x18\x0f \x01(\x0b2#.thousand.v1.ThousandEvent.ConcededH\x00R\x08conceded\x12Z\n\x11marriage_declared\x18\x10 \x01(\x0b2+.thousand.v1.ThousandEvent.MarriageDeclaredH\x00R\x10marriageDeclared\x12H\n\x0bcard_played\x18\x11 \x01(\x0b2%.thousand.v1.ThousandEvent.CardPlayedH\x00R\ncardPlayed\x12H\n\x0btrick_taken\x18\x12 \x01(\x0b2%.thousand.v1.ThousandEvent.TrickTakenH\x00R\ntrickTaken\x12U\n\x10last_talon_taken\x18\x13 \x01(\x0b2).thousand.v1.ThousandEvent.LastTalonTakenH\x00R\x0elastTalonTaken\x12N\n\rdeal_revealed\x18\x14 \x01(\x0b2\'.thousand.v1.ThousandEvent.DealRevealedH\x00R\x0cdealRevealed\x12H\n\x0bdeal_scored\x18\x15 \x01(\x0b2%.thousand.v1.ThousandEvent.DealScoredH\x00R\ndealScored\x12K\n\x0csheet_marked\x18\x16 \x01(\x0b2&.thousand.v1.ThousandEvent.SheetMarkedH\x00R\x0bsheetMarked\x12B\n\tgame_over\x18\x17 \x01(\x0b2#.thousand.v1.ThousandEvent.GameOverH\x00R\x08gameOver\x1ab\n\x0bGameStarted\x120\n\x05rules\x18\x01 \x01(\x0b2\x1a.thousand.v1.ThousandRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1a\xae\x01\n\x0bDealStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12)\n\x04kind\x18\x03 \x01(\x0e2\x15.thousand.v1.DealKindR\x04kind\x12\x16\n\x06active\x18\x04 \x03(\x05R\x06active\x12\x1f\n\x08declarer\x18\x05 \x01(\x05H\x00R\x08declarer\x88\x01\x01B\x0b\n\t_declarer\x1aF\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x1a\x81\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a"\n\x0cDarkDeclared\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1a"\n\x0cDarkDeclined\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1aK\n\x07BidMade\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05value\x18\x02 \x01(\x05R\x05value\x12\x16\n\x06forced\x18\x03 \x01(\x08R\x06forced\x1a\x1c\n\x06Passed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1a2\n\nAuctionWon\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x10\n\x03bid\x18\x02 \x01(\x05R\x03bid\x1aW\n\x0eRedealDemanded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x121\n\x06reason\x18\x02 \x01(\x0e2\x19.thousand.v1.RedealReasonR\x06reason\x1a7\n\x0bTalonChosen\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05index\x18\x02 \x01(\x05R\x05index\x1a\x85\x01\n\nTalonTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x17\n\x07face_up\x18\x02 \x01(\x08R\x06faceUp\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1ap\n\tCardGiven\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1c\n\x07to_seat\x18\x02 \x01(\x05H\x00R\x06toSeat\x88\x01\x01\x12%\n\x04card\x18\x03 \x01(\x0b2\x11.thousand.v1.CardR\x04cardB\n\n\x08_to_seat\x1a9\n\rContractNamed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05value\x18\x02 \x01(\x05R\x05value\x1a:\n\x08Conceded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08contract\x18\x02 \x01(\x05R\x08contract\x1ae\n\x10MarriageDeclared\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04suit\x18\x02 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1aG\n\nCardPlayed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04card\x18\x02 \x01(\x0b2\x11.thousand.v1.CardR\x04card\x1ay\n\nTrickTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x16\n\x06number\x18\x02 \x01(\x05R\x06number\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12\x16\n\x06points\x18\x04 \x01(\x05R\x06points\x1ae\n\x0eLastTalonTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\'\n\x05cards\x18\x02 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1a\xef\x01\n\x0cDealRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\'\n\x05order\x18\x02 \x03(\x0b2\x11.thousand.v1.CardR\x05order\x12+\n\x05hands\x18\x03 \x03(\x0b2\x15.thousand.v1.CardListR\x05hands\x12-\n\x06talons\x18\x04 \x03(\x0b2\x15.thousand.v1.CardListR\x06talons\x12\x12\n\x04salt\x18\x05 \x01(\tR\x04salt\x12 \n\tdeal_seed\x18\x06 \x01(\x04H\x00R\x08dealSeed\x88\x01\x01B\x0c\n\n_deal_seed\x1a\xa2\x02\n\nDealScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12)\n\x04kind\x18\x02 \x01(\x0e2\x15.thousand.v1.DealKindR\x04kind\x12\x1a\n\x08declarer\x18\x03 \x01(\x05R\x08declarer\x12\x1a\n\x08contract\x18\x04 \x01(\x05R\x08contract\x12.\n\x07outcome\x18\x05 \x01(\x0e2\x14.thousand.v1.OutcomeR\x07outcome\x12\x18\n\x07doubled\x18\x06 \x01(\x08R\x07doubled\x12\x1f\n\x0bdeal_points\x18\x07 \x03(\x05R\ndealPoints\x12\x16\n\x06deltas\x18\x08 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\t \x03(\x05R\x06totals\x1a`\n\x0bSheetMarked\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04mark\x18\x02 \x01(\x0e2\x11.thousand.v1.MarkR\x04mark\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1aW\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x123\n\tstandings\x18\x02 \x03(\x0b2\x15.thousand.v1.StandingR\tstandingsB\x07\n\x05event*k\n\x08DealKind\x12\x19\n\x15DEAL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10DEAL_KIND_NORMAL\x10\x01\x12\x14\n\x10DEAL_KIND_GOLDEN\x10\x02\x12\x18\n\x14DEAL_KIND_OBLIGATORY\x10\x03*^\n\x07Outcome\x12\x17\n\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x10\n\x0cOUTCOME_MADE\x10\x01\x12\x12\n\x0eOUTCOME_FAILED\x10\x02\x12\x14\n\x10OUTCOME_CONCEDED\x10\x03*\x82\x02\n\x04Mark\x12\x14\n\x10MARK_UNSPECIFIED\x10\x00\x12\r\n\tMARK_BOLT\x10\x01\x12\x15\n\x11MARK_BOLT_PENALTY\x10\x02\x12\x12\n\x0eMARK_BARREL_ON\x10\x03\x12\x14\n\x10MARK_BARREL_FALL\x10\x04\x12\x19\n\x15MARK_BARREL_BOTH_FALL\x10\x05\x12\x16\n\x12MARK_BARREL_BUMPED\x10\x06\x12\x17\n\x13MARK_BARREL_TIMEOUT\x10\x07\x12\x19\n\x15MARK_THIRD_FALL_RESET\x10\x08\x12\x1a\n\x16MARK_OBLIGATORY_FAILED\x10\t\x12\x11\n\rMARK_SAMOSVAL\x10\nb\x06proto3',
+    b'\n!thousand/v1/thousand_events.proto\x12\x0bthousand.v1\x1a\x17thousand/v1/cards.proto\x1a"thousand/v1/thousand_actions.proto\x1a thousand/v1/thousand_rules.proto"b\n\x08Standing\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score\x12\x16\n\x06payout\x18\x04 \x01(\x05R\x06payout"\xe2 \n\rThousandEvent\x12K\n\x0cgame_started\x18\x01 \x01(\x0b2&.thousand.v1.ThousandEvent.GameStartedH\x00R\x0bgameStarted\x12K\n\x0cdeal_started\x18\x02 \x01(\x0b2&.thousand.v1.ThousandEvent.DealStartedH\x00R\x0bdealStarted\x12N\n\rdeck_shuffled\x18\x03 \x01(\x0b2\'.thousand.v1.ThousandEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12E\n\nhand_dealt\x18\x04 \x01(\x0b2$.thousand.v1.ThousandEvent.HandDealtH\x00R\thandDealt\x12N\n\rdark_declared\x18\x05 \x01(\x0b2\'.thousand.v1.ThousandEvent.DarkDeclaredH\x00R\x0cdarkDeclared\x12N\n\rdark_declined\x18\x06 \x01(\x0b2\'.thousand.v1.ThousandEvent.DarkDeclinedH\x00R\x0cdarkDeclined\x12?\n\x08bid_made\x18\x07 \x01(\x0b2".thousand.v1.ThousandEvent.BidMadeH\x00R\x07bidMade\x12;\n\x06passed\x18\x08 \x01(\x0b2!.thousand.v1.ThousandEvent.PassedH\x00R\x06passed\x12H\n\x0bauction_won\x18\t \x01(\x0b2%.thousand.v1.ThousandEvent.AuctionWonH\x00R\nauctionWon\x12T\n\x0fredeal_demanded\x18\n \x01(\x0b2).thousand.v1.ThousandEvent.RedealDemandedH\x00R\x0eredealDemanded\x12K\n\x0ctalon_chosen\x18\x0b \x01(\x0b2&.thousand.v1.ThousandEvent.TalonChosenH\x00R\x0btalonChosen\x12H\n\x0btalon_taken\x18\x0c \x01(\x0b2%.thousand.v1.ThousandEvent.TalonTakenH\x00R\ntalonTaken\x12E\n\ncard_given\x18\r \x01(\x0b2$.thousand.v1.ThousandEvent.CardGivenH\x00R\tcardGiven\x12Q\n\x0econtract_named\x18\x0e \x01(\x0b2(.thousand.v1.ThousandEvent.ContractNamedH\x00R\rcontractNamed\x12A\n\x08conceded\x18\x0f \x01(\x0b2#.thousand.v1.ThousandEvent.ConcededH\x00R\x08conceded\x12Z\n\x11marriage_declared\x18\x10 \x01(\x0b2+.thousand.v1.ThousandEvent.MarriageDeclaredH\x00R\x10marriageDeclared\x12H\n\x0bcard_played\x18\x11 \x01(\x0b2%.thousand.v1.ThousandEvent.CardPlayedH\x00R\ncardPlayed\x12H\n\x0btrick_taken\x18\x12 \x01(\x0b2%.thousand.v1.ThousandEvent.TrickTakenH\x00R\ntrickTaken\x12U\n\x10last_talon_taken\x18\x13 \x01(\x0b2).thousand.v1.ThousandEvent.LastTalonTakenH\x00R\x0elastTalonTaken\x12N\n\rdeal_revealed\x18\x14 \x01(\x0b2\'.thousand.v1.ThousandEvent.DealRevealedH\x00R\x0cdealRevealed\x12H\n\x0bdeal_scored\x18\x15 \x01(\x0b2%.thousand.v1.ThousandEvent.DealScoredH\x00R\ndealScored\x12K\n\x0csheet_marked\x18\x16 \x01(\x0b2&.thousand.v1.ThousandEvent.SheetMarkedH\x00R\x0bsheetMarked\x12B\n\tgame_over\x18\x17 \x01(\x0b2#.thousand.v1.ThousandEvent.GameOverH\x00R\x08gameOver\x1ab\n\x0bGameStarted\x120\n\x05rules\x18\x01 \x01(\x0b2\x1a.thousand.v1.ThousandRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1a\xae\x01\n\x0bDealStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12)\n\x04kind\x18\x03 \x01(\x0e2\x15.thousand.v1.DealKindR\x04kind\x12\x16\n\x06active\x18\x04 \x03(\x05R\x06active\x12\x1f\n\x08declarer\x18\x05 \x01(\x05H\x00R\x08declarer\x88\x01\x01B\x0b\n\t_declarer\x1aF\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x1a\x81\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a"\n\x0cDarkDeclared\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1a"\n\x0cDarkDeclined\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1aK\n\x07BidMade\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05value\x18\x02 \x01(\x05R\x05value\x12\x16\n\x06forced\x18\x03 \x01(\x08R\x06forced\x1a\x1c\n\x06Passed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x1a2\n\nAuctionWon\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x10\n\x03bid\x18\x02 \x01(\x05R\x03bid\x1aW\n\x0eRedealDemanded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x121\n\x06reason\x18\x02 \x01(\x0e2\x19.thousand.v1.RedealReasonR\x06reason\x1a7\n\x0bTalonChosen\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05index\x18\x02 \x01(\x05R\x05index\x1a\x85\x01\n\nTalonTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x17\n\x07face_up\x18\x02 \x01(\x08R\x06faceUp\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1ap\n\tCardGiven\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1c\n\x07to_seat\x18\x02 \x01(\x05H\x00R\x06toSeat\x88\x01\x01\x12%\n\x04card\x18\x03 \x01(\x0b2\x11.thousand.v1.CardR\x04cardB\n\n\x08_to_seat\x1a9\n\rContractNamed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05value\x18\x02 \x01(\x05R\x05value\x1a:\n\x08Conceded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08contract\x18\x02 \x01(\x05R\x08contract\x1ae\n\x10MarriageDeclared\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04suit\x18\x02 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1aG\n\nCardPlayed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04card\x18\x02 \x01(\x0b2\x11.thousand.v1.CardR\x04card\x1ay\n\nTrickTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x16\n\x06number\x18\x02 \x01(\x05R\x06number\x12\'\n\x05cards\x18\x03 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12\x16\n\x06points\x18\x04 \x01(\x05R\x06points\x1ae\n\x0eLastTalonTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\'\n\x05cards\x18\x02 \x03(\x0b2\x11.thousand.v1.CardR\x05cards\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1a\x92\x02\n\x0cDealRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\'\n\x05order\x18\x02 \x03(\x0b2\x11.thousand.v1.CardR\x05order\x12+\n\x05hands\x18\x03 \x03(\x0b2\x15.thousand.v1.CardListR\x05hands\x12-\n\x06talons\x18\x04 \x03(\x0b2\x15.thousand.v1.CardListR\x06talons\x12\x12\n\x04salt\x18\x05 \x01(\tR\x04salt\x12 \n\tdeal_seed\x18\x06 \x01(\x04H\x00R\x08dealSeed\x88\x01\x01\x12!\n\x0cclient_seeds\x18\x07 \x03(\tR\x0bclientSeedsB\x0c\n\n_deal_seed\x1a\xa2\x02\n\nDealScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12)\n\x04kind\x18\x02 \x01(\x0e2\x15.thousand.v1.DealKindR\x04kind\x12\x1a\n\x08declarer\x18\x03 \x01(\x05R\x08declarer\x12\x1a\n\x08contract\x18\x04 \x01(\x05R\x08contract\x12.\n\x07outcome\x18\x05 \x01(\x0e2\x14.thousand.v1.OutcomeR\x07outcome\x12\x18\n\x07doubled\x18\x06 \x01(\x08R\x07doubled\x12\x1f\n\x0bdeal_points\x18\x07 \x03(\x05R\ndealPoints\x12\x16\n\x06deltas\x18\x08 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\t \x03(\x05R\x06totals\x1a`\n\x0bSheetMarked\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12%\n\x04mark\x18\x02 \x01(\x0e2\x11.thousand.v1.MarkR\x04mark\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x1az\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x123\n\tstandings\x18\x02 \x03(\x0b2\x15.thousand.v1.StandingR\tstandings\x12!\n\x0ctable_secret\x18\x03 \x01(\tR\x0btableSecretB\x07\n\x05event*k\n\x08DealKind\x12\x19\n\x15DEAL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10DEAL_KIND_NORMAL\x10\x01\x12\x14\n\x10DEAL_KIND_GOLDEN\x10\x02\x12\x18\n\x14DEAL_KIND_OBLIGATORY\x10\x03*^\n\x07Outcome\x12\x17\n\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x10\n\x0cOUTCOME_MADE\x10\x01\x12\x12\n\x0eOUTCOME_FAILED\x10\x02\x12\x14\n\x10OUTCOME_CONCEDED\x10\x03*\x82\x02\n\x04Mark\x12\x14\n\x10MARK_UNSPECIFIED\x10\x00\x12\r\n\tMARK_BOLT\x10\x01\x12\x15\n\x11MARK_BOLT_PENALTY\x10\x02\x12\x12\n\x0eMARK_BARREL_ON\x10\x03\x12\x14\n\x10MARK_BARREL_FALL\x10\x04\x12\x19\n\x15MARK_BARREL_BOTH_FALL\x10\x05\x12\x16\n\x12MARK_BARREL_BUMPED\x10\x06\x12\x17\n\x13MARK_BARREL_TIMEOUT\x10\x07\x12\x19\n\x15MARK_THIRD_FALL_RESET\x10\x08\x12\x1a\n\x16MARK_OBLIGATORY_FAILED\x10\t\x12\x11\n\rMARK_SAMOSVAL\x10\nb\x06proto3',
     [
         cards_pb.desc(),
         thousand_actions_pb.desc(),
