@@ -8,7 +8,6 @@ a pure function of its rules, its seed and the seats' actions (T-35).
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Final
 
 from engine.actions import Action, Shuffle
 from engine.cards import CARDS, Card
-from engine.deal import Deal, DealSetup, Phase, active_seats
+from engine.deal import Deal, DealSetup, active_seats
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.events import (
     DealKind,
@@ -31,9 +30,18 @@ from engine.events import (
     SheetMarked,
     Standing,
 )
+from engine.phases import Phase
 from engine.rules import GOAL, SAMOSVAL, Rules
 from engine.scoring import DealValue, value_deal
-from engine.seeds import FairDeals, derive_key, fair_shuffle
+from engine.seeds import (
+    FairDeals,
+    deal_key,
+    deal_salt,
+    derive_seed,
+    fair_shuffle,
+    seeded_shuffle,
+    shuffle_from_key,
+)
 from engine.verify import commitment
 
 BOLT_PENALTY = 120
@@ -47,48 +55,6 @@ _GOLDEN: Final = DealKind.GOLDEN
 
 _MarkFn = Callable[[int, Mark, int], None]
 _FallFn = Callable[[int, int, Mark], None]
-
-
-def derive_seed(seed: int, label: str) -> int:
-    """A 64-bit key for one use of the game's seed, so deals and the dealer choice never share a stream."""
-    return derive_key("thousand", seed, label)
-
-
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(CARDS))))
-"""(position, bound, bits) of each swap of a Fisher-Yates shuffle of the deck."""
-
-
-def seeded_shuffle(seed: int, deal_number: int) -> Shuffle:
-    """The deal's deck order, from the game's seed and the deal's number."""
-    return shuffle_from_key(deal_key(seed, deal_number))
-
-
-def deal_key(seed: int, deal_number: int) -> int:
-    """The key one deal is shuffled from; revealed with the deal (:class:`~engine.events.DealRevealed`)."""
-    return derive_seed(seed, f"deal:{deal_number}")
-
-
-def deal_salt(seed: int, deal_number: int) -> str:
-    """The secret that keeps a deal's commitment unguessable until the deal is revealed (128 bits, hex)."""
-    return hashlib.sha256(f"thousand:{seed}:salt:{deal_number}".encode()).hexdigest()[:32]
-
-
-def shuffle_from_key(key: int) -> Shuffle:
-    """The deck order of a deal key: ``random.Random(key).shuffle`` of the deck, spelled out.
-
-    This is CPython's ``Random.shuffle`` and ``Random._randbelow`` inlined (a swap per position from the
-    top, each index drawn with ``getrandbits`` and rejection), so it gives the same order draw for draw
-    without a method call per card, and the engine's deals no longer depend on how a Python version
-    implements ``shuffle``.
-    """
-    order = list(CARDS)
-    getrandbits = random.Random(key).getrandbits
-    for i, bound, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j >= bound:
-            j = getrandbits(bits)
-        order[i], order[j] = order[j], order[i]
-    return Shuffle(tuple(order))
 
 
 def _is_card_tuple(order: object) -> bool:

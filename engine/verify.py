@@ -34,6 +34,7 @@ from engine.seeds import (
     fair_deal_secret,
     fair_mix,
     fair_shuffle,
+    shuffle_from_key,
     table_commitment,
 )
 
@@ -56,8 +57,6 @@ def commitment(salt: str, deal_seed: int | None, order: Iterable[Card]) -> str:
 
 
 def order_from_seed(deal_seed: int) -> tuple[Card, ...]:
-    from engine.game import shuffle_from_key  # noqa: PLC0415 - the game module imports this one
-
     return shuffle_from_key(deal_seed).order
 
 

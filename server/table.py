@@ -343,6 +343,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         events = self.adapter.events(self.game)
         new = events[self._engine_cursor :]
         self._engine_cursor = len(events)
+        if new:
+            self.bots.observe()
         self._publish([*extra, *new])
 
     async def play_decided(self, seat: int, action: ActionT) -> None:
@@ -372,6 +374,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state.bank = 0.0
         state.taken_over = True
         state.forfeited = policy is TimeoutPolicy.FORFEIT
+        self.bots.take_over(seat)
         self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
 
     async def reclaim(self, seat: int) -> bool:

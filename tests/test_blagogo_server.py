@@ -23,6 +23,7 @@ import pytest
 from grpc import aio
 from prometheus_client import generate_latest
 
+from clients.bots.blagogo import BlagogoRandomStrategy
 from codec import blagogo as codec_blagogo
 from codec import thousand as codec
 from engine import Pass
@@ -35,7 +36,6 @@ from server.games import BLAGOGO
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
 from server.store import Store, TableConfig
-from server.strategies import blagogo_random_player
 from server.telemetry import Telemetry
 from tests.test_ops_metrics import Scrape
 from tests.test_server import expect_error, harness, run, token_md
@@ -99,6 +99,7 @@ class Player:
     messages: list[pb.StreamEventsResponse] = field(default_factory=list)
     acted: int = 0
     rng: random.Random = field(init=False)
+    strategy: BlagogoRandomStrategy = field(default_factory=BlagogoRandomStrategy)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(1000 + self.seat)
@@ -121,7 +122,7 @@ class Player:
                 choices = [codec_blagogo.action_from_proto(a.blagogo) for a in turn.legal_actions]
                 assert choices, "the acting seat's stream carries its actions"
                 assert set(view.legal_actions) <= set(choices), "the simple legal actions come first"
-                action = blagogo_random_player(view, choices, self.rng)
+                action = self.strategy.choose(view, choices, self.rng)
                 self.acted += 1
                 await self.stub.SubmitAction(
                     submit(self.table_id, f"{self.seat}-{self.acted}", action, message.sequence),

@@ -14,6 +14,7 @@ import pytest
 
 import server.streams as streams_module
 from clients.backoff import Backoff
+from clients.bots.strategy import greedy_player
 from clients.errors import ServerError
 from clients.games import THOUSAND
 from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
@@ -21,7 +22,6 @@ from clients.session import OPEN, TableSession
 from codec import thousand as codec
 from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
-from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb
 

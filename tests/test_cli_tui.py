@@ -14,11 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
 from clients.backoff import Backoff
+from clients.bots.strategy import greedy_player
 from clients.cli.text import action_label
 from clients.cli.tui import CARD_KEYS, HelpScreen, ThousandApp
 from clients.session import OPEN, TableSession
 from engine import Action, PlayCard, Rules
-from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)

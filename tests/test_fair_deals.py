@@ -23,13 +23,13 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from clients.messages import EventMessage
 from clients.session import TableSession
 from codec import thousand as codec
 from engine import Game, Rules, events_for
 from engine.events import DealRevealed, DeckShuffled, Event, GameOver
-from engine.game import deal_key, deal_salt, seeded_shuffle
-from engine.selfplay import greedy_player
+from engine.seeds import deal_key, deal_salt, seeded_shuffle
 from engine.verify import DealChecker, Witness, commitment
 from server.export import replay
 from tests.in_process import serving

@@ -23,9 +23,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 import server.streams as streams_module
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass, Rules
-from engine.selfplay import greedy_player
 from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb

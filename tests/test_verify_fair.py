@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from clients.bots.strategy import greedy_player
 from engine import Game, Rules, blagogo, events_for, view
 from engine.blagogo import randomplay
 from engine.blagogo.verify import BLAGOGO
@@ -30,7 +31,6 @@ from engine.seeds import (
     table_commitment,
     valid_client_seed,
 )
-from engine.selfplay import greedy_player
 from engine.verify import THOUSAND, DealChecker, Scheme, Witness, card_code, commitment
 
 SEEDS = ("seat-zero-seed-0123456789", "", "Seat_Two_Seed_abcdefghij")
