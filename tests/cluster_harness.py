@@ -80,7 +80,7 @@ def cluster(
                 port=port,
                 db=url,
                 log=directory / f"node-{name}.log",
-                flags=(
+                args=(
                     *("--node-id", name, "--advertise-address", f"127.0.0.1:{port}"),
                     *("--lease-seconds", str(lease), "--metrics-port", str(metrics_ports[name])),
                     *flags,
