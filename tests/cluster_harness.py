@@ -24,6 +24,10 @@ class Cluster:
     url: str
     nodes: dict[str, LiveServer]
     metrics_ports: dict[str, int]
+    web_ports: dict[str, int]
+
+    def web_address(self, name: str) -> str:
+        return f"127.0.0.1:{self.web_ports[name]}"
 
     def metric(self, name: str, series: str) -> float:
         """One series' value in node ``name``'s /metrics (``series``: the name with its labels)."""
@@ -67,15 +71,18 @@ def cluster(
     *,
     lease: float = LEASE_SECONDS,
     flags: Sequence[str] = (),
+    web: bool = False,
 ) -> Iterator[Cluster]:
     """Nodes ``names`` on free ports, serving the database at ``url``; each stopped (SIGTERM, by its pid)
     at the end, or killed if it does not stop."""
     with ExitStack() as stack:
         nodes: dict[str, LiveServer] = {}
         metrics_ports: dict[str, int] = {}
+        web_ports: dict[str, int] = {}
         for name in names:
             port = free_port()
             metrics_ports[name] = free_port()
+            web_flags = ("--web-port", str(web_ports.setdefault(name, free_port()))) if web else ()
             node = LiveServer(
                 port=port,
                 db=url,
@@ -83,10 +90,11 @@ def cluster(
                 args=(
                     *("--node-id", name, "--advertise-address", f"127.0.0.1:{port}"),
                     *("--lease-seconds", str(lease), "--metrics-port", str(metrics_ports[name])),
+                    *web_flags,
                     *flags,
                 ),
             )
             node.start()
             stack.callback(node.stop)
             nodes[name] = node
-        yield Cluster(url, nodes, metrics_ports)
+        yield Cluster(url, nodes, metrics_ports, web_ports)

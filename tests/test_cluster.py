@@ -278,3 +278,30 @@ def test_the_terminal_client_follows_a_table_to_its_owner(tmp_path: Path, pg_url
         lines = run(scenario())
     assert lines[0].startswith("You sit in seat 0 of table ")
     assert sum(1 for line in lines if line.startswith("Your choice (1-")) >= 4
+
+
+def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_path: Path, pg_url: str) -> None:
+    """Over Connect (JSON) on b's web port, a table a owns: GetTable names a's gRPC and web addresses, and
+    JoinTable is refused with TABLE_ELSEWHERE carrying both, as over gRPC."""
+    from connectrpc.errors import ConnectError  # noqa: PLC0415
+
+    from tests.web_harness import refusal, web_client  # noqa: PLC0415
+
+    with cluster(tmp_path, pg_url, ["a", "b"], web=True) as nodes:
+
+        async def scenario() -> None:
+            table_id = (await stub(nodes.address("a")).CreateTable(thousand_table())).table.table_id
+            await until(lambda: _listed(stub(nodes.address("b")), table_id))
+            async with web_client(f"http://{nodes.web_address('b')}", "connect-json") as web:
+                described = (await web.get_table(pb.GetTableRequest(table_id=table_id))).table
+                assert (described.endpoint, described.web_endpoint) == (
+                    nodes.address("a"),
+                    nodes.web_address("a"),
+                )
+                with pytest.raises(ConnectError) as refused:
+                    await web.join_table(pb.JoinTableRequest(table_id=table_id))
+            seen = refusal(refused.value)
+            assert seen.reason == "TABLE_ELSEWHERE" and seen.code == "FAILED_PRECONDITION"
+            assert seen.metadata == {"endpoint": nodes.address("a"), "web_endpoint": nodes.web_address("a")}
+
+        run(scenario())
