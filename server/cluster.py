@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -137,7 +137,8 @@ class Node:
         """The directory's queries (requests for tables held elsewhere)."""
         self._dirty: set[str] = set()
         self._tasks: list[asyncio.Task[Any]] = []
-        self._claiming = asyncio.Lock()
+        self._using_db = asyncio.Lock()
+        """Held while a task uses ``_db``: one statement or transaction at a time, never interleaved."""
 
     @property
     def node_id(self) -> str:
@@ -176,9 +177,8 @@ class Node:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         try:
-            db = await self._connection()
             held = list(self.store.holdings)
-            async with db.transaction():
+            async with self._using() as db, db.transaction():
                 await db.execute(
                     f"UPDATE {SCHEMA}.tables SET owner = NULL, epoch = epoch + 1"
                     " WHERE owner = %s AND table_id = ANY(%s)",
@@ -195,6 +195,12 @@ class Node:
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         return await psycopg.AsyncConnection.connect(self.store.url, autocommit=True, connect_timeout=3)
+
+    @contextlib.asynccontextmanager
+    async def _using(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """The node's connection, for this task alone until the block ends."""
+        async with self._using_db:
+            yield await self._connection()
 
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         """The node's connection, connected again after it was lost."""
@@ -226,9 +232,8 @@ class Node:
 
     async def _take_over(self) -> None:
         """Declare dead the nodes whose lock is gone or lease ran out, then claim a share of the orphans."""
-        db = await self._connection()
-        dead = await (
-            await db.execute(
+        async with self._using() as db:
+            declared = await db.execute(
                 f"UPDATE {SCHEMA}.nodes n SET state = 'dead' WHERE n.state = 'active' AND n.node_id <> %s"
                 " AND pg_postmaster_start_time() < now() - make_interval(secs => n.lease_seconds)"
                 " AND (n.heartbeat < now() - make_interval(secs => n.lease_seconds)"
@@ -239,7 +244,7 @@ class Node:
                 " RETURNING n.node_id",
                 (self.node_id, LOCK_CLASS),
             )
-        ).fetchall()
+            dead = await declared.fetchall()
         for (node_id,) in dead:
             self.figures.nodes_declared_dead += 1
             log.warning("node declared dead", node_id=node_id)
@@ -247,14 +252,13 @@ class Node:
 
     async def claim_orphans(self) -> None:
         condition, params = _claimable(self.kept_after())
-        db = await self._connection()
-        row = await (
-            await db.execute(
+        async with self._using() as db:
+            counted = await db.execute(
                 f"SELECT (SELECT count(*) FROM {SCHEMA}.tables t WHERE {condition}),"
                 f" (SELECT count(*) FROM {SCHEMA}.nodes WHERE state = 'active')",
                 params,
             )
-        ).fetchone()
+            row = await counted.fetchone()
         assert row is not None
         orphans, live = int(row[0]), max(1, int(row[1]))
         if orphans:
@@ -263,13 +267,12 @@ class Node:
     async def _reconcile(self) -> None:
         """Claim again the tables the database says this node owns but it does not hold (a hand-off whose
         NOTIFY was lost)."""
-        db = await self._connection()
         condition, params = _owned(self.kept_after())
-        rows = await (
-            await db.execute(
+        async with self._using() as db:
+            found = await db.execute(
                 f"SELECT table_id FROM {SCHEMA}.tables t WHERE {condition}", {**params, "me": self.node_id}
             )
-        ).fetchall()
+            rows = await found.fetchall()
         missing = [table_id for (table_id,) in rows if table_id not in self.store.holdings]
         if missing:
             await self._claim("t.table_id = ANY(%(ids)s) AND t.owner = %(me)s", {"ids": missing}, "reconcile")
@@ -305,8 +308,7 @@ class Node:
     ) -> list[AnyTable]:
         """Raise the epoch of (at most ``limit``) tables matching ``condition`` to this node's, record the
         claims, then load, replay and serve them."""
-        async with self._claiming:
-            db = await self._connection()
+        async with self._using() as db:
             values = {**params, "me": self.node_id, "limit": limit}
             async with db.transaction():
                 claimed = await (
@@ -385,8 +387,7 @@ class Node:
         held = self.store.holdings.get(table.table_id)
         if held is None:
             return False
-        db = await self._connection()
-        async with db.transaction():
+        async with self._using() as db, db.transaction():
             row = await (
                 await db.execute(
                     f"UPDATE {SCHEMA}.tables SET owner = %s, epoch = epoch + 1"
@@ -416,8 +417,7 @@ class Node:
             rows.append((table.describe().SerializeToString(), table.open_seats(), table_id, held.epoch))
         rows.sort(key=lambda row: str(row[2]))  # one transaction: rows locked in table order, like the store
         try:
-            db = await self._connection()
-            async with db.cursor() as cursor:
+            async with self._using() as db, db.cursor() as cursor:
                 await cursor.executemany(
                     f"UPDATE {SCHEMA}.tables SET summary = %s, open_seats = %s"
                     " WHERE table_id = %s AND epoch = %s",

@@ -10,6 +10,7 @@ elsewhere they get TABLE_ELSEWHERE with the owner's endpoint, or TABLE_MOVING wh
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Final
 
 import psycopg
@@ -141,6 +142,14 @@ class ClusterDirectory:
         table.endpoint = endpoint if live else ""
         table.web_endpoint = web_endpoint if live and web_endpoint else ""
         return table
+
+    async def created(self, request_id: str, window: float) -> pb.Table | None:
+        rows = await self._rows(
+            _ROW + " WHERE t.request_id = %(request_id)s AND t.create_time > %(since)s"
+            " ORDER BY t.serial DESC LIMIT 1",
+            {"request_id": request_id, "since": time.time() - window},
+        )
+        return self._described(rows[0]) if rows else None
 
     async def place(self, table: AnyTable) -> pb.Table:
         """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""

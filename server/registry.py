@@ -45,6 +45,10 @@ class Directory(Protocol):
         """One page of every node's tables, newest first, and the serial of its last when more follow."""
         ...
 
+    async def created(self, request_id: str, window: float) -> pb.Table | None:
+        """The table a CreateTable with this request_id made on any node in the last ``window`` seconds."""
+        ...
+
     async def place(self, table: AnyTable) -> pb.Table:
         """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
         ...

@@ -26,7 +26,7 @@ from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.play import play
 from server.ratelimit import RateLimiter
-from server.registry import Registry, SeatSpec
+from server.registry import CREATE_REQUEST_WINDOW, Registry, SeatSpec
 from server.requests import TOKEN_METADATA, Context, Malformed, parse, table_id_of, token_of
 from server.seats import hash_token
 from server.streams import SPECTATORS
@@ -93,6 +93,11 @@ class TableService:
                 " as a practice table (set practice), or leave it unset for fair deals",
                 field="seed",
             )
+        directory = self.registry.directory
+        if directory is not None and request.request_id:  # a retry, maybe on another node than the first try
+            earlier = await directory.created(request.request_id, CREATE_REQUEST_WINDOW)
+            if earlier is not None:
+                return pb.CreateTableResponse(table=earlier)
         table = await self.registry.create(
             rules,
             seats,
@@ -101,7 +106,6 @@ class TableService:
             TimeControl.from_proto(request.time_control),
             request_id=request.request_id,
         )
-        directory = self.registry.directory
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             return pb.CreateTableResponse(table=await directory.place(table))
         table.ensure_bots_running()

@@ -112,6 +112,12 @@ MIGRATIONS: Final[Sequence[str]] = (
             FROM unnest(p_kinds, p_seats, p_texts, p_datas) WITH ORDINALITY AS r (kind, seat, text, data, n);
     END $$;
     """,
+    # 2: CreateTable's request_id, so that its retry on another node finds the table (not unique: a client
+    # may reuse one after the window).
+    """
+    ALTER TABLE thousand.tables ADD COLUMN request_id TEXT;
+    CREATE INDEX tables_request ON thousand.tables (request_id) WHERE request_id IS NOT NULL;
+    """,
 )
 
 
@@ -219,8 +225,9 @@ class PostgresStore(Store):
             _, create_time, config = write.create
             row = db.execute(
                 f"INSERT INTO {SCHEMA}.tables"
-                " (table_id, serial, create_time, config, owner, game, open_seats)"
-                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s) RETURNING serial, epoch",
+                " (table_id, serial, create_time, config, owner, game, open_seats, request_id)"
+                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s, %s)"
+                " RETURNING serial, epoch",
                 (
                     write.table_id,
                     create_time,
@@ -228,6 +235,7 @@ class PostgresStore(Store):
                     self.node_id or None,
                     config.game,
                     sum(1 for bot, _ in config.seats if not bot),
+                    config.request_id or None,
                 ),
             ).fetchone()
             assert row is not None

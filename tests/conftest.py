@@ -4,10 +4,15 @@ on first use and stopped by its pid at the end, with a fresh database for each t
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# Before anything imports grpc: its fork handlers, run in a child forked while gRPC threads are busy, crashed
+# the child (SIGSEGV before exec) when a test restarted PostgreSQL mid-game. The tests fork only to exec.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 from scripts.postgres import Postgres
 

@@ -305,3 +305,19 @@ def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_pat
             assert seen.metadata == {"endpoint": nodes.address("a"), "web_endpoint": nodes.web_address("a")}
 
         run(scenario())
+
+
+def test_a_create_table_retried_on_another_node_gets_the_same_table(tmp_path: Path, pg_url: str) -> None:
+    """The reply to a CreateTable lost with its node: the client sends it again, same request_id, to
+    another node, and gets the table the first one created, not a second one."""
+    with cluster(tmp_path, pg_url, ["a", "b"]) as nodes:
+
+        async def scenario() -> None:
+            request = thousand_table()
+            request.request_id = "create-once"
+            first = (await stub(nodes.address("a")).CreateTable(request)).table
+            again = (await stub(nodes.address("b")).CreateTable(request)).table
+            assert again.table_id == first.table_id and again.endpoint == nodes.address("a")
+            assert nodes.rows("SELECT count(*) FROM {S}.tables") == [(1,)]
+
+        run(scenario())
