@@ -14,7 +14,6 @@ import asyncio
 import gc
 import os
 import signal
-import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +26,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
-from server.cluster import DEFAULT_LEASE_SECONDS, PLACEMENTS, Node, NodeSettings
+from server.cluster import DEFAULT_LEASE_SECONDS, Node
+from server.cluster_flags import add_cluster_arguments, node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
@@ -184,7 +184,20 @@ class Server:
         else:
             self.port = self.grpc.add_insecure_port(address)
         if isinstance(self.store, PostgresStore):
-            self.node = Node(self._node_settings(), self.registry, self.store)
+            self.node = Node(
+                node_settings(
+                    settings.node_id,
+                    settings.advertise_address,
+                    settings.host,
+                    self.port,
+                    web_port=settings.web_port,
+                    lease_seconds=settings.lease_seconds,
+                    placement=settings.placement,
+                    finished_kept_seconds=settings.table_idle_seconds,
+                ),
+                self.registry,
+                self.store,
+            )
             self.store.node_id = self.node.node_id
             self.registry.directory = self.node.directory
         if self.metrics is not None:
@@ -211,21 +224,6 @@ class Server:
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
         self._readiness: asyncio.Task[None] | None = None
-
-    def _node_settings(self) -> NodeSettings:
-        settings = self.settings
-        host = settings.host if settings.host not in ("", "0.0.0.0", "::", "[::]") else socket.gethostname()
-        endpoint = settings.advertise_address or f"{host}:{self.port}"
-        # The web port, when on, is advertised on the same host (the gRPC address's) at its own port.
-        web_endpoint = f"{endpoint.rpartition(':')[0]}:{settings.web_port}" if settings.web_port else ""
-        return NodeSettings(
-            node_id=settings.node_id or endpoint,
-            endpoint=endpoint,
-            web_endpoint=web_endpoint,
-            lease_seconds=settings.lease_seconds,
-            placement=settings.placement,
-            finished_kept_seconds=settings.table_idle_seconds,
-        )
 
     def _interceptors(self, *transports: str) -> list[aio.ServerInterceptor]:
         """The logging and (with metrics) metrics interceptors of the gRPC port, or of the web port (its own
@@ -474,30 +472,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
-    cluster = parser.add_argument_group("cluster (with a PostgreSQL --db): docs/operations.md")
-    cluster.add_argument(
-        "--node-id",
-        default=env.get("THOUSAND_NODE_ID", ""),
-        help="this node's name, stable across restarts (default: the advertised address)",
-    )
-    cluster.add_argument(
-        "--advertise-address",
-        default=env.get("THOUSAND_ADVERTISE_ADDRESS", ""),
-        help="host:port clients reach this node at (default: --host and --port)",
-    )
-    cluster.add_argument(
-        "--lease-seconds",
-        type=float,
-        default=float(env.get("THOUSAND_LEASE_SECONDS", defaults.lease_seconds)),
-        help="a node silent this long is declared dead and its tables taken over (one killed outright,"
-        " within about a third of it)",
-    )
-    cluster.add_argument(
-        "--placement",
-        choices=PLACEMENTS,
-        default=env.get("THOUSAND_PLACEMENT", defaults.placement),
-        help="where CreateTable puts a table: on the node asked, or on the one with the fewest unfinished",
-    )
+    add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")

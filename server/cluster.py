@@ -333,7 +333,8 @@ class Node:
         started = time.perf_counter()
         self.registry.drop(table_id, _moving())  # a table held at an older epoch is stale
         stored = await asyncio.to_thread(self.store.get, table_id)
-        assert stored is not None and len(stored.records) == next_number, table_id
+        if stored is None or len(stored.records) != next_number:  # the row lock held at the claim says not
+            raise RuntimeError(f"table {table_id}: {next_number} records claimed, others read")
         self.store.holdings[table_id] = Holding(epoch, next_number)
         table = self.registry.adopt(stored)
         self.hold(table)
@@ -370,8 +371,9 @@ class Node:
         self._tasks.append(task)
         task.add_done_callback(self._tasks.remove)
 
-    def drop(self, table_id: str) -> None:
-        if self.registry.drop(table_id, _moving()) is not None:
+    def drop(self, table_id: str, *, lost: bool = True) -> None:
+        """Stop serving a table: ``lost`` to another node (counted, logged), or handed to one."""
+        if self.registry.drop(table_id, _moving()) is not None and lost:
             self.figures.dropped += 1
             log.warning("table dropped", table_id=table_id, node_id=self.node_id)
         self.store.holdings.pop(table_id, None)
@@ -398,7 +400,7 @@ class Node:
             if row is None:
                 return False
             await db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"adopt:{target}:{table.table_id}"))
-        self.drop(table.table_id)
+        self.drop(table.table_id, lost=False)
         return True
 
     # ------------------------------------------------------------------ summaries
