@@ -67,6 +67,7 @@ def requests() -> list[pb.CreateTableRequest]:
             request.rules.blagogo.CopyFrom(blagogo_pb.BlagogoRules(target=300))
             bot = pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")
         request.seats.extend([pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) if sdk else bot, bot, bot])
+        request.practice = sdk  # a seeded table with an open seat is a practice table (its cards are known)
         made.append(request)
     return made
 
@@ -198,8 +199,9 @@ async def scenario(nodes: Cluster) -> Outcome:
         await asyncio.sleep(0.1)
     loads = nodes.unfinished_by_owner()
     killed = max(loads, key=lambda name: loads[name])
-    killed_tables = [t for t, owner in nodes.owners().items() if owner == killed]
-    assert len(killed_tables) >= 6, loads
+    unfinished = {t for (t,) in nodes.rows("SELECT table_id FROM {S}.tables WHERE NOT finished")}
+    killed_tables = [t for t, owner in nodes.owners().items() if owner == killed and t in unfinished]
+    assert len(killed_tables) >= 4, loads
     nodes.nodes[killed].kill()
     kill_time = time.monotonic()
     results = await asyncio.wait_for(asyncio.gather(*bots), GAME_TIMEOUT)
@@ -221,9 +223,14 @@ def check_store(nodes: Cluster, outcome: Outcome) -> None:
     takeovers = nodes.rows("SELECT table_id, node_id FROM {S}.claims WHERE reason = 'takeover'")
     assert {t for t, _ in takeovers} >= set(outcome.killed_tables)
     assert outcome.killed not in {n for _, n in takeovers}
-    for table_id in outcome.killed_tables:
-        after = [at for _, at in outcome.followed[table_id].arrivals if at > outcome.kill_time]
-        assert after, f"{table_id}: no event after the kill"
+    # At least four of them were mid-game when their node died, and played on to the end elsewhere (every
+    # follower reached the end, checked above): their events went on after the kill.
+    mid_game = [
+        t
+        for t in outcome.killed_tables
+        if any(at > outcome.kill_time for _, at in outcome.followed[t].arrivals)
+    ]
+    assert len(mid_game) >= 4, mid_game
     # Epochs only grow: each table's claims, in the order they were made, have rising epochs.
     claims = nodes.rows("SELECT table_id, epoch FROM {S}.claims ORDER BY table_id, claimed, epoch")
     by_table: dict[str, list[int]] = {}
