@@ -1,7 +1,7 @@
 """A deal's phases and the auction's fixed numbers, shared by the deal and the explanation of its rejections.
 
-They live apart from :mod:`engine.deal` so that :mod:`engine.rejections`, which the deal asks why an action
-was refused, needs nothing from the deal's module: the two import one way only.
+They live apart from :mod:`engine.deal` and :mod:`engine.deal_state` so that every module of the deal, and
+:mod:`engine.rejections`, which the deal asks why an action was refused, import them one way only.
 """
 
 from __future__ import annotations

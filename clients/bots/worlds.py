@@ -5,8 +5,9 @@ are dealt to the other hands, the hidden plays and the talons, respecting what t
 the talon if shown, the cards it gave or received, every card seen played, the ranks of the hidden plays,
 the voids shown by failing to follow suit or to trump, the winner and worth of every trick, the marriages
 declared, the bid caps of T-9 and T-31 that the bids and the contract imply). From the sampled cards this
-module derives the deck order (the hands as dealt and the talons, laid out as :func:`engine.deal.deal_layout`
-deals them), builds an ``engine.Deal`` and *replays* the deal's public history on it. The engine is the
+module derives the deck order (the hands as dealt and the talons, laid out as
+:func:`engine.layout.deal_layout` deals them), builds an ``engine.Deal`` and *replays* the deal's public
+history on it. The engine is the
 judge of a world's consistency: a replay it rejects, or one that ends in another state than the view's, is
 thrown away and sampled again. So the simulated rules are always the engine's.
 
@@ -50,7 +51,8 @@ from engine import (
     View,
 )
 from engine.cards import CARDS, FULL_MASK, points_of
-from engine.deal import Deal, deal_layout
+from engine.deal import Deal
+from engine.layout import deal_layout
 
 VOID_WEIGHT = 0.25
 """Relative weight of a hidden play that shows a void (per suit shown void) against one that follows."""
