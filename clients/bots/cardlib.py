@@ -163,3 +163,17 @@ def marriage_points_of(mask: int) -> int:
 
 def card_points_of(mask: int) -> int:
     return points_of(mask)
+
+
+_MARRIED: Final = tuple(
+    sum(MARRIAGE_MASKS[s] for s in range(4) if (pattern >> s) & 1) for pattern in range(16)
+)
+
+
+def marriage_cards(hand: int) -> int:
+    """The kings and queens of the marriages in a hand."""
+    pattern = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
+            pattern |= 1 << s
+    return _MARRIED[pattern]
