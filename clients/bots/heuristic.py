@@ -2,8 +2,9 @@
 
 - **Auction**: the hand is valued by :func:`~clients.bots.valuation.estimate_declarer_points`, a linear model
   of the points the declarer takes with this player's own exchange and card play (fitted offline by
-  self-play, see :mod:`clients.bots.valuation`), which covers sure tricks, marriages and the expected talon. It bids on while the next bid
-  stays below the estimate less a safety margin; the bid cap of T-9 is the engine's (the legal list).
+  self-play, see :mod:`clients.bots.valuation`), which covers sure tricks, marriages and the expected talon.
+  It bids on while the next bid stays below the estimate less a safety margin; the bid cap of T-9 is the
+  engine's (the legal list).
 - **Redeals**: a weak hand, four nines or a weak talon are given back when the deal is worth less than
   nothing to this seat (``relative`` > 0 counts the opponents' gain), or when the contract looks lost.
 - **Exchange**: keeps marriages, masters (aces, guarded tens) and the trump suit; gives away cards that
