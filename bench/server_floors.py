@@ -178,14 +178,7 @@ class FanoutTable:
 
     async def play(self) -> None:
         shared = self.shared
-        running = shared.running["fanout"]
-        for acted in range(MAX_ACTIONS_PER_TABLE):
-            if time.monotonic() >= shared.deadline:
-                return
-            try:
-                await asyncio.wait_for(running.wait(), timeout=1.0)
-            except TimeoutError:
-                continue
+        async for acted in shared.turns("fanout"):
             shared.in_flight["fanout"] += 1
             began = time.perf_counter()
             try:
@@ -207,14 +200,7 @@ async def echo_caller(shared: ClientShared, payload: bytes) -> None:
     call: aio.UnaryUnaryMultiCallable[bytes, bytes] = shared.channel(shared.args.echo_target).unary_unary(
         ECHO_METHOD
     )
-    running = shared.running["echo"]
-    for _ in range(MAX_ACTIONS_PER_TABLE):
-        if time.monotonic() >= shared.deadline:
-            return
-        try:
-            await asyncio.wait_for(running.wait(), timeout=1.0)
-        except TimeoutError:
-            continue
+    async for _ in shared.turns("echo"):
         shared.in_flight["echo"] += 1
         began = time.perf_counter()
         try:

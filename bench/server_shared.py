@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -54,6 +55,19 @@ class ClientShared:
         self.replaced = 0
         self._channels: list[aio.Channel] = []
         self._shared: dict[str, aio.Channel] = {}
+
+    async def turns(self, side: str) -> AsyncIterator[int]:
+        """A floor caller's loop: yields a running count whenever ``side`` runs, until the process's deadline
+        (the count goes on while the side waits, so a caller may take turns by it)."""
+        running = self.running[side]
+        for count in range(MAX_ACTIONS_PER_TABLE):
+            if time.monotonic() >= self.deadline:
+                return
+            try:
+                await asyncio.wait_for(running.wait(), timeout=1.0)
+            except TimeoutError:
+                continue
+            yield count
 
     def channel(self, target: str) -> aio.Channel:
         """A channel of its own per caller (``--connections seat``) or one per target (``shared``)."""

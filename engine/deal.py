@@ -55,19 +55,22 @@ from engine.events import (
     TrickTaken,
 )
 from engine.layout import DealSetup
-from engine.phases import DARK_BID, GOLDEN_CONTRACT, OBLIGATORY_CONTRACT, OPENING_BID, Phase
+from engine.phases import (
+    AUCTION_PHASE,
+    CONTRACT_PHASE,
+    DARK_BID,
+    DARK_PHASE,
+    EXCHANGE_PHASE,
+    GOLDEN_CONTRACT,
+    OBLIGATORY_CONTRACT,
+    OPENING_BID,
+    OVER_PHASE,
+    PLAY_PHASE,
+    TALON_CHOICE_PHASE,
+)
 from engine.rejections import why_illegal
 from engine.rules import OpeningBid, TwoPlayerDeal
 
-# Enum members used on the hot path, as module constants: looking a member up on its Enum class costs
-# several times a global lookup.
-_DARK: Final = Phase.DARK
-_AUCTION: Final = Phase.AUCTION
-_TALON_CHOICE: Final = Phase.TALON_CHOICE
-_EXCHANGE: Final = Phase.EXCHANGE
-_CONTRACT: Final = Phase.CONTRACT
-_PLAY: Final = Phase.PLAY
-_OVER: Final = Phase.OVER
 _NORMAL: Final = DealKind.NORMAL
 
 _CARD_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4))
@@ -76,18 +79,21 @@ _BID_MADE: dict[tuple[int, int, bool], BidMade] = {}
 
 
 def trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
-    """T-19: the seat whose card takes a complete trick of (seat, card index) pairs."""
+    """T-19: the position (0-based, in playing order) of the card that takes a trick of (seat, card index)
+    plays; the bots read tricks with it too (clients/bots/cardlib.py)."""
     lead_suit = trick[0][1] // 6
-    best_seat, best = trick[0]
+    best_pos = 0
+    best = trick[0][1]
     best_trump = trump is not None and lead_suit == trump
-    for seat, i in trick[1:]:
+    for pos in range(1, len(trick)):
+        i = trick[pos][1]
         suit = i // 6
         if suit == trump:
             if not best_trump or i > best:
-                best_seat, best, best_trump = seat, i, True
+                best_pos, best, best_trump = pos, i, True
         elif suit == lead_suit and not best_trump and i > best:
-            best_seat, best = seat, i
-    return best_seat
+            best_pos, best = pos, i
+    return best_pos
 
 
 class Deal(DealState):
@@ -226,7 +232,7 @@ class Deal(DealState):
             self.bid = OBLIGATORY_CONTRACT if self.kind is DealKind.OBLIGATORY else GOLDEN_CONTRACT
             self._take_talon(0 if self.rules.players != 2 else None, events)
         elif dark_decision:
-            self.phase = _DARK
+            self.phase = DARK_PHASE
             self.to_act = opener
         else:
             self._open_auction(events)
@@ -234,7 +240,7 @@ class Deal(DealState):
 
     def _open_auction(self, events: list[Event]) -> None:
         opener = self.active[0]
-        self.phase = _AUCTION
+        self.phase = AUCTION_PHASE
         if self.rules.opening_bid is OpeningBid.FORCED_100:
             self._record_bid(opener, OPENING_BID, forced=True, events=events)
             self.to_act = self.active[1]
@@ -248,7 +254,7 @@ class Deal(DealState):
 
         Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
         """
-        if self.phase is _OVER:
+        if self.phase is OVER_PHASE:
             raise IllegalActionError(Reason.GAME_OVER, "the deal is over")
         if seat != self.to_act:
             raise IllegalActionError(
@@ -262,7 +268,7 @@ class Deal(DealState):
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             card = action.card
             index = card.index
-            if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
+            if self.phase is not PLAY_PHASE or not (self._play_mask >> index) & 1:
                 raise why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
@@ -300,7 +306,7 @@ class Deal(DealState):
                 self.spoken |= 1 << seat
                 events.append(DarkDeclared(seat))
                 events.append(HandDealt(seat, self.hands[seat].bit_count(), cards_of(self.hands[seat])))
-                self.phase = _AUCTION
+                self.phase = AUCTION_PHASE
                 self._record_bid(seat, DARK_BID, forced=True, events=events)
                 self._advance_auction(seat, events)
             case DeclineDark():
@@ -369,7 +375,7 @@ class Deal(DealState):
         declarer = self.declarer
         assert declarer is not None
         if index is None:  # two players: the declarer first chooses a talon, unseen (T-5)
-            self.phase = _TALON_CHOICE
+            self.phase = TALON_CHOICE_PHASE
             self.to_act = declarer
             return
         talon = self.talons[index]
@@ -383,7 +389,7 @@ class Deal(DealState):
         self._weak_talon = self.talon_is_weak()
         self.hands[declarer] |= talon
         events.append(TalonTaken(declarer, face_up, cards_of(talon)))
-        self.phase = _EXCHANGE
+        self.phase = EXCHANGE_PHASE
         self.to_act = declarer
         opponents = tuple([s for s in self.active if s != declarer])
         if self.rules.players == 2:
@@ -411,14 +417,14 @@ class Deal(DealState):
         if self.gives_left or self.discards_left:
             return
         if self.kind is _NORMAL and not self.doubled:
-            self.phase = _CONTRACT
+            self.phase = CONTRACT_PHASE
             return
         self.contract = self.bid  # golden, dark and obligatory contracts are fixed
         events.append(ContractNamed(seat, self.bid))
         self._begin_play()
 
     def _begin_play(self) -> None:
-        self.phase = _PLAY
+        self.phase = PLAY_PHASE
         self.leader = self.to_act = self.declarer
         self.trick_count = self.hands[self.active[0]].bit_count()
         if self.kind is not _NORMAL and self.rules.redeal_four_nines:
@@ -444,7 +450,7 @@ class Deal(DealState):
         if len(trick) < len(self.active):
             self.to_act = self._following[seat]
             return
-        winner = trick_winner(trick, self.trump)
+        winner = trick[trick_winner(trick, self.trump)][0]
         trick_mask = 0
         for _, i in trick:
             trick_mask |= 1 << i
@@ -469,7 +475,7 @@ class Deal(DealState):
         self._finish(events)
 
     def _finish(self, events: list[Event]) -> None:
-        self.phase = _OVER
+        self.phase = OVER_PHASE
         self.to_act = None
         events.append(
             DealRevealed(

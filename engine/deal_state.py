@@ -41,18 +41,20 @@ from engine.legal_tables import (
     gives_by_card,
     play_actions,
 )
-from engine.phases import CONTRACT_STEP, DARK_BID, OPENING_BID, Phase
+from engine.phases import (
+    AUCTION_PHASE,
+    CONTRACT_PHASE,
+    CONTRACT_STEP,
+    DARK_BID,
+    DARK_PHASE,
+    EXCHANGE_PHASE,
+    OPENING_BID,
+    OVER_PHASE,
+    PLAY_PHASE,
+    TALON_CHOICE_PHASE,
+)
 from engine.rules import MAX_POSSIBLE_POINTS, BidCap, Rules, WeakTalon
 
-# Enum members used on the hot path, as module constants: looking a member up on its Enum class costs
-# several times a global lookup.
-_DARK: Final = Phase.DARK
-_AUCTION: Final = Phase.AUCTION
-_TALON_CHOICE: Final = Phase.TALON_CHOICE
-_EXCHANGE: Final = Phase.EXCHANGE
-_CONTRACT: Final = Phase.CONTRACT
-_PLAY: Final = Phase.PLAY
-_OVER: Final = Phase.OVER
 _BID_CAP_NONE: Final = BidCap.NONE
 
 _JACKS_MASK: Final = sum(1 << (6 * s + Rank.JACK) for s in range(4))
@@ -93,7 +95,7 @@ class DealState:
         self.dealt: tuple[int, ...] = tuple(self.hands)
         self.dealt_talons: tuple[int, ...] = tuple(self.talons)
 
-        self.phase = _AUCTION
+        self.phase = AUCTION_PHASE
         self.to_act: int | None = None
         # Auction.
         self.high_bid: int | None = None
@@ -149,7 +151,7 @@ class DealState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is OVER_PHASE
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The acting seat's complete list of legal actions (T-34); empty once the deal is over."""
@@ -181,17 +183,17 @@ class DealState:
         if seat is None:
             return ()
         phase = self.phase
-        if phase is _PLAY:
+        if phase is PLAY_PHASE:
             return self._play_legal(seat)
-        if phase is _AUCTION:
+        if phase is AUCTION_PHASE:
             return self._auction_legal(seat)
-        if phase is _DARK:
+        if phase is DARK_PHASE:
             return (DECLARE_DARK, DECLINE_DARK)
-        if phase is _TALON_CHOICE:
+        if phase is TALON_CHOICE_PHASE:
             return TALON_CHOICES
-        if phase is _EXCHANGE:
+        if phase is EXCHANGE_PHASE:
             return self._exchange_legal(seat)
-        if phase is _CONTRACT:
+        if phase is CONTRACT_PHASE:
             bid = self.bid
             cap = max(bid, self.cap(seat))
             key = (bid, cap, self._post_talon_redeal_flags(seat))

@@ -25,3 +25,14 @@ class Phase(Enum):
     CONTRACT = "contract"
     PLAY = "play"
     OVER = "over"
+
+
+# The members as module constants, for the deal's hot path: a module constant is one global load (in the
+# compiled engine a static), a member looked up on its Enum class several times that.
+DARK_PHASE: Final = Phase.DARK
+AUCTION_PHASE: Final = Phase.AUCTION
+TALON_CHOICE_PHASE: Final = Phase.TALON_CHOICE
+EXCHANGE_PHASE: Final = Phase.EXCHANGE
+CONTRACT_PHASE: Final = Phase.CONTRACT
+PLAY_PHASE: Final = Phase.PLAY
+OVER_PHASE: Final = Phase.OVER

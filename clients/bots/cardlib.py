@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from engine.cards import CARDS, MARRIAGE_MASKS, MARRIAGE_POINTS, RANK_POINTS, SUIT_MASKS, Card, points_of
+from engine.deal import trick_winner
 
 __all__ = [
     "CARDS",
@@ -94,23 +95,6 @@ def above(index: int) -> int:
 def below(index: int) -> int:
     """Cards of the same suit weaker than ``index``."""
     return SUIT_MASKS[index // 6] & ((1 << index) - 1)
-
-
-def trick_winner(cards: list[tuple[int, int]] | tuple[tuple[int, int], ...], trump: int | None) -> int:
-    """Position (0-based) of the winning card among (seat, index) plays, T-19."""
-    lead_suit = cards[0][1] // 6
-    best_pos = 0
-    best = cards[0][1]
-    best_trump = trump is not None and lead_suit == trump
-    for pos in range(1, len(cards)):
-        i = cards[pos][1]
-        suit = i // 6
-        if suit == trump:
-            if not best_trump or i > best:
-                best_pos, best, best_trump = pos, i, True
-        elif suit == lead_suit and not best_trump and i > best:
-            best_pos, best = pos, i
-    return best_pos
 
 
 def beats(index: int, best: int, trump: int | None) -> bool:
