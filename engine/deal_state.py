@@ -69,8 +69,10 @@ def _above(index: int) -> int:
 class DealState:
     """One deal's cards dealt from ``order`` and its state; see the module docstring."""
 
-    # No storage of its own: its attributes are slots of Deal, the class that is built (see there). Written
-    # as a call, not a literal, so that mypy does not read this empty tuple as the complete list.
+    # The attributes created below are slots of Deal, the class that is built, beside copy(), which names
+    # every one of them too (tests/test_engine_tables.py holds copy() to Deal.__slots__). The empty tuple
+    # keeps instances without a __dict__; it is a call, not a literal, because mypy would take a literal for
+    # this class's complete list and refuse every attribute __init__ creates.
     __slots__ = tuple()
 
     def __init__(self, rules: Rules, setup: DealSetup, order: tuple[Card, ...]) -> None:
