@@ -25,6 +25,29 @@ import { ThousandModel } from "./thousand/model";
 
 export type GameModel = ThousandModel | BlagogoModel;
 
+/** What a table's renderers read: a live table (TableSession) or a step of a replay. */
+export interface TableLike {
+  readonly tableId: string;
+  readonly seat: number | undefined;
+  readonly table: Table | undefined;
+  readonly turn: Turn | undefined;
+  readonly turnSequence: bigint;
+  readonly pending: boolean;
+  names(seat: number | undefined): string;
+  legalActions(): Action[];
+  isMyTurn(): boolean;
+  act(action: Action): Promise<Failure | undefined>;
+}
+
+/** A seat's display name: the player's, the bot's strategy, or its number; "(you)" for the viewer's own. */
+export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
+  if (seat === undefined) return "nobody";
+  const s = table?.seats[seat];
+  const name = s?.playerName || (s?.strategy ? `${s.strategy} bot` : "");
+  const base = name || `Seat ${seat + 1}`;
+  return seat === me ? `${base} (you)` : base;
+}
+
 export interface LogLine {
   sequence: string;
   text: string;
@@ -47,7 +70,7 @@ export interface SessionOptions {
   watchdogMs?: number;
 }
 
-export class TableSession {
+export class TableSession implements TableLike {
   table: Table | undefined;
   model: GameModel | undefined;
   turn: Turn | undefined;
@@ -121,13 +144,7 @@ export class TableSession {
     this.stream?.reconnect();
   }
 
-  names = (seat: number | undefined): string => {
-    if (seat === undefined) return "nobody";
-    const s = this.table?.seats[seat];
-    const name = s?.playerName || (s?.strategy ? `${s.strategy} bot` : "");
-    const base = name || `Seat ${seat + 1}`;
-    return seat === this.options.seat ? `${base} (you)` : base;
-  };
+  names = (seat: number | undefined): string => seatName(this.table, seat, this.options.seat);
 
   /** The legal actions this seat may choose now (empty when it is not its turn, or an action is pending). */
   legalActions(): Action[] {

@@ -1,0 +1,49 @@
+// Pieces both tables share: where each seat sits on screen, the turn clock, the final standings.
+import { h, type Child } from "../dom";
+import type { TableLike } from "../session";
+
+/** The seats in screen order, the viewer's (or seat 0 for a spectator) first, then clockwise. */
+export function seatOrder(players: number, seat: number | undefined): number[] {
+  const first = seat ?? 0;
+  return Array.from({ length: players }, (_, i) => (first + i) % players);
+}
+
+/** The acting seat's clock, when the table has one (Turn.deadline); counted down by the page's ticker. */
+export function clockOf(session: TableLike): Child {
+  const deadline = session.turn?.deadline;
+  if (!deadline) return null;
+  const ms = Number(deadline.seconds) * 1000 + deadline.nanos / 1e6;
+  const bank = session.turn?.bankRemaining;
+  const bankMs = bank ? Number(bank.seconds) * 1000 + bank.nanos / 1e6 : 0;
+  return h("span", { class: "clock", "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": "time left" }, "⏱");
+}
+
+export interface StandingLine {
+  seat: number;
+  place: number;
+  score: number;
+  payout?: number;
+}
+
+export function standingsPanel(session: TableLike, standings: StandingLine[]): HTMLElement {
+  return h(
+    "section",
+    { class: "standings", "data-testid": "standings", "aria-label": "Final standings" },
+    h("h2", {}, "Game over — final standings"),
+    h(
+      "ol",
+      {},
+      standings.map((s) =>
+        h(
+          "li",
+          { class: s.place === 1 ? "winner" : "" },
+          `${s.place}. ${session.names(s.seat)}: ${s.score}`,
+          s.payout ? ` (bank ${s.payout > 0 ? "+" : ""}${s.payout})` : "",
+        ),
+      ),
+    ),
+    h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, "See the game's record and replay"),
+    " ",
+    h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, "Back to the lobby"),
+  );
+}
