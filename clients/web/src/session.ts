@@ -4,7 +4,9 @@
 // A fresh page replays the table's history from its first event (after_sequence 0), so the score sheet, the
 // log and every deal's check are complete; a page that saved its state resumes right after the last event it
 // had. Either way each event is applied, and logged, exactly once.
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, equals, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
+import { ThousandViewSchema, type ThousandView } from "./gen/thousand/v1/thousand_views_pb";
+import { BlagogoViewSchema, type BlagogoView } from "./gen/thousand/v1/blagogo_views_pb";
 import {
   GameKind,
   SeatKind,
@@ -84,6 +86,11 @@ export class TableSession implements TableLike {
   pending = false;
   /** Sequences of events applied, for the tests: each exactly once. */
   readonly applied: bigint[] = [];
+  /** Own Turns whose view differed from the tracked one (a tracker bug; the Turn's view wins), with the
+   * first difference's fields, for the tests and the console. */
+  trackerMisses: { sequence: bigint; fields: string[] }[] = [];
+  /** Own Turns whose view was compared with the tracked one. */
+  trackerChecks = 0;
   private stream: EventStream | undefined;
   private listeners: (() => void)[] = [];
   private actedOn: bigint | undefined;
@@ -293,12 +300,24 @@ export class TableSession implements TableLike {
     this.turn = turn;
     this.turnSequence = sequence;
     const view = turn?.view?.game;
+    if (view?.case !== undefined && this.model?.view !== undefined) this.compare(sequence, view.value);
     if (view?.case === "thousand" && this.model instanceof ThousandModel) this.model.reset(view.value);
     else if (view?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.reset(view.value);
     const toAct = turn?.seat;
     const v = this.model?.view;
     if (v) v.toAct = toAct;
     this.changed();
+  }
+
+  private compare(sequence: bigint, received: ThousandView | BlagogoView): void {
+    const tracked = this.model?.view;
+    if (tracked === undefined || tracked.$typeName !== received.$typeName) return;
+    this.trackerChecks += 1;
+    const fields = differences(tracked, received);
+    if (fields.length) {
+      this.trackerMisses.push({ sequence, fields });
+      console.warn(`the view tracked up to ${sequence} differs from the server's in`, fields.join(", "));
+    }
   }
 
   private updateSeat(seat: number, change: Partial<Table["seats"][number]>): void {
@@ -317,4 +336,32 @@ export class TableSession implements TableLike {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+const UNTRACKED = new Set(["toAct", "legalActions"]);
+
+/** The fields in which a tracked view differs from the server's, but those only a Turn says. */
+export function differences(tracked: ThousandView | BlagogoView, received: ThousandView | BlagogoView): string[] {
+  if (tracked.$typeName === "thousand.v1.ThousandView" && received.$typeName === "thousand.v1.ThousandView") {
+    return fieldsDiffering(ThousandViewSchema, tracked, received);
+  }
+  if (tracked.$typeName === "thousand.v1.BlagogoView" && received.$typeName === "thousand.v1.BlagogoView") {
+    return fieldsDiffering(BlagogoViewSchema, tracked, received);
+  }
+  return ["$typeName"];
+}
+
+function fieldsDiffering<D extends typeof ThousandViewSchema | typeof BlagogoViewSchema>(
+  schema: D,
+  a: MessageShape<D>,
+  b: MessageShape<D>,
+): string[] {
+  const out: string[] = [];
+  for (const field of schema.fields) {
+    if (UNTRACKED.has(field.localName)) continue;
+    const x = create(schema, { [field.localName]: (a as Record<string, unknown>)[field.localName] } as never);
+    const y = create(schema, { [field.localName]: (b as Record<string, unknown>)[field.localName] } as never);
+    if (!equals(schema, x, y)) out.push(field.localName);
+  }
+  return out;
 }

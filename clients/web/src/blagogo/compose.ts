@@ -14,7 +14,7 @@ import { suitSymbol } from "../cards";
 import { RANKS, rankAfter, rankLabel } from "./cards";
 
 export interface Reading {
-  kind: "set" | "run" | "natural";
+  kind: "set" | "run";
   /** One meaning per joker, in the order the jokers appear in the selection. */
   jokers: BlagogoJokerMeaning[];
   /** The meld as it would lie: "Q♠ K♠ A♠", "Q Q Q". */
@@ -44,7 +44,6 @@ export function meldReadings(cards: BlagogoCard[]): Reading[] {
   const naturals = cards.filter((c) => !c.joker);
   const jokers = cards.length - naturals.length;
   if (cards.length < 3 || naturals.length === 0) return [];
-  if (jokers === 0) return [{ kind: "natural", jokers: [], text: "" }];
   const readings: Reading[] = [];
   const rank = naturals[0]!.rank;
   const suits = naturals.map((c) => c.suit);

@@ -1,0 +1,72 @@
+// View tracking against a real server: whole games played through TableSession over connect-web, with the
+// view tracked from the events compared with the server's own at every Turn of the seat (the Turn's view),
+// and a spectator's, followed from the first event, compared with a fresh spectator snapshot at the end.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { TableSession, differences } from "../../src/session";
+import { EventStream } from "../../src/stream";
+import type { Snapshot } from "../../src/gen/thousand/v1/table_service_pb";
+import { blagogoTable, client, play, rng, thousandTable, until } from "./harness";
+
+async function spectatorSnapshot(tableId: string): Promise<Snapshot> {
+  return new Promise((resolve, reject) => {
+    const stream = new EventStream(client(), tableId, {
+      snapshot: (_s, snapshot) => {
+        stream.stop();
+        resolve(snapshot);
+      },
+      event: () => undefined,
+      turn: () => undefined,
+      status: (s) => s.state === "failed" && reject(new Error(JSON.stringify(s))),
+    }, { watchdogMs: 0 });
+    stream.start();
+  });
+}
+
+for (const seed of [11n, 12n]) {
+  test(`Thousand seed ${seed}: the tracked view equals the server's at every own Turn, to the end`, async () => {
+    const c = client();
+    const seated = await thousandTable(c, seed);
+    const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+    const watcher = new TableSession(c, seated.tableId, { watchdogMs: 0 });
+    await Promise.all([player.start(), watcher.start()]);
+    const actions = await play(player, rng(Number(seed)), () => player.status.state === "ended");
+    await until(watcher, () => watcher.status.state === "ended");
+    assert.ok(actions > 20, `only ${actions} actions`);
+    assert.ok(player.trackerChecks >= actions, `${player.trackerChecks} checks for ${actions} actions`);
+    assert.deepEqual(player.trackerMisses, []);
+    const view = player.model?.view;
+    assert.ok(view?.$typeName === "thousand.v1.ThousandView" && view.winner !== undefined, "the game has a winner");
+    const final = await spectatorSnapshot(seated.tableId);
+    const received = final.view?.game.value;
+    assert.ok(received && watcher.model?.view);
+    assert.deepEqual(differences(watcher.model.view, received), []);
+    // The score sheet has a row per scored deal, and every deal dealt after the watcher came was verified.
+    const model = watcher.model;
+    assert.ok("verifier" in model);
+    assert.ok(model.sheet.length > 0);
+    assert.ok(model.verifier.checks.length >= model.sheet.length);
+    assert.ok(model.verifier.checks.every((check) => check.ok), JSON.stringify(model.verifier.checks.filter((c) => !c.ok)));
+    player.stop();
+    watcher.stop();
+  });
+}
+
+test("1000 Blagogo: the tracked view equals the server's at every own Turn, to the end", async () => {
+  const c = client();
+  const seated = await blagogoTable(c, 5n);
+  const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  const watcher = new TableSession(c, seated.tableId, { watchdogMs: 0 });
+  await Promise.all([player.start(), watcher.start()]);
+  const actions = await play(player, rng(5), () => player.status.state === "ended", 120000);
+  await until(watcher, () => watcher.status.state === "ended");
+  assert.ok(actions > 10);
+  assert.ok(player.trackerChecks >= actions);
+  assert.deepEqual(player.trackerMisses, []);
+  const final = await spectatorSnapshot(seated.tableId);
+  const received = final.view?.game.value;
+  assert.ok(received && watcher.model?.view);
+  assert.deepEqual(differences(watcher.model.view, received), []);
+  player.stop();
+  watcher.stop();
+});
