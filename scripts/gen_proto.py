@@ -1,9 +1,11 @@
 """Regenerate the Python package ``thousand/`` from the protobuf contract in ``proto/`` (``make proto``).
 
-Runs the protoc bundled with grpcio-tools with four outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
-(service stubs) and their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf. The versions of
-grpcio-tools, mypy-protobuf and protobuf are pinned in ``pyproject.toml``, so the output is reproducible and
-committed; ``tests/test_proto.py`` fails when it is stale.
+Runs the protoc bundled with grpcio-tools with five outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
+(gRPC service stubs), their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf, and
+``*_connect.py`` from protoc-gen-connectrpc (the service over Connect and gRPC-Web, for google.protobuf
+messages and asyncio: the web port's application, server/web.py, and a Connect client tests use). The
+versions of grpcio-tools, mypy-protobuf, protoc-gen-connectrpc and protobuf are pinned in ``pyproject.toml``,
+so the output is reproducible and committed; ``tests/test_proto.py`` fails when it is stale.
 
 Usage::
 
@@ -35,6 +37,8 @@ INIT_FILES = {
     f"{PACKAGE}/py.typed": "",
 }
 """Files protoc does not write: the package markers and the PEP 561 marker for the typed stubs."""
+CONNECT_OPTIONS = "protobuf=google,io=async"
+"""protoc-gen-connectrpc's options: code for google.protobuf's messages (the ``*_pb2`` modules), asyncio only."""
 
 
 def proto_files() -> list[Path]:
@@ -52,8 +56,8 @@ def has_service(relative: Path) -> bool:
 def generate(out: Path) -> None:
     """Write the generated package to ``out / "thousand"`` (``out`` must exist).
 
-    Messages and their stubs are generated for every file; the gRPC modules only for files that define a
-    service (protoc would otherwise write an empty ``*_pb2_grpc.py`` beside every message file).
+    Messages and their stubs are generated for every file; the gRPC and Connect modules only for files that
+    define a service (protoc would otherwise write an empty ``*_pb2_grpc.py`` beside every message file).
     """
     import grpc_tools  # noqa: PLC0415 - a dev dependency, only needed when generating
 
@@ -78,6 +82,11 @@ def generate(out: Path) -> None:
         ]
         grpc.append(f"--mypy_grpc_out=quiet:{out}")
         subprocess.run([*protoc, *grpc, *services], check=True, cwd=PROTO_ROOT)
+        connect = [
+            f"--plugin=protoc-gen-connectrpc={bindir / 'protoc-gen-connectrpc'}",
+            f"--connectrpc_out={CONNECT_OPTIONS}:{out}",
+        ]
+        subprocess.run([*protoc, *connect, *services], check=True, cwd=PROTO_ROOT)
     for name, text in INIT_FILES.items():
         (out / name).write_text(text, encoding="utf-8")
 
