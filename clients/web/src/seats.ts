@@ -18,6 +18,10 @@ export interface KeyValue {
 const SEATS = "thousand.seats.v1";
 const STATE = "thousand.state.v1.";
 const NAME = "thousand.name.v1";
+const ARMING = "thousand.arming-ms.v1";
+/** How long a new Turn's actions stay unarmed, so that a click meant for what was there before does not land
+ * on what replaced it; a player who wants it faster (or slower) may set it, 0 to 2000 ms. */
+export const DEFAULT_ARMING_MS = 350;
 
 export class SeatStore {
   constructor(private readonly storage: KeyValue) {}
@@ -70,6 +74,11 @@ export class SeatStore {
 
   dropState(tableId: string): void {
     this.storage.removeItem(STATE + tableId);
+  }
+
+  armingMs(): number {
+    const raw = Number(this.storage.getItem(ARMING) ?? DEFAULT_ARMING_MS);
+    return Number.isFinite(raw) ? Math.max(0, Math.min(2000, raw)) : DEFAULT_ARMING_MS;
   }
 
   playerName(): string {

@@ -45,8 +45,7 @@ export interface TableLike {
 export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
   if (seat === undefined) return "nobody";
   const s = table?.seats[seat];
-  const name = s?.playerName || (s?.strategy ? `${s.strategy} bot` : "");
-  const base = name || `Seat ${seat + 1}`;
+  const base = s?.kind === SeatKind.BOT ? `Bot ${seat + 1} (${s.strategy})` : s?.playerName || `Seat ${seat + 1}`;
   return seat === me ? `${base} (you)` : base;
 }
 

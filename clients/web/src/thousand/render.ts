@@ -25,7 +25,7 @@ function seatPanel(session: TableLike, view: ThousandView, seat: number, where: 
   if (view.dealer === seat) badges.push(h("span", { class: "badge", title: "dealer" }, "D"));
   if (view.declarer === seat) badges.push(h("span", { class: "badge decl", title: "declarer" }, `★ ${view.contract ?? view.bid ?? ""}`));
   if (view.sitter === seat) badges.push(h("span", { class: "badge" }, "sits out"));
-  if (score?.onBarrel) badges.push(h("span", { class: "badge barrel", title: "on the barrel" }, `🛢 ${Math.min(score.barrelDeals + 1, 3)}/3`));
+  if (score?.onBarrel) badges.push(h("span", { class: "badge barrel", title: "on the barrel" }, `barrel ${Math.min(score.barrelDeals + 1, 3)}/3`));
   if (score?.bolts) badges.push(h("span", { class: "badge", title: "bolts" }, "•".repeat(score.bolts)));
   const toAct = view.toAct === seat;
   const seatInfo = session.table?.seats[seat];
@@ -174,7 +174,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   const summary = model.summary !== undefined ? summaryDialog(session, model, () => {
     model.summary = undefined;
     ui.rerender();
-  }) : null;
+  }, gameOver) : null;
   return h(
     "main",
     { class: `board thousand players-${n}` },

@@ -59,11 +59,11 @@ export function sheetTable(session: TableLike, model: ThousandModel, view: Thous
       h("tbody", {}, rows),
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), status)),
     ),
-    h("p", { class: "legend small" }, "• bolt · 🛢 on the barrel · ↓ fall · 555 back to 0 · ✓ deal verified"),
+    h("p", { class: "legend small" }, "• bolt · B↑ onto the barrel · B↓ fall · B× barrel time out · 555 back to 0 · ✓ deal verified"),
   );
 }
 
-export function summaryDialog(session: TableLike, model: ThousandModel, dismiss: () => void): Child {
+export function summaryDialog(session: TableLike, model: ThousandModel, dismiss: () => void, last = false): Child {
   const row = model.row(model.summary);
   if (!row) return null;
   const declarer = session.names(row.declarer);
@@ -73,7 +73,7 @@ export function summaryDialog(session: TableLike, model: ThousandModel, dismiss:
       ? `${declarer} conceded ${row.contract}.`
       : `${declarer} played ${row.contract} and ${outcome} it${row.doubled ? " (doubled)" : ""}.`;
   const seats = row.totals.map((_, i) => i);
-  const close = h("button", { class: "primary", "data-key": "next-deal", "data-testid": "next-deal", onclick: dismiss, autofocus: true }, "Next deal");
+  const close = h("button", { class: "primary", "data-key": "next-deal", "data-testid": "next-deal", onclick: dismiss, autofocus: true }, last ? "See the final standings" : "Next deal");
   const dialog = h(
     "div",
     { class: "dialog-backdrop" },

@@ -37,7 +37,7 @@ export function standingsPanel(session: TableLike, standings: StandingLine[]): H
         h(
           "li",
           { class: s.place === 1 ? "winner" : "" },
-          `${s.place}. ${session.names(s.seat)}: ${s.score}`,
+          `${session.names(s.seat)}: ${s.score}`,
           s.payout ? ` (bank ${s.payout > 0 ? "+" : ""}${s.payout})` : "",
         ),
       ),

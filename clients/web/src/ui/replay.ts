@@ -160,13 +160,13 @@ export function openReplay(client: TableClient, tableId: string, container: HTML
         h(
           "section",
           { class: "replay-controls", role: "group", "aria-label": "Replay", onkeydown: key },
-          h("button", { "data-key": "r-start", onclick: () => go(0), "aria-label": "To the start" }, "⏮"),
-          h("button", { "data-key": "r-prev-deal", onclick: () => go(prevDeal === position ? prevDeal - 1 : prevDeal), "aria-label": "Previous deal" }, "⏪"),
+          h("button", { "data-key": "r-start", onclick: () => go(0), "aria-label": "To the start" }, "|◀ Start"),
+          h("button", { "data-key": "r-prev-deal", onclick: () => go(prevDeal === position ? prevDeal - 1 : prevDeal), "aria-label": "Previous deal" }, "◀◀ Deal"),
           h("button", { "data-key": "r-prev", "data-testid": "replay-prev", onclick: () => go(position - 1), "aria-label": "One event back" }, "◀"),
           h("input", { type: "range", min: 0, max: events.length, value: position, "data-key": "r-slider", "aria-label": "Event", oninput: (e: Event) => go(Number((e.target as HTMLInputElement).value)) }),
           h("button", { "data-key": "r-next", "data-testid": "replay-next", onclick: () => go(position + 1), "aria-label": "One event on" }, "▶"),
-          h("button", { "data-key": "r-next-deal", "data-testid": "replay-next-deal", onclick: () => go(nextDeal), "aria-label": "Next deal" }, "⏩"),
-          h("button", { "data-key": "r-end", onclick: () => go(events.length), "aria-label": "To the end" }, "⏭"),
+          h("button", { "data-key": "r-next-deal", "data-testid": "replay-next-deal", onclick: () => go(nextDeal), "aria-label": "Next deal" }, "Deal ▶▶"),
+          h("button", { "data-key": "r-end", onclick: () => go(events.length), "aria-label": "To the end" }, "End ▶|"),
           h("span", { class: "position", "data-testid": "replay-position" }, `event ${position} of ${events.length}`),
           h(
             "label",
@@ -186,7 +186,7 @@ export function openReplay(client: TableClient, tableId: string, container: HTML
           "section",
           { class: "standings" },
           h("h2", {}, "Final standings"),
-          h("ol", {}, record.standings.map((s) => h("li", {}, `${s.place}. ${replay.names(s.seat)}: ${s.score}${s.payout ? ` (bank ${s.payout})` : ""}`))),
+          h("ol", {}, record.standings.map((s) => h("li", {}, `${replay.names(s.seat)}: ${s.score}${s.payout ? ` (bank ${s.payout})` : ""}`))),
         ),
       );
     }

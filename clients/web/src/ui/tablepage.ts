@@ -5,7 +5,7 @@ import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousan
 import type { TableClient } from "../api";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
-import type { SeatStore } from "../seats";
+import { DEFAULT_ARMING_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
 import { BlagogoModel } from "../blagogo/model";
 import { ThousandModel } from "../thousand/model";
@@ -14,9 +14,6 @@ import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
-
-/** How long a new Turn's actions stay unarmed: a click meant for what was there before does not land. */
-export const ARMING_MS = 350;
 
 /** What the page remembers between renders that the server does not know: selections, a typed bid. */
 export class Ui {
@@ -32,18 +29,19 @@ export class Ui {
   constructor(
     readonly session: TableLike,
     readonly rerender: () => void,
+    private readonly armingMs = DEFAULT_ARMING_MS,
   ) {}
 
   /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
   arm(): void {
     if (this.session.turnSequence !== this.armedFor) {
       this.armedFor = this.session.turnSequence;
-      this.armedAt = performance.now() + ARMING_MS;
+      this.armedAt = performance.now() + this.armingMs;
       this.selected = [];
       this.value = undefined;
       this.staged = [];
       this.choice = undefined;
-      setTimeout(this.rerender, ARMING_MS + 10);
+      if (this.armingMs > 0) setTimeout(this.rerender, this.armingMs + 10);
     }
   }
 
@@ -112,7 +110,7 @@ export function openTable(opts: TablePageOptions): () => void {
     saved: store.state(tableId, viewer),
   });
   let scheduled = false;
-  const ui = new Ui(session, () => schedule());
+  const ui = new Ui(session, () => schedule(), store.armingMs());
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
@@ -186,11 +184,11 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   const log = h(
     "section",
     { class: "log", "aria-label": "What happened" },
-    h("h2", {}, "Log"),
+    h("h2", {}, "Log (newest first)"),
     h(
-      "ol",
+      "ul",
       { "aria-live": "polite", "aria-relevant": "additions" },
-      session.log.slice(-60).map((l) => h("li", { "data-seq": l.sequence }, l.text)),
+      session.log.slice(-80).reverse().map((l) => h("li", { "data-seq": l.sequence }, l.text)),
     ),
   );
   return [header, refusal, ui.note ? h("div", { class: "note", role: "status" }, ui.note) : null, body, log];

@@ -130,6 +130,7 @@ test("a round with a meld, an addition and a bridge take, clicked", { timeout: 3
     }
     await page.waitForTimeout(40);
   }
+  await page.waitForFunction(() => /\(you\) takes .* from the bridge/.test(document.querySelector(".log")?.textContent ?? ""), undefined, { timeout: 10000 });
   const log = await page.locator(".log").innerText();
   assert.match(log, /Bea \(you\) (opens with|lays)/);
   assert.match(log, /Bea \(you\) adds/);

@@ -51,6 +51,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** The first of the selectors that matches a visible, enabled element now (one look at the page), or
+ * undefined; then click it as a person would (playwright's real pointer events). */
+export async function clickFirst(page: Page, selectors: string[]): Promise<string | undefined> {
+  const found = await page.evaluate((list) => {
+    for (const selector of list)
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const box = el.getBoundingClientRect();
+        if (box.width > 0 && box.height > 0 && !(el as HTMLButtonElement).disabled) return selector;
+      }
+    return undefined;
+  }, selectors);
+  if (found === undefined) return undefined;
+  try {
+    await page.locator(found).first().click({ timeout: 2000 });
+    return found;
+  } catch {
+    return undefined; // re-rendered under the click: look again
+  }
+}
+
 /** Click the first visible, enabled match of a selector; false when there is none right now. */
 export async function clickIf(page: Page, selector: string): Promise<boolean> {
   const target = page.locator(selector).first();
@@ -99,8 +119,11 @@ export async function state(page: Page): Promise<PageState> {
   });
 }
 
-export async function setName(page: Page, name: string): Promise<void> {
+/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks (a player's
+ * setting) so that a long game is clicked through quickly. */
+export async function setName(page: Page, name: string, armingMs = 40): Promise<void> {
   await page.goto(`${BASE_URL}/#/`);
+  await page.evaluate((ms) => localStorage.setItem("thousand.arming-ms.v1", String(ms)), armingMs);
   await page.fill("#player-name", name);
 }
 

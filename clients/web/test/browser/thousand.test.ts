@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { BASE_URL, clickIf, launch, open, pageErrors, screenshot, setName, state } from "./browser";
+import { BASE_URL, clickFirst, launch, open, pageErrors, screenshot, setName, state } from "./browser";
 
 let browser: Browser;
 before(async () => {
@@ -19,41 +19,48 @@ test("a whole seeded game against two greedy bots, clicked through to the final 
   await setName(page, "Ann");
   await page.locator("details", { hasText: "Turn clock and seed" }).locator("summary").click();
   await page.fill('[data-testid="seed"]', "5");
+  // Without the barrel the first to 1000 wins (T-26, T-27): a shorter game.
+  await page.locator("details", { hasText: "Rules (" }).locator("summary").click();
+  await page.fill("#rule-barrelAt", "0");
   await page.click('[data-testid="create"]');
   await page.waitForURL(/#\/table\//);
   await page.locator(".board.thousand").waitFor({ timeout: 15000 });
   assert.match(await page.locator(".table-header .who").innerText(), /You play Ann \(you\)/);
+  assert.match(await page.locator(".table-header .changed").innerText(), /Barrel at \(0: no barrel\): 0/);
+  const started = Date.now();
 
   const counts: Record<string, number> = {};
-  const count = (what: string): void => void (counts[what] = (counts[what] ?? 0) + 1);
   let shotMid = false;
-  let summaries = 0;
+  const moves: [string, string][] = [
+    ['[data-testid="standings"]', "end"],
+    ['[data-testid="next-deal"]', "summary"],
+    ['[data-action="pick-0"]', "give"],
+    [".hand button.card.playable", "card"],
+    ['[data-action^="passBid"]', "pass"],
+    ['[data-action="contract"]', "contract"],
+    [".actions button.action", "other"],
+  ];
   const deadline = Date.now() + 400000;
-  while (!(await page.locator('[data-testid="standings"]').isVisible())) {
+  for (;;) {
     assert.ok(Date.now() < deadline, `no end in time: ${JSON.stringify(counts)}`);
-    if (await clickIf(page, '[data-testid="next-deal"]')) {
-      summaries += 1;
-      if (summaries === 2) {
-        assert.match(await page.locator(".sheet").innerText(), /Score sheet/);
-      }
-      count("summary");
-      continue;
-    }
-    if (!shotMid && (await page.locator(".trick .played").count()) >= 2) {
+    if (!shotMid && (counts["summary"] ?? 0) >= 1 && (await page.locator(".trick .played").count()) >= 2) {
       await screenshot(page, "thousand-table");
       shotMid = true;
     }
-    if (await clickIf(page, '[data-action="pick-0"]')) count("give");
-    else if (await clickIf(page, ".hand button.card.playable")) count("card");
-    else if (await clickIf(page, '[data-action^="passBid"]')) count("pass");
-    else if (await clickIf(page, '[data-action="contract"]')) count("contract");
-    else if (await clickIf(page, ".actions button.action")) count("other");
-    else await page.waitForTimeout(40);
+    if ((await page.locator('[data-testid="standings"]').count()) > 0 && (await page.locator('[data-testid="next-deal"]').count()) === 0) break;
+    const clicked = await clickFirst(page, moves.slice(1).map(([selector]) => selector));
+    const what = moves.find(([selector]) => selector === clicked)?.[1];
+    if (what) counts[what] = (counts[what] ?? 0) + 1;
+    else await page.waitForTimeout(20);
   }
+  const summaries = counts["summary"] ?? 0;
   await screenshot(page, "thousand-final");
+  console.log(`the game: ${JSON.stringify(counts)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const standings = await page.locator('[data-testid="standings"]').innerText();
   assert.match(standings, /final standings/i);
-  assert.match(standings, /1\. /);
+  const scores = [...standings.matchAll(/: (-?\d+)/g)].map((m) => Number(m[1]));
+  assert.equal(scores.length, 3);
+  assert.ok(scores[0]! >= 1000 && scores[0]! >= scores[1]! && scores[1]! >= scores[2]!, standings);
   const s = await state(page);
   assert.ok(s.gameOver);
   assert.ok((counts["card"] ?? 0) > 20, JSON.stringify(counts));
@@ -62,6 +69,26 @@ test("a whole seeded game against two greedy bots, clicked through to the final 
   const sheet = await page.locator(".sheet").innerText();
   assert.ok(!sheet.includes("✗"), "a deal failed its check");
   assert.ok(sheet.includes("✓"), "deals are marked verified");
+  assert.deepEqual(pageErrors(page), []);
+  await page.close();
+});
+
+test("a click in the first moments of a new Turn is ignored (no stray click plays)", { timeout: 60000 }, async () => {
+  const { page } = await open(browser);
+  await setName(page, "Eve", 1500);
+  await page.click('[data-testid="create"]');
+  await page.waitForURL(/#\/table\//);
+  // The opener's forced 100 leaves the next seat (ours, when the first dealer is the bot before us) to bid;
+  // wait for any Turn of ours, then click at once, and again once the guard is over.
+  await page.waitForFunction(() => (window as any).thousandSession?.isMyTurn()); // eslint-disable-line
+  const before = await state(page);
+  const early = page.locator(".actions button.action, .hand button.card").first();
+  assert.equal(await early.isEnabled(), false, "the actions are not armed yet");
+  await early.click({ force: true, timeout: 1000 }).catch(() => undefined);
+  await page.waitForTimeout(200);
+  assert.equal((await state(page)).lastSeen, before.lastSeen, "the early click did nothing");
+  await page.waitForTimeout(1500);
+  assert.ok(await page.locator(".actions button.action:enabled, .hand button.card.playable:enabled").first().isEnabled());
   assert.deepEqual(pageErrors(page), []);
   await page.close();
 });

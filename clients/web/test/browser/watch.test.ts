@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { GameKind, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
+import { GameKind, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
+import { TableSession } from "../../src/session";
+import { play, rng, thousandTable } from "../logic/harness";
 import { randomToken, tableClient } from "../../src/api";
 import { BASE_URL, clickIf, joinFromLobby, launch, open, pageErrors, screenshot, state } from "./browser";
 
@@ -15,7 +17,33 @@ after(async () => {
   await browser?.close();
 });
 
-test("a spectator watches a table of bots: public information only, deals verified", { timeout: 120000 }, async () => {
+test("a spectator watches a table: public information only, deals verified", { timeout: 120000 }, async () => {
+  const c = tableClient(BASE_URL);
+  const seated = await thousandTable(c, 9n);
+  const { page } = await open(browser);
+  await page.goto(`${BASE_URL}/#/table/${seated.tableId}`);
+  await page.locator(".board.thousand").waitFor({ timeout: 15000 });
+  assert.match(await page.locator(".table-header .who").innerText(), /spectator/);
+  // Someone else plays seat 1 (from Node, over the same transport), a little slower than a bot.
+  const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  await player.start();
+  const random = rng(9);
+  let stop = false;
+  const playing = play(player, random, () => stop || player.status.state === "ended", 110000, 30);
+  await page.locator('[data-testid="deal-check"]').first().waitFor({ timeout: 90000 });
+  assert.match(await page.locator('[data-testid="deal-check"]').first().innerText(), /verified/);
+  await screenshot(page, "spectator");
+  assert.equal(await page.locator(".hand button.card").count(), 0, "a spectator sees no hand");
+  assert.equal(await page.locator(".actions button").count(), 0, "a spectator has no actions");
+  assert.equal((await state(page)).seat, undefined);
+  stop = true;
+  await playing;
+  player.stop();
+  assert.deepEqual(pageErrors(page), []);
+  await page.close();
+});
+
+test("a finished game: its record from the lobby, and a step-through replay", { timeout: 120000 }, async () => {
   const c = tableClient(BASE_URL);
   const { table } = await c.createTable({
     game: GameKind.THOUSAND,
@@ -23,18 +51,26 @@ test("a spectator watches a table of bots: public information only, deals verifi
     seats: ["greedy", "greedy", "random"].map((strategy) => ({ kind: SeatKind.BOT, strategy })),
     requestId: randomToken(12),
   });
+  const tableId = table!.tableId;
+  for (let i = 0; i < 200 && (await c.getTable({ tableId })).table?.status !== TableStatus.FINISHED; i++) await new Promise((r) => setTimeout(r, 100));
   const { page } = await open(browser);
   await page.goto(`${BASE_URL}/#/`);
-  await page.locator(`[data-testid="watch-${table!.tableId}"]`).click({ timeout: 15000 });
-  await page.locator(".board.thousand").waitFor({ timeout: 15000 });
-  assert.match(await page.locator(".table-header .who").innerText(), /spectator/);
-  await page.locator('[data-testid="deal-check"]').first().waitFor({ timeout: 60000 });
-  assert.match(await page.locator('[data-testid="deal-check"]').first().innerText(), /verified/);
-  await screenshot(page, "spectator");
-  assert.equal(await page.locator(".hand button.card").count(), 0, "a spectator sees no hand");
-  assert.equal(await page.locator(".actions button").count(), 0, "a spectator has no actions");
-  const s = await state(page);
-  assert.equal(s.seat, undefined);
+  await page.locator(`[data-key="replay-${tableId}"]`).click({ timeout: 15000 });
+  await page.locator('[data-testid="replay-position"]').waitFor({ timeout: 15000 });
+  const total = Number((await page.locator('[data-testid="replay-position"]').innerText()).match(/of (\d+)/)![1]);
+  assert.ok(total > 100);
+  await page.locator('[data-key="r-start"]').click();
+  await page.locator('[data-testid="replay-next-deal"]').click();
+  await page.locator('[data-testid="replay-next-deal"]').click();
+  for (let i = 0; i < 12; i++) await page.locator('[data-testid="replay-next"]').click();
+  const position = await page.locator('[data-testid="replay-position"]').innerText();
+  assert.match(position, /^event \d+ of /);
+  assert.ok(await page.locator(".board.thousand").isVisible());
+  assert.match(await page.locator('[data-testid="replay-line"]').innerText(), /\S/);
+  assert.equal(await page.locator(".all-hands li").count(), 3);
+  await screenshot(page, "replay");
+  await page.locator('[data-testid="replay-prev"]').click();
+  assert.notEqual(await page.locator('[data-testid="replay-position"]').innerText(), position);
   assert.deepEqual(pageErrors(page), []);
   await page.close();
 });

@@ -76,7 +76,7 @@ export function until(session: TableSession, done: () => boolean, timeoutMs = 60
 }
 
 /** Play the session's seat with random legal actions (Blagogo: the simple ones) until `stop` says so. */
-export async function play(session: TableSession, random: () => number, stop: () => boolean, timeoutMs = 90000): Promise<number> {
+export async function play(session: TableSession, random: () => number, stop: () => boolean, timeoutMs = 90000, pauseMs = 0): Promise<number> {
   let actions = 0;
   const deadline = Date.now() + timeoutMs;
   while (!stop()) {
@@ -87,6 +87,8 @@ export async function play(session: TableSession, random: () => number, stop: ()
       await new Promise((r) => setTimeout(r, 5));
       continue;
     }
+    if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
+    if (stop()) break;
     const simple = legal.filter((a) => !(a.game.case === "blagogo" && a.game.value.action.case === "layMelds") || random() < 0.5);
     const pool = simple.length ? simple : legal;
     const refusal = await session.act(pool[Math.floor(random() * pool.length)]!);

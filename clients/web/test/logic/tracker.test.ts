@@ -3,6 +3,8 @@
 // and a spectator's, followed from the first event, compared with a fresh spectator snapshot at the end.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { ThousandViewSchema } from "../../src/gen/thousand/v1/thousand_views_pb";
 import { TableSession, differences } from "../../src/session";
 import { EventStream } from "../../src/stream";
 import type { Snapshot } from "../../src/gen/thousand/v1/table_service_pb";
@@ -22,6 +24,13 @@ async function spectatorSnapshot(tableId: string): Promise<Snapshot> {
     stream.start();
   });
 }
+
+test("differences() names the fields in which two views differ, but toAct and legalActions", () => {
+  const a = create(ThousandViewSchema, { cardCounts: [7, 7, 7], toAct: 1 });
+  const b = create(ThousandViewSchema, { cardCounts: [7, 6, 7], toAct: 2, dealNumber: 3 });
+  assert.deepEqual(differences(a, b).sort(), ["cardCounts", "dealNumber"]);
+  assert.deepEqual(differences(a, create(ThousandViewSchema, { cardCounts: [7, 7, 7] })), []);
+});
 
 for (const seed of [11n, 12n]) {
   test(`Thousand seed ${seed}: the tracked view equals the server's at every own Turn, to the end`, async () => {
