@@ -4,10 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run demo test lint typecheck unit system web web-typecheck bench proto proto-release breaking clean
 
-# Debian packages that tests drive for real (installed when missing and running as root, as CI does).
-SYSTEM_PACKAGES := promtool=prometheus
+# Debian packages that tests drive for real (installed when missing and running as root, as CI does):
+# promtool, and the Chromium the web client's browser tests drive (never a browser download).
+SYSTEM_PACKAGES := promtool=prometheus /usr/bin/chromium=chromium
+
+# The web client (clients/web): npm packages exactly as package-lock.json pins them, built by esbuild.
+WEB      := clients/web
+WEB_DEPS := $(WEB)/node_modules/.installed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,9 +22,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## run: start the server on 127.0.0.1:50051 (settings: thousand-server --help)
-run: $(STAMP)
-	$(BIN)/thousand-server --host 127.0.0.1 --port 50051
+## run: start the server on 127.0.0.1:50051, and the web client at http://127.0.0.1:8080/ (thousand-server --help)
+run: $(STAMP) web
+	$(BIN)/thousand-server --host 127.0.0.1 --port 50051 --web-port 8080
 
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)
@@ -33,14 +38,25 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/buf lint proto
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) web-typecheck
 	$(BIN)/mypy
 
-unit: $(STAMP) system
+unit: $(STAMP) system web
 	$(BIN)/pytest
 
 system:
 	scripts/system-packages.sh $(SYSTEM_PACKAGES)
+
+$(WEB_DEPS): $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## web: build the web client into clients/web/dist (served by --web-port) and its tests into clients/web/build
+web: $(WEB_DEPS)
+	cd $(WEB) && node build.mjs
+
+web-typecheck: $(WEB_DEPS)
+	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)
@@ -51,9 +67,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10
 
-## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) from proto/
-proto: $(STAMP)
+## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) and the web
+## client's TypeScript (clients/web/src/gen) from proto/
+proto: $(STAMP) $(WEB_DEPS)
 	$(BIN)/python scripts/gen_proto.py
+	$(BIN)/python scripts/gen_proto_web.py
 
 ## proto-release: record the contract as released (tests/test_proto.py checks breaking changes against it)
 proto-release: $(STAMP)
