@@ -1,11 +1,11 @@
 """Regenerate the web client's TypeScript code ``clients/web/src/gen/`` from the contract in ``proto/``.
 
 The sibling of ``gen_proto.py`` (``make proto`` runs both): ``buf generate`` (the ``buf`` of the venv's
-buf-bin) with ``protoc-gen-es`` from ``clients/web/node_modules`` (pinned in ``clients/web/package-lock.json``,
-installed by ``make web``), ``target=ts``. protoc-gen-es 2 writes the messages, enums and the service
-descriptor that ``@connectrpc/connect`` clients take, one ``*_pb.ts`` per ``.proto`` file; the well-known types
-(Duration, Timestamp) come from ``@bufbuild/protobuf/wkt``. The output is committed; ``tests/test_proto.py``
-fails when it is stale.
+buf-bin) with ``protoc-gen-es`` from ``clients/web/node_modules`` (pinned in
+``clients/web/package-lock.json``, installed by ``make web``), ``target=ts``. protoc-gen-es 2 writes the
+messages, enums and the service descriptor that ``@connectrpc/connect`` clients take, one ``*_pb.ts`` per
+``.proto`` file; the well-known types (Duration, Timestamp) come from ``@bufbuild/protobuf/wkt``. The
+output is committed; ``tests/test_proto.py`` fails when it is stale.
 
 Usage::
 
@@ -43,11 +43,7 @@ def generate(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         template = Path(tmp) / "buf.gen.yaml"
         template.write_text(
-            "version: v2\n"
-            "plugins:\n"
-            f"  - local: {PLUGIN}\n"
-            f"    out: {out}\n"
-            "    opt: target=ts\n",
+            f"version: v2\nplugins:\n  - local: {PLUGIN}\n    out: {out}\n    opt: target=ts\n",
             encoding="utf-8",
         )
         subprocess.run(
@@ -57,7 +53,9 @@ def generate(out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, help="write DIR/thousand instead of replacing clients/web/src/gen")
+    parser.add_argument(
+        "--out", type=Path, help="write DIR/thousand/v1/*_pb.ts instead of replacing clients/web/src/gen"
+    )
     args = parser.parse_args()
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

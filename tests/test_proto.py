@@ -66,7 +66,9 @@ def test_web_client_generated_code_is_up_to_date(tmp_path: Path) -> None:
     committed = package_files(WEB / "src" / "gen")
     stale = sorted(name for name in fresh.keys() | committed.keys() if fresh.get(name) != committed.get(name))
     assert fresh, "nothing was generated"
-    assert not stale, "clients/web/src/gen differs from what proto/ generates; run `make proto`: " + ", ".join(stale)
+    assert not stale, (
+        "clients/web/src/gen differs from what proto/ generates; run `make proto`: " + ", ".join(stale)
+    )
 
 
 def test_buf_lint_reports_nothing() -> None:

@@ -41,7 +41,9 @@ def web_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     built()
     port = free_port()
     directory = tmp_path_factory.mktemp("web-server")
-    with live_server(directory, ":memory:", "--web-port", str(port), "--web-root", str(WEB / "dist")) as server:
+    with live_server(
+        directory, ":memory:", "--web-port", str(port), "--web-root", str(WEB / "dist")
+    ) as server:
         wait_listening(server, port)
         yield f"http://127.0.0.1:{port}"
 

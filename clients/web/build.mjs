@@ -1,5 +1,6 @@
-// Builds the web client into dist/ (index.html, app.js, app.css: what the server serves at /) and the tests
-// into build/test/ (one ES module per test/**/*.test.ts, run by `node --test`). `node build.mjs --app` builds
+// Builds the web client into dist/ (index.html, app.js, app.css: what the server serves at /), the tests
+// into build/test/ (one ES module per test/**/*.test.ts, run by `node --test`) and the benchmark's browser
+// side into build/bench/. `node build.mjs --app` builds
 // only the client. esbuild bundles and minifies; type checking is tsc's job (`make typecheck`).
 import * as esbuild from "esbuild";
 import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
@@ -43,6 +44,20 @@ async function buildApp() {
   await copyFile(join(root, "src", "index.html"), join(dist, "index.html"));
 }
 
+async function buildBench() {
+  await esbuild.build({
+    entryPoints: [join(root, "bench", "first-view.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node18",
+    outdir: join(root, "build", "bench"),
+    outExtension: { ".js": ".mjs" },
+    packages: "external",
+    logLevel: "warning",
+  });
+}
+
 async function buildTests() {
   const out = join(root, "build", "test");
   await rm(out, { recursive: true, force: true });
@@ -62,4 +77,4 @@ async function buildTests() {
 }
 
 await buildApp();
-if (!onlyApp) await buildTests();
+if (!onlyApp) await Promise.all([buildTests(), buildBench()]);
