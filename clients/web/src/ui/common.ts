@@ -15,7 +15,24 @@ export function clockOf(session: TableLike): Child {
   const ms = Number(deadline.seconds) * 1000 + deadline.nanos / 1e6;
   const bank = session.turn?.bankRemaining;
   const bankMs = bank ? Number(bank.seconds) * 1000 + bank.nanos / 1e6 : 0;
-  return h("span", { class: "clock", "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": "time left" }, "⏱");
+  const left = ms - Date.now();
+  return h(
+    "span",
+    { class: `clock${left < 10000 ? " low" : ""}`, "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": "time left" },
+    clockLabel(left, bankMs),
+  );
+}
+
+/** "⏱ 0:42 + bank 2:00": the per-move time left, then the bank; only the bank once the move's time is gone. */
+export function clockLabel(leftMs: number, bankMs: number): string {
+  const left = Math.max(0, leftMs);
+  const move = Math.max(0, left - bankMs);
+  return `⏱ ${move > 0 ? clockText(move) + (bankMs > 0 ? ` + bank ${clockText(bankMs)}` : "") : `bank ${clockText(left)}`}`;
+}
+
+export function clockText(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 export interface StandingLine {

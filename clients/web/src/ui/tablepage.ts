@@ -12,6 +12,7 @@ import { ThousandModel } from "../thousand/model";
 import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
+import { clockLabel } from "./common";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 
@@ -214,16 +215,8 @@ function waiting(session: TableSession): Child {
 /** Turn clocks count down between renders: every element with data-deadline (ms since the epoch). */
 function tickClocks(container: HTMLElement): void {
   for (const el of container.querySelectorAll<HTMLElement>("[data-deadline]")) {
-    const left = Math.max(0, Number(el.dataset["deadline"]) - Date.now());
-    const bank = Number(el.dataset["bank"] ?? 0);
-    const move = Math.max(0, left - bank);
-    const text = move > 0 ? clockText(move) + (bank > 0 ? ` + bank ${clockText(bank)}` : "") : `bank ${clockText(left)}`;
-    el.textContent = `⏱ ${text}`;
+    const left = Number(el.dataset["deadline"]) - Date.now();
+    el.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
     el.classList.toggle("low", left < 10000);
   }
-}
-
-export function clockText(ms: number): string {
-  const s = Math.ceil(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }

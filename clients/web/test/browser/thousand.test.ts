@@ -93,6 +93,52 @@ test("a click in the first moments of a new Turn is ignored (no stray click play
   await page.close();
 });
 
+test("keyboard play: Tab to a highlighted card or an action, Enter plays it; the turn clock runs", { timeout: 120000 }, async () => {
+  const { page } = await open(browser);
+  await setName(page, "Kim");
+  await page.locator("details", { hasText: "Turn clock and seed" }).locator("summary").click();
+  await page.fill("#per-move", "90");
+  await page.click('[data-testid="create"]');
+  await page.waitForURL(/#\/table\//);
+  await page.locator(".board.thousand").waitFor({ timeout: 15000 });
+  let played = 0;
+  const deadline = Date.now() + 100000;
+  while (played < 4) {
+    assert.ok(Date.now() < deadline, `only ${played} actions by keyboard`);
+    if (await page.locator('[data-testid="next-deal"]').count()) {
+      await page.locator('[data-testid="next-deal"]').focus();
+      await page.keyboard.press("Enter");
+      continue;
+    }
+    const mine = await page.evaluate(() => (window as any).thousandSession?.isMyTurn()); // eslint-disable-line
+    if (!mine || !(await page.locator(".actions button.action:enabled, .hand button.card.playable:enabled").count())) {
+      await page.waitForTimeout(30);
+      continue;
+    }
+    assert.match(await page.locator(".seat.to-act .clock").innerText(), /⏱ \d+:\d\d/);
+    const before = (await state(page)).lastSeen;
+    await page.locator("a.back").focus();
+    let target = "";
+    for (let i = 0; i < 80 && !target; i++) {
+      await page.keyboard.press("Tab");
+      target = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el && (el.matches(".hand button.card.playable") || el.matches(".actions button.action")) ? (el.dataset["key"] ?? "") : "";
+      });
+    }
+    assert.ok(target, "Tab reached a choice");
+    if (target.startsWith("card-")) {
+      await page.keyboard.press("ArrowRight"); // moves along the hand's playable cards
+      await page.keyboard.press("ArrowLeft");
+    }
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((seen) => (window as any).thousandSession.lastSeen?.toString() !== seen, before, { timeout: 10000 }); // eslint-disable-line
+    played += 1;
+  }
+  assert.deepEqual(pageErrors(page), []);
+  await page.close();
+});
+
 test("the table on a phone-sized screen: nothing wider than the screen", { timeout: 120000 }, async () => {
   const { page } = await open(browser, true);
   await setName(page, "Phone");
