@@ -55,7 +55,10 @@ test("a finished game: its record from the lobby, and a step-through replay", { 
   for (let i = 0; i < 200 && (await c.getTable({ tableId })).table?.status !== TableStatus.FINISHED; i++) await new Promise((r) => setTimeout(r, 100));
   const { page } = await open(browser);
   await page.goto(`${BASE_URL}/#/`);
-  await page.locator(`[data-key="replay-${tableId}"]`).click({ timeout: 15000 });
+  await page.locator(`[data-key="replay-${tableId}"]`).waitFor({ timeout: 15000 });
+  await page.locator("details", { hasText: "Rules (" }).locator("summary").click();
+  await screenshot(page, "lobby");
+  await page.locator(`[data-key="replay-${tableId}"]`).click();
   await page.locator('[data-testid="replay-position"]').waitFor({ timeout: 15000 });
   const total = Number((await page.locator('[data-testid="replay-position"]').innerText()).match(/of (\d+)/)![1]);
   assert.ok(total > 100);
