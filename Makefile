@@ -4,15 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck unit system web web-typecheck bench proto proto-release breaking clean
+.PHONY: run web web-typecheck demo test lint typecheck unit system bench proto proto-release breaking clean
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does):
 # promtool, and the Chromium the web client's browser tests drive (never a browser download).
 SYSTEM_PACKAGES := promtool=prometheus /usr/bin/chromium=chromium
-
-# The web client (clients/web): npm packages exactly as package-lock.json pins them, built by esbuild.
-WEB      := clients/web
-WEB_DEPS := $(WEB)/node_modules/.installed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +18,33 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## run: start the server on 127.0.0.1:50051, and the web client at http://127.0.0.1:8080/ (thousand-server --help)
+## run: build the web client, start the server: gRPC on 127.0.0.1:50051, the web client and the API for
+## browsers (Connect, gRPC-Web) on http://127.0.0.1:8080/ (settings: thousand-server --help)
 run: $(STAMP) web
 	$(BIN)/thousand-server --host 127.0.0.1 --port 50051 --web-port 8080
+
+# The web client (clients/web): npm packages exactly as its package-lock.json pins them, built by esbuild into
+# clients/web/dist (which the web port serves at /) and its tests into clients/web/build. Node and npm come
+# from Debian when missing (as root, as CI runs).
+WEB      := clients/web
+WEB_DEPS := $(WEB)/node_modules/.installed
+WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs $(WEB)/tsconfig.json -type f 2>/dev/null)
+
+## web: build the web client into clients/web/dist and its tests into clients/web/build (npm ci, esbuild)
+web: $(WEB)/dist/index.html
+
+$(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y --no-install-recommends nodejs npm; } \
+		|| { echo "make web: npm is needed (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	cd $(WEB) && npm run --silent build
+	touch $@
+
+web-typecheck: $(WEB_DEPS)
+	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)
@@ -46,17 +66,6 @@ unit: $(STAMP) system web
 
 system:
 	scripts/system-packages.sh $(SYSTEM_PACKAGES)
-
-$(WEB_DEPS): $(WEB)/package-lock.json
-	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
-	touch $@
-
-## web: build the web client into clients/web/dist (served by --web-port) and its tests into clients/web/build
-web: $(WEB_DEPS)
-	cd $(WEB) && node build.mjs
-
-web-typecheck: $(WEB_DEPS)
-	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)

@@ -33,7 +33,7 @@ class LiveServer:
     log: Path
     process: subprocess.Popen[bytes] | None = None
     args: tuple[str, ...] = ()
-    """More of thousand-server's options (``--web-port N``, ...)."""
+    """More ``thousand-server`` flags."""
 
     @property
     def address(self) -> str:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -27,6 +26,7 @@ from grpc_status import rpc_status
 
 from server.app import Server
 from tests.in_process import serving
+from tests.live_server import free_port
 from thousand.v1 import table_service_connect as connect
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -40,13 +40,6 @@ TRANSPORT_LABEL: Final = {
     "grpc-web": "grpc_web",
 }
 """The ``transport`` label and log field each kind of client's calls carry."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass(frozen=True)
@@ -85,13 +78,16 @@ def refusal(error: BaseException) -> Refusal:
 
 
 class Api(Protocol):
-    """The TableService as a test calls it, the seat token apart from the request."""
+    """The TableService as a test calls it, the seat token apart from the request. A stream is a generator
+    to close (``aclosing``) when left early: its call (and, on the web, its HTTP connection) ends then."""
 
     kind: str
 
     async def unary(self, method: str, request: Message, token: str | None = None) -> Any: ...
 
-    def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]: ...
+    def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]: ...
 
 
 def _metadata(token: str | None, request_id: str | None = None) -> dict[str, str]:
@@ -111,7 +107,9 @@ class GrpcApi:
         call = getattr(self.stub, method)
         return await call(request, metadata=tuple(_metadata(token, self.request_id).items()))
 
-    async def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]:
+    async def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]:
         call = self.stub.StreamEvents(request, metadata=tuple(_metadata(token, self.request_id).items()))
         try:
             async for message in call:
@@ -142,7 +140,9 @@ class WebApi:
         call = getattr(self.client, _SNAKE[method])
         return await call(request, headers=_metadata(token, self.request_id))
 
-    async def stream(self, request: pb.StreamEventsRequest, token: str | None = None) -> AsyncIterator[Any]:
+    async def stream(
+        self, request: pb.StreamEventsRequest, token: str | None = None
+    ) -> AsyncGenerator[Any, None]:
         responses = self.client.stream_events(request, headers=_metadata(token, self.request_id))
         async with aclosing(responses):  # type: ignore[type-var]  # connectrpc's is an async generator
             async for message in responses:
