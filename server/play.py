@@ -26,7 +26,8 @@ from server import wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import get_logger
 from server.requests import Context, Malformed, table_id_of, token_of
-from server.table import SPECTATORS, AnyTable, Reply, Subscriber
+from server.streams import SPECTATORS, Reply, Subscriber
+from server.table import AnyTable
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
@@ -34,11 +35,10 @@ if TYPE_CHECKING:
 
 log = get_logger("thousand.play")
 
-_UPDATE: Final = 1
-_RESULT: Final = 2
-"""PlayResponse's fields."""
-_RESULT_REQUEST_ID: Final = 1
-_RESULT_SEQUENCE: Final = 2
+_UPDATE: Final = wire.field_number(pb.PlayResponse, "update")
+_RESULT: Final = wire.field_number(pb.PlayResponse, "result")
+_RESULT_REQUEST_ID: Final = wire.field_number(pb.ActionResult, "request_id")
+_RESULT_SEQUENCE: Final = wire.field_number(pb.ActionResult, "sequence")
 """ActionResult's fields, as an accepted action's result is written by hand."""
 
 
