@@ -41,6 +41,7 @@ function seatsText(table: Table): string {
 export function openLobby(opts: LobbyOptions): () => void {
   const { client, store, container } = opts;
   let tables: Table[] = [];
+  let more = false;
   let error: string | undefined;
   let filter: GameKind = GameKind.UNSPECIFIED;
   let onlyOpen = false;
@@ -157,6 +158,7 @@ export function openLobby(opts: LobbyOptions): () => void {
             h("tbody", {}, tables.length ? tables.map(row) : h("tr", {}, h("td", { colspan: 6 }, "No tables yet: create one below."))),
           ),
         ),
+        more ? h("p", { class: "small" }, "The newest 100 tables are shown: filter by game or free seats to find others.") : null,
       ),
       form,
     );
@@ -164,8 +166,9 @@ export function openLobby(opts: LobbyOptions): () => void {
 
   async function refresh(): Promise<void> {
     try {
-      const reply = await client.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 50 });
+      const reply = await client.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 100 });
       tables = reply.tables;
+      more = reply.nextPageToken !== "";
       error = undefined;
     } catch (e) {
       error = `The server cannot be reached: ${refusalText(failure(e))}. Retrying…`;

@@ -174,6 +174,22 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         )
       : null,
   );
+  const status = session.status;
+  const lost =
+    status.state === "failed" && me !== undefined && ["SEAT_TOKEN_INVALID", "TABLE_NOT_FOUND"].includes(status.failure.reason)
+      ? h(
+          "button",
+          {
+            class: "primary",
+            "data-key": "forget",
+            onclick: () => {
+              opts.store.forget(opts.tableId);
+              opts.onLeave();
+            },
+          },
+          "Forget this seat",
+        )
+      : null;
   const refusal = session.refusal
     ? h("div", { class: "refusal", role: "alert", "data-testid": "refusal" }, `Refused: ${refusalText(session.refusal)}`)
     : null;
@@ -192,7 +208,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
       session.log.slice(-80).reverse().map((l) => h("li", { "data-seq": l.sequence }, l.text)),
     ),
   );
-  return [header, refusal, ui.note ? h("div", { class: "note", role: "status" }, ui.note) : null, body, log];
+  return [header, lost, refusal, ui.note ? h("div", { class: "note", role: "status" }, ui.note) : null, body, log];
 }
 
 function waiting(session: TableSession): Child {

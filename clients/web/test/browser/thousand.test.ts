@@ -117,22 +117,34 @@ test("keyboard play: Tab to a highlighted card or an action, Enter plays it; the
     }
     assert.match(await page.locator(".seat.to-act .clock").innerText(), /⏱ \d+:\d\d/);
     const before = (await state(page)).lastSeen;
-    await page.locator("a.back").focus();
-    let target = "";
-    for (let i = 0; i < 80 && !target; i++) {
-      await page.keyboard.press("Tab");
-      target = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return el && (el.matches(".hand button.card.playable") || el.matches(".actions button.action")) ? (el.dataset["key"] ?? "") : "";
-      });
-    }
+    const tabTo = async (matches: string): Promise<string> => {
+      await page.locator("a.back").focus();
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press("Tab");
+        const key = await page.evaluate((sel) => {
+          const el = document.activeElement as HTMLElement | null;
+          return el?.matches(sel) ? (el.dataset["key"] ?? "") : "";
+        }, matches);
+        if (key) return key;
+      }
+      return "";
+    };
+    const target = await tabTo(".hand button.card.playable, .actions button.action");
     assert.ok(target, "Tab reached a choice");
     if (target.startsWith("card-")) {
       await page.keyboard.press("ArrowRight"); // moves along the hand's playable cards
       await page.keyboard.press("ArrowLeft");
     }
     await page.keyboard.press("Enter");
-    await page.waitForFunction((seen) => (window as any).thousandSession.lastSeen?.toString() !== seen, before, { timeout: 10000 }); // eslint-disable-line
+    const moved = (seen: string | undefined): Promise<unknown> =>
+      page.waitForFunction((s) => (window as any).thousandSession.lastSeen?.toString() !== s || !!document.querySelector('[data-action="pick-0"]'), seen, { timeout: 10000 }); // eslint-disable-line
+    await moved(before);
+    if ((await state(page)).lastSeen === before) {
+      // The exchange: the card is picked; now who gets it, by keyboard too.
+      assert.ok(await tabTo('[data-action="pick-0"]'), "Tab reached the recipient");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((s) => (window as any).thousandSession.lastSeen?.toString() !== s, before, { timeout: 10000 }); // eslint-disable-line
+    }
     played += 1;
   }
   assert.deepEqual(pageErrors(page), []);
