@@ -25,7 +25,7 @@ run: $(STAMP) web
 
 # The web client (clients/web): npm packages exactly as its package-lock.json pins them, built by esbuild into
 # clients/web/dist (which the web port serves at /) and its tests into clients/web/build. Node and npm come
-# from Debian when missing (as root, as CI runs).
+# from Debian when missing (scripts/system-packages.sh).
 WEB      := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
 WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs $(WEB)/tsconfig.json -type f 2>/dev/null)
@@ -34,8 +34,7 @@ WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs 
 web: $(WEB)/dist/index.html
 
 $(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
-	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y --no-install-recommends nodejs npm; } \
-		|| { echo "make web: npm is needed (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+	scripts/system-packages.sh node=nodejs npm=npm
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

@@ -3,7 +3,7 @@
 Usage::
 
     python bench/web.py --seconds 20 [--tables 20] [--rounds 2] [--transports grpc,connect,grpc-web]
-                        [--engine compiled|python]
+                        [--engine compiled|python]    (compiled: the default, as the image runs it)
 
 One game server process (``python -m server.app --web-port …``, quiet, store in memory) serves both ports.
 For each transport, a client process (this file with ``--role client``) opens ``--tables`` tables of three
@@ -333,7 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds of one slice per transport")
     parser.add_argument("--transports", default=DEFAULT_TRANSPORTS, help=f"of {', '.join(TRANSPORTS)}")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--engine", choices=("compiled", "python"), default="python", help=procs.ENGINE_HELP)
+    parser.add_argument(
+        "--engine", choices=("compiled", "python"), default="compiled", help=procs.ENGINE_HELP
+    )
     args = parser.parse_args(argv)
     if args.role == "client":
         asyncio.run(_client(args))

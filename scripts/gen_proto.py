@@ -38,7 +38,7 @@ INIT_FILES = {
 }
 """Files protoc does not write: the package markers and the PEP 561 marker for the typed stubs."""
 CONNECT_OPTIONS = "protobuf=google,io=async"
-"""protoc-gen-connectrpc's options: code for google.protobuf's messages (the ``*_pb2`` modules), asyncio only."""
+"""protoc-gen-connectrpc's options: code for the ``*_pb2`` modules' messages (google.protobuf), asyncio."""
 
 
 def proto_files() -> list[Path]:

@@ -19,6 +19,7 @@ cleanly and reconnects), and the responses in flight given the grace period.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -274,5 +275,6 @@ class WebPort:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
-        for listener in server.servers:
-            await listener.wait_closed()
+        for listener in server.servers:  # from Python 3.12 this waits for the connections too: bounded
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.wait_closed(), 1)
