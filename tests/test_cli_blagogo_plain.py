@@ -12,12 +12,15 @@ import subprocess
 from types import SimpleNamespace
 from typing import cast
 
+import pytest
+
 from clients.cli.blagogo_plain import EXIT_INPUT_ENDED, BlagogoPlainClient
 from clients.cli.blagogo_text import parse_stands
 from clients.cli.main import main
 from clients.session import TableSession
 from engine.blagogo import AddToMeld, End, LayMelds, MeldSpec, Rank, Stands, Suit
 from engine.blagogo.cards import Card
+from engine.verify import DealChecker
 from tests.cli_harness import run, serving
 from tests.test_cli_plain import command
 
@@ -150,7 +153,7 @@ def test_joker_meanings_are_parsed() -> None:
 def test_composing_asks_what_each_joker_stands_for() -> None:
     """``m`` and ``a`` select the hand's cards by number; a joker's meaning is asked until understood."""
     stdout = io.StringIO()
-    session = cast(TableSession, SimpleNamespace(seat=0, table=None))
+    session = cast(TableSession, SimpleNamespace(seat=0, table=None, deals=DealChecker()))
     client = BlagogoPlainClient(session, io.StringIO("zz\nK♥\n5\n"), stdout)
     hand = [Card.parse(c) for c in ("10♥", "J♥", "Q♥", "5♠", "★1")]
 
@@ -193,3 +196,27 @@ def test_blagogo_rule_options() -> None:
         assert "--dark is a rule of thousand" in str(error)
     else:
         raise AssertionError("--dark is no Blagogo rule")
+
+
+def test_blagogo_options_for_the_readings_of_the_source(capsys: pytest.CaptureFixture[str]) -> None:
+    """B-11, B-12, B-14, B-15: ``thousand new --help`` has an option for every variant, the readings of
+    issue 20 included, and they reach the rules."""
+    from clients.cli.main import build_parser, game_rules_from_args  # noqa: PLC0415
+    from engine.blagogo import BlagogoRules, CompletedSetKeeper  # noqa: PLC0415
+
+    args = build_parser().parse_args(
+        [
+            "new", "--game", "blagogo", "--opening-one-meld", "--completed-set-keeper", "completer",
+            "--no-play-on-own-melds", "--max-jokers-per-meld", "2",
+        ]
+    )  # fmt: skip
+    assert game_rules_from_args(args) == BlagogoRules(
+        players=3, opening_one_meld=True, completed_set_keeper=CompletedSetKeeper.COMPLETER,
+        play_on_own_melds=False, max_jokers_per_meld=2,
+    )  # fmt: skip
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    help_text = capsys.readouterr().out
+    for field in BlagogoRules.__dataclass_fields__:
+        if field != "players":
+            assert "--" + field.replace("_", "-") in help_text, field
