@@ -2,7 +2,7 @@
 // name the ones a table changed. The defaults are the specification's (thousand_rules.proto,
 // blagogo_rules.proto); a third game adds one list here.
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { BlagogoLayoffScores, BlagogoRulesSchema } from "./gen/thousand/v1/blagogo_rules_pb";
+import { BlagogoCompletedSetKeeper, BlagogoLayoffScores, BlagogoRulesSchema } from "./gen/thousand/v1/blagogo_rules_pb";
 import { GameKind, RulesSchema, type Rules } from "./gen/thousand/v1/table_service_pb";
 import {
   BidCap,
@@ -61,7 +61,14 @@ export const THOUSAND_VARIANTS: Variant[] = [
 export const BLAGOGO_VARIANTS: Variant[] = [
   { field: "aceInHand", rule: "B-3", label: "An ace left in hand costs", kind: "int", fallback: 10, min: 0, max: 100, step: 5 },
   { field: "bridgeTakeMustMeld", rule: "B-9", label: "A bridge take must be melded", kind: "bool", fallback: false },
-  { field: "openingMinPoints", rule: "B-11", label: "Opening at least (points)", kind: "int", fallback: 30, min: 0, max: 325, step: 5 },
+  { field: "openingMinPoints", rule: "B-11", label: "Opening at least (points)", kind: "int", fallback: 30, min: 0, max: 300, step: 5 },
+  { field: "openingOneMeld", rule: "B-11", label: "The opening minimum in one meld", kind: "bool", fallback: false },
+  { field: "playOnOwnMelds", rule: "B-12", label: "Add to and swap in your own melds", kind: "bool", fallback: true },
+  { field: "maxJokersPerMeld", rule: "B-14", label: "Jokers per meld at most (0: no limit)", kind: "int", fallback: 0, min: 0, max: 4, step: 1 },
+  { field: "completedSetKeeper", rule: "B-15", label: "A set completed by another player goes to", kind: "enum", fallback: BlagogoCompletedSetKeeper.OWNER, options: [
+    [BlagogoCompletedSetKeeper.OWNER, "its owner"],
+    [BlagogoCompletedSetKeeper.COMPLETER, "the player who completes it"],
+  ] },
   { field: "layoffScoresFor", rule: "B-17", label: "Added cards score for", kind: "enum", fallback: BlagogoLayoffScores.MELD_OWNER, options: [
     [BlagogoLayoffScores.MELD_OWNER, "the meld's owner"],
     [BlagogoLayoffScores.CONTRIBUTOR, "who added them"],
@@ -80,8 +87,8 @@ export interface GameInfo {
 }
 
 export const GAMES: GameInfo[] = [
-  { kind: GameKind.THOUSAND, name: "Thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["greedy", "random"], variants: THOUSAND_VARIANTS },
-  { kind: GameKind.BLAGOGO, name: "1000 Blagogo", players: { min: 2, max: 8, fallback: 4 }, strategies: ["random"], variants: BLAGOGO_VARIANTS },
+  { kind: GameKind.THOUSAND, name: "Thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["greedy", "heuristic", "ismcts", "random"], variants: THOUSAND_VARIANTS },
+  { kind: GameKind.BLAGOGO, name: "1000 Blagogo", players: { min: 2, max: 8, fallback: 4 }, strategies: ["heuristic", "random"], variants: BLAGOGO_VARIANTS },
 ];
 
 export function gameInfo(kind: GameKind): GameInfo {

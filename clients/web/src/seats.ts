@@ -6,6 +6,11 @@ export interface SeatRecord {
   seat: number;
   token: string;
   name: string;
+  /** The seed sent with JoinTable (fair deals), the table's commitment read before it, and JoinTable's
+   * Table.sequence: what the deals' checks need (verify.ts). */
+  clientSeed?: string;
+  commitment?: string;
+  joinedAt?: string;
 }
 
 /** The subset of the Web Storage API used here (localStorage in a page; a Map in the Node tests). */

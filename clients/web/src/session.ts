@@ -66,6 +66,10 @@ const LOG_KEPT = 300;
 export interface SessionOptions {
   seat?: number;
   token?: string;
+  /** The seed this browser sent with JoinTable, and the commitment it read before (verify.ts). */
+  clientSeed?: string;
+  commitment?: string;
+  joinedAt?: string;
   /** What save() returned before (a reload): resume after its last sequence. */
   saved?: unknown;
   watchdogMs?: number;
@@ -241,8 +245,11 @@ export class TableSession implements TableLike {
     if (table === undefined) return;
     const sameGame = this.table?.game === table.game;
     this.table = table;
-    if (this.model === undefined || !sameGame)
-      this.model = table.game === GameKind.BLAGOGO ? new BlagogoModel(this.seat) : new ThousandModel(this.seat);
+    if (this.model === undefined || !sameGame) {
+      const o = this.options;
+      const seat = { clientSeed: o.clientSeed, commitment: o.commitment ?? table.fairness?.commitment, joinedAt: o.joinedAt };
+      this.model = table.game === GameKind.BLAGOGO ? new BlagogoModel(this.seat, seat) : new ThousandModel(this.seat, seat);
+    }
   }
 
   private snapshot(sequence: bigint, snapshot: Snapshot): void {
@@ -261,6 +268,7 @@ export class TableSession implements TableLike {
     switch (e.case) {
       case "seatTaken":
         this.updateSeat(e.value.seat, { taken: true, playerName: e.value.playerName });
+        this.model?.verifier.seatTaken(e.value.seat, sequence);
         line = `${this.names(e.value.seat)} sits down.`;
         break;
       case "seatReleased":
@@ -279,12 +287,12 @@ export class TableSession implements TableLike {
         line = `${this.names(e.value.seat)} is back.`;
         break;
       case "thousand":
-        if (this.model instanceof ThousandModel) line = this.model.apply(e.value, this.names);
+        if (this.model instanceof ThousandModel) line = this.model.apply(e.value, this.names, sequence);
         if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
         if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
         break;
       case "blagogo":
-        if (this.model instanceof BlagogoModel) line = this.model.apply(e.value, this.names);
+        if (this.model instanceof BlagogoModel) line = this.model.apply(e.value, this.names, sequence);
         if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
         if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
         break;

@@ -1,5 +1,5 @@
-// SHA-256 (FIPS 180-4) of a UTF-8 string, synchronous and without WebCrypto: crypto.subtle exists only in
-// secure contexts, and a page served over plain HTTP from another machine of the LAN is not one.
+// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), synchronous and without WebCrypto: crypto.subtle exists
+// only in secure contexts, and a page served over plain HTTP from another machine of the LAN is not one.
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -12,7 +12,38 @@ const K = new Uint32Array([
 ]);
 
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+  return hex(sha256(utf8(text)));
+}
+
+export function utf8(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+export function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Bytes from lowercase or uppercase hex; undefined for anything else. */
+export function fromHex(text: string): Uint8Array | undefined {
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return undefined;
+  return Uint8Array.from({ length: text.length / 2 }, (_, i) => parseInt(text.slice(2 * i, 2 * i + 2), 16));
+}
+
+export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? sha256(key) : key);
+  const inner = new Uint8Array(64 + message.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) {
+    inner[i] = block[i]! ^ 0x36;
+    outer[i] = block[i]! ^ 0x5c;
+  }
+  inner.set(message, 64);
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}
+
+export function sha256(data: Uint8Array): Uint8Array {
   const blocks = Math.ceil((data.length + 9) / 64);
   const padded = new Uint8Array(blocks * 64);
   padded.set(data);
@@ -44,5 +75,8 @@ export function sha256Hex(text: string): string {
     const add = [a, b, c, d, e, f, g, hh];
     for (let i = 0; i < 8; i++) h[i] = (h[i]! + add[i]!) >>> 0;
   }
-  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  h.forEach((word, i) => outView.setUint32(i * 4, word));
+  return out;
 }

@@ -230,7 +230,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       { class: "mine", "aria-label": "Your hand and choices" },
       seatPanel(session, view, order[0]!, "me"),
       session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, hand)),
-      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s }))) : summary ? null : choices(session, view, ui, legal),
+      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : choices(session, view, ui, legal),
     ),
     h("aside", { class: "side" }, roundSheet(session, model, view)),
     summary,

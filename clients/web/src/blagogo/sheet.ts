@@ -22,7 +22,7 @@ export function roundSheet(session: TableLike, model: BlagogoModel, view: Blagog
           h(
             "tr",
             {},
-            h("th", { scope: "row" }, String(r.number)),
+            h("th", { scope: "row" }, `${r.number}${r.check ? (r.check.ok ? " ✓" : " ✗") : ""}`),
             seats.map((s) =>
               h(
                 "td",
@@ -76,6 +76,7 @@ export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: (
           ),
         ),
       ),
+      row.check ? h("p", { class: row.check.ok ? "check ok" : "check bad", "data-testid": "deal-check" }, row.check.text) : null,
       close,
     ),
   );

@@ -5,7 +5,9 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { ThousandEvent } from "../gen/thousand/v1/thousand_events_pb";
 import { Mark, Outcome, DealKind } from "../gen/thousand/v1/thousand_events_pb";
 import { ThousandViewSchema, type ThousandView } from "../gen/thousand/v1/thousand_views_pb";
-import { DealVerifier, type DealCheck } from "../verify";
+import { DealVerifier, type DealCheck, type Seat } from "../verify";
+import { cardCode, cardOf } from "../cards";
+import { TwoPlayerDeal } from "../gen/thousand/v1/thousand_rules_pb";
 import { ThousandTracker, plainMark, type ThousandExtras } from "./tracker";
 import { eventLine, type Names } from "./words";
 import { fromBase64, toBase64 } from "../base64";
@@ -31,22 +33,31 @@ interface Saved {
   view?: string;
   extras: ThousandExtras;
   sheet: SheetRow[];
-  pending: Record<number, string>;
-  checks: DealCheck[];
+  verifier: ReturnType<DealVerifier["save"]>;
   marks: SheetRow["marks"];
   summary?: number;
+  ending?: DealCheck;
 }
+
+/** The canonical deck's codes (T-1 order: S C D H, each 9 J Q K 10 A), as the fair shuffle takes it. */
+export const THOUSAND_DECK = Array.from({ length: 24 }, (_, i) => cardCode(cardOf(i)));
 
 export class ThousandModel {
   readonly tracker: ThousandTracker;
-  readonly verifier = new DealVerifier();
+  readonly verifier: DealVerifier;
+  /** The game's check once GameOver disclosed the table's secret. */
+  ending: DealCheck | undefined;
   sheet: SheetRow[] = [];
   /** The deal number whose summary waits to be read (set when a deal is scored). */
   summary: number | undefined;
   private marks: SheetRow["marks"] = [];
 
-  constructor(readonly viewer: number | undefined) {
+  constructor(
+    readonly viewer: number | undefined,
+    seat: Seat = {},
+  ) {
     this.tracker = new ThousandTracker(viewer);
+    this.verifier = new DealVerifier("thousand", "thousand.deal.v1", THOUSAND_DECK, { ...seat, seat: viewer });
   }
 
   get view(): ThousandView | undefined {
@@ -58,10 +69,21 @@ export class ThousandModel {
   }
 
   /** Apply one event; returns its line for the log. */
-  apply(event: ThousandEvent, names: Names): string | undefined {
+  apply(event: ThousandEvent, names: Names, sequence = 0n): string | undefined {
     const e = event.event;
     const dealKind = this.tracker.view?.kind ?? DealKind.NORMAL;
     switch (e.case) {
+      case "dealStarted": {
+        const rules = this.tracker.view?.rules;
+        const players = rules?.players ?? 3;
+        const talons = players === 2 ? (rules?.twoPlayerDeal === TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2 ? 4 : 6) : 3;
+        const size = (24 - talons) / e.value.active.length;
+        this.verifier.started(e.value.number, sequence, [...e.value.active], e.value.active.map(() => size));
+        break;
+      }
+      case "handDealt":
+        if (!e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
+        break;
       case "deckShuffled":
         this.verifier.shuffled(e.value.number, e.value.commitment);
         break;
@@ -102,8 +124,13 @@ export class ThousandModel {
         break;
     }
     let line = eventLine(event, names);
+    if (e.case === "gameOver") {
+      this.ending = this.verifier.gameOver(e.value.tableSecret);
+      if (this.ending) line = `${line ?? ""} ${this.ending.text}`.trim();
+    }
     if (e.case === "dealRevealed") {
-      const check = this.verifier.revealed(e.value.number, e.value.salt, e.value.dealSeed, e.value.order);
+      const r = e.value;
+      const check = this.verifier.revealed({ number: r.number, order: r.order.map(cardCode), salt: r.salt, dealSeed: r.dealSeed, clientSeeds: r.clientSeeds });
       const row = this.sheet.find((r) => r.number === e.value.number && r.redeal !== undefined);
       if (row && check) row.check = check;
       line = check?.text;
@@ -123,10 +150,10 @@ export class ThousandModel {
       view: view ? toBase64(toBinary(ThousandViewSchema, view)) : undefined,
       extras: this.tracker.extras,
       sheet: this.sheet,
-      pending: this.verifier.pending,
-      checks: this.verifier.checks,
+      verifier: this.verifier.save(),
       marks: this.marks,
       summary: this.summary,
+      ending: this.ending,
     };
   }
 
@@ -135,9 +162,9 @@ export class ThousandModel {
     if (saved.view) this.tracker.view = fromBinary(ThousandViewSchema, fromBase64(saved.view));
     this.tracker.extras = saved.extras;
     this.sheet = saved.sheet;
-    this.verifier.pending = saved.pending;
-    this.verifier.checks = saved.checks;
+    this.verifier.restore(saved.verifier);
     this.marks = saved.marks;
     this.summary = saved.summary;
+    this.ending = saved.ending;
   }
 }

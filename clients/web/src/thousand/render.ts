@@ -185,7 +185,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
       { class: "mine", "aria-label": session.seat === undefined ? "Seat at the bottom" : "Your hand and choices" },
       seatPanel(session, view, me, "me"),
       session.seat === undefined ? backs(view.cardCounts[me] ?? 0, "cards") : hand,
-      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s }))) : summary ? null : actions,
+      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : actions,
     ),
     h(
       "aside",

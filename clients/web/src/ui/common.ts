@@ -42,7 +42,7 @@ export interface StandingLine {
   payout?: number;
 }
 
-export function standingsPanel(session: TableLike, standings: StandingLine[]): HTMLElement {
+export function standingsPanel(session: TableLike, standings: StandingLine[], check?: { ok: boolean; text: string }): HTMLElement {
   return h(
     "section",
     { class: "standings", "data-testid": "standings", "aria-label": "Final standings" },
@@ -59,6 +59,7 @@ export function standingsPanel(session: TableLike, standings: StandingLine[]): H
         ),
       ),
     ),
+    check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
     h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, "See the game's record and replay"),
     " ",
     h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, "Back to the lobby"),

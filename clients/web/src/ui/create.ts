@@ -75,13 +75,16 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
     );
     const timeControl = state.perMove > 0 ? { perMove: { seconds: BigInt(state.perMove) }, bank: { seconds: BigInt(state.bank) }, onTimeout: state.policy } : undefined;
     const requestId = randomToken(16);
+    const seed = state.seed.trim() ? BigInt(state.seed.trim()) : undefined;
     try {
       const { table } = await withRetries(() =>
         opts.client.createTable({
           game: state.game,
           rules: rulesFrom(state.game, state.players, state.values),
           seats: seats as SeatConfig[],
-          seed: state.seed.trim() ? BigInt(state.seed.trim()) : undefined,
+          seed,
+          // A seed deals known cards: a table with a seat for a person then says it is for practice.
+          practice: seed !== undefined && state.seats.includes("open"),
           timeControl,
           requestId,
         }),
@@ -182,7 +185,7 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
                 h("option", { value: TimeoutPolicy.FORFEIT, selected: state.policy === TimeoutPolicy.FORFEIT }, "the seat forfeits"),
               ),
             ),
-            h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional, for a reproducible game) "), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),
+            h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (a practice game: whoever knows it knows every card) "), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),
           ),
         ),
         h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: busy }, busy ? "Creating…" : "Create the table"),

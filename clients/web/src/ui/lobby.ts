@@ -1,7 +1,8 @@
 // The lobby: your name, your seats, every table with its status, players and changed rules (join a free
 // seat, watch, or open a finished game's record and replay), and the form that creates a table.
 import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure, randomToken, withRetries, type TableClient } from "../api";
+import { failure, type TableClient } from "../api";
+import { takeSeat } from "../join";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
 import type { SeatStore } from "../seats";
@@ -22,13 +23,9 @@ export interface LobbyOptions {
   go: (hash: string) => void;
 }
 
-/** Take a seat (a free one, or the one chosen) with a seat token of our own, so a retry is safe. */
+/** Take a seat (a free one, or the one chosen), then open its table. */
 export async function join(opts: LobbyOptions, tableId: string, seat?: number): Promise<void> {
-  const name = opts.store.playerName() || "Player";
-  const token = randomToken(32);
-  const joined = await withRetries(() => opts.client.joinTable({ tableId, seat, playerName: name, seatToken: token }));
-  opts.store.keep({ tableId, seat: joined.seat, token: joined.seatToken, name });
-  opts.store.dropState(tableId);
+  await takeSeat(opts.client, opts.store, tableId, seat);
   opts.go(`#/table/${tableId}`);
 }
 
@@ -84,7 +81,13 @@ export function openLobby(opts: LobbyOptions): () => void {
       h("td", {}, game.name),
       h("td", {}, `${table.seats.length}: ${seatsText(table)}`),
       h("td", { class: `status s${table.status}` }, STATUS[table.status] ?? "?"),
-      h("td", { class: "small" }, changed.length ? changed.join("; ") : "standard", table.timeControl?.perMove ? ` · clock ${table.timeControl.perMove.seconds}s/move` : ""),
+      h(
+        "td",
+        { class: "small" },
+        changed.length ? changed.join("; ") : "standard",
+        table.timeControl?.perMove ? ` · clock ${table.timeControl.perMove.seconds}s/move` : "",
+        table.seeded ? h("span", { class: "badge seeded", title: "its cards follow from a known seed" }, " seeded (practice)") : "",
+      ),
       h("td", { class: "row-actions" }, actions),
     );
   }

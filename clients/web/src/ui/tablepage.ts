@@ -108,6 +108,9 @@ export function openTable(opts: TablePageOptions): () => void {
   const session = new TableSession(client, tableId, {
     seat: record?.seat,
     token: record?.token,
+    clientSeed: record?.clientSeed,
+    commitment: record?.commitment,
+    joinedAt: record?.joinedAt,
     saved: store.state(tableId, viewer),
   });
   let scheduled = false;
@@ -152,7 +155,16 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     h("h1", {}, `${game?.name ?? "Table"} · ${opts.tableId}`),
     h("span", { class: "who" }, me === undefined ? "Watching as a spectator" : `You play ${session.names(me)}`),
     statusLine(session),
-    changed.length ? h("span", { class: "changed" }, `Rules: ${changed.join("; ")}`) : h("span", { class: "changed" }, "Standard rules"),
+    h(
+      "span",
+      { class: "changed" },
+      changed.length ? `Rules: ${changed.join("; ")}` : "Standard rules",
+      table?.seeded
+        ? h("strong", { class: "seeded" }, " · Seeded practice table: its cards follow from a known seed")
+        : table?.fairness
+          ? ` · Fair deals (${table.fairness.scheme}), commitment ${table.fairness.commitment.slice(0, 12)}…`
+          : "",
+    ),
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
       ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, "Take my seat back from the bot")
       : null,

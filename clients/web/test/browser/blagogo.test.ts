@@ -70,6 +70,7 @@ test("a round with a meld, an addition and a bridge take, clicked", { timeout: 3
   const { table } = await c.createTable({
     game: GameKind.BLAGOGO,
     seed: 3n,
+    practice: true,
     firstDealer: 1,
     rules: create(RulesSchema, { game: { case: "blagogo", value: { players: 2, openingMinPoints: 0, turnoverLimit: 2 } } }),
     seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "random" }],
@@ -149,6 +150,7 @@ test("a refused opening is shown in words with its reason", { timeout: 120000 },
     const { table } = await c.createTable({
       game: GameKind.BLAGOGO,
       seed,
+      practice: true,
       firstDealer: 1,
       rules: create(RulesSchema, { game: { case: "blagogo", value: { players: 2, openingMinPoints: 300 } } }),
       seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "random" }],

@@ -83,6 +83,7 @@ test("a reload mid-deal comes back to the same seat and resumes after the last e
   const { table } = await c.createTable({
     game: GameKind.THOUSAND,
     seed: 4n,
+    practice: true,
     firstDealer: 0,
     seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }, { kind: SeatKind.BOT, strategy: "greedy" }],
     requestId: randomToken(12),

@@ -36,6 +36,7 @@ export async function thousandTable(c: TableClient, seed: bigint, bots = ["greed
   const { table } = await c.createTable({
     game: GameKind.THOUSAND,
     seed,
+    practice: true,
     firstDealer: 0,
     seats: [{ kind: SeatKind.OPEN }, ...bots.map((strategy) => ({ kind: SeatKind.BOT, strategy }))],
     requestId: randomToken(12),
@@ -47,6 +48,7 @@ export async function blagogoTable(c: TableClient, seed: bigint, target = 150): 
   const { table } = await c.createTable({
     game: GameKind.BLAGOGO,
     seed,
+    practice: true,
     firstDealer: 1,
     rules: create(RulesSchema, { game: { case: "blagogo", value: { players: 2, target, turnoverLimit: 1 } } }),
     seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "random" }],

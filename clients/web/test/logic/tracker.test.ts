@@ -9,6 +9,9 @@ import { TableSession, differences } from "../../src/session";
 import { EventStream } from "../../src/stream";
 import type { Snapshot } from "../../src/gen/thousand/v1/table_service_pb";
 import { blagogoTable, client, play, rng, thousandTable, until } from "./harness";
+import { GameKind, RulesSchema, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
+import { SeatStore, memoryStorage } from "../../src/seats";
+import { takeSeat } from "../../src/join";
 
 async function spectatorSnapshot(tableId: string): Promise<Snapshot> {
   return new Promise((resolve, reject) => {
@@ -79,3 +82,30 @@ test("1000 Blagogo: the tracked view equals the server's at every own Turn, to t
   player.stop();
   watcher.stop();
 });
+
+for (const game of ["thousand", "blagogo"] as const) {
+  test(`a fair ${game} table (no seed): every deal verified with our own seed, and the table's secret at the end`, async () => {
+    const c = client();
+    const bots = game === "thousand" ? ["greedy", "greedy"] : ["random"];
+    const rules = game === "blagogo" ? create(RulesSchema, { game: { case: "blagogo", value: { players: 2, target: 150, turnoverLimit: 1 } } }) : undefined;
+    const { table } = await c.createTable({
+      game: game === "thousand" ? GameKind.THOUSAND : GameKind.BLAGOGO,
+      rules,
+      seats: [{ kind: SeatKind.OPEN }, ...bots.map((strategy) => ({ kind: SeatKind.BOT, strategy }))],
+    });
+    assert.ok(table?.fairness?.commitment && !table.seeded, "a fair table publishes its commitment");
+    const store = new SeatStore(memoryStorage());
+    const seat = await takeSeat(c, store, table.tableId);
+    assert.ok(seat.clientSeed && seat.commitment === table.fairness.commitment);
+    const player = new TableSession(c, table.tableId, { ...seat, watchdogMs: 0 });
+    await player.start();
+    await play(player, rng(31), () => player.status.state === "ended", 120000);
+    const model = player.model!;
+    const checks = model.verifier.checks;
+    assert.ok(checks.length >= 2, `${checks.length} checks`);
+    assert.deepEqual(checks.filter((ch) => !ch.ok), []);
+    assert.ok(checks.some((ch) => /yours included/.test(ch.text)), "our seed was checked");
+    assert.ok(model.ending?.ok && /matches the commitment read before joining/.test(model.ending.text), model.ending?.text);
+    player.stop();
+  });
+}

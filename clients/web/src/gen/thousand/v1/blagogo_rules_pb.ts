@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/blagogo_rules.proto.
  */
 export const file_thousand_v1_blagogo_rules: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS9ibGFnb2dvX3J1bGVzLnByb3RvEgt0aG91c2FuZC52MSKhAwoMQmxhZ29nb1J1bGVzEhQKB3BsYXllcnMYASABKAVIAIgBARIYCgthY2VfaW5faGFuZBgCIAEoBUgBiAEBEiIKFWJyaWRnZV90YWtlX211c3RfbWVsZBgDIAEoCEgCiAEBEh8KEm9wZW5pbmdfbWluX3BvaW50cxgEIAEoBUgDiAEBEjsKEWxheW9mZl9zY29yZXNfZm9yGAUgASgOMiAudGhvdXNhbmQudjEuQmxhZ29nb0xheW9mZlNjb3JlcxIlChhrYW50cmFtZV9maXJzdF90dXJuX29ubHkYBiABKAhIBIgBARITCgZ0YXJnZXQYByABKAVIBYgBARIbCg50dXJub3Zlcl9saW1pdBgIIAEoBUgGiAEBQgoKCF9wbGF5ZXJzQg4KDF9hY2VfaW5faGFuZEIYChZfYnJpZGdlX3Rha2VfbXVzdF9tZWxkQhUKE19vcGVuaW5nX21pbl9wb2ludHNCGwoZX2thbnRyYW1lX2ZpcnN0X3R1cm5fb25seUIJCgdfdGFyZ2V0QhEKD190dXJub3Zlcl9saW1pdCqJAQoTQmxhZ29nb0xheW9mZlNjb3JlcxIlCiFCTEFHT0dPX0xBWU9GRl9TQ09SRVNfVU5TUEVDSUZJRUQQABIkCiBCTEFHT0dPX0xBWU9GRl9TQ09SRVNfTUVMRF9PV05FUhABEiUKIUJMQUdPR09fTEFZT0ZGX1NDT1JFU19DT05UUklCVVRPUhACYgZwcm90bzM");
+  fileDesc("Ch90aG91c2FuZC92MS9ibGFnb2dvX3J1bGVzLnByb3RvEgt0aG91c2FuZC52MSKLBQoMQmxhZ29nb1J1bGVzEhQKB3BsYXllcnMYASABKAVIAIgBARIYCgthY2VfaW5faGFuZBgCIAEoBUgBiAEBEiIKFWJyaWRnZV90YWtlX211c3RfbWVsZBgDIAEoCEgCiAEBEh8KEm9wZW5pbmdfbWluX3BvaW50cxgEIAEoBUgDiAEBEjsKEWxheW9mZl9zY29yZXNfZm9yGAUgASgOMiAudGhvdXNhbmQudjEuQmxhZ29nb0xheW9mZlNjb3JlcxIlChhrYW50cmFtZV9maXJzdF90dXJuX29ubHkYBiABKAhIBIgBARITCgZ0YXJnZXQYByABKAVIBYgBARIbCg50dXJub3Zlcl9saW1pdBgIIAEoBUgGiAEBEh0KEG9wZW5pbmdfb25lX21lbGQYCSABKAhIB4gBARJEChRjb21wbGV0ZWRfc2V0X2tlZXBlchgKIAEoDjImLnRob3VzYW5kLnYxLkJsYWdvZ29Db21wbGV0ZWRTZXRLZWVwZXISHgoRcGxheV9vbl9vd25fbWVsZHMYCyABKAhICIgBARIgChNtYXhfam9rZXJzX3Blcl9tZWxkGAwgASgFSAmIAQFCCgoIX3BsYXllcnNCDgoMX2FjZV9pbl9oYW5kQhgKFl9icmlkZ2VfdGFrZV9tdXN0X21lbGRCFQoTX29wZW5pbmdfbWluX3BvaW50c0IbChlfa2FudHJhbWVfZmlyc3RfdHVybl9vbmx5QgkKB190YXJnZXRCEQoPX3R1cm5vdmVyX2xpbWl0QhMKEV9vcGVuaW5nX29uZV9tZWxkQhQKEl9wbGF5X29uX293bl9tZWxkc0IWChRfbWF4X2pva2Vyc19wZXJfbWVsZCqJAQoTQmxhZ29nb0xheW9mZlNjb3JlcxIlCiFCTEFHT0dPX0xBWU9GRl9TQ09SRVNfVU5TUEVDSUZJRUQQABIkCiBCTEFHT0dPX0xBWU9GRl9TQ09SRVNfTUVMRF9PV05FUhABEiUKIUJMQUdPR09fTEFZT0ZGX1NDT1JFU19DT05UUklCVVRPUhACKp0BChlCbGFnb2dvQ29tcGxldGVkU2V0S2VlcGVyEiwKKEJMQUdPR09fQ09NUExFVEVEX1NFVF9LRUVQRVJfVU5TUEVDSUZJRUQQABImCiJCTEFHT0dPX0NPTVBMRVRFRF9TRVRfS0VFUEVSX09XTkVSEAESKgomQkxBR09HT19DT01QTEVURURfU0VUX0tFRVBFUl9DT01QTEVURVIQAmIGcHJvdG8z");
 
 /**
  * A table's rules of 1000 Blagogo (../shared/rules/blagogo.md): every variant, fixed when the table is created
@@ -38,14 +38,19 @@ export type BlagogoRules = Message<"thousand.v1.BlagogoRules"> & {
   aceInHand?: number | undefined;
 
   /**
-   * B-9: the deepest card taken from the bridge must be melded in the same turn. Default false.
+   * B-9: the deepest card taken from the bridge must be melded in the same turn. Default false. Any sequence
+   * of that turn's meld actions may put it on the table (e.g. a joker swapped out of a meld first, then laid
+   * with it): a take that no sequence could meld is refused (rule BRIDGE_CARD_NOT_MELDABLE), and so, until the
+   * card is on the table, are the discard and any action after which it could no longer be melded (rule
+   * MUST_MELD_BRIDGE_CARD). BlagogoView.must_meld names the card meanwhile.
    *
    * @generated from field: optional bool bridge_take_must_meld = 3;
    */
   bridgeTakeMustMeld?: boolean | undefined;
 
   /**
-   * B-11: the least a player's opening melds may be worth together, 0 to 325. Default 30.
+   * B-11: the least a player's opening melds may be worth together, 0 to 300 (no opening is worth more: 12
+   * cards at 25), at most 100 with `opening_one_meld`. Default 30.
    *
    * @generated from field: optional int32 opening_min_points = 4;
    */
@@ -66,7 +71,7 @@ export type BlagogoRules = Message<"thousand.v1.BlagogoRules"> & {
   kantrameFirstTurnOnly?: boolean | undefined;
 
   /**
-   * B-20: rounds are played until someone's score reaches this; positive. Default 1000.
+   * B-20: rounds are played until someone's score reaches this; 1 to 10000. Default 1000.
    *
    * @generated from field: optional int32 target = 7;
    */
@@ -81,6 +86,40 @@ export type BlagogoRules = Message<"thousand.v1.BlagogoRules"> & {
    * @generated from field: optional int32 turnover_limit = 8;
    */
   turnoverLimit?: number | undefined;
+
+  /**
+   * B-11: the opening needs one meld worth `opening_min_points` on its own (the source's "выложенная
+   * комбинация общей суммой не менее 30" read as one combination); other melds may be laid with it.
+   * Default false: the opening's melds, laid in one action, count together.
+   *
+   * @generated from field: optional bool opening_one_meld = 9;
+   */
+  openingOneMeld?: boolean | undefined;
+
+  /**
+   * B-15: who keeps a set that another player's addition completes. Default
+   * BLAGOGO_COMPLETED_SET_KEEPER_OWNER.
+   *
+   * @generated from field: thousand.v1.BlagogoCompletedSetKeeper completed_set_keeper = 10;
+   */
+  completedSetKeeper: BlagogoCompletedSetKeeper;
+
+  /**
+   * B-12: a player may add to, and swap jokers out of, their own melds. Default true. False: only other
+   * players' melds (the source names "выкладки партнеров", partners' melds); refused with rule OWN_MELD.
+   *
+   * @generated from field: optional bool play_on_own_melds = 11;
+   */
+  playOnOwnMelds?: boolean | undefined;
+
+  /**
+   * B-14: the most jokers one meld may hold, 0 to 4; 0 (the default) means no limit but the meld's natural
+   * card. The source's "допустимо использовать двух джокеров в одной выкладке" read as a limit is 2. A lay
+   * or addition beyond it is refused with rule TOO_MANY_JOKERS.
+   *
+   * @generated from field: optional int32 max_jokers_per_meld = 12;
+   */
+  maxJokersPerMeld?: number | undefined;
 };
 
 /**
@@ -123,4 +162,40 @@ export enum BlagogoLayoffScores {
  */
 export const BlagogoLayoffScoresSchema: GenEnum<BlagogoLayoffScores> = /*@__PURE__*/
   enumDesc(file_thousand_v1_blagogo_rules, 0);
+
+/**
+ * B-15: who keeps a set of four suits that another player's addition completes.
+ *
+ * @generated from enum thousand.v1.BlagogoCompletedSetKeeper
+ */
+export enum BlagogoCompletedSetKeeper {
+  /**
+   * Not set: the default, BLAGOGO_COMPLETED_SET_KEEPER_OWNER.
+   *
+   * @generated from enum value: BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The player who laid the set keeps it (default; B-16: the set "stays with its owner").
+   *
+   * @generated from enum value: BLAGOGO_COMPLETED_SET_KEEPER_OWNER = 1;
+   */
+  OWNER = 1,
+
+  /**
+   * The player whose addition completes the set takes it (the source: "сложить карты рядом с собой", laid
+   * beside themselves) and it scores for them as its owner (B-17). A set completed by a joker swap stays with
+   * its owner either way (B-16).
+   *
+   * @generated from enum value: BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER = 2;
+   */
+  COMPLETER = 2,
+}
+
+/**
+ * Describes the enum thousand.v1.BlagogoCompletedSetKeeper.
+ */
+export const BlagogoCompletedSetKeeperSchema: GenEnum<BlagogoCompletedSetKeeper> = /*@__PURE__*/
+  enumDesc(file_thousand_v1_blagogo_rules, 1);
 

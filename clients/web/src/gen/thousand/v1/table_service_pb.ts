@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/table_service.proto.
  */
 export const file_thousand_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSKTAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeSJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiK0AgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sIpACChJDcmVhdGVUYWJsZVJlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAIgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSJgoFc2VhdHMYAyADKAsyFy50aG91c2FuZC52MS5TZWF0Q29uZmlnEhEKBHNlZWQYBCABKARIAIgBARIZCgxmaXJzdF9kZWFsZXIYBSABKAVIAYgBARIuCgx0aW1lX2NvbnRyb2wYBiABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBISCgpyZXF1ZXN0X2lkGAcgASgJQgcKBV9zZWVkQg8KDV9maXJzdF9kZWFsZXIiOAoTQ3JlYXRlVGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIngKEUxpc3RUYWJsZXNSZXF1ZXN0EiMKBGdhbWUYASABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIXCg9vbmx5X29wZW5fc2VhdHMYAiABKAgSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkiUQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiIKBnRhYmxlcxgBIAMoCzISLnRob3VzYW5kLnYxLlRhYmxlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIjCg9HZXRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNQoQR2V0VGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlImkKEEpvaW5UYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnNlYXRfdG9rZW4YBCABKAlCBwoFX3NlYXQiWAoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJEiEKBXRhYmxlGAMgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNwoSTGVhdmVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUimAEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAyABKARIAIgBARIjCgZhY3Rpb24YBCABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSIoChRTdWJtaXRBY3Rpb25SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCImChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiOAoTUmVjbGFpbVNlYXRSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiYKEkV4cG9ydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIqChNFeHBvcnRUYWJsZVJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIm0KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBARIUCgxiYXRjaF9ldmVudHMYAyABKAhCEQoPX2FmdGVyX3NlcXVlbmNlIjsKCVNlYXRUYWtlbhIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEgsKA2JvdBgDIAEoCCIcCgxTZWF0UmVsZWFzZWQSDAoEc2VhdBgBIAEoBSJICgxUdXJuVGltZWRPdXQSDAoEc2VhdBgBIAEoBRIqCgZwb2xpY3kYAiABKA4yGi50aG91c2FuZC52MS5UaW1lb3V0UG9saWN5IjAKDVNlYXRUYWtlbk92ZXISDAoEc2VhdBgBIAEoBRIRCglmb3JmZWl0ZWQYAiABKAgiHQoNU2VhdFJlY2xhaW1lZBIMCgRzZWF0GAEgASgFIvICCgVFdmVudBIsCgpzZWF0X3Rha2VuGAEgASgLMhYudGhvdXNhbmQudjEuU2VhdFRha2VuSAASMgoNc2VhdF9yZWxlYXNlZBgCIAEoCzIZLnRob3VzYW5kLnYxLlNlYXRSZWxlYXNlZEgAEi4KCHRob3VzYW5kGAMgASgLMhoudGhvdXNhbmQudjEuVGhvdXNhbmRFdmVudEgAEiwKB2JsYWdvZ28YBCABKAsyGS50aG91c2FuZC52MS5CbGFnb2dvRXZlbnRIABIzCg50dXJuX3RpbWVkX291dBgFIAEoCzIZLnRob3VzYW5kLnYxLlR1cm5UaW1lZE91dEgAEjUKD3NlYXRfdGFrZW5fb3ZlchgGIAEoCzIaLnRob3VzYW5kLnYxLlNlYXRUYWtlbk92ZXJIABI0Cg5zZWF0X3JlY2xhaW1lZBgHIAEoCzIaLnRob3VzYW5kLnYxLlNlYXRSZWNsYWltZWRIAEIHCgVldmVudCLQAQoEVHVybhIRCgRzZWF0GAEgASgFSACIAQESKgoNbGVnYWxfYWN0aW9ucxgCIAMoCzITLnRob3VzYW5kLnYxLkFjdGlvbhIsCghkZWFkbGluZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHwoEdmlldxgEIAEoCzIRLnRob3VzYW5kLnYxLlZpZXcSMQoOYmFua19yZW1haW5pbmcYBSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlYXQiTgoIU25hcHNob3QSIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZRIfCgR2aWV3GAIgASgLMhEudGhvdXNhbmQudjEuVmlldyLNAQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAQSKQoIc25hcHNob3QYAiABKAsyFS50aG91c2FuZC52MS5TbmFwc2hvdEgAEiMKBWV2ZW50GAMgASgLMhIudGhvdXNhbmQudjEuRXZlbnRIABIfCgR0dXJuGAQgASgLMhEudGhvdXNhbmQudjEuVHVybhInCgttb3JlX2V2ZW50cxgFIAMoCzISLnRob3VzYW5kLnYxLkV2ZW50QgkKB3BheWxvYWQibAoLUGxheVJlcXVlc3QSJwoFc3RhcnQYASABKAsyFi50aG91c2FuZC52MS5QbGF5U3RhcnRIABIpCgZhY3Rpb24YAiABKAsyFy50aG91c2FuZC52MS5QbGF5QWN0aW9uSABCCQoHcmVxdWVzdCJNCglQbGF5U3RhcnQSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBAUIRCg9fYWZ0ZXJfc2VxdWVuY2UifQoKUGxheUFjdGlvbhISCgpyZXF1ZXN0X2lkGAEgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgCIAEoBEgAiAEBEiMKBmFjdGlvbhgDIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlImwKDFBsYXlSZXNwb25zZRIxCgZ1cGRhdGUYASABKAsyIS50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXNwb25zZRIpCgZyZXN1bHQYAiABKAsyGS50aG91c2FuZC52MS5BY3Rpb25SZXN1bHQiYQoMQWN0aW9uUmVzdWx0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSKwoHcmVmdXNhbBgDIAEoCzIaLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwi2wEKDUFjdGlvblJlZnVzYWwSDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwuTWV0YWRhdGFFbnRyeRIuCgtyZXRyeV9kZWxheRgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEqVAoIR2FtZUtpbmQSGQoVR0FNRV9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSR0FNRV9LSU5EX1RIT1VTQU5EEAESFQoRR0FNRV9LSU5EX0JMQUdPR08QAipMCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhEKDVNFQVRfS0lORF9CT1QQAip6CgtUYWJsZVN0YXR1cxIcChhUQUJMRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIYChRUQUJMRV9TVEFUVVNfV0FJVElORxABEhgKFFRBQkxFX1NUQVRVU19QTEFZSU5HEAISGQoVVEFCTEVfU1RBVFVTX0ZJTklTSEVEEAMqaQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZUxABEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQAjKkBgoMVGFibGVTZXJ2aWNlElAKC0NyZWF0ZVRhYmxlEh8udGhvdXNhbmQudjEuQ3JlYXRlVGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuQ3JlYXRlVGFibGVSZXNwb25zZRJNCgpMaXN0VGFibGVzEh4udGhvdXNhbmQudjEuTGlzdFRhYmxlc1JlcXVlc3QaHy50aG91c2FuZC52MS5MaXN0VGFibGVzUmVzcG9uc2USRwoIR2V0VGFibGUSHC50aG91c2FuZC52MS5HZXRUYWJsZVJlcXVlc3QaHS50aG91c2FuZC52MS5HZXRUYWJsZVJlc3BvbnNlEkoKCUpvaW5UYWJsZRIdLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlcXVlc3QaHi50aG91c2FuZC52MS5Kb2luVGFibGVSZXNwb25zZRJNCgpMZWF2ZVRhYmxlEh4udGhvdXNhbmQudjEuTGVhdmVUYWJsZVJlcXVlc3QaHy50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVzcG9uc2USUwoMU3VibWl0QWN0aW9uEiAudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVxdWVzdBohLnRob3VzYW5kLnYxLlN1Ym1pdEFjdGlvblJlc3BvbnNlElUKDFN0cmVhbUV2ZW50cxIgLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1JlcXVlc3QaIS50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXNwb25zZTABElAKC1JlY2xhaW1TZWF0Eh8udGhvdXNhbmQudjEuUmVjbGFpbVNlYXRSZXF1ZXN0GiAudGhvdXNhbmQudjEuUmVjbGFpbVNlYXRSZXNwb25zZRJQCgtFeHBvcnRUYWJsZRIfLnRob3VzYW5kLnYxLkV4cG9ydFRhYmxlUmVxdWVzdBogLnRob3VzYW5kLnYxLkV4cG9ydFRhYmxlUmVzcG9uc2USPwoEUGxheRIYLnRob3VzYW5kLnYxLlBsYXlSZXF1ZXN0GhkudGhvdXNhbmQudjEuUGxheVJlc3BvbnNlKAEwAWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
+  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSKTAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeSJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLtAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzIj4KCEZhaXJuZXNzEg4KBnNjaGVtZRgBIAEoCRISCgpjb21taXRtZW50GAIgASgJEg4KBnNlY3JldBgDIAEoCSKiAgoSQ3JlYXRlVGFibGVSZXF1ZXN0EiMKBGdhbWUYASABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIhCgVydWxlcxgCIAEoCzISLnRob3VzYW5kLnYxLlJ1bGVzEiYKBXNlYXRzGAMgAygLMhcudGhvdXNhbmQudjEuU2VhdENvbmZpZxIRCgRzZWVkGAQgASgESACIAQESGQoMZmlyc3RfZGVhbGVyGAUgASgFSAGIAQESLgoMdGltZV9jb250cm9sGAYgASgLMhgudGhvdXNhbmQudjEuVGltZUNvbnRyb2wSEgoKcmVxdWVzdF9pZBgHIAEoCRIQCghwcmFjdGljZRgIIAEoCEIHCgVfc2VlZEIPCg1fZmlyc3RfZGVhbGVyIjgKE0NyZWF0ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSJ4ChFMaXN0VGFibGVzUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSFwoPb25seV9vcGVuX3NlYXRzGAIgASgIEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIlEKEkxpc3RUYWJsZXNSZXNwb25zZRIiCgZ0YWJsZXMYASADKAsyEi50aG91c2FuZC52MS5UYWJsZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoPR2V0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjUKEEdldFRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSJ+ChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBARITCgtwbGF5ZXJfbmFtZRgDIAEoCRISCgpzZWF0X3Rva2VuGAQgASgJEhMKC2NsaWVudF9zZWVkGAUgASgJQgcKBV9zZWF0IlgKEUpvaW5UYWJsZVJlc3BvbnNlEgwKBHNlYXQYASABKAUSEgoKc2VhdF90b2tlbhgCIAEoCRIhCgV0YWJsZRgDIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiUKEUxlYXZlVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjcKEkxlYXZlVGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIpgBChNTdWJtaXRBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAMgASgESACIAQESIwoGYWN0aW9uGAQgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UiKAoUU3VibWl0QWN0aW9uUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAQiJgoSUmVjbGFpbVNlYXRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjgKE1JlY2xhaW1TZWF0UmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSImChJFeHBvcnRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiKgoTRXhwb3J0VGFibGVSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSJtChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhsKDmFmdGVyX3NlcXVlbmNlGAIgASgESACIAQESFAoMYmF0Y2hfZXZlbnRzGAMgASgIQhEKD19hZnRlcl9zZXF1ZW5jZSI7CglTZWF0VGFrZW4SDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRILCgNib3QYAyABKAgiHAoMU2VhdFJlbGVhc2VkEgwKBHNlYXQYASABKAUiSAoMVHVyblRpbWVkT3V0EgwKBHNlYXQYASABKAUSKgoGcG9saWN5GAIgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeSIwCg1TZWF0VGFrZW5PdmVyEgwKBHNlYXQYASABKAUSEQoJZm9yZmVpdGVkGAIgASgIIh0KDVNlYXRSZWNsYWltZWQSDAoEc2VhdBgBIAEoBSLyAgoFRXZlbnQSLAoKc2VhdF90YWtlbhgBIAEoCzIWLnRob3VzYW5kLnYxLlNlYXRUYWtlbkgAEjIKDXNlYXRfcmVsZWFzZWQYAiABKAsyGS50aG91c2FuZC52MS5TZWF0UmVsZWFzZWRIABIuCgh0aG91c2FuZBgDIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kRXZlbnRIABIsCgdibGFnb2dvGAQgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb0V2ZW50SAASMwoOdHVybl90aW1lZF9vdXQYBSABKAsyGS50aG91c2FuZC52MS5UdXJuVGltZWRPdXRIABI1Cg9zZWF0X3Rha2VuX292ZXIYBiABKAsyGi50aG91c2FuZC52MS5TZWF0VGFrZW5PdmVySAASNAoOc2VhdF9yZWNsYWltZWQYByABKAsyGi50aG91c2FuZC52MS5TZWF0UmVjbGFpbWVkSABCBwoFZXZlbnQi0AEKBFR1cm4SEQoEc2VhdBgBIAEoBUgAiAEBEioKDWxlZ2FsX2FjdGlvbnMYAiADKAsyEy50aG91c2FuZC52MS5BY3Rpb24SLAoIZGVhZGxpbmUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KBHZpZXcYBCABKAsyES50aG91c2FuZC52MS5WaWV3EjEKDmJhbmtfcmVtYWluaW5nGAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgcKBV9zZWF0Ik4KCFNuYXBzaG90EiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUSHwoEdmlldxgCIAEoCzIRLnRob3VzYW5kLnYxLlZpZXcizQEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEEikKCHNuYXBzaG90GAIgASgLMhUudGhvdXNhbmQudjEuU25hcHNob3RIABIjCgVldmVudBgDIAEoCzISLnRob3VzYW5kLnYxLkV2ZW50SAASHwoEdHVybhgEIAEoCzIRLnRob3VzYW5kLnYxLlR1cm4SJwoLbW9yZV9ldmVudHMYBSADKAsyEi50aG91c2FuZC52MS5FdmVudEIJCgdwYXlsb2FkImwKC1BsYXlSZXF1ZXN0EicKBXN0YXJ0GAEgASgLMhYudGhvdXNhbmQudjEuUGxheVN0YXJ0SAASKQoGYWN0aW9uGAIgASgLMhcudGhvdXNhbmQudjEuUGxheUFjdGlvbkgAQgkKB3JlcXVlc3QiTQoJUGxheVN0YXJ0EhAKCHRhYmxlX2lkGAEgASgJEhsKDmFmdGVyX3NlcXVlbmNlGAIgASgESACIAQFCEQoPX2FmdGVyX3NlcXVlbmNlIn0KClBsYXlBY3Rpb24SEgoKcmVxdWVzdF9pZBgBIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAiABKARIAIgBARIjCgZhY3Rpb24YAyABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSJsCgxQbGF5UmVzcG9uc2USMQoGdXBkYXRlGAEgASgLMiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2USKQoGcmVzdWx0GAIgASgLMhkudGhvdXNhbmQudjEuQWN0aW9uUmVzdWx0ImEKDEFjdGlvblJlc3VsdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEisKB3JlZnVzYWwYAyABKAsyGi50aG91c2FuZC52MS5BY3Rpb25SZWZ1c2FsItsBCg1BY3Rpb25SZWZ1c2FsEgwKBGNvZGUYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSOgoIbWV0YWRhdGEYBCADKAsyKC50aG91c2FuZC52MS5BY3Rpb25SZWZ1c2FsLk1ldGFkYXRhRW50cnkSLgoLcmV0cnlfZGVsYXkYBSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24aLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBKlQKCEdhbWVLaW5kEhkKFUdBTUVfS0lORF9VTlNQRUNJRklFRBAAEhYKEkdBTUVfS0lORF9USE9VU0FORBABEhUKEUdBTUVfS0lORF9CTEFHT0dPEAIqTAoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARIRCg1TRUFUX0tJTkRfQk9UEAIqegoLVGFibGVTdGF0dXMSHAoYVEFCTEVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUVEFCTEVfU1RBVFVTX1dBSVRJTkcQARIYChRUQUJMRV9TVEFUVVNfUExBWUlORxACEhkKFVRBQkxFX1NUQVRVU19GSU5JU0hFRBADKmkKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIcChhUSU1FT1VUX1BPTElDWV9CT1RfUExBWVMQARIaChZUSU1FT1VUX1BPTElDWV9GT1JGRUlUEAIypAYKDFRhYmxlU2VydmljZRJQCgtDcmVhdGVUYWJsZRIfLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBogLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USTQoKTGlzdFRhYmxlcxIeLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGlzdFRhYmxlc1Jlc3BvbnNlEkcKCEdldFRhYmxlEhwudGhvdXNhbmQudjEuR2V0VGFibGVSZXF1ZXN0Gh0udGhvdXNhbmQudjEuR2V0VGFibGVSZXNwb25zZRJKCglKb2luVGFibGUSHS50aG91c2FuZC52MS5Kb2luVGFibGVSZXF1ZXN0Gh4udGhvdXNhbmQudjEuSm9pblRhYmxlUmVzcG9uc2USTQoKTGVhdmVUYWJsZRIeLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGVhdmVUYWJsZVJlc3BvbnNlElMKDFN1Ym1pdEFjdGlvbhIgLnRob3VzYW5kLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaIS50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJQCgtSZWNsYWltU2VhdBIfLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVxdWVzdBogLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVzcG9uc2USUAoLRXhwb3J0VGFibGUSHy50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlc3BvbnNlEj8KBFBsYXkSGC50aG91c2FuZC52MS5QbGF5UmVxdWVzdBoZLnRob3VzYW5kLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
 
 /**
  * A table's turn clock, chosen at CreateTable. Each decision of a seat played by a client (not a bot seat,
@@ -347,6 +347,22 @@ export type Table = Message<"thousand.v1.Table"> & {
    * @generated from field: thousand.v1.TimeControl time_control = 9;
    */
   timeControl?: TimeControl | undefined;
+
+  /**
+   * Whether the deals follow a seed the table's creator chose (CreateTableRequest.seed): whoever knows the
+   * seed knows every card. Such a table is for practice, tests and replays; show it as seeded to everyone.
+   *
+   * @generated from field: bool seeded = 10;
+   */
+  seeded: boolean;
+
+  /**
+   * How the deals of a table that is not seeded are drawn and checked (docs/protocol.md, "Verifiable deals"):
+   * the table's commitment, published before any seat is taken. Unset on a seeded table.
+   *
+   * @generated from field: thousand.v1.Fairness fairness = 11;
+   */
+  fairness?: Fairness | undefined;
 };
 
 /**
@@ -355,6 +371,46 @@ export type Table = Message<"thousand.v1.Table"> & {
  */
 export const TableSchema: GenMessage<Table> = /*@__PURE__*/
   messageDesc(file_thousand_v1_table_service, 6);
+
+/**
+ * The fair-deal scheme of a table that is not seeded (docs/protocol.md, "Verifiable deals"): every deal
+ * follows from the table's secret, drawn by the server and committed to here before any seat is taken, from
+ * every seat's own seed (JoinTableRequest.client_seed) and from the deal's number. Nobody alone, the
+ * operator included, can choose or predict a deal; every seat can check each one.
+ *
+ * @generated from message thousand.v1.Fairness
+ */
+export type Fairness = Message<"thousand.v1.Fairness"> & {
+  /**
+   * The scheme's name and version: "thousand.fair.v1".
+   *
+   * @generated from field: string scheme = 1;
+   */
+  scheme: string;
+
+  /**
+   * The lowercase hex SHA-256 of the table's 32-byte secret. Read it before taking a seat (GetTable or
+   * ListTables): it must never change.
+   *
+   * @generated from field: string commitment = 2;
+   */
+  commitment: string;
+
+  /**
+   * The table's secret (64 lowercase hex digits) once the game is over, as the GameOver event discloses it;
+   * empty until then.
+   *
+   * @generated from field: string secret = 3;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message thousand.v1.Fairness.
+ * Use `create(FairnessSchema)` to create a new message.
+ */
+export const FairnessSchema: GenMessage<Fairness> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 7);
 
 /**
  * CreateTable's request.
@@ -385,14 +441,17 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
   seats: SeatConfig[];
 
   /**
-   * The seed of the table's deals (T-35) or rounds (B-23); random when unset.
+   * The seed of the table's deals (T-35) or rounds (B-23), for practice, tests and replays: whoever knows it
+   * knows every card, so the table is marked seeded (Table.seeded) and a seed on a table with an open seat
+   * is refused (INVALID_ARGUMENT, field `seed`) unless `practice` is set. Unset (the default): fair deals
+   * (Table.fairness) that nobody can know in advance.
    *
    * @generated from field: optional uint64 seed = 4;
    */
   seed?: bigint | undefined;
 
   /**
-   * The first dealer (T-3, B-4); drawn from the seed when unset.
+   * The first dealer (T-3, B-4); drawn by the server when unset.
    *
    * @generated from field: optional int32 first_dealer = 5;
    */
@@ -413,6 +472,14 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
    * @generated from field: string request_id = 7;
    */
   requestId: string;
+
+  /**
+   * Asks for a practice table: needed to give a `seed` to a table with an open seat, so that nobody is dealt
+   * predictable cards by mistake. Without a seed it changes nothing.
+   *
+   * @generated from field: bool practice = 8;
+   */
+  practice: boolean;
 };
 
 /**
@@ -420,7 +487,7 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
  * Use `create(CreateTableRequestSchema)` to create a new message.
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 7);
+  messageDesc(file_thousand_v1_table_service, 8);
 
 /**
  * CreateTable's response.
@@ -441,7 +508,7 @@ export type CreateTableResponse = Message<"thousand.v1.CreateTableResponse"> & {
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 8);
+  messageDesc(file_thousand_v1_table_service, 9);
 
 /**
  * ListTables's request.
@@ -483,7 +550,7 @@ export type ListTablesRequest = Message<"thousand.v1.ListTablesRequest"> & {
  * Use `create(ListTablesRequestSchema)` to create a new message.
  */
 export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 9);
+  messageDesc(file_thousand_v1_table_service, 10);
 
 /**
  * ListTables's response.
@@ -511,7 +578,7 @@ export type ListTablesResponse = Message<"thousand.v1.ListTablesResponse"> & {
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 10);
+  messageDesc(file_thousand_v1_table_service, 11);
 
 /**
  * GetTable's request.
@@ -532,7 +599,7 @@ export type GetTableRequest = Message<"thousand.v1.GetTableRequest"> & {
  * Use `create(GetTableRequestSchema)` to create a new message.
  */
 export const GetTableRequestSchema: GenMessage<GetTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 11);
+  messageDesc(file_thousand_v1_table_service, 12);
 
 /**
  * GetTable's response.
@@ -553,7 +620,7 @@ export type GetTableResponse = Message<"thousand.v1.GetTableResponse"> & {
  * Use `create(GetTableResponseSchema)` to create a new message.
  */
 export const GetTableResponseSchema: GenMessage<GetTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 12);
+  messageDesc(file_thousand_v1_table_service, 13);
 
 /**
  * JoinTable's request.
@@ -591,6 +658,17 @@ export type JoinTableRequest = Message<"thousand.v1.JoinTableRequest"> & {
    * @generated from field: string seat_token = 4;
    */
   seatToken: string;
+
+  /**
+   * The seat's own contribution to the deals of a fair table (Table.fairness): 16 to 128 characters of
+   * A-Z a-z 0-9 - _, for example 32 random bytes in base64url, drawn by the client from a cryptographically
+   * secure source, kept secret, and sent again unchanged on a retry. Every deal dealt while the seat is held
+   * follows from it (DealRevealed.client_seeds), so the operator cannot choose the deals and the seat can
+   * check each one. Empty: the seat adds nothing of its own. Ignored on a seeded table.
+   *
+   * @generated from field: string client_seed = 5;
+   */
+  clientSeed: string;
 };
 
 /**
@@ -598,7 +676,7 @@ export type JoinTableRequest = Message<"thousand.v1.JoinTableRequest"> & {
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 13);
+  messageDesc(file_thousand_v1_table_service, 14);
 
 /**
  * JoinTable's response.
@@ -634,7 +712,7 @@ export type JoinTableResponse = Message<"thousand.v1.JoinTableResponse"> & {
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 14);
+  messageDesc(file_thousand_v1_table_service, 15);
 
 /**
  * LeaveTable's request (the seat token goes in metadata).
@@ -655,7 +733,7 @@ export type LeaveTableRequest = Message<"thousand.v1.LeaveTableRequest"> & {
  * Use `create(LeaveTableRequestSchema)` to create a new message.
  */
 export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 15);
+  messageDesc(file_thousand_v1_table_service, 16);
 
 /**
  * LeaveTable's response.
@@ -676,7 +754,7 @@ export type LeaveTableResponse = Message<"thousand.v1.LeaveTableResponse"> & {
  * Use `create(LeaveTableResponseSchema)` to create a new message.
  */
 export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 16);
+  messageDesc(file_thousand_v1_table_service, 17);
 
 /**
  * SubmitAction's request (the seat token goes in metadata).
@@ -720,7 +798,7 @@ export type SubmitActionRequest = Message<"thousand.v1.SubmitActionRequest"> & {
  * Use `create(SubmitActionRequestSchema)` to create a new message.
  */
 export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 17);
+  messageDesc(file_thousand_v1_table_service, 18);
 
 /**
  * SubmitAction's response.
@@ -741,7 +819,7 @@ export type SubmitActionResponse = Message<"thousand.v1.SubmitActionResponse"> &
  * Use `create(SubmitActionResponseSchema)` to create a new message.
  */
 export const SubmitActionResponseSchema: GenMessage<SubmitActionResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 18);
+  messageDesc(file_thousand_v1_table_service, 19);
 
 /**
  * ReclaimSeat's request (the seat token goes in metadata).
@@ -762,7 +840,7 @@ export type ReclaimSeatRequest = Message<"thousand.v1.ReclaimSeatRequest"> & {
  * Use `create(ReclaimSeatRequestSchema)` to create a new message.
  */
 export const ReclaimSeatRequestSchema: GenMessage<ReclaimSeatRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 19);
+  messageDesc(file_thousand_v1_table_service, 20);
 
 /**
  * ReclaimSeat's response.
@@ -783,7 +861,7 @@ export type ReclaimSeatResponse = Message<"thousand.v1.ReclaimSeatResponse"> & {
  * Use `create(ReclaimSeatResponseSchema)` to create a new message.
  */
 export const ReclaimSeatResponseSchema: GenMessage<ReclaimSeatResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 20);
+  messageDesc(file_thousand_v1_table_service, 21);
 
 /**
  * ExportTable's request.
@@ -804,7 +882,7 @@ export type ExportTableRequest = Message<"thousand.v1.ExportTableRequest"> & {
  * Use `create(ExportTableRequestSchema)` to create a new message.
  */
 export const ExportTableRequestSchema: GenMessage<ExportTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 21);
+  messageDesc(file_thousand_v1_table_service, 22);
 
 /**
  * ExportTable's response.
@@ -827,7 +905,7 @@ export type ExportTableResponse = Message<"thousand.v1.ExportTableResponse"> & {
  * Use `create(ExportTableResponseSchema)` to create a new message.
  */
 export const ExportTableResponseSchema: GenMessage<ExportTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 22);
+  messageDesc(file_thousand_v1_table_service, 23);
 
 /**
  * StreamEvents's request (the seat token, if any, goes in metadata).
@@ -865,7 +943,7 @@ export type StreamEventsRequest = Message<"thousand.v1.StreamEventsRequest"> & {
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 23);
+  messageDesc(file_thousand_v1_table_service, 24);
 
 /**
  * A seat was taken.
@@ -900,7 +978,7 @@ export type SeatTaken = Message<"thousand.v1.SeatTaken"> & {
  * Use `create(SeatTakenSchema)` to create a new message.
  */
 export const SeatTakenSchema: GenMessage<SeatTaken> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 24);
+  messageDesc(file_thousand_v1_table_service, 25);
 
 /**
  * A seat was given up and is open again.
@@ -921,7 +999,7 @@ export type SeatReleased = Message<"thousand.v1.SeatReleased"> & {
  * Use `create(SeatReleasedSchema)` to create a new message.
  */
 export const SeatReleasedSchema: GenMessage<SeatReleased> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 25);
+  messageDesc(file_thousand_v1_table_service, 26);
 
 /**
  * A seat's time ran out (see TimeControl); the policy then acts: SeatTakenOver follows.
@@ -949,7 +1027,7 @@ export type TurnTimedOut = Message<"thousand.v1.TurnTimedOut"> & {
  * Use `create(TurnTimedOutSchema)` to create a new message.
  */
 export const TurnTimedOutSchema: GenMessage<TurnTimedOut> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 26);
+  messageDesc(file_thousand_v1_table_service, 27);
 
 /**
  * The server's bot plays this seat from now on: after a timeout, until SeatReclaimed (or, forfeited, to the
@@ -978,7 +1056,7 @@ export type SeatTakenOver = Message<"thousand.v1.SeatTakenOver"> & {
  * Use `create(SeatTakenOverSchema)` to create a new message.
  */
 export const SeatTakenOverSchema: GenMessage<SeatTakenOver> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 27);
+  messageDesc(file_thousand_v1_table_service, 28);
 
 /**
  * The player took the seat back from the bot (ReclaimSeat or an action); its clock starts afresh.
@@ -999,7 +1077,7 @@ export type SeatReclaimed = Message<"thousand.v1.SeatReclaimed"> & {
  * Use `create(SeatReclaimedSchema)` to create a new message.
  */
 export const SeatReclaimedSchema: GenMessage<SeatReclaimed> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 28);
+  messageDesc(file_thousand_v1_table_service, 29);
 
 /**
  * One event of a table.
@@ -1076,7 +1154,7 @@ export type Event = Message<"thousand.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 29);
+  messageDesc(file_thousand_v1_table_service, 30);
 
 /**
  * Whose turn it is, sent with the last message of every batch of events.
@@ -1131,7 +1209,7 @@ export type Turn = Message<"thousand.v1.Turn"> & {
  * Use `create(TurnSchema)` to create a new message.
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 30);
+  messageDesc(file_thousand_v1_table_service, 31);
 
 /**
  * A full picture of the table for this stream's seat: the starting point before the events.
@@ -1159,7 +1237,7 @@ export type Snapshot = Message<"thousand.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 31);
+  messageDesc(file_thousand_v1_table_service, 32);
 
 /**
  * One message of StreamEvents.
@@ -1219,7 +1297,7 @@ export type StreamEventsResponse = Message<"thousand.v1.StreamEventsResponse"> &
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 32);
+  messageDesc(file_thousand_v1_table_service, 33);
 
 /**
  * Play's request: the first starts the stream, each later one carries an action of the seat.
@@ -1256,7 +1334,7 @@ export type PlayRequest = Message<"thousand.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 33);
+  messageDesc(file_thousand_v1_table_service, 34);
 
 /**
  * Opens a Play stream on a table (the seat comes from the seat token in metadata).
@@ -1285,7 +1363,7 @@ export type PlayStart = Message<"thousand.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 34);
+  messageDesc(file_thousand_v1_table_service, 35);
 
 /**
  * An action sent on a Play stream: SubmitActionRequest's fields but the table's id.
@@ -1323,7 +1401,7 @@ export type PlayAction = Message<"thousand.v1.PlayAction"> & {
  * Use `create(PlayActionSchema)` to create a new message.
  */
 export const PlayActionSchema: GenMessage<PlayAction> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 35);
+  messageDesc(file_thousand_v1_table_service, 36);
 
 /**
  * One message of a Play stream: an update, an action's result, or both (the result then belongs after the
@@ -1353,7 +1431,7 @@ export type PlayResponse = Message<"thousand.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 36);
+  messageDesc(file_thousand_v1_table_service, 37);
 
 /**
  * What became of an action sent on a Play stream.
@@ -1389,7 +1467,7 @@ export type ActionResult = Message<"thousand.v1.ActionResult"> & {
  * Use `create(ActionResultSchema)` to create a new message.
  */
 export const ActionResultSchema: GenMessage<ActionResult> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 37);
+  messageDesc(file_thousand_v1_table_service, 38);
 
 /**
  * Why an action was refused: the error SubmitAction would have returned, spelled out as fields.
@@ -1439,7 +1517,7 @@ export type ActionRefusal = Message<"thousand.v1.ActionRefusal"> & {
  * Use `create(ActionRefusalSchema)` to create a new message.
  */
 export const ActionRefusalSchema: GenMessage<ActionRefusal> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 38);
+  messageDesc(file_thousand_v1_table_service, 39);
 
 /**
  * Which game a table plays.

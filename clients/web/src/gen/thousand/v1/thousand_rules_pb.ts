@@ -39,7 +39,8 @@ export type ThousandRules = Message<"thousand.v1.ThousandRules"> & {
   twoPlayerDeal: TwoPlayerDeal;
 
   /**
-   * T-6: what the sitting dealer scores with four players. Default SITTER_SCORES_NOTHING.
+   * T-6: what the sitting dealer scores with four players. Default SITTER_SCORES_NOTHING. In a golden or dark
+   * deal the talon's aces are doubled like every score but marriages (T-30).
    *
    * @generated from field: thousand.v1.SitterScores sitter_scores = 3;
    */
@@ -68,7 +69,8 @@ export type ThousandRules = Message<"thousand.v1.ThousandRules"> & {
 
   /**
    * T-10: when the winning bid is an uncontested 100, the talon is taken face down and only the declarer sees
-   * it. Default true.
+   * it. Default true. It does not apply to two players, whose chosen talon is always shown (T-5): with
+   * `players` 2 it is accepted either way and changes nothing.
    *
    * @generated from field: optional bool closed_talon_on_uncontested_100 = 7;
    */
@@ -127,7 +129,10 @@ export type ThousandRules = Message<"thousand.v1.ThousandRules"> & {
 
   /**
    * T-27: the barrel's score, a multiple of 5 from 125 to 995; 0 disables the barrel (then the first to 1000
-   * wins, T-26). Default 880.
+   * wins, T-26). Default 880. Leaving the barrel needs a contract of 1000 - barrel_at and none exceeds 400, so
+   * below 600 only the obligatory game (T-28) can win: a barrel below 600 with `obligatory_game` false is
+   * rejected with INVALID_RULES naming both fields, and so is a barrel at 555 with `samosval` (T-29 would
+   * reset every climber).
    *
    * @generated from field: optional int32 barrel_at = 15;
    */
@@ -156,7 +161,8 @@ export type ThousandRules = Message<"thousand.v1.ThousandRules"> & {
   obligatoryGame?: boolean | undefined;
 
   /**
-   * T-29: a score of exactly 555 after a deal falls to 0 (samosval). Default true.
+   * T-29: a score of exactly 555 after a deal falls to 0 (samosval), checked on the score the deal leaves:
+   * after its scores, bolt penalties, falls from the barrel, the climb and a bump. Default true.
    *
    * @generated from field: optional bool samosval = 19;
    */
