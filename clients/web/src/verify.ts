@@ -143,7 +143,8 @@ export class DealVerifier {
     if (r.dealSeed !== undefined) return `Deal ${r.number} (seeded, for practice) matches the commitment sent before the deal.`;
     const seeds = r.clientSeeds.filter((s) => s !== "").length;
     const yours = this.ours(facts);
-    return `Deal ${r.number} verified: committed before it was dealt, and its secret with ${seeds} seat${seeds === 1 ? "'s" : "s'"} seed${seeds === 1 ? "" : "s"}${yours ? " (yours included)" : ""} gives the cards dealt.`;
+    const from = seeds === 0 ? "its secret (no seat sent a seed)" : `its secret with ${seeds} seat${seeds === 1 ? "'s seed" : "s' seeds"}${yours ? " (yours included)" : ""}`;
+    return `Deal ${r.number} verified: committed before it was dealt, and ${from} gives the cards dealt.`;
   }
 
   /** Whether the deal was dealt while this browser held the seat, with its seed. */

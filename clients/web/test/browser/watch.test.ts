@@ -19,7 +19,7 @@ after(async () => {
 
 test("a spectator watches a table: public information only, deals verified", { timeout: 120000 }, async () => {
   const c = tableClient(BASE_URL);
-  const seated = await thousandTable(c, 9n);
+  const seated = await thousandTable(c, undefined); // fair deals: the spectator checks them too
   const { page } = await open(browser);
   await page.goto(`${BASE_URL}/#/table/${seated.tableId}`);
   await page.locator(".board.thousand").waitFor({ timeout: 15000 });

@@ -32,11 +32,12 @@ export interface Seated {
   token: string;
 }
 
-export async function thousandTable(c: TableClient, seed: bigint, bots = ["greedy", "greedy"]): Promise<Seated> {
+/** A Thousand table with two bots, its open seat taken; seeded (a practice table) unless `seed` is undefined. */
+export async function thousandTable(c: TableClient, seed: bigint | undefined, bots = ["greedy", "greedy"]): Promise<Seated> {
   const { table } = await c.createTable({
     game: GameKind.THOUSAND,
     seed,
-    practice: true,
+    practice: seed !== undefined,
     firstDealer: 0,
     seats: [{ kind: SeatKind.OPEN }, ...bots.map((strategy) => ({ kind: SeatKind.BOT, strategy }))],
     requestId: randomToken(12),
