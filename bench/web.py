@@ -58,7 +58,7 @@ DEFAULT_TRANSPORTS: Final = "grpc,connect,grpc-web"
 class Calls(Protocol):
     """What a seat does: stream its table, submit an action; and what setting a table up takes."""
 
-    async def create(self, seed: int) -> str: ...
+    async def create(self) -> str: ...
 
     async def join(self, table_id: str) -> str: ...
 
@@ -78,11 +78,15 @@ class GrpcCalls:
         self.stub = stub
         self.pb = _pb()
 
-    async def create(self, seed: int) -> str:
+    def create_request(self) -> Any:
+        """Three open seats, fair deals (no seed: a table with open seats takes one only for practice)."""
         pb = self.pb
-        seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 3
-        request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=seed)
-        return str((await self.stub.CreateTable(request)).table.table_id)
+        return pb.CreateTableRequest(
+            game=pb.GAME_KIND_THOUSAND, seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 3
+        )
+
+    async def create(self) -> str:
+        return str((await self.stub.CreateTable(self.create_request())).table.table_id)
 
     async def join(self, table_id: str) -> str:
         return str((await self.stub.JoinTable(self.pb.JoinTableRequest(table_id=table_id))).seat_token)
@@ -106,11 +110,8 @@ class GrpcCalls:
 class WebCalls(GrpcCalls):
     """The same calls through connectrpc's client: its methods take ``headers`` where gRPC's take metadata."""
 
-    async def create(self, seed: int) -> str:
-        pb = self.pb
-        seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 3
-        request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=seed)
-        return str((await self.stub.create_table(request)).table.table_id)
+    async def create(self) -> str:
+        return str((await self.stub.create_table(self.create_request())).table.table_id)
 
     async def join(self, table_id: str) -> str:
         return str((await self.stub.join_table(self.pb.JoinTableRequest(table_id=table_id))).seat_token)
@@ -151,7 +152,7 @@ class Player:
         rng = random.Random(seed)
         first = True
         while not self.stop.is_set():
-            table_id = await self.calls.create(rng.randrange(1 << 30))
+            table_id = await self.calls.create()
             tokens = [await self.calls.join(table_id) for _ in range(3)]
             opened = [asyncio.Event() for _ in tokens]
             seats = [
@@ -215,6 +216,9 @@ async def _client(args: argparse.Namespace) -> None:
     tables = [asyncio.create_task(player.tables(args.seed + i)) for i in range(args.tables)]
     deadline = time.monotonic() + 60
     while tally.ready < args.tables and time.monotonic() < deadline:
+        failed = next((t for t in tables if t.done() and t.exception() is not None), None)
+        if failed is not None:
+            raise SystemExit(f"bench: a table could not be set up: {failed.exception()!r}")
         await asyncio.sleep(0.02)
     print("ready", flush=True)
     await asyncio.to_thread(sys.stdin.readline)

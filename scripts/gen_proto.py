@@ -1,11 +1,13 @@
 """Regenerate the Python package ``thousand/`` from the protobuf contract in ``proto/`` (``make proto``).
 
-Runs the protoc bundled with grpcio-tools with five outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
-(gRPC service stubs), their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf, and
+Runs the protoc bundled with grpcio-tools with six outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
+(gRPC service stubs), their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf,
 ``*_connect.py`` from protoc-gen-connectrpc (the service over Connect and gRPC-Web, for google.protobuf
-messages and asyncio: the web port's application, server/web.py, and a Connect client tests use). The
-versions of grpcio-tools, mypy-protobuf, protoc-gen-connectrpc and protobuf are pinned in ``pyproject.toml``,
-so the output is reproducible and committed; ``tests/test_proto.py`` fails when it is stale.
+messages and asyncio: the web port's application, server/web.py, and a Connect client tests use), and
+``*_pb.py`` from protoc-gen-py (the same messages for protobuf-py, whose native JSON mapping the web port's
+JSON codec uses). The versions of grpcio-tools, mypy-protobuf, protoc-gen-connectrpc, protoc-gen-py and
+protobuf are pinned in ``pyproject.toml``, so the output is reproducible and committed;
+``tests/test_proto.py`` fails when it is stale.
 
 Usage::
 
@@ -73,6 +75,7 @@ def generate(out: Path) -> None:
     files = proto_files()
     messages = [f"--python_out={out}", f"--plugin=protoc-gen-mypy={bindir / 'protoc-gen-mypy'}"]
     messages.append(f"--mypy_out=quiet:{out}")
+    messages += [f"--plugin=protoc-gen-py={bindir / 'protoc-gen-py'}", f"--py_out={out}"]
     subprocess.run([*protoc, *messages, *map(str, files)], check=True, cwd=PROTO_ROOT)
     services = [str(f) for f in files if has_service(f)]
     if services:

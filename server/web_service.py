@@ -9,7 +9,7 @@ gRPC port's, byte for byte.
 The codecs keep that true at the edges: a request that does not parse becomes the handlers' ``Malformed``
 (refused with INVALID_ARGUMENT and ``field: request``, as over gRPC) rather than connectrpc's bare error, and
 StreamEvents' messages, serialized once per audience by the table, go out as they are in the binary format
-and are parsed back only for a JSON stream.
+and are parsed (by protobuf-py, for its native JSON) only for a JSON stream.
 
 Play is a bidirectional stream, which needs HTTP/2 in both directions at once: neither a browser's fetch nor
 HTTP/1.1 can carry it, so the web port answers it UNIMPLEMENTED (counted and logged like any call) and says
@@ -19,7 +19,7 @@ what to use instead.
 from __future__ import annotations
 
 import functools
-import json
+import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -30,9 +30,9 @@ from connectrpc.code import Code
 from connectrpc.codec import Codec
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
-from google.protobuf import json_format
 from google.protobuf.message import Message
 from grpc import aio
+from protobuf import Message as WireMessage
 
 from server.requests import Malformed, parse
 from server.service import SERVICE_NAME
@@ -70,29 +70,45 @@ class BinaryCodec(Codec[Any, Any]):
 
 
 class JsonCodec(Codec[Any, Any]):
-    """``application/json``: the canonical proto3 JSON mapping, compact; bad JSON becomes ``Malformed``.
+    """``application/json``: the canonical proto3 JSON mapping; bad JSON becomes ``Malformed``.
 
-    Unknown fields are ignored, as the binary format ignores them: a client built from a newer contract can
-    still talk to this server.
+    The mapping is protobuf-py's, native code, on the same messages generated for it (``*_pb.py``):
+    google.protobuf's ``json_format`` is written in Python and cost the server more than the whole action
+    (bench/README.md). Messages cross between the two runtimes in the binary format, which is cheap. Unknown
+    fields are ignored, as the binary format ignores them: a client built from a newer contract can still
+    talk to this server.
     """
+
+    def __init__(self) -> None:
+        self._twins: dict[type[Message], type[WireMessage[Any]]] = {}
 
     def name(self) -> str:
         return "json"
 
+    def twin(self, message_class: type[Message]) -> type[WireMessage[Any]]:
+        """The protobuf-py class of a google.protobuf class of ``thousand.v1``: ``x_pb2.M`` has ``x_pb.M``."""
+        twin = self._twins.get(message_class)
+        if twin is None:
+            module = importlib.import_module(message_class.__module__.removesuffix("2"))
+            twin = self._twins[message_class] = getattr(module, message_class.__name__)
+        return twin
+
     def encode(self, message: Any) -> bytes:
-        document = json_format.MessageToDict(message)
-        return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        if not isinstance(message, WireMessage):  # a handler's response; a stream's message is one already
+            message = self.twin(type(message)).from_binary(message.SerializeToString())
+        text: str = message.to_json()
+        return text.encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Any]) -> Any:
-        message: Message = message_class()
         try:
-            json_format.Parse(bytes(data), message, ignore_unknown_fields=True)
-        except (json_format.ParseError, ValueError, RecursionError) as error:
-            return Malformed(message.DESCRIPTOR.full_name, f"not its JSON form: {error}")
-        return message
+            parsed = self.twin(message_class).from_json(bytes(data), ignore_unknown_fields=True)
+        except (ValueError, TypeError, OverflowError, RecursionError) as error:
+            return Malformed(message_class.DESCRIPTOR.full_name, f"not its JSON form: {error}")
+        return message_class.FromString(parsed.to_binary())
 
 
-CODECS: Final[tuple[Codec[Any, Any], ...]] = (BinaryCodec(), JsonCodec())
+JSON: Final = JsonCodec()
+CODECS: Final[tuple[Codec[Any, Any], ...]] = (BinaryCodec(), JSON)
 
 
 # ---------------------------------------------------------------- handlers
@@ -209,16 +225,17 @@ class WebTableService(connect.TableService):
 
     async def stream_events(
         self, request: pb.StreamEventsRequest, ctx: RequestContext[Any, Any], /
-    ) -> AsyncIterator[pb.StreamEventsResponse]:
+    ) -> AsyncIterator[Any]:  # the table's bytes, or (for JSON) protobuf-py's message of them
         if not self.accepting_streams:
             raise ConnectError(Code.UNAVAILABLE, SHUTTING_DOWN)
         behavior = self._behavior("StreamEvents")
         # From here to the table's subscription nothing awaits: the stream is either subscribed before the
         # drain ends the tables' streams, or refused above.
-        parsed = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
+        json = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
+        parse = JSON.twin(pb.StreamEventsResponse).from_binary if json else None
         async with aclosing(behavior(request, _context(ctx))) as responses:
             async for data in responses:
-                yield pb.StreamEventsResponse.FromString(data) if parsed else data
+                yield data if parse is None else parse(data)
 
     async def play(
         self, request: AsyncIterator[pb.PlayRequest], ctx: RequestContext[Any, Any], /
