@@ -126,6 +126,10 @@ export function openTable(opts: TablePageOptions): () => void {
   function draw(): void {
     ui.arm();
     render(container, page(session, ui, opts));
+    if (session.status.state === "ended" && record) {
+      store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
+      return;
+    }
     const saved = session.save();
     if (saved) store.saveState(tableId, viewer, saved);
   }
