@@ -7,16 +7,17 @@ Usage::
 It builds the client (``make web``), then prints the size of each built file, raw and gzipped (level 9, as a
 server or CDN would send it; the budget is 150 KB in all), and starts the game server on 127.0.0.1 with its
 web port, as an operator would (``python -m server.app --web-port N --db :memory:``). Over gRPC it prepares
-three tables: a Thousand table whose open seat it joins (two greedy bots), a 1000 Blagogo table likewise,
-and a finished Thousand game of three bots (a long history: the page replays all of it, since a fresh page
-reads a table from its first event). Then Chromium (Debian's, driven by playwright-core:
-``clients/web/bench/first-view.ts``) opens each page ``--runs`` times in a fresh context (empty cache and
-storage): the seat's page (its token put in localStorage first, as after a JoinTable), the spectator's page
-of the finished game, and the lobby. Each run reports the moment, from the navigation's start, at which the
-table's board first shows cards (the lobby: its table list), and as the reference in the same run the
-page's own load event (the static files alone, no call to the TableService). The last line printed is one
-JSON object with the figures; ``first_view_ms`` is the median of the runs, ``ratio`` the first view over the
-load event (what the TableService's calls and the rendering add to the page's own load).
+three tables: a Thousand table whose open seat it joins (two greedy bots, fair deals), a 1000 Blagogo table
+likewise, and a finished Thousand game of three bots, seeded so that its length is the same every run (a long
+history: the page replays all of it, since a fresh page reads a table from its first event). Then Chromium
+(Debian's, driven by playwright-core: ``clients/web/bench/first-view.ts``) opens each page ``--runs`` times in
+a fresh context (empty cache and storage): the seat's page (its token put in localStorage first, as after a
+JoinTable), the spectator's page of the finished game, and the lobby. Each run reports the moment, from the
+navigation's start, at which the table's board first shows cards (the lobby: its table list), and as the
+reference in the same run the page's own load event (the static files alone, no call to the TableService). The
+last line printed is one JSON object with the figures; ``first_view_ms`` is the median of the runs, ``ratio``
+the first view over the load event (what the TableService's calls and the rendering add to the page's own
+load).
 """
 
 from __future__ import annotations
@@ -79,14 +80,11 @@ async def tables(grpc_port: int) -> dict[str, Any]:
             )
             return {"tableId": table.table_id, "seat": joined.seat, "token": token}
 
-        thousand = await seated(
-            pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seed=1, seats=[open_seat, *bots])
-        )
+        thousand = await seated(pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=[open_seat, *bots]))
         blagogo_rules = pb.Rules(blagogo=blagogo_rules_pb2.BlagogoRules(players=2))
         blagogo = await seated(
             pb.CreateTableRequest(
                 game=pb.GAME_KIND_BLAGOGO,
-                seed=1,
                 rules=blagogo_rules,
                 seats=[open_seat, pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")],
             )
