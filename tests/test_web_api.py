@@ -15,8 +15,8 @@ import pytest
 from connectrpc.errors import ConnectError
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
-from engine.selfplay import greedy_player
 from server.service import SERVICE_NAME
 from tests.test_server import run, thousand_table
 from tests.web_harness import (
