@@ -3,7 +3,7 @@
 Usage::
 
     python bench/web.py --seconds 20 [--tables 20] [--rounds 2] [--transports grpc,connect,grpc-web]
-                        [--engine compiled|python]    (compiled: the default, as the image runs it)
+                        [--rate 0] [--engine compiled|python]    (compiled: the default, as the image runs it)
 
 One game server process (``python -m server.app --web-port …``, quiet, store in memory) serves both ports.
 For each transport, a client process (this file with ``--role client``) opens ``--tables`` tables of three
@@ -20,6 +20,10 @@ are answered; the server's CPU time (user + system, ``/proc``) over each slice i
 played in it. The client's own CPU is not counted: the question is what the server pays per action on each
 transport. The last line printed is one JSON object; ``<transport>_cpu_ratio`` is that transport's server
 CPU per action over native gRPC's (the target for the web port: at most 1.2).
+
+The cost per action depends on the pace: a busy event loop handles several calls per wake-up, so a client
+that plays more slowly (the JSON one: its own JSON mapping is slow) makes each action look dearer. ``--rate``
+paces every client alike, below what the slowest sustains, for a like-for-like comparison.
 """
 
 from __future__ import annotations
@@ -135,6 +139,7 @@ class Tally:
     errors: int = 0
     ready: int = 0
     """Tables set up with their streams open (the first of each table only)."""
+    in_flight: int = 0
     latencies: list[float] = field(default_factory=list)
 
 
@@ -145,8 +150,19 @@ class Player:
 
     calls: Calls
     tally: Tally
+    rate: float = 0.0
+    """Actions a second at most, over all the client's tables (0: as fast as they go)."""
     go: asyncio.Event = field(default_factory=asyncio.Event)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _next: float = 0.0
+
+    async def paced(self) -> None:
+        """Wait for the action's slot: every transport can then be measured at the same pace."""
+        if self.rate <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        self._next = max(self._next + 1 / self.rate, loop.time())
+        await asyncio.sleep(self._next - loop.time())
 
     async def tables(self, seed: int) -> None:
         rng = random.Random(seed)
@@ -174,10 +190,12 @@ class Player:
                 if not (turn.HasField("seat") and turn.seat == index and turn.legal_actions):
                     continue
                 await self.go.wait()
+                await self.paced()
                 if self.stop.is_set():
                     return
                 last = message.sequence + len(message.more_events)
                 started = time.perf_counter()
+                self.tally.in_flight += 1
                 try:
                     await self.calls.submit(
                         table_id, token, f"{index}-{last}", last, rng.choice(turn.legal_actions)
@@ -185,6 +203,8 @@ class Player:
                 except Exception:
                     self.tally.errors += 1  # counted: a benchmark reports its errors
                     return
+                finally:
+                    self.tally.in_flight -= 1
                 self.tally.latencies.append(time.perf_counter() - started)
                 self.tally.actions += 1
 
@@ -212,7 +232,7 @@ async def _client(args: argparse.Namespace) -> None:
                 send_compression=None,
             )
         )
-    player = Player(calls, tally)
+    player = Player(calls, tally, args.rate)
     tables = [asyncio.create_task(player.tables(args.seed + i)) for i in range(args.tables)]
     deadline = time.monotonic() + 60
     while tally.ready < args.tables and time.monotonic() < deadline:
@@ -225,7 +245,9 @@ async def _client(args: argparse.Namespace) -> None:
     player.go.set()
     await asyncio.sleep(args.seconds)
     player.stop.set()
-    await asyncio.wait(tables, timeout=10)
+    deadline = time.monotonic() + 10
+    while tally.in_flight and time.monotonic() < deadline:  # the actions sent are answered
+        await asyncio.sleep(0.01)
     latencies = sorted(tally.latencies)
     p50 = procs.percentile(latencies, 0.5) * 1000 if latencies else 0.0
     print(json.dumps({"actions": tally.actions, "errors": tally.errors, "p50_ms": round(p50, 3)}), flush=True)
@@ -255,7 +277,7 @@ def _slice(
 ) -> None:
     argv = [sys.executable, str(Path(__file__).resolve()), "--role", "client", "--transport", side.transport]
     argv += ["--port", str(port), "--tables", str(args.tables), "--seconds", str(seconds)]
-    argv += ["--seed", str(args.seed)]
+    argv += ["--seed", str(args.seed), "--rate", str(args.rate)]
     with (logs / f"client-{side.transport}.log").open("ab") as errors:
         client = subprocess.Popen(
             argv, cwd=procs.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors
@@ -301,7 +323,12 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         procs.stop(server)
     grpc_side = sides["grpc"]
-    result: dict[str, Any] = {"engine": args.engine, "tables": args.tables, "rounds": args.rounds}
+    result: dict[str, Any] = {
+        "engine": args.engine,
+        "tables": args.tables,
+        "rounds": args.rounds,
+        "rate": args.rate,
+    }
     for name, side in sides.items():
         key = name.replace("-", "_")
         result[f"{key}_actions"] = side.actions
@@ -337,6 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds of one slice per transport")
     parser.add_argument("--transports", default=DEFAULT_TRANSPORTS, help=f"of {', '.join(TRANSPORTS)}")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="actions a second each client plays at most (0: as fast as it can); the server's cost per action"
+        " depends on the pace (busier loops batch more work per wake-up), so compare transports at one pace"
+        " that the slowest client sustains",
+    )
     parser.add_argument(
         "--engine", choices=("compiled", "python"), default="compiled", help=procs.ENGINE_HELP
     )
