@@ -94,8 +94,8 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(directory: Path, db: str = ":memory:") -> Iterator[LiveServer]:
-    server = LiveServer(port=free_port(), db=db, log=directory / "server.log")
+def live_server(directory: Path, db: str = ":memory:", *args: str) -> Iterator[LiveServer]:
+    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=args)
     server.start()
     try:
         yield server
