@@ -49,6 +49,10 @@ GC_THRESHOLD: Final = 50_000
 log = get_logger("thousand.server")
 
 
+class StartError(Exception):
+    """The server cannot start as configured (its port is taken): said in words, and the process exits 1."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -95,6 +99,9 @@ class Settings:
             ("grpc.http2.min_ping_interval_without_data_ms", int(CLIENT_PING_SECONDS * 1000)),
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.max_pings_without_data", 0),
+            # gRPC sets SO_REUSEPORT by default, so a second server on a taken port bound it too, logged
+            # "serving", and clients reached either at random: without it, a taken port fails the start.
+            ("grpc.so_reuseport", 0),
         ]
         if self.keepalive_seconds > 0:
             options += [
@@ -149,20 +156,37 @@ class Server:
             ),
             self.grpc,
         )
-        address = f"{settings.host}:{settings.port}"
-        if settings.tls_cert or settings.tls_key:
-            self.port = self.grpc.add_secure_port(
-                address, tls_credentials(settings.tls_cert, settings.tls_key)
-            )
-        else:
-            self.port = self.grpc.add_insecure_port(address)
+        self.port = self._listen(f"{settings.host}:{settings.port}")
         self.metrics_port = 0
         self._sweeper: asyncio.Task[None] | None = None
+
+    def _listen(self, address: str) -> int:
+        """Bind the gRPC port; :class:`StartError` when it cannot be had (taken by another process)."""
+        settings = self.settings
+        try:
+            if settings.tls_cert or settings.tls_key:
+                credentials = tls_credentials(settings.tls_cert, settings.tls_key)
+                return self.grpc.add_secure_port(address, credentials)
+            return self.grpc.add_insecure_port(address)
+        except RuntimeError:
+            self.store.close()
+            raise StartError(
+                f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
+                "is not this machine's; stop the other process or choose another --port"
+            ) from None
 
     async def start(self) -> None:
         await self.grpc.start()
         if self.metrics is not None:
-            self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+            try:
+                self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+            except OSError as error:
+                await self.grpc.stop(0)
+                self.store.close()
+                raise StartError(
+                    f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
+                    f"{error.strerror or error}; choose another --metrics-port"
+                ) from None
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
@@ -236,6 +260,21 @@ def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
     return grpc.ssl_server_credentials([(key, cert)])
 
 
+class SettingsHelpFormatter(argparse.HelpFormatter):
+    """``--help`` shows each setting's default and environment variable (``THOUSAND_`` and the flag's name):
+    an operator reads what runs when nothing is set, and how to set it in a container, without the guide."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS:
+            return text
+        default = action.default
+        shown = f"{default:g}" if isinstance(default, float) else default
+        if default in ("", None):
+            shown = "(none)"
+        return f"{text} [default: {shown}; env THOUSAND_{action.dest.upper()}]".lstrip()
+
+
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
     THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE, THOUSAND_TABLE_IDLE_SECONDS, ...)."""
@@ -243,10 +282,21 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     defaults = Settings()
     parser = argparse.ArgumentParser(
         prog="thousand-server",
-        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo).",
+        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo). Every flag can be "
+        "set by the environment variable shown beside it instead; a flag given wins. See docs/operations.md.",
+        formatter_class=SettingsHelpFormatter,
     )
-    parser.add_argument("--host", default=env.get("THOUSAND_HOST", defaults.host))
-    parser.add_argument("--port", type=int, default=int(env.get("THOUSAND_PORT", defaults.port)))
+    parser.add_argument(
+        "--host",
+        default=env.get("THOUSAND_HOST", defaults.host),
+        help="the address to listen on (0.0.0.0: every interface, as in containers)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(env.get("THOUSAND_PORT", defaults.port)),
+        help="the gRPC port (0: any free port, named in the `serving` log line); a taken one fails the start",
+    )
     parser.add_argument(
         "--db",
         default=env.get("THOUSAND_DB", DEFAULT_DB),
@@ -265,7 +315,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="json lines, a readable console format, or auto: console on a terminal, else json",
     )
     parser.add_argument(
-        "--log-level", choices=LOG_LEVELS, default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level)
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level),
+        help="the least severe log lines written",
     )
     parser.add_argument(
         "--shutdown-grace",
@@ -375,7 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
     tune_gc(settings.gc_threshold)
-    asyncio.run(serve(settings))
+    try:
+        asyncio.run(serve(settings))
+    except StartError as error:
+        log.error("cannot start", error=str(error))
+        print(f"thousand-server: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
