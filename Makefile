@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: run demo test lint typecheck unit system bench proto proto-release breaking clean
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does).
-SYSTEM_PACKAGES := promtool=prometheus
+SYSTEM_PACKAGES := promtool=prometheus openssl=openssl
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

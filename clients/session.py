@@ -32,7 +32,6 @@ import secrets
 import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
@@ -40,30 +39,17 @@ import grpc
 from grpc import aio
 
 from clients.backoff import Backoff
+from clients.connection import CHANNEL_OPTIONS, DEFAULT_SERVER, Connection, in_words
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
-from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of, game_of_rules
-from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
+from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of_rules
+from clients.messages import ConnectionLost, Reconnected, StreamItem, Turn
+from clients.place import Place, ResyncError
+from clients.seats import KeptSeat, SeatKeeper
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
-DEFAULT_SERVER: Final = "127.0.0.1:50051"
 TOKEN_METADATA: Final = "x-seat-token"
-CHANNEL_OPTIONS: Final = (
-    ("grpc.initial_reconnect_backoff_ms", 200),
-    ("grpc.min_reconnect_backoff_ms", 200),
-    ("grpc.max_reconnect_backoff_ms", 5000),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC waits this long for a keepalive ping's answer too
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),  # a long game's record (ExportTable) is megabytes
-)
-"""A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
-and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a
-NAT that forgot it) fails within 40 s and is resumed, instead of waiting for events that never come. The
-server accepts pings every 10 s (``server.app.CLIENT_PING_SECONDS``)."""
 CALL_TIMEOUT: Final = 10.0
 """Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
 
@@ -72,17 +58,7 @@ OPEN: Final = None
 
 T = TypeVar("T")
 
-
-class _ResyncError(Exception):
-    """The stream skipped events (a gap, or a lagging stream's snapshot): resume after the last one seen."""
-
-
-@dataclass
-class _Position:
-    table_id: str | None = None
-    seat: int | None = None
-    token: str | None = None
-    last_sequence: int | None = None
+__all__ = ["CHANNEL_OPTIONS", "DEFAULT_SERVER", "OPEN", "TOKEN_METADATA", "Connection", "TableSession"]
 
 
 class TableSession:
@@ -95,25 +71,26 @@ class TableSession:
 
     def __init__(
         self,
-        address: str = DEFAULT_SERVER,
+        address: str | Connection = DEFAULT_SERVER,
         *,
         backoff: Backoff | None = None,
         channel: aio.Channel | None = None,
+        keeper: SeatKeeper | None = None,
     ) -> None:
-        self.address = address
+        self.connection = address if isinstance(address, Connection) else Connection(address)
+        self.address = self.connection.address
         self.backoff = backoff or Backoff()
+        self.keeper = keeper
+        """Where the seats joined are kept, to come back to them (:mod:`clients.seats`); None: nowhere."""
+        self.resumed = False
+        """Whether :meth:`join` came back to a seat kept from before rather than taking a new one."""
+        self._reached = False
+        """Whether the server ever answered: until then a transport failure is given up after the
+        connection's connect_timeout, in words (a person is waiting to hear what is wrong)."""
         self._own_channel = channel is None
-        self._channel = (
-            channel if channel is not None else aio.insecure_channel(address, options=CHANNEL_OPTIONS)
-        )
+        self._channel = channel if channel is not None else self.connection.channel()
         self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
-        self._at = _Position()
-        self.turn: Turn[Any, Any] | None = None
-        """The latest Turn the stream carried (of the table's game)."""
-        self.table: pb.Table | None = None
-        """The table as last described by the server (join, watch, a snapshot)."""
-        self.finished = False
-        """Whether the game's GameOver event has been seen (the stream then ends)."""
+        self._at = Place()
         self.use_play = True
         """A seated session streams over Play and sends its actions on that stream while it is open (one
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
@@ -162,17 +139,35 @@ class TableSession:
         """Take up a known place without a call: a seat whose token is kept, resuming after a sequence.
 
         The table is described again by the server when the stream starts (its game says how to read it)."""
-        self._at = _Position(table_id, seat, token, after_sequence)
-        self.table = None
-        self.turn = None
-        self.finished = False
+        self._at = Place(table_id, seat, token, after_sequence)
 
     @property
     def game(self) -> AnyGame:
         """The game of the table joined or watched (see :mod:`clients.games`)."""
-        if self.table is None:
-            raise RuntimeError("the table is not known yet: join or watch it (or stream it after attach)")
-        return game_of(self.table)
+        return self._at.game
+
+    @property
+    def table(self) -> pb.Table | None:
+        """The table as last described by the server (join, watch, a snapshot)."""
+        return self._at.table
+
+    @table.setter
+    def table(self, table: pb.Table | None) -> None:
+        self._at.table = table
+
+    @property
+    def turn(self) -> Turn[Any, Any] | None:
+        """The latest Turn the stream carried (of the table's game)."""
+        return self._at.turn
+
+    @turn.setter
+    def turn(self, turn: Turn[Any, Any] | None) -> None:
+        self._at.turn = turn
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game's GameOver event has been seen (the stream then ends)."""
+        return self._at.finished
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return ((TOKEN_METADATA, self._at.token),) if self._at.token else ()
@@ -190,16 +185,39 @@ class TableSession:
         delays = self.backoff.delays()
         while True:
             try:
-                return await call()
+                result = await call()
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
+            else:
+                self._reached = True
+                return result
+            if error.reason:
+                self._reached = True  # the server answered, with a refusal
             if not (retry and error.retryable) or self._given_up(started):
-                raise error
+                raise self._unreachable(error)
             await asyncio.sleep(next(delays))
 
     def _given_up(self, failing_since: float) -> bool:
         limit = self.backoff.give_up_after
+        if not self._reached:
+            limit = (
+                self.connection.connect_timeout
+                if limit is None
+                else min(limit, self.connection.connect_timeout)
+            )
         return limit is not None and time.monotonic() - failing_since > limit
+
+    def _unreachable(self, error: ServerError) -> ServerError:
+        """A transport failure before the server ever answered, said in words with the address."""
+        if self._reached or not error.retryable:
+            return error
+        words = in_words(error, self.connection)
+        return ServerError(error.code, f"cannot reach the server at {self.address}: {words}")
+
+    @property
+    def _call_timeout(self) -> float:
+        """A call's deadline: shorter until the server answered once (an address that swallows packets)."""
+        return CALL_TIMEOUT if self._reached else min(CALL_TIMEOUT, self.connection.connect_timeout)
 
     async def create_table(
         self,
@@ -228,7 +246,9 @@ class TableSession:
         if first_dealer is not None:
             request.first_dealer = first_dealer
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
-        response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._call(
+            lambda: self._stub.CreateTable(request, timeout=self._call_timeout), retry=True
+        )
         return response.table
 
     async def list_tables(
@@ -256,33 +276,77 @@ class TableSession:
         return tables[:limit]
 
     async def _list_page(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
-        return await self._call(lambda: self._stub.ListTables(request, timeout=CALL_TIMEOUT), retry=True)
+        return await self._call(
+            lambda: self._stub.ListTables(request, timeout=self._call_timeout), retry=True
+        )
 
     async def get_table(self, table_id: str | None = None) -> pb.Table:
         """One table (by default the one joined or watched)."""
         request = pb.GetTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(lambda: self._stub.GetTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._call(
+            lambda: self._stub.GetTable(request, timeout=self._call_timeout), retry=True
+        )
         return response.table
 
-    async def join(self, table_id: str, seat: int | None = None, name: str = "") -> int:
+    async def join(
+        self, table_id: str, seat: int | None = None, name: str = "", *, resume: bool = True
+    ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
         The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
-        seat back instead of taking a second one (JoinTableRequest.seat_token).
+        seat back instead of taking a second one (JoinTableRequest.seat_token). With a :attr:`keeper`, the
+        token is kept, and a seat kept at this table before (``seat``, if given) is taken back with its own
+        token instead (``resume``): the server returns the seat the token holds, as it was, name and all
+        (:attr:`resumed` says so). A kept seat someone else took since is forgotten, and a free one taken.
         """
-        token = secrets.token_urlsafe(32)
+        self.resumed = False
+        kept = self.keeper.find(self.connection.key, table_id, seat) if self.keeper and resume else None
+        if self.keeper is not None and kept is not None:
+            before = await self.get_table(table_id)
+            held = 0 <= kept.seat < len(before.seats) and before.seats[kept.seat].taken
+            try:
+                taken = await self._join(table_id, kept.seat, name or kept.name, kept.token)
+            except ServerError as error:
+                if error.reason not in ("SEAT_TAKEN", "TABLE_FULL", "SEAT_NOT_OPEN", "SEAT_FORFEITED"):
+                    raise
+                self.keeper.forget(kept.server, table_id, kept.seat)  # someone else sits there now
+            else:
+                self.resumed = held  # a taken seat the token joined is the token's own: back in it
+                return taken
+        return await self._join(table_id, seat, name, secrets.token_urlsafe(32))
+
+    async def _join(self, table_id: str, seat: int | None, name: str, token: str) -> int:
         request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token)
         if seat is not None:
             request.seat = seat
-        response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._call(
+            lambda: self._stub.JoinTable(request, timeout=self._call_timeout), retry=True
+        )
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
+        if self.keeper is not None:
+            held = response.table.seats[response.seat].player_name if response.table.seats else name
+            self.keeper.keep(
+                KeptSeat(self.connection.key, table_id, response.seat, response.seat_token, held or name)
+            )
         return response.seat
+
+    async def reclaim(self) -> pb.Table:
+        """Take the seat back from the server's bot that plays it since its time ran out (ReclaimSeat);
+        SEAT_FORFEITED when it forfeited. Any action of the seat does it too."""
+        request = pb.ReclaimSeatRequest(table_id=self._table_id())
+        metadata = self._metadata()
+        response = await self._call(
+            lambda: self._stub.ReclaimSeat(request, metadata=metadata, timeout=self._call_timeout), retry=True
+        )
+        return response.table
 
     async def export(self, table_id: str | None = None) -> str:
         """A finished table's game record, the JSON document of ``thousand-export`` (ExportTable)."""
         request = pb.ExportTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(lambda: self._stub.ExportTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._call(
+            lambda: self._stub.ExportTable(request, timeout=self._call_timeout), retry=True
+        )
         return response.record_json
 
     async def watch(self, table_id: str) -> pb.Table:
@@ -297,8 +361,10 @@ class TableSession:
         request = pb.LeaveTableRequest(table_id=self._table_id())
         metadata = self._metadata()
         response = await self._call(
-            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=False
+            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=self._call_timeout), retry=False
         )
+        if self.keeper is not None and self._at.seat is not None:
+            self.keeper.forget(self.connection.key, self._table_id(), self._at.seat)
         self._at.token = None
         self._at.seat = None
         return response.table
@@ -355,7 +421,8 @@ class TableSession:
                 return result.sequence
         metadata = self._metadata()
         response = await self._call(
-            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=True
+            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=self._call_timeout),
+            retry=True,
         )
         return response.sequence
 
@@ -384,19 +451,20 @@ class TableSession:
             error: ServerError
             try:
                 await call.wait_for_connection()
+                self._reached = True
                 if reconnecting:
                     attempt, failing_since, delays = 0, None, self.backoff.delays()
                     reconnecting = False
                     yield Reconnected(resumed_after)
                 async for batch in batches:
                     for message in unbatched(batch):
-                        item = self._accept(message)
+                        item = self._at.accept(message)
                         if item is not None:
                             yield item
                 if self.finished:
                     return
                 error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")
-            except _ResyncError:
+            except ResyncError:
                 continue
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
@@ -413,7 +481,10 @@ class TableSession:
             now = time.monotonic()
             failing_since = now if failing_since is None else failing_since
             if self._given_up(failing_since):
-                raise StreamGaveUpError(error.code, f"could not reconnect: {error.message}", error.reason)
+                words = in_words(error, self.connection)
+                raise StreamGaveUpError(
+                    error.code, f"could not reconnect to {self.address}: {words}", error.reason
+                )
             attempt += 1
             delay = next(delays)
             reconnecting = True
@@ -436,38 +507,3 @@ class TableSession:
             request.after_sequence = after
         events = self._stub.StreamEvents(request, metadata=self._metadata())
         return events, events
-
-    def _accept(self, message: pb.StreamEventsResponse) -> StreamItem | None:
-        """Decode one message with the table's game; drop a repeat, turn a gap into a resume; remember the
-        sequence."""
-        last = self._at.last_sequence
-        if message.HasField("snapshot"):
-            if last is not None:
-                if message.sequence > last:
-                    raise _ResyncError  # a lagging stream's snapshot: fetch the events it skipped instead
-                return None  # nothing this client has not seen
-            self._at.last_sequence = message.sequence
-            snapshot = message.snapshot
-            self.table = snapshot.table
-            if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
-                self.finished = True
-            game = self.game
-            turn = game.decode_turn(message.turn) if message.HasField("turn") else None
-            view = game.decode_view(snapshot.view) if snapshot.HasField("view") else None
-            self.turn = turn
-            return Snapshot(message.sequence, snapshot.table, view, turn)
-        if not message.HasField("event"):
-            return None
-        if last is not None and message.sequence <= last:
-            return None  # already delivered
-        if last is not None and message.sequence != last + 1:
-            raise _ResyncError
-        game = self.game
-        event = game.decode_event(message.event)
-        turn = game.decode_turn(message.turn) if message.HasField("turn") else None
-        self._at.last_sequence = message.sequence
-        if turn is not None:
-            self.turn = turn
-        if game.is_game_over(event):
-            self.finished = True
-        return EventMessage(message.sequence, event, turn)
