@@ -25,6 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server.clock import MAX_BOT_PACE
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
@@ -44,6 +45,8 @@ KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
 CLIENT_PING_SECONDS: Final = 10.0
 """The shortest interval between a client's keepalive pings that the server accepts."""
+BOT_PACE_SECONDS: Final = 1.0
+"""The ``thousand-server`` command's bot pace where people play (a person's quick move); a Settings' is 0."""
 GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
@@ -88,6 +91,9 @@ class Settings:
     frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
     gc_threshold: int = GC_THRESHOLD
     """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
+    bot_pace: float = 0.0
+    """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
+    do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -135,6 +141,7 @@ class Server:
                 "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
+        self.service.default_bot_pace = settings.bot_pace
         self.health = health.aio.HealthServicer()
         interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
         if self.metrics is not None:
@@ -372,6 +379,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " pauses of the event loop: docs/operations.md); 0: Python's defaults",
     )
     parser.add_argument(
+        "--bot-pace",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_PACE", BOT_PACE_SECONDS)),
+        help="seconds a server-run bot takes at least over each move at a table where people play (so they "
+        "can follow; a table may choose its own, TimeControl.bot_pace); 0: as fast as it can",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -384,6 +398,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--table-idle-seconds must be 0 (never) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
+    if not 0 <= args.bot_pace <= MAX_BOT_PACE:
+        parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     return Settings(
@@ -403,6 +419,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         table_idle_seconds=args.table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
+        bot_pace=args.bot_pace,
     )
 
 

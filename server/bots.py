@@ -6,7 +6,8 @@ streams flush. A bot seat plays the strategy named in its :class:`~server.seats.
 the game's strategies when the table is created); a seat taken over when its time ran out plays the game's
 takeover strategy. Each seat has its own random generator derived from the table's seed, so a table's bots
 play the same game again from the same seed. A move the store cannot commit is not made: the loop waits and
-decides again, the wait doubling up to a bound.
+decides again, the wait doubling up to a bound. Where people play, each move waits the table's bot pace
+first (:attr:`~server.clock.TimeControl.bot_pace`).
 """
 
 from __future__ import annotations
@@ -101,10 +102,21 @@ class Bots:
         if self.task is not None:
             self.task.cancel()
 
+    def pace(self) -> float:
+        """The least seconds a bot's move takes here: the table's bot pace where people play, else none."""
+        table = self._table
+        control = table.time_control
+        if control is None or all(state.bot for state in table.seats):
+            return 0.0
+        return control.bot_pace
+
     async def _run(self) -> None:
         table = self._table
         retry = STORE_RETRY_SECONDS
         while True:
+            pace = self.pace()
+            if pace > 0:
+                await asyncio.sleep(pace)  # people follow the game; the move is decided after the pause
             async with table.lock:
                 seat = self.to_act()
                 if seat is None:

@@ -62,6 +62,8 @@ class TableService:
     def __init__(self, registry: Registry, limiter: RateLimiter | None = None) -> None:
         self.registry = registry
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
+        self.default_bot_pace = 0.0
+        """The bot pace of a table whose CreateTable does not choose one (``thousand-server --bot-pace``)."""
 
     def limit(self, method: str, context: Context, token: str | None = None) -> None:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by peer host."""
@@ -90,7 +92,7 @@ class TableService:
             seats,
             request.seed if request.HasField("seed") else None,
             request.first_dealer if request.HasField("first_dealer") else None,
-            TimeControl.from_proto(request.time_control),
+            TimeControl.from_proto(request.time_control, self.default_bot_pace),
             request_id=request.request_id,
         )
         table.ensure_bots_running()
