@@ -226,10 +226,11 @@ class TableSession:
         *,
         seed: int | None = None,
         first_dealer: int | None = None,
+        time_control: pb.TimeControl | None = None,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
-        or a bot strategy's name."""
+        or a bot strategy's name; ``time_control``: a turn clock, what a timeout does, the bots' pace."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -245,6 +246,8 @@ class TableSession:
             request.seed = seed
         if first_dealer is not None:
             request.first_dealer = first_dealer
+        if time_control is not None:
+            request.time_control.CopyFrom(time_control)
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
         response = await self._call(
             lambda: self._stub.CreateTable(request, timeout=self._call_timeout), retry=True

@@ -36,7 +36,9 @@ def test_a_file_it_cannot_read_is_no_seat_kept(tmp_path: Path) -> None:
     path = tmp_path / "seats.json"
     path.write_text("not json")
     assert SeatKeeper(path).find("a", "b") is None
-    path.write_text('{"seats": [{"server": "a"}, 3, {"server": "a", "table_id": "b", "seat": 0, "token": "t"}]}')
+    path.write_text(
+        '{"seats": [{"server": "a"}, 3, {"server": "a", "table_id": "b", "seat": 0, "token": "t"}]}'
+    )
     kept = SeatKeeper(path).find("a", "b")
     assert kept is not None and kept.token == "t"
 
