@@ -102,9 +102,10 @@ class Connection:
         )
 
 
-def in_words(error: ServerError, connection: Connection | None = None) -> str:
+def in_words(error: ServerError, connection: Connection | None = None, *, first: bool = False) -> str:
     """What a transport failure means for the person waiting, with what to try; a refusal's own message
-    otherwise (the server's words)."""
+    otherwise (the server's words). ``first``: the server never answered yet (a wrong address, a server not
+    running, TLS on one side only), rather than a connection that dropped."""
     if error.reason or error.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         return error.message
     raw = error.message
@@ -113,15 +114,17 @@ def in_words(error: ServerError, connection: Connection | None = None) -> str:
     if "resolv" in low or "domain name not found" in low or "dns" in low:
         return "the server's host name is not known: check the address"
     if "connection refused" in low:
-        return "nothing answers at that address (connection refused): is the server running?"
+        if first:
+            return "nothing answers at that address (connection refused): is the server running?"
+        return "the server does not answer (connection refused): it may be restarting"
     if "certificate_verify_failed" in low or "self signed" in low or "unable to get local issuer" in low:
         return "the server's TLS certificate is not trusted: pass the certificate (or its CA) with --tls-ca"
     if "wrong_version_number" in low or ("handshake" in low and secure):
         return "the TLS handshake failed: the server may not speak TLS (try without --tls)"
     if "socket closed" in low or "connection reset" in low or "end of tcp stream" in low:
-        if secure:
-            return "the server closed the connection"
-        return "the server closed the connection: it may speak TLS only (try --tls)"
+        if first and not secure:
+            return "the server closed the connection: it may speak TLS only (try --tls)"
+        return "the connection was closed"
     if error.code is grpc.StatusCode.DEADLINE_EXCEEDED or "timeout" in low or "timed out" in low:
         return "no answer from the server in time: check the address (and any firewall)"
     if "the server ended the stream" in low:

@@ -211,7 +211,7 @@ class TableSession:
         """A transport failure before the server ever answered, said in words with the address."""
         if self._reached or not error.retryable:
             return error
-        words = in_words(error, self.connection)
+        words = in_words(error, self.connection, first=True)
         return ServerError(error.code, f"cannot reach the server at {self.address}: {words}")
 
     @property

@@ -164,7 +164,8 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
                 f"Your seat 0 is kept: `thousand join {table_id}` takes you back to it "
                 f"(`thousand leave {table_id}` gives it up)."
             )
-            code, second = await converse(["join", table_id, "--plain", "--server", address], [], state=tmp_path)
+            rejoin = ["join", table_id, "--plain", "--server", address]
+            code, second = await converse(rejoin, [], state=tmp_path)
             assert code == 0
             return first, second
 

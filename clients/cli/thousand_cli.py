@@ -153,16 +153,16 @@ def menu(actions: tuple[Action, ...], view: View | None, names: Sequence[str]) -
             gifts[action.card].append(action)
         else:
             lines.append(action)
-    return tuple(
-        Choice(
-            f"give {line} …",
-            then=tuple(Choice(_recipient(a, names), a) for a in gifts[line]),
-            question=f"Who gets {line}?",
-        )
-        if isinstance(line, Card)
-        else Choice(text.action_label(line, names), line)
-        for line in lines
-    )
+    return tuple(_gift(line, gifts[line], names) if isinstance(line, Card) else
+                 Choice(text.action_label(line, names), line) for line in lines)  # fmt: skip
+
+
+def _gift(card: Card, gifts: list[Action], names: Sequence[str]) -> Choice[Action]:
+    """A card to give: who gets it is asked, unless only one may."""
+    if len(gifts) == 1:
+        return Choice(text.action_label(gifts[0], names), gifts[0])
+    then: tuple[Choice[Action], ...] = tuple(Choice(_recipient(a, names), a) for a in gifts)
+    return Choice(f"give {card} …", then=then, question=f"Who gets {card}?")
 
 
 def _recipient(action: Action, names: Sequence[str]) -> str:
