@@ -64,41 +64,57 @@ class SeatKeeper:
         return max(found, key=lambda s: s.saved, default=None)
 
     def last_name(self, server: str | None = None) -> str | None:
-        """The name the user last sat down with (on ``server``, if given): a rejoin without a name uses it."""
-        named = [s for s in self._read() if s.name and (server is None or s.server == server)]
-        return max(named, key=lambda s: s.saved).name if named else None
+        """The name the user last sat down with (on ``server``, if given), kept after the seat is given up: a
+        join without a name uses it."""
+        names = self._names()
+        if server is not None:
+            return names.get(server)
+        return names.get("")
 
     def keep(self, seat: KeptSeat) -> None:
         with self._locked():
             seats = [s for s in self._read() if (s.server, s.table_id, s.seat) != _key(seat)]
             seats.append(seat if seat.saved else _saved_now(seat))
-            self._write(seats)
+            names = self._names()
+            if seat.name:
+                names[seat.server] = names[""] = seat.name
+            self._write(seats, names)
 
     def forget(self, server: str, table_id: str, seat: int) -> None:
         with self._locked():
             seats = self._read()
             kept = [s for s in seats if (s.server, s.table_id, s.seat) != (server, table_id, seat)]
             if len(kept) != len(seats):
-                self._write(kept)
+                self._write(kept, self._names())
 
     # ------------------------------------------------------------------ the file
 
-    def _read(self) -> list[KeptSeat]:
+    def _raw(self) -> dict[str, Any]:
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return []  # none kept yet, or a file from elsewhere: nothing to resume
+            return {}  # none kept yet, or a file from elsewhere: nothing to resume
+        return raw if isinstance(raw, dict) else {}
+
+    def _read(self) -> list[KeptSeat]:
         seats: list[KeptSeat] = []
-        for entry in raw.get("seats", []) if isinstance(raw, dict) else []:
+        entries = self._raw().get("seats")
+        for entry in entries if isinstance(entries, list) else []:
             seat = _seat(entry)
             if seat is not None:
                 seats.append(seat)
         return seats
 
-    def _write(self, seats: list[KeptSeat]) -> None:
+    def _names(self) -> dict[str, str]:
+        """The name last used on each server (and, under "", anywhere)."""
+        names = self._raw().get("names", {})
+        return {str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {}
+
+    def _write(self, seats: list[KeptSeat], names: dict[str, str]) -> None:
         oldest = time.time() - KEEP_DAYS * 86_400
         recent = sorted((s for s in seats if s.saved >= oldest), key=lambda s: s.saved)[-MAX_SEATS:]
-        text = json.dumps({"format": FORMAT, "seats": [asdict(s) for s in recent]}, indent=1)
+        document = {"format": FORMAT, "seats": [asdict(s) for s in recent], "names": names}
+        text = json.dumps(document, indent=1)
         temporary = self.path.with_name(self.path.name + ".tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as out:
