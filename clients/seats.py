@@ -46,6 +46,8 @@ class KeptSeat:
     """time.time() when it was kept."""
     client_seed: str = ""
     """The seed this seat added to the table's deals, if any (to check them after a resume)."""
+    joined_at: int | None = None
+    """The table's sequence when the seat was taken: its deals hold the seed from then on."""
 
 
 class SeatKeeper:
@@ -159,6 +161,7 @@ def _seat(entry: Any) -> KeptSeat | None:
             name=str(entry.get("name", "")),
             saved=float(entry.get("saved", 0.0)),
             client_seed=str(entry.get("client_seed", "")),
+            joined_at=int(entry["joined_at"]) if entry.get("joined_at") is not None else None,
         )
     except (KeyError, TypeError, ValueError):
         return None

@@ -20,6 +20,9 @@ What it takes care of:
 - **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
   a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
   applies at most once.
+- **Fair deals**: :meth:`TableSession.join` adds a seed of the seat's own to the deals, after reading the
+  table's commitment, and :attr:`TableSession.deals` checks every deal the stream reveals against them
+  (:mod:`clients.fairness`, :mod:`engine.verify`).
 - **Errors**: every refusal is a :class:`~clients.errors.ServerError` carrying the gRPC code, the
   ``ErrorInfo`` reason (e.g. ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the
   server's message.
@@ -31,7 +34,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, Sequence
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
@@ -39,19 +42,20 @@ import grpc
 from grpc import aio
 
 from clients.backoff import Backoff
+from clients.calls import Calls
 from clients.connection import CHANNEL_OPTIONS, DEFAULT_SERVER, Connection, in_words
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
+from clients.fairness import SeatDeals, new_client_seed
 from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of_rules
-from clients.messages import ConnectionLost, Reconnected, StreamItem, Turn
+from clients.messages import ConnectionLost, EventMessage, Reconnected, StreamItem, Turn
 from clients.place import Place, ResyncError
 from clients.seats import KeptSeat, SeatKeeper
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
+from engine.verify import DealChecker
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 TOKEN_METADATA: Final = "x-seat-token"
-CALL_TIMEOUT: Final = 10.0
-"""Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
 
 OPEN: Final = None
 """In :meth:`TableSession.create_table`'s ``seats``: a seat for a person (or any client) to take."""
@@ -84,9 +88,7 @@ class TableSession:
         """Where the seats joined are kept, to come back to them (:mod:`clients.seats`); None: nowhere."""
         self.resumed = False
         """Whether :meth:`join` came back to a seat kept from before rather than taking a new one."""
-        self._reached = False
-        """Whether the server ever answered: until then a transport failure is given up after the
-        connection's connect_timeout, in words (a person is waiting to hear what is wrong)."""
+        self._calls = Calls(self.connection, self.backoff)
         self._own_channel = channel is None
         self._channel = channel if channel is not None else self.connection.channel()
         self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
@@ -95,6 +97,7 @@ class TableSession:
         """A seated session streams over Play and sends its actions on that stream while it is open (one
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: PlayCall | None = None
+        self._deals = SeatDeals()
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -142,6 +145,17 @@ class TableSession:
         self._at = Place(table_id, seat, token, after_sequence)
 
     @property
+    def deals(self) -> DealChecker:
+        """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
+        ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
+        return self._deals.checker
+
+    @property
+    def client_seed(self) -> str | None:
+        """The seed this seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
+        return self._deals.client_seed
+
+    @property
     def game(self) -> AnyGame:
         """The game of the table joined or watched (see :mod:`clients.games`)."""
         return self._at.game
@@ -179,46 +193,6 @@ class TableSession:
 
     # ------------------------------------------------------------------ calls
 
-    async def _call(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
-        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
-        started = time.monotonic()
-        delays = self.backoff.delays()
-        while True:
-            try:
-                result = await call()
-            except aio.AioRpcError as rpc_error:
-                error = ServerError.from_rpc(rpc_error)
-            else:
-                self._reached = True
-                return result
-            if error.reason:
-                self._reached = True  # the server answered, with a refusal
-            if not (retry and error.retryable) or self._given_up(started):
-                raise self._unreachable(error)
-            await asyncio.sleep(next(delays))
-
-    def _given_up(self, failing_since: float) -> bool:
-        limit = self.backoff.give_up_after
-        if not self._reached:
-            limit = (
-                self.connection.connect_timeout
-                if limit is None
-                else min(limit, self.connection.connect_timeout)
-            )
-        return limit is not None and time.monotonic() - failing_since > limit
-
-    def _unreachable(self, error: ServerError) -> ServerError:
-        """A transport failure before the server ever answered, said in words with the address."""
-        if self._reached or not error.retryable:
-            return error
-        words = in_words(error, self.connection, first=True)
-        return ServerError(error.code, f"cannot reach the server at {self.address}: {words}")
-
-    @property
-    def _call_timeout(self) -> float:
-        """A call's deadline: shorter until the server answered once (an address that swallows packets)."""
-        return CALL_TIMEOUT if self._reached else min(CALL_TIMEOUT, self.connection.connect_timeout)
-
     async def create_table(
         self,
         rules: GameRules,
@@ -226,11 +200,14 @@ class TableSession:
         *,
         seed: int | None = None,
         first_dealer: int | None = None,
+        practice: bool = False,
         time_control: pb.TimeControl | None = None,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
-        or a bot strategy's name; ``time_control``: a turn clock, what a timeout does, the bots' pace."""
+        or a bot strategy's name; ``time_control``: a turn clock, what a timeout does, the bots' pace. Its
+        deals are fair, unless a ``seed`` makes it a seeded table (with an open seat, only with
+        ``practice``: CreateTableRequest.practice)."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -248,11 +225,12 @@ class TableSession:
             request.first_dealer = first_dealer
         if time_control is not None:
             request.time_control.CopyFrom(time_control)
+        request.practice = practice
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
-        response = await self._call(
-            lambda: self._stub.CreateTable(request, timeout=self._call_timeout), retry=True
+        response = await self._calls(
+            lambda: self._stub.CreateTable(request, timeout=self._calls.timeout), retry=True
         )
-        return response.table
+        return self._deals.seen(response.table)
 
     async def list_tables(
         self,
@@ -272,34 +250,42 @@ class TableSession:
                 page_token=token,
             )
             page = await self._list_page(request)
-            tables.extend(page.tables)
+            tables.extend(self._deals.seen(t) for t in page.tables)
             token = page.next_page_token
             if not token:
                 break
         return tables[:limit]
 
     async def _list_page(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
-        return await self._call(
-            lambda: self._stub.ListTables(request, timeout=self._call_timeout), retry=True
+        return await self._calls(
+            lambda: self._stub.ListTables(request, timeout=self._calls.timeout), retry=True
         )
 
     async def get_table(self, table_id: str | None = None) -> pb.Table:
         """One table (by default the one joined or watched)."""
         request = pb.GetTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(
-            lambda: self._stub.GetTable(request, timeout=self._call_timeout), retry=True
+        response = await self._calls(
+            lambda: self._stub.GetTable(request, timeout=self._calls.timeout), retry=True
         )
-        return response.table
+        return self._deals.seen(response.table)
 
     async def join(
-        self, table_id: str, seat: int | None = None, name: str = "", *, resume: bool = True
+        self,
+        table_id: str,
+        seat: int | None = None,
+        name: str = "",
+        *,
+        resume: bool = True,
+        client_seed: str | None = None,
     ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
         The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
-        seat back instead of taking a second one (JoinTableRequest.seat_token). With a :attr:`keeper`, the
-        token is kept, and a seat kept at this table before (``seat``, if given) is taken back with its own
-        token instead (``resume``): the server returns the seat the token holds, as it was, name and all
+        seat back instead of taking a second one (JoinTableRequest.seat_token). So is the seat's own seed for
+        the deals (``client_seed``, by default a fresh random one), after the table's commitment was read:
+        :attr:`deals` then checks every deal against both. With a :attr:`keeper`, the token and the seed are
+        kept, and a seat kept at this table before (``seat``, if given) is taken back with its own token
+        instead (``resume``): the server returns the seat the token holds, as it was, name and all
         (:attr:`resumed` says so). A kept seat someone else took since is forgotten, and a free one taken.
         """
         self.resumed = False
@@ -307,8 +293,12 @@ class TableSession:
         if self.keeper is not None and kept is not None:
             before = await self.get_table(table_id)
             held = 0 <= kept.seat < len(before.seats) and before.seats[kept.seat].taken
+            seed = kept.client_seed or new_client_seed()
             try:
-                taken = await self._join(table_id, kept.seat, name or kept.name, kept.token)
+                since = kept.joined_at if held else None
+                taken = await self._join(
+                    before, kept.seat, name or kept.name, kept.token, seed=seed, joined_at=since
+                )
             except ServerError as error:
                 if error.reason not in ("SEAT_TAKEN", "TABLE_FULL", "SEAT_NOT_OPEN", "SEAT_FORFEITED"):
                     raise
@@ -316,22 +306,33 @@ class TableSession:
             else:
                 self.resumed = held  # a taken seat the token joined is the token's own: back in it
                 return taken
-        return await self._join(table_id, seat, name, secrets.token_urlsafe(32))
+        before = self._deals.read_before(table_id) or await self.get_table(table_id)
+        seed = client_seed if client_seed is not None else new_client_seed()
+        return await self._join(before, seat, name, secrets.token_urlsafe(32), seed=seed, joined_at=None)
 
-    async def _join(self, table_id: str, seat: int | None, name: str, token: str) -> int:
-        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token)
+    async def _join(
+        self, before: pb.Table, seat: int | None, name: str, token: str, *, seed: str, joined_at: int | None
+    ) -> int:
+        """JoinTable with this token and seed; the seat's deals checked from ``joined_at`` (when it was first
+        taken; by default now)."""
+        table_id = before.table_id
+        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
         if seat is not None:
             request.seat = seat
-        response = await self._call(
-            lambda: self._stub.JoinTable(request, timeout=self._call_timeout), retry=True
+        response = await self._calls(
+            lambda: self._stub.JoinTable(request, timeout=self._calls.timeout), retry=True
         )
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
+        since = response.table.sequence if joined_at is None else joined_at
+        self._deals.joined(before, response.table, response.seat, seed, since)
         if self.keeper is not None:
             held = response.table.seats[response.seat].player_name if response.table.seats else name
-            self.keeper.keep(
-                KeptSeat(self.connection.key, table_id, response.seat, response.seat_token, held or name)
-            )
+            kept = KeptSeat(
+                self.connection.key, table_id, response.seat, response.seat_token, held or name,
+                client_seed=seed, joined_at=since,
+            )  # fmt: skip
+            self.keeper.keep(kept)
         return response.seat
 
     async def reclaim(self) -> pb.Table:
@@ -339,16 +340,17 @@ class TableSession:
         SEAT_FORFEITED when it forfeited. Any action of the seat does it too."""
         request = pb.ReclaimSeatRequest(table_id=self._table_id())
         metadata = self._metadata()
-        response = await self._call(
-            lambda: self._stub.ReclaimSeat(request, metadata=metadata, timeout=self._call_timeout), retry=True
+        response = await self._calls(
+            lambda: self._stub.ReclaimSeat(request, metadata=metadata, timeout=self._calls.timeout),
+            retry=True,
         )
         return response.table
 
     async def export(self, table_id: str | None = None) -> str:
         """A finished table's game record, the JSON document of ``thousand-export`` (ExportTable)."""
         request = pb.ExportTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(
-            lambda: self._stub.ExportTable(request, timeout=self._call_timeout), retry=True
+        response = await self._calls(
+            lambda: self._stub.ExportTable(request, timeout=self._calls.timeout), retry=True
         )
         return response.record_json
 
@@ -357,14 +359,16 @@ class TableSession:
         table = await self.get_table(table_id)
         self.attach(table_id)
         self.table = table
+        self._deals.watching(table)
         return table
 
     async def leave(self) -> pb.Table:
         """Give the seat up; it becomes open again."""
         request = pb.LeaveTableRequest(table_id=self._table_id())
         metadata = self._metadata()
-        response = await self._call(
-            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=self._call_timeout), retry=False
+        response = await self._calls(
+            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=self._calls.timeout),
+            retry=False,
         )
         if self.keeper is not None and self._at.seat is not None:
             self.keeper.forget(self.connection.key, self._table_id(), self._at.seat)
@@ -391,7 +395,7 @@ class TableSession:
             try:
                 return await self._submit(request)
             except ServerError as error:
-                if error.reason not in TRY_AGAIN or self._given_up(started):
+                if error.reason not in TRY_AGAIN or self._calls.given_up(started):
                     raise
                 delay = next(delays)
                 await asyncio.sleep(max(delay, error.retry_delay or 0.0))
@@ -423,8 +427,8 @@ class TableSession:
                     raise refusal_error(result.refusal)
                 return result.sequence
         metadata = self._metadata()
-        response = await self._call(
-            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=self._call_timeout),
+        response = await self._calls(
+            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=self._calls.timeout),
             retry=True,
         )
         return response.sequence
@@ -454,7 +458,7 @@ class TableSession:
             error: ServerError
             try:
                 await call.wait_for_connection()
-                self._reached = True
+                self._calls.reached = True
                 if reconnecting:
                     attempt, failing_since, delays = 0, None, self.backoff.delays()
                     reconnecting = False
@@ -462,6 +466,8 @@ class TableSession:
                 async for batch in batches:
                     for message in unbatched(batch):
                         item = self._at.accept(message)
+                        if isinstance(item, EventMessage):
+                            self._deals.see(item.event, item.sequence)
                         if item is not None:
                             yield item
                 if self.finished:
@@ -483,7 +489,7 @@ class TableSession:
                 return
             now = time.monotonic()
             failing_since = now if failing_since is None else failing_since
-            if self._given_up(failing_since):
+            if self._calls.given_up(failing_since):
                 words = in_words(error, self.connection)
                 raise StreamGaveUpError(
                     error.code, f"could not reconnect to {self.address}: {words}", error.reason

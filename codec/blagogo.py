@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
-from codec.common import enum_problem, enum_table, known, optional, reverse
+from codec.common import enum_problem, enum_table, known, optional, reverse, rule_enum
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Action, End, MeldSpec, Stands
@@ -34,8 +34,8 @@ from engine.blagogo.events import Event
 from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
-from engine.blagogo.rules import BlagogoRules, LayoffScores
-from engine.errors import InvalidActionError, RulesError
+from engine.blagogo.rules import BlagogoRules, CompletedSetKeeper, LayoffScores
+from engine.errors import InvalidActionError
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -129,7 +129,11 @@ def _optional_card(card: Card | None) -> blagogo_cards_pb2.BlagogoCard | None:
 _LAYOFF: Final = enum_table(
     LayoffScores, blagogo_rules_pb2.BlagogoLayoffScores.Value, "BLAGOGO_LAYOFF_SCORES_"
 )
-_LAYOFF_BACK: Final = reverse(_LAYOFF)
+_KEEPER: Final = enum_table(
+    CompletedSetKeeper,
+    blagogo_rules_pb2.BlagogoCompletedSetKeeper.Value,
+    "BLAGOGO_COMPLETED_SET_KEEPER_",
+)
 _DEFAULT_RULES: Final = BlagogoRules()
 
 
@@ -144,18 +148,18 @@ def rules_to_proto(rules: BlagogoRules) -> blagogo_rules_pb2.BlagogoRules:
         kantrame_first_turn_only=rules.kantrame_first_turn_only,
         target=rules.target,
         turnover_limit=rules.turnover_limit,
+        opening_one_meld=rules.opening_one_meld,
+        completed_set_keeper=_KEEPER[rules.completed_set_keeper],
+        play_on_own_melds=rules.play_on_own_melds,
+        max_jokers_per_meld=rules.max_jokers_per_meld,
     )
 
 
 def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
     """The engine's rules: unset fields take the defaults; RulesError names the first invalid field."""
     m, d = message, _DEFAULT_RULES
-    layoff = d.layoff_scores_for
-    if m.layoff_scores_for:
-        found = _LAYOFF_BACK.get(m.layoff_scores_for)
-        if found is None:
-            raise RulesError("layoff_scores_for", f"{m.layoff_scores_for} is not a known value")
-        layoff = found
+    layoff = rule_enum(m.layoff_scores_for, _LAYOFF, "layoff_scores_for", d.layoff_scores_for)
+    keeper = rule_enum(m.completed_set_keeper, _KEEPER, "completed_set_keeper", d.completed_set_keeper)
     return BlagogoRules(
         players=m.players if m.HasField("players") else d.players,
         ace_in_hand=m.ace_in_hand if m.HasField("ace_in_hand") else d.ace_in_hand,
@@ -171,6 +175,12 @@ def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
         ),
         target=m.target if m.HasField("target") else d.target,
         turnover_limit=m.turnover_limit if m.HasField("turnover_limit") else d.turnover_limit,
+        opening_one_meld=m.opening_one_meld if m.HasField("opening_one_meld") else d.opening_one_meld,
+        completed_set_keeper=keeper,
+        play_on_own_melds=m.play_on_own_melds if m.HasField("play_on_own_melds") else d.play_on_own_melds,
+        max_jokers_per_meld=(
+            m.max_jokers_per_meld if m.HasField("max_jokers_per_meld") else d.max_jokers_per_meld
+        ),
     )
 
 
@@ -352,8 +362,8 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
             return Ev(game_started=Ev.GameStarted(rules=rules_to_proto(rules), first_dealer=first_dealer))
         case be.RoundStarted(number, dealer, first):
             return Ev(round_started=Ev.RoundStarted(number=number, dealer=dealer, first=first))
-        case be.DeckShuffled(number):
-            return Ev(deck_shuffled=Ev.DeckShuffled(number=number))
+        case be.DeckShuffled(number, commitment):
+            return Ev(deck_shuffled=Ev.DeckShuffled(number=number, commitment=commitment))
         case be.HandDealt(seat, count, cards):
             return Ev(
                 hand_dealt=Ev.HandDealt(
@@ -397,13 +407,15 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
             return Ev(discarded=Ev.Discarded(seat=seat, card=_CARD_PROTOS[card.index]))
         case be.WentOut(seat, kantrame):
             return Ev(went_out=Ev.WentOut(seat=seat, kantrame=kantrame))
-        case be.RoundRevealed(number, order, hands, final_hands):
+        case be.RoundRevealed(number, order, hands, final_hands, salt, client_seeds):
             return Ev(
                 round_revealed=Ev.RoundRevealed(
                     number=number,
                     order=_cards(order),
                     hands=_card_lists(hands),
                     final_hands=_card_lists(final_hands),
+                    salt=salt,
+                    client_seeds=client_seeds,
                 )
             )
         case be.RoundScored(number, winner, kantrame, meld_points, hand_penalties, deltas, totals):
@@ -418,8 +430,9 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
                     totals=totals,
                 )
             )
-        case be.GameOver(winner, standings):
-            return Ev(game_over=Ev.GameOver(winner=winner, standings=[_standing(s) for s in standings]))
+        case be.GameOver(winner, standings, table_secret):
+            standing = [_standing(s) for s in standings]
+            return Ev(game_over=Ev.GameOver(winner=winner, standings=standing, table_secret=table_secret))
         case _:
             assert_never(event)
 
@@ -437,7 +450,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
             m1 = message.round_started
             return be.RoundStarted(m1.number, m1.dealer, m1.first)
         case "deck_shuffled":
-            return be.DeckShuffled(message.deck_shuffled.number)
+            return be.DeckShuffled(message.deck_shuffled.number, message.deck_shuffled.commitment)
         case "hand_dealt":
             m2 = message.hand_dealt
             hand = None if m2.cards_hidden else _cards_from(m2.cards, "hand_dealt.cards")
@@ -490,6 +503,8 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
                 _cards_from(m10.order, "round_revealed.order"),
                 _card_lists_from(m10.hands, "round_revealed.hands"),
                 _card_lists_from(m10.final_hands, "round_revealed.final_hands"),
+                m10.salt,
+                tuple(m10.client_seeds),
             )
         case "round_scored":
             m11 = message.round_scored
@@ -504,7 +519,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
             )
         case "game_over":
             m12 = message.game_over
-            return be.GameOver(m12.winner, tuple(_standing_from(s) for s in m12.standings))
+            return be.GameOver(m12.winner, tuple(_standing_from(s) for s in m12.standings), m12.table_secret)
         case _:
             assert_never(kind)
 

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
+from engine.seeds import SECRET_BYTES
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
@@ -84,6 +85,8 @@ class Registry:
                 store=self.store,
                 create_time=stored.create_time,
                 time_control=config.time_control,
+                seeded=config.seeded,
+                secret=config.secret,
             )
             if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
                 self._created_by[config.request_id] = (stored.table_id, stored.create_time)
@@ -190,6 +193,10 @@ class Registry:
         serial = self._serial  # other tables may be created while this one's commit is awaited
         table_id = secrets.token_hex(6)
         states = [SeatState(bot=s.bot, strategy=s.strategy) for s in seats]
+        # A creator's seed deals predictable cards (a practice table, marked seeded); otherwise the deals come
+        # from a secret of the table's own (engine.seeds.FairDeals), and the seed only seeds its bots.
+        seeded = seed is not None
+        secret = b"" if seeded else secrets.token_bytes(SECRET_BYTES)
         seed = seed if seed is not None else secrets.randbits(63)
         create_time = time.time()
         if self.store is not None:
@@ -201,6 +208,8 @@ class Registry:
                 game=adapter.name,
                 time_control=time_control,
                 request_id=request_id,
+                seeded=seeded,
+                secret=secret,
             )
             self._creating += 1
             try:
@@ -226,6 +235,8 @@ class Registry:
             create_time=create_time,
             telemetry=self.telemetry,
             time_control=time_control,
+            seeded=seeded,
+            secret=secret,
         )
         self._tables[table_id] = table
         return table

@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar
 import grpc
 
 from engine import InvalidActionError, RulesError
+from engine.seeds import valid_client_seed
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
@@ -87,6 +88,13 @@ class TableService:
                 f"request_id must be at most {MAX_CREATE_REQUEST_ID_LENGTH} characters",
                 field="request_id",
             )
+        if request.HasField("seed") and not request.practice and any(not s.bot for s in seats):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "a seed makes every card known to whoever knows it: give one to a table with open seats only"
+                " as a practice table (set practice), or leave it unset for fair deals",
+                field="seed",
+            )
         table = await self.registry.create(
             rules,
             seats,
@@ -130,9 +138,19 @@ class TableService:
                 "random source, e.g. 32 random bytes in base64url",
                 field="seat_token",
             )
+        if request.client_seed and not valid_client_seed(request.client_seed):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "client_seed must be 16 to 128 characters of A-Z a-z 0-9 - _ (or empty: none), e.g. 32 random"
+                " bytes in base64url",
+                field="client_seed",
+            )
         async with table.lock:
             seat, token = await table.join(
-                request.seat if request.HasField("seat") else None, request.player_name, chosen
+                request.seat if request.HasField("seat") else None,
+                request.player_name,
+                chosen,
+                client_seed=request.client_seed,
             )
             described = table.describe()
         table.ensure_bots_running()

@@ -57,7 +57,7 @@ def test_a_closed_pipe_ends_the_listing_quietly(tmp_path: Path) -> None:
         async with serving() as address:
             async with TableSession(address) as session:
                 for seed in range(3):
-                    await session.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=seed)
+                    await session.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=seed, practice=True)
             reader, writer = os.pipe()
             os.close(reader)
             try:
@@ -114,7 +114,7 @@ def test_leave_gives_the_kept_seat_up_and_a_rejoin_without_a_name_keeps_the_name
 
     async def scenario() -> None:
         async with serving() as address, TableSession(address) as lobby:
-            table = await lobby.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=1)
+            table = await lobby.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=1, practice=True)
             quiet = io.StringIO("")
             args = ["--plain", "--server", address]
             assert (

@@ -67,13 +67,16 @@ def test_every_rules_field_has_an_option(capsys: pytest.CaptureFixture[str]) -> 
 def test_impossible_rules_are_refused_naming_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "--players", "2", "--dark", "--server", "127.0.0.1:1"]) == 2
     assert "dark" in capsys.readouterr().err
+    # T-27: a barrel nobody could leave is refused before any server is asked, naming both rules.
+    assert main(["new", "--barrel-at", "500", "--no-obligatory-game", "--server", "127.0.0.1:1"]) == 2
+    assert "barrel_at and obligatory_game" in capsys.readouterr().err
 
 
 def test_tables_lists_id_rules_seats_and_status() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address) as session:
             waiting = await session.create_table(
-                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1
+                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1, practice=True
             )
             out = io.StringIO()
             assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
@@ -194,3 +197,40 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings
     assert [s[0] for s in standings] == ["1", "2", "3"]
     assert any(s.endswith(tuple("0123456789")) and "Ann (seat 0)" in s for s in standings)
+
+
+def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed(tmp_path: Path) -> None:
+    """Without ``--seed`` the table deals fairly: the client says so, adds a seed of its own when it takes
+    the seat, and prints each deal's verdict; a player who takes the seat mid-game (Ann gave it up, Bob on
+    another machine takes it) checks the earlier player's deals too (without their seed) and, at the end,
+    the table's secret."""
+    ann, bob = tmp_path / "ann", tmp_path / "bob"
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        async with serving() as address:
+            code, first = await converse(
+                ["new", "--plain", "--server", address, "--bots", "2", "--name", "Ann"], [], 12, ann
+            )
+            assert code == EXIT_INPUT_ENDED
+            table_id = first[0].split()[1]
+            gone = await converse(["leave", table_id, "--server", address], [], state=ann)
+            assert gone == (0, [f"You left seat 0 of table {table_id}."])
+            code, second = await converse(
+                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"],
+                [],
+                None,
+                bob,
+            )
+            assert code == 0
+            return first, second
+
+    first, second = run(scenario())
+    for lines in (first, second):
+        text = "\n".join(lines)
+        assert "(fair deals (thousand.fair.v1, commitment " in text
+        assert "FAILED" not in text and "SEEDED" not in text
+    assert any(line.startswith("deal 1 verified: ") and "(yours included)" in line for line in first)
+    verdicts = [line for line in second if re.match(r"deal \d+ verified: ", line)]
+    assert any("(yours included)" not in v for v in verdicts)  # Ann's deals, seen again from the start
+    assert "(yours included)" in verdicts[-1]  # Bob's own
+    assert any(line.startswith("the table's secret matches its commitment") for line in second)

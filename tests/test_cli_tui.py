@@ -18,6 +18,7 @@ import pytest
 from textual.pilot import Pilot
 
 from clients.backoff import Backoff
+from clients.bots.strategy import greedy_player
 from clients.cli.text import action_card
 from clients.cli.tui import ThousandApp
 from clients.errors import ServerError
@@ -25,7 +26,6 @@ from clients.seats import SeatKeeper
 from clients.session import OPEN, TableSession
 from engine import Action, Phase, Rules
 from engine.rules import BidCap
-from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving
 from tests.tui_harness import assert_layout_fits, log_text, static_text, wait_for
 from thousand.v1 import table_service_pb2 as pb
@@ -130,7 +130,9 @@ def test_a_whole_game_at_80x24_with_the_terminal_closed_and_the_seat_taken_back(
         async with serving() as address:
             async with TableSession(address, backoff=FAST, keeper=keeper) as first:
                 # Seed 52: greedy play ends this game in 13 deals (125 decisions of seat 0).
-                table = await first.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=52, first_dealer=0)
+                table = await first.create_table(
+                    SHORT, [OPEN, "greedy", "greedy"], seed=52, practice=True, first_dealer=0
+                )
                 await first.join(table.table_id, name="Ann")
                 app = ThousandApp(first)
                 async with app.run_test(size=SMALL) as pilot:
@@ -201,7 +203,7 @@ def test_a_whole_game_at_a_wide_size_with_a_turn_that_times_out_and_the_seat_bac
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
             table = await session.create_table(
-                SHORT, [OPEN, "greedy", "greedy"], seed=52, first_dealer=0, time_control=clock
+                SHORT, [OPEN, "greedy", "greedy"], seed=52, practice=True, first_dealer=0, time_control=clock
             )
             await session.join(table.table_id, name="Ann")
             app = ThousandApp(session)
@@ -232,7 +234,9 @@ def test_no_stray_key_plays_and_a_bid_typed_is_that_bid() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
             rules = Rules(bid_cap=BidCap.NONE)  # every bid up to 400: 40 lines
-            table = await session.create_table(rules, [OPEN, "greedy", "greedy"], seed=5, first_dealer=2)
+            table = await session.create_table(
+                rules, [OPEN, "greedy", "greedy"], seed=5, practice=True, first_dealer=2
+            )
             await session.join(table.table_id, name="Ann")
             app = ThousandApp(session)
             async with app.run_test(size=SMALL) as pilot:
@@ -258,7 +262,9 @@ def test_no_stray_key_plays_and_a_bid_typed_is_that_bid() -> None:
 def test_a_rejection_is_shown_in_words_and_the_turn_offered_again() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
-            table = await session.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=5, first_dealer=2)
+            table = await session.create_table(
+                Rules(), [OPEN, "greedy", "greedy"], seed=5, practice=True, first_dealer=2
+            )
             await session.join(table.table_id)
             app = ThousandApp(session)
             async with app.run_test(size=SMALL) as pilot:
@@ -325,7 +331,7 @@ def test_a_spectator_watches_and_a_dropped_connection_resumes() -> None:
                     TableSession(proxy.address, backoff=FAST) as watcher,
                 ):
                     table = await player.create_table(
-                        SHORT, [OPEN, "greedy", "greedy"], seed=5, first_dealer=0
+                        SHORT, [OPEN, "greedy", "greedy"], seed=5, practice=True, first_dealer=0
                     )
                     await player.join(table.table_id)
                     await watcher.watch(table.table_id)

@@ -69,9 +69,9 @@ def test_tls_and_plaintext_mismatches_are_said_and_a_trusting_tls_client_plays(t
                 message, took = await failure(Connection(f"127.0.0.1:{port}", connect_timeout=QUICK))
                 assert took < QUICK + 3
                 assert "it may speak TLS only (try --tls)" in message
-                message, _ = await failure(Connection(f"localhost:{port}", tls=True, connect_timeout=QUICK))
+                message, _ = await failure(Connection(f"127.0.0.1:{port}", tls=True, connect_timeout=QUICK))
                 assert "certificate is not trusted: pass the certificate (or its CA) with --tls-ca" in message
-                trusted = Connection(f"localhost:{port}", ca_file=str(cert))
+                trusted = Connection(f"127.0.0.1:{port}", ca_file=str(cert))
                 async with TableSession(trusted) as session:
                     assert await session.list_tables() == []
             message, _ = await failure(Connection(f"127.0.0.1:{plain.port}", tls=True, connect_timeout=QUICK))

@@ -49,7 +49,7 @@ def test_a_closed_client_comes_back_to_its_seat_at_a_full_table(tmp_path: Path) 
     async def scenario() -> None:
         async with serving() as address:
             async with TableSession(address, keeper=keeper) as first:
-                table = await first.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=3)
+                table = await first.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=3, practice=True)
                 assert await first.join(table.table_id, name="Ann") == 0
                 assert not first.resumed
                 token = first.seat_token
@@ -74,7 +74,7 @@ def test_a_kept_seat_someone_else_took_since_is_forgotten_and_a_free_one_taken(t
     async def scenario() -> None:
         async with serving() as address:
             async with TableSession(address, keeper=keeper) as ann:
-                table = await ann.create_table(Rules(), [OPEN, OPEN, "greedy"], seed=3)
+                table = await ann.create_table(Rules(), [OPEN, OPEN, "greedy"], seed=3, practice=True)
                 await ann.join(table.table_id, name="Ann")
                 async with TableSession(address) as elsewhere:  # the seat given up from another machine
                     elsewhere.attach(table.table_id, 0, ann.seat_token)

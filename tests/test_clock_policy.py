@@ -44,8 +44,8 @@ def test_a_timeout_hands_the_bot_one_decision_and_the_seat_is_the_players_again(
             first = await watcher.until(my_turn(seat))
             out = await watcher.until(event_kind("turn_timed_out"), start=first)
             assert watcher.messages[out].event.turn_timed_out.policy == pb.TIMEOUT_POLICY_BOT_PLAYS_TURN
-            over = watcher.messages[out + 1].event
-            assert over.HasField("seat_taken_over") and over.seat_taken_over.one_turn
+            taken = await watcher.until(event_kind("seat_taken_over"), start=out)
+            assert taken == out + 1 and watcher.messages[taken].event.seat_taken_over.one_turn
             back = await watcher.until(event_kind("seat_reclaimed"), start=out)
             # Between the takeover and the seat handed back: the bot's one move, and nothing else of the seat.
             between = watcher.messages[out + 2 : back]

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
 from clients.connection import in_words
+from clients.fairness import checker_for, deals_label
 from clients.games import game_of
 from clients.messages import (
     ConnectionLost,
@@ -27,7 +28,7 @@ from clients.messages import (
     Turn,
 )
 from clients.tracker import Tracker
-from engine.verify import DealChecker
+from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
 V = TypeVar("V")
@@ -54,7 +55,13 @@ def display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
 class Follower(Generic[V, A, E]):
     """What a client knows of one table, kept from the stream."""
 
-    def __init__(self, seat: int | None, table: pb.Table, entry: CliGame[V, A, E] | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        table: pb.Table,
+        witness: Witness | None = None,
+        entry: CliGame[V, A, E] | None = None,
+    ) -> None:
         self.entry: CliGame[V, A, E] = entry if entry is not None else cli_game_of(game_of(table))
         game = self.entry.game
         self.seat = seat
@@ -78,8 +85,11 @@ class Follower(Generic[V, A, E]):
         """Whether the last item fed ended a batch (a snapshot, or an event carrying the Turn)."""
         self.away: set[int] = set()
         """Seats the server's bot plays since their time ran out (until they are handed back)."""
-        self.deals = DealChecker()
-        """Checks every revealed deal against the commitment sent when it was dealt (engine.verify)."""
+        self.deals: DealChecker = checker_for(table, witness)
+        """Checks every revealed deal against the commitment sent when it was dealt and, on a fair table,
+        against this seat's seed and the table's secret (engine.verify; ``witness``: the session's)."""
+        self._announced = False
+        """Whether the table's kind of deals (seeded or fair) was said."""
 
     # ------------------------------------------------------------------ queries
 
@@ -113,6 +123,9 @@ class Follower(Generic[V, A, E]):
         out: list[str] = []
         self.batch_ended = False
         self.scored = False
+        if not self._announced:
+            self._announced = True
+            out.append(f"({deals_label(item.table if isinstance(item, Snapshot) else self.table)})")
         match item:
             case Snapshot(sequence, table, view, turn):
                 self.table = table
@@ -129,7 +142,7 @@ class Follower(Generic[V, A, E]):
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
                 self.sequence = sequence
-                self._event(event, out)
+                self._event(event, out, sequence)
                 if turn is not None:
                     out += self.transcript.flush()
                     self._take_turn(turn)
@@ -144,14 +157,16 @@ class Follower(Generic[V, A, E]):
         self.lines.extend(out)
         return out
 
-    def _event(self, event: TableEvent[E], out: list[str]) -> None:
+    def _event(self, event: TableEvent[E], out: list[str], sequence: int) -> None:
         if isinstance(event, TableNotice | SeatTaken | SeatReleased):
+            if isinstance(event, SeatTaken):
+                self.deals.seat_taken(event.seat, sequence)
             out += self.transcript.flush()
             out.append(self._seat_news(event))
             return
         self.tracker.apply(event)
         out += self.transcript.add(event)
-        verdict = self.deals.see(event)  # type: ignore[arg-type]  # a Blagogo event is never a deal's
+        verdict = self.deals.see(event, sequence)
         if verdict is not None:
             out += self.transcript.flush()
             out.append(verdict)

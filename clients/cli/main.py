@@ -93,6 +93,7 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             seats,
             seed=args.seed,
             first_dealer=args.first_dealer,
+            practice=args.seed is not None,
             time_control=time_control_from_args(args),
         )
         seat = await session.join(table.table_id, name=_name(args, session))

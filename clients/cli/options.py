@@ -165,7 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     defaults = ", ".join(f"{e.default_bot} for {e.game.title}" for e in CLI_GAMES)
     new.add_argument("--strategy", default=None, help=f"the bots' strategy (default: {defaults})")
-    new.add_argument("--seed", type=int, default=None, help="the seed of the deals (default random)")
+    new.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a practice table dealt from this seed, marked seeded for everyone: whoever knows it knows"
+        " every card (default: fair deals)",
+    )
     new.add_argument(
         "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
     )

@@ -52,7 +52,7 @@ class PlainClient:
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
-        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table)
+        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
         self.entry = self.follower.entry
 
     def say(self, line: str = "") -> None:

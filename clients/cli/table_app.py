@@ -102,7 +102,7 @@ class TableApp(App[int]):
         super().__init__()
         assert session.table is not None, "join or watch the table first"
         self.session = session
-        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table)
+        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
         self.entry = self.follower.entry
         self.offered: tuple[Any, ...] = ()
         """The Turn's actions offered now (none while another seat acts, or while one is being sent)."""
@@ -164,7 +164,9 @@ class TableApp(App[int]):
     def on_mount(self) -> None:
         seat = self.session.seat
         who = "spectator" if seat is None else f"seat {seat}"
-        self.sub_title = f"table {self.session.table_id} — you: {who}"
+        table = self.session.table
+        seeded = " — SEEDED practice table" if table is not None and table.seeded else ""
+        self.sub_title = f"table {self.session.table_id} — you: {who}{seeded}"
         titles = {**self.TITLES, "#hand": "Your hand" if seat is not None else "Hands"}
         for selector, title in titles.items():
             self.query_one(selector).border_title = title
