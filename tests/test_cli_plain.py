@@ -179,6 +179,7 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
     assert "rules changed: the barrel at: off (the first to 1000 wins)" in text
     assert "Ann (seat 0) is dealt 7 cards: " in text  # the own hand, and only that one
     assert re.search(r"greedy bot \(seat 1\) is dealt 7 cards$", text, re.MULTILINE)
+    assert "greedy bot (seat 1) sits down" in text and "takes seat" not in text
     assert "Your hand: " in text and "Scores: " in text and "Seats: " in text
     assert "'hello' is not something this game reads: type a number from 1 to" in text
     assert "There is no bid of 0 now: bids go from " in text and "There is no bid of 99 now" in text

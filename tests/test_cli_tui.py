@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -108,6 +109,14 @@ class Checks:
             letter = app.letters.letter(card)
             assert letter is not None
             assert self.letters.setdefault(card, letter) == letter, (card, letter, self.letters[card])
+        table = static_text(app, "#table")
+        for seat in view.active:  # every seat's cards, tricks and points of the deal
+            row = rf"{re.escape(app.follower.name(seat))} +\d+ cards +\d+ tr +\d+ pts"
+            assert re.search(row, table), table
+        if view.phase is Phase.PLAY:
+            assert "Talon:" not in table  # it was up all deal
+            if view.tricks:
+                assert "Last: " in table
         playable = {action_card(a) for a in app.offered}
         stuck = [c for c in app.hand() if c not in playable]
         if view.phase is Phase.PLAY and view.trick and stuck and not self.refused_card:
@@ -353,6 +362,7 @@ def test_a_spectator_watches_and_a_dropped_connection_resumes() -> None:
                         assert app.follower.sequence == final.sequence
                         lines = log_text(app)
                         assert cuts >= 2 and "(reconnected: nothing was missed)" in lines
+                        assert "(connection lost: " in lines and "ipv4:" not in lines  # words, not gRPC's
                         assert "Game over" in lines
                         assert "is dealt 7 cards:" not in lines  # a spectator sees no hand (T-33)
                         await pilot.press("q")
