@@ -116,7 +116,7 @@ class Checks:
         if view.phase is Phase.PLAY:
             assert "Talon:" not in table  # it was up all deal
             if view.tricks:
-                assert "Last: " in table
+                assert "Last → " in table
         playable = {action_card(a) for a in app.offered}
         stuck = [c for c in app.hand() if c not in playable]
         if view.phase is Phase.PLAY and view.trick and stuck and not self.refused_card:

@@ -258,3 +258,13 @@ def standings_lines(standings: Sequence[Standing], names: Sequence[str]) -> list
             line += f" (bank {s.payout:+d})"
         lines.append(line)
     return lines
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """The seats' names for a narrow screen: ``Ann``, ``greedy 1``, ``greedy 2`` (the seat's number only
+    where two would read the same)."""
+    bases = [name.split(" (seat", maxsplit=1)[0].removesuffix(" bot") for name in names]
+    return [
+        f"{base} {seat}" if bases.count(base) > 1 and not base.startswith("seat ") else base
+        for seat, base in enumerate(bases)
+    ]

@@ -25,6 +25,7 @@ from clients.cli.text import (
     contract_text,
     deal_line,
     seat_name,
+    short_names,
     sorted_hand,
     talon_text,
     trick_text,
@@ -49,11 +50,6 @@ SHEET_ROWS: Final = (4, 14)
 def card_text(card: Card, *, dim: bool = False) -> Text:
     style = "red bold" if card.suit in RED_SUITS else "bold"
     return Text(str(card), style=style + (" dim" if dim else ""))
-
-
-def short(name: str) -> str:
-    """A seat's name in a narrow column: ``Ann``, ``greedy``."""
-    return name.split(" (seat", maxsplit=1)[0].removesuffix(" bot")[:7]
 
 
 class ThousandApp(TableApp):
@@ -103,7 +99,7 @@ class ThousandApp(TableApp):
     def table_text(self) -> Text:
         f = self.follower
         v = self.view
-        names = f.names
+        names = f.names if self.size.width >= 120 else short_names(f.names)
         text = Text()
         if not f.connected:
             text.append("Connection lost — reconnecting…\n", style="bold red")
@@ -131,9 +127,9 @@ class ThousandApp(TableApp):
             text.append_text(coloured(trick_text(v.trick, names) + "\n"))
             if v.tricks:
                 last = v.tricks[-1]
-                text.append(f"Last: {seat_name(names, last.winner)} took ", style="dim")
-                text.append_text(coloured(trick_text(last.plays, names)))
-                text.append("  (t: all)\n", style="dim")
+                text.append(f"Last → {seat_name(names, last.winner)}: ", style="dim")
+                text.append_text(coloured(" ".join(str(card) for _, card in last.plays)))
+                text.append("  (t: every trick)\n", style="dim")
         if f.finished:
             text.append("Game over.\n", style="bold green")
         text.rstrip()
@@ -191,7 +187,7 @@ class ThousandApp(TableApp):
         table.add_column("deal", justify="right")
         for seat in range(seats):
             you = "*" if seat == f.seat else ""
-            table.add_column(short(seat_name(f.names, seat)) + you, justify="right")
+            table.add_column(short_names(f.names)[seat][:8] + you, justify="right")
         rows = SHEET_ROWS[0] if self.size.height < 30 else SHEET_ROWS[1]
         for row in f.sheet[-rows:]:
             table.add_row(str(row.number), *row.cells)
