@@ -23,6 +23,7 @@ from clients.cli.blagogo_cli import ENDS, addition, can_compose, meld_meanings
 from clients.cli.blagogo_text import bridge_text, cards_text, meld_text, seat_name, sorted_hand, stands_text
 from clients.cli.screens import TextScreen, coloured
 from clients.cli.table_app import TableApp
+from clients.cli.text import short_names
 from clients.session import TableSession
 from engine.blagogo import actions as ba
 from engine.blagogo.cards import Card, Suit
@@ -44,7 +45,7 @@ def last_of(line: str, width: int) -> str:
 
 def short_meld(meld: TableMeld, names: list[str]) -> str:
     """A meld in a narrow panel: ``#3 Ann: 9♥ ★1(=10♥) J♥ (30)``."""
-    owner = seat_name(names, meld.owner).split(" (seat", maxsplit=1)[0]
+    owner = seat_name(short_names(names), meld.owner)
     parts = [
         str(c) if s is None else f"{c}(={stands_text(s)})"
         for c, s in zip(meld.cards, meld.stands(), strict=True)
@@ -169,9 +170,10 @@ class BlagogoApp(TableApp):
         table = Table(box=None, expand=True, pad_edge=False)
         for title in ("seat", "cards", "opened", "score"):
             table.add_column(title, justify="left" if title == "seat" else "right")
+        names = f.names if self.size.width >= 120 else short_names(f.names)
         if v is not None:
             for s, score in enumerate(v.scores):
-                name = ("▶ " if v.to_act == s else "") + seat_name(f.names, s) + (" ←" if s == f.seat else "")
+                name = ("▶ " if v.to_act == s else "") + seat_name(names, s) + (" ←" if s == f.seat else "")
                 known = v.known_cards[s] if s < len(v.known_cards) and s != f.seat else ()
                 cards = f"{v.card_counts[s]}" + (f" (known: {cards_text(known)})" if known else "")
                 opened = "yes" if v.opened[s] else "no"

@@ -143,7 +143,9 @@ class ThousandApp(TableApp):
             mark = "▶ " if s == v.to_act and not f.finished else "  "
             name = seat_name(f.names, s).ljust(width)
             tricks = v.tricks_won[s]
-            row = f"{mark}{name} {v.card_counts[s]:>2} cards {tricks:>2} tr {v.trick_points[s]:>3} pts"
+            count = v.card_counts[s]
+            cards = f"{count:>2} card{'s' if count != 1 else ' '}"
+            row = f"{mark}{name} {cards} {tricks:>2} tr {v.trick_points[s]:>3} pts"
             score = v.scores[s]
             if score.on_barrel:
                 row += f"  barrel {min(score.barrel_deals + 1, 3)}/3"
