@@ -165,18 +165,10 @@ class TableSession:
         """The table as last described by the server (join, watch, a snapshot)."""
         return self._at.table
 
-    @table.setter
-    def table(self, table: pb.Table | None) -> None:
-        self._at.table = table
-
     @property
     def turn(self) -> Turn[Any, Any] | None:
         """The latest Turn the stream carried (of the table's game)."""
         return self._at.turn
-
-    @turn.setter
-    def turn(self, turn: Turn[Any, Any] | None) -> None:
-        self._at.turn = turn
 
     @property
     def finished(self) -> bool:
@@ -323,7 +315,7 @@ class TableSession:
             lambda: self._stub.JoinTable(request, timeout=self._calls.timeout), retry=True
         )
         self.attach(table_id, response.seat, response.seat_token)
-        self.table = response.table
+        self._at.table = response.table
         since = response.table.sequence if joined_at is None else joined_at
         self._deals.joined(before, response.table, response.seat, seed, since)
         if self.keeper is not None:
@@ -358,7 +350,7 @@ class TableSession:
         """Follow a table as a spectator (public information only); checks that the table exists."""
         table = await self.get_table(table_id)
         self.attach(table_id)
-        self.table = table
+        self._at.table = table
         self._deals.watching(table)
         return table
 
@@ -445,7 +437,7 @@ class TableSession:
         backoff allows.
         """
         if self.table is None or self.table.table_id != self._table_id():
-            self.table = await self.get_table()  # after attach: the table's game says how to read its events
+            self._at.table = await self.get_table()  # after attach: the table's game says how to read its events
         if from_start and self._at.last_sequence is None:
             self._at.last_sequence = 0
         attempt = 0
