@@ -437,7 +437,7 @@ class TableSession:
         backoff allows.
         """
         if self.table is None or self.table.table_id != self._table_id():
-            self._at.table = await self.get_table()  # after attach: the table's game says how to read its events
+            self._at.table = await self.get_table()  # after attach: its game says how to read its events
         if from_start and self._at.last_sequence is None:
             self._at.last_sequence = 0
         attempt = 0

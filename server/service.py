@@ -308,7 +308,13 @@ async def _limited(
 
 
 def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
-    """The service's method handlers; StreamEvents sends pre-serialized bytes."""
+    """The service for a gRPC server."""
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, method_handlers(service))
+
+
+def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """The service's method handlers by method name: the gRPC server's and the web port's (server/web.py).
+    StreamEvents sends pre-serialized bytes."""
 
     async def stream(request: pb.StreamEventsRequest, context: Context) -> AsyncIterator[bytes]:
         try:
@@ -378,4 +384,4 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
             response_serializer=None,  # as StreamEvents: assembled from the table's serialized messages
         ),
     }
-    return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
+    return handlers

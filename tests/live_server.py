@@ -32,6 +32,8 @@ class LiveServer:
     db: str
     log: Path
     process: subprocess.Popen[bytes] | None = None
+    args: tuple[str, ...] = ()
+    """More ``thousand-server`` flags."""
 
     @property
     def address(self) -> str:
@@ -43,6 +45,7 @@ class LiveServer:
                 [
                     *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(self.port)),
                     *("--db", self.db, "--log-format", "json", "--bot-pace", "0"),
+                    *self.args,
                 ],
                 cwd=ROOT,
                 stdout=log,
@@ -80,8 +83,8 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(directory: Path, db: str = ":memory:") -> Iterator[LiveServer]:
-    server = LiveServer(port=free_port(), db=db, log=directory / "server.log")
+def live_server(directory: Path, db: str = ":memory:", *args: str) -> Iterator[LiveServer]:
+    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=args)
     server.start()
     try:
         yield server

@@ -80,7 +80,7 @@ def test_the_readmes_four_players_two_bots_leaves_the_seats_it_says(
 def test_the_operators_guide_says_what_the_server_does() -> None:
     guide = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
     assert "TLS is not terminated by the server" not in guide
-    assert "the server terminates TLS itself" in guide
+    assert "The server terminates TLS itself" in guide
     label = next(line for line in guide.splitlines() if line.startswith("Labels: `game`"))
     for kind in pb.GameKind.keys():  # noqa: SIM118 (an enum wrapper: keys() gives the names)
         if kind != "GAME_KIND_UNSPECIFIED":
