@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import gc
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -329,9 +330,11 @@ class SettingsHelpFormatter(argparse.HelpFormatter):
             return text
         default = action.default
         shown = f"{default:g}" if isinstance(default, float) else default
-        if default in ("", None):
+        if default in ("", None, []):
             shown = "(none)"
-        return f"{text} [default: {shown}; env THOUSAND_{action.dest.upper()}]".lstrip()
+        named = re.search(r"\b(THOUSAND_[A-Z_]+)", text)  # a variable of its own name (a list, plural)
+        variable = named.group(1) if named else f"THOUSAND_{action.dest.upper()}"
+        return f"{text} [default: {shown}; env {variable}]".lstrip()
 
 
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:

@@ -92,6 +92,12 @@ def test_new_takes_a_clock_a_timeout_policy_and_a_bot_pace(
             out = io.StringIO()
             code = await asyncio.to_thread(main, argv, io.StringIO(""), out)
             assert code == 3  # the input ended at the first question: the seat is kept
+            said = out.getvalue()
+            assert "(Turn clock: 30 s a move, plus a bank of 60 s for the whole game)" in said
+            assert (
+                "(When a move's time runs out: the server's bot plays the seat until its player is back)"
+                in said
+            )
             async with TableSession(address) as session:
                 (table,) = await session.list_tables()
             control = table.time_control

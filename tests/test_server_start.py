@@ -54,6 +54,8 @@ def test_help_shows_each_settings_default_and_environment_variable(
     assert "--port" in flags and "--tls-cert" in flags and len(flags) > 10
     for flag in flags:
         env = "THOUSAND_" + flag[2:].replace("-", "_").upper()
+        if flag == "--web-allowed-origin":
+            env += "S"  # a list: THOUSAND_WEB_ALLOWED_ORIGINS, as its help says
         assert re.search(rf"\[default: [^;\]]+; env {env}\]", text), flag
     assert "[default: 50051; env THOUSAND_PORT]" in text
     assert "[default: thousand.db; env THOUSAND_DB]" in text

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
+from clients.cli.rules_text import clock_lines
 from clients.connection import in_words
 from clients.fairness import checker_for, deals_label
 from clients.games import game_of
@@ -125,7 +126,10 @@ class Follower(Generic[V, A, E]):
         self.scored = False
         if not self._announced:
             self._announced = True
-            out.append(f"({deals_label(item.table if isinstance(item, Snapshot) else self.table)})")
+            table = item.table if isinstance(item, Snapshot) else self.table
+            out.append(f"({deals_label(table)})")
+            if table.HasField("time_control"):  # the clocks are the table's rules, for every seat alike
+                out += [f"({line})" for line in clock_lines(table)]
         match item:
             case Snapshot(sequence, table, view, turn):
                 self.table = table
