@@ -28,6 +28,13 @@ import engine
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
+from server.quotas import (
+    DEFAULT_MAX_BOT_TABLES,
+    DEFAULT_MAX_BOT_TABLES_PER_CLIENT,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_MAX_TABLES_PER_CLIENT,
+    TableQuotas,
+)
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
@@ -39,6 +46,7 @@ DEFAULT_PORT: Final = 50051
 DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
 TABLE_IDLE_SECONDS: Final = 86_400.0
+WAITING_TABLE_IDLE_SECONDS: Final = 600.0
 MAX_SWEEP_SECONDS: Final = 60.0
 KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
@@ -62,8 +70,14 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
-    max_tables: int = 10_000
+    max_tables: int = DEFAULT_MAX_TABLES
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
+    max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
+    """Unfinished tables one client (its address) may have created (server.quotas); 0: no such limit."""
+    max_bot_tables: int = DEFAULT_MAX_BOT_TABLES
+    """Unfinished tables of bots only the server holds at most; 0: no such limit."""
+    max_bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
+    """Unfinished tables of bots only one client may have created; 0: no such limit."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -78,6 +92,9 @@ class Settings:
     table_idle_seconds: float = TABLE_IDLE_SECONDS
     """A table with no open stream and no event for this long is dropped from memory, finished or not (its
     stored records stay, for ``thousand-export``); 0: never."""
+    waiting_table_idle_seconds: float = WAITING_TABLE_IDLE_SECONDS
+    """The same for a table still waiting for players, much sooner: such a table costs memory and a slot of
+    the quotas while nobody plays; 0: as ``table_idle_seconds``."""
     keepalive_seconds: float = KEEPALIVE_SECONDS
     """The server pings every connection this often and closes one whose peer does not answer within
     KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
@@ -108,9 +125,16 @@ class Settings:
         return options
 
     @property
+    def quotas(self) -> TableQuotas:
+        return TableQuotas(
+            self.max_tables, self.max_tables_per_client, self.max_bot_tables, self.max_bot_tables_per_client
+        )
+
+    @property
     def sweep_seconds(self) -> float:
-        """How often idle tables are looked for: a quarter of the idle time, at most a minute."""
-        return min(MAX_SWEEP_SECONDS, self.table_idle_seconds / 4)
+        """How often idle tables are looked for: a quarter of the shortest idle time, at most a minute."""
+        idle = [s for s in (self.table_idle_seconds, self.waiting_table_idle_seconds) if s > 0]
+        return min(MAX_SWEEP_SECONDS, min(idle, default=0.0) / 4)
 
 
 class Server:
@@ -121,7 +145,7 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
-        self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
+        self.registry = Registry(self.store, self.telemetry, quotas=settings.quotas)
         restored = self.registry.restore(settings.table_idle_seconds)
         if restored or self.registry.left_in_store:
             log.info(
@@ -167,7 +191,7 @@ class Server:
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        if self.settings.table_idle_seconds > 0:
+        if self.settings.sweep_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
         log.info(
             "serving",
@@ -195,10 +219,11 @@ class Server:
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
         idle_limit = self.settings.table_idle_seconds
+        waiting_limit = self.settings.waiting_table_idle_seconds
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)
             try:
-                expired = self.registry.expire(idle_limit)
+                expired = self.registry.expire(idle_limit, waiting_idle_seconds=waiting_limit)
             except Exception:  # one bad sweep must not end the sweeping
                 log.exception("idle table sweep failed")
                 continue
@@ -277,7 +302,25 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         "--max-tables",
         type=int,
         default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
-        help="unfinished tables held at most",
+        help="unfinished tables held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_TABLES_PER_CLIENT", defaults.max_tables_per_client)),
+        help="unfinished tables one client (peer address; IPv6: its /64) may have created; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES", defaults.max_bot_tables)),
+        help="unfinished tables whose every seat is a bot, held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES_PER_CLIENT", defaults.max_bot_tables_per_client)),
+        help="unfinished tables of bots only one client may have created; 0: no limit",
     )
     parser.add_argument(
         "--max-message-bytes",
@@ -305,6 +348,12 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " 0: never",
     )
     parser.add_argument(
+        "--waiting-table-idle-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_WAITING_TABLE_IDLE_SECONDS", defaults.waiting_table_idle_seconds)),
+        help="the same, sooner, for a table still waiting for players; 0: as --table-idle-seconds",
+    )
+    parser.add_argument(
         "--keepalive-seconds",
         type=float,
         default=float(env.get("THOUSAND_KEEPALIVE_SECONDS", defaults.keepalive_seconds)),
@@ -327,8 +376,11 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
-    if args.table_idle_seconds < 0:
-        parser.error("--table-idle-seconds must be 0 (never) or positive")
+    if args.table_idle_seconds < 0 or args.waiting_table_idle_seconds < 0:
+        parser.error("--table-idle-seconds and --waiting-table-idle-seconds must be 0 or positive")
+    for name in ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
@@ -342,12 +394,16 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
         max_tables=args.max_tables,
+        max_tables_per_client=args.max_tables_per_client,
+        max_bot_tables=args.max_bot_tables,
+        max_bot_tables_per_client=args.max_bot_tables_per_client,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         rate_limit=args.rate_limit,
         rate_burst=args.rate_burst,
         table_idle_seconds=args.table_idle_seconds,
+        waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
     )

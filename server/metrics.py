@@ -126,6 +126,12 @@ class GameMetrics:
         self.tables_created = Counter(
             "thousand_tables_created", "Tables created.", ("game",), registry=registry
         )
+        self.limit_refusals = Counter(
+            "thousand_limit_refusals",
+            "Requests refused by one of the server's limits (docs/operations.md, Limits), by limit.",
+            ("limit",),
+            registry=registry,
+        )
         self.bot_decision_seconds = Histogram(
             "thousand_bot_decision_seconds",
             "Time a server-run bot took to choose its action, by strategy.",

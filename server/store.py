@@ -82,6 +82,9 @@ class TableConfig:
     request_id: str = ""
     """The CreateTable request_id that made it ("" and absent from the JSON: none), so that a retry of the
     request after a restart finds this table instead of creating another."""
+    request_digest: str = ""
+    """A digest of that CreateTable request's content ("" and absent: not known), so that the request_id
+    reused for a different request after a restart is still refused (REQUEST_ID_REUSED)."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -95,6 +98,8 @@ class TableConfig:
             raw["time_control"] = self.time_control.to_json()
         if self.request_id:
             raw["request_id"] = self.request_id
+        if self.request_digest:
+            raw["request_digest"] = self.request_digest
         return json.dumps(raw)
 
     @staticmethod
@@ -108,6 +113,7 @@ class TableConfig:
             game=str(raw.get("game", DEFAULT_GAME)),
             time_control=TimeControl.from_json(raw.get("time_control")),
             request_id=str(raw.get("request_id", "")),
+            request_digest=str(raw.get("request_digest", "")),
         )
 
 

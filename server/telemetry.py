@@ -182,6 +182,12 @@ class Telemetry:
             self.metrics.actions.labels(game, kind, "rejected").inc()
             self.metrics.rejected.labels(game, reason).inc()
 
+    def limit_refused(self, limit: str) -> None:
+        """A request refused by a server limit: ``rate``, a table quota (``tables``, ``tables_per_client``,
+        ``bot_tables``, ``bot_tables_per_client``), ``play_spectator_action``, ``resume``…"""
+        if self.metrics is not None:
+            self.metrics.limit_refusals.labels(limit).inc()
+
     def bot_decided(self, strategy: str, seconds: float) -> None:
         if self.metrics is not None:
             self.metrics.bot_decision_seconds.labels(strategy).observe(seconds)
