@@ -12,7 +12,7 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +27,7 @@ from tests.test_ops_metrics import Scrape, free_port, scrape
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import blagogo_actions_pb2 as bg_pb
 from thousand.v1 import blagogo_cards_pb2 as bg_cards
+from thousand.v1 import cards_pb2
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -181,7 +182,7 @@ def test_an_oversized_table_id_is_refused_not_echoed(caplog: pytest.LogCaptureFi
 
     async def scenario() -> None:
         async with two_clients() as c:
-            calls = [
+            calls: list[Awaitable[object]] = [
                 c.tcp.GetTable(pb.GetTableRequest(table_id=huge)),
                 c.tcp.JoinTable(pb.JoinTableRequest(table_id=huge)),
                 c.tcp.ExportTable(pb.ExportTableRequest(table_id=huge)),
@@ -250,7 +251,7 @@ def test_an_oversized_action_is_refused_before_it_is_decoded() -> None:
                 (await c.tcp.JoinTable(pb.JoinTableRequest(table_id=table_id))).seat_token for _ in range(2)
             ]
             before = (await c.tcp.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence
-            card = bg_cards.BlagogoCard(rank=bg_cards.BLAGOGO_RANK_FIVE, suit=1)
+            card = bg_cards.BlagogoCard(rank=bg_cards.BLAGOGO_RANK_FIVE, suit=cards_pb2.SUIT_SPADES)
             meld = bg_pb.BlagogoMeldSpec(cards=[card])
             action = pb.Action(
                 blagogo=bg_pb.BlagogoAction(lay_melds=bg_pb.BlagogoAction.LayMelds(melds=[meld] * 5000))
