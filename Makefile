@@ -4,7 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck unit bench proto proto-release breaking clean
+.PHONY: run demo test lint typecheck unit system bench proto proto-release breaking clean
+
+# Debian packages that tests drive for real (installed when missing and running as root, as CI does).
+SYSTEM_PACKAGES := promtool=prometheus
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +36,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) system
 	$(BIN)/pytest
+
+system:
+	scripts/system-packages.sh $(SYSTEM_PACKAGES)
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)

@@ -1,2 +1,8 @@
-"""Clients of the Thousand server: bots (:mod:`clients.bots`), the client library (:mod:`clients.session`,
-:mod:`clients.tracker`) and the terminal client (:mod:`clients.cli`, the `thousand` command)."""
+"""Clients of the Thousand server: the client library, the bots (:mod:`clients.bots`) and the terminal client
+(:mod:`clients.cli`, the `thousand` command).
+
+The library is one layer for every game, reading top-down: :mod:`clients.session` (:class:`TableSession`, the
+calls and the resumed stream) over :mod:`clients.streams` (the Play and StreamEvents calls),
+:mod:`clients.messages` (what a stream brings, typed by the game), :mod:`clients.errors` and
+:mod:`clients.backoff`; :mod:`clients.games` holds one entry per game (its decoders, through :mod:`codec`),
+and :mod:`clients.tracker` a view tracker per game. Nothing here imports the server."""

@@ -1,7 +1,8 @@
 """A table's turn clock settings (``TimeControl`` in the contract), as the table and the store hold them.
 
-The clock itself runs in :class:`server.table.Table`: one asyncio timer per table, armed only while a seat
-played by a client must act, firing at that decision's deadline (``per_move`` plus the seat's remaining bank).
+The clock itself runs in :class:`server.turn_clock.TurnClock`: one asyncio timer per table, armed only while a
+seat played by a client must act, firing at that decision's deadline (``per_move`` plus the seat's remaining
+bank).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
+
+from google.protobuf.duration_pb2 import Duration
 
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
@@ -77,3 +80,10 @@ class TimeControl:
         if raw is None:
             return None
         return TimeControl(float(raw["per_move"]), float(raw["bank"]), TimeoutPolicy(raw["policy"]))
+
+
+def duration(seconds: float) -> Duration:
+    """A number of seconds (a bank left) as a protobuf Duration, rounded to the nanosecond."""
+    message = Duration()
+    message.FromNanoseconds(round(seconds * 1e9))
+    return message

@@ -19,7 +19,8 @@ happened, in words a reader can check:
 
 ``game`` names the game (a record without it is Thousand's: they were written before 1000 Blagogo).
 ``actions`` are the engine actions in the order applied (the shuffles are not listed: they follow from the
-seed), ``kind`` being the action's case in the game's action message; cards are written as the engines print
+seed), ``kind`` being the action's case in the game's action message (each game's adapter writes and reads
+its actions: :meth:`~server.games.GameAdapter.action_to_json`); cards are written as the engines print
 and parse them ("10♥"; for Blagogo "A♠", "A♠'" for the second deck's copy, "★1" to "★4" for the jokers), a
 Blagogo joker meaning as ``{"rank": "K", "suit": "♠"}`` (``"suit": null`` in a set) and a run's end as
 ``"low"``/``"high"`` (null for a set). ``events`` are every event of the table, unfiltered (the game is over,
@@ -41,43 +42,12 @@ from typing import Any, Final
 
 from google.protobuf import json_format
 
-from engine import (
-    Action,
-    Bid,
-    ChooseTalon,
-    Concede,
-    DeclareDark,
-    DeclineDark,
-    DemandRedeal,
-    DiscardCard,
-    Game,
-    GiveCard,
-    NameContract,
-    Pass,
-    PlayCard,
-    RedealReason,
-    Rules,
-    blagogo,
-)
-from engine.cards import Card
-from server import codec
-from server.games import THOUSAND, AnyAdapter, adapter_for_name
+from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
+from server.seats import SeatEvent, SeatState, seat_event_proto
 from server.store import DEFAULT_GAME, Store, StoredTable
-from server.table import (
-    AnyTable,
-    SeatReclaimedEvent,
-    SeatReleasedEvent,
-    SeatState,
-    SeatTakenEvent,
-    SeatTakenOverEvent,
-    Table,
-    TurnTimedOutEvent,
-    seat_event_proto,
-)
+from server.table import AnyTable, Table
 
 FORMAT: Final = "thousand.game-record/1"
-
-EngineGame = Game | blagogo.Game
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
@@ -97,7 +67,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     table.replay(stored.records)
     game: EngineGame = table.game
     actions = [
-        {"seat": r.seat, "action": action_json(adapter.action_from_bytes(r.data))}
+        {"seat": r.seat, "action": adapter.action_to_json(adapter.action_from_bytes(r.data))}
         for r in stored.records
         if r.kind == "action"
     ]
@@ -137,7 +107,7 @@ def replay(record: dict[str, Any]) -> EngineGame:
     while game.is_chance_node:
         game.apply_chance()
     for entry in record["actions"]:
-        adapter.apply(game, entry["seat"], action_from_json(entry["action"], name))
+        adapter.apply(game, entry["seat"], adapter.action_from_json(entry["action"]))
         while game.is_chance_node:
             game.apply_chance()
     return game
@@ -148,8 +118,8 @@ def rules_json(rules: object) -> dict[str, Any]:
     return {f.name: _plain(getattr(rules, f.name)) for f in fields(rules)}  # type: ignore[arg-type]
 
 
-def rules_from_json(raw: dict[str, Any], rules_type: type = Rules) -> Any:
-    """The rules of ``rules_type`` (engine.Rules or BlagogoRules) from :func:`rules_json`'s form."""
+def rules_from_json(raw: dict[str, Any], rules_type: type) -> Any:
+    """The rules of ``rules_type`` (a game's engine rules class) from :func:`rules_json`'s form."""
     defaults = rules_type()
     kwargs: dict[str, Any] = {}
     for f in fields(defaults):
@@ -161,170 +131,25 @@ def rules_from_json(raw: dict[str, Any], rules_type: type = Rules) -> Any:
     return rules_type(**kwargs)
 
 
-def action_json(action: Action | blagogo.Action) -> dict[str, Any]:
-    """An action as ``{"kind": its case in the game's action message, …its fields}``, cards as text."""
-    if isinstance(action, _BLAGOGO_ACTION_TYPES):
-        return _blagogo_action_json(action)
-    kind = codec.action_to_proto(action).WhichOneof("action")
-    return {"kind": kind, **{f.name: _plain(getattr(action, f.name)) for f in fields(action)}}
+def action_json(action: object) -> dict[str, Any]:
+    """An action of either game as ``{"kind": its case in the game's action message, …its fields}``, cards as
+    text (its adapter's :meth:`~server.games.GameAdapter.action_to_json`)."""
+    json: dict[str, Any] = adapter_for_action(action).action_to_json(action)
+    return json
 
 
 def action_from_json(raw: dict[str, Any], game: str = DEFAULT_GAME) -> Any:
-    """The engine action of ``game`` ("thousand" or "blagogo") from :func:`action_json`'s form."""
-    if game == "blagogo":
-        return _blagogo_action_from_json(raw)
-    if game != THOUSAND.name:
-        raise ValueError(f"unknown game {game!r}")
-    return _thousand_action_from_json(raw)
-
-
-def _thousand_action_from_json(raw: dict[str, Any]) -> Action:
-    kind = raw.get("kind")
-    cls = _ACTIONS.get(str(kind))
-    if cls is None:
-        raise ValueError(f"unknown action kind {kind!r}")
-    args: dict[str, Any] = {}
-    for f in fields(cls):
-        value = raw[f.name]
-        if f.name == "card":
-            value = Card.parse(value)
-        elif f.name == "reason":
-            value = RedealReason(value)
-        args[f.name] = value
-    action: Action = cls(**args)
-    return action
-
-
-_ACTIONS: Final[dict[str, type[Action]]] = {
-    "bid": Bid,
-    "pass_bid": Pass,
-    "declare_dark": DeclareDark,
-    "decline_dark": DeclineDark,
-    "demand_redeal": DemandRedeal,
-    "choose_talon": ChooseTalon,
-    "give_card": GiveCard,
-    "discard_card": DiscardCard,
-    "name_contract": NameContract,
-    "concede": Concede,
-    "play_card": PlayCard,
-}
-
-
-# ------------------------------------------------------------------------------------- 1000 Blagogo actions
-
-_BLAGOGO_ACTION_TYPES: Final = (
-    blagogo.DrawFromDeck,
-    blagogo.TakeFromBridge,
-    blagogo.LayMelds,
-    blagogo.AddToMeld,
-    blagogo.SwapJoker,
-    blagogo.Discard,
-)
-
-
-def _stands_json(stands: blagogo.Stands) -> dict[str, Any]:
-    return {"rank": stands.rank.label, "suit": None if stands.suit is None else stands.suit.symbol}
-
-
-def _stands_from_json(raw: dict[str, Any]) -> blagogo.Stands:
-    rank = next((r for r in blagogo.Rank if r.label == raw["rank"]), None)
-    if rank is None:
-        raise ValueError(f"not a rank: {raw['rank']!r}")
-    if raw.get("suit") is None:
-        return blagogo.Stands(rank)
-    suit = next((s for s in blagogo.Suit if s.symbol == raw["suit"]), None)
-    if suit is None:
-        raise ValueError(f"not a suit: {raw['suit']!r}")
-    return blagogo.Stands(rank, suit)
-
-
-def _blagogo_cards(cards: tuple[blagogo.Card, ...]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def _blagogo_cards_from(raw: list[str]) -> tuple[blagogo.Card, ...]:
-    return tuple(blagogo.Card.parse(text) for text in raw)
-
-
-def _blagogo_action_json(action: blagogo.Action) -> dict[str, Any]:
-    match action:
-        case blagogo.DrawFromDeck():
-            return {"kind": "draw_from_deck"}
-        case blagogo.TakeFromBridge(position):
-            return {"kind": "take_from_bridge", "position": position}
-        case blagogo.LayMelds(melds):
-            return {
-                "kind": "lay_melds",
-                "melds": [
-                    {"cards": _blagogo_cards(m.cards), "jokers": [_stands_json(s) for s in m.jokers]}
-                    for m in melds
-                ],
-            }
-        case blagogo.AddToMeld(meld_id, cards, jokers, end):
-            return {
-                "kind": "add_to_meld",
-                "meld_id": meld_id,
-                "cards": _blagogo_cards(cards),
-                "jokers": [_stands_json(s) for s in jokers],
-                "end": None if end is None else end.value,
-            }
-        case blagogo.SwapJoker(meld_id, card):
-            return {"kind": "swap_joker", "meld_id": meld_id, "card": str(card)}
-        case blagogo.Discard(card):
-            return {"kind": "discard", "card": str(card)}
-
-
-def _blagogo_action_from_json(raw: dict[str, Any]) -> blagogo.Action:
-    match raw.get("kind"):
-        case "draw_from_deck":
-            return blagogo.DrawFromDeck()
-        case "take_from_bridge":
-            return blagogo.TakeFromBridge(int(raw["position"]))
-        case "lay_melds":
-            return blagogo.LayMelds(
-                tuple(
-                    blagogo.MeldSpec(
-                        _blagogo_cards_from(m["cards"]), tuple(_stands_from_json(s) for s in m["jokers"])
-                    )
-                    for m in raw["melds"]
-                )
-            )
-        case "add_to_meld":
-            end = raw.get("end")
-            return blagogo.AddToMeld(
-                int(raw["meld_id"]),
-                _blagogo_cards_from(raw["cards"]),
-                tuple(_stands_from_json(s) for s in raw["jokers"]),
-                None if end is None else blagogo.End(end),
-            )
-        case "swap_joker":
-            return blagogo.SwapJoker(int(raw["meld_id"]), blagogo.Card.parse(raw["card"]))
-        case "discard":
-            return blagogo.Discard(blagogo.Card.parse(raw["card"]))
-        case kind:
-            raise ValueError(f"unknown action kind {kind!r}")
+    """The engine action of ``game`` (a stored game's name) from :func:`action_json`'s form."""
+    return adapter_for_name(game).action_from_json(raw)
 
 
 def _plain(value: object) -> object:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Card):
-        return str(value)
-    return value
+    return value.value if isinstance(value, Enum) else value
 
 
 def _event_json(adapter: AnyAdapter, sequence: int, event: object) -> dict[str, Any]:
-    match event:
-        case (
-            SeatTakenEvent()
-            | SeatReleasedEvent()
-            | TurnTimedOutEvent()
-            | SeatTakenOverEvent()
-            | SeatReclaimedEvent()
-        ):
-            message = seat_event_proto(event)
-        case _:
-            message = adapter.event_message(event)  # unfiltered: the operator's full record
+    # A game's event unfiltered: the operator's full record.
+    message = seat_event_proto(event) if isinstance(event, SeatEvent) else adapter.event_message(event)
     return {"sequence": sequence, **json_format.MessageToDict(message)}
 
 

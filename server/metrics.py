@@ -33,7 +33,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-import server.table as table_module
+import server.streams as streams_module
 from server.logs import get_logger
 from server.telemetry import GAMES, Telemetry, game_label, table_status
 
@@ -259,7 +259,7 @@ class TableCollector(Collector):
         capacity = GaugeMetricFamily(
             "thousand_stream_queue_capacity_messages",
             "A stream's queue bound: a stream that fills it is resynchronized by a snapshot.",
-            value=table_module.STREAM_QUEUE_SIZE,
+            value=streams_module.STREAM_QUEUE_SIZE,
         )
         yield capacity
         idle = GaugeMetricFamily(

@@ -32,7 +32,8 @@ from server import wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import get_logger
 from server.requests import Context, Malformed, table_id_of, token_of
-from server.table import SPECTATORS, AnyTable, Reply, Subscriber
+from server.streams import SPECTATORS, Reply, Subscriber
+from server.table import AnyTable
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
@@ -41,14 +42,13 @@ if TYPE_CHECKING:
 
 log = get_logger("thousand.play")
 
-_UPDATE: Final = 1
-_RESULT: Final = 2
-"""PlayResponse's fields."""
+_UPDATE: Final = wire.field_number(pb.PlayResponse, "update")
+_RESULT: Final = wire.field_number(pb.PlayResponse, "result")
+_RESULT_REQUEST_ID: Final = wire.field_number(pb.ActionResult, "request_id")
+_RESULT_SEQUENCE: Final = wire.field_number(pb.ActionResult, "sequence")
+"""ActionResult's fields, as an accepted action's result is written by hand."""
 MAX_UNSENT_RESULTS: Final = 64
 """Results of a Play stream's actions waiting to be sent at most; the client's next action is read after."""
-_RESULT_REQUEST_ID: Final = 1
-_RESULT_SEQUENCE: Final = 2
-"""ActionResult's fields, as an accepted action's result is written by hand."""
 
 
 def accepted(request_id: str, sequence: int) -> Reply:

@@ -17,8 +17,9 @@ from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
 from server.quotas import Holding, TableQuotas
+from server.seats import SeatState
 from server.store import Store, StoreError, TableConfig
-from server.table import AnyTable, SeatState, Table
+from server.table import AnyTable, Table
 from server.telemetry import Telemetry
 
 DEFAULT_PAGE_SIZE: Final = 20

@@ -35,7 +35,9 @@ from server.requests import (
     table_id_of,
     token_of,
 )
-from server.table import SPECTATORS, AnyTable, hash_token
+from server.seats import hash_token
+from server.streams import SPECTATORS
+from server.table import AnyTable
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 

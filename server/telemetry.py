@@ -3,9 +3,9 @@
 Tables, the registry and the service call a :class:`Telemetry` at a few points (a table created or started,
 events published, an action applied, replayed or refused, a bot's decision, a stream resynchronized). It
 writes the lifecycle lines (table created, started, finished; deal or round finished; game over) and, when the
-server has metrics, counts. Every count carries the table's game (``thousand`` or ``blagogo``); a Blagogo
-round counts in ``thousand_deals_finished`` with kind ``round`` and outcome ``went_out``, ``kantrame`` or
-``no_winner``.
+server has metrics, counts. Every count carries the table's game (its adapter's name). What a deal or round
+scored, and so its ``thousand_deals_finished`` labels and its log line, is the game's adapter's to say
+(:meth:`~server.games.GameAdapter.scored`): nothing here names a game's events or actions.
 
 Nothing secret is ever passed on: no seat token, no card, no hand, and not the table's seed (the seed
 determines every deal's cards).
@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from engine.blagogo import events as blagogo_events
-from engine.events import DealScored
-from server.games import GAMES
+from server.games import GAMES, Scored
 from server.logs import bind_request, get_logger
 
 if TYPE_CHECKING:
@@ -104,44 +102,20 @@ class Telemetry:
         self._progress[table] = time.time()
         if replaying:
             return
+        adapter = table.adapter
         for event in events:
-            if isinstance(event, DealScored):
-                self._deal_finished(table, event)
-            elif isinstance(event, blagogo_events.RoundScored):
-                self._round_finished(table, event)
-            elif table.adapter.is_game_over(event):
+            scored = adapter.scored(event)
+            if scored is not None:
+                self._scored(table, scored)
+            elif adapter.is_game_over(event):
                 self._game_over(table, event)
 
-    def _deal_finished(self, table: Table, event: DealScored) -> None:
+    def _scored(self, table: Table, scored: Scored) -> None:
+        """A deal or round was scored."""
         if self.metrics is not None:
-            labels = (game_label(table), event.kind.value, event.outcome.value)
-            self.metrics.deals_finished.labels(*labels).inc()
+            self.metrics.deals_finished.labels(game_label(table), scored.kind, scored.outcome).inc()
         if not self.quiet:
-            log.info(
-                "deal finished",
-                table_id=table.table_id,
-                deal=event.number,
-                kind=event.kind.value,
-                declarer=event.declarer,
-                contract=event.contract,
-                outcome=event.outcome.value,
-                totals=list(event.totals),
-            )
-
-    def _round_finished(self, table: Table, event: blagogo_events.RoundScored) -> None:
-        """A round of 1000 Blagogo was scored (B-18, B-19; no winner: B-10)."""
-        outcome = "no_winner" if event.winner is None else "kantrame" if event.kantrame else "went_out"
-        if self.metrics is not None:
-            self.metrics.deals_finished.labels(game_label(table), "round", outcome).inc()
-        if not self.quiet:
-            log.info(
-                "round finished",
-                table_id=table.table_id,
-                round=event.number,
-                winner=event.winner,
-                outcome=outcome,
-                totals=list(event.totals),
-            )
+            log.info(f"{scored.noun} finished", table_id=table.table_id, **scored.details)
 
     def _game_over(self, table: Table, event: Any) -> None:
         """Either game's GameOver: a winner and standings (seat, place, score)."""

@@ -33,62 +33,85 @@ from enum import Enum
 from operator import attrgetter
 from typing import Final, TypeVar
 
+from codec import thousand as codec
+from codec.common import enum_table
 from engine import Action, Rules, View
 from engine.cards import CARDS, Card, Suit
 from engine.deal import Phase
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, TakenTrick
-from server import codec, wire
-from server.codec_common import enum_table
+from server import wire
+from server.wire import field_number
 from thousand.v1 import cards_pb2, thousand_events_pb2, thousand_views_pb2
 
 _E = TypeVar("_E", bound=Enum)
 
-# ThousandView's fields (thousand_views.proto).
-_VIEWER: Final = 1
-_RULES: Final = 2
-_DEAL_NUMBER: Final = 3
-_DEALER: Final = 4
-_KIND: Final = 5
-_PHASE: Final = 6
-_ACTIVE: Final = 7
-_SITTER: Final = 8
-_HAND: Final = 9
-_CARD_COUNTS: Final = 10
-_AUCTION: Final = 11
-_HIGH_BID: Final = 12
-_HIGH_BIDDER: Final = 13
-_DARK_SEAT: Final = 14
-_DECLARER: Final = 15
-_BID: Final = 16
-_CONTRACT: Final = 17
-_DOUBLED: Final = 18
-_TALON: Final = 19
-_TALON_COUNTS: Final = 20
-_EXCHANGE: Final = 21
-_TRICK: Final = 22
-_TRUMP: Final = 23
-_MARRIAGES: Final = 24
-_TRICKS_WON: Final = 25
-_TRICK_POINTS: Final = 26
-_SCORES: Final = 27
-_TO_ACT: Final = 28
-_LEGAL_ACTIONS: Final = 29
-_REVEALED_HANDS: Final = 30
-_WINNER: Final = 31
-_STANDINGS: Final = 32
-_TRICKS: Final = 33
+
+# Every field number here is read by name from the generated descriptors (thousand_views.proto and the
+# messages it uses), once, at import. ThousandView's fields:
+_View: Final = thousand_views_pb2.ThousandView
+_VIEWER: Final = field_number(_View, "viewer")
+_RULES: Final = field_number(_View, "rules")
+_DEAL_NUMBER: Final = field_number(_View, "deal_number")
+_DEALER: Final = field_number(_View, "dealer")
+_KIND: Final = field_number(_View, "kind")
+_PHASE: Final = field_number(_View, "phase")
+_ACTIVE: Final = field_number(_View, "active")
+_SITTER: Final = field_number(_View, "sitter")
+_HAND: Final = field_number(_View, "hand")
+_CARD_COUNTS: Final = field_number(_View, "card_counts")
+_AUCTION: Final = field_number(_View, "auction")
+_HIGH_BID: Final = field_number(_View, "high_bid")
+_HIGH_BIDDER: Final = field_number(_View, "high_bidder")
+_DARK_SEAT: Final = field_number(_View, "dark_seat")
+_DECLARER: Final = field_number(_View, "declarer")
+_BID: Final = field_number(_View, "bid")
+_CONTRACT: Final = field_number(_View, "contract")
+_DOUBLED: Final = field_number(_View, "doubled")
+_TALON: Final = field_number(_View, "talon")
+_TALON_COUNTS: Final = field_number(_View, "talon_counts")
+_EXCHANGE: Final = field_number(_View, "exchange")
+_TRICK: Final = field_number(_View, "trick")
+_TRUMP: Final = field_number(_View, "trump")
+_MARRIAGES: Final = field_number(_View, "marriages")
+_TRICKS_WON: Final = field_number(_View, "tricks_won")
+_TRICK_POINTS: Final = field_number(_View, "trick_points")
+_SCORES: Final = field_number(_View, "scores")
+_TO_ACT: Final = field_number(_View, "to_act")
+_LEGAL_ACTIONS: Final = field_number(_View, "legal_actions")
+_REVEALED_HANDS: Final = field_number(_View, "revealed_hands")
+_WINNER: Final = field_number(_View, "winner")
+_STANDINGS: Final = field_number(_View, "standings")
+_TRICKS: Final = field_number(_View, "tricks")
 
 # The fields of the nested messages, each named by its message.
-_ENTRY_SEAT, _ENTRY_BID = 1, 2  # ThousandView.AuctionEntry
-_EXCHANGE_GIVER, _EXCHANGE_TO_SEAT, _EXCHANGE_CARD = 1, 2, 3  # ThousandView.Exchange
-_TRICK_CARD_SEAT, _TRICK_CARD_CARD = 1, 2  # ThousandView.TrickCard
-_TAKEN_WINNER, _TAKEN_PLAYS, _TAKEN_POINTS = 1, 2, 3  # ThousandView.TakenTrick
-_MARRIAGE_SEAT, _MARRIAGE_SUIT = 1, 2  # ThousandView.DeclaredMarriage
-_SCORE_SEAT, _SCORE_SCORE, _SCORE_BOLTS, _SCORE_ON_BARREL = 1, 2, 3, 4  # SeatScore
-_SCORE_BARREL_DEALS, _SCORE_BARREL_VISITS, _SCORE_FALLS = 5, 6, 7  # SeatScore
-_LIST_CARDS: Final = 1  # CardList
-_STANDING_SEAT, _STANDING_PLACE, _STANDING_SCORE, _STANDING_PAYOUT = 1, 2, 3, 4  # Standing
+_SeatScore: Final = thousand_views_pb2.SeatScore
+_Standing: Final = thousand_events_pb2.Standing
+_ENTRY_SEAT: Final = field_number(_View.AuctionEntry, "seat")
+_ENTRY_BID: Final = field_number(_View.AuctionEntry, "bid")
+_EXCHANGE_GIVER: Final = field_number(_View.Exchange, "giver")
+_EXCHANGE_TO_SEAT: Final = field_number(_View.Exchange, "to_seat")
+_EXCHANGE_CARD: Final = field_number(_View.Exchange, "card")
+_TRICK_CARD_SEAT: Final = field_number(_View.TrickCard, "seat")
+_TRICK_CARD_CARD: Final = field_number(_View.TrickCard, "card")
+_TAKEN_WINNER: Final = field_number(_View.TakenTrick, "winner")
+_TAKEN_PLAYS: Final = field_number(_View.TakenTrick, "plays")
+_TAKEN_POINTS: Final = field_number(_View.TakenTrick, "points")
+_MARRIAGE_SEAT: Final = field_number(_View.DeclaredMarriage, "seat")
+_MARRIAGE_SUIT: Final = field_number(_View.DeclaredMarriage, "suit")
+_SCORE_SEAT: Final = field_number(_SeatScore, "seat")
+_SCORE_SCORE: Final = field_number(_SeatScore, "score")
+_SCORE_BOLTS: Final = field_number(_SeatScore, "bolts")
+_SCORE_ON_BARREL: Final = field_number(_SeatScore, "on_barrel")
+_SCORE_BARREL_DEALS: Final = field_number(_SeatScore, "barrel_deals")
+_SCORE_BARREL_VISITS: Final = field_number(_SeatScore, "barrel_visits")
+_SCORE_FALLS: Final = field_number(_SeatScore, "falls")
+_LIST_CARDS: Final = field_number(cards_pb2.CardList, "cards")
+_STANDING_SEAT: Final = field_number(_Standing, "seat")
+_STANDING_PLACE: Final = field_number(_Standing, "place")
+_STANDING_SCORE: Final = field_number(_Standing, "score")
+_STANDING_PAYOUT: Final = field_number(_Standing, "payout")
+
 
 _SEATS: Final = 4
 """The most seats a table of Thousand has: the prebuilt plays cover seats 0 to 3."""
@@ -134,7 +157,7 @@ _TAKEN_POINTS_FIELDS: Final = _implicit(_TAKEN_POINTS)
 _MARRIAGE_SEAT_FIELDS: Final = _implicit(_MARRIAGE_SEAT)
 _SCORE_SEAT_FIELDS: Final = _implicit(_SCORE_SEAT)
 _SCORE_SMALL_FIELDS: Final = tuple(
-    _implicit(number) for number in range(_SCORE_BARREL_DEALS, _SCORE_FALLS + 1)
+    _implicit(number) for number in (_SCORE_BARREL_DEALS, _SCORE_BARREL_VISITS, _SCORE_FALLS)
 )  # barrel_deals, barrel_visits, falls: 0 to 3 in practice
 _BOLTS_FIELDS: Final = _implicit(_SCORE_BOLTS)
 _ON_BARREL_FIELD: Final = wire.bool_field(_SCORE_ON_BARREL, True)

@@ -9,6 +9,9 @@ event and the Turn into it) and serializing it would give, without the copies. T
 field-number order, as protobuf's own serializer writes them, so the bytes are the same too (a test checks
 both against ``SerializeToString``).
 
+The field numbers come from the generated descriptors (:func:`field_number`, read once at import by the
+modules that write fields by hand), so that a number cannot disagree with the ``.proto``.
+
 Only what those messages need is here: integers (``uint64``; ``int32``, a negative one as protobuf writes it,
 sign-extended to ten bytes), bools, packed repeated ``int32`` and length-delimited fields (submessages,
 already serialized). A Turn's view (ThousandView) is written from such pieces too: :mod:`server.view_wire`.
@@ -18,6 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Final
+
+from google.protobuf.message import Message
+
+
+def field_number(message: type[Message], name: str) -> int:
+    """The number of field ``name`` of ``message`` (a generated class), from its descriptor; KeyError for a
+    field the message does not have (renamed in the ``.proto``: the importing module fails at once)."""
+    number: int = message.DESCRIPTOR.fields_by_name[name].number
+    return number
+
 
 _SMALL: Final[tuple[bytes, ...]] = tuple(bytes((n,)) for n in range(128))
 """One-byte varints, prebuilt: most lengths and every seat number."""

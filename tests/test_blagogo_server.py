@@ -1,4 +1,4 @@
-"""1000 Blagogo on the gRPC server: the same tables, streams, bots and store as Thousand (server/games.py).
+"""1000 Blagogo on the gRPC server: the same tables, streams, bots and store as Thousand (server/games/).
 
 Whole games with 2, 5 and 8 players (open seats played by scripted clients choosing among their Turn's
 actions with a seeded generator, the other seats server-run ``random`` bots), hidden information on the wire
@@ -23,11 +23,12 @@ import pytest
 from grpc import aio
 from prometheus_client import generate_latest
 
+from codec import blagogo as codec_blagogo
+from codec import thousand as codec
 from engine import Pass
 from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARD_RANK, CARD_SUIT, FIRST_JOKER
-from server import codec, codec_blagogo
 from server.app import Server, Settings
 from server.export import action_from_json, action_json, record_of, replay
 from server.games import BLAGOGO

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from clients.bots.blagogo import make_blagogo_strategy
 from clients.bots.cli import main
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import run_bot
 from clients.session import TableSession
 from engine import Rules
+from engine.blagogo import BlagogoRules
 from tests.live_server import live_server
 
 
@@ -87,3 +89,38 @@ def test_tournament_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     results = last_json(capsys.readouterr().out)["results"]
     assert isinstance(results, dict) and set(results) == {"random", "greedy"}
+
+
+def test_one_bot_loop_plays_a_blagogo_seat_taken_over_with_its_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """run_bot plays either game: a Blagogo strategy takes over a joined seat by its token (the session learns
+    the table's game from the server), plays to the end; a table of another game than ``game`` is refused."""
+
+    async def scenario(address: str) -> None:
+        async with TableSession(address) as lobby:
+            rules = BlagogoRules(players=3, target=60, turnover_limit=1)
+            table = await lobby.create_table(rules, [None, "random", "random"], seed=4, first_dealer=0)
+            seat = await lobby.join(table.table_id, name="joined")
+            token = lobby.seat_token
+            thousand = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=1)
+        strategy = make_blagogo_strategy("heuristic")
+        result = await asyncio.wait_for(
+            run_bot(
+                strategy, server=address, table_id=table.table_id, seat=seat, seat_token=token, game="blagogo"
+            ),
+            120,
+        )
+        assert result.finished and result.decisions > 3 and result.refused == 0
+        assert {s.seat for s in result.standings} == {0, 1, 2}
+        with pytest.raises(ValueError, match="plays Thousand, not blagogo"):
+            await run_bot(strategy, server=address, table_id=thousand.table_id, game="blagogo")
+        command = ["play", "--game", "blagogo", "--server", address, "--table", thousand.table_id]
+        code = await asyncio.to_thread(main, [*command, "--strategy", "random"])
+        assert code == 2
+        async with TableSession(address) as lobby:
+            assert (await lobby.get_table(thousand.table_id)).open_seats == 1  # each bot gave its seat up
+
+    with live_server(tmp_path) as server:
+        asyncio.run(scenario(server.address))
+    assert "plays Thousand, not blagogo" in capsys.readouterr().err

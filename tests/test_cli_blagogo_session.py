@@ -8,25 +8,16 @@ import random
 
 import pytest
 
-from clients.session import (
-    OPEN,
-    BlagogoEventMessage,
-    BlagogoSnapshot,
-    BlagogoTurn,
-    ServerError,
-    StreamItem,
-    TableSession,
-    blagogo_rules_of,
-    decode_blagogo_turn,
-    game_name,
-    rules_of,
-    table_rules,
-)
+from clients.errors import ServerError
+from clients.games import BLAGOGO, THOUSAND, game_of, table_rules
+from clients.games.blagogo import candidate_melds, simple_actions
+from clients.messages import EventMessage, Snapshot, StreamItem, Turn
+from clients.session import OPEN, TableSession
+from codec import blagogo as codec_blagogo
 from engine import Rules
 from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARDS
-from server import codec_blagogo
 from tests.cli_harness import run, serving
 from thousand.v1 import table_service_pb2 as pb
 
@@ -37,13 +28,13 @@ def test_a_whole_blagogo_game_streamed_and_played_through_the_session() -> None:
     async def scenario() -> tuple[list[StreamItem], TableSession]:
         async with serving() as address, TableSession(address) as lobby:
             table = await lobby.create_table(SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0)
-            assert table.game == pb.GAME_KIND_BLAGOGO and game_name(table) == "blagogo"
-            assert blagogo_rules_of(table) == SHORT and table_rules(table) == SHORT
+            assert table.game == pb.GAME_KIND_BLAGOGO and game_of(table).name == "blagogo"
+            assert BLAGOGO.rules_of(table) == SHORT and table_rules(table) == SHORT
             with pytest.raises(ValueError, match="Blagogo"):
-                rules_of(table)
+                THOUSAND.rules_of(table)
             await lobby.create_table(Rules(), [OPEN, "greedy", "greedy"])
             listed = await lobby.list_tables()
-            assert {game_name(t) for t in listed} == {"blagogo", "thousand"}
+            assert {game_of(t).name for t in listed} == {"blagogo", "thousand"}
             only = await lobby.list_tables(game=pb.GAME_KIND_BLAGOGO)
             assert [t.table_id for t in only] == [table.table_id]
 
@@ -54,12 +45,12 @@ def test_a_whole_blagogo_game_streamed_and_played_through_the_session() -> None:
                 refused = False
                 async for item in session.stream(from_start=True):
                     items.append(item)
-                    turn = item.turn if isinstance(item, BlagogoEventMessage | BlagogoSnapshot) else None
+                    turn = item.turn if isinstance(item, EventMessage | Snapshot) else None
                     if turn is None or turn.seat != seat or not turn.legal_actions:
                         continue
-                    assert isinstance(turn, BlagogoTurn) and turn.view is not None
+                    assert isinstance(turn, Turn) and turn.view is not None
                     assert turn.view.viewer == seat and turn.view.hand
-                    assert turn.simple_actions + turn.candidate_melds == turn.legal_actions
+                    assert simple_actions(turn) + candidate_melds(turn) == turn.legal_actions
                     if not refused and turn.view.phase is bg.Phase.PLAY:
                         refused = True
                         bad = bg.LayMelds((bg.MeldSpec(turn.view.hand[:1]),))  # one card is no meld
@@ -71,13 +62,13 @@ def test_a_whole_blagogo_game_streamed_and_played_through_the_session() -> None:
                 return items, session
 
     items, _ = run(scenario(), timeout=60)
-    events = [i.event for i in items if isinstance(i, BlagogoEventMessage)]
+    events = [i.event for i in items if isinstance(i, EventMessage)]
     assert isinstance(events[-1], be.GameOver)
     assert any(isinstance(e, be.GameStarted) for e in events)
     dealt = [e for e in events if isinstance(e, be.HandDealt)]
     assert dealt and all((e.cards is not None) == (e.seat == 0) for e in dealt)  # B-21: only the own hand
     assert any(isinstance(e, be.Discarded) for e in events)
-    sequences = [i.sequence for i in items if isinstance(i, BlagogoEventMessage)]
+    sequences = [i.sequence for i in items if isinstance(i, EventMessage)]
     assert sequences == list(range(1, len(sequences) + 1))
 
 
@@ -93,7 +84,7 @@ def test_a_blagogo_turn_decodes_actions_candidates_and_view() -> None:
         legal_actions=[pb.Action(blagogo=codec_blagogo.action_to_proto(a)) for a in actions],
         view=pb.View(blagogo=codec_blagogo.view_to_proto(bg.view(game, seat))),
     )
-    turn = decode_blagogo_turn(message)
+    turn = BLAGOGO.decode_turn(message)
     assert turn.seat == seat and turn.legal_actions == actions
-    assert turn.candidate_melds == (meld,) and turn.simple_actions == tuple(game.legal_actions())
+    assert candidate_melds(turn) == (meld,) and simple_actions(turn) == tuple(game.legal_actions())
     assert turn.view == bg.view(game, seat)

@@ -13,10 +13,12 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
+from clients.backoff import Backoff
 from clients.cli.blagogo_text import sorted_hand
 from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoFollower, BlagogoHelpScreen
-from clients.session import OPEN, Backoff, BlagogoTurn, TableSession
-from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
+from clients.messages import Turn
+from clients.session import OPEN, TableSession
+from engine.blagogo import Action, BlagogoRules, Discard, LayMelds, MeldSpec, View
 from tests.cli_harness import Proxy, run, serving
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
@@ -137,7 +139,7 @@ async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> 
 def kept_view_matches_the_servers(mismatches: list[str]) -> None:
     """Record where the view the UI keeps from the events differs from the one a Turn brings."""
 
-    def checked(self: BlagogoFollower, turn: BlagogoTurn | None) -> None:
+    def checked(self: BlagogoFollower, turn: Turn[View, Action] | None) -> None:
         kept, sent = self.view, turn.view if turn is not None else None
         if kept is not None and sent is not None:
             for name in ("bridge", "melds", "card_counts", "opened", "scores", "deck_count", "known_cards"):

@@ -12,25 +12,16 @@ from typing import Any
 import grpc
 import pytest
 
-import server.table as table_module
-from clients.session import (
-    OPEN,
-    Backoff,
-    ConnectionLost,
-    EventMessage,
-    Reconnected,
-    ServerError,
-    Snapshot,
-    StreamItem,
-    TableSession,
-    Turn,
-    decode_turn,
-    rules_of,
-)
+import server.streams as streams_module
+from clients.backoff import Backoff
+from clients.errors import ServerError
+from clients.games import THOUSAND
+from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
+from clients.session import OPEN, TableSession
+from codec import thousand as codec
 from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
 from engine.selfplay import greedy_player
-from server import codec
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb
 
@@ -63,7 +54,7 @@ def test_a_whole_game_against_two_bots() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
             table = await session.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=11, first_dealer=0)
-            assert rules_of(table) == SHORT
+            assert THOUSAND.rules_of(table) == SHORT
             assert [s.kind for s in table.seats] == [pb.SEAT_KIND_OPEN, pb.SEAT_KIND_BOT, pb.SEAT_KIND_BOT]
             assert await session.join(table.table_id, name="Ann") == 0
             items = await asyncio.wait_for(play_greedy(session), timeout=60)
@@ -209,7 +200,7 @@ def test_an_action_is_retried_with_its_request_id_while_the_server_is_unreachabl
 
 def test_a_lagging_stream_resumes_instead_of_skipping_events(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server resyncs a lagging stream with a snapshot; the session fetches the skipped events instead."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as player:
@@ -244,9 +235,9 @@ def test_a_turn_decodes_its_seat_actions_view_and_deadline() -> None:
     message.legal_actions.extend(pb.Action(thousand=codec.action_to_proto(a)) for a in game.legal_actions())
     message.view.thousand.CopyFrom(codec.view_to_proto(view(game, seat)))
     message.deadline.FromDatetime(datetime.now(UTC) + timedelta(seconds=30))
-    turn = decode_turn(message)
+    turn = THOUSAND.decode_turn(message)
     assert turn.seat == seat and turn.legal_actions == game.legal_actions()
     assert turn.view == view(game, seat)
     left = turn.seconds_left()
     assert left is not None and 28 < left <= 30
-    assert decode_turn(pb.Turn()) == Turn(seat=None)
+    assert THOUSAND.decode_turn(pb.Turn()) == Turn(seat=None)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from clients.tracker import ViewTracker
+from clients.tracker.thousand import ViewTracker
 from engine import Game, Rules, View, events_for, view
 from engine.rules import BidCap, OpeningBid, SitterScores, TwoPlayerDeal, WeakTalon
 from engine.selfplay import greedy_player, random_player

@@ -13,9 +13,10 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
+from clients.backoff import Backoff
 from clients.cli.text import action_label
 from clients.cli.tui import CARD_KEYS, HelpScreen, ThousandApp
-from clients.session import OPEN, Backoff, TableSession
+from clients.session import OPEN, TableSession
 from engine import Action, PlayCard, Rules
 from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving

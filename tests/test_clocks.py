@@ -242,7 +242,7 @@ def test_a_table_without_a_clock_arms_no_timer() -> None:
             watcher = Watcher(stub, table.table_id, joined.seat_token, None)
             mine = watcher.messages[await watcher.until(my_turn(joined.seat))]
             assert not mine.turn.HasField("deadline")
-            assert server.registry.get(table.table_id)._clock_timer is None
+            assert server.registry.get(table.table_id).clock.timer is None
             watcher.close()
             bad = clock_table(0.1)
             bad.time_control.bank.seconds = -1

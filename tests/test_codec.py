@@ -1,4 +1,4 @@
-"""server/codec.py: the engine <-> protobuf mapping of thousand.v1 (rules, actions, events, views).
+"""codec/thousand.py: the engine <-> protobuf mapping of thousand.v1 (rules, actions, events, views).
 
 Every conversion is checked as a round trip through the wire format (``SerializeToString`` and back), so a
 field the codec forgets, or a value the contract cannot carry, shows up as an inequality. Hidden information
@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codec import thousand as codec
 from engine import (
     SPECTATOR,
     Action,
@@ -56,7 +57,6 @@ from engine import (
 from engine import actions as ea
 from engine import events as ee
 from engine.cards import CARDS
-from server import codec
 from tests.randomplay import action_key, states
 from thousand.v1 import (
     cards_pb2,

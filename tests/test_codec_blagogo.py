@@ -1,4 +1,4 @@
-"""server/codec_blagogo.py: the engine <-> protobuf mapping of 1000 Blagogo (cards, rules, actions, events,
+"""codec/blagogo.py: the engine <-> protobuf mapping of 1000 Blagogo (cards, rules, actions, events,
 views).
 
 As in tests/test_codec.py, every conversion is checked as a round trip through the wire format, so a field
@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codec import blagogo as codec
 from engine.blagogo import (
     CARDS,
     SPECTATOR,
@@ -49,7 +50,6 @@ from engine.blagogo import events as be
 from engine.blagogo.cards import Card
 from engine.blagogo.randomplay import states
 from engine.errors import InvalidActionError, RulesError
-from server import codec_blagogo as codec
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,

@@ -16,9 +16,9 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from codec import thousand as codec
 from engine import Game, events_for
 from engine.selfplay import greedy_player
-from server import codec
 from server.app import Server, Settings
 from server.store import Store
 from thousand.v1 import table_service_pb2 as pb

@@ -14,8 +14,8 @@ from grpc import aio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from codec import thousand as codec
 from engine import Bid, Pass
-from server import codec
 from server.app import Server, Settings
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

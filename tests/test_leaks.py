@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-import server.table as table_module
+import server.streams as streams_module
 from engine import Rules
 from engine.cards import Card, Rank, Suit
 from server.registry import Registry, SeatSpec
@@ -128,7 +128,7 @@ def check(viewer: int | None, messages: list[pb.StreamEventsResponse]) -> None:
 def test_a_lagging_stream_of_a_released_seat_ends_without_a_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream that fell behind is normally resynchronized with a snapshot of its seat; once the seat is
     given up it must end instead, with nothing more of that seat (T-33)."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
         table = await Registry().create(Rules(), [SeatSpec(bot=False)] * 3, seed=5, first_dealer=0)

@@ -14,10 +14,19 @@ from typing import Any
 import grpc
 import pytest
 from grpc import aio
+from prometheus_client import generate_latest
 
+from engine.blagogo import BlagogoRules
+from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
 from server.app import parse_settings
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
+from server.metrics import Metrics
+from server.registry import Registry, SeatSpec
+from server.table import AnyTable
+from server.telemetry import Telemetry
+from tests.test_blagogo_server import TURNOVER_LIMIT
+from tests.test_ops_metrics import Scrape
 from tests.test_server import Client, harness, run, seated, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 
@@ -210,3 +219,34 @@ def test_log_format_choice_flags_and_environment() -> None:
     assert settings.log_format == "console" and settings.log_level == "debug"
     with pytest.raises(SystemExit):
         parse_settings(["--log-format", "xml"], {})
+
+
+def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captured) -> None:
+    """The game's adapter says what a round scored (server.games.blagogo): each round a "round finished" line
+    and a count of kind "round" by outcome (went_out, kantrame, no_winner: B-18, B-19, B-10)."""
+
+    async def scenario() -> tuple[AnyTable, Metrics]:
+        metrics = Metrics()
+        telemetry = Telemetry(metrics.game)
+        registry = Registry(None, telemetry)
+        rules = BlagogoRules(players=3, target=600, turnover_limit=TURNOVER_LIMIT)
+        seats = [SeatSpec(bot=True, strategy="random")] * 3
+        table = await registry.create(rules, seats, seed=1, first_dealer=None)  # a kantrame among 5 rounds
+        while (seat := table.bot_to_act()) is not None:
+            await table.play_bot(seat)
+        return table, metrics
+
+    table, metrics = asyncio.run(scenario())
+    rounds = [e for e in table.log if isinstance(e, RoundScored)]
+    outcomes = ["no_winner" if e.winner is None else "kantrame" if e.kantrame else "went_out" for e in rounds]
+    lines = captured.find("round finished", table_id=table.table_id)
+    assert len(rounds) > 1 and "kantrame" in outcomes
+    assert [line["round"] for line in lines] == [e.number for e in rounds]
+    assert [line["outcome"] for line in lines] == outcomes
+    assert [line["winner"] for line in lines] == [e.winner for e in rounds]
+    assert [line["totals"] for line in lines] == [list(e.totals) for e in rounds]
+    assert not captured.find("deal finished", table_id=table.table_id)
+    scrape = Scrape(generate_latest(metrics.registry).decode())
+    for outcome in ("went_out", "kantrame", "no_winner"):
+        counted = scrape.value("thousand_deals_finished_total", game="blagogo", kind="round", outcome=outcome)
+        assert counted == outcomes.count(outcome)

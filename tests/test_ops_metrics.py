@@ -21,11 +21,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-import server.table as table_module
+import server.streams as streams_module
+from codec import thousand as codec
 from engine import Pass, Rules
 from engine.actions import Shuffle
 from engine.events import DealScored
-from server import codec
 from server.app import Server, Settings
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
@@ -165,7 +165,7 @@ def test_metrics_after_a_game_of_three_bots_with_a_spectator() -> None:
         resyncs = sum(1 for message in watched[1:] if message.HasField("snapshot"))
         assert m.value("thousand_stream_resyncs_total", **game) == resyncs
         assert m.value("thousand_stream_queued_messages", **game) == 0
-        assert m.value("thousand_stream_queue_capacity_messages") == table_module.STREAM_QUEUE_SIZE
+        assert m.value("thousand_stream_queue_capacity_messages") == streams_module.STREAM_QUEUE_SIZE
         assert m.value("thousand_table_max_idle_seconds", waiting_on="bot", **game) == 0
         assert m.has("process_resident_memory_bytes")
 
@@ -232,7 +232,7 @@ def test_unary_handled_after_seats_and_a_cancelled_stream_is_counted_as_canceled
 
 def test_a_lagging_stream_is_counted_when_resynchronized(monkeypatch: pytest.MonkeyPatch) -> None:
     """The resync counter and the queue gauges, read in the event loop's own thread (no HTTP)."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
         metrics = Metrics()

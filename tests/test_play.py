@@ -20,11 +20,11 @@ import grpc
 import pytest
 from grpc import aio
 
+from codec import thousand as codec
 from engine import Bid, Pass
 from engine.selfplay import greedy_player
-from server import codec
 from server.app import Server
-from server.table import Reply, Subscriber
+from server.streams import Reply, Subscriber
 from tests.in_process import serving
 from tests.test_ops_metrics import free_port, scrape
 from tests.test_server import assert_hidden, expect_error, run, thousand_table, token_md
@@ -457,13 +457,13 @@ def test_a_cancelled_play_stream_leaves_nothing_behind() -> None:
             requests = Requests(start(table.table_id))
             call = play_call(channel, requests, joined.seat_token)
             await call.read()
-            assert len(live._subscribers) == 1
+            assert len(live.streams.subscribers) == 1
             call.cancel()
             for _ in range(100):
-                if not live._subscribers and len(asyncio.all_tasks()) <= tasks_before:
+                if not live.streams.subscribers and len(asyncio.all_tasks()) <= tasks_before:
                     break
                 await asyncio.sleep(0.02)
-            assert not live._subscribers
+            assert not live.streams.subscribers
             assert len(asyncio.all_tasks()) <= tasks_before
 
     run(scenario())

@@ -24,8 +24,8 @@ from grpc_status import rpc_status
 
 import server.app as app_module
 from clients.cli.main import main as thousand_main
+from codec import thousand as codec
 from engine import Rules
-from server import codec
 from server.app import Server, Settings, parse_settings
 from server.export import replay
 from tests.cli_harness import Proxy

@@ -22,10 +22,10 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-import server.table as table_module
+import server.streams as streams_module
+from codec import thousand as codec
 from engine import Bid, Pass, Rules
 from engine.selfplay import greedy_player
-from server import codec
 from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb
@@ -508,7 +508,7 @@ def test_streams_end_cleanly_on_graceful_shutdown() -> None:
 
 def test_a_lagging_stream_gets_a_fresh_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream whose bounded queue overflows is resynchronized by a snapshot instead of growing memory."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 4)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 4)
 
     async def scenario() -> None:
         registry = Registry()
@@ -537,7 +537,7 @@ def test_a_stream_ends_with_the_game_that_ends_while_its_backlog_is_sent(
     """The game ends while a resumed stream is still sending its backlog: the stream goes on to the end (the
     GameOver event, or with an overflowing queue a last snapshot) and then ends, instead of stopping after the
     backlog or waiting for ever."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", queue_size)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", queue_size)
 
     async def scenario() -> None:
         table = await Registry().create(
@@ -571,7 +571,7 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A lagging stream's resync snapshot is sent while the game ends: the stream goes on to the end."""
-    monkeypatch.setattr(table_module, "STREAM_QUEUE_SIZE", 8)
+    monkeypatch.setattr(streams_module, "STREAM_QUEUE_SIZE", 8)
 
     async def scenario() -> None:
         table = await Registry().create(
@@ -579,7 +579,7 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
         )
         stream = table.stream(None, None)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
-        while not any(s.lagging for s in table._subscribers):
+        while not any(s.lagging for s in table.streams.subscribers):
             seat = table.bot_to_act()
             assert seat is not None
             await table.play_bot(seat)

@@ -19,8 +19,11 @@ import pytest
 
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import BotResult, run_bot
-from clients.session import EventMessage, ServerError, Snapshot, StreamItem, TableSession, Turn, _Play
-from engine import Bid, Rules
+from clients.errors import ServerError
+from clients.messages import EventMessage, Snapshot, StreamItem, Turn
+from clients.session import TableSession
+from clients.streams import PlayCall
+from engine import Action, Bid, Rules, View
 from server.app import Server
 from tests.in_process import serving, without_play
 from tests.test_ops_metrics import Scrape, free_port, scrape
@@ -58,7 +61,7 @@ async def seated() -> AsyncIterator[tuple[Server, TableSession, pb.Table]]:
         yield server, session, table
 
 
-async def my_turn(session: TableSession, stream: AsyncIterator[StreamItem]) -> Turn:
+async def my_turn(session: TableSession, stream: AsyncIterator[StreamItem]) -> Turn[View, Action]:
     """Read ``stream`` on to the first Turn that asks the session's seat to act (the stream stays open)."""
     async for item in stream:
         turn = item.turn if isinstance(item, Snapshot | EventMessage) else None
@@ -106,7 +109,7 @@ def test_an_action_whose_stream_drops_before_its_result_goes_to_submit_action_on
             turn = await my_turn(session, stream)
             await stream.aclose()  # the bots wait for this seat now: the table stands still
             assert session._play is None
-            play = session._play = _Play()  # a stream that will never answer
+            play = session._play = PlayCall()  # a stream that will never answer
             submitting = asyncio.create_task(session.submit(turn.legal_actions[0], check=False))
             sent = await play._outgoing.get()
             assert sent is not None

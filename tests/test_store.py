@@ -15,7 +15,7 @@ import pytest
 from grpc import aio
 
 from engine import Rules
-from server import table as table_module
+from server import bots as bots_module
 from server.app import Server, Settings
 from server.registry import Registry, SeatSpec
 from server.store import Record, Store, StoreError
@@ -214,7 +214,7 @@ def test_a_join_the_store_cannot_commit_leaves_the_seat_open(
 def test_the_bots_wait_for_a_failing_store_and_go_on_once_it_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(table_module, "STORE_RETRY_SECONDS", 0.02)
+    monkeypatch.setattr(bots_module, "STORE_RETRY_SECONDS", 0.02)
     db = tmp_path / "b.db"
 
     async def scenario() -> None:
@@ -226,11 +226,11 @@ def test_the_bots_wait_for_a_failing_store_and_go_on_once_it_works(
             table.ensure_bots_running()
             await asyncio.sleep(0.2)
             assert table.sequence == sequence  # no move made while none can be stored
-            assert table._bot_task is not None and not table._bot_task.done()  # still trying
+            assert table.bots.task is not None and not table.bots.task.done()  # still trying
         await until(lambda: table.sequence > sequence + 10)
-        assert table._bot_task is not None
-        table._bot_task.cancel()
-        await asyncio.gather(table._bot_task, return_exceptions=True)
+        assert table.bots.task is not None
+        table.bots.task.cancel()
+        await asyncio.gather(table.bots.task, return_exceptions=True)
         store.close()
 
     run(scenario())

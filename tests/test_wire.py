@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 
-from clients.session import unbatched
+from clients.streams import unbatched
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from server import wire
 from server.clock import TimeControl
 from server.registry import Registry, SeatSpec
-from server.table import MAX_BATCH, AnyTable, SeatReleasedEvent, SeatTakenEvent, seat_event_proto
+from server.rendering import MAX_BATCH, render, turn_bytes
+from server.seats import SeatReleasedEvent, SeatTakenEvent, seat_event_proto
+from server.table import AnyTable
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -40,8 +42,8 @@ def reference_turn(table: AnyTable, audience: int | None) -> pb.Turn:
     seat = table.game.to_act if table.started else None
     if seat is not None:
         turn.seat = seat
-        if table._clock_key is not None and table._clock_key[1] == seat:
-            turn.deadline.FromNanoseconds(int(table._clock_deadline_wall * 1e9))
+        if table.clock.key is not None and table.clock.key[1] == seat:
+            turn.deadline.FromNanoseconds(int(table.clock.deadline_wall * 1e9))
             turn.bank_remaining.FromNanoseconds(round(table.seats[seat].bank * 1e9))
         if audience == seat:
             adapter = table.adapter
@@ -97,9 +99,9 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
             events = table.log[before:]
             for audience in audiences:
                 expected = reference_messages(table, events, before + 1, audience)
-                assert table._render(events, before + 1, audience) == expected
-                assert pb.Turn.FromString(table._turn_bytes(audience)) == reference_turn(table, audience)
-                batched = table._render(events, before + 1, audience, batch=True)
+                assert render(table, events, before + 1, audience) == expected
+                assert pb.Turn.FromString(turn_bytes(table, audience)) == reference_turn(table, audience)
+                batched = render(table, events, before + 1, audience, batch=True)
                 assert len(batched) == 1  # one change, one message
                 assert expand(batched) == [pb.StreamEventsResponse.FromString(m) for m in expected]
             checked += 1
@@ -107,8 +109,8 @@ def play(rules: Any, seed: int, clock: bool, steps: int) -> None:
         # A resume renders the whole log at once, seat events included.
         for audience in audiences:
             expected = reference_messages(table, table.log, 1, audience)
-            assert table._render(table.log, 1, audience) == expected
-            batched = table._render(table.log, 1, audience, batch=True)
+            assert render(table, table.log, 1, audience) == expected
+            batched = render(table, table.log, 1, audience, batch=True)
             assert len(batched) == -(-len(table.log) // MAX_BATCH)  # at most MAX_BATCH events a message
             assert expand(batched) == [pb.StreamEventsResponse.FromString(m) for m in expected]
 
@@ -131,3 +133,10 @@ def test_field_numbers_beyond_one_byte_tags(number: int) -> None:
     assert wire.int_field(number, 300) == wire.tag(number, 0) + wire.varint(300)
     assert wire.message_field(number, b"ab") == wire.tag(number, 2) + b"\x02ab"
     assert wire.tag(16, 0) == b"\x80\x01"
+
+
+def test_field_numbers_are_read_from_the_descriptors() -> None:
+    assert wire.field_number(pb.StreamEventsResponse, "more_events") == 5
+    assert wire.field_number(pb.Turn, "bank_remaining") == 5
+    with pytest.raises(KeyError):
+        wire.field_number(pb.Turn, "no_such_field")

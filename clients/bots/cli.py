@@ -24,9 +24,11 @@ from collections.abc import Awaitable, Sequence
 from clients.bots import blagogo_tournament, tournament
 from clients.bots.example import CautiousBot
 from clients.bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
-from clients.bots.sdk import BotResult, run_blagogo_bot, run_bot
+from clients.bots.sdk import AnyStrategy, BotResult, run_bot
 from clients.bots.strategy import Strategy, StrategyOptions
-from clients.session import DEFAULT_SERVER, GameRules, ServerError, TableSession
+from clients.errors import ServerError
+from clients.games import GameRules
+from clients.session import DEFAULT_SERVER, TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
@@ -53,28 +55,22 @@ def _options(args: argparse.Namespace, seat: int = 0) -> StrategyOptions:
     return StrategyOptions(budget_ms=args.budget_ms, seed=seed)
 
 
+def _strategy(game: str, name: str, options: StrategyOptions) -> AnyStrategy:
+    if game == "blagogo":
+        return make_blagogo_strategy(name, options)
+    return strategy_named(name, options)
+
+
 async def _play(args: argparse.Namespace) -> int:
-    if args.game == "blagogo":
-        result = await run_blagogo_bot(
-            make_blagogo_strategy(args.strategy, _options(args)),
-            server=args.server,
-            table_id=args.table,
-            seat=args.seat,
-            name=args.name or args.strategy,
-            seed=args.seed or 0,
-            log=lambda line: print(line, file=sys.stderr),
-        )
-        _print_result([result], args.json, [args.strategy])
-        return 0 if result.finished else 1
-    strategy = strategy_named(args.strategy, _options(args))
     result = await run_bot(
-        strategy,
+        _strategy(args.game, args.strategy, _options(args)),
         server=args.server,
         table_id=args.table,
         seat=args.seat,
         name=args.name or args.strategy,
         seed=args.seed or 0,
         log=lambda line: print(line, file=sys.stderr),
+        game=args.game,
     )
     _print_result([result], args.json, [args.strategy])
     return 0 if result.finished else 1
@@ -96,26 +92,15 @@ async def _match(args: argparse.Namespace) -> int:
     log = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
 
     def bot(seat: int, name: str) -> Awaitable[BotResult]:
-        seed = (args.seed or 0) + seat
-        if blagogo:
-            strategy = make_blagogo_strategy(name, _options(args, seat))
-            return run_blagogo_bot(
-                strategy,
-                server=args.server,
-                table_id=table.table_id,
-                seat=seat,
-                name=name,
-                seed=seed,
-                log=log,
-            )
         return run_bot(
-            strategy_named(name, _options(args, seat)),
+            _strategy(args.game, name, _options(args, seat)),
             server=args.server,
             table_id=table.table_id,
             seat=seat,
             name=name,
-            seed=seed,
+            seed=(args.seed or 0) + seat,
             log=log,
+            game=args.game,
         )
 
     results = await asyncio.gather(*(bot(seat, name) for seat, name in enumerate(names)))
@@ -239,6 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(_play(args) if args.command == "play" else _match(args))
     except ServerError as error:
         print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+        return 2
+    except ValueError as error:  # a table of another game than --game
+        print(f"thousand-bot: {error}", file=sys.stderr)
         return 2
 
 

@@ -1,11 +1,17 @@
-"""The bot SDK: connect any :class:`~clients.bots.strategy.Strategy` to a live table.
+"""The bot SDK: connect any strategy of either game to a live table (:mod:`clients.bots.strategy` for
+Thousand, :mod:`clients.bots.blagogo` for 1000 Blagogo).
 
-A bot author writes one class with a ``choose(view, rng)`` method (see ``clients/bots/example.py``); the SDK
-does the rest through :class:`clients.session.TableSession`: it joins a seat (or takes a seat token it is
-given), streams the seat's events, resumes after a dropped connection from the last sequence number it saw,
-keeps the seat's view current between turns so ``observe`` sees every change, thinks in a worker thread (a
-search bot never stalls the connection), submits with an idempotent request id, and surfaces the server's
-refusals as :class:`~clients.session.ServerError` with their reason.
+A bot author writes one class with a ``choose`` method (see ``clients/bots/example.py``); :func:`run_bot` does
+the rest through :class:`clients.session.TableSession`, the same way for every game: it joins a seat (or takes
+a seat token it is given), streams the seat's events, resumes after a dropped connection from the last
+sequence number it saw, keeps the seat's view current between turns (the game's tracker,
+:mod:`clients.tracker`) so ``observe`` sees every change, thinks in a worker thread (a search bot never stalls
+the connection), submits with an idempotent request id, and surfaces the server's refusals as
+:class:`~clients.errors.ServerError` with their reason.
+
+The one thing that differs by game is how a strategy is asked (:data:`ASK`): a Thousand strategy chooses from
+its view, whose ``legal_actions`` are complete (T-34); a 1000 Blagogo strategy is also handed the Turn's
+actions, the simple ones and then the server's candidate melds (B-22).
 """
 
 from __future__ import annotations
@@ -14,30 +20,42 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Final, NoReturn, Protocol
 
 from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import Strategy
-from clients.session import (
-    SEAT_EVENTS,
-    BlagogoEventMessage,
-    BlagogoSnapshot,
-    BlagogoTurn,
-    ConnectionLost,
-    EventMessage,
-    GameAction,
-    Reconnected,
-    ServerError,
-    Snapshot,
-    TableSession,
-    Turn,
-    rules_of,
-)
-from clients.tracker import ViewTracker
-from engine.blagogo.events import GameOver as BlagogoGameOver
-from engine.blagogo.events import Standing as BlagogoStanding
-from engine.events import GameOver, Standing
+from clients.errors import ServerError
+from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of
+from clients.messages import SEAT_EVENTS, ConnectionLost, EventMessage, Reconnected, Snapshot, Turn
+from clients.session import TableSession
+from clients.tracker import Tracker
+from thousand.v1 import table_service_pb2 as pb
 
 Log = Callable[[str], None]
+AnyStrategy = Strategy | BlagogoStrategy
+"""A strategy of any game."""
+
+Ask = Callable[[Any, Any, tuple[Any, ...], random.Random], Any]
+"""How a game's strategies decide: ``ask(strategy, view, the Turn's actions, rng)`` returns the action."""
+
+ASK: Final[dict[str, Ask]] = {
+    THOUSAND.name: lambda strategy, view, _actions, rng: strategy.choose(view, rng),
+    BLAGOGO.name: lambda strategy, view, actions, rng: strategy.choose(view, actions, rng),
+}
+"""By game name: how its strategies are asked for a decision."""
+
+
+class Placed(Protocol):
+    """A seat's place at the end of a game (the standings of either game's GameOver)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def place(self) -> int: ...
+
+    @property
+    def score(self) -> int: ...
 
 
 @dataclass
@@ -49,11 +67,11 @@ class BotResult:
     refused: int = 0
     reconnects: int = 0
     finished: bool = False
-    standings: tuple[Standing | BlagogoStanding, ...] = field(default_factory=tuple)
+    standings: tuple[Placed, ...] = field(default_factory=tuple)
 
 
 async def run_bot(
-    strategy: Strategy,
+    strategy: AnyStrategy,
     *,
     server: str,
     table_id: str,
@@ -62,100 +80,68 @@ async def run_bot(
     name: str = "",
     seed: int = 0,
     log: Log | None = None,
+    game: str | None = None,
 ) -> BotResult:
     """Play ``strategy`` in a seat of ``table_id`` until the game ends; returns what happened.
 
     With ``seat_token`` (and its ``seat``) the bot takes over a seat already joined; otherwise it joins
-    ``seat``, or any free open seat.
+    ``seat``, or any free open seat. ``game`` names the strategy's game (``thousand``, ``blagogo``): a table
+    of another game is then refused with ValueError (a seat joined for it is given up again); by default the
+    table's game is taken to be the strategy's.
     """
     say = log or (lambda _: None)
     rng = random.Random(seed)
     async with TableSession(server) as session:
         result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
-        say(f"{strategy.name} sits in seat {result.seat} of table {table_id}")
-        tracker = ViewTracker(result.seat)
+        joined = session.table  # known once joined; with a seat token, from the stream's snapshot
+        if joined is not None and game is not None and session.game.name != game:
+            await session.leave()
+            _refuse(joined, game)
+        title = "" if joined is None else f" ({session.game.title})"
+        say(f"{strategy.name} sits in seat {result.seat} of table {table_id}{title}")
+        playing: AnyGame | None = None
+        tracker: Tracker[Any, Any, Any] | None = None
 
-        def observe(turn: Turn | None) -> None:
+        async def take(turn: Turn[Any, Any] | None) -> None:
+            """Observe the seat's view as it is now, and decide if the Turn is the seat's."""
+            assert playing is not None and tracker is not None
             if turn is not None and turn.view is not None:
                 tracker.reset(turn.view)  # the server's own view of this decision is authoritative
             if tracker.view is not None:
                 strategy.observe(tracker.view)
-
-        async def act(turn: Turn | None) -> None:
             if turn is None or turn.seat != result.seat or turn.view is None or not turn.legal_actions:
                 return
+            ask = ASK[playing.name]
             # Think in a worker thread: a search never stalls the stream.
-            action = await asyncio.to_thread(strategy.choose, turn.view, rng)
+            action = await asyncio.to_thread(ask, strategy, turn.view, turn.legal_actions, rng)
             await _submit(session, action, result, say)
 
         async for item in session.stream():
             match item:
                 case Snapshot(view=view, turn=turn, table=table):
-                    tracker = ViewTracker(result.seat, rules_of(table))
+                    playing = game_of(table)
+                    if game is not None and playing.name != game:
+                        _refuse(table, game)
+                    tracker = playing.tracker(result.seat, playing.rules_of(table))
                     if view is not None:
                         tracker.reset(view)
-                    observe(turn)
-                    await act(turn)
+                    await take(turn)
                 case EventMessage(event=event, turn=turn):
+                    assert playing is not None and tracker is not None
                     if not isinstance(event, SEAT_EVENTS):
                         tracker.apply(event)
-                        if isinstance(event, GameOver):
+                        if playing.is_game_over(event):
                             result.finished = True
                             result.standings = event.standings
                     if turn is not None:
-                        observe(turn)
-                        await act(turn)
+                        await take(turn)
                 case ConnectionLost() | Reconnected():
                     _note_connection(item, result, say)
         return result
 
 
-async def run_blagogo_bot(
-    strategy: BlagogoStrategy,
-    *,
-    server: str,
-    table_id: str,
-    seat: int | None = None,
-    seat_token: str | None = None,
-    name: str = "",
-    seed: int = 0,
-    log: Log | None = None,
-) -> BotResult:
-    """Play a 1000 Blagogo ``strategy`` in a seat of ``table_id`` until the game ends (as :func:`run_bot`).
-
-    The strategy is given the view and the actions of the seat's :class:`~clients.session.BlagogoTurn` (the
-    simple legal actions, then the server's candidate melds: B-22), and ``observe`` sees the view each Turn
-    carries for the seat.
-    """
-    say = log or (lambda _: None)
-    rng = random.Random(seed)
-    async with TableSession(server) as session:
-        result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
-        say(f"{strategy.name} sits in seat {result.seat} of table {table_id} (1000 Blagogo)")
-
-        async def act(turn: BlagogoTurn | None) -> None:
-            if turn is None or turn.view is None:
-                return
-            strategy.observe(turn.view)
-            if turn.seat != result.seat or not turn.legal_actions:
-                return
-            action = await asyncio.to_thread(strategy.choose, turn.view, turn.legal_actions, rng)
-            await _submit(session, action, result, say)
-
-        async for item in session.stream():
-            match item:
-                case BlagogoSnapshot(turn=turn):
-                    await act(turn)
-                case BlagogoEventMessage(event=event, turn=turn):
-                    if isinstance(event, BlagogoGameOver):
-                        result.finished = True
-                        result.standings = event.standings
-                    await act(turn)
-                case Snapshot() | EventMessage():
-                    raise ValueError(f"table {table_id} does not play 1000 Blagogo")
-                case ConnectionLost() | Reconnected():
-                    _note_connection(item, result, say)
-        return result
+def _refuse(table: pb.Table, game: str) -> NoReturn:
+    raise ValueError(f"table {table.table_id} plays {game_of(table).title}, not {game}")
 
 
 def _note_connection(item: ConnectionLost | Reconnected, result: BotResult, say: Log) -> None:

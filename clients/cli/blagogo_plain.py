@@ -28,21 +28,23 @@ from clients.cli.blagogo_text import (
     state_lines,
 )
 from clients.cli.follow import display_names
-from clients.session import (
-    BlagogoEventMessage,
-    BlagogoSnapshot,
-    BlagogoTurn,
+from clients.errors import ServerError
+from clients.messages import (
     ConnectionLost,
+    EventMessage,
     Reconnected,
     SeatReleased,
     SeatTaken,
-    ServerError,
+    Snapshot,
+    TableEvent,
     TableNotice,
-    TableSession,
+    Turn,
 )
+from clients.session import TableSession
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.cards import Card
+from engine.blagogo.observer import View
 
 RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})
 """Refusals after which the question is not asked again: the table moved on; the stream brings the news."""
@@ -75,15 +77,15 @@ class BlagogoPlainClient:
     async def run(self) -> int:
         """Follow the table to the end of the game; returns the exit status."""
         async for item in self.session.stream(from_start=True):
-            turn: BlagogoTurn | None = None
+            turn: Turn[View, ba.Action] | None = None
             match item:
-                case BlagogoSnapshot(sequence, table, view, snapshot_turn):
+                case Snapshot(sequence, table, view, snapshot_turn):
                     self.names = display_names(table)
                     self.say(f"(joined the table at event {sequence})")
                     if view is not None and view.standings:
                         self.standings = view.standings
                     turn = snapshot_turn
-                case BlagogoEventMessage(_, event, event_turn):
+                case EventMessage(_, event, event_turn):
                     self._event(event)
                     turn = event_turn
                 case ConnectionLost(error, attempt, retry_in):
@@ -105,7 +107,7 @@ class BlagogoPlainClient:
             self.say(line)
         return 0
 
-    def _event(self, event: SeatTaken | SeatReleased | TableNotice | be.Event) -> None:
+    def _event(self, event: TableEvent[be.Event]) -> None:
         match event:
             case SeatTaken(seat, player_name, bot):
                 self._rename(
@@ -136,7 +138,7 @@ class BlagogoPlainClient:
             raise InputEndedError
         return line.strip()
 
-    async def ask(self, turn: BlagogoTurn) -> bool:
+    async def ask(self, turn: Turn[View, ba.Action]) -> bool:
         """Ask for an action until one is accepted (True), or the table moved on (False)."""
         view = turn.view
         actions = turn.legal_actions

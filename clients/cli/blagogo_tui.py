@@ -11,8 +11,7 @@ adds them to a meld (a prompt asks its id, and ``low``/``high`` for a run's end)
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import ClassVar, Final, TypeVar
+from typing import ClassVar, Final
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -37,29 +36,28 @@ from clients.cli.blagogo_text import (
 )
 from clients.cli.follow import display_names
 from clients.cli.table_app import TableApp
-from clients.session import (
+from clients.errors import ServerError
+from clients.games import BLAGOGO
+from clients.messages import (
     SEAT_EVENTS,
-    BlagogoEventMessage,
-    BlagogoSnapshot,
-    BlagogoTurn,
     ConnectionLost,
+    EventMessage,
     Reconnected,
-    ServerError,
+    Snapshot,
     StreamItem,
-    TableSession,
-    blagogo_rules_of,
+    Turn,
 )
+from clients.session import TableSession
+from clients.tracker.blagogo import BlagogoViewTracker
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.cards import Card, Suit
-from engine.blagogo.melds import TableMeld
 from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 from engine.blagogo.rules import BlagogoRules
 
 CARD_KEYS: Final = "bcdefghijklnoprstuvwxyzBCDEFGHIJKLNOPRSTUVWXYZ"
 """The letters of the hand's cards, in order (``a``, ``m`` and ``q`` are commands)."""
-T = TypeVar("T")
 RED_SUITS: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 SUIT_PATTERN: Final = r"(?:10|[2-9JQKA])?[♥♦]"
 ENDS: Final = {"low": ba.End.LOW, "high": ba.End.HIGH, "l": ba.End.LOW, "h": ba.End.HIGH}
@@ -92,100 +90,6 @@ def coloured(line: str) -> Text:
     return text
 
 
-def empty_view(rules: BlagogoRules, viewer: int | None, first_dealer: int) -> View:
-    n = rules.players
-    return View(
-        viewer, rules, 0, first_dealer, None, None, (), (0,) * n, ((),) * n, 0, (), (), (False,) * n,
-        None, (0,) * n, (), None, None, None, False, None, (),
-    )  # fmt: skip
-
-
-def _minus(cards: tuple[Card, ...], gone: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
-    return tuple(c for c in cards if c not in gone)
-
-
-def _by_index(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Cards in the order the server lists them (by index)."""
-    return tuple(sorted(cards, key=lambda c: c.index))
-
-
-def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return tuple(v + delta if s == seat else v for s, v in enumerate(values))
-
-
-def _seat_set(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
-    return tuple(value if s == seat else v for s, v in enumerate(values))
-
-
-def advance(v: View, event: be.Event, me: int | None) -> View:
-    """``v`` after ``event``: the view the server sends with every own Turn, kept up to date in between."""
-    match event:
-        case be.GameStarted(rules, first_dealer):
-            return empty_view(rules, me, first_dealer)
-        case be.RoundStarted(number, dealer, first):
-            n = len(v.card_counts)
-            return replace(
-                v, round_number=number, dealer=dealer, to_act=first, phase=Phase.DRAW, hand=(), bridge=(),
-                melds=(), opened=(False,) * n, known_cards=((),) * n, must_meld=None, revealed_hands=None,
-                final_hands=None, round_winner=None, kantrame=False,
-            )  # fmt: skip
-        case be.HandDealt(seat, count, cards):
-            hand = v.hand if cards is None or seat != me else tuple(cards)
-            return replace(v, card_counts=_seat_set(v.card_counts, seat, count), hand=hand)
-        case be.BridgeStarted(card, deck_count):
-            return replace(v, bridge=(card,), deck_count=deck_count)
-        case be.BridgeTurnedOver(count):
-            return replace(v, bridge=(), deck_count=count)
-        case be.CardDrawn(seat, card):
-            hand = (*v.hand, card) if card is not None and seat == me else v.hand
-            return replace(
-                v, card_counts=_add(v.card_counts, seat, 1), deck_count=v.deck_count - 1, hand=hand
-            )
-        case be.BridgeTaken(seat, position, cards):
-            return replace(
-                v, bridge=v.bridge[:position], card_counts=_add(v.card_counts, seat, len(cards)),
-                hand=v.hand + cards if seat == me else v.hand,
-                known_cards=_seat_set(v.known_cards, seat, _by_index(v.known_cards[seat] + cards)),
-            )  # fmt: skip
-        case be.MeldsLaid(seat, melds, _, _):
-            gone = [c for m in melds for c in m.cards]
-            return _played(
-                replace(v, melds=v.melds + melds, opened=_seat_set(v.opened, seat, True)), seat, gone, me
-            )
-        case be.MeldExtended(seat, meld, cards, _):
-            return _played(_with_meld(v, meld), seat, list(cards), me)
-        case be.JokerSwapped(seat, meld, card, joker):
-            v = _played(_with_meld(v, meld), seat, [card], me)
-            hand = (*v.hand, joker) if seat == me else v.hand
-            known = _seat_set(v.known_cards, seat, _by_index((*v.known_cards[seat], joker)))
-            return replace(v, hand=hand, known_cards=known, card_counts=_add(v.card_counts, seat, 1))
-        case be.MeldClosed(meld_id, _):
-            melds = tuple(replace(m, closed=True) if m.id == meld_id else m for m in v.melds)
-            return replace(v, melds=melds)
-        case be.Discarded(seat, card):
-            return replace(_played(v, seat, [card], me), bridge=(*v.bridge, card))
-        case be.RoundRevealed(_, _, hands, final_hands):
-            return replace(v, phase=Phase.OVER, to_act=None, revealed_hands=hands, final_hands=final_hands)
-        case be.RoundScored(_, winner, kantrame, _, _, _, totals):
-            return replace(v, scores=totals, round_winner=winner, kantrame=kantrame)
-        case be.GameOver(winner, standings):
-            return replace(v, winner=winner, standings=standings, to_act=None)
-    return v
-
-
-def _with_meld(v: View, meld: TableMeld) -> View:
-    return replace(v, melds=tuple(meld if m.id == meld.id else m for m in v.melds))
-
-
-def _played(v: View, seat: int, gone: list[Card], me: int | None) -> View:
-    return replace(
-        v,
-        card_counts=_add(v.card_counts, seat, -len(gone)),
-        hand=_minus(v.hand, gone) if seat == me else v.hand,
-        known_cards=_seat_set(v.known_cards, seat, _minus(v.known_cards[seat], gone)),
-    )
-
-
 class _Transcript(BlagogoPlainClient):
     """The line mode's handling of the events (seat names, standings), its lines kept instead of printed."""
 
@@ -196,7 +100,7 @@ class _Transcript(BlagogoPlainClient):
     def say(self, line: str = "") -> None:
         self.lines.append(line)
 
-    def feed(self, event: BlagogoEventMessage) -> list[str]:
+    def feed(self, event: EventMessage[View, ba.Action, be.Event]) -> list[str]:
         self.lines = []
         self._event(event.event)
         return self.lines
@@ -209,11 +113,15 @@ class BlagogoFollower:
         self.seat = session.seat
         self.table = session.table
         self.transcript = _Transcript(session)
-        self.view: View | None = None
-        self.turn: BlagogoTurn | None = None
+        self.tracker = BlagogoViewTracker(self.seat)
+        self.turn: Turn[View, ba.Action] | None = None
         self.sequence: int | None = None
         self.finished = False
         self.connected = True
+
+    @property
+    def view(self) -> View | None:
+        return self.tracker.view
 
     @property
     def names(self) -> list[str]:
@@ -233,22 +141,20 @@ class BlagogoFollower:
     def feed(self, item: StreamItem) -> list[str]:
         """Take one stream item; returns the log lines it adds."""
         match item:
-            case BlagogoSnapshot(sequence, table, view, turn):
+            case Snapshot(sequence, table, view, turn):
                 self.sequence, self.table = sequence, table
                 self.transcript.names = display_names(table)
                 if view is not None:
-                    self.view = view
+                    self.tracker.reset(view)
                     self.transcript.standings = view.standings or self.transcript.standings
                     self.finished = view.winner is not None
                 self._turn(turn)
                 return [f"(joined the table at event {sequence})"]
-            case BlagogoEventMessage(sequence, event, turn):
+            case EventMessage(sequence, event, turn):
                 self.sequence = sequence
                 lines = self.transcript.feed(item)
-                if isinstance(event, be.GameStarted):
-                    self.view = empty_view(event.rules, self.seat, event.first_dealer)
-                elif self.view is not None and not isinstance(event, SEAT_EVENTS):
-                    self.view = advance(self.view, event, self.seat)
+                if not isinstance(event, SEAT_EVENTS):
+                    self.tracker.apply(event)
                 if isinstance(event, be.GameOver):
                     self.finished = True
                 self._turn(turn)
@@ -263,14 +169,13 @@ class BlagogoFollower:
                 return [f"(reconnected; resuming after event {after})"]
         return []
 
-    def _turn(self, turn: BlagogoTurn | None) -> None:
+    def _turn(self, turn: Turn[View, ba.Action] | None) -> None:
         if turn is None:
             return
         self.turn = turn
         if turn.view is not None:
-            self.view = turn.view
-        elif self.view is not None:
-            self.view = replace(self.view, to_act=turn.seat)
+            self.tracker.reset(turn.view)
+        self.tracker.set_turn(turn.seat, turn.legal_actions if turn.seat == self.seat else ())
 
 
 class AskScreen(ModalScreen[str | None]):
@@ -390,7 +295,7 @@ class BlagogoApp(TableApp[ba.Action]):
     def take(self, item: StreamItem) -> None:
         self.log_lines(self.follower.feed(item))
         turn = getattr(item, "turn", None)
-        if turn is not None or isinstance(item, ConnectionLost | Reconnected | BlagogoSnapshot):
+        if turn is not None or isinstance(item, ConnectionLost | Reconnected | Snapshot):
             self.refresh_panels()
 
     # ------------------------------------------------------------------ drawing
@@ -692,5 +597,5 @@ class BlagogoApp(TableApp[ba.Action]):
     def action_help(self) -> None:
         v = self.view
         table = self.follower.table
-        rules = v.rules if v is not None else (blagogo_rules_of(table) if table is not None else None)
+        rules = v.rules if v is not None else (BLAGOGO.rules_of(table) if table is not None else None)
         self.push_screen(BlagogoHelpScreen(rules))

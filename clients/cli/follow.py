@@ -1,12 +1,13 @@
 """Follow one table from a session's stream: the current view, the seat names, the transcript, the turn.
 
-Both front ends (the full-screen UI and the line mode) feed every :data:`~clients.session.StreamItem` to a
+Both front ends (the full-screen UI and the line mode) feed every :data:`~clients.messages.StreamItem` to a
 :class:`Follower` and draw from it; it holds no I/O of its own.
 """
 
 from __future__ import annotations
 
-from clients.session import (
+from clients.games import THOUSAND
+from clients.messages import (
     ConnectionLost,
     EventMessage,
     Reconnected,
@@ -17,9 +18,8 @@ from clients.session import (
     TableEvent,
     TableNotice,
     Turn,
-    rules_of,
 )
-from clients.tracker import ViewTracker
+from clients.tracker.thousand import ViewTracker
 from engine import Action, Event, View
 from engine.events import DealScored, DealStarted, GameOver, GameStarted, Standing
 from engine.transcript import render_lines
@@ -49,9 +49,9 @@ class Follower:
         self.seat = seat
         self.table = table
         self.names: list[str] = display_names(table) if table is not None else []
-        rules = rules_of(table) if table is not None else None
+        rules = THOUSAND.rules_of(table) if table is not None else None
         self.tracker = ViewTracker(seat, rules)
-        self.turn: Turn | None = None
+        self.turn: Turn[View, Action] | None = None
         self.sequence: int | None = None
         self.finished = False
         self.standings: tuple[Standing, ...] = ()
@@ -106,7 +106,7 @@ class Follower:
                 if view is not None:
                     self.tracker.reset(view)
                 elif self.tracker.view is None:
-                    self.tracker = ViewTracker(self.seat, rules_of(table))
+                    self.tracker = ViewTracker(self.seat, THOUSAND.rules_of(table))
                 self._take_turn(turn)
                 if table.status == pb.TABLE_STATUS_FINISHED:
                     self.finished = True
@@ -132,7 +132,7 @@ class Follower:
         self.lines.extend(out)
         return out
 
-    def _event(self, event: TableEvent, out: list[str]) -> None:
+    def _event(self, event: TableEvent[Event], out: list[str]) -> None:
         if isinstance(event, TableNotice):
             self._flush(out)
             out.append(event.text)
@@ -176,7 +176,7 @@ class Follower:
         out.extend(lines[self._segment_lines :])
         self._segment_lines = len(lines)
 
-    def _take_turn(self, turn: Turn | None) -> None:
+    def _take_turn(self, turn: Turn[View, Action] | None) -> None:
         self.turn = turn
         if turn is None:
             return

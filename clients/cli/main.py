@@ -25,15 +25,9 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from clients.cli.text import table_line
-from clients.session import (
-    DEFAULT_SERVER,
-    OPEN,
-    GameRules,
-    ServerError,
-    TableSession,
-    is_blagogo,
-    table_rules,
-)
+from clients.errors import ServerError
+from clients.games import BLAGOGO, GameRules, table_rules
+from clients.session import DEFAULT_SERVER, OPEN, TableSession
 from engine import Rules, RulesError
 from engine.blagogo import BlagogoRules
 
@@ -243,7 +237,7 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     """Play (or watch) in the chosen mode; a player who stops before the end gives the seat up, so that they
     (or anyone) can take it again with ``thousand join TABLE --seat N`` and play on."""
     try:
-        if session.table is not None and is_blagogo(session.table):
+        if session.table is not None and session.game is BLAGOGO:
             if plain:
                 from clients.cli.blagogo_plain import BlagogoPlainClient  # noqa: PLC0415
 

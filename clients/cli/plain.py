@@ -13,7 +13,8 @@ from typing import Final, TextIO
 
 from clients.cli.follow import Follower
 from clients.cli.text import action_label, score_lines, standings_lines, state_lines
-from clients.session import ServerError, TableSession
+from clients.errors import ServerError
+from clients.session import TableSession
 from engine import Action
 
 RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})

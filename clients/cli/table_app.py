@@ -17,7 +17,9 @@ from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from clients.cli.text import seat_name
-from clients.session import ServerError, StreamItem, TableSession
+from clients.errors import ServerError
+from clients.messages import StreamItem
+from clients.session import TableSession
 
 BINDINGS: list[BindingType] = [
     Binding("question_mark,f1", "help", "Rules & keys"),

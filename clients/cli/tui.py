@@ -34,7 +34,10 @@ from clients.cli.text import (
     trick_text,
     trump_text,
 )
-from clients.session import ConnectionLost, Reconnected, ServerError, StreamItem, TableSession, rules_of
+from clients.errors import ServerError
+from clients.games import THOUSAND
+from clients.messages import ConnectionLost, Reconnected, StreamItem
+from clients.session import TableSession
 from engine import Action, Phase, Rules, View
 from engine.cards import Card, Suit
 
@@ -325,5 +328,9 @@ class ThousandApp(TableApp[Action]):
 
     def action_help(self) -> None:
         v = self.view
-        rules = v.rules if v is not None else (rules_of(self.follower.table) if self.follower.table else None)
+        rules = (
+            v.rules
+            if v is not None
+            else (THOUSAND.rules_of(self.follower.table) if self.follower.table else None)
+        )
         self.push_screen(HelpScreen(rules))

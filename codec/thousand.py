@@ -23,13 +23,13 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
+from codec.common import enum_problem, enum_table, known, optional, reverse
 from engine import Action, Event, InvalidActionError, Phase, Rules, RulesError, View
 from engine import actions as ea
 from engine import events as ee
 from engine import rules as er
 from engine.cards import CARDS, Card, Rank, Suit
 from engine.observer import Exchange, SeatScore, TakenTrick
-from server.codec_common import enum_problem, enum_table, known, optional, reverse
 from thousand.v1 import (
     cards_pb2,
     thousand_actions_pb2,

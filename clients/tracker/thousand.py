@@ -1,9 +1,6 @@
-"""Follow a table from its events: an engine :class:`~engine.View` kept current between the server's views.
-
-The server sends a full view in two places only: the stream's snapshot, and the Turn of the seat that must act
-(on that seat's own stream). A client that shows the table all the time (a spectator, or a player while the
-others think) applies each event it receives to the last view it had. :class:`ViewTracker` does exactly that,
-for the information its viewer may see (T-33): the events it gets are already filtered by the server.
+"""Follow a Thousand table from its events: an engine :class:`~engine.View` kept current between the server's
+views (see :mod:`clients.tracker`). :class:`ViewTracker` applies each event to the last view, for the
+information its viewer may see (T-33): the events it gets are already filtered by the server.
 
 Every field of the engine's view is kept, except ``legal_actions`` and ``to_act``, which only a Turn says
 (:meth:`ViewTracker.set_turn`). ``tests/test_cli_tracker.py`` checks the tracker against the engine's own

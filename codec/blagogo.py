@@ -1,6 +1,6 @@
 """The one place where 1000 Blagogo's engine values become protobuf messages of ``thousand.v1``, and back.
 
-The Blagogo counterpart of :mod:`server.codec` (Thousand), written the same way: cards, rules, actions,
+The Blagogo counterpart of :mod:`codec.thousand` (Thousand), written the same way: cards, rules, actions,
 events and views, each mapping once; enumerations mapped by name (engine ``Rank.ACE`` is
 ``BLAGOGO_RANK_ACE``), so a member missing on either side fails at import time.
 
@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
+from codec.common import enum_problem, enum_table, known, optional, reverse
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Action, End, MeldSpec, Stands
@@ -35,7 +36,6 @@ from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 from engine.blagogo.rules import BlagogoRules, LayoffScores
 from engine.errors import InvalidActionError, RulesError
-from server.codec_common import enum_problem, enum_table, known, optional, reverse
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -223,7 +223,7 @@ def _end_from_proto(value: int, field: str) -> End | None:
 
 
 def action_to_proto(action: Action) -> blagogo_actions_pb2.BlagogoAction:
-    A = BlagogoAction  # noqa: N806 - the message class, short as in server.codec's E and V
+    A = BlagogoAction  # noqa: N806 - the message class, short as in codec.thousand's E and V
     match action:
         case ba.DrawFromDeck():
             return A(draw_from_deck=A.DrawFromDeck())

@@ -1,0 +1,120 @@
+"""What can go wrong in a call to the server, as one exception: :class:`ServerError`.
+
+Every refusal carries what the server says about it in ``google.rpc.Status`` details: the gRPC code, the
+``ErrorInfo`` reason of ``table_service.proto`` (``ILLEGAL_ACTION``, ``STALE_SEQUENCE``, ...), its metadata
+(the ``rule`` that forbids an action, the ``field`` at fault) and, for RATE_LIMITED, the ``RetryInfo`` delay.
+A failure of the transport has no reason, which is how a caller tells "try again" from "the answer is no".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import grpc
+from google.protobuf.message import DecodeError
+from google.rpc import error_details_pb2, status_pb2
+from grpc import aio
+
+from thousand.v1 import table_service_pb2 as pb
+
+ERROR_DOMAIN: Final = "thousand.v1"
+STATUS_DETAILS_METADATA: Final = "grpc-status-details-bin"
+
+_RETRYABLE: Final = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.CANCELLED,
+    }
+)
+"""Transport trouble: worth another try when the server did not answer with a reason of its own."""
+
+TRY_AGAIN: Final = frozenset({"RATE_LIMITED", "STORE_UNAVAILABLE"})
+"""Refusals that applied nothing and ask for the same request again later (docs/protocol.md, Errors)."""
+
+
+class ServerError(Exception):
+    """A call the server refused, or one that could not reach it.
+
+    ``reason`` is the stable ``ErrorInfo`` reason of ``table_service.proto`` (``""`` when the failure came
+    from the transport, e.g. UNAVAILABLE); ``rule`` is the engine's specific reason for ILLEGAL_ACTION;
+    ``message`` is the server's explanation in words.
+    """
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+        retry_delay: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata: dict[str, str] = dict(metadata or {})
+        self.retry_delay = retry_delay
+        """For RATE_LIMITED: seconds until the server accepts the request (its google.rpc.RetryInfo)."""
+
+    @property
+    def rule(self) -> str | None:
+        """For ILLEGAL_ACTION: the rule that forbids the action (MUST_FOLLOW_SUIT, BID_ABOVE_CAP, ...)."""
+        return self.metadata.get("rule")
+
+    @property
+    def field(self) -> str | None:
+        """For INVALID_ARGUMENT and INVALID_RULES: the request field or rule at fault."""
+        return self.metadata.get("field")
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the failure is the transport's (the server gave no reason), so trying again may help."""
+        return not self.reason and self.code in _RETRYABLE
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"ServerError({self.code.name}, {self.reason or '-'}, {self.message!r}, {self.metadata})"
+
+    @classmethod
+    def from_rpc(cls, error: aio.AioRpcError) -> ServerError:
+        """Decode the status, its ``ErrorInfo`` detail (domain thousand.v1) and the message."""
+        reason = ""
+        metadata: dict[str, str] = {}
+        retry_delay: float | None = None
+        for key, value in error.trailing_metadata() or ():
+            if key != STATUS_DETAILS_METADATA or not isinstance(value, bytes):
+                continue
+            try:
+                status = status_pb2.Status.FromString(value)
+            except DecodeError:
+                continue
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                retry = error_details_pb2.RetryInfo()
+                if detail.Unpack(info) and info.domain == ERROR_DOMAIN:
+                    reason = str(info.reason)
+                    metadata = {str(k): str(v) for k, v in info.metadata.items()}
+                elif detail.Unpack(retry):
+                    retry_delay = retry.retry_delay.ToNanoseconds() / 1e9
+        message = error.details() or error.code().name.lower().replace("_", " ")
+        return cls(error.code(), message, reason, metadata, retry_delay)
+
+
+class StreamGaveUpError(ServerError):
+    """The stream could not be resumed within the backoff's time limit; ``last_sequence`` is kept."""
+
+
+_STATUS_CODES: Final = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
+    """The :class:`ServerError` SubmitAction would have raised, from a Play stream's ActionRefusal."""
+    code = _STATUS_CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
+    delay = refusal.retry_delay.ToNanoseconds() / 1e9 if refusal.HasField("retry_delay") else None
+    return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)

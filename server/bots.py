@@ -1,0 +1,128 @@
+"""The server's bots at a table: the loop that plays its bot seats, and the seats taken over on time.
+
+One task per table plays while a server-run bot must act, one move at a time under the table's lock, each
+move stored and applied like a client's (:meth:`Table.play_decided`), with a pause between moves so that the
+streams flush. A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against
+the game's strategies when the table is created); a seat taken over when its time ran out plays the game's
+takeover strategy. Each seat has its own random generator derived from the table's seed, so a table's bots
+play the same game again from the same seed. A move the store cannot commit is not made: the loop waits and
+decides again, the wait doubling up to a bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import random
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from server.errors import ErrorReason, ServiceError
+from server.strategies import SEARCHING
+
+if TYPE_CHECKING:
+    from server.table import AnyTable
+
+STORE_RETRY_SECONDS: Final = 1.0
+"""How long the bots, or a running-out clock, wait before trying again a move the store could not commit."""
+STORE_RETRY_MAX_SECONDS: Final = 30.0
+
+
+class Bots:
+    """The bots of one table: who plays which seat, with which generator, and the task that moves them."""
+
+    __slots__ = ("_rngs", "_table", "task")
+
+    def __init__(self, table: AnyTable) -> None:
+        self._table = table
+        self._rngs = {
+            seat: random.Random(f"{table.seed}:bot:{seat}")
+            for seat, state in enumerate(table.seats)
+            if state.bot
+        }
+        self.task: asyncio.Task[None] | None = None
+        """The loop's task while it runs (or once it ended)."""
+
+    def to_act(self) -> int | None:
+        """The seat to act when a server-run bot plays it: a bot seat, or one taken over on time."""
+        table = self._table
+        seat: int | None = table.game.to_act
+        if table.started and seat is not None and table.seats[seat].played_by_bot:
+            return seat
+        return None
+
+    def strategy_of(self, seat: int) -> str:
+        """The strategy that plays a bot seat, or the game's takeover strategy for a seat taken over."""
+        state = self._table.seats[seat]
+        return state.strategy if state.bot else self._table.adapter.takeover_strategy
+
+    def _rng(self, seat: int) -> random.Random:
+        rng = self._rngs.get(seat)
+        if rng is None:  # a seat taken over on time
+            rng = self._rngs[seat] = random.Random(f"{self._table.seed}:takeover:{seat}")
+        return rng
+
+    def _decide(self, seat: int, strategy: str, rng: random.Random) -> Any:
+        """The seat's move by ``strategy``, from what the seat may see: the one call into the game's
+        strategies (through its adapter). It only reads the table, so it may run in a worker thread."""
+        table = self._table
+        return table.adapter.decide(table.game, seat, strategy, rng)
+
+    async def play(self, seat: int) -> None:
+        """One move of a server-run bot (caller holds the lock)."""
+        strategy = self.strategy_of(seat)
+        asked = time.perf_counter()
+        action = self._decide(seat, strategy, self._rng(seat))
+        self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
+        await self._table.play_decided(seat, action)
+
+    async def play_off_loop(self, seat: int) -> None:
+        """One move of a searching bot (caller holds the lock).
+
+        It thinks in a worker thread, so the server keeps serving every other table meanwhile; this table's
+        state is only read until the move is applied.
+        """
+        strategy = self.strategy_of(seat)
+        asked = time.perf_counter()
+        action = await asyncio.to_thread(self._decide, seat, strategy, self._rng(seat))
+        self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
+        await self._table.play_decided(seat, action)
+
+    def ensure_running(self) -> None:
+        """Start the loop's task when a bot must move and it does not run."""
+        if self.to_act() is not None and (self.task is None or self.task.done()):
+            # A context of its own: the bots' log lines do not carry the request that woke them.
+            self.task = asyncio.get_running_loop().create_task(self._run(), context=contextvars.Context())
+
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _run(self) -> None:
+        table = self._table
+        retry = STORE_RETRY_SECONDS
+        while True:
+            async with table.lock:
+                seat = self.to_act()
+                if seat is None:
+                    return
+                try:
+                    if self.strategy_of(seat) in SEARCHING:
+                        await self.play_off_loop(seat)
+                    else:
+                        await self.play(seat)
+                except ServiceError as error:
+                    if error.reason is not ErrorReason.STORE_UNAVAILABLE:
+                        raise
+                    failed = True  # the move was not made; it is decided again after a pause
+                else:
+                    failed = False
+            if failed:
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, STORE_RETRY_MAX_SECONDS)
+            else:
+                retry = STORE_RETRY_SECONDS
+                await asyncio.sleep(0)  # let the streams flush between bot moves

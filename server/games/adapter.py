@@ -1,0 +1,213 @@
+"""The interface every game offers the server: :class:`GameAdapter`, and the engine game it creates.
+
+An adapter is stateless and does, for its game:
+
+- **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
+  ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
+- **the engine game**: create it from rules, seed and first dealer; its events; check an action (raising the
+  engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an event scored (a deal's or a
+  round's outcome, for the metrics and the log);
+- **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
+  messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
+- **records**: actions to and from the JSON of a game record (:mod:`server.export`);
+- **bots**: the names of its strategies, and a bot's decision from its seat's view.
+
+Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
+chance nodes, game over, the winner and standings); everything typed per game goes through the adapter.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from server.errors import ErrorReason, ServiceError
+from thousand.v1 import table_service_pb2 as pb
+
+
+class EngineGame(Protocol):
+    """What every engine's ``Game`` offers and a table reads directly."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def is_chance_node(self) -> bool: ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must decide; None at a chance node or once the game is over."""
+
+    @property
+    def first_dealer(self) -> int: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def standings(self) -> Sequence[Any]:
+        """The final standings (frozen dataclasses: seat, place, score, …) once the game is over."""
+
+    def apply_chance(self) -> Sequence[object]:
+        """Deal from the seeded shuffle (the one chance step of both games, T-35, B-23)."""
+
+
+RulesT = TypeVar("RulesT")
+GameT = TypeVar("GameT", bound=EngineGame)
+ActionT = TypeVar("ActionT", bound=Hashable)
+EventT = TypeVar("EventT")
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A deal or round just scored, as the server reports it: counted in ``thousand_deals_finished_total``
+    by ``kind`` and ``outcome`` (the game's own small, closed sets of labels), and logged as "``noun``
+    finished" with ``details`` (no card, no hand: nothing secret)."""
+
+    noun: str
+    kind: str
+    outcome: str
+    details: Mapping[str, object]
+
+
+class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
+    """One game as the server sees it. Subclasses are stateless singletons (:data:`ADAPTERS`)."""
+
+    kind: ClassVar[pb.GameKind.ValueType]
+    """The contract's GameKind."""
+    name: ClassVar[str]
+    """The oneof case of the wrapper messages, the store's game name and the metric label."""
+    title: ClassVar[str]
+    """The game's name in messages."""
+    rules_type: ClassVar[type]
+    """The engine's rules class."""
+    action_types: ClassVar[tuple[type, ...]]
+    """The engine's action classes."""
+    takeover_strategy: ClassVar[str]
+    """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
+
+    # ------------------------------------------------------------------ rules
+
+    @abstractmethod
+    def rules_from_request(self, message: pb.Rules, seats: int) -> RulesT:
+        """CreateTable's rules: the case must be this game's (or unset: every default); ``seats`` (when not 0)
+        fills an unset player count. ServiceError for another game's rules, RulesError for invalid ones."""
+
+    @abstractmethod
+    def rules_to_proto(self, rules: RulesT) -> pb.Rules:
+        """Every field set explicitly, for the Table message."""
+
+    @abstractmethod
+    def players(self, rules: RulesT) -> int: ...
+
+    @abstractmethod
+    def rules_to_bytes(self, rules: RulesT) -> bytes:
+        """The game's rules message (ThousandRules, BlagogoRules) serialized, for the store."""
+
+    @abstractmethod
+    def rules_from_bytes(self, data: bytes) -> RulesT: ...
+
+    def _check_rules_case(self, message: pb.Rules) -> None:
+        if message.WhichOneof("game") not in (None, self.name):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT, f"rules must be {self.title} rules", field="rules"
+            )
+
+    # ------------------------------------------------------------------ the engine game
+
+    @abstractmethod
+    def new_game(self, rules: RulesT, seed: int, first_dealer: int | None) -> GameT: ...
+
+    @abstractmethod
+    def events(self, game: GameT) -> Sequence[EventT]:
+        """Every event of the game so far, unfiltered."""
+
+    @abstractmethod
+    def check(self, game: GameT, seat: int, action: ActionT) -> None:
+        """Raise the engine's ActionError when ``seat`` may not take ``action`` now; the game is unchanged."""
+
+    @abstractmethod
+    def apply(self, game: GameT, seat: int, action: ActionT) -> None:
+        """Apply a checked action."""
+
+    @abstractmethod
+    def is_game_over(self, event: object) -> bool:
+        """Whether ``event`` is the game's last (its GameOver)."""
+
+    @abstractmethod
+    def scored(self, event: object) -> Scored | None:
+        """What ``event`` scored when it ends a deal or round (for the metrics and the log); else None."""
+
+    # ------------------------------------------------------------------ the wire
+
+    @abstractmethod
+    def action_to_proto(self, action: ActionT) -> pb.Action: ...
+
+    @abstractmethod
+    def action_from_proto(self, message: pb.Action) -> ActionT:
+        """SubmitAction's action: ServiceError for another game's, InvalidActionError for a malformed one."""
+
+    @abstractmethod
+    def action_to_bytes(self, action: ActionT) -> bytes:
+        """The game's action message (ThousandAction, BlagogoAction) serialized, for the store."""
+
+    @abstractmethod
+    def action_from_bytes(self, data: bytes) -> ActionT: ...
+
+    @abstractmethod
+    def action_kind(self, action: ActionT) -> str:
+        """The action's oneof case in its game's action message (``bid``, ``discard``, ...): a label."""
+
+    @abstractmethod
+    def action_to_json(self, action: ActionT) -> dict[str, Any]:
+        """The action in a game record (:mod:`server.export`): ``{"kind": its case in the game's action
+        message, ...its fields}``, cards as the engine prints them."""
+
+    @abstractmethod
+    def action_from_json(self, raw: dict[str, Any]) -> ActionT:
+        """The action of :meth:`action_to_json`'s form; ValueError for one that is not this game's."""
+
+    @abstractmethod
+    def event_for(self, event: EventT, audience: int | None) -> EventT:
+        """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
+
+    @abstractmethod
+    def event_message(self, event: EventT) -> pb.Event:
+        """The event as it is (already filtered by :meth:`event_for`, or the operator's full record)."""
+
+    def event_to_proto(self, event: EventT, audience: int | None) -> pb.Event:
+        """The event as ``audience`` may see it, on the wire."""
+        return self.event_message(self.event_for(event, audience))
+
+    @abstractmethod
+    def view_to_proto(self, game: GameT, audience: int | None) -> pb.View: ...
+
+    def view_bytes(self, game: GameT, audience: int | None) -> bytes:
+        """The view as a serialized ``View``: what the acting seat's Turn carries, built for every action."""
+        return self.view_to_proto(game, audience).SerializeToString()
+
+    def action_bytes(self, action: ActionT) -> bytes:
+        """The action as a serialized ``Action``: what a Turn lists, for every action."""
+        return self.action_to_proto(action).SerializeToString()
+
+    @abstractmethod
+    def turn_actions(self, game: GameT, seat: int) -> Sequence[ActionT]:
+        """The actions the acting seat's Turn lists (its stream only)."""
+
+    # ------------------------------------------------------------------ bots
+
+    @abstractmethod
+    def strategy_names(self) -> list[str]: ...
+
+    @abstractmethod
+    def decide(self, game: GameT, seat: int, strategy: str, rng: random.Random) -> ActionT:
+        """A bot's action for ``seat`` by the named strategy, from what that seat may see."""
+
+    def _action_case(self, message: pb.Action) -> None:
+        if message.WhichOneof("game") != self.name:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT, f"action must be a {self.title} action", field="action"
+            )

@@ -1,0 +1,218 @@
+"""1000 Blagogo (``../shared/rules/blagogo.md``) as the server plays it: :mod:`engine.blagogo`,
+:mod:`codec.blagogo`.
+
+The one difference in legality from Thousand (B-22): a Turn lists the engine's simple legal actions
+(complete) and some candidate melds, not all, so every action, listed or not, is checked by the engine's
+exact validator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final, get_args
+
+from codec import blagogo as codec_blagogo
+from engine import blagogo
+from engine.blagogo import events as blagogo_events
+from server.games.adapter import GameAdapter, Scored
+from server.strategies import BLAGOGO_STRATEGIES
+from thousand.v1 import table_service_pb2 as pb
+from thousand.v1.blagogo_actions_pb2 import BlagogoAction
+from thousand.v1.blagogo_rules_pb2 import BlagogoRules
+
+
+class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Action, blagogo_events.Event]):
+    """1000 Blagogo (``../shared/rules/blagogo.md``): :mod:`engine.blagogo`, :mod:`codec.blagogo`.
+
+    A Turn lists the engine's simple legal actions (complete: draw, takes, discards, swaps, single-card
+    additions), then its candidate melds (some legal LayMelds, not all: B-22). Any action is checked by the
+    engine's exact validator, so a LayMelds or AddToMeld the list does not hold is accepted when legal.
+    """
+
+    kind = pb.GAME_KIND_BLAGOGO
+    name = "blagogo"
+    title = "1000 Blagogo"
+    rules_type = blagogo.BlagogoRules
+    action_types = get_args(blagogo.Action)
+    takeover_strategy = "random"
+
+    def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
+        self._check_rules_case(message)
+        rules = BlagogoRules()
+        rules.CopyFrom(message.blagogo)
+        if not rules.HasField("players") and seats:
+            rules.players = seats
+        return codec_blagogo.rules_from_proto(rules)
+
+    def rules_to_proto(self, rules: blagogo.BlagogoRules) -> pb.Rules:
+        return pb.Rules(blagogo=codec_blagogo.rules_to_proto(rules))
+
+    def players(self, rules: blagogo.BlagogoRules) -> int:
+        return rules.players
+
+    def rules_to_bytes(self, rules: blagogo.BlagogoRules) -> bytes:
+        return codec_blagogo.rules_to_proto(rules).SerializeToString()
+
+    def rules_from_bytes(self, data: bytes) -> blagogo.BlagogoRules:
+        return codec_blagogo.rules_from_proto(BlagogoRules.FromString(data))
+
+    def new_game(self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None) -> blagogo.Game:
+        return blagogo.Game(rules, seed, first_dealer)
+
+    def events(self, game: blagogo.Game) -> Sequence[blagogo_events.Event]:
+        return game.events
+
+    def check(self, game: blagogo.Game, seat: int, action: blagogo.Action) -> None:
+        game.validate(seat, action)  # B-22: exact for every action, listed or not
+
+    def apply(self, game: blagogo.Game, seat: int, action: blagogo.Action) -> None:
+        game.apply(seat, action)
+
+    def is_game_over(self, event: object) -> bool:
+        return isinstance(event, blagogo_events.GameOver)
+
+    def scored(self, event: object) -> Scored | None:
+        """A round (B-18, B-19; no winner: B-10): kind ``round``, outcome ``went_out``, ``kantrame`` or
+        ``no_winner``."""
+        if not isinstance(event, blagogo_events.RoundScored):
+            return None
+        outcome = "no_winner" if event.winner is None else "kantrame" if event.kantrame else "went_out"
+        details = {
+            "round": event.number,
+            "winner": event.winner,
+            "outcome": outcome,
+            "totals": list(event.totals),
+        }
+        return Scored("round", "round", outcome, details)
+
+    def action_to_proto(self, action: blagogo.Action) -> pb.Action:
+        return pb.Action(blagogo=codec_blagogo.action_to_proto(action))
+
+    def action_from_proto(self, message: pb.Action) -> blagogo.Action:
+        self._action_case(message)
+        return codec_blagogo.action_from_proto(message.blagogo)
+
+    def action_to_bytes(self, action: blagogo.Action) -> bytes:
+        return codec_blagogo.action_to_proto(action).SerializeToString()
+
+    def action_from_bytes(self, data: bytes) -> blagogo.Action:
+        return codec_blagogo.action_from_proto(BlagogoAction.FromString(data))
+
+    def action_kind(self, action: blagogo.Action) -> str:
+        return _BLAGOGO_ACTION_KINDS.get(type(action), "unknown")
+
+    def action_to_json(self, action: blagogo.Action) -> dict[str, Any]:
+        """Cards as the engine prints them ("A♠", "A♠'" for the second deck's copy, "★1" to "★4" for the
+        jokers), a joker's meaning as ``{"rank": "K", "suit": "♠"}`` (``"suit": null`` in a set) and a run's
+        end as ``"low"``/``"high"`` (null for a set)."""
+        match action:
+            case blagogo.DrawFromDeck():
+                return {"kind": "draw_from_deck"}
+            case blagogo.TakeFromBridge(position):
+                return {"kind": "take_from_bridge", "position": position}
+            case blagogo.LayMelds(melds):
+                return {
+                    "kind": "lay_melds",
+                    "melds": [
+                        {"cards": _cards_json(m.cards), "jokers": [_stands_json(s) for s in m.jokers]}
+                        for m in melds
+                    ],
+                }
+            case blagogo.AddToMeld(meld_id, cards, jokers, end):
+                return {
+                    "kind": "add_to_meld",
+                    "meld_id": meld_id,
+                    "cards": _cards_json(cards),
+                    "jokers": [_stands_json(s) for s in jokers],
+                    "end": None if end is None else end.value,
+                }
+            case blagogo.SwapJoker(meld_id, card):
+                return {"kind": "swap_joker", "meld_id": meld_id, "card": str(card)}
+            case blagogo.Discard(card):
+                return {"kind": "discard", "card": str(card)}
+
+    def action_from_json(self, raw: dict[str, Any]) -> blagogo.Action:
+        match raw.get("kind"):
+            case "draw_from_deck":
+                return blagogo.DrawFromDeck()
+            case "take_from_bridge":
+                return blagogo.TakeFromBridge(int(raw["position"]))
+            case "lay_melds":
+                return blagogo.LayMelds(
+                    tuple(
+                        blagogo.MeldSpec(
+                            _cards_from_json(m["cards"]), tuple(_stands_from_json(s) for s in m["jokers"])
+                        )
+                        for m in raw["melds"]
+                    )
+                )
+            case "add_to_meld":
+                end = raw.get("end")
+                return blagogo.AddToMeld(
+                    int(raw["meld_id"]),
+                    _cards_from_json(raw["cards"]),
+                    tuple(_stands_from_json(s) for s in raw["jokers"]),
+                    None if end is None else blagogo.End(end),
+                )
+            case "swap_joker":
+                return blagogo.SwapJoker(int(raw["meld_id"]), blagogo.Card.parse(raw["card"]))
+            case "discard":
+                return blagogo.Discard(blagogo.Card.parse(raw["card"]))
+            case kind:
+                raise ValueError(f"unknown action kind {kind!r}")
+
+    def event_for(self, event: blagogo_events.Event, audience: int | None) -> blagogo_events.Event:
+        return blagogo.event_for(event, audience)
+
+    def event_message(self, event: blagogo_events.Event) -> pb.Event:
+        return pb.Event(blagogo=codec_blagogo.event_to_proto(event))
+
+    def view_to_proto(self, game: blagogo.Game, audience: int | None) -> pb.View:
+        return pb.View(blagogo=codec_blagogo.view_to_proto(blagogo.view(game, audience)))
+
+    def turn_actions(self, game: blagogo.Game, seat: int) -> Sequence[blagogo.Action]:
+        if game.to_act != seat:
+            return ()
+        return (*game.legal_actions(), *game.candidate_melds())
+
+    def strategy_names(self) -> list[str]:
+        return sorted(BLAGOGO_STRATEGIES)
+
+    def decide(self, game: blagogo.Game, seat: int, strategy: str, rng: random.Random) -> blagogo.Action:
+        choices = self.turn_actions(game, seat)
+        return BLAGOGO_STRATEGIES[strategy](blagogo.view(game, seat), choices, rng)
+
+
+_BLAGOGO_ACTION_KINDS: Final[dict[type, str]] = {
+    blagogo.DrawFromDeck: "draw_from_deck",
+    blagogo.TakeFromBridge: "take_from_bridge",
+    blagogo.LayMelds: "lay_melds",
+    blagogo.AddToMeld: "add_to_meld",
+    blagogo.SwapJoker: "swap_joker",
+    blagogo.Discard: "discard",
+}
+
+
+def _stands_json(stands: blagogo.Stands) -> dict[str, Any]:
+    return {"rank": stands.rank.label, "suit": None if stands.suit is None else stands.suit.symbol}
+
+
+def _stands_from_json(raw: dict[str, Any]) -> blagogo.Stands:
+    rank = next((r for r in blagogo.Rank if r.label == raw["rank"]), None)
+    if rank is None:
+        raise ValueError(f"not a rank: {raw['rank']!r}")
+    if raw.get("suit") is None:
+        return blagogo.Stands(rank)
+    suit = next((s for s in blagogo.Suit if s.symbol == raw["suit"]), None)
+    if suit is None:
+        raise ValueError(f"not a suit: {raw['suit']!r}")
+    return blagogo.Stands(rank, suit)
+
+
+def _cards_json(cards: tuple[blagogo.Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _cards_from_json(raw: list[str]) -> tuple[blagogo.Card, ...]:
+    return tuple(blagogo.Card.parse(text) for text in raw)

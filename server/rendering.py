@@ -1,0 +1,163 @@
+"""What a table's streams send, serialized: StreamEventsResponse messages of its events, Turns and snapshots.
+
+A message is written from serialized pieces (:mod:`server.wire`), each piece once per change however many
+audiences share it: an event every seat sees alike (every card played, every bid) is serialized once for
+all of them, and so is the Turn every stream but the acting seat's gets. The pieces go in field-number order,
+as protobuf's own serializer writes them, so the bytes are protobuf's (tests/test_wire.py compares them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from server import wire
+from server.clock import duration
+from server.seats import SeatEvent, TableEvent, seat_event_proto
+from server.wire import field_number
+from thousand.v1 import table_service_pb2 as pb
+
+if TYPE_CHECKING:
+    from server.table import AnyTable
+
+MAX_BATCH: Final = 64
+"""Events in one batched message at most (a resumed stream's catching up is cut into such messages)."""
+
+_RESPONSE_SEQUENCE: Final = field_number(pb.StreamEventsResponse, "sequence")
+_RESPONSE_EVENT: Final = field_number(pb.StreamEventsResponse, "event")
+_RESPONSE_TURN: Final = field_number(pb.StreamEventsResponse, "turn")
+_RESPONSE_MORE_EVENTS: Final = field_number(pb.StreamEventsResponse, "more_events")
+_TURN_SEAT: Final = field_number(pb.Turn, "seat")
+_TURN_LEGAL_ACTIONS: Final = field_number(pb.Turn, "legal_actions")
+_TURN_DEADLINE: Final = field_number(pb.Turn, "deadline")
+_TURN_VIEW: Final = field_number(pb.Turn, "view")
+_TURN_BANK_REMAINING: Final = field_number(pb.Turn, "bank_remaining")
+
+
+def response(sequence: int, event: bytes | None, turn: bytes | None, more: Sequence[bytes] = ()) -> bytes:
+    """A serialized StreamEventsResponse from its serialized event, Turn (None: the field is unset) and, in a
+    batch, the events after the first (in field-number order, as protobuf's own serializer writes them)."""
+    data = wire.int_field(_RESPONSE_SEQUENCE, sequence) if sequence else b""
+    if event is not None:
+        data += wire.message_field(_RESPONSE_EVENT, event)
+    if turn is not None:
+        data += wire.message_field(_RESPONSE_TURN, turn)
+    for following in more:
+        data += wire.message_field(_RESPONSE_MORE_EVENTS, following)
+    return data
+
+
+class Rendering:
+    """Events just logged, rendered for each audience in turn, each distinct piece serialized once."""
+
+    __slots__ = ("_first", "_forms", "_public_turn", "_table", "events")
+
+    def __init__(self, table: AnyTable, events: Sequence[TableEvent[Any]], first: int) -> None:
+        self._table = table
+        self.events = events
+        self._first = first
+        self._forms: list[list[tuple[object, bytes]]] = [[] for _ in events]
+        """Per event: each form some audience saw it in, with its serialization."""
+        self._public_turn: bytes | None = None
+
+    def _event(self, index: int, audience: int | None) -> bytes:
+        table = self._table
+        seen = seen_by(table, self.events[index], audience)
+        forms = self._forms[index]
+        for form, data in forms:
+            if form is seen or form == seen:
+                return data
+        data = event_bytes(table, seen)
+        forms.append((seen, data))
+        return data
+
+    def _turn(self, audience: int | None) -> bytes:
+        table = self._table
+        if audience is not None and audience == table.game.to_act:
+            return turn_bytes(table, audience)
+        if self._public_turn is None:
+            self._public_turn = turn_bytes(table, None)
+        return self._public_turn
+
+    def messages(self, audience: int | None, batch: bool = False) -> list[bytes]:
+        """The audience's messages: one per event, or (``batch``) up to MAX_BATCH events a message; the
+        Turn goes on the last."""
+        last = len(self.events) - 1
+        first = self._first
+        if batch:
+            events = [self._event(i, audience) for i in range(last + 1)]
+            starts = range(0, last + 1, MAX_BATCH)
+            return [
+                response(
+                    first + start,
+                    events[start],
+                    self._turn(audience) if start + MAX_BATCH > last else None,
+                    events[start + 1 : start + MAX_BATCH],
+                )
+                for start in starts
+            ]
+        messages = [response(first + i, self._event(i, audience), None) for i in range(last)]
+        messages.append(response(first + last, self._event(last, audience), self._turn(audience)))
+        return messages
+
+
+def render(
+    table: AnyTable, events: Sequence[TableEvent[Any]], first: int, audience: int | None, batch: bool = False
+) -> list[bytes]:
+    """Serialized StreamEventsResponse messages of ``events`` (numbered from ``first``) for one audience."""
+    return Rendering(table, events, first).messages(audience, batch)
+
+
+def seen_by(table: AnyTable, event: TableEvent[Any], audience: int | None) -> TableEvent[Any]:
+    """``event`` as ``audience`` may see it (the table's own events are public)."""
+    if isinstance(event, SeatEvent):
+        return event
+    return table.adapter.event_for(event, audience)
+
+
+def event_bytes(table: AnyTable, seen: TableEvent[Any]) -> bytes:
+    """A serialized ``Event`` of an event already filtered by :func:`seen_by`."""
+    if isinstance(seen, SeatEvent):
+        return seat_event_proto(seen).SerializeToString()
+    return table.adapter.event_message(seen).SerializeToString()
+
+
+def turn_bytes(table: AnyTable, audience: int | None) -> bytes:
+    """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
+
+    Written field by field in field-number order (see :mod:`server.wire`): the legal actions come from
+    the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
+    """
+    seat = table.game.to_act if table.started else None
+    if seat is None:
+        return b""
+    own = audience == seat
+    clock = table.clock.runs_for(seat)
+    adapter = table.adapter
+    parts = [wire.int_field(_TURN_SEAT, seat)]
+    if own:
+        parts.extend(
+            wire.message_field(_TURN_LEGAL_ACTIONS, adapter.action_bytes(a))
+            for a in adapter.turn_actions(table.game, seat)
+        )
+    if clock:
+        deadline = Timestamp()
+        deadline.FromNanoseconds(int(table.clock.deadline_wall * 1e9))
+        parts.append(wire.message_field(_TURN_DEADLINE, deadline.SerializeToString()))
+    if own:
+        parts.append(wire.message_field(_TURN_VIEW, adapter.view_bytes(table.game, seat)))
+    if clock:
+        bank = duration(table.seats[seat].bank).SerializeToString()
+        parts.append(wire.message_field(_TURN_BANK_REMAINING, bank))
+    return b"".join(parts)
+
+
+def snapshot(table: AnyTable, audience: int | None) -> bytes:
+    """A serialized StreamEventsResponse holding the table as ``audience`` may see it, and its Turn."""
+    message = pb.StreamEventsResponse(sequence=table.sequence)
+    message.snapshot.table.CopyFrom(table.describe())
+    if table.started:
+        message.snapshot.view.CopyFrom(table.adapter.view_to_proto(table.game, audience))
+    return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, turn_bytes(table, audience))

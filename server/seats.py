@@ -1,0 +1,138 @@
+"""A table's seats: who holds each one (by the hash of its token), the table's own events about them, and the
+memory of recent requests that makes a retried action idempotent.
+
+A seat token is a bearer secret: the table keeps only its SHA-256, compares every seat's hash in constant time
+whatever the token given, and never stores or logs the token itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Generic, TypeAlias
+
+from server.clock import TimeoutPolicy
+from server.games import ActionT, EventT
+from thousand.v1 import table_service_pb2 as pb
+
+REMEMBERED_REQUESTS: Final = 512
+"""Recent (seat, request_id) outcomes kept per table for idempotent retries."""
+
+
+@dataclass(slots=True)
+class SeatState:
+    bot: bool
+    strategy: str
+    token_hash: bytes | None = None
+    """SHA-256 of the seat token: the token itself is never kept, stored or logged."""
+    player_name: str = ""
+    taken_over: bool = False
+    """The server's bot plays the seat since its time ran out, until the player takes it back."""
+    forfeited: bool = False
+    """The seat forfeited on time: the server's bot plays it to the end; nobody can take it (back)."""
+    bank: float = 0.0
+    """Seconds left in the seat's time bank (tables with a clock)."""
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.forfeited or self.token_hash is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.bot or self.taken_over or self.forfeited
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def seat_holding(seats: Sequence[SeatState], token: str) -> int | None:
+    """The seat this token holds, if any; every seat's token hash is compared, in constant time."""
+    found: int | None = None
+    given = hash_token(token)
+    for seat, state in enumerate(seats):
+        expected = state.token_hash or bytes(32)
+        if hmac.compare_digest(given, expected) and state.token_hash is not None:
+            found = seat
+    return found
+
+
+# ------------------------------------------------------------------------------------- the table's own events
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenEvent:
+    seat: int
+    player_name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReleasedEvent:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOutEvent:
+    seat: int
+    policy: TimeoutPolicy
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTakenOverEvent:
+    seat: int
+    forfeited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReclaimedEvent:
+    seat: int
+
+
+SeatEvent: TypeAlias = (
+    SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
+)
+"""The table's own events (not the game's)."""
+
+TableEvent: TypeAlias = SeatEvent | EventT
+"""What a table logs: seat events and its game's events (``TableEvent[Any]`` for any game's)."""
+
+
+def seat_event_proto(event: SeatEvent) -> pb.Event:
+    """A table event of its own (not the game's) on the wire: the same for every audience."""
+    match event:
+        case SeatTakenEvent(seat, name, bot):
+            return pb.Event(seat_taken=pb.SeatTaken(seat=seat, player_name=name, bot=bot))
+        case SeatReleasedEvent(seat):
+            return pb.Event(seat_released=pb.SeatReleased(seat=seat))
+        case TurnTimedOutEvent(seat, policy):
+            return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
+        case SeatTakenOverEvent(seat, forfeited):
+            return pb.Event(seat_taken_over=pb.SeatTakenOver(seat=seat, forfeited=forfeited))
+        case SeatReclaimedEvent(seat):
+            return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
+
+
+# ---------------------------------------------------------------------------------------------- idempotency
+
+
+class RequestMemory(Generic[ActionT]):
+    """The outcome of each seat's recent requests (its action and the sequence of its last event), by
+    ``(seat, request_id)``: a client that lost a reply retries with the same id and gets the first outcome,
+    nothing applied twice. Bounded: the oldest are forgotten past :data:`REMEMBERED_REQUESTS`."""
+
+    __slots__ = ("_outcomes",)
+
+    def __init__(self) -> None:
+        self._outcomes: OrderedDict[tuple[int, str], tuple[ActionT, int]] = OrderedDict()
+
+    def recall(self, seat: int, request_id: str) -> tuple[ActionT, int] | None:
+        return self._outcomes.get((seat, request_id))
+
+    def remember(self, seat: int, request_id: str, action: ActionT, sequence: int) -> None:
+        self._outcomes[(seat, request_id)] = (action, sequence)
+        if len(self._outcomes) > REMEMBERED_REQUESTS:
+            self._outcomes.popitem(last=False)

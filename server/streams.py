@@ -1,0 +1,224 @@
+"""A table's open streams: each one's bounded queue of serialized messages, and the fan-out that fills them.
+
+Every change the table makes is rendered once per audience (a seat, or spectators; :mod:`server.rendering`)
+and the bytes are handed to that audience's streams. A stream that cannot keep up is not allowed to grow the
+server's memory: its queue is bounded, and when it overflows the stream is given a fresh snapshot instead of
+the backlog. A stream starts from a snapshot, or resumes after a sequence number from the table's log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from server.errors import ErrorReason, ServiceError
+from server.rendering import Rendering, render, response, snapshot, turn_bytes
+from server.seats import TableEvent
+
+if TYPE_CHECKING:
+    from server.table import AnyTable
+
+STREAM_QUEUE_SIZE: Final = 1024
+"""Messages a stream may have waiting before it is considered lagging and resynchronized by a snapshot."""
+
+SPECTATORS: Final = None
+"""The audience of a stream opened without a seat token."""
+
+END: Final = b""
+"""Queued to a stream to end it (the game is over, or the server is shutting down)."""
+
+
+class Reply(bytes):
+    """A message for one stream alone that no dropped backlog may lose: the result of an action sent on a
+    Play stream. It is queued among the table's messages, so it follows the events its action produced."""
+
+    __slots__ = ()
+
+
+class Subscriber:
+    """One open stream: the audience it belongs to and its bounded queue of serialized messages.
+
+    Not an ``asyncio.Queue``: a stream has one reader and the table is its only writer, so a list and a
+    future that exists only while the stream waits do the same for a fraction of the memory (an idle stream
+    holds an empty list, 56 bytes, and that one future, not a queue's three 760-byte deques and an event) and
+    of the calls. The list is short (the messages of an action or two; at most STREAM_QUEUE_SIZE), so taking
+    from its front is cheap.
+    """
+
+    __slots__ = ("_loop", "_pending", "_waiter", "audience", "batch", "lagging")
+
+    def __init__(self, audience: int | None, batch: bool = False) -> None:
+        self.audience = audience
+        self.batch = batch
+        """The client asked for batches (StreamEventsRequest.batch_events): one message per change."""
+        self.lagging = False
+        self._pending: list[bytes] = []
+        self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The stream's loop, kept: CPython 3.11 asks the system for the process id in every
+        ``asyncio.get_running_loop()``."""
+
+    def offer(self, data: bytes) -> None:
+        if self.lagging:
+            return
+        if len(self._pending) >= STREAM_QUEUE_SIZE:
+            self.lagging = True
+            self.drain()
+            self._pending.append(b"\x00")  # wake the stream so it resynchronizes
+        else:
+            self._pending.append(data)
+        self._wake()
+
+    def reply(self, data: Reply) -> None:
+        """Queue a reply: never dropped, also while the stream lags."""
+        self._pending.append(data)
+        self._wake()
+
+    def end(self) -> None:
+        """End the stream after what it is reading now: the backlog is dropped (replies kept), and no
+        resync follows."""
+        self.lagging = False
+        self.drain()
+        self._pending.append(END)
+        self._wake()
+
+    def drain(self) -> None:
+        """Drop the backlog, replies excepted."""
+        pending = self._pending
+        if any(type(data) is Reply for data in pending):
+            self._pending = [data for data in pending if type(data) is Reply]
+        else:
+            pending.clear()
+
+    def take_reply(self) -> Reply | None:
+        """The next message if it is a reply (taken from the queue), else None."""
+        pending = self._pending
+        if pending and type(pending[0]) is Reply:
+            data = pending.pop(0)
+            assert isinstance(data, Reply)
+            return data
+        return None
+
+    def depth(self) -> int:
+        """Messages waiting."""
+        return len(self._pending)
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> bytes:
+        """The next message, once there is one."""
+        while not self._pending:
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._pending.pop(0)
+
+
+class Streams:
+    """The open streams of one table: what it publishes reaches each of them, rendered for its audience."""
+
+    __slots__ = ("_table", "subscribers")
+
+    def __init__(self, table: AnyTable) -> None:
+        self._table = table
+        self.subscribers: set[Subscriber] = set()
+
+    def publish(self, events: Sequence[TableEvent[Any]], first: int) -> None:
+        """Queue just-logged ``events`` (numbered from ``first``) to every stream, serialized once per
+        audience; a stream whose events reach the game's end is ended after them."""
+        if not self.subscribers:
+            return
+        audiences: dict[tuple[int | None, bool], list[Subscriber]] = {}
+        for subscriber in self.subscribers:
+            audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
+        table = self._table
+        ended = any(table.adapter.is_game_over(e) for e in events)
+        rendering = Rendering(table, events, first)
+        for (audience, batch), subscribers in audiences.items():
+            messages = rendering.messages(audience, batch)
+            for subscriber in subscribers:
+                for data in messages:
+                    subscriber.offer(data)
+                if ended:
+                    subscriber.offer(END)
+
+    def open(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
+        """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence,
+        then as the table changes; :class:`Reply` messages queued to ``subscriber`` come in their place.
+
+        ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
+        iterates; the stream subscribes when it is first iterated.
+        """
+        sequence = self._table.sequence
+        if after is not None and after > sequence:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"after_sequence {after} is beyond the table's latest event {sequence}",
+                field="after_sequence",
+            )
+        return self._stream(subscriber, after)
+
+    async def _stream(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
+        table = self._table
+        audience, batch = subscriber.audience, subscriber.batch
+        # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
+        self.subscribers.add(subscriber)
+        try:
+            if after is None:
+                first = [snapshot(table, audience)]
+            elif after < table.sequence:
+                first = render(table, table.log[after:], after + 1, audience, batch)
+            else:  # nothing missed: still say whose turn it is
+                first = [response(table.sequence, None, turn_bytes(table, audience))]
+            # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
+            # game may end while it is sent, its last events then waiting in the queue.
+            ended = table.finished
+            first.reverse()
+            while first:
+                yield first.pop()  # each message is released once sent (a resume may send many)
+            if ended:
+                return
+            while True:
+                data = await subscriber.get()
+                if type(data) is Reply:
+                    yield data
+                    continue
+                if subscriber.lagging:
+                    subscriber.drain()
+                    subscriber.lagging = False
+                    table.telemetry.stream_resynced(table, audience)
+                    resync, ended = snapshot(table, audience), table.finished
+                    yield resync
+                    if ended:  # the snapshot shows the end (the dropped backlog held the END)
+                        return
+                    continue
+                if data == END:
+                    return
+                yield data
+        finally:
+            self.subscribers.discard(subscriber)
+            table.last_activity = time.monotonic()
+
+    def end_seat(self, seat: int) -> None:
+        """End the streams of a seat given up (T-33: whoever gave it up sees nothing more of it)."""
+        for subscriber in self.subscribers:
+            if subscriber.audience == seat:
+                subscriber.end()
+
+    def end_all(self) -> None:
+        """End every stream (the server is stopping): each ends rather than resynchronizing."""
+        for subscriber in self.subscribers:
+            subscriber.end()
+
+    def queue_depths(self) -> list[tuple[int | None, int]]:
+        """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""
+        return [(s.audience, s.depth()) for s in list(self.subscribers)]
