@@ -81,6 +81,7 @@ async def play(
         table, after = await _start(service, requests)
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
+        service.limit_resume(table, after, context, token)
         subscriber = Subscriber(audience, batch=True)
         responses = table.stream_to(subscriber, after)
     except ServiceError as error:

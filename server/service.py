@@ -26,6 +26,7 @@ from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.play import play
 from server.ratelimit import RateLimiter
 from server.registry import Registry, SeatSpec
+from server.rendering import MAX_BATCH
 from server.requests import (
     TOKEN_METADATA,
     Context,
@@ -247,15 +248,24 @@ class TableService:
         return sequence
 
     def stream_events(
-        self, request: pb.StreamEventsRequest, token: str | None
+        self, request: pb.StreamEventsRequest, context: Context
     ) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
         table: AnyTable = self.registry.get(table_id_of(request.table_id))
+        token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
+        self.limit_resume(table, after, context, token)
         return table.stream(audience, after, request.batch_events)
+
+    def limit_resume(self, table: AnyTable, after: int | None, context: Context, token: str | None) -> None:
+        """RATE_LIMITED when a resume would exceed the client's rate: a resume of a long history costs the
+        server as much as many requests (it is sent in parts of MAX_BATCH events), and counts as one per
+        part, whether on StreamEvents or Play."""
+        if after is not None and after < table.sequence:
+            self.limit("resume", context, token, cost=1 + (table.sequence - after) / MAX_BATCH)
 
     def close_streams(self) -> None:
         for table in self.registry.all():
@@ -323,7 +333,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            responses = service.stream_events(request, token_of(context))
+            responses = service.stream_events(request, context)
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +32,8 @@ class LiveServer:
     db: str
     log: Path
     process: subprocess.Popen[bytes] | None = None
+    args: Sequence[str] = ()
+    """More flags for the server."""
 
     @property
     def address(self) -> str:
@@ -43,6 +45,7 @@ class LiveServer:
                 [
                     *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(self.port)),
                     *("--db", self.db, "--log-format", "json"),
+                    *self.args,
                 ],
                 cwd=ROOT,
                 stdout=log,
@@ -80,8 +83,8 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(directory: Path, db: str = ":memory:") -> Iterator[LiveServer]:
-    server = LiveServer(port=free_port(), db=db, log=directory / "server.log")
+def live_server(directory: Path, db: str = ":memory:", args: Sequence[str] = ()) -> Iterator[LiveServer]:
+    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=args)
     server.start()
     try:
         yield server
