@@ -115,7 +115,7 @@ def render(
 
 
 def history(
-    table: AnyTable, after: int, end: int, audience: int | None, batch: bool, turn: bytes
+    table: AnyTable, after: int, end: int, *, audience: int | None, batch: bool, turn: bytes
 ) -> Iterator[bytes]:
     """The messages of the table's logged events after ``after`` up to ``end``, rendered MAX_BATCH events
     at a time as they are taken, ``turn`` on the last: a resume of a long history holds one part of it at a

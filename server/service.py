@@ -247,9 +247,7 @@ class TableService:
         table.ensure_bots_running()
         return sequence
 
-    def stream_events(
-        self, request: pb.StreamEventsRequest, context: Context
-    ) -> AsyncGenerator[bytes, None]:
+    def stream_events(self, request: pb.StreamEventsRequest, context: Context) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""

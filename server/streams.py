@@ -179,7 +179,7 @@ class Streams:
             elif after < table.sequence:
                 # Rendered part by part as it is sent; the events logged meanwhile are queued.
                 turn = turn_bytes(table, audience)
-                first = history(table, after, table.sequence, audience, batch, turn)
+                first = history(table, after, table.sequence, audience=audience, batch=batch, turn=turn)
             else:  # nothing missed: still say whose turn it is
                 first = [response(table.sequence, None, turn_bytes(table, audience))]
             # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
