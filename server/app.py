@@ -28,6 +28,7 @@ import engine
 from server.interceptors import LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
+from server.pacing import DEFAULT_MAX_MOVES, BotPacer
 from server.quotas import (
     DEFAULT_MAX_BOT_TABLES,
     DEFAULT_MAX_BOT_TABLES_PER_CLIENT,
@@ -38,6 +39,7 @@ from server.quotas import (
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler
+from server.stalls import StallWatch
 from server.store import Store
 from server.telemetry import Telemetry
 from thousand.v1 import table_service_pb2 as pb
@@ -78,6 +80,10 @@ class Settings:
     """Unfinished tables of bots only the server holds at most; 0: no such limit."""
     max_bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
     """Unfinished tables of bots only one client may have created; 0: no such limit."""
+    bot_move_delay: float = 0.0
+    """Seconds between two moves at a table of bots only (server.pacing); 0: as fast as their turns come."""
+    bot_table_max_moves: int = DEFAULT_MAX_MOVES
+    """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -145,7 +151,14 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
-        self.registry = Registry(self.store, self.telemetry, quotas=settings.quotas)
+        self.stalls = StallWatch(self.telemetry.loop_stalled)
+        self.registry = Registry(
+            self.store,
+            self.telemetry,
+            quotas=settings.quotas,
+            pacer=BotPacer(settings.bot_move_delay, settings.bot_table_max_moves),
+            stalls=self.stalls,
+        )
         restored = self.registry.restore(settings.table_idle_seconds)
         if restored or self.registry.left_in_store:
             log.info(
@@ -184,6 +197,7 @@ class Server:
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        self.stalls.start()
         await self.grpc.start()
         if self.metrics is not None:
             self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
@@ -211,6 +225,7 @@ class Server:
             self._sweeper.cancel()
         self.service.close_streams()
         await self.grpc.stop(grace)
+        self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         if self.metrics is not None:
             self.metrics.close()
@@ -323,6 +338,18 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="unfinished tables of bots only one client may have created; 0: no limit",
     )
     parser.add_argument(
+        "--bot-move-delay",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_MOVE_DELAY", defaults.bot_move_delay)),
+        help="seconds between two moves at a table of bots only; 0: as fast as their fair share allows",
+    )
+    parser.add_argument(
+        "--bot-table-max-moves",
+        type=int,
+        default=int(env.get("THOUSAND_BOT_TABLE_MAX_MOVES", defaults.bot_table_max_moves)),
+        help="moves a table played by bots only makes before the server stops it; 0: no limit",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=int,
         default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
@@ -378,7 +405,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--tls-cert and --tls-key go together")
     if args.table_idle_seconds < 0 or args.waiting_table_idle_seconds < 0:
         parser.error("--table-idle-seconds and --waiting-table-idle-seconds must be 0 or positive")
-    for name in ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client"):
+    if not 0 <= args.bot_move_delay <= 3600:
+        parser.error("--bot-move-delay must be 0 to 3600 seconds")
+    limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
+    for name in (*limits, "bot_table_max_moves"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
@@ -397,6 +427,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         max_tables_per_client=args.max_tables_per_client,
         max_bot_tables=args.max_bot_tables,
         max_bot_tables_per_client=args.max_bot_tables_per_client,
+        bot_move_delay=args.bot_move_delay,
+        bot_table_max_moves=args.bot_table_max_moves,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,

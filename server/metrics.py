@@ -126,6 +126,22 @@ class GameMetrics:
         self.tables_created = Counter(
             "thousand_tables_created", "Tables created.", ("game",), registry=registry
         )
+        self.tables_stopped = Counter(
+            "thousand_tables_stopped",
+            "Tables the server stopped before their game ended (tables of bots only at the move limit).",
+            ("game", "reason"),
+            registry=registry,
+        )
+        self.loop_stalls = Counter(
+            "thousand_event_loop_stalls",
+            "Times the event loop did not run for 0.25 s or more (the process stopped, or the loop blocked).",
+            registry=registry,
+        )
+        self.loop_stalled_seconds = Counter(
+            "thousand_event_loop_stalled_seconds",
+            "Seconds the event loop did not run, in stalls of 0.25 s or more; turn clocks get them back.",
+            registry=registry,
+        )
         self.limit_refusals = Counter(
             "thousand_limit_refusals",
             "Requests refused by one of the server's limits (docs/operations.md, Limits), by limit.",

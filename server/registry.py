@@ -16,8 +16,10 @@ from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
+from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
 from server.seats import SeatState
+from server.stalls import StallWatch
 from server.store import Store, StoreError, TableConfig
 from server.table import AnyTable, Table
 from server.telemetry import Telemetry
@@ -44,11 +46,17 @@ class Registry:
         telemetry: Telemetry | None = None,
         *,
         quotas: TableQuotas | None = None,
+        pacer: BotPacer | None = None,
+        stalls: StallWatch | None = None,
     ) -> None:
         self._tables: dict[str, AnyTable] = {}
         self._serial = 0
         self.store = store
         self.quotas = quotas if quotas is not None else TableQuotas()
+        self.pacer = pacer if pacer is not None else BotPacer()
+        """Every table's bot work takes its turns from this one queue."""
+        self.stalls = stalls if stalls is not None else StallWatch()
+        """The server's stall watch, for every table's turn clock."""
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
         self._holders: dict[str, Holding] = {}
         """table id -> who created it and whether it is of bots only (the quotas' view of each table)."""
@@ -94,6 +102,8 @@ class Registry:
                 store=self.store,
                 create_time=stored.create_time,
                 time_control=config.time_control,
+                pacer=self.pacer,
+                stalls=self.stalls,
             )
             if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
                 known = (stored.table_id, stored.create_time, config.request_digest)
@@ -244,6 +254,8 @@ class Registry:
             create_time=create_time,
             telemetry=self.telemetry,
             time_control=new.time_control,
+            pacer=self.pacer,
+            stalls=self.stalls,
         )
         self._tables[table_id] = table
         self._holders[table_id] = holding

@@ -147,7 +147,7 @@ def turn_bytes(table: AnyTable, audience: int | None) -> bytes:
     Written field by field in field-number order (see :mod:`server.wire`): the legal actions come from
     the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
     """
-    seat = table.game.to_act if table.started else None
+    seat = table.game.to_act if table.started and not table.finished else None
     if seat is None:
         return b""
     own = audience == seat

@@ -119,9 +119,10 @@ class TableConfig:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One stored change of a table. ``kind`` is "join", "leave", "action", or one of the turn clock's:
+    """One stored change of a table. ``kind`` is "join", "leave", "action", one of the turn clock's:
     "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat back from the
-    bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on it)."""
+    bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on it), or
+    "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
 
     kind: str
     seat: int

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from server.errors import ErrorReason, ServiceError
 from server.rendering import Rendering, history, response, snapshot, turn_bytes
-from server.seats import TableEvent
+from server.seats import TableEvent, TableStoppedEvent
 
 if TYPE_CHECKING:
     from server.table import AnyTable
@@ -141,7 +141,7 @@ class Streams:
         for subscriber in self.subscribers:
             audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
         table = self._table
-        ended = any(table.adapter.is_game_over(e) for e in events)
+        ended = any(table.adapter.is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
         rendering = Rendering(table, events, first)
         for (audience, batch), subscribers in audiences.items():
             messages = rendering.messages(audience, batch)

@@ -23,10 +23,12 @@ from server.logs import bind_request, get_logger
 
 if TYPE_CHECKING:
     from server.metrics import GameMetrics
+    from server.seats import StopReason
     from server.table import AnyTable as Table
     from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
+stalled = get_logger("thousand.server")
 
 __all__ = ["GAMES", "Telemetry", "action_kind", "game_label", "requested_kind", "table_status"]
 
@@ -92,6 +94,28 @@ class Telemetry:
             log.debug(
                 "table restored", table_id=table.table_id, status=table_status(table), sequence=table.sequence
             )
+
+    def table_stopped(self, table: Table, reason: StopReason, message: str) -> None:
+        """The server stopped the table before its game ended (``server.pacing``'s limit of moves)."""
+        if self.metrics is not None:
+            self.metrics.tables_stopped.labels(game_label(table), reason.value).inc()
+        if not self.quiet:
+            log.warning(
+                "table stopped",
+                table_id=table.table_id,
+                game=game_label(table),
+                reason=reason.value,
+                detail=message,
+                sequence=table.sequence,
+            )
+
+    def loop_stalled(self, seconds: float) -> None:
+        """The event loop did not run for ``seconds`` (the process was stopped, or the loop blocked)."""
+        if self.metrics is not None:
+            self.metrics.loop_stalls.inc()
+            self.metrics.loop_stalled_seconds.inc(seconds)
+        if not self.quiet:
+            stalled.warning("event loop stalled", seconds=round(seconds, 3))
 
     def table_started(self, table: Table) -> None:
         if not self.quiet:
