@@ -113,7 +113,7 @@ def test_a_table_of_bots_that_never_ends_is_stopped_with_a_clear_final_state(tmp
     async def scenario() -> None:
         async with two_clients(db, bot_table_max_moves=300, max_bot_tables_per_client=1) as c:
             table_id = (await c.tcp.CreateTable(bots_only())).table.table_id
-            events = []
+            events: list[pb.Event] = []
             async with asyncio.timeout(60):
                 async for message in c.tcp.StreamEvents(pb.StreamEventsRequest(table_id=table_id)):
                     events.extend(e for e in (message.event, *message.more_events) if e.WhichOneof("event"))
@@ -140,8 +140,8 @@ def test_a_table_of_bots_that_never_ends_is_stopped_with_a_clear_final_state(tmp
             resumed = c.tcp.StreamEvents(
                 pb.StreamEventsRequest(table_id=table_id, after_sequence=table.sequence - 1)
             )
-            message = await resumed.read()
-            assert isinstance(message, pb.StreamEventsResponse) and message.event.HasField("table_stopped")
+            stopped = await resumed.read()
+            assert isinstance(stopped, pb.StreamEventsResponse) and stopped.event.HasField("table_stopped")
 
     run(scenario())
 
