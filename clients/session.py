@@ -366,9 +366,9 @@ class TableSession:
 
         The first message is a :class:`Snapshot`, unless ``from_start`` asks for every event of the table from
         the first one instead (filtered for this seat, T-33), or the session resumes (:meth:`attach`). Ends
-        after the game's GameOver event. Raises :class:`ServerError` for a refusal (an unknown table, a
-        revoked seat token) and :class:`StreamGaveUpError` when the server stays unreachable longer than the
-        backoff allows.
+        after the game's GameOver event (or TableStopped, when the server stopped the table). Raises
+        :class:`ServerError` for a refusal (an unknown table, a revoked seat token) and
+        :class:`StreamGaveUpError` when the server stays unreachable longer than the backoff allows.
         """
         if self.table is None or self.table.table_id != self._table_id():
             self.table = await self.get_table()  # after attach: the table's game says how to read its events
@@ -468,6 +468,6 @@ class TableSession:
         self._at.last_sequence = message.sequence
         if turn is not None:
             self.turn = turn
-        if game.is_game_over(event):
-            self.finished = True
+        if game.is_game_over(event) or message.event.HasField("table_stopped"):
+            self.finished = True  # the game's end, or the server stopped the table (its last event)
         return EventMessage(message.sequence, event, turn)

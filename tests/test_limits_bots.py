@@ -13,6 +13,8 @@ import statistics
 import time
 from pathlib import Path
 
+from clients.messages import EventMessage
+from clients.session import TableSession
 from server.app import parse_settings
 from tests.test_limits_requests import TwoClients, two_clients
 from tests.test_server import run, token_md
@@ -132,6 +134,11 @@ def test_a_table_of_bots_that_never_ends_is_stopped_with_a_clear_final_state(tmp
             await c.tcp.CreateTable(bots_only(seed=12))  # a stopped table no longer takes the client's share
             metrics = await c.metrics()
             assert metrics.value("thousand_tables_stopped_total", reason="move_limit") == 1
+            async with TableSession(f"127.0.0.1:{c.server.port}") as session:  # the client library's stream
+                await session.watch(table_id)
+                async with asyncio.timeout(30):
+                    items = [item async for item in session.stream(from_start=True)]
+                assert session.finished and isinstance(items[-1], EventMessage)
         async with two_clients(db, bot_table_max_moves=300) as c:
             again = (await c.tcp.GetTable(pb.GetTableRequest(table_id=table_id))).table
             assert again.status == pb.TABLE_STATUS_FINISHED
