@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
-from codec.common import enum_problem, enum_table, known, optional, reverse
+from codec.common import enum_problem, enum_table, known, optional, reverse, rule_enum
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Action, End, MeldSpec, Stands
@@ -34,8 +34,8 @@ from engine.blagogo.events import Event
 from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
-from engine.blagogo.rules import BlagogoRules, LayoffScores
-from engine.errors import InvalidActionError, RulesError
+from engine.blagogo.rules import BlagogoRules, CompletedSetKeeper, LayoffScores
+from engine.errors import InvalidActionError
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -129,7 +129,11 @@ def _optional_card(card: Card | None) -> blagogo_cards_pb2.BlagogoCard | None:
 _LAYOFF: Final = enum_table(
     LayoffScores, blagogo_rules_pb2.BlagogoLayoffScores.Value, "BLAGOGO_LAYOFF_SCORES_"
 )
-_LAYOFF_BACK: Final = reverse(_LAYOFF)
+_KEEPER: Final = enum_table(
+    CompletedSetKeeper,
+    blagogo_rules_pb2.BlagogoCompletedSetKeeper.Value,
+    "BLAGOGO_COMPLETED_SET_KEEPER_",
+)
 _DEFAULT_RULES: Final = BlagogoRules()
 
 
@@ -144,18 +148,18 @@ def rules_to_proto(rules: BlagogoRules) -> blagogo_rules_pb2.BlagogoRules:
         kantrame_first_turn_only=rules.kantrame_first_turn_only,
         target=rules.target,
         turnover_limit=rules.turnover_limit,
+        opening_one_meld=rules.opening_one_meld,
+        completed_set_keeper=_KEEPER[rules.completed_set_keeper],
+        play_on_own_melds=rules.play_on_own_melds,
+        max_jokers_per_meld=rules.max_jokers_per_meld,
     )
 
 
 def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
     """The engine's rules: unset fields take the defaults; RulesError names the first invalid field."""
     m, d = message, _DEFAULT_RULES
-    layoff = d.layoff_scores_for
-    if m.layoff_scores_for:
-        found = _LAYOFF_BACK.get(m.layoff_scores_for)
-        if found is None:
-            raise RulesError("layoff_scores_for", f"{m.layoff_scores_for} is not a known value")
-        layoff = found
+    layoff = rule_enum(m.layoff_scores_for, _LAYOFF, "layoff_scores_for", d.layoff_scores_for)
+    keeper = rule_enum(m.completed_set_keeper, _KEEPER, "completed_set_keeper", d.completed_set_keeper)
     return BlagogoRules(
         players=m.players if m.HasField("players") else d.players,
         ace_in_hand=m.ace_in_hand if m.HasField("ace_in_hand") else d.ace_in_hand,
@@ -171,6 +175,12 @@ def rules_from_proto(message: blagogo_rules_pb2.BlagogoRules) -> BlagogoRules:
         ),
         target=m.target if m.HasField("target") else d.target,
         turnover_limit=m.turnover_limit if m.HasField("turnover_limit") else d.turnover_limit,
+        opening_one_meld=m.opening_one_meld if m.HasField("opening_one_meld") else d.opening_one_meld,
+        completed_set_keeper=keeper,
+        play_on_own_melds=m.play_on_own_melds if m.HasField("play_on_own_melds") else d.play_on_own_melds,
+        max_jokers_per_meld=(
+            m.max_jokers_per_meld if m.HasField("max_jokers_per_meld") else d.max_jokers_per_meld
+        ),
     )
 
 

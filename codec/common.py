@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import TypeVar
 
+from engine.errors import RulesError
+
 _E = TypeVar("_E", bound=Enum)
 _V = TypeVar("_V", bound=int)
 
@@ -35,6 +37,16 @@ def known(table: Mapping[int, _E], value: int, field: str) -> _E:
     if member is None:
         raise ValueError(f"{field}: {value} is not a known value")
     return member
+
+
+def rule_enum(value: int, table: Mapping[_E, int], field: str, default: _E) -> _E:
+    """An enum rule: UNSPECIFIED (0) is the default; a value the contract does not define is a RulesError."""
+    if value == 0:
+        return default
+    for member, proto in table.items():
+        if proto == value:
+            return member
+    raise RulesError(field, f"{value} is not a known value")
 
 
 def optional(present: bool, value: int) -> int | None:

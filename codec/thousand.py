@@ -19,12 +19,12 @@ gets here; a blanked field (``None``) becomes an absent field or an explicit ``c
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from enum import Enum
 from typing import Final, TypeVar, assert_never
 
-from codec.common import enum_problem, enum_table, known, optional, reverse
-from engine import Action, Event, InvalidActionError, Phase, Rules, RulesError, View
+from codec.common import enum_problem, enum_table, known, optional, reverse, rule_enum
+from engine import Action, Event, InvalidActionError, Phase, Rules, View
 from engine import actions as ea
 from engine import events as ee
 from engine import rules as er
@@ -136,33 +136,23 @@ def _rules_message(rules: Rules) -> thousand_rules_pb2.ThousandRules:
     return rules_to_proto(rules)
 
 
-def _rule_enum(value: int, table: Mapping[_E, int], field: str, default: _E) -> _E:
-    """An enum rule: UNSPECIFIED (0) is the default; a value the contract does not define is a RulesError."""
-    if value == 0:
-        return default
-    for member, proto in table.items():
-        if proto == value:
-            return member
-    raise RulesError(field, f"{value} is not a known value")
-
-
 def rules_from_proto(message: thousand_rules_pb2.ThousandRules) -> Rules:
     """The engine's rules: unset fields take the defaults; RulesError names the first invalid field."""
     m, d = message, _DEFAULT_RULES
     return Rules(
         players=m.players if m.HasField("players") else d.players,
-        two_player_deal=_rule_enum(m.two_player_deal, _TWO_PLAYER_DEAL, "two_player_deal", d.two_player_deal),
-        sitter_scores=_rule_enum(m.sitter_scores, _SITTER_SCORES, "sitter_scores", d.sitter_scores),
-        opening_bid=_rule_enum(m.opening_bid, _OPENING_BID, "opening_bid", d.opening_bid),
+        two_player_deal=rule_enum(m.two_player_deal, _TWO_PLAYER_DEAL, "two_player_deal", d.two_player_deal),
+        sitter_scores=rule_enum(m.sitter_scores, _SITTER_SCORES, "sitter_scores", d.sitter_scores),
+        opening_bid=rule_enum(m.opening_bid, _OPENING_BID, "opening_bid", d.opening_bid),
         bid_step=m.bid_step if m.HasField("bid_step") else d.bid_step,
-        bid_cap=_rule_enum(m.bid_cap, _BID_CAP, "bid_cap", d.bid_cap),
+        bid_cap=rule_enum(m.bid_cap, _BID_CAP, "bid_cap", d.bid_cap),
         closed_talon_on_uncontested_100=(
             m.closed_talon_on_uncontested_100
             if m.HasField("closed_talon_on_uncontested_100")
             else d.closed_talon_on_uncontested_100
         ),
         redeal_four_nines=m.redeal_four_nines if m.HasField("redeal_four_nines") else d.redeal_four_nines,
-        weak_talon=_rule_enum(m.weak_talon, _WEAK_TALON, "weak_talon", d.weak_talon),
+        weak_talon=rule_enum(m.weak_talon, _WEAK_TALON, "weak_talon", d.weak_talon),
         weak_talon_below_points=(
             m.weak_talon_below_points if m.HasField("weak_talon_below_points") else d.weak_talon_below_points
         ),

@@ -381,7 +381,8 @@ class Deal:
         self.given: list[int | None] = [None] * n
         """Card index each seat received in the exchange."""
         self.four_nines_receivers = 0
-        """Bit per seat whose received card made a fourth nine (T-11); cleared when they play."""
+        """Bit per defender who may demand the T-11 redeal at their first card: the card they received made a
+        fourth nine, or (a deal without an auction) they were dealt all four; cleared when they play."""
         # Play.
         self.trump: Suit | None = None
         self.leader: int | None = None
@@ -880,6 +881,12 @@ class Deal:
         self.phase = _PLAY
         self.leader = self.to_act = self.declarer
         self.trick_count = self.hands[self.active[0]].bit_count()
+        if self.kind is not _NORMAL and self.rules.redeal_four_nines:
+            # T-11: without an auction a defender dealt four nines had no turn to demand the redeal in; its
+            # first card is that turn, as for one whose fourth nine came in the exchange.
+            for seat in self.active:
+                if seat != self.declarer and self.hands[seat] & NINES_MASK == NINES_MASK:
+                    self.four_nines_receivers |= 1 << seat
 
     def _play(self, seat: int, card: Card, index: int, marriage: bool, events: list[Event]) -> None:
         self.hands[seat] &= ~(1 << index)

@@ -46,11 +46,16 @@ class ThousandError(Exception):
 
 
 class RulesError(ThousandError, ValueError):
-    """A rules object with an invalid setting or combination of settings."""
+    """A rules object with an invalid setting or combination of settings.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    ``field`` is the one setting to change (what a form highlights); a combination names the others it clashes
+    with in ``fields`` too, and the message names them all, so nobody has to guess which pair is meant.
+    """
+
+    def __init__(self, field: str, message: str, *others: str) -> None:
+        super().__init__(f"{' and '.join((field, *others))}: {message}")
         self.field = field
+        self.fields: tuple[str, ...] = (field, *others)
 
 
 class ActionError(ThousandError):

@@ -31,7 +31,7 @@ from engine.events import (
     SheetMarked,
     Standing,
 )
-from engine.rules import GOAL, Rules
+from engine.rules import GOAL, SAMOSVAL, Rules
 from engine.scoring import DealValue, value_deal
 from engine.seeds import derive_key
 from engine.verify import commitment
@@ -302,17 +302,19 @@ class Game:
                 if rec.barrel_deals >= BARREL_DEALS:
                     fall(seat, BARREL_FALL_PENALTY, Mark.BARREL_TIMEOUT)
 
-        if rules.samosval:  # T-29
-            for seat, rec in enumerate(records):
-                if rec.score == 555:
-                    mark(seat, Mark.SAMOSVAL, -555)
-                    rec.score = 0
-
         if self.winner is None:
             if rules.barrel:
                 self._climb(deal, mark, fall)
             else:
                 self._first_to_goal(deal)
+
+        # T-29 on the score the deal leaves: after a bump or a fall from climbing together too. Rules refuse a
+        # barrel at 555 with samosval, so no seat on the barrel is ever reset here.
+        if rules.samosval:
+            for seat, rec in enumerate(records):
+                if rec.score == SAMOSVAL:
+                    mark(seat, Mark.SAMOSVAL, -SAMOSVAL)
+                    rec.score = 0
 
         totals = tuple(rec.score for rec in records)
         events.extend(marks)
@@ -337,7 +339,11 @@ class Game:
         settled: set[int],
         fall: _FallFn,
     ) -> None:
-        """T-25: a bolt for a seat without a trick; the third costs 120 (and the barrel, T-27)."""
+        """T-25: a bolt for a seat without a trick; the third costs 120 (and the barrel, T-27).
+
+        At most two bolts come in one deal (a doubled one), so from two a seat reaches four at most: one
+        penalty, and the fourth bolt counts towards the next three.
+        """
         for seat, earned in enumerate(value.bolts):
             if not earned:
                 continue
@@ -347,7 +353,7 @@ class Game:
             marks.extend(SheetMarked(seat, Mark.BOLT, 0) for _ in range(earned))
             if rec.bolts < BOLTS_TO_PENALTY:
                 continue
-            rec.bolts = 0
+            rec.bolts -= BOLTS_TO_PENALTY  # three are crossed out; a fourth (a doubled bolt, T-30) stays
             if rec.on_barrel and seat not in settled:
                 fall(seat, BOLT_PENALTY, Mark.BOLT_PENALTY)
             else:

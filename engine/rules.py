@@ -19,6 +19,13 @@ MAX_POSSIBLE_POINTS: Final = 400
 GOAL: Final = 1000
 """T-26: the game is won by reaching 1000 points."""
 
+SAMOSVAL: Final = 555
+"""T-29: the score that resets to 0."""
+
+LOWEST_BARREL_WITHOUT_OBLIGATORY: Final = GOAL - MAX_POSSIBLE_POINTS
+"""T-27: leaving the barrel needs a contract of ``GOAL - barrel_at``; none exceeds 400, so without the
+obligatory game (T-28, won on 121 whatever the score) a lower barrel could never be left."""
+
 
 class TwoPlayerDeal(Enum):
     """T-5: how two players deal."""
@@ -70,6 +77,7 @@ class Rules:
     bid_step: int = 5
     bid_cap: BidCap = BidCap.MARRIAGES_IN_HAND
     closed_talon_on_uncontested_100: bool = True
+    """T-10; it does not apply to two players, whose chosen talon is always shown (T-5)."""
     redeal_four_nines: bool = True
     weak_talon: WeakTalon = WeakTalon.TWO_NINES_OR_TWO_JACKS_AND_NINE
     weak_talon_below_points: int = 10
@@ -109,6 +117,26 @@ class Rules:
             )
         if self.bank < 0:
             raise RulesError("bank", f"must not be negative, got {self.bank}")
+        self._check_winnable()
+
+    def _check_winnable(self) -> None:
+        """Refuse a barrel nobody could ever win from (T-27): such a game would never end."""
+        if self.barrel and not self.obligatory_game and self.barrel_at < LOWEST_BARREL_WITHOUT_OBLIGATORY:
+            raise RulesError(
+                "barrel_at",
+                f"a barrel at {self.barrel_at} is left only by a contract of {GOAL - self.barrel_at}, and no "
+                f"contract can exceed {MAX_POSSIBLE_POINTS} (120 and every marriage), so nobody could ever "
+                f"win (T-27): set barrel_at to {LOWEST_BARREL_WITHOUT_OBLIGATORY} or more, or 0 (no barrel), "
+                "or keep obligatory_game on (T-28)",
+                "obligatory_game",
+            )
+        if self.barrel_at == SAMOSVAL and self.samosval:
+            raise RulesError(
+                "barrel_at",
+                f"a barrel at {SAMOSVAL} with samosval resets everyone who climbs it to 0 (T-29), so nobody "
+                "could ever win: choose another barrel_at or turn samosval off",
+                "samosval",
+            )
 
     @property
     def barrel(self) -> bool:
@@ -116,4 +144,7 @@ class Rules:
 
     def describe(self) -> list[str]:
         """The variants in words, for rules screens and transcripts."""
-        return describe(self)
+        notes = {}
+        if self.players == 2:
+            notes["closed_talon_on_uncontested_100"] = "does not apply to two players: T-5 shows the talon"
+        return describe(self, notes)

@@ -72,7 +72,8 @@ def value_deal(rules: Rules, deal: Deal) -> DealValue:
     sitter = deal.sitter
     if sitter is not None and rules.sitter_scores is SitterScores.TALON_ACES_AND_MARRIAGE:
         talon = deal.dealt_talons[0]
-        base[sitter] = 50 * (talon & ACES_MASK).bit_count() + marriage_points_in(talon)
+        # T-30 (and T-31) double every score of the deal but marriages: the sitter's aces too.
+        base[sitter] = 50 * (talon & ACES_MASK).bit_count() * factor + marriage_points_in(talon)
     if deal.kind is DealKind.OBLIGATORY:
         base[declarer] = contract if made else 0
     return DealValue(declarer, contract, outcome, deal.doubled, points, tuple(base), tuple(bolts))

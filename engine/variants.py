@@ -8,6 +8,7 @@ the same way on rules screens and in transcripts; this module is that one way.
 from __future__ import annotations
 
 import typing
+from collections.abc import Mapping
 from dataclasses import fields
 from enum import Enum
 from functools import cache
@@ -32,15 +33,21 @@ def check_field_types(rules: Any) -> None:
             raise RulesError(name, f"must be {expected.__name__}, got {value!r}")
 
 
-def describe(rules: Any) -> list[str]:
-    """The variants in words, one line each, the ones changed from the default marked."""
+def describe(rules: Any, notes: Mapping[str, str] | None = None) -> list[str]:
+    """The variants in words, one line each, the ones changed from the default marked.
+
+    ``notes`` says in words what a field's value means at this table where the value alone would mislead (an
+    option that does not apply to this number of players, a reading of the rule), in brackets after it.
+    """
     defaults = type(rules)()
+    notes = notes or {}
     lines = [f"players: {rules.players}"]
     for f in fields(rules):
         if f.name == "players":
             continue
         value = getattr(rules, f.name)
         shown = value.value if isinstance(value, Enum) else value
+        note = f" ({notes[f.name]})" if f.name in notes else ""
         marker = "" if value == getattr(defaults, f.name) else "  (changed)"
-        lines.append(f"{f.name}: {shown}{marker}")
+        lines.append(f"{f.name}: {shown}{note}{marker}")
     return lines

@@ -22,6 +22,7 @@ from engine.blagogo import (
     AddToMeld,
     BlagogoRules,
     Card,
+    CompletedSetKeeper,
     Discard,
     DrawFromDeck,
     End,
@@ -80,6 +81,10 @@ def any_rules(draw: st.DrawFn, players: int | None = None) -> BlagogoRules:
         kantrame_first_turn_only=draw(st.booleans()),
         target=draw(st.sampled_from((1000, 100)) | st.integers(1, 2000)),
         turnover_limit=draw(st.sampled_from((0, 1, 3))),
+        opening_one_meld=draw(st.booleans()),
+        completed_set_keeper=draw(st.sampled_from(CompletedSetKeeper)),
+        play_on_own_melds=draw(st.booleans()),
+        max_jokers_per_meld=draw(st.sampled_from((0, 0, 1, 2))),
     )
 
 
@@ -215,13 +220,19 @@ _INVALID: tuple[tuple[str, Any], ...] = (
     ("ace_in_hand", 101),
     ("ace_in_hand", 10.0),
     ("opening_min_points", -5),
-    ("opening_min_points", 326),
+    ("opening_min_points", 301),
     ("layoff_scores_for", None),
     ("bridge_take_must_meld", "no"),
     ("kantrame_first_turn_only", 0),
     ("target", 0),
     ("target", -1000),
+    ("target", 10_001),
     ("turnover_limit", -1),
+    ("opening_one_meld", 1),
+    ("completed_set_keeper", "owner"),
+    ("play_on_own_melds", None),
+    ("max_jokers_per_meld", 5),
+    ("max_jokers_per_meld", -1),
 )
 
 
@@ -376,17 +387,21 @@ def reference_legal(game: Game, seat: int, action: LayMelds) -> bool:
     if r.phase is not Phase.PLAY or seat != game.to_act or r.must_meld is not None:
         raise AssertionError("only compared in the meld phase without a pending bridge card")
     hand = set(r.hand(seat))
+    rules = game.rules
     used: list[Card] = []
-    total = 0
+    worth: list[int] = []
     for spec in action.melds:
         points = reference_points(spec.cards, spec.jokers)
         if points is None:
             return False
+        if rules.max_jokers_per_meld and sum(c.is_joker for c in spec.cards) > rules.max_jokers_per_meld:
+            return False
         used += spec.cards
-        total += points
+        worth.append(points)
     if len(set(used)) != len(used) or not set(used) <= hand or len(used) >= len(hand):
         return False
-    return r.opened[seat] or total >= game.rules.opening_min_points
+    opening = max(worth) if rules.opening_one_meld else sum(worth)  # B-11 and its variant
+    return r.opened[seat] or opening >= rules.opening_min_points
 
 
 def random_lays(game: Game, rng: random.Random, count: int) -> list[LayMelds]:

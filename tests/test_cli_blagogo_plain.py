@@ -12,6 +12,8 @@ import subprocess
 from types import SimpleNamespace
 from typing import cast
 
+import pytest
+
 from clients.cli.blagogo_plain import EXIT_INPUT_ENDED, BlagogoPlainClient
 from clients.cli.blagogo_text import parse_stands
 from clients.cli.main import main
@@ -193,3 +195,27 @@ def test_blagogo_rule_options() -> None:
         assert "--dark is a rule of thousand" in str(error)
     else:
         raise AssertionError("--dark is no Blagogo rule")
+
+
+def test_blagogo_options_for_the_readings_of_the_source(capsys: pytest.CaptureFixture[str]) -> None:
+    """B-11, B-12, B-14, B-15: ``thousand new --help`` has an option for every variant, the readings of
+    issue 20 included, and they reach the rules."""
+    from clients.cli.main import build_parser, game_rules_from_args  # noqa: PLC0415
+    from engine.blagogo import BlagogoRules, CompletedSetKeeper  # noqa: PLC0415
+
+    args = build_parser().parse_args(
+        [
+            "new", "--game", "blagogo", "--opening-one-meld", "--completed-set-keeper", "completer",
+            "--no-play-on-own-melds", "--max-jokers-per-meld", "2",
+        ]
+    )  # fmt: skip
+    assert game_rules_from_args(args) == BlagogoRules(
+        players=3, opening_one_meld=True, completed_set_keeper=CompletedSetKeeper.COMPLETER,
+        play_on_own_melds=False, max_jokers_per_meld=2,
+    )  # fmt: skip
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    help_text = capsys.readouterr().out
+    for field in BlagogoRules.__dataclass_fields__:
+        if field != "players":
+            assert "--" + field.replace("_", "-") in help_text, field

@@ -67,6 +67,9 @@ def test_every_rules_field_has_an_option(capsys: pytest.CaptureFixture[str]) -> 
 def test_impossible_rules_are_refused_naming_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "--players", "2", "--dark", "--server", "127.0.0.1:1"]) == 2
     assert "dark" in capsys.readouterr().err
+    # T-27: a barrel nobody could leave is refused before any server is asked, naming both rules.
+    assert main(["new", "--barrel-at", "500", "--no-obligatory-game", "--server", "127.0.0.1:1"]) == 2
+    assert "barrel_at and obligatory_game" in capsys.readouterr().err
 
 
 def test_tables_lists_id_rules_seats_and_status() -> None:

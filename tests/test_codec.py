@@ -57,6 +57,7 @@ from engine import (
 from engine import actions as ea
 from engine import events as ee
 from engine.cards import CARDS
+from engine.rules import LOWEST_BARREL_WITHOUT_OBLIGATORY, SAMOSVAL
 from tests.randomplay import action_key, states
 from thousand.v1 import (
     cards_pb2,
@@ -166,6 +167,11 @@ def rule_overrides(draw: st.DrawFn) -> dict[str, Any]:
             chosen[field.name] = draw(_RULE_VALUES.get(field.name, st.booleans()))
     if chosen.get("dark") and chosen.get("players", 3) == 2:
         chosen["dark"] = False
+    barrel_at = chosen.get("barrel_at", 880)
+    if 0 < barrel_at < LOWEST_BARREL_WITHOUT_OBLIGATORY and "obligatory_game" in chosen:
+        chosen["obligatory_game"] = True  # T-27: nobody could leave a lower barrel without it
+    if barrel_at == SAMOSVAL:
+        chosen["samosval"] = False  # T-29: a barrel at 555 would reset every climber
     return chosen
 
 

@@ -28,6 +28,7 @@ from engine.blagogo import (
     Action,
     AddToMeld,
     BlagogoRules,
+    CompletedSetKeeper,
     Discard,
     DrawFromDeck,
     End,
@@ -49,6 +50,7 @@ from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.cards import Card
 from engine.blagogo.randomplay import states
+from engine.blagogo.rules import MAX_ONE_MELD, MAX_OPENING
 from engine.errors import InvalidActionError, RulesError
 from thousand.v1 import (
     blagogo_actions_pb2,
@@ -88,6 +90,11 @@ def card(text: str) -> Card:
             LayoffScores,
             blagogo_rules_pb2.DESCRIPTOR.enum_types_by_name["BlagogoLayoffScores"],
             "BLAGOGO_LAYOFF_SCORES_",
+        ),
+        (
+            CompletedSetKeeper,
+            blagogo_rules_pb2.DESCRIPTOR.enum_types_by_name["BlagogoCompletedSetKeeper"],
+            "BLAGOGO_COMPLETED_SET_KEEPER_",
         ),
         (End, blagogo_actions_pb2.DESCRIPTOR.enum_types_by_name["BlagogoRunEnd"], "BLAGOGO_RUN_END_"),
         (MeldKind, blagogo_events_pb2.DESCRIPTOR.enum_types_by_name["BlagogoMeldKind"], "BLAGOGO_MELD_KIND_"),
@@ -174,10 +181,12 @@ def test_rules_sent_have_every_field_set_explicitly() -> None:
 _RULE_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "players": st.integers(2, 8),
     "ace_in_hand": st.integers(0, 100),
-    "opening_min_points": st.integers(0, 325),
+    "opening_min_points": st.integers(0, MAX_OPENING),
     "layoff_scores_for": st.sampled_from(LayoffScores),
     "target": st.integers(1, 10_000),
     "turnover_limit": st.integers(0, 20),
+    "completed_set_keeper": st.sampled_from(CompletedSetKeeper),
+    "max_jokers_per_meld": st.integers(0, 4),
 }
 """Valid values of every non-boolean rule; the booleans take both values."""
 
@@ -188,6 +197,8 @@ def rule_overrides(draw: st.DrawFn) -> dict[str, Any]:
     for field in dataclasses.fields(BlagogoRules):
         if draw(st.booleans()):
             chosen[field.name] = draw(_RULE_VALUES.get(field.name, st.booleans()))
+    if chosen.get("opening_one_meld") and chosen.get("opening_min_points", 0) > MAX_ONE_MELD:
+        chosen["opening_min_points"] = MAX_ONE_MELD  # B-11: no single meld is worth more
     return chosen
 
 
@@ -212,8 +223,12 @@ def test_rules_with_only_some_fields_set_take_the_defaults_for_the_rest(override
         (BlagogoRulesMessage(players=1), "players"),
         (BlagogoRulesMessage(players=9), "players"),
         (BlagogoRulesMessage(ace_in_hand=-1), "ace_in_hand"),
-        (BlagogoRulesMessage(opening_min_points=326), "opening_min_points"),
+        (BlagogoRulesMessage(opening_min_points=301), "opening_min_points"),
+        (BlagogoRulesMessage(opening_min_points=101, opening_one_meld=True), "opening_min_points"),
         (BlagogoRulesMessage(target=0), "target"),
+        (BlagogoRulesMessage(target=10_001), "target"),
+        (BlagogoRulesMessage(max_jokers_per_meld=5), "max_jokers_per_meld"),
+        (BlagogoRulesMessage(completed_set_keeper=9), "completed_set_keeper"),  # type: ignore[arg-type]
         (BlagogoRulesMessage(turnover_limit=-1), "turnover_limit"),
         (BlagogoRulesMessage(layoff_scores_for=7), "layoff_scores_for"),  # type: ignore[arg-type]
     ],
@@ -354,6 +369,15 @@ RULE_SETS: list[BlagogoRules] = [
         players=5, opening_min_points=0, kantrame_first_turn_only=True, target=150, turnover_limit=1
     ),
     BlagogoRules(players=8, ace_in_hand=25, target=100, turnover_limit=1),
+    BlagogoRules(
+        players=4,
+        target=150,
+        turnover_limit=1,
+        opening_one_meld=True,
+        completed_set_keeper=CompletedSetKeeper.COMPLETER,
+        play_on_own_melds=False,
+        max_jokers_per_meld=2,
+    ),
 ]
 """Small targets and a turnover limit: random players finish these games in a few rounds."""
 

@@ -65,6 +65,7 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
+from engine.rules import LOWEST_BARREL_WITHOUT_OBLIGATORY, SAMOSVAL
 from tests.randomplay import play, random_action, states
 
 MAX_DEALS = 6
@@ -84,6 +85,8 @@ heavy_settings = settings(property_settings, max_examples=40)
 def any_rules(draw: st.DrawFn) -> Rules:
     """Valid rules across every variant and 2, 3 or 4 players."""
     players = draw(st.sampled_from((2, 3, 4)))
+    # A low barrel is reached within a few deals, so the barrel's marks get exercised too.
+    barrel_at = draw(st.sampled_from((0, 880)) | st.integers(25, 199).map(lambda k: 5 * k))
     return Rules(
         players=players,
         two_player_deal=draw(st.sampled_from(TwoPlayerDeal)),
@@ -99,12 +102,12 @@ def any_rules(draw: st.DrawFn) -> Rules:
         must_beat=draw(st.booleans()),
         marriage_on_first_trick=draw(st.booleans()),
         round_defenders=draw(st.booleans()),
-        # A low barrel is reached within a few deals, so the barrel's marks get exercised too.
-        barrel_at=draw(st.sampled_from((0, 880)) | st.integers(25, 199).map(lambda k: 5 * k)),
+        barrel_at=barrel_at,
         barrel_bumped_by_newcomer=draw(st.booleans()),
         barrel_simultaneous_both_fall=draw(st.booleans()),
-        obligatory_game=draw(st.booleans()),
-        samosval=draw(st.booleans()),
+        # T-27: below 600 only the obligatory game leaves the barrel, and a barrel at 555 is a samosval.
+        obligatory_game=draw(st.booleans()) or 0 < barrel_at < LOWEST_BARREL_WITHOUT_OBLIGATORY,
+        samosval=draw(st.booleans()) and barrel_at != SAMOSVAL,
         golden_deals=draw(st.booleans()),
         dark=players != 2 and draw(st.booleans()),
         bank=draw(st.sampled_from((0, 0, 10, 100))),
@@ -137,6 +140,8 @@ _INVALID: tuple[tuple[str, dict[str, Any]], ...] = (
     ("barrel_at", {"barrel_at": 1000}),
     ("barrel_at", {"barrel_at": 883}),
     ("barrel_at", {"barrel_at": -5}),
+    ("barrel_at", {"barrel_at": 595, "obligatory_game": False}),
+    ("barrel_at", {"barrel_at": 555, "samosval": True}),
     ("bank", {"bank": -1}),
     ("samosval", {"samosval": "yes"}),
 )

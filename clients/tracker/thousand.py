@@ -41,6 +41,7 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
+from engine.game import BOLTS_TO_PENALTY
 from engine.observer import Exchange, SeatScore, TakenTrick
 from engine.rules import GOAL, TwoPlayerDeal
 
@@ -344,7 +345,7 @@ class ViewTracker:
                 case Mark.BOLT:
                     line.bolts += 1
                 case Mark.BOLT_PENALTY:
-                    line.bolts = 0
+                    line.bolts -= BOLTS_TO_PENALTY  # T-25: a fourth (doubled) bolt stays on the sheet
                     if line.on_barrel and m.seat != winner:
                         line.fall()
                 case Mark.THIRD_FALL_RESET:

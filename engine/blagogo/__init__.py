@@ -39,7 +39,7 @@ from engine.blagogo.game import Game
 from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import SPECTATOR, View, event_for, events_for, view
 from engine.blagogo.round import Phase, Round
-from engine.blagogo.rules import BlagogoRules, LayoffScores
+from engine.blagogo.rules import BlagogoRules, CompletedSetKeeper, LayoffScores
 
 __all__ = [
     "CARDS",
@@ -50,6 +50,7 @@ __all__ = [
     "BlagogoReason",
     "BlagogoRules",
     "Card",
+    "CompletedSetKeeper",
     "Discard",
     "DrawFromDeck",
     "End",

@@ -10,11 +10,13 @@ exactly. This module proposes some that are always legal, for random and heurist
 - for a player who has not opened, openings: combinations of disjoint melds from that list, greedily from the
   most valuable, worth at least ``opening_min_points`` together; for a player who has opened, each meld alone.
 
-Every proposal leaves at least one card to discard (B-13). Under ``bridge_take_must_meld``, while a card
-taken from the bridge waits to be melded, the proposals use that very card where its face is wanted, add
-every 3-card meld holding it, and are filtered through the exact validator: with the listed additions and
-swaps they always include a way to place it. Single-card additions and joker swaps are simple actions, listed
-by ``legal_actions()``.
+Every proposal leaves at least one card to discard (B-13); under the variants that narrow what a meld or an
+opening may be (``max_jokers_per_meld``, ``opening_one_meld``) they are filtered through the exact
+validator. Under ``bridge_take_must_meld``, while a card taken from the bridge waits to be melded, the
+proposals use that very card where its face is wanted, add every 3-card meld holding it, and are filtered
+through the exact validator: with the listed additions and swaps (a swap that frees a joker first, B-9 over
+the turn) they always include a way to place it. Single-card additions and joker swaps are simple actions,
+listed by ``legal_actions()``.
 """
 
 from __future__ import annotations
@@ -158,6 +160,7 @@ def candidate_melds(rnd: Round) -> tuple[Action, ...]:
             if total >= minimum and len(used) < size:
                 found[LayMelds(tuple(_spec(b) for b in chosen))] = None
     actions: tuple[Action, ...] = tuple(found)
-    if rnd.must_meld is not None:
+    rules = rnd.rules
+    if rnd.must_meld is not None or rules.max_jokers_per_meld or rules.opening_one_meld:
         actions = tuple(a for a in actions if rnd.is_legal(seat, a))
     return actions

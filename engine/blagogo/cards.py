@@ -70,6 +70,8 @@ JOKER_FACE: Final = 52
 """The face of every joker."""
 FIRST_JOKER: Final = 104
 DECK_SIZE: Final = 108
+JOKER_COUNT: Final = DECK_SIZE - FIRST_JOKER
+"""B-1: two decks' jokers, so no meld holds more."""
 SUIT_BITS: Final = 26
 """Bits of one suit in a hand mask: 13 ranks times 2 copies."""
 FULL_MASK: Final = (1 << DECK_SIZE) - 1

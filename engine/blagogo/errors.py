@@ -64,6 +64,10 @@ class BlagogoReason(Enum):
     """B-16: a set's joker is freed only by the fourth natural suit, once the third is there."""
     SWAP_NEEDS_NATURAL = "SWAP_NEEDS_NATURAL"
     """B-16: a joker is swapped for a natural card."""
+    TOO_MANY_JOKERS = "TOO_MANY_JOKERS"
+    """B-14 ``max_jokers_per_meld``: the meld would hold more jokers than the table allows."""
+    OWN_MELD = "OWN_MELD"
+    """B-12 ``play_on_own_melds`` off: additions and joker swaps go to other players' melds only."""
 
 
 class BlagogoIllegalActionError(IllegalActionError):

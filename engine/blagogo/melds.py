@@ -21,6 +21,7 @@ from engine.blagogo.cards import (
     CARD_RANK,
     CARD_SUIT,
     FIRST_JOKER,
+    JOKER_COUNT,
     RANKS,
     RUN_VALUE,
     SET_VALUE,
@@ -180,7 +181,8 @@ def form_meld(meld_id: int, owner: int, cards: tuple[Card, ...], jokers: tuple[S
     contributors = (owner,) * len(cards)
     if kind is MeldKind.SET:
         rank = _set_rank(naturals, jokers, len(cards))
-        return TableMeld(meld_id, owner, MeldKind.SET, cards, contributors, Rank(rank))
+        closed = len(naturals) == MAX_SET  # B-15: four natural suits laid at once are complete too
+        return TableMeld(meld_id, owner, MeldKind.SET, cards, contributors, Rank(rank), None, closed)
     suit = _run_suit(naturals, jokers)
     ranks = _ranks(cards, jokers)
     present = _distinct_ranks(ranks)
@@ -379,7 +381,7 @@ def swap_joker(meld: TableMeld, seat: int, card: Card) -> tuple[TableMeld, Card]
 # ---------------------------------------------------------------------------------------------- placing
 
 
-def _natural_faces(mask: int) -> list[int]:
+def natural_faces(mask: int) -> list[int]:
     """How many copies of each natural face (0..51) a hand mask holds."""
     counts = [0] * 52
     m = mask & ((1 << FIRST_JOKER) - 1)
@@ -390,18 +392,22 @@ def _natural_faces(mask: int) -> list[int]:
     return counts
 
 
-def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
-    """B-9 ``bridge_take_must_meld``: can one meld action put card ``index`` (held in ``hand``) on the table?
+def can_place(index: int, hand: int, melds: Sequence[TableMeld], max_jokers: int = 0) -> bool:
+    """Can one meld action put card ``index`` (held in ``hand``) on the table? The single-action core of
+    B-9 ``bridge_take_must_meld`` (:mod:`engine.blagogo.placing` extends it to the whole turn).
 
     One action: adding it to a meld (alone, or to a run together with the hand's cards that fill the ranks
     between the run's end and it), swapping it for a joker, or laying a new 3-card meld with two cards of the
-    hand; in every case leaving at least one card to discard (B-13). The holder has opened (taking from the
-    bridge needs it), so a new meld may be worth anything.
+    hand; in every case leaving at least one card to discard (B-13), and no meld holding more than
+    ``max_jokers`` jokers (0: no limit, B-14's variant). ``melds`` are those the holder may play on (B-12's
+    variant may leave out their own). The holder has opened (taking from the bridge needs it), so a new meld
+    may be worth anything.
     """
+    cap = max_jokers or JOKER_COUNT
     size = hand.bit_count()
     others = hand & ~(1 << index)
     jokers = (others >> FIRST_JOKER).bit_count()
-    faces = _natural_faces(others)
+    faces = natural_faces(others)
     is_joker = index >= FIRST_JOKER
     rank = CARD_RANK[index]
     suit = CARD_SUIT[index]
@@ -416,7 +422,7 @@ def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
                     if c.index < FIRST_JOKER:
                         suits |= 1 << CARD_SUIT[c.index]
                 if is_joker:
-                    if length < MAX_SET:
+                    if length < MAX_SET and m.jokers < cap:
                         return True
                     continue
                 if rank == m.rank and not suits >> suit & 1:
@@ -426,7 +432,7 @@ def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
                         return True  # the fourth suit frees the joker (B-16)
                 continue
             if is_joker:
-                if length < RANKS:
+                if length < RANKS and m.jokers < cap:
                     return True
                 continue
             if suit != m.suit:
@@ -445,12 +451,12 @@ def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
                 missing = sum(
                     1 for j in range(1, gap + 1) if not faces[suit * RANKS + (start + step * j) % RANKS]
                 )
-                if missing <= jokers:
+                if missing <= jokers and m.jokers + missing <= cap:
                     return True
     if size < 4:
         return False
     if is_joker:
-        if jokers and any(faces):
+        if jokers and cap >= 2 and any(faces):
             return True  # a natural card and two jokers: a set of its rank
         for f in range(52):
             if not faces[f]:
@@ -461,11 +467,12 @@ def can_place(index: int, hand: int, melds: Sequence[TableMeld]) -> bool:
             if faces[s * RANKS + (r + 1) % RANKS] or faces[s * RANKS + (r + 2) % RANKS]:
                 return True
         return False
+    usable = min(jokers, cap)
     other_suits = sum(1 for t in range(4) if t != suit and faces[t * RANKS + rank])
-    if other_suits + jokers >= 2:
+    if other_suits + usable >= 2:
         return True
     for a, b in ((-2, -1), (-1, 1), (1, 2)):
         missing = sum(1 for d in (a, b) if not faces[suit * RANKS + (rank + d) % RANKS])
-        if missing <= jokers:
+        if missing <= usable:
             return True
     return False

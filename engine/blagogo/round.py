@@ -30,9 +30,10 @@ Choices where the specification leaves room (all of them are listed in this pack
   source) ends the round with no winner when the deck runs out after that many turnovers.
 - The opening (B-11) is one :class:`LayMelds` action holding every opening meld; adding to other players'
   melds does not count towards it. In the same turn, after it, the player may lay, add and swap freely.
-- B-9 ``bridge_take_must_meld``: taking is allowed only when the deepest card taken can then be put on the
-  table by a single meld action (:func:`engine.blagogo.melds.can_place`); until it is on the table the player
-  may not discard, nor take a meld action that makes placing it impossible.
+- B-9 ``bridge_take_must_meld``: taking is allowed when some sequence of the turn's meld actions can put the
+  deepest card taken on the table (a joker swapped out first, then laid with it, counts:
+  :func:`engine.blagogo.placing.can_meld_this_turn`); until it is on the table the player may not discard,
+  nor take a meld action after which no sequence could meld it any more.
 - Discarding the card just taken from the bridge is allowed (the source does not forbid it).
 - A joker swapped out of a meld goes to the hand with no obligation to use it this turn (B-16 says no more).
 - A set with two jokers among four cards can never free its jokers: a swap frees one joker for the fourth
@@ -44,6 +45,7 @@ Choices where the specification leaves room (all of them are listed in this pack
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
 from typing import Final
 
@@ -96,20 +98,21 @@ from engine.blagogo.melds import (
     MAX_SET,
     MeldKind,
     TableMeld,
-    can_place,
     check_cards,
     check_meanings,
     extend_meld,
     form_meld,
     swap_joker,
 )
-from engine.blagogo.rules import BlagogoRules
+from engine.blagogo.placing import can_meld_this_turn
+from engine.blagogo.rules import BlagogoRules, CompletedSetKeeper
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 
 FIRST_HAND: Final = 13
 HAND: Final = 12
 
 _Commit = Callable[[list[Event]], None]
+_COMPLETER: Final = CompletedSetKeeper.COMPLETER
 
 
 class Phase(Enum):
@@ -255,11 +258,13 @@ class Round:
             else:
                 by_face.setdefault(CARD_FACE[i], []).append(CARDS[i])
         may_add = hand.bit_count() >= 2  # B-13: never add away the last card
+        limit = self.rules.max_jokers_per_meld
         actions: list[Action] = []
-        for m in self.melds:
+        for m in self._playable(seat, self.melds):
             if m.closed:
                 continue
             length = len(m.cards)
+            room = not limit or m.jokers < limit  # B-14 variant: another joker fits
             if m.kind is MeldKind.SET:
                 suits = 0
                 for c in m.cards:
@@ -270,7 +275,7 @@ class Round:
                     for s in missing:
                         for c in by_face.get(s * RANKS + m.rank, ()):
                             actions.append(AddToMeld(m.id, (c,)))
-                    for j in jokers:
+                    for j in jokers if room else ():
                         actions.append(AddToMeld(m.id, (j,), (STANDS_SET[m.rank],)))
                 if length == MAX_SET and len(missing) == 1:  # three natural suits and a joker (B-16)
                     for c in by_face.get(missing[0] * RANKS + m.rank, ()):
@@ -290,7 +295,7 @@ class Round:
                     actions.append(AddToMeld(m.id, (c,), (), End.HIGH))
                 for c in by_face.get(low, ()):
                     actions.append(AddToMeld(m.id, (c,), (), End.LOW))
-                for j in jokers:
+                for j in jokers if room else ():
                     actions.append(AddToMeld(m.id, (j,), (STANDS_RUN[high],), End.HIGH))
                     actions.append(AddToMeld(m.id, (j,), (STANDS_RUN[low],), End.LOW))
         return actions
@@ -378,10 +383,11 @@ class Round:
             hand = self.hands[seat]
             for i in taken:
                 hand |= 1 << i
-            if not can_place(deepest, hand, self.melds):
+            if not self._can_meld(seat, deepest, hand, self.melds):
                 raise illegal(
                     BlagogoReason.BRIDGE_CARD_NOT_MELDABLE,
-                    f"{CARDS[deepest]} could not be melded this turn (bridge_take_must_meld)",
+                    f"{CARDS[deepest]} could not be melded this turn, by any sequence of meld actions "
+                    "(bridge_take_must_meld)",
                 )
 
         def commit(events: list[Event]) -> None:
@@ -421,14 +427,15 @@ class Round:
             )
         return left
 
-    def _check_pending(self, hand: int, melds: list[TableMeld]) -> bool:
-        """B-9 variant: whether the pending bridge card is now on the table (True) or still placeable."""
+    def _check_pending(self, seat: int, hand: int, melds: list[TableMeld]) -> bool:
+        """B-9 variant: whether the pending bridge card is now on the table (True) or can still be melded this
+        turn (False); an action after which no sequence of the turn could meld it is refused."""
         pending = self.must_meld
         if pending is None:
             return False
         if not hand >> pending & 1:
             return True
-        if not can_place(pending, hand, melds):
+        if not self._can_meld(seat, pending, hand, melds):
             raise illegal(
                 BlagogoReason.MUST_MELD_BRIDGE_CARD,
                 f"after this {CARDS[pending]}, taken from the bridge, could no longer be melded this turn",
@@ -449,18 +456,28 @@ class Round:
             cards = check_cards(spec.cards, "a meld")
             jokers = check_meanings(spec.jokers, cards)
             used |= self._in_hand(seat, cards, used)
-            new.append(form_meld(next_id + len(new), seat, cards, jokers))
+            meld = form_meld(next_id + len(new), seat, cards, jokers)
+            self._check_jokers(meld)
+            new.append(meld)
         points = sum(m.points for m in new)
         opening = not self.opened[seat]
         minimum = self.rules.opening_min_points
-        if opening and points < minimum:
+        if opening and self.rules.opening_one_meld:
+            best = max(m.points for m in new)
+            if best < minimum:
+                raise illegal(
+                    BlagogoReason.OPENING_TOO_LOW,
+                    f"an opening needs one meld worth at least {minimum} on its own (opening_one_meld); "
+                    f"the best of these is worth {best} (B-11)",
+                )
+        elif opening and points < minimum:
             raise illegal(
                 BlagogoReason.OPENING_TOO_LOW,
                 f"an opening must be worth at least {minimum}; these melds are worth {points} (B-11)",
             )
         left = self._check_left(seat, used)
         melds_after = self.melds + new
-        placed = self._check_pending(left, melds_after)
+        placed = self._check_pending(seat, left, melds_after)
         laid = tuple(new)
 
         def commit(events: list[Event]) -> None:
@@ -473,6 +490,7 @@ class Round:
             if placed:
                 self.must_meld = None
             events.append(MeldsLaid(seat, laid, points, opening))
+            events.extend(MeldClosed(m.id, m.owner) for m in laid if m.closed)  # B-15
 
         return commit
 
@@ -487,6 +505,34 @@ class Round:
         if not self.opened[seat]:
             raise illegal(BlagogoReason.NOT_OPENED, f"only a player who has opened may {what} (B-12)")
 
+    def _need_others(self, seat: int, meld: TableMeld, what: str) -> None:
+        if meld.owner == seat and not self.rules.play_on_own_melds:
+            raise illegal(
+                BlagogoReason.OWN_MELD,
+                f"meld {meld.id} is your own; at this table you {what} other players' melds only "
+                "(play_on_own_melds, B-12)",
+            )
+
+    def _check_jokers(self, meld: TableMeld) -> None:
+        limit = self.rules.max_jokers_per_meld
+        if limit and meld.jokers > limit:
+            raise illegal(
+                BlagogoReason.TOO_MANY_JOKERS,
+                f"a meld holds at most {limit} joker(s) at this table, not {meld.jokers} "
+                "(max_jokers_per_meld, B-14)",
+            )
+
+    def _playable(self, seat: int, melds: list[TableMeld]) -> list[TableMeld]:
+        """The melds ``seat`` may add to and swap jokers in (B-12, ``play_on_own_melds``)."""
+        if self.rules.play_on_own_melds:
+            return melds
+        return [m for m in melds if m.owner != seat]
+
+    def _can_meld(self, seat: int, card: int, hand: int, melds: list[TableMeld]) -> bool:
+        """B-9 ``bridge_take_must_meld``: can ``card`` still reach the table this turn, under this table's
+        other variants (B-12, B-14)?"""
+        return can_meld_this_turn(card, hand, self._playable(seat, melds), self.rules.max_jokers_per_meld)
+
     def _plan_add(self, seat: int, action: AddToMeld) -> _Commit:
         cards = check_cards(action.cards, "the cards added")
         jokers = check_meanings(action.jokers, cards)
@@ -496,12 +542,16 @@ class Round:
         meld = self._meld(action.meld_id)
         self._need_play_phase("add to a meld")
         self._need_opened(seat, "add to melds")
+        self._need_others(seat, meld, "add to")
         used = self._in_hand(seat, cards)
         after = extend_meld(meld, seat, cards, jokers, end)
+        self._check_jokers(after)
+        if after.closed and seat != meld.owner and self.rules.completed_set_keeper is _COMPLETER:
+            after = replace(after, owner=seat)  # B-15: laid "рядом с собой", beside the one who completed it
         left = self._check_left(seat, used)
         melds_after = list(self.melds)
         melds_after[meld.id] = after
-        placed = self._check_pending(left, melds_after)
+        placed = self._check_pending(seat, left, melds_after)
 
         def commit(events: list[Event]) -> None:
             self.melds[meld.id] = after
@@ -521,12 +571,13 @@ class Round:
         meld = self._meld(meld_id)
         self._need_play_phase("swap a joker")
         self._need_opened(seat, "swap jokers")
+        self._need_others(seat, meld, "swap a joker out of")
         used = self._in_hand(seat, (card,))
         after, joker = swap_joker(meld, seat, card)
         hand = (self.hands[seat] & ~used) | joker.bit
         melds_after = list(self.melds)
         melds_after[meld.id] = after
-        placed = self._check_pending(hand, melds_after)
+        placed = self._check_pending(seat, hand, melds_after)
 
         def commit(events: list[Event]) -> None:
             self.melds[meld.id] = after

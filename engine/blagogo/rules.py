@@ -11,14 +11,32 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from engine.blagogo.cards import JOKER_COUNT
 from engine.errors import RulesError
 from engine.variants import check_field_types, describe
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
-MAX_OPENING: Final = 13 * 25
-"""No opening can be worth more: at most 13 cards are laid in one turn (one must be discarded), 25 each."""
+MAX_OPENING: Final = 12 * 25
+"""No opening can be worth more: a player who has not opened holds at most 13 cards (nobody takes from the
+bridge before opening), keeps one to discard (B-13), and lays 12 at most, 25 each (the eight aces in sets and
+the four jokers standing for aces)."""
+MAX_ONE_MELD: Final = 4 * 25
+"""No single meld is worth more than a set of four aces (a run of twelve is worth 85 at most)."""
+MAX_TARGET: Final = 10_000
+"""The highest ``target`` a table may set: ten games' worth, so a game ends in a bounded number of rounds of
+real play. The server refuses more when a table is created, as for every invalid rule."""
 MAX_ACE_IN_HAND: Final = 100
+
+
+class CompletedSetKeeper(Enum):
+    """B-15: who keeps a set of four suits that another player's addition completes."""
+
+    OWNER = "owner"
+    """The player who laid it (B-16's reading: the set "stays with its owner")."""
+    COMPLETER = "completer"
+    """The player whose addition completes it: the source has them turn it over and lay it "рядом с собой"
+    (beside themselves). A set completed by a joker swap stays with its owner either way (B-16)."""
 
 
 class LayoffScores(Enum):
@@ -55,6 +73,19 @@ class BlagogoRules:
     """B-10 extension, not in the source: when the deck runs out again after the bridge has been turned over
     this many times, the round ends with no winner (scored as B-10 says). 0, the default, never ends it: a
     round in which every card left is dead then goes on for ever, so a server may want a limit."""
+    opening_one_meld: bool = False
+    """B-11: the opening needs one meld worth ``opening_min_points`` on its own (the source's "выложенная
+    комбинация общей суммой не менее 30" read as one combination); by default the opening's melds, laid in
+    one action, count together."""
+    completed_set_keeper: CompletedSetKeeper = CompletedSetKeeper.OWNER
+    """B-15: who keeps a set that another player's addition completes; its cards then score as
+    ``layoff_scores_for`` says, for the keeper as the meld's owner."""
+    play_on_own_melds: bool = True
+    """B-12: a player may add to, and swap jokers out of, their own melds; false: only other players' melds
+    (the source names "выкладки партнеров", partners' melds, for both)."""
+    max_jokers_per_meld: int = 0
+    """B-14: the most jokers one meld may hold, 0 for no limit but its natural card (the source's "допустимо
+    использовать двух джокеров в одной выкладке" read as a limit is 2)."""
 
     def __post_init__(self) -> None:
         check_field_types(self)
@@ -67,13 +98,34 @@ class BlagogoRules:
         if not 0 <= self.opening_min_points <= MAX_OPENING:
             raise RulesError(
                 "opening_min_points",
-                f"must be between 0 and {MAX_OPENING} (13 cards at 25), got {self.opening_min_points}",
+                f"must be between 0 and {MAX_OPENING} (12 cards at 25: no opening is worth more, so nobody "
+                f"could go out), got {self.opening_min_points}",
             )
-        if self.target <= 0:
-            raise RulesError("target", f"must be positive, got {self.target}")
+        if not 0 < self.target <= MAX_TARGET:
+            raise RulesError("target", f"must be between 1 and {MAX_TARGET}, got {self.target}")
         if self.turnover_limit < 0:
             raise RulesError("turnover_limit", f"must be 0 (no limit) or more, got {self.turnover_limit}")
+        if not 0 <= self.max_jokers_per_meld <= JOKER_COUNT:
+            raise RulesError(
+                "max_jokers_per_meld",
+                f"must be 0 (no limit) to {JOKER_COUNT}, got {self.max_jokers_per_meld}",
+            )
+        if self.opening_one_meld and self.opening_min_points > MAX_ONE_MELD:
+            raise RulesError(
+                "opening_min_points",
+                f"no single meld is worth more than {MAX_ONE_MELD} (four aces), so with opening_one_meld an "
+                f"opening of {self.opening_min_points} could never be laid and nobody could go out (B-11)",
+                "opening_one_meld",
+            )
 
     def describe(self) -> list[str]:
         """The variants in words, for rules screens and transcripts."""
-        return describe(self)
+        notes = {}
+        if self.bridge_take_must_meld:
+            notes["bridge_take_must_meld"] = (
+                "the deepest card taken must be on the table before the turn's discard; any sequence of the "
+                "turn's actions may put it there"
+            )
+        if not self.max_jokers_per_meld:
+            notes["max_jokers_per_meld"] = "no limit"
+        return describe(self, notes)

@@ -71,7 +71,9 @@ class BlagogoMeld(_message.Message):
     id: _builtins.int
     """The meld's id: its index among the melds laid this round, named by AddToMeld and SwapJoker."""
     owner: _builtins.int
-    """B-17: the seat that laid it."""
+    """B-17: the seat that laid it (with BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER, a set completed by another
+    seat's addition belongs to that seat from then on).
+    """
     kind: Global___BlagogoMeldKind.ValueType
     """Set or run."""
     rank: _blagogo_cards_pb2.BlagogoRank.ValueType
@@ -509,7 +511,9 @@ class BlagogoEvent(_message.Message):
 
     @_typing.final
     class MeldClosed(_message.Message):
-        """B-15: a set of four natural suits was closed (turned over); it stays with its owner."""
+        """B-15: a set of four natural suits was closed (turned over): laid whole (right after its MeldsLaid),
+        completed by an addition (after its MeldExtended) or by a joker swap (after its JokerSwapped).
+        """
 
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -518,7 +522,9 @@ class BlagogoEvent(_message.Message):
         meld_id: _builtins.int
         """The meld's id."""
         owner: _builtins.int
-        """Its owner."""
+        """The seat that keeps it: its owner, or with BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER the seat whose
+        addition completed it (BlagogoMeld.owner says the same).
+        """
         def __init__(
             self,
             *,

@@ -24,15 +24,17 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fthousand/v1/blagogo_rules.proto\x12\x0bthousand.v1\"\xa1\x03\n\x0c\x42lagogoRules\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x18\n\x0b\x61\x63\x65_in_hand\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\"\n\x15\x62ridge_take_must_meld\x18\x03 \x01(\x08H\x02\x88\x01\x01\x12\x1f\n\x12opening_min_points\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12;\n\x11layoff_scores_for\x18\x05 \x01(\x0e\x32 .thousand.v1.BlagogoLayoffScores\x12%\n\x18kantrame_first_turn_only\x18\x06 \x01(\x08H\x04\x88\x01\x01\x12\x13\n\x06target\x18\x07 \x01(\x05H\x05\x88\x01\x01\x12\x1b\n\x0eturnover_limit\x18\x08 \x01(\x05H\x06\x88\x01\x01\x42\n\n\x08_playersB\x0e\n\x0c_ace_in_handB\x18\n\x16_bridge_take_must_meldB\x15\n\x13_opening_min_pointsB\x1b\n\x19_kantrame_first_turn_onlyB\t\n\x07_targetB\x11\n\x0f_turnover_limit*\x89\x01\n\x13\x42lagogoLayoffScores\x12%\n!BLAGOGO_LAYOFF_SCORES_UNSPECIFIED\x10\x00\x12$\n BLAGOGO_LAYOFF_SCORES_MELD_OWNER\x10\x01\x12%\n!BLAGOGO_LAYOFF_SCORES_CONTRIBUTOR\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fthousand/v1/blagogo_rules.proto\x12\x0bthousand.v1\"\x8b\x05\n\x0c\x42lagogoRules\x12\x14\n\x07players\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x18\n\x0b\x61\x63\x65_in_hand\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\"\n\x15\x62ridge_take_must_meld\x18\x03 \x01(\x08H\x02\x88\x01\x01\x12\x1f\n\x12opening_min_points\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12;\n\x11layoff_scores_for\x18\x05 \x01(\x0e\x32 .thousand.v1.BlagogoLayoffScores\x12%\n\x18kantrame_first_turn_only\x18\x06 \x01(\x08H\x04\x88\x01\x01\x12\x13\n\x06target\x18\x07 \x01(\x05H\x05\x88\x01\x01\x12\x1b\n\x0eturnover_limit\x18\x08 \x01(\x05H\x06\x88\x01\x01\x12\x1d\n\x10opening_one_meld\x18\t \x01(\x08H\x07\x88\x01\x01\x12\x44\n\x14\x63ompleted_set_keeper\x18\n \x01(\x0e\x32&.thousand.v1.BlagogoCompletedSetKeeper\x12\x1e\n\x11play_on_own_melds\x18\x0b \x01(\x08H\x08\x88\x01\x01\x12 \n\x13max_jokers_per_meld\x18\x0c \x01(\x05H\t\x88\x01\x01\x42\n\n\x08_playersB\x0e\n\x0c_ace_in_handB\x18\n\x16_bridge_take_must_meldB\x15\n\x13_opening_min_pointsB\x1b\n\x19_kantrame_first_turn_onlyB\t\n\x07_targetB\x11\n\x0f_turnover_limitB\x13\n\x11_opening_one_meldB\x14\n\x12_play_on_own_meldsB\x16\n\x14_max_jokers_per_meld*\x89\x01\n\x13\x42lagogoLayoffScores\x12%\n!BLAGOGO_LAYOFF_SCORES_UNSPECIFIED\x10\x00\x12$\n BLAGOGO_LAYOFF_SCORES_MELD_OWNER\x10\x01\x12%\n!BLAGOGO_LAYOFF_SCORES_CONTRIBUTOR\x10\x02*\x9d\x01\n\x19\x42lagogoCompletedSetKeeper\x12,\n(BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED\x10\x00\x12&\n\"BLAGOGO_COMPLETED_SET_KEEPER_OWNER\x10\x01\x12*\n&BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'thousand.v1.blagogo_rules_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BLAGOGOLAYOFFSCORES']._serialized_start=469
-  _globals['_BLAGOGOLAYOFFSCORES']._serialized_end=606
+  _globals['_BLAGOGOLAYOFFSCORES']._serialized_start=703
+  _globals['_BLAGOGOLAYOFFSCORES']._serialized_end=840
+  _globals['_BLAGOGOCOMPLETEDSETKEEPER']._serialized_start=843
+  _globals['_BLAGOGOCOMPLETEDSETKEEPER']._serialized_end=1000
   _globals['_BLAGOGORULES']._serialized_start=49
-  _globals['_BLAGOGORULES']._serialized_end=466
+  _globals['_BLAGOGORULES']._serialized_end=700
 # @@protoc_insertion_point(module_scope)

@@ -41,6 +41,36 @@ BLAGOGO_LAYOFF_SCORES_CONTRIBUTOR: BlagogoLayoffScores.ValueType  # 2
 """Each card scores for the player who put it on the table."""
 Global___BlagogoLayoffScores: _TypeAlias = BlagogoLayoffScores  # noqa: Y015
 
+class _BlagogoCompletedSetKeeper:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _BlagogoCompletedSetKeeperEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BlagogoCompletedSetKeeper.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED: _BlagogoCompletedSetKeeper.ValueType  # 0
+    """Not set: the default, BLAGOGO_COMPLETED_SET_KEEPER_OWNER."""
+    BLAGOGO_COMPLETED_SET_KEEPER_OWNER: _BlagogoCompletedSetKeeper.ValueType  # 1
+    """The player who laid the set keeps it (default; B-16: the set "stays with its owner")."""
+    BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER: _BlagogoCompletedSetKeeper.ValueType  # 2
+    """The player whose addition completes the set takes it (the source: "сложить карты рядом с собой", laid
+    beside themselves) and it scores for them as its owner (B-17). A set completed by a joker swap stays with
+    its owner either way (B-16).
+    """
+
+class BlagogoCompletedSetKeeper(_BlagogoCompletedSetKeeper, metaclass=_BlagogoCompletedSetKeeperEnumTypeWrapper):
+    """B-15: who keeps a set of four suits that another player's addition completes."""
+
+BLAGOGO_COMPLETED_SET_KEEPER_UNSPECIFIED: BlagogoCompletedSetKeeper.ValueType  # 0
+"""Not set: the default, BLAGOGO_COMPLETED_SET_KEEPER_OWNER."""
+BLAGOGO_COMPLETED_SET_KEEPER_OWNER: BlagogoCompletedSetKeeper.ValueType  # 1
+"""The player who laid the set keeps it (default; B-16: the set "stays with its owner")."""
+BLAGOGO_COMPLETED_SET_KEEPER_COMPLETER: BlagogoCompletedSetKeeper.ValueType  # 2
+"""The player whose addition completes the set takes it (the source: "сложить карты рядом с собой", laid
+beside themselves) and it scores for them as its owner (B-17). A set completed by a joker swap stays with
+its owner either way (B-16).
+"""
+Global___BlagogoCompletedSetKeeper: _TypeAlias = BlagogoCompletedSetKeeper  # noqa: Y015
+
 @_typing.final
 class BlagogoRules(_message.Message):
     """A table's rules of 1000 Blagogo (../shared/rules/blagogo.md): every variant, fixed when the table is created
@@ -61,25 +91,54 @@ class BlagogoRules(_message.Message):
     KANTRAME_FIRST_TURN_ONLY_FIELD_NUMBER: _builtins.int
     TARGET_FIELD_NUMBER: _builtins.int
     TURNOVER_LIMIT_FIELD_NUMBER: _builtins.int
+    OPENING_ONE_MELD_FIELD_NUMBER: _builtins.int
+    COMPLETED_SET_KEEPER_FIELD_NUMBER: _builtins.int
+    PLAY_ON_OWN_MELDS_FIELD_NUMBER: _builtins.int
+    MAX_JOKERS_PER_MELD_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     """B-4: the number of players, 2 to 8. Default 4 (CreateTable takes the number of seats when unset)."""
     ace_in_hand: _builtins.int
     """B-3: what an ace left in hand costs at scoring, 0 to 100. Default 10."""
     bridge_take_must_meld: _builtins.bool
-    """B-9: the deepest card taken from the bridge must be melded in the same turn. Default false."""
+    """B-9: the deepest card taken from the bridge must be melded in the same turn. Default false. Any sequence
+    of that turn's meld actions may put it on the table (e.g. a joker swapped out of a meld first, then laid
+    with it): a take that no sequence could meld is refused (rule BRIDGE_CARD_NOT_MELDABLE), and so, until the
+    card is on the table, are the discard and any action after which it could no longer be melded (rule
+    MUST_MELD_BRIDGE_CARD). BlagogoView.must_meld names the card meanwhile.
+    """
     opening_min_points: _builtins.int
-    """B-11: the least a player's opening melds may be worth together, 0 to 325. Default 30."""
+    """B-11: the least a player's opening melds may be worth together, 0 to 300 (no opening is worth more: 12
+    cards at 25), at most 100 with `opening_one_meld`. Default 30.
+    """
     layoff_scores_for: Global___BlagogoLayoffScores.ValueType
     """B-17: who scores cards added to a meld. Default BLAGOGO_LAYOFF_SCORES_MELD_OWNER."""
     kantrame_first_turn_only: _builtins.bool
     """B-19: kantrame counts only when the player goes out on their first turn of the round. Default false."""
     target: _builtins.int
-    """B-20: rounds are played until someone's score reaches this; positive. Default 1000."""
+    """B-20: rounds are played until someone's score reaches this; 1 to 10000. Default 1000."""
     turnover_limit: _builtins.int
     """B-10, an extension the source does not have: when the deck runs out again after the bridge has been
     turned over this many times, the round ends with no winner (scored without the 30 of B-18). 0, the
     default, means no limit: a round in which every card left is dead then never ends, so a table of bots
     should set one.
+    """
+    opening_one_meld: _builtins.bool
+    """B-11: the opening needs one meld worth `opening_min_points` on its own (the source's "выложенная
+    комбинация общей суммой не менее 30" read as one combination); other melds may be laid with it.
+    Default false: the opening's melds, laid in one action, count together.
+    """
+    completed_set_keeper: Global___BlagogoCompletedSetKeeper.ValueType
+    """B-15: who keeps a set that another player's addition completes. Default
+    BLAGOGO_COMPLETED_SET_KEEPER_OWNER.
+    """
+    play_on_own_melds: _builtins.bool
+    """B-12: a player may add to, and swap jokers out of, their own melds. Default true. False: only other
+    players' melds (the source names "выкладки партнеров", partners' melds); refused with rule OWN_MELD.
+    """
+    max_jokers_per_meld: _builtins.int
+    """B-14: the most jokers one meld may hold, 0 to 4; 0 (the default) means no limit but the meld's natural
+    card. The source's "допустимо использовать двух джокеров в одной выкладке" read as a limit is 2. A lay
+    or addition beyond it is refused with rule TOO_MANY_JOKERS.
     """
     def __init__(
         self,
@@ -92,10 +151,14 @@ class BlagogoRules(_message.Message):
         kantrame_first_turn_only: _builtins.bool | None = ...,
         target: _builtins.int | None = ...,
         turnover_limit: _builtins.int | None = ...,
+        opening_one_meld: _builtins.bool | None = ...,
+        completed_set_keeper: Global___BlagogoCompletedSetKeeper.ValueType = ...,
+        play_on_own_melds: _builtins.bool | None = ...,
+        max_jokers_per_meld: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_ace_in_hand", b"_ace_in_hand", "_bridge_take_must_meld", b"_bridge_take_must_meld", "_kantrame_first_turn_only", b"_kantrame_first_turn_only", "_opening_min_points", b"_opening_min_points", "_players", b"_players", "_target", b"_target", "_turnover_limit", b"_turnover_limit", "ace_in_hand", b"ace_in_hand", "bridge_take_must_meld", b"bridge_take_must_meld", "kantrame_first_turn_only", b"kantrame_first_turn_only", "opening_min_points", b"opening_min_points", "players", b"players", "target", b"target", "turnover_limit", b"turnover_limit"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_ace_in_hand", b"_ace_in_hand", "_bridge_take_must_meld", b"_bridge_take_must_meld", "_kantrame_first_turn_only", b"_kantrame_first_turn_only", "_max_jokers_per_meld", b"_max_jokers_per_meld", "_opening_min_points", b"_opening_min_points", "_opening_one_meld", b"_opening_one_meld", "_play_on_own_melds", b"_play_on_own_melds", "_players", b"_players", "_target", b"_target", "_turnover_limit", b"_turnover_limit", "ace_in_hand", b"ace_in_hand", "bridge_take_must_meld", b"bridge_take_must_meld", "kantrame_first_turn_only", b"kantrame_first_turn_only", "max_jokers_per_meld", b"max_jokers_per_meld", "opening_min_points", b"opening_min_points", "opening_one_meld", b"opening_one_meld", "play_on_own_melds", b"play_on_own_melds", "players", b"players", "target", b"target", "turnover_limit", b"turnover_limit"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_ace_in_hand", b"_ace_in_hand", "_bridge_take_must_meld", b"_bridge_take_must_meld", "_kantrame_first_turn_only", b"_kantrame_first_turn_only", "_opening_min_points", b"_opening_min_points", "_players", b"_players", "_target", b"_target", "_turnover_limit", b"_turnover_limit", "ace_in_hand", b"ace_in_hand", "bridge_take_must_meld", b"bridge_take_must_meld", "kantrame_first_turn_only", b"kantrame_first_turn_only", "layoff_scores_for", b"layoff_scores_for", "opening_min_points", b"opening_min_points", "players", b"players", "target", b"target", "turnover_limit", b"turnover_limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_ace_in_hand", b"_ace_in_hand", "_bridge_take_must_meld", b"_bridge_take_must_meld", "_kantrame_first_turn_only", b"_kantrame_first_turn_only", "_max_jokers_per_meld", b"_max_jokers_per_meld", "_opening_min_points", b"_opening_min_points", "_opening_one_meld", b"_opening_one_meld", "_play_on_own_melds", b"_play_on_own_melds", "_players", b"_players", "_target", b"_target", "_turnover_limit", b"_turnover_limit", "ace_in_hand", b"ace_in_hand", "bridge_take_must_meld", b"bridge_take_must_meld", "completed_set_keeper", b"completed_set_keeper", "kantrame_first_turn_only", b"kantrame_first_turn_only", "layoff_scores_for", b"layoff_scores_for", "max_jokers_per_meld", b"max_jokers_per_meld", "opening_min_points", b"opening_min_points", "opening_one_meld", b"opening_one_meld", "play_on_own_melds", b"play_on_own_melds", "players", b"players", "target", b"target", "turnover_limit", b"turnover_limit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__ace_in_hand: _TypeAlias = _typing.Literal["ace_in_hand"]  # noqa: Y015
     _WhichOneofArgType__ace_in_hand: _TypeAlias = _typing.Literal["_ace_in_hand", b"_ace_in_hand"]  # noqa: Y015
@@ -103,8 +166,14 @@ class BlagogoRules(_message.Message):
     _WhichOneofArgType__bridge_take_must_meld: _TypeAlias = _typing.Literal["_bridge_take_must_meld", b"_bridge_take_must_meld"]  # noqa: Y015
     _WhichOneofReturnType__kantrame_first_turn_only: _TypeAlias = _typing.Literal["kantrame_first_turn_only"]  # noqa: Y015
     _WhichOneofArgType__kantrame_first_turn_only: _TypeAlias = _typing.Literal["_kantrame_first_turn_only", b"_kantrame_first_turn_only"]  # noqa: Y015
+    _WhichOneofReturnType__max_jokers_per_meld: _TypeAlias = _typing.Literal["max_jokers_per_meld"]  # noqa: Y015
+    _WhichOneofArgType__max_jokers_per_meld: _TypeAlias = _typing.Literal["_max_jokers_per_meld", b"_max_jokers_per_meld"]  # noqa: Y015
     _WhichOneofReturnType__opening_min_points: _TypeAlias = _typing.Literal["opening_min_points"]  # noqa: Y015
     _WhichOneofArgType__opening_min_points: _TypeAlias = _typing.Literal["_opening_min_points", b"_opening_min_points"]  # noqa: Y015
+    _WhichOneofReturnType__opening_one_meld: _TypeAlias = _typing.Literal["opening_one_meld"]  # noqa: Y015
+    _WhichOneofArgType__opening_one_meld: _TypeAlias = _typing.Literal["_opening_one_meld", b"_opening_one_meld"]  # noqa: Y015
+    _WhichOneofReturnType__play_on_own_melds: _TypeAlias = _typing.Literal["play_on_own_melds"]  # noqa: Y015
+    _WhichOneofArgType__play_on_own_melds: _TypeAlias = _typing.Literal["_play_on_own_melds", b"_play_on_own_melds"]  # noqa: Y015
     _WhichOneofReturnType__players: _TypeAlias = _typing.Literal["players"]  # noqa: Y015
     _WhichOneofArgType__players: _TypeAlias = _typing.Literal["_players", b"_players"]  # noqa: Y015
     _WhichOneofReturnType__target: _TypeAlias = _typing.Literal["target"]  # noqa: Y015
@@ -118,7 +187,13 @@ class BlagogoRules(_message.Message):
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__kantrame_first_turn_only) -> _WhichOneofReturnType__kantrame_first_turn_only | None: ...
     @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__max_jokers_per_meld) -> _WhichOneofReturnType__max_jokers_per_meld | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__opening_min_points) -> _WhichOneofReturnType__opening_min_points | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__opening_one_meld) -> _WhichOneofReturnType__opening_one_meld | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__play_on_own_melds) -> _WhichOneofReturnType__play_on_own_melds | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__players) -> _WhichOneofReturnType__players | None: ...
     @_typing.overload

@@ -185,7 +185,9 @@ class ThousandRules(_message.Message):
     two_player_deal: Global___TwoPlayerDeal.ValueType
     """T-5: how two players deal. Default TWO_PLAYER_DEAL_NINE_AND_TWO_TALONS_OF_3."""
     sitter_scores: Global___SitterScores.ValueType
-    """T-6: what the sitting dealer scores with four players. Default SITTER_SCORES_NOTHING."""
+    """T-6: what the sitting dealer scores with four players. Default SITTER_SCORES_NOTHING. In a golden or dark
+    deal the talon's aces are doubled like every score but marriages (T-30).
+    """
     opening_bid: Global___OpeningBid.ValueType
     """T-7: the opener's first bid. Default OPENING_BID_FORCED_100."""
     bid_step: _builtins.int
@@ -194,7 +196,8 @@ class ThousandRules(_message.Message):
     """T-9: the most a player may bid. Default BID_CAP_MARRIAGES_IN_HAND."""
     closed_talon_on_uncontested_100: _builtins.bool
     """T-10: when the winning bid is an uncontested 100, the talon is taken face down and only the declarer sees
-    it. Default true.
+    it. Default true. It does not apply to two players, whose chosen talon is always shown (T-5): with
+    `players` 2 it is accepted either way and changes nothing.
     """
     redeal_four_nines: _builtins.bool
     """T-11: a player holding all four nines may demand a redeal. Default true."""
@@ -216,7 +219,10 @@ class ThousandRules(_message.Message):
     """T-24: defenders' deal points are rounded to the nearest multiple of 5. Default true."""
     barrel_at: _builtins.int
     """T-27: the barrel's score, a multiple of 5 from 125 to 995; 0 disables the barrel (then the first to 1000
-    wins, T-26). Default 880.
+    wins, T-26). Default 880. Leaving the barrel needs a contract of 1000 - barrel_at and none exceeds 400, so
+    below 600 only the obligatory game (T-28) can win: a barrel below 600 with `obligatory_game` false is
+    rejected with INVALID_RULES naming both fields, and so is a barrel at 555 with `samosval` (T-29 would
+    reset every climber).
     """
     barrel_bumped_by_newcomer: _builtins.bool
     """T-27: a player climbing onto the barrel knocks off the one already there (minus 120). Default true."""
@@ -227,7 +233,9 @@ class ThousandRules(_message.Message):
     deal. Default true.
     """
     samosval: _builtins.bool
-    """T-29: a score of exactly 555 after a deal falls to 0 (samosval). Default true."""
+    """T-29: a score of exactly 555 after a deal falls to 0 (samosval), checked on the score the deal leaves:
+    after its scores, bolt penalties, falls from the barrel, the climb and a bump. Default true.
+    """
     golden_deals: _builtins.bool
     """T-30: each player plays one golden deal (no auction, contract 120, scores doubled) at the start.
     Default false.
