@@ -13,11 +13,14 @@ import statistics
 import time
 from pathlib import Path
 
+import grpc
+
 from clients.messages import EventMessage
 from clients.session import TableSession
 from server.app import parse_settings
 from tests.test_limits_requests import TwoClients, two_clients
-from tests.test_server import run, token_md
+from tests.test_server import expect_error, run, token_md
+from thousand.v1 import blagogo_rules_pb2 as bg_rules
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -176,3 +179,22 @@ def test_move_limit_settings_from_flags() -> None:
     assert defaults.bot_table_max_moves > 10_000 and defaults.bot_move_delay == 0
     settings = parse_settings(["--bot-move-delay", "0.5"], {"THOUSAND_BOT_TABLE_MAX_MOVES": "0"})
     assert settings.bot_move_delay == 0.5 and settings.bot_table_max_moves == 0
+
+
+def test_a_game_that_cannot_end_is_refused_at_create_table() -> None:
+    """Before: a 1000 Blagogo table of eight random bots with target 2147483647 was accepted and played
+    about 700 events a second for ever. The engine's rules bound the target (engine.blagogo.rules
+    MAX_TARGET, issue 20); the server refuses the table with the field named."""
+
+    async def scenario() -> None:
+        async with two_clients() as c:
+            rules = pb.Rules(blagogo=bg_rules.BlagogoRules(players=8, target=2**31 - 1))
+            seats = [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")] * 8
+            request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, rules=rules, seats=seats)
+            info = await expect_error(
+                c.tcp.CreateTable(request), "INVALID_RULES", grpc.StatusCode.INVALID_ARGUMENT
+            )
+            assert info.metadata["field"] == "target"
+            assert not (await c.tcp.ListTables(pb.ListTablesRequest())).tables
+
+    run(scenario())
