@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import time
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from grpc import aio
+from prometheus_client.parser import text_string_to_metric_families
 
 from bench import procs
 from thousand.v1 import blagogo_actions_pb2 as bg_pb
@@ -45,7 +47,19 @@ def bot(strategy: str) -> pb.SeatConfig:
 class Served:
     process: Any
     port: int
+    metrics_port: int
     host: str = procs.HOST
+
+    def metric(self, name: str, **labels: str) -> float:
+        """The sum of the server's samples ``name`` whose labels include ``labels``, from its /metrics."""
+        with urllib.request.urlopen(f"http://{self.host}:{self.metrics_port}/metrics", timeout=10) as page:
+            text = page.read().decode()
+        return sum(
+            sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+            if sample.name == name and labels.items() <= sample.labels.items()
+        )
 
     @property
     def address(self) -> str:
@@ -81,14 +95,19 @@ class Run:
 
     @asynccontextmanager
     async def server(self, *flags: str, after_flags: Sequence[str] = ()) -> AsyncIterator[Served]:
-        port = procs.free_port()
+        port, metrics_port = procs.free_port(), procs.free_port()
         log = self.workdir / f"server-{self.label}-{port}.log"
-        argv = [*procs.server_argv(port), *flags, *(after_flags if self.after else ())]
+        argv = [
+            *procs.server_argv(port),
+            *("--metrics-port", str(metrics_port)),
+            *flags,
+            *(after_flags if self.after else ()),
+        ]
         process = procs.start(argv, log, cwd=self.tree)
         try:
             procs.wait_for_port(port, process, log)
             await asyncio.sleep(0.3)
-            yield Served(process, port)
+            yield Served(process, port, metrics_port)
         finally:
             if process.poll() is None:
                 os.kill(process.pid, signal.SIGCONT)  # in case an attack left it stopped
@@ -193,6 +212,8 @@ async def unread(run: Run) -> Figures:
             pass  # the server stopped reading: the client's writes block
         await asyncio.sleep(1.0)
         grown = round(served.rss_mb() - before, 1)
+        labels = {"grpc_method": "Play", "grpc_type": "BIDI_STREAM"}
+        read = int(await asyncio.to_thread(served.metric, "grpc_server_msg_received_total", **labels))
         call.cancel()
         spectator = play_call(channel, None)
         await spectator.write(start(table_id))
@@ -218,6 +239,7 @@ async def unread(run: Run) -> Figures:
         spectator.cancel()
     return {
         "seat_actions_sent": sent,
+        "server_read": read,
         "server_rss_growth_mb": grown,
         "spectator_refusals_sent_back": refusals,
         "spectator_stream": ended,
@@ -229,8 +251,10 @@ async def unread(run: Run) -> Figures:
 
 async def long_history(stub: pb_grpc.TableServiceAsyncStub, run: Run) -> tuple[str, int]:
     """A finished table of eight random 1000 Blagogo bots with a long history (the issue's had 9,499)."""
-    rules = pb.Rules(blagogo=bg_rules.BlagogoRules(players=8, target=run.sized(4000, least=100)))
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, rules=rules, seats=[bot("random")] * 8, seed=5)
+    # Seed 7 to 2,500: about 10,700 events, a game that ends on both sides of the limits (some seeds play a
+    # round whose cards left are all dead, which never ends).
+    rules = pb.Rules(blagogo=bg_rules.BlagogoRules(players=8, target=run.sized(2500, least=100)))
+    request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, rules=rules, seats=[bot("random")] * 8, seed=7)
     table_id = (await stub.CreateTable(request)).table.table_id
     ends = time.monotonic() + 180
     while time.monotonic() < ends:
@@ -266,7 +290,7 @@ async def resume(run: Run) -> Figures:
             quiet = pb_grpc.TableServiceStub(slow)
             calls = [
                 quiet.StreamEvents(pb.StreamEventsRequest(table_id=table_id, after_sequence=0))
-                for _ in range(run.sized(300, least=3))
+                for _ in range(run.sized(100, least=3))
             ]
             for call in calls:
                 await call.wait_for_connection()
