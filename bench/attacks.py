@@ -292,8 +292,12 @@ async def resume(run: Run) -> Figures:
                 quiet.StreamEvents(pb.StreamEventsRequest(table_id=table_id, after_sequence=0))
                 for _ in range(run.sized(100, least=3))
             ]
+            failed: dict[str, int] = {}
             for call in calls:
-                await call.wait_for_connection()
+                try:
+                    await call.wait_for_connection()
+                except aio.AioRpcError as error:
+                    failed[code_of(error)] = failed.get(code_of(error), 0) + 1
             await asyncio.sleep(3.0)
             held = round(served.rss_mb() - before, 1)
             for call in calls:
@@ -306,6 +310,7 @@ async def resume(run: Run) -> Figures:
         f"{many}_resumes_bystander_max_ms": twenty["max_ms"],
         f"{many}_resumes_bystander_p50_ms": twenty["p50_ms"],
         f"{len(calls)}_unread_resumes_rss_mb": held,
+        "unread_resumes_failed": failed or 0,
     }
 
 

@@ -31,7 +31,7 @@ from grpc import aio
 from server import wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import get_logger
-from server.requests import Context, Malformed, table_id_of, token_of
+from server.requests import Context, Malformed, client_of, table_id_of, token_of
 from server.streams import SPECTATORS, Reply, Subscriber
 from server.table import AnyTable
 from server.telemetry import requested_kind
@@ -81,7 +81,7 @@ async def play(
         table, after = await _start(service, requests)
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
-        service.limit_resume(table, after, context, token)
+        service.limit_resume(table, after, client_of(context), token)
         subscriber = Subscriber(audience, batch=True)
         responses = table.stream_to(subscriber, after)
     except ServiceError as error:
@@ -221,7 +221,7 @@ class _Actions:
             self.service.registry.telemetry.action_rejected(*requested_kind(sent.action), error.reason.value)
             return refused(sent.request_id, error)
         try:
-            self.service.limit("SubmitAction", self.context, self.token)
+            self.service.limit("SubmitAction", client_of(self.context), self.token)
             last_seen = sent.last_seen_sequence if sent.HasField("last_seen_sequence") else None
             sequence = await self.service.act(self.table, self.token, sent.request_id, last_seen, sent.action)
         except ServiceError as error:

@@ -78,12 +78,13 @@ class TableService:
         self.registry = registry
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
 
-    def limit(self, method: str, context: Context, token: str | None = None, cost: float = 1.0) -> None:
-        """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by peer host.
+    def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
+        """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
+        (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
         ``cost``: how many calls this one counts as (a resume counts its history)."""
         if not self.limiter.enabled:
             return
-        key = f"token:{hash_token(token).hex()}" if token else f"peer:{client_of(context)}"
+        key = f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
         try:
             self.limiter.check(f"{method}:{key}", method, cost)
         except ServiceError:
@@ -247,23 +248,24 @@ class TableService:
         table.ensure_bots_running()
         return sequence
 
-    def stream_events(self, request: pb.StreamEventsRequest, context: Context) -> AsyncGenerator[bytes, None]:
+    def stream_events(
+        self, request: pb.StreamEventsRequest, token: str | None, client: str = ""
+    ) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
         table: AnyTable = self.registry.get(table_id_of(request.table_id))
-        token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
-        self.limit_resume(table, after, context, token)
+        self.limit_resume(table, after, client, token)
         return table.stream(audience, after, request.batch_events)
 
-    def limit_resume(self, table: AnyTable, after: int | None, context: Context, token: str | None) -> None:
+    def limit_resume(self, table: AnyTable, after: int | None, client: str, token: str | None) -> None:
         """RATE_LIMITED when a resume would exceed the client's rate: a resume of a long history costs the
         server as much as many requests (it is sent in parts of MAX_BATCH events), and counts as one per
         part, whether on StreamEvents or Play."""
         if after is not None and after < table.sequence:
-            self.limit("resume", context, token, cost=1 + (table.sequence - after) / MAX_BATCH)
+            self.limit("resume", client, token, cost=1 + (table.sequence - after) / MAX_BATCH)
 
     def close_streams(self) -> None:
         for table in self.registry.all():
@@ -316,7 +318,7 @@ async def _limited(
 ) -> Resp:
     """``call``, once the client's rate limit for ``method`` allows it (else RATE_LIMITED, ``call`` unrun)."""
     try:
-        service.limit(method, context, token)
+        service.limit(method, client_of(context), token)
     except ServiceError:
         if inspect.iscoroutine(call):
             call.close()
@@ -331,7 +333,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            responses = service.stream_events(request, context)
+            responses = service.stream_events(request, token_of(context), client_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return
