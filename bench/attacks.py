@@ -325,7 +325,9 @@ async def resume(run: Run) -> Figures:
         "idle_p50_ms": idle["p50_ms"],
         "one_resume_ms": round(one_ms, 1),
         "one_bystander_p99_max_ms": f"{one['p99_ms']} {one['max_ms']}",
-        f"{many}_resumes_bystander_p50_p99_max_ms": f"{twenty['p50_ms']} {twenty['p99_ms']} {twenty['max_ms']}",
+        f"{many}_resumes_bystander_p50_p99_max_ms": " ".join(
+            str(twenty[k]) for k in ("p50_ms", "p99_ms", "max_ms")
+        ),
         f"{len(calls)}_unread_resumes_rss_mb": held,
         "unread_resumes_failed": failed or 0,
         f"{many}_resumes_at_once_refused_by_default": limited,
