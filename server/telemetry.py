@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from weakref import WeakKeyDictionary
 
 from server.games import GAMES, Scored
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 log = get_logger("thousand.table")
 stalled = get_logger("thousand.server")
+STALL_WARNING_SECONDS: Final = 1.0
+"""Stalls this long or longer are logged; a busy machine delays the loop by a few tenths now and then."""
 
 __all__ = ["GAMES", "Telemetry", "action_kind", "game_label", "requested_kind", "table_status"]
 
@@ -114,7 +116,7 @@ class Telemetry:
         if self.metrics is not None:
             self.metrics.loop_stalls.inc()
             self.metrics.loop_stalled_seconds.inc(seconds)
-        if not self.quiet:
+        if not self.quiet and seconds >= STALL_WARNING_SECONDS:  # shorter ones: counted, not logged
             stalled.warning("event loop stalled", seconds=round(seconds, 3))
 
     def table_started(self, table: Table) -> None:
