@@ -408,7 +408,7 @@ async def bots(run: Run) -> Figures:
         figures = await bot_tables(run, served)
     if not run.after:
         return figures
-    lifted = ["--max-bot-tables", "0", "--max-bot-tables-per-client", "0"]
+    lifted = ["--max-bot-tables", "0", "--max-bot-tables-per-client", "0", "--max-tables-per-client", "0"]
     async with run.server(after_flags=lifted) as served:
         unlimited = await bot_tables(run, served)
     return {**figures, **{f"no_quota_{k}": v for k, v in unlimited.items()}}
