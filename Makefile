@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run web demo test lint typecheck unit system bench proto proto-release breaking clean
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does).
 SYSTEM_PACKAGES := promtool=prometheus
@@ -17,9 +17,32 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## run: start the server on 127.0.0.1:50051 (settings: thousand-server --help)
-run: $(STAMP)
-	$(BIN)/thousand-server --host 127.0.0.1 --port 50051
+## run: build the web client, start the server: gRPC on 127.0.0.1:50051, the web client and the API for
+## browsers (Connect, gRPC-Web) on http://127.0.0.1:8080/ (settings: thousand-server --help)
+run: $(STAMP) web
+	$(BIN)/thousand-server --host 127.0.0.1 --port 50051 --web-port 8080
+
+# The web client (clients/web): npm packages from its lock file, built into clients/web/dist, which the web
+# port serves at /. Node and npm come from Debian when missing (scripts/system-packages.sh).
+WEB := clients/web
+WEB_SOURCES = $(shell find $(WEB) -type f -not -path '$(WEB)/node_modules/*' -not -path '$(WEB)/dist/*' 2>/dev/null)
+
+## web: build the web client into clients/web/dist (npm ci, npm run build)
+ifneq ($(wildcard $(WEB)/package.json),)
+web: $(WEB)/dist/index.html
+else
+web:
+	@echo "make web: $(WEB) is not in this checkout; the web port will serve the API only"
+endif
+
+$(WEB)/node_modules/.installed: $(WEB)/package.json $(WEB)/package-lock.json
+	scripts/system-packages.sh node=nodejs npm=npm
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB)/dist/index.html: $(WEB)/node_modules/.installed $(WEB_SOURCES)
+	cd $(WEB) && npm run build
+	touch $@
 
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)

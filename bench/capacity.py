@@ -140,7 +140,7 @@ class Tables:
         ]
         seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(PLAYERS)]
         created = await stubs[0].CreateTable(
-            pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=index)
+            pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=index, practice=True)
         )
         table_id = created.table.table_id
         for seat, stub in enumerate(stubs):

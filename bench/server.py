@@ -273,7 +273,9 @@ class GameTable:
         stub = self.stubs[0]
         seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(PLAYERS)]
         created = await stub.CreateTable(
-            pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=self.rng.getrandbits(62))
+            pb.CreateTableRequest(
+                game=pb.GAME_KIND_THOUSAND, seats=seats, seed=self.rng.getrandbits(62), practice=True
+            )
         )
         self.table_id = created.table.table_id
         self.tokens = []

@@ -20,6 +20,9 @@ What it takes care of:
 - **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
   a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
   applies at most once.
+- **Fair deals**: :meth:`TableSession.join` adds a seed of the seat's own to the deals, after reading the
+  table's commitment, and :attr:`TableSession.deals` checks every deal the stream reveals against them
+  (:mod:`clients.fairness`, :mod:`engine.verify`).
 - **Errors**: every refusal is a :class:`~clients.errors.ServerError` carrying the gRPC code, the
   ``ErrorInfo`` reason (e.g. ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the
   server's message.
@@ -41,9 +44,11 @@ from grpc import aio
 
 from clients.backoff import Backoff
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
+from clients.fairness import checker_for, new_client_seed, witness_for
 from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of, game_of_rules
-from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
+from clients.messages import ConnectionLost, EventMessage, Reconnected, SeatTaken, Snapshot, StreamItem, Turn
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
+from engine.verify import DealChecker
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -118,6 +123,13 @@ class TableSession:
         """A seated session streams over Play and sends its actions on that stream while it is open (one
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: PlayCall | None = None
+        self.client_seed: str | None = None
+        """The seed this seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
+        self.deals: DealChecker = checker_for(None, None)
+        """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
+        ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
+        self._commitments: dict[str, pb.Table] = {}
+        """Tables as read before joining them (create, list, get): the commitment a join checks against."""
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -208,10 +220,12 @@ class TableSession:
         *,
         seed: int | None = None,
         first_dealer: int | None = None,
+        practice: bool = False,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
-        or a bot strategy's name."""
+        or a bot strategy's name. Its deals are fair, unless a ``seed`` makes it a seeded table (with an open
+        seat, only with ``practice``: CreateTableRequest.practice)."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -227,9 +241,15 @@ class TableSession:
             request.seed = seed
         if first_dealer is not None:
             request.first_dealer = first_dealer
+        request.practice = practice
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
         response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return response.table
+        return self._seen(response.table)
+
+    def _seen(self, table: pb.Table) -> pb.Table:
+        """Remember a table read before joining it (its commitment must not change when the seed is sent)."""
+        self._commitments[table.table_id] = table
+        return table
 
     async def list_tables(
         self,
@@ -249,7 +269,7 @@ class TableSession:
                 page_token=token,
             )
             page = await self._list_page(request)
-            tables.extend(page.tables)
+            tables.extend(self._seen(t) for t in page.tables)
             token = page.next_page_token
             if not token:
                 break
@@ -262,21 +282,31 @@ class TableSession:
         """One table (by default the one joined or watched)."""
         request = pb.GetTableRequest(table_id=table_id or self._table_id())
         response = await self._call(lambda: self._stub.GetTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return response.table
+        return self._seen(response.table)
 
-    async def join(self, table_id: str, seat: int | None = None, name: str = "") -> int:
+    async def join(
+        self, table_id: str, seat: int | None = None, name: str = "", *, client_seed: str | None = None
+    ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
         The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
-        seat back instead of taking a second one (JoinTableRequest.seat_token).
+        seat back instead of taking a second one (JoinTableRequest.seat_token). So is the seat's own seed for
+        the deals (``client_seed``, by default a fresh random one), after the table's commitment was read:
+        :attr:`deals` then checks every deal against both.
         """
+        before = self._commitments.get(table_id) or await self.get_table(table_id)
         token = secrets.token_urlsafe(32)
-        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token)
+        seed = client_seed if client_seed is not None else new_client_seed()
+        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
         if seat is not None:
             request.seat = seat
         response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=True)
         self.attach(table_id, response.seat, response.seat_token)
         self.table = response.table
+        self.client_seed = seed
+        self.deals = checker_for(before, witness_for(before, response.seat, seed, response.table.sequence))
+        if response.table.fairness.commitment != before.fairness.commitment:
+            self.deals.problems.append("the table's commitment changed when the seat was taken")
         return response.seat
 
     async def export(self, table_id: str | None = None) -> str:
@@ -290,6 +320,7 @@ class TableSession:
         table = await self.get_table(table_id)
         self.attach(table_id)
         self.table = table
+        self.deals = checker_for(table, witness_for(table, None, ""))
         return table
 
     async def leave(self) -> pb.Table:
@@ -470,4 +501,11 @@ class TableSession:
             self.turn = turn
         if game.is_game_over(event) or message.event.HasField("table_stopped"):
             self.finished = True  # the game's end, or the server stopped the table (its last event)
+        self._check_deals(event, message.sequence)
         return EventMessage(message.sequence, event, turn)
+
+    def _check_deals(self, event: object, sequence: int) -> None:
+        if isinstance(event, SeatTaken):
+            self.deals.seat_taken(event.seat, sequence)  # from when on the seat's deals hold our seed
+        else:
+            self.deals.see(event, sequence)

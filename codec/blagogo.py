@@ -362,8 +362,8 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
             return Ev(game_started=Ev.GameStarted(rules=rules_to_proto(rules), first_dealer=first_dealer))
         case be.RoundStarted(number, dealer, first):
             return Ev(round_started=Ev.RoundStarted(number=number, dealer=dealer, first=first))
-        case be.DeckShuffled(number):
-            return Ev(deck_shuffled=Ev.DeckShuffled(number=number))
+        case be.DeckShuffled(number, commitment):
+            return Ev(deck_shuffled=Ev.DeckShuffled(number=number, commitment=commitment))
         case be.HandDealt(seat, count, cards):
             return Ev(
                 hand_dealt=Ev.HandDealt(
@@ -407,13 +407,15 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
             return Ev(discarded=Ev.Discarded(seat=seat, card=_CARD_PROTOS[card.index]))
         case be.WentOut(seat, kantrame):
             return Ev(went_out=Ev.WentOut(seat=seat, kantrame=kantrame))
-        case be.RoundRevealed(number, order, hands, final_hands):
+        case be.RoundRevealed(number, order, hands, final_hands, salt, client_seeds):
             return Ev(
                 round_revealed=Ev.RoundRevealed(
                     number=number,
                     order=_cards(order),
                     hands=_card_lists(hands),
                     final_hands=_card_lists(final_hands),
+                    salt=salt,
+                    client_seeds=client_seeds,
                 )
             )
         case be.RoundScored(number, winner, kantrame, meld_points, hand_penalties, deltas, totals):
@@ -428,8 +430,9 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
                     totals=totals,
                 )
             )
-        case be.GameOver(winner, standings):
-            return Ev(game_over=Ev.GameOver(winner=winner, standings=[_standing(s) for s in standings]))
+        case be.GameOver(winner, standings, table_secret):
+            standing = [_standing(s) for s in standings]
+            return Ev(game_over=Ev.GameOver(winner=winner, standings=standing, table_secret=table_secret))
         case _:
             assert_never(event)
 
@@ -447,7 +450,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
             m1 = message.round_started
             return be.RoundStarted(m1.number, m1.dealer, m1.first)
         case "deck_shuffled":
-            return be.DeckShuffled(message.deck_shuffled.number)
+            return be.DeckShuffled(message.deck_shuffled.number, message.deck_shuffled.commitment)
         case "hand_dealt":
             m2 = message.hand_dealt
             hand = None if m2.cards_hidden else _cards_from(m2.cards, "hand_dealt.cards")
@@ -500,6 +503,8 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
                 _cards_from(m10.order, "round_revealed.order"),
                 _card_lists_from(m10.hands, "round_revealed.hands"),
                 _card_lists_from(m10.final_hands, "round_revealed.final_hands"),
+                m10.salt,
+                tuple(m10.client_seeds),
             )
         case "round_scored":
             m11 = message.round_scored
@@ -514,7 +519,7 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
             )
         case "game_over":
             m12 = message.game_over
-            return be.GameOver(m12.winner, tuple(_standing_from(s) for s in m12.standings))
+            return be.GameOver(m12.winner, tuple(_standing_from(s) for s in m12.standings), m12.table_secret)
         case _:
             assert_never(kind)
 

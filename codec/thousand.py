@@ -366,13 +366,14 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
             return E(trick_taken=E.TrickTaken(seat=seat, number=number, cards=_cards(cards), points=points))
         case ee.LastTalonTaken(seat, cards, points):
             return E(last_talon_taken=E.LastTalonTaken(seat=seat, cards=_cards(cards), points=points))
-        case ee.DealRevealed(number, order, hands, talons, salt, deal_seed):
+        case ee.DealRevealed(number, order, hands, talons, salt, deal_seed, client_seeds):
             revealed = E.DealRevealed(
                 number=number,
                 order=_cards(order),
                 hands=_card_lists(hands),
                 talons=_card_lists(talons),
                 salt=salt,
+                client_seeds=client_seeds,
             )
             if deal_seed is not None:
                 revealed.deal_seed = deal_seed
@@ -393,8 +394,9 @@ def event_to_proto(event: Event) -> thousand_events_pb2.ThousandEvent:
             )
         case ee.SheetMarked(seat, mark, points):
             return E(sheet_marked=E.SheetMarked(seat=seat, mark=_MARK[mark], points=points))
-        case ee.GameOver(winner, standings):
-            return E(game_over=E.GameOver(winner=winner, standings=[_standing(s) for s in standings]))
+        case ee.GameOver(winner, standings, table_secret):
+            standing = [_standing(s) for s in standings]
+            return E(game_over=E.GameOver(winner=winner, standings=standing, table_secret=table_secret))
         case _:
             assert_never(event)
 
@@ -474,6 +476,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
                 _card_lists_from(m11.talons, "deal_revealed.talons"),
                 m11.salt,
                 m11.deal_seed if m11.HasField("deal_seed") else None,
+                tuple(m11.client_seeds),
             )
         case "deal_scored":
             m12 = message.deal_scored
@@ -493,7 +496,7 @@ def event_from_proto(message: thousand_events_pb2.ThousandEvent) -> Event:
             return ee.SheetMarked(m13.seat, known(_MARK_BACK, m13.mark, "sheet_marked.mark"), m13.points)
         case "game_over":
             m14 = message.game_over
-            return ee.GameOver(m14.winner, tuple(_standing_from(s) for s in m14.standings))
+            return ee.GameOver(m14.winner, tuple(_standing_from(s) for s in m14.standings), m14.table_secret)
         case _:
             assert_never(kind)
 

@@ -22,11 +22,12 @@ from engine.actions import (
     Shuffle,
 )
 from engine.cards import Card, Rank, Suit
-from engine.deal import Deal, DealSetup, Phase
+from engine.deal import Deal, DealSetup
 from engine.errors import ActionError, IllegalActionError, InvalidActionError, Reason, RulesError
 from engine.events import DealKind, Event, Mark, Outcome
 from engine.game import Game
 from engine.observer import SPECTATOR, TakenTrick, View, event_for, events_for, view
+from engine.phases import Phase
 from engine.rules import BidCap, OpeningBid, Rules, SitterScores, TwoPlayerDeal, WeakTalon
 
 COMPILED: bool = not (_deal.__file__ or "").endswith(".py")

@@ -9,7 +9,7 @@ hot path free of sorting and of object comparisons.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
 
@@ -71,14 +71,16 @@ class Card:
 
     suit: Suit
     rank: Rank
+    index: int = field(init=False, repr=False, compare=False)
+    """``suit * 6 + rank``: the card's bit in a hand mask and its place in :data:`CARDS`. Stored, not
+    computed, because the deal reads it for every card it deals or plays."""
 
-    @property
-    def index(self) -> int:
-        return self.suit * 6 + self.rank
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 6 + self.rank)
 
     @property
     def bit(self) -> int:
-        return 1 << (self.suit * 6 + self.rank)
+        return 1 << self.index
 
     @property
     def points(self) -> int:

@@ -12,7 +12,6 @@ game owns. A finished deal exposes what happened; :mod:`engine.scoring` and :mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import Final
 
 from engine.actions import (
@@ -75,25 +74,16 @@ from engine.events import (
     TalonTaken,
     TrickTaken,
 )
+from engine.phases import (
+    CONTRACT_STEP,
+    DARK_BID,
+    GOLDEN_CONTRACT,
+    OBLIGATORY_CONTRACT,
+    OPENING_BID,
+    Phase,
+)
+from engine.rejections import why_illegal
 from engine.rules import MAX_POSSIBLE_POINTS, BidCap, OpeningBid, Rules, TwoPlayerDeal, WeakTalon
-
-OPENING_BID: Final = 100
-DARK_BID: Final = 120
-GOLDEN_CONTRACT: Final = 120
-OBLIGATORY_CONTRACT: Final = 121
-"""T-28: the obligatory game is won with at least 121 points."""
-CONTRACT_STEP: Final = 5
-
-
-class Phase(Enum):
-    DARK = "dark"
-    AUCTION = "auction"
-    TALON_CHOICE = "talon_choice"
-    EXCHANGE = "exchange"
-    CONTRACT = "contract"
-    PLAY = "play"
-    OVER = "over"
-
 
 # Enum members used on the hot path, as module constants: looking a member up on its Enum class costs
 # several times a global lookup.
@@ -241,7 +231,6 @@ _REDEALS: Final[tuple[tuple[DemandRedeal, ...], ...]] = (
 )
 """Redeal options by flags: 1 four nines (T-11), 2 weak hand (T-13), 4 weak talon (T-12)."""
 
-_BIT_OF_INTERNED_CARD: Final = {id(c): 1 << i for i, c in enumerate(CARDS)}
 _JACKS_MASK: Final = sum(1 << (6 * s + Rank.JACK) for s in range(4))
 _REDEAL_FOUR_NINES: Final = REDEAL[RedealReason.FOUR_NINES]
 
@@ -276,6 +265,7 @@ class Deal:
         "active",
         "auction",
         "bid",
+        "client_seeds",
         "contract",
         "dark_seat",
         "deal_seed",
@@ -327,12 +317,11 @@ class Deal:
         masks: list[int] = []
         full = 0
         if len(order) == DECK_SIZE:
-            bit_of = _BIT_OF_INTERNED_CARD.get  # the bit of an interned card without the property call
             pos = 0
             for size in (hand_size,) * len(self.active) + talon_sizes:
                 mask = 0
                 for c in order[pos : pos + size]:
-                    mask |= bit_of(id(c)) or 1 << c.index
+                    mask |= 1 << c.index
                 masks.append(mask)
                 full |= mask
                 pos += size
@@ -347,6 +336,7 @@ class Deal:
         self.salt = ""
         self.deal_seed: int | None = None
         """Set by the game: what its commitment (engine.verify) reveals at the end of the deal."""
+        self.client_seeds: tuple[str, ...] = ()
         self.sitter: int | None = setup.dealer if n == 4 else None
 
         self.hands: list[int] = [0] * n
@@ -427,6 +417,7 @@ class Deal:
         new.bid = self.bid
         new.contract = self.contract
         new.dark_seat = self.dark_seat
+        new.client_seeds = self.client_seeds
         new.deal_seed = self.deal_seed
         new.dealer = self.dealer
         new.dealt = self.dealt
@@ -555,13 +546,15 @@ class Deal:
             return legal
         return ()
 
-    def _auction_cap(self, seat: int) -> int:
+    def auction_cap(self, seat: int) -> int:
+        """The most ``seat`` may bid now: its cap (T-9), held to 120 over a dark bid without a marriage."""
         cap = self.cap(seat)
         if self.dark_seat is not None and seat != self.dark_seat and not marriage_points_in(self.hands[seat]):
             cap = min(cap, DARK_BID)  # T-31: only a marriage lets an opponent outbid the dark 120
         return cap
 
-    def _lowest_bid(self) -> int:
+    def lowest_bid(self) -> int:
+        """The lowest bid the auction accepts now: 100 to open, else a step above the high bid."""
         return OPENING_BID if self.high_bid is None else self.high_bid + self.rules.bid_step
 
     def _must_bid(self) -> bool:
@@ -711,9 +704,9 @@ class Deal:
         # Fast path for the commonest action: a card played without a marriage.
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             card = action.card
-            index = card.suit * 6 + card.rank  # card.index, without the property call
+            index = card.index
             if self.phase is not _PLAY or not (self._play_mask >> index) & 1:
-                raise _why_illegal(self, seat, action)
+                raise why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
             return events
@@ -728,7 +721,7 @@ class Deal:
                     action = candidate
                     break
             else:
-                raise _why_illegal(self, seat, action)
+                raise why_illegal(self, seat, action)
         self._legal = None
         if type(action) is Pass:
             self.spoken |= 1 << seat
@@ -954,12 +947,6 @@ class Deal:
                 tuple(cards_of(m) for m in self.dealt_talons),
                 self.salt,
                 self.deal_seed,
+                self.client_seeds,
             )
         )
-
-
-def _why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | InvalidActionError:
-    """The reason for a rejection, from engine.rejections (interpreted, and importing this module)."""
-    from engine.rejections import why_illegal  # noqa: PLC0415  (a cycle; only the rare rejection pays)
-
-    return why_illegal(deal, seat, action)

@@ -195,7 +195,11 @@ class DealRevealed:
     salt: str = ""
     """The secret that made the commitment unguessable while the deal was played."""
     deal_seed: int | None = None
-    """The key the order was shuffled from (None for a stacked deck): ``engine.verify.order_from_seed``."""
+    """The key a seeded deal's order was shuffled from (None for a stacked deck or a fair deal):
+    ``engine.verify.order_from_seed``."""
+    client_seeds: tuple[str, ...] = ()
+    """A fair deal's seeds, one per seat ("" for none): with the salt, the deal's secret, they give the order
+    (``engine.seeds.fair_mix``). Empty for a seeded deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +237,8 @@ class Standing:
 class GameOver:
     winner: int
     standings: tuple[Standing, ...]
+    table_secret: str = ""
+    """A fair table's secret (hex), disclosed at the end: it proves every deal's secret (engine.verify)."""
 
 
 Event = (

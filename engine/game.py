@@ -8,7 +8,6 @@ a pure function of its rules, its seed and the seats' actions (T-35).
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Final
 
 from engine.actions import Action, Shuffle
 from engine.cards import CARDS, Card
-from engine.deal import Deal, DealSetup, Phase, active_seats
+from engine.deal import Deal, DealSetup, active_seats
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.events import (
     DealKind,
@@ -31,9 +30,18 @@ from engine.events import (
     SheetMarked,
     Standing,
 )
+from engine.phases import Phase
 from engine.rules import GOAL, SAMOSVAL, Rules
 from engine.scoring import DealValue, value_deal
-from engine.seeds import derive_key
+from engine.seeds import (
+    FairDeals,
+    deal_key,
+    deal_salt,
+    derive_seed,
+    fair_shuffle,
+    seeded_shuffle,
+    shuffle_from_key,
+)
 from engine.verify import commitment
 
 BOLT_PENALTY = 120
@@ -47,48 +55,6 @@ _GOLDEN: Final = DealKind.GOLDEN
 
 _MarkFn = Callable[[int, Mark, int], None]
 _FallFn = Callable[[int, int, Mark], None]
-
-
-def derive_seed(seed: int, label: str) -> int:
-    """A 64-bit key for one use of the game's seed, so deals and the dealer choice never share a stream."""
-    return derive_key("thousand", seed, label)
-
-
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(CARDS))))
-"""(position, bound, bits) of each swap of a Fisher-Yates shuffle of the deck."""
-
-
-def seeded_shuffle(seed: int, deal_number: int) -> Shuffle:
-    """The deal's deck order, from the game's seed and the deal's number."""
-    return shuffle_from_key(deal_key(seed, deal_number))
-
-
-def deal_key(seed: int, deal_number: int) -> int:
-    """The key one deal is shuffled from; revealed with the deal (:class:`~engine.events.DealRevealed`)."""
-    return derive_seed(seed, f"deal:{deal_number}")
-
-
-def deal_salt(seed: int, deal_number: int) -> str:
-    """The secret that keeps a deal's commitment unguessable until the deal is revealed (128 bits, hex)."""
-    return hashlib.sha256(f"thousand:{seed}:salt:{deal_number}".encode()).hexdigest()[:32]
-
-
-def shuffle_from_key(key: int) -> Shuffle:
-    """The deck order of a deal key: ``random.Random(key).shuffle`` of the deck, spelled out.
-
-    This is CPython's ``Random.shuffle`` and ``Random._randbelow`` inlined (a swap per position from the
-    top, each index drawn with ``getrandbits`` and rejection), so it gives the same order draw for draw
-    without a method call per card, and the engine's deals no longer depend on how a Python version
-    implements ``shuffle``.
-    """
-    order = list(CARDS)
-    getrandbits = random.Random(key).getrandbits
-    for i, bound, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j >= bound:
-            j = getrandbits(bits)
-        order[i], order[j] = order[j], order[i]
-    return Shuffle(tuple(order))
 
 
 def _is_card_tuple(order: object) -> bool:
@@ -113,11 +79,15 @@ class SeatRecord:
 class Game:
     """A whole game: ``apply_chance()`` at chance nodes, ``apply(seat, action)`` at decisions."""
 
-    def __init__(self, rules: Rules, seed: int, first_dealer: int | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, first_dealer: int | None = None, *, fair: FairDeals | None = None
+    ) -> None:
         if first_dealer is not None and not 0 <= first_dealer < rules.players:
             raise InvalidActionError(f"first dealer {first_dealer} is not a seat of {rules.players} players")
         self.rules = rules
         self.seed = seed
+        self.fair = fair
+        """A fair table's deals (engine.seeds); None: every deal follows from ``seed``."""
         n = rules.players
         if first_dealer is None:
             first_dealer = random.Random(derive_seed(seed, "dealer")).randrange(n)  # T-3
@@ -175,7 +145,9 @@ class Game:
         return DealSetup(number, self.dealer)
 
     def chance_outcome(self) -> Shuffle:
-        """The seeded shuffle for the next deal."""
+        """The shuffle of the next deal: the fair one, or the seed's."""
+        if self.fair is not None:
+            return Shuffle(fair_shuffle(CARDS, self.fair.deal(self.deals_dealt + 1).mix))
         return seeded_shuffle(self.seed, self.deals_dealt + 1)
 
     # ------------------------------------------------------------------ applying
@@ -187,18 +159,25 @@ class Game:
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the deal is in progress; no shuffle now")
         seeded = shuffle is None
+        fair = None if self.fair is None else self.fair.deal(self.deals_dealt + 1)
         if shuffle is None:
-            shuffle = self.chance_outcome()
+            shuffle = self.chance_outcome() if fair is None else Shuffle(fair_shuffle(CARDS, fair.mix))
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
         elif not _is_card_tuple(shuffle.order):
             raise InvalidActionError("a shuffle must order each of the 24 cards exactly once")
         setup = self.next_setup()
         deal = Deal(self.rules, setup, shuffle.order)
-        # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key.
-        key = deal_key(self.seed, setup.number)
-        deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None
-        deal.salt = deal_salt(self.seed, setup.number)
+        # The deal's commitment (engine.verify): a stacked deck has no key, the seeded one reveals its key, a
+        # fair one its secret and the seats' seeds.
+        if fair is not None and self.fair is not None:
+            deal.salt = fair.salt
+            deal.client_seeds = fair.client_seeds
+            self.fair.dealt.append(fair.client_seeds)
+        else:
+            key = deal_key(self.seed, setup.number)
+            deal.deal_seed = key if seeded or shuffle_from_key(key).order == shuffle.order else None
+            deal.salt = deal_salt(self.seed, setup.number)
         self.deal = deal
         self.deals_dealt += 1
         self.history.append((None, shuffle))
@@ -242,8 +221,12 @@ class Game:
                     self.dealer = (self.dealer + 1) % self.rules.players  # T-3
             if self.winner is not None:
                 self.standings = self._standings()
-                events.append(GameOver(self.winner, self.standings))
+                events.append(GameOver(self.winner, self.standings, self._table_secret()))
         self.events += events
+
+    def _table_secret(self) -> str:
+        """What GameOver discloses: a fair table's secret, which proves every deal's (engine.verify)."""
+        return "" if self.fair is None else self.fair.secret.hex()
 
     # ------------------------------------------------------------------ the score sheet
 

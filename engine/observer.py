@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 
 from engine.actions import Action
 from engine.cards import CARDS, Card, Suit, cards_of, points_of
-from engine.deal import Phase
 from engine.events import CardGiven, DealKind, Event, HandDealt, Standing, TalonTaken
 from engine.game import Game
+from engine.phases import Phase
 from engine.rules import Rules
 
 SPECTATOR = None

@@ -9,7 +9,7 @@ wrong type included, and so it lives in a module that stays interpreted in the c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from engine.actions import (
     Bid,
@@ -25,11 +25,37 @@ from engine.actions import (
     PlayCard,
 )
 from engine.cards import MARRIAGE_MASKS, SUIT_MASKS, Card, Rank, Suit, marriage_points_in
-from engine.deal import CONTRACT_STEP, DARK_BID, Phase
 from engine.errors import IllegalActionError, InvalidActionError, Reason
+from engine.phases import CONTRACT_STEP, DARK_BID, Phase
+from engine.rules import Rules
 
-if TYPE_CHECKING:
-    from engine.deal import Deal
+
+class Deal(Protocol):
+    """What an explanation reads of the deal that refused an action (:class:`engine.deal.Deal`).
+
+    Spelled out here so that this module needs nothing from the deal's: the deal imports it, not the reverse.
+    """
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def hands(self) -> list[int]: ...
+    @property
+    def active(self) -> tuple[int, ...]: ...
+    @property
+    def bid(self) -> int: ...
+    @property
+    def dark_seat(self) -> int | None: ...
+    @property
+    def trick(self) -> list[tuple[int, int]]: ...
+    @property
+    def trump(self) -> Suit | None: ...
+    def cap(self, seat: int) -> int: ...
+    def lowest_bid(self) -> int: ...
+    def auction_cap(self, seat: int) -> int: ...
+
 
 _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
     Phase.DARK: (DeclareDark, DeclineDark),
@@ -119,7 +145,7 @@ def why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | I
 def _why_bid_illegal(deal: Deal, seat: int, value: object) -> IllegalActionError | InvalidActionError:
     if not isinstance(value, int) or isinstance(value, bool):
         return InvalidActionError(f"bid {value!r} is not a number")
-    lowest = deal._lowest_bid()
+    lowest = deal.lowest_bid()
     if value < lowest:
         return IllegalActionError(Reason.BID_TOO_LOW, f"bid {value} is too low; the lowest bid is {lowest}")
     if (value - lowest) % deal.rules.bid_step:
@@ -132,7 +158,7 @@ def _why_bid_illegal(deal: Deal, seat: int, value: object) -> IllegalActionError
             Reason.BID_NEEDS_MARRIAGE, "only a player holding a marriage may outbid a dark 120 (T-31)"
         )
     return IllegalActionError(
-        Reason.BID_ABOVE_CAP, f"bid {value} is above your cap {deal._auction_cap(seat)} (T-9)"
+        Reason.BID_ABOVE_CAP, f"bid {value} is above your cap {deal.auction_cap(seat)} (T-9)"
     )
 
 

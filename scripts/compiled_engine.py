@@ -41,6 +41,7 @@ MODULES: Final = (
     "engine/cards.py",
     "engine/errors.py",
     "engine/events.py",
+    "engine/phases.py",
     "engine/deal.py",
     "engine/scoring.py",
     "engine/game.py",

@@ -1,9 +1,13 @@
 """Regenerate the Python package ``thousand/`` from the protobuf contract in ``proto/`` (``make proto``).
 
-Runs the protoc bundled with grpcio-tools with four outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
-(service stubs) and their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf. The versions of
-grpcio-tools, mypy-protobuf and protobuf are pinned in ``pyproject.toml``, so the output is reproducible and
-committed; ``tests/test_proto.py`` fails when it is stale.
+Runs the protoc bundled with grpcio-tools with six outputs: ``*_pb2.py`` (messages), ``*_pb2_grpc.py``
+(gRPC service stubs), their typed stubs ``*_pb2.pyi`` / ``*_pb2_grpc.pyi`` from mypy-protobuf,
+``*_connect.py`` from protoc-gen-connectrpc (the service over Connect and gRPC-Web, for google.protobuf
+messages and asyncio: the web port's application, server/web.py, and a Connect client tests use), and
+``*_pb.py`` from protoc-gen-py (the same messages for protobuf-py, whose native JSON mapping the web port's
+JSON codec uses). The versions of grpcio-tools, mypy-protobuf, protoc-gen-connectrpc, protoc-gen-py and
+protobuf are pinned in ``pyproject.toml``, so the output is reproducible and committed;
+``tests/test_proto.py`` fails when it is stale.
 
 Usage::
 
@@ -35,6 +39,8 @@ INIT_FILES = {
     f"{PACKAGE}/py.typed": "",
 }
 """Files protoc does not write: the package markers and the PEP 561 marker for the typed stubs."""
+CONNECT_OPTIONS = "protobuf=google,io=async"
+"""protoc-gen-connectrpc's options: code for the ``*_pb2`` modules' messages (google.protobuf), asyncio."""
 
 
 def proto_files() -> list[Path]:
@@ -52,8 +58,8 @@ def has_service(relative: Path) -> bool:
 def generate(out: Path) -> None:
     """Write the generated package to ``out / "thousand"`` (``out`` must exist).
 
-    Messages and their stubs are generated for every file; the gRPC modules only for files that define a
-    service (protoc would otherwise write an empty ``*_pb2_grpc.py`` beside every message file).
+    Messages and their stubs are generated for every file; the gRPC and Connect modules only for files that
+    define a service (protoc would otherwise write an empty ``*_pb2_grpc.py`` beside every message file).
     """
     import grpc_tools  # noqa: PLC0415 - a dev dependency, only needed when generating
 
@@ -69,6 +75,7 @@ def generate(out: Path) -> None:
     files = proto_files()
     messages = [f"--python_out={out}", f"--plugin=protoc-gen-mypy={bindir / 'protoc-gen-mypy'}"]
     messages.append(f"--mypy_out=quiet:{out}")
+    messages += [f"--plugin=protoc-gen-py={bindir / 'protoc-gen-py'}", f"--py_out={out}"]
     subprocess.run([*protoc, *messages, *map(str, files)], check=True, cwd=PROTO_ROOT)
     services = [str(f) for f in files if has_service(f)]
     if services:
@@ -78,6 +85,11 @@ def generate(out: Path) -> None:
         ]
         grpc.append(f"--mypy_grpc_out=quiet:{out}")
         subprocess.run([*protoc, *grpc, *services], check=True, cwd=PROTO_ROOT)
+        connect = [
+            f"--plugin=protoc-gen-connectrpc={bindir / 'protoc-gen-connectrpc'}",
+            f"--connectrpc_out={CONNECT_OPTIONS}:{out}",
+        ]
+        subprocess.run([*protoc, *connect, *services], check=True, cwd=PROTO_ROOT)
     for name, text in INIT_FILES.items():
         (out / name).write_text(text, encoding="utf-8")
 

@@ -2,8 +2,9 @@
 
 It serves the TableService with gRPC health checking and server reflection, and shuts down gracefully on
 SIGTERM or SIGINT: health turns NOT_SERVING first (so load balancers stop sending), in-flight calls get a
-grace period, and every stream is ended cleanly. With ``--metrics-port`` it serves Prometheus metrics over
-HTTP; it logs JSON lines (or a console format on a terminal). See docs/operations.md.
+grace period, and every stream is ended cleanly. With ``--web-port`` it serves the same service over Connect
+and gRPC-Web, and the web client, to browsers (server/web.py); with ``--metrics-port`` it serves Prometheus
+metrics over HTTP; it logs JSON lines (or a console format on a terminal). See docs/operations.md.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
-from server.interceptors import LoggingInterceptor, MetricsInterceptor
+from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
 from server.pacing import DEFAULT_MAX_MOVES, BotPacer
@@ -38,10 +39,12 @@ from server.quotas import (
 )
 from server.ratelimit import RateLimiter
 from server.registry import Registry
-from server.service import SERVICE_NAME, TableService, generic_handler
+from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.stalls import StallWatch
 from server.store import Store
 from server.telemetry import Telemetry
+from server.web import WebPort, valid_origin
+from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PORT: Final = 50051
@@ -54,6 +57,8 @@ KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
 CLIENT_PING_SECONDS: Final = 10.0
 """The shortest interval between a client's keepalive pings that the server accepts."""
+DEFAULT_WEB_ROOT: Final = str(Path(__file__).resolve().parent.parent / "clients" / "web" / "dist")
+"""The web client's build output in a checkout (``make web``); an installed server is given its own."""
 GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
@@ -67,6 +72,13 @@ class Settings:
     """The store; the ``thousand-server`` command defaults to DEFAULT_DB, a file."""
     metrics_port: int = 0
     """The Prometheus exposition port (``/metrics``, on ``host``); 0: no metrics."""
+    web_port: int = 0
+    """The web port (on ``host``): the TableService over Connect and gRPC-Web, and the web client; 0: off."""
+    web_root: str = DEFAULT_WEB_ROOT
+    """The built web client's directory, served at ``/`` of the web port."""
+    web_allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://host[:port]``, or ``*``) whose pages may call the web port's API (CORS); the
+    web client served by the port itself needs none."""
     log_format: str = "auto"
     """``json``, ``console`` or ``auto`` (console on a terminal, JSON lines otherwise)."""
     log_level: str = "info"
@@ -166,14 +178,11 @@ class Server:
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.health = health.aio.HealthServicer()
-        interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
+        self.draining = False
         if self.metrics is not None:
             self.metrics.watch(self.registry, self.telemetry)
-            grpc_metrics = MetricsInterceptor(self.metrics.grpc)
-            grpc_metrics.initialize(pb.DESCRIPTOR.services_by_name["TableService"])
-            interceptors.append(grpc_metrics)
         self.grpc = aio.server(
-            interceptors=interceptors,
+            interceptors=self._interceptors(GRPC_TRANSPORT),
             options=settings.grpc_options,
         )
         self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
@@ -194,11 +203,40 @@ class Server:
         else:
             self.port = self.grpc.add_insecure_port(address)
         self.metrics_port = 0
+        self.web: WebPort | None = None
+        if settings.web_port:
+            self.web = WebPort(
+                method_handlers(self.service),
+                self._interceptors(CONNECT, GRPC_WEB),
+                host=settings.host,
+                port=settings.web_port,
+                root=Path(settings.web_root),
+                allowed_origins=settings.web_allowed_origins,
+                max_message_bytes=settings.max_message_bytes,
+                tls_cert=settings.tls_cert,
+                tls_key=settings.tls_key,
+                keepalive_seconds=settings.keepalive_seconds,
+                keepalive_timeout=KEEPALIVE_TIMEOUT_SECONDS,
+                serving=lambda: not self.draining,
+            )
+        self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
+
+    def _interceptors(self, *transports: str) -> list[aio.ServerInterceptor]:
+        """The logging and (with metrics) metrics interceptors of the gRPC port, or of the web port (its own
+        instances: each caches the handlers it wrapped), with every method's series at zero."""
+        interceptors: list[aio.ServerInterceptor] = [LoggingInterceptor()]
+        if self.metrics is not None:
+            observed = MetricsInterceptor(self.metrics.grpc)
+            observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
+            interceptors.append(observed)
+        return interceptors
 
     async def start(self) -> None:
         self.stalls.start()
         await self.grpc.start()
+        if self.web is not None:
+            self.web_port = await self.web.start()
         if self.metrics is not None:
             self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
         for table in self.registry.all():
@@ -212,6 +250,7 @@ class Server:
             host=self.settings.host,
             port=self.port,
             metrics_port=self.metrics_port,
+            web_port=self.web_port,
             tables=len(self.registry),
             engine="compiled" if engine.COMPILED else "python",
         )
@@ -220,11 +259,16 @@ class Server:
         """Drain: NOT_SERVING, end the streams, let in-flight calls finish within ``grace`` seconds."""
         grace = self.settings.shutdown_grace if grace is None else grace
         log.info("draining", grace_s=grace)
+        self.draining = True
         await self.health.enter_graceful_shutdown()
         if self._sweeper is not None:
             self._sweeper.cancel()
         self.service.close_streams()
-        await self.grpc.stop(grace)
+        stopping = [self.grpc.stop(grace)]
+        if self.web is not None:
+            # The web port ends the streams once more after it stopped accepting: one that started meanwhile.
+            stopping.append(self.web.stop(grace, self.service.close_streams))
+        await asyncio.gather(*stopping)
         self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         if self.metrics is not None:
@@ -297,6 +341,25 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         type=int,
         default=int(env.get("THOUSAND_METRICS_PORT", defaults.metrics_port)),
         help="Prometheus metrics port, served over HTTP on --host at /metrics (0: off)",
+    )
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        default=int(env.get("THOUSAND_WEB_PORT", defaults.web_port)),
+        help="serve the TableService over Connect and gRPC-Web, and the web client at /, over HTTP on --host"
+        " (HTTPS with --tls-cert) on this port (0: off)",
+    )
+    parser.add_argument(
+        "--web-root",
+        default=env.get("THOUSAND_WEB_ROOT", defaults.web_root),
+        help="the built web client served at / of the web port (default: clients/web/dist of the checkout)",
+    )
+    parser.add_argument(
+        "--web-allowed-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="let pages from ORIGIN (https://host[:port], or *) call the web port's API (CORS); repeatable;"
+        " THOUSAND_WEB_ALLOWED_ORIGINS: a comma-separated list. Default: none (the web client needs none)",
     )
     parser.add_argument(
         "--log-format",
@@ -415,11 +478,22 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
+    origins = args.web_allowed_origin
+    if origins is None:
+        origins = [o.strip() for o in env.get("THOUSAND_WEB_ALLOWED_ORIGINS", "").split(",") if o.strip()]
+    for origin in origins:
+        if not valid_origin(origin):
+            parser.error(f"--web-allowed-origin {origin!r} is not an origin: scheme://host[:port], or *")
+    if args.web_port and args.web_port == args.port:
+        parser.error("--web-port must differ from --port")
     return Settings(
         host=args.host,
         port=args.port,
         db=args.db,
         metrics_port=args.metrics_port,
+        web_port=args.web_port,
+        web_root=args.web_root,
+        web_allowed_origins=tuple(origins),
         log_format=args.log_format,
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,

@@ -7,10 +7,16 @@ step of bot work (choosing the move; applying it once stored) waits for its turn
 take turns; a table played by bots only may be paced, and is stopped at the pacer's limit of moves.
 
 A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against the game's
-strategies when the table is created); a seat taken over when its time ran out plays the game's takeover
-strategy. Each seat has its own random generator derived from the table's seed, so a table's bots play the
-same game again from the same seed. A move the store cannot commit is not made: the loop waits and decides
-again, the wait doubling up to a bound.
+registry, :mod:`clients.bots.registry`, when the table is created); a seat taken over when its time ran out
+plays the game's takeover strategy. Each such seat has one player (:class:`~server.games.SeatBot`) made when
+the table is, or when the seat's time runs out, and kept to the end of the game, so a strategy with memory
+(the Thousand heuristic's and ISMCTS's beliefs, :mod:`clients.bots.belief`) is shown its seat's view after
+every change, as the local tournament shows it. Replaying a table's stored records after a restart makes and
+shows them in the same order, so those memories are rebuilt as they were.
+
+Each seat has its own random generator derived from the table's seed, so a table's bots play the same game
+again from the same seed. A move the store cannot commit is not made: the loop waits and decides again, the
+wait doubling up to a bound.
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ import time
 from typing import TYPE_CHECKING, Any, Final
 
 from server.errors import ErrorReason, ServiceError
+from server.games import SeatBot
+from server.logs import get_logger
 from server.pacing import BOTS_ONLY, PEOPLE
 from server.seats import StopReason
-from server.strategies import SEARCHING
 
 if TYPE_CHECKING:
     from server.table import AnyTable
+
+log = get_logger("thousand.bots")
 
 STORE_RETRY_SECONDS: Final = 1.0
 """How long the bots, or a running-out clock, wait before trying again a move the store could not commit."""
@@ -37,15 +46,16 @@ STORE_RETRY_MAX_SECONDS: Final = 30.0
 class Bots:
     """The bots of one table: who plays which seat, with which generator, and the task that moves them."""
 
-    __slots__ = ("_rngs", "_table", "task")
+    __slots__ = ("_players", "_rngs", "_table", "task")
 
     def __init__(self, table: AnyTable) -> None:
         self._table = table
-        self._rngs = {
-            seat: random.Random(f"{table.seed}:bot:{seat}")
-            for seat, state in enumerate(table.seats)
-            if state.bot
-        }
+        self._players: dict[int, SeatBot[Any, Any]] = {}
+        self._rngs: dict[int, random.Random] = {}
+        for seat, state in enumerate(table.seats):
+            if state.bot:
+                self._players[seat] = table.adapter.new_bot(state.strategy)
+                self._rngs[seat] = random.Random(f"{table.seed}:bot:{seat}")
         self.task: asyncio.Task[None] | None = None
         """The loop's task while it runs (or once it ended)."""
 
@@ -66,23 +76,45 @@ class Bots:
         state = self._table.seats[seat]
         return state.strategy if state.bot else self._table.adapter.takeover_strategy
 
-    def _rng(self, seat: int) -> random.Random:
-        rng = self._rngs.get(seat)
-        if rng is None:  # a seat taken over on time
-            rng = self._rngs[seat] = random.Random(f"{self._table.seed}:takeover:{seat}")
-        return rng
+    def player(self, seat: int) -> SeatBot[Any, Any]:
+        """The player of a seat a server bot plays (KeyError for another seat)."""
+        return self._players[seat]
 
-    def _decide(self, seat: int, strategy: str, rng: random.Random) -> Any:
-        """The seat's move by ``strategy``, from what the seat may see: the one call into the game's
-        strategies (through its adapter). It only reads the table, so it may run in a worker thread."""
+    def take_over(self, seat: int) -> None:
+        """The game's takeover strategy plays ``seat`` from now on (a seat taken over before keeps its
+        player); it sees the seat's view at once."""
+        if seat in self._players:
+            return
         table = self._table
-        return table.adapter.decide(table.game, seat, strategy, rng)
+        player = self._players[seat] = table.adapter.new_bot(table.adapter.takeover_strategy)
+        self._rngs[seat] = random.Random(f"{table.seed}:takeover:{seat}")
+        if player.observes:
+            player.observe(table.game, seat)
+
+    def observe(self) -> None:
+        """Show every player with memory its seat's view, after a change of the game.
+
+        A strategy that fails to take note only loses that note: the change was made and stays, and the
+        strategy still decides from the whole view it is given at its turn.
+        """
+        game = self._table.game
+        for seat, player in self._players.items():
+            if player.observes:
+                try:
+                    player.observe(game, seat)
+                except Exception:  # another seat's action must not fail for a bot's memory
+                    log.exception("bot observe failed", seat=seat, strategy=player.strategy)
+
+    def _decide(self, seat: int) -> Any:
+        """The seat's move, from what the seat may see: the one call into the game's strategies (through
+        the seat's player). It only reads the table, so it may run in a worker thread."""
+        return self._players[seat].decide(self._table.game, seat, self._rngs[seat])
 
     async def play(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = self._decide(seat, strategy, self._rng(seat))
+        action = self._decide(seat)
         self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         await self._make(seat, action)
 
@@ -94,7 +126,7 @@ class Bots:
         """
         strategy = self.strategy_of(seat)
         asked = time.perf_counter()
-        action = await asyncio.to_thread(self._decide, seat, strategy, self._rng(seat))
+        action = await asyncio.to_thread(self._decide, seat)
         self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
         await self._make(seat, action)
 
@@ -137,7 +169,7 @@ class Bots:
                 if seat is None:
                     return
                 try:
-                    if self.strategy_of(seat) in SEARCHING:
+                    if self._players[seat].searching:
                         await self.play_off_loop(seat)
                     else:
                         await self.play(seat)

@@ -8,7 +8,8 @@ happened, in words a reader can check:
   "format": "thousand.game-record/1", "game": "thousand" | "blagogo",
   "table_id": "…", "created": "2026-11-29T20:00:00Z",
   "rules": { every field of the game's rules (engine.Rules, BlagogoRules) by name, enums by value },
-  "seed": "123", "first_dealer": 0,
+  "seed": "123", "seeded": false, "first_dealer": 0,
+  "fair": {"scheme": "thousand.fair.v1", "commitment": "…", "secret": "…", "deal_seeds": [["…", "", "…"], …]},
   "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann"}, …],
   "actions": [{"seat": 1, "action": {"kind": "bid", "value": 105}}, …],
   "events": [{"sequence": 1, "type": "SeatTaken", …}, …],
@@ -18,6 +19,10 @@ happened, in words a reader can check:
 ```
 
 ``game`` names the game (a record without it is Thousand's: they were written before 1000 Blagogo).
+``seeded`` says whether the creator chose ``seed`` (then the deals follow from it). ``fair``, for a table that
+is not seeded, holds the table's secret and, for each deal in order, the seats' seeds it was dealt from
+(docs/protocol.md, "Verifiable deals"); ``seed`` then seeds only the bots and the first dealer. A record
+without either is from before fair deals: its deals follow ``seed``.
 ``actions`` are the engine actions in the order applied (the shuffles are not listed: they follow from the
 seed), ``kind`` being the action's case in the game's action message (each game's adapter writes and reads
 its actions: :meth:`~server.games.GameAdapter.action_to_json`); cards are written as the engines print
@@ -42,6 +47,7 @@ from typing import Any, Final
 
 from google.protobuf import json_format
 
+from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
 from server.seats import SeatEvent, SeatState, seat_event_proto
 from server.store import DEFAULT_GAME, Store, StoredTable
@@ -63,6 +69,8 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         first_dealer=stored.config.first_dealer,
         create_time=stored.create_time,
         time_control=stored.config.time_control,
+        seeded=stored.config.seeded,
+        secret=stored.config.secret,
     )
     table.replay(stored.records)
     game: EngineGame = table.game
@@ -71,6 +79,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         for r in stored.records
         if r.kind == "action"
     ]
+    fair = game.fair
     return {
         "format": FORMAT,
         "game": adapter.name,
@@ -78,6 +87,8 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
         "rules": rules_json(table.rules),
         "seed": str(stored.config.seed),
+        "seeded": stored.config.seeded,
+        **({} if fair is None else {"fair": _fair_json(fair)}),
         "first_dealer": game.first_dealer,
         "seats": [
             {
@@ -97,20 +108,41 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
 
 
 def replay(record: dict[str, Any]) -> EngineGame:
-    """The engine game a record describes, replayed from its rules, seed and actions."""
+    """The engine game a record describes, replayed from its rules, seed (or fair secret and seeds) and
+    actions."""
     if record.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} record")
     name = record.get("game", DEFAULT_GAME)
     adapter = adapter_for_name(name)
     rules = rules_from_json(record["rules"], adapter.rules_type)
-    game: EngineGame = adapter.new_game(rules, int(record["seed"]), record["first_dealer"])
-    while game.is_chance_node:
-        game.apply_chance()
+    raw = record.get("fair")
+    fair = None if raw is None else FairDeals(name, bytes.fromhex(raw["secret"]), adapter.players(rules))
+    seeds = iter([] if raw is None else raw["deal_seeds"])
+    game: EngineGame = adapter.new_game(rules, int(record["seed"]), record["first_dealer"], fair)
+
+    def deal() -> None:
+        while game.is_chance_node:
+            if fair is not None:
+                for seat, seed in enumerate(next(seeds)):
+                    fair.seat(seat, seed)
+            game.apply_chance()
+
+    deal()
     for entry in record["actions"]:
         adapter.apply(game, entry["seat"], adapter.action_from_json(entry["action"]))
-        while game.is_chance_node:
-            game.apply_chance()
+        deal()
     return game
+
+
+def _fair_json(fair: FairDeals) -> dict[str, Any]:
+    """A fair table's secret and the seats' seeds each deal was dealt from: the game is over (or the record
+    is for the operator), so they are no longer secret, and the replay needs them."""
+    return {
+        "scheme": FAIR_SCHEME,
+        "commitment": fair.commitment,
+        "secret": fair.secret.hex(),
+        "deal_seeds": [list(seeds) for seeds in fair.dealt],
+    }
 
 
 def rules_json(rules: object) -> dict[str, Any]:

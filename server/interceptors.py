@@ -69,6 +69,9 @@ SERVER_FAULTS: Final = frozenset(
 )
 """Codes that mean the server failed (as opposed to a refused or cancelled request)."""
 
+GRPC_TRANSPORT: Final = "grpc"
+"""The ``transport`` of a call to the gRPC port; the web port's contexts name theirs (server.web_context)."""
+
 QUIET_METHODS: Final = frozenset({"/grpc.health.v1.Health/Check"})
 """Logged at debug level: probes call them every few seconds."""
 
@@ -96,6 +99,12 @@ class Call(abc.ABC):
     @abc.abstractmethod
     def done(self, code: grpc.StatusCode, context: Context) -> None:
         """The call ended with ``code``."""
+
+
+def transport_of(context: Context) -> str:
+    """``grpc``, or what a web call's context says it came over (``connect``, ``grpc_web``)."""
+    transport = getattr(context, "transport", GRPC_TRANSPORT)
+    return transport if isinstance(transport, str) else GRPC_TRANSPORT
 
 
 def rpc_type(handler: grpc.RpcMethodHandler[Any, Any]) -> str:
@@ -277,9 +286,9 @@ class ObservingInterceptor(aio.ServerInterceptor, abc.ABC):
 class _MetricsCall(Call):
     __slots__ = ("_labels", "_metrics", "_received", "_sent", "_start")
 
-    def __init__(self, metrics: GrpcMetrics, info: RpcInfo) -> None:
+    def __init__(self, metrics: GrpcMetrics, info: RpcInfo, transport: str) -> None:
         self._metrics = metrics
-        self._labels = (info.type, info.service, info.method)
+        self._labels = (info.type, info.service, info.method, transport)
         self._start = time.perf_counter()
         self._received = metrics.msg_received.labels(*self._labels)
         self._sent = metrics.msg_sent.labels(*self._labels)
@@ -302,9 +311,9 @@ class MetricsInterceptor(ObservingInterceptor):
     def __init__(self, metrics: GrpcMetrics) -> None:
         self.metrics = metrics
 
-    def initialize(self, service: ServiceDescriptor) -> None:
+    def initialize(self, service: ServiceDescriptor, transports: tuple[str, ...] = (GRPC_TRANSPORT,)) -> None:
         """Create every method's series at zero, so rates and alerts see them before the first call."""
-        for method in service.methods:
+        for method, transport in ((m, t) for m in service.methods for t in transports):
             streaming = (method.client_streaming, method.server_streaming)
             kind = {
                 (False, False): "UNARY",
@@ -312,7 +321,7 @@ class MetricsInterceptor(ObservingInterceptor):
                 (True, False): "CLIENT_STREAM",
                 (True, True): "BIDI_STREAM",
             }[streaming]
-            labels = (kind, service.full_name, method.name)
+            labels = (kind, service.full_name, method.name, transport)
             self.metrics.started.labels(*labels)
             self.metrics.msg_received.labels(*labels)
             self.metrics.msg_sent.labels(*labels)
@@ -320,7 +329,7 @@ class MetricsInterceptor(ObservingInterceptor):
             self.metrics.handled.labels(*labels, "OK")
 
     def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
-        return _MetricsCall(self.metrics, info)
+        return _MetricsCall(self.metrics, info, transport_of(context))
 
 
 # ---------------------------------------------------------------- logs
@@ -353,11 +362,12 @@ def error_reason(context: Context) -> str | None:
 
 
 class _LoggedCall(Call):
-    __slots__ = ("_info", "_peer", "_sent", "_start")
+    __slots__ = ("_info", "_peer", "_sent", "_start", "_transport")
 
-    def __init__(self, info: RpcInfo, peer: str) -> None:
+    def __init__(self, info: RpcInfo, peer: str, transport: str) -> None:
         self._info = info
         self._peer = peer
+        self._transport = transport
         self._start = time.perf_counter()
         self._sent = 0
 
@@ -378,6 +388,7 @@ class _LoggedCall(Call):
             "grpc_code": GO_CODE_NAMES.get(code, "Unknown"),
             "duration_s": round(time.perf_counter() - self._start, 6),
             "peer": self._peer,
+            "transport": self._transport,
         }
         if self._info.type in ("SERVER_STREAM", "BIDI_STREAM"):
             fields["messages_sent"] = self._sent
@@ -403,4 +414,4 @@ class LoggingInterceptor(ObservingInterceptor):
         if isinstance(table_id, str) and table_id:
             bind_request(table_id=table_id[:MAX_TABLE_ID_LENGTH])  # a longer one is refused, not logged whole
         # The peer is read now: grpc (1.85) crashes reading it from a call the client has cancelled.
-        return _LoggedCall(info, context.peer())
+        return _LoggedCall(info, context.peer(), transport_of(context))

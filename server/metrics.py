@@ -6,7 +6,7 @@ table id, a seat token or a player name.
 
 The gRPC metrics follow go-grpc-prometheus: ``grpc_code`` is the Go spelling of the status code (``OK``,
 ``NotFound``, ``Canceled``, …), ``grpc_type`` is ``UNARY``, ``SERVER_STREAM``, ``CLIENT_STREAM`` or
-``BIDI_STREAM``.
+``BIDI_STREAM``; ``transport`` (our addition) is ``grpc``, ``connect`` or ``grpc_web``.
 """
 
 from __future__ import annotations
@@ -55,10 +55,15 @@ TABLE_STATUSES: Final = ("waiting", "playing", "finished")
 
 
 class GrpcMetrics:
-    """The standard gRPC server metrics, fed by :class:`server.interceptors.MetricsInterceptor`."""
+    """The standard gRPC server metrics, fed by :class:`server.interceptors.MetricsInterceptor`.
+
+    One family for every transport the TableService is served over, told apart by ``transport``: ``grpc``
+    (the gRPC port), ``connect`` and ``grpc_web`` (the web port). A query that ignores the label (an error
+    ratio, an alert) covers them all.
+    """
 
     def __init__(self, registry: CollectorRegistry) -> None:
-        labels = ("grpc_type", "grpc_service", "grpc_method")
+        labels = ("grpc_type", "grpc_service", "grpc_method", "transport")
         self.started = Counter(
             "grpc_server_started", "RPCs started on the server.", labels, registry=registry
         )

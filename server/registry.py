@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
+from engine.seeds import SECRET_BYTES
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
@@ -104,6 +105,8 @@ class Registry:
                 time_control=config.time_control,
                 pacer=self.pacer,
                 stalls=self.stalls,
+                seeded=config.seeded,
+                secret=config.secret,
             )
             if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
                 known = (stored.table_id, stored.create_time, config.request_digest)
@@ -217,6 +220,10 @@ class Registry:
         serial = self._serial  # other tables may be created while this one's commit is awaited
         table_id = secrets.token_hex(6)
         states = [SeatState(bot=s.bot, strategy=s.strategy) for s in seats]
+        # A creator's seed deals predictable cards (a practice table, marked seeded); otherwise the deals come
+        # from a secret of the table's own (engine.seeds.FairDeals), and the seed only seeds its bots.
+        seeded = seed is not None
+        secret = b"" if seeded else secrets.token_bytes(SECRET_BYTES)
         seed = seed if seed is not None else secrets.randbits(63)
         create_time = time.time()
         if self.store is not None:
@@ -229,6 +236,8 @@ class Registry:
                 time_control=new.time_control,
                 request_id=new.request_id,
                 request_digest=digest,
+                seeded=seeded,
+                secret=secret,
             )
             self._creating.append(holding)
             try:
@@ -256,6 +265,8 @@ class Registry:
             time_control=new.time_control,
             pacer=self.pacer,
             stalls=self.stalls,
+            seeded=seeded,
+            secret=secret,
         )
         self._tables[table_id] = table
         self._holders[table_id] = holding

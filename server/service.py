@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar
 import grpc
 
 from engine import InvalidActionError, RulesError
+from engine.seeds import valid_client_seed
 from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
@@ -106,6 +107,13 @@ class TableService:
                 f"request_id must be at most {MAX_CREATE_REQUEST_ID_LENGTH} characters",
                 field="request_id",
             )
+        if request.HasField("seed") and not request.practice and any(not s.bot for s in seats):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "a seed makes every card known to whoever knows it: give one to a table with open seats only"
+                " as a practice table (set practice), or leave it unset for fair deals",
+                field="seed",
+            )
         table = await self.registry.create(
             rules,
             seats,
@@ -150,9 +158,19 @@ class TableService:
                 "random source, e.g. 32 random bytes in base64url",
                 field="seat_token",
             )
+        if request.client_seed and not valid_client_seed(request.client_seed):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "client_seed must be 16 to 128 characters of A-Z a-z 0-9 - _ (or empty: none), e.g. 32 random"
+                " bytes in base64url",
+                field="client_seed",
+            )
         async with table.lock:
             seat, token = await table.join(
-                request.seat if request.HasField("seat") else None, request.player_name, chosen
+                request.seat if request.HasField("seat") else None,
+                request.player_name,
+                chosen,
+                client_seed=request.client_seed,
             )
             described = table.describe()
         table.ensure_bots_running()
@@ -327,7 +345,13 @@ async def _limited(
 
 
 def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
-    """The service's method handlers; StreamEvents sends pre-serialized bytes."""
+    """The service for a gRPC server."""
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, method_handlers(service))
+
+
+def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """The service's method handlers by method name: the gRPC server's and the web port's (server/web.py).
+    StreamEvents sends pre-serialized bytes."""
 
     async def stream(request: pb.StreamEventsRequest, context: Context) -> AsyncIterator[bytes]:
         try:
@@ -399,4 +423,4 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
             response_serializer=None,  # as StreamEvents: assembled from the table's serialized messages
         ),
     }
-    return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
+    return handlers

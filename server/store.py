@@ -1,10 +1,11 @@
 """The durable table store: every table is event-sourced in an embedded SQLite database.
 
-A table is its creation settings (its game, its rules as the game's rules message, seats, seed and first
-dealer) plus an append-only list of records: a seat taken (with the SHA-256 of its token, never the token), a
-seat released, an action applied (with its seat and request id, the action as the game's action message,
-``thousand.v1.ThousandAction`` or ``thousand.v1.BlagogoAction`` bytes, so the wire contract's compatibility
-rules cover stored games too). The game itself is never stored: it is a pure function of its rules, seed and
+A table is its creation settings (its game, its rules as the game's rules message, seats, seed, first dealer
+and a fair table's secret) plus an append-only list of records: a seat taken (with the SHA-256 of its token,
+never the token, and the seed its player gave), a seat released, an action applied (with its seat and
+request id, the action as the game's action message, ``thousand.v1.ThousandAction`` or
+``thousand.v1.BlagogoAction`` bytes, so the wire contract's compatibility rules cover stored games too). The
+game itself is never stored: it is a pure function of its rules, its seed or secret and seats' seeds, and its
 actions (T-35, B-23), so a restart rebuilds every table by replaying its records and lands on the same events
 with the same sequence numbers.
 
@@ -85,6 +86,12 @@ class TableConfig:
     request_digest: str = ""
     """A digest of that CreateTable request's content ("" and absent: not known), so that the request_id
     reused for a different request after a restart is still refused (REQUEST_ID_REUSED)."""
+    seeded: bool = False
+    """Whether the creator chose ``seed`` (a practice table): its deals follow from it. Absent: False."""
+    secret: bytes = b""
+    """A fair table's secret (engine.seeds.FairDeals), drawn at creation and stored with it, so that a
+    restarted server, or another that takes the table over, deals the same cards. Empty (absent from the
+    JSON) for a seeded table, and for a table stored before fair deals (its deals follow ``seed``)."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -100,6 +107,10 @@ class TableConfig:
             raw["request_id"] = self.request_id
         if self.request_digest:
             raw["request_digest"] = self.request_digest
+        if self.seeded:
+            raw["seeded"] = True
+        if self.secret:
+            raw["secret"] = self.secret.hex()
         return json.dumps(raw)
 
     @staticmethod
@@ -114,15 +125,18 @@ class TableConfig:
             time_control=TimeControl.from_json(raw.get("time_control")),
             request_id=str(raw.get("request_id", "")),
             request_digest=str(raw.get("request_digest", "")),
+            seeded=bool(raw.get("seeded", False)),
+            secret=bytes.fromhex(raw.get("secret", "")),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One stored change of a table. ``kind`` is "join", "leave", "action", one of the turn clock's:
-    "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat back from the
-    bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on it), or
-    "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
+    """One stored change of a table. ``kind`` is "join", "leave", "action", "seed" (stored with a "join" and
+    before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
+    turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
+    back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
+    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
 
     kind: str
     seat: int

@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeAlias
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from engine import ActionError
+from engine.seeds import FAIR_SCHEME, FairDeals
 from server import rendering
 from server.bots import Bots
 from server.clock import TimeControl, TimeoutPolicy, duration
@@ -79,6 +80,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         time_control: TimeControl | None = None,
         pacer: BotPacer | None = None,
         stalls: StallWatch | None = None,
+        seeded: bool = False,
+        secret: bytes = b"",
     ) -> None:
         self.table_id = table_id
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
@@ -87,7 +90,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.rules = rules
         self.seats = seats
         self.seed = seed
-        self.game: GameT = adapter.new_game(rules, seed, first_dealer)
+        self.seeded = seeded
+        """The creator chose ``seed``: the deals follow from it (a practice table, Table.seeded)."""
+        self.fair = FairDeals(adapter.name, secret, len(seats)) if secret else None
+        """A fair table's deals (engine.seeds): its secret and the seed each seat's player gave."""
+        self._commitment = "" if self.fair is None else self.fair.commitment
+        self.game: GameT = adapter.new_game(rules, seed, first_dealer, self.fair)
         self.started = False
         self.create_time = time.time() if create_time is None else create_time
         self.log: list[TableEvent[EventT]] = []
@@ -169,8 +177,17 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             sequence=self.sequence,
             create_time=created,
             time_control=self.time_control.to_proto() if self.time_control is not None else None,
+            seeded=self.seeded,
+            fairness=self._fairness(),
             stop_reason=self.stopped.to_proto() if self.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
         )
+
+    def _fairness(self) -> pb.Fairness | None:
+        """Table.fairness: the commitment from the start, the secret too once the game is over."""
+        if self.fair is None:
+            return None
+        secret = self.fair.secret.hex() if self.game.is_over else ""
+        return pb.Fairness(scheme=FAIR_SCHEME, commitment=self._commitment, secret=secret)
 
     def authenticate(self, token: str | None) -> int:
         """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""
@@ -186,8 +203,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ seats
 
-    async def join(self, seat: int | None, player_name: str, token: str | None = None) -> tuple[int, str]:
-        """Take a seat (caller holds the lock); ``token``: the client's own seat token, else one is drawn.
+    async def join(
+        self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
+    ) -> tuple[int, str]:
+        """Take a seat (caller holds the lock); ``token``: the client's own seat token, else one is drawn;
+        ``client_seed``: the player's seed for a fair table's deals from now on (ignored when seeded).
 
         A seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply
         it lost (JoinTableRequest.seat_token), which must not take a second seat.
@@ -219,10 +239,14 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         token_hash = hash_token(token)
         # A player sitting down in a seat the bot took over plays it from now on: both stored in one commit.
         reclaimed = state.taken_over
-        records = [Record("join", seat, player_name, token_hash)]
+        seed = client_seed if self.fair is not None else ""
+        # The seed before the join: replayed first, it is in place when the join starts the game and deals.
+        records = [Record("seed", seat, seed)] if seed else []
+        records.append(Record("join", seat, player_name, token_hash))
         if reclaimed:
             records.append(Record("reclaim", seat))
         await self.record(*records)
+        self._seed(seat, seed)
         self._take_seat(seat, token_hash, player_name)
         if reclaimed:
             self._reclaim(seat)
@@ -247,10 +271,16 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         await self.record(Record("leave", seat))
         self._release_seat(seat)
 
+    def _seed(self, seat: int, seed: str) -> None:
+        """The seed of the player now in ``seat`` ("" once it is free) enters the deals dealt from now on."""
+        if self.fair is not None:
+            self.fair.seat(seat, seed)
+
     def _release_seat(self, seat: int) -> None:
         state = self.seats[seat]
         state.token_hash = None
         state.player_name = ""
+        self._seed(seat, "")
         self._publish([SeatReleasedEvent(seat)])
         self.streams.end_seat(seat)  # T-33: whoever gave the seat up sees nothing more of it
 
@@ -337,6 +367,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         events = self.adapter.events(self.game)
         new = events[self._engine_cursor :]
         self._engine_cursor = len(events)
+        if new:
+            self.bots.observe()
         self._publish([*extra, *new])
 
     async def store_decided(self, seat: int, action: ActionT) -> None:
@@ -383,6 +415,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         state.bank = 0.0
         state.taken_over = True
         state.forfeited = policy is TimeoutPolicy.FORFEIT
+        self.bots.take_over(seat)
         self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
 
     async def reclaim(self, seat: int) -> bool:
@@ -408,7 +441,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.replaying = True
         try:
             for record in records:
-                if record.kind == "join":
+                if record.kind == "seed":
+                    self._seed(record.seat, record.text)
+                elif record.kind == "join":
                     self._take_seat(record.seat, record.data, record.text)
                 elif record.kind == "leave":
                     self._release_seat(record.seat)

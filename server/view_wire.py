@@ -37,9 +37,9 @@ from codec import thousand as codec
 from codec.common import enum_table
 from engine import Action, Rules, View
 from engine.cards import CARDS, Card, Suit
-from engine.deal import Phase
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, TakenTrick
+from engine.phases import Phase
 from server import wire
 from server.wire import field_number
 from thousand.v1 import cards_pb2, thousand_events_pb2, thousand_views_pb2

@@ -32,8 +32,8 @@ class LiveServer:
     db: str
     log: Path
     process: subprocess.Popen[bytes] | None = None
-    args: Sequence[str] = ()
-    """More flags for the server."""
+    args: tuple[str, ...] = ()
+    """More ``thousand-server`` flags."""
 
     @property
     def address(self) -> str:
@@ -84,7 +84,7 @@ class LiveServer:
 
 @contextmanager
 def live_server(directory: Path, db: str = ":memory:", args: Sequence[str] = ()) -> Iterator[LiveServer]:
-    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=args)
+    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=tuple(args))
     server.start()
     try:
         yield server

@@ -71,6 +71,15 @@ def test_soak_benchmark_prints_its_figures_as_json_last(db: str) -> None:
     assert (result.get("db_bytes", 0) > 0) == (db == "file")
 
 
+def test_web_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/web.py", "--seconds", "1.5", "--tables", "2", "--rounds", "1")
+    for transport in ("grpc", "connect", "grpc_web"):
+        assert result[f"{transport}_actions"] > 0, transport
+        assert result[f"{transport}_errors"] == 0, transport
+        assert result[f"{transport}_server_cpu_ms_per_action"] > 0, transport
+    assert result["connect_cpu_ratio"] > 0 and result["grpc_web_cpu_ratio"] > 0
+
+
 def test_abuse_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json("bench/abuse.py", "--attacks", "small,unread,never", "--scale", "0.01")
     small, unread, never = result["small"]["after"], result["unread"]["after"], result["never"]["after"]

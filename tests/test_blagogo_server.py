@@ -23,6 +23,7 @@ import pytest
 from grpc import aio
 from prometheus_client import generate_latest
 
+from clients.bots.blagogo import BlagogoRandomStrategy
 from codec import blagogo as codec_blagogo
 from codec import thousand as codec
 from engine import Pass
@@ -35,7 +36,6 @@ from server.games import BLAGOGO
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
 from server.store import Store, TableConfig
-from server.strategies import blagogo_random_player
 from server.telemetry import Telemetry
 from tests.test_ops_metrics import Scrape
 from tests.test_server import expect_error, harness, run, token_md
@@ -51,7 +51,9 @@ TIMEOUT = 60
 def blagogo_table(players: int, bots: int, seed: int, **rules: object) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random") for _ in range(bots)]
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, seats=seats, seed=seed, first_dealer=0)
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_BLAGOGO, seats=seats, seed=seed, practice=True, first_dealer=0
+    )
     request.rules.blagogo.target = TARGET
     request.rules.blagogo.turnover_limit = TURNOVER_LIMIT
     for name, value in rules.items():
@@ -97,6 +99,7 @@ class Player:
     messages: list[pb.StreamEventsResponse] = field(default_factory=list)
     acted: int = 0
     rng: random.Random = field(init=False)
+    strategy: BlagogoRandomStrategy = field(default_factory=BlagogoRandomStrategy)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(1000 + self.seat)
@@ -119,7 +122,7 @@ class Player:
                 choices = [codec_blagogo.action_from_proto(a.blagogo) for a in turn.legal_actions]
                 assert choices, "the acting seat's stream carries its actions"
                 assert set(view.legal_actions) <= set(choices), "the simple legal actions come first"
-                action = blagogo_random_player(view, choices, self.rng)
+                action = self.strategy.choose(view, choices, self.rng)
                 self.acted += 1
                 await self.stub.SubmitAction(
                     submit(self.table_id, f"{self.seat}-{self.acted}", action, message.sequence),

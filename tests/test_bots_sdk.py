@@ -52,7 +52,9 @@ def test_play_joins_a_live_table_and_the_example_bot_finishes_the_game(tmp_path:
 
     async def scenario(address: str) -> None:
         async with TableSession(address) as lobby:
-            table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            table = await lobby.create_table(
+                Rules(), [None, "greedy", "greedy"], seed=8, practice=True, first_dealer=0
+            )
         result = await asyncio.wait_for(run_bot(CautiousBot(), server=address, table_id=table.table_id), 120)
         assert result.finished
         assert result.decisions > 10
@@ -100,10 +102,12 @@ def test_one_bot_loop_plays_a_blagogo_seat_taken_over_with_its_token(
     async def scenario(address: str) -> None:
         async with TableSession(address) as lobby:
             rules = BlagogoRules(players=3, target=60, turnover_limit=1)
-            table = await lobby.create_table(rules, [None, "random", "random"], seed=4, first_dealer=0)
+            table = await lobby.create_table(
+                rules, [None, "random", "random"], seed=4, practice=True, first_dealer=0
+            )
             seat = await lobby.join(table.table_id, name="joined")
             token = lobby.seat_token
-            thousand = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=1)
+            thousand = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=1, practice=True)
         strategy = make_blagogo_strategy("heuristic")
         result = await asyncio.wait_for(
             run_bot(

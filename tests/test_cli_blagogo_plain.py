@@ -20,6 +20,7 @@ from clients.cli.main import main
 from clients.session import TableSession
 from engine.blagogo import AddToMeld, End, LayMelds, MeldSpec, Rank, Stands, Suit
 from engine.blagogo.cards import Card
+from engine.verify import DealChecker
 from tests.cli_harness import run, serving
 from tests.test_cli_plain import command
 
@@ -152,7 +153,7 @@ def test_joker_meanings_are_parsed() -> None:
 def test_composing_asks_what_each_joker_stands_for() -> None:
     """``m`` and ``a`` select the hand's cards by number; a joker's meaning is asked until understood."""
     stdout = io.StringIO()
-    session = cast(TableSession, SimpleNamespace(seat=0, table=None))
+    session = cast(TableSession, SimpleNamespace(seat=0, table=None, deals=DealChecker()))
     client = BlagogoPlainClient(session, io.StringIO("zz\nK♥\n5\n"), stdout)
     hand = [Card.parse(c) for c in ("10♥", "J♥", "Q♥", "5♠", "★1")]
 

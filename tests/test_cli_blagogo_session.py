@@ -27,7 +27,9 @@ SHORT = bg.BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_poin
 def test_a_whole_blagogo_game_streamed_and_played_through_the_session() -> None:
     async def scenario() -> tuple[list[StreamItem], TableSession]:
         async with serving() as address, TableSession(address) as lobby:
-            table = await lobby.create_table(SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0)
+            table = await lobby.create_table(
+                SHORT, [OPEN, "random", "random"], seed=3, practice=True, first_dealer=0
+            )
             assert table.game == pb.GAME_KIND_BLAGOGO and game_of(table).name == "blagogo"
             assert BLAGOGO.rules_of(table) == SHORT and table_rules(table) == SHORT
             with pytest.raises(ValueError, match="Blagogo"):

@@ -158,7 +158,9 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
 
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
-            table = await session.create_table(SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0)
+            table = await session.create_table(
+                SHORT, [OPEN, "random", "random"], seed=3, practice=True, first_dealer=0
+            )
             await session.join(table.table_id, name="Ann")
             app = BlagogoApp(session)
             async with app.run_test(size=SIZE) as pilot:
@@ -228,7 +230,7 @@ def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
             try:
                 async with TableSession(proxy.address, backoff=FAST) as session:
                     table = await session.create_table(
-                        SHORT, [OPEN, "random", "random"], seed=3, first_dealer=0
+                        SHORT, [OPEN, "random", "random"], seed=3, practice=True, first_dealer=0
                     )
                     await session.join(table.table_id, name="Ann")
                     app = BlagogoApp(session)

@@ -76,7 +76,7 @@ def test_tables_lists_id_rules_seats_and_status() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address) as session:
             waiting = await session.create_table(
-                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1
+                Rules(dark=True, bid_step=10), [OPEN, OPEN, "greedy"], seed=1, practice=True
             )
             out = io.StringIO()
             assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
@@ -181,3 +181,33 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
     standings = lines[final + 1 :]
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings
     assert [s[0] for s in standings] == ["1", "2", "3"]
+
+
+def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed() -> None:
+    """Without ``--seed`` the table deals fairly: the client says so, adds a seed of its own when it takes
+    the seat, and prints each deal's verdict; a player who takes the seat mid-game checks the earlier
+    player's deals too (without their seed) and, at the end, the table's secret."""
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        async with serving() as address:
+            code, first = await converse(
+                ["new", "--plain", "--server", address, "--bots", "2", "--name", "Ann"], [], answers=12
+            )
+            assert code == EXIT_INPUT_ENDED
+            table_id = first[0].split()[1]
+            code, second = await converse(
+                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"], []
+            )
+            assert code == 0
+            return first, second
+
+    first, second = run(scenario())
+    for lines in (first, second):
+        text = "\n".join(lines)
+        assert "(fair deals (thousand.fair.v1, commitment " in text
+        assert "FAILED" not in text and "SEEDED" not in text
+    assert any(line.startswith("deal 1 verified: ") and "(yours included)" in line for line in first)
+    verdicts = [line for line in second if re.match(r"deal \d+ verified: ", line)]
+    assert any("(yours included)" not in v for v in verdicts)  # Ann's deals, seen again from the start
+    assert "(yours included)" in verdicts[-1]  # Bob's own
+    assert any(line.startswith("the table's secret matches its commitment") for line in second)

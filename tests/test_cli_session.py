@@ -14,6 +14,7 @@ import pytest
 
 import server.streams as streams_module
 from clients.backoff import Backoff
+from clients.bots.strategy import greedy_player
 from clients.errors import ServerError
 from clients.games import THOUSAND
 from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
@@ -21,7 +22,6 @@ from clients.session import OPEN, TableSession
 from codec import thousand as codec
 from engine import Bid, Game, Pass, Rules, view
 from engine.events import GameOver
-from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving
 from thousand.v1 import table_service_pb2 as pb
 
@@ -53,7 +53,9 @@ def sequences(items: list[StreamItem]) -> list[int]:
 def test_a_whole_game_against_two_bots() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
-            table = await session.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=11, first_dealer=0)
+            table = await session.create_table(
+                SHORT, [OPEN, "greedy", "greedy"], seed=11, practice=True, first_dealer=0
+            )
             assert THOUSAND.rules_of(table) == SHORT
             assert [s.kind for s in table.seats] == [pb.SEAT_KIND_OPEN, pb.SEAT_KIND_BOT, pb.SEAT_KIND_BOT]
             assert await session.join(table.table_id, name="Ann") == 0
@@ -84,7 +86,9 @@ def test_server_errors_carry_reason_rule_and_message() -> None:
             assert "no-such-table" in error.message or error.message
             error = await refusal(session.create_table(SHORT, [OPEN, "genius", "greedy"]))
             assert error.reason == "UNKNOWN_STRATEGY"
-            table = await session.create_table(Rules(), [OPEN, OPEN, "greedy"], seed=3, first_dealer=0)
+            table = await session.create_table(
+                Rules(), [OPEN, OPEN, "greedy"], seed=3, practice=True, first_dealer=0
+            )
             await session.join(table.table_id, seat=0)
             error = await refusal(session.submit(Pass()))
             assert error.reason == "GAME_NOT_STARTED"
@@ -119,7 +123,7 @@ def test_a_dropped_connection_resumes_with_no_event_lost_or_repeated() -> None:
             try:
                 async with TableSession(proxy.address, backoff=FAST) as session:
                     table = await session.create_table(
-                        SHORT, [OPEN, "greedy", "greedy"], seed=11, first_dealer=0
+                        SHORT, [OPEN, "greedy", "greedy"], seed=11, practice=True, first_dealer=0
                     )
                     await session.join(table.table_id)
                     seen = 0
@@ -169,7 +173,7 @@ def test_an_action_is_retried_with_its_request_id_while_the_server_is_unreachabl
             try:
                 async with TableSession(proxy.address, backoff=FAST) as session:
                     table = await session.create_table(
-                        Rules(), [OPEN, "greedy", "greedy"], seed=4, first_dealer=2
+                        Rules(), [OPEN, "greedy", "greedy"], seed=4, practice=True, first_dealer=2
                     )
                     await session.join(table.table_id)
                     stream = session.stream()
@@ -204,7 +208,9 @@ def test_a_lagging_stream_resumes_instead_of_skipping_events(monkeypatch: pytest
 
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as player:
-            table = await player.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=11, first_dealer=0)
+            table = await player.create_table(
+                SHORT, [OPEN, "greedy", "greedy"], seed=11, practice=True, first_dealer=0
+            )
             await player.join(table.table_id)
             async with TableSession(address, backoff=FAST) as spectator:
                 await spectator.watch(table.table_id)

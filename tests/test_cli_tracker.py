@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
+from clients.bots.strategy import greedy_player, random_player
 from clients.tracker.thousand import ViewTracker
 from engine import Game, Rules, View, events_for, view
 from engine.rules import BidCap, OpeningBid, SitterScores, TwoPlayerDeal, WeakTalon
-from engine.selfplay import greedy_player, random_player
 
 VARIANTS = [
     Rules(),

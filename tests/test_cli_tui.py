@@ -14,11 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog, Static
 
 from clients.backoff import Backoff
+from clients.bots.strategy import greedy_player
 from clients.cli.text import action_label
 from clients.cli.tui import CARD_KEYS, HelpScreen, ThousandApp
 from clients.session import OPEN, TableSession
 from engine import Action, PlayCard, Rules
-from engine.selfplay import greedy_player
 from tests.cli_harness import Proxy, run, serving
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
@@ -88,7 +88,9 @@ def test_a_whole_game_by_key_presses_against_two_bots() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
             # Seed 52: greedy play ends this game in 13 deals (125 decisions of seat 0).
-            table = await session.create_table(SHORT, [OPEN, "greedy", "greedy"], seed=52, first_dealer=0)
+            table = await session.create_table(
+                SHORT, [OPEN, "greedy", "greedy"], seed=52, practice=True, first_dealer=0
+            )
             await session.join(table.table_id, name="Ann")
             app = ThousandApp(session)
             async with app.run_test(size=SIZE) as pilot:
@@ -119,7 +121,9 @@ def test_a_whole_game_by_key_presses_against_two_bots() -> None:
 def test_a_rejection_is_shown_in_words_and_the_turn_offered_again() -> None:
     async def scenario() -> None:
         async with serving() as address, TableSession(address, backoff=FAST) as session:
-            table = await session.create_table(Rules(), [OPEN, "greedy", "greedy"], seed=5, first_dealer=2)
+            table = await session.create_table(
+                Rules(), [OPEN, "greedy", "greedy"], seed=5, practice=True, first_dealer=2
+            )
             await session.join(table.table_id)
             app = ThousandApp(session)
             async with app.run_test(size=SIZE) as pilot:
@@ -150,7 +154,7 @@ def test_a_spectator_watches_and_a_dropped_connection_resumes() -> None:
                     TableSession(proxy.address, backoff=FAST) as watcher,
                 ):
                     table = await player.create_table(
-                        SHORT, [OPEN, "greedy", "greedy"], seed=5, first_dealer=0
+                        SHORT, [OPEN, "greedy", "greedy"], seed=5, practice=True, first_dealer=0
                     )
                     await player.join(table.table_id)
                     await watcher.watch(table.table_id)

@@ -27,7 +27,9 @@ def clock_table(
     """Thousand, seat 0 open and two greedy bots, with a turn clock."""
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy")] * 2
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=5, first_dealer=0)
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_THOUSAND, seats=seats, seed=5, practice=True, first_dealer=0
+    )
     request.time_control.per_move.FromNanoseconds(int(per_move * 1e9))
     request.time_control.bank.FromNanoseconds(int(bank * 1e9))
     request.time_control.on_timeout = policy
@@ -310,6 +312,7 @@ def test_blagogo_seat_times_out_and_the_random_bot_plays(policy: pb.TimeoutPolic
                     pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random"),
                 ],
                 seed=3,
+                practice=True,
             )
             request.time_control.per_move.FromNanoseconds(150_000_000)
             request.time_control.on_timeout = policy

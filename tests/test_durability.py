@@ -16,9 +16,9 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Game, events_for
-from engine.selfplay import greedy_player
 from server.app import Server, Settings
 from server.store import Store
 from thousand.v1 import table_service_pb2 as pb
@@ -32,7 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def table_request(bots: int) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * (3 - bots)
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy")] * bots
-    return pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=11, first_dealer=0)
+    return pb.CreateTableRequest(
+        game=pb.GAME_KIND_THOUSAND, seats=seats, seed=11, practice=True, first_dealer=0
+    )
 
 
 async def play_turns(

@@ -25,8 +25,9 @@ from engine.cards import (
 )
 from engine.deal import Deal, DealSetup, _play_actions
 from engine.errors import InvalidActionError
-from engine.game import Game, derive_seed, seeded_shuffle
+from engine.game import Game
 from engine.rules import Rules
+from engine.seeds import derive_seed, seeded_shuffle
 
 
 def _masks(count: int) -> list[int]:

@@ -63,6 +63,7 @@ def live() -> Iterator[Live]:
             seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 2
             + [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy")],
             seed=3,
+            practice=True,
             first_dealer=0,
         )
         table = (await stub.CreateTable(request)).table

@@ -38,7 +38,7 @@ def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
     target = root / "clients" / "examples" / "node"
     target.mkdir(parents=True)
-    for name in ("play.js", "package.json", "package-lock.json"):
+    for name in ("play.js", "fair.js", "package.json", "package-lock.json"):
         shutil.copy2(CLIENT / name, target / name)
     log = root / "npm.log"
     with log.open("wb") as out:
@@ -81,15 +81,21 @@ def assert_finished_game(result: dict[str, Any]) -> None:
     assert standings[0]["seat"] == result["winner"]
     assert standings[0]["score"] >= 1000
     assert result["actions"] > 0
-    # Gap-free: every event after the first snapshot arrived, once.
+    # Gap-free: every event from the table's first one arrived, once (the first stream starts at event 1).
     assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
-    assert result["snapshots"] == 1
+    assert result["snapshot_sequence"] == "0" and result["snapshots"] == 0
+    # Every deal revealed was checked (a redeal is revealed too, so at least as many as were scored); an
+    # unseeded table's secret too, at the end.
+    assert result["verification_problems"] == []
+    assert result["verified_deals"] >= result["deals"] > 0
+    assert result["secret_verified"] is not result["seeded"]
 
 
 def test_node_client_plays_a_whole_game(play_js: Path, server: LiveServer) -> None:
     """The documented command: a table with two greedy bots, seat 0 played at random to the end, over Play."""
     result = play(play_js, "--server", server.address, "--max-seconds", "90")
     assert_finished_game(result)
+    assert result["seeded"] is False and result["secret_verified"] is True
     assert result["play"] is True
     assert result["reconnects"] == 0
     assert result["resubmitted"] == 0
@@ -106,6 +112,7 @@ def test_node_client_resumes_dropped_streams_without_changing_the_game(
     dropping = play(play_js, *seeded, "--drop-every", "7")
     assert_finished_game(steady)
     assert_finished_game(dropping)
+    assert steady["seeded"] is True
     assert dropping["play"] is True
     assert dropping["reconnects"] > 10
     assert dropping["resubmitted"] > 0

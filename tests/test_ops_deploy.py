@@ -217,7 +217,7 @@ def test_compose_starts_the_server_prometheus_and_grafana() -> None:
     assert context == ROOT and (context / server["build"]["dockerfile"]).is_file()
     settings = settings_from(server["environment"])
     assert settings.host == "0.0.0.0" and settings.metrics_port > 0
-    assert server["ports"] == [f"{settings.port}:{settings.port}"]
+    assert server["ports"] == [f"{settings.port}:{settings.port}", f"{settings.web_port}:{settings.web_port}"]
     data = next(v.split(":")[1] for v in server["volumes"])
     assert Path(settings.db).parent == Path(data)
     assert int(server["stop_grace_period"].rstrip("s")) > settings.shutdown_grace
@@ -246,12 +246,13 @@ def dockerfile() -> list[tuple[str, str]]:
 def test_dockerfile_is_multi_stage_non_root_with_a_health_probe() -> None:
     steps = dockerfile()
     stages = [args for instruction, args in steps if instruction == "FROM"]
-    assert len(stages) == 2 and stages[0].endswith(" AS build")
+    assert len(stages) == 3 and stages[0].endswith(" AS web") and stages[1].endswith(" AS build")
     final = steps[max(i for i, (instruction, _) in enumerate(steps) if instruction == "FROM") :]
     (user,) = [args for instruction, args in final if instruction == "USER"]
     uid = int(user.split(":")[0])
     assert uid >= 1000
     assert any(i == "COPY" and args.startswith("--from=build ") for i, args in final)
+    (web_files,) = [args.split()[-1] for i, args in final if i == "COPY" and args.startswith("--from=web ")]
     (healthcheck,) = [args for instruction, args in final if instruction == "HEALTHCHECK"]
     command = json.loads(healthcheck.split(" CMD ", 1)[1])
     assert command[:3] == ["python", "-m", "server.probe"] and SERVICE_NAME in command
@@ -259,8 +260,15 @@ def test_dockerfile_is_multi_stage_non_root_with_a_health_probe() -> None:
     settings = settings_from(env)
     assert settings.host == "0.0.0.0" and settings.log_format == "json"
     assert settings.db.startswith("/data/")
+    assert settings.web_port > 0 and settings.web_root == web_files
+    starts = [i for i, (instruction, _) in enumerate(steps) if instruction == "FROM"]
+    web_stage = steps[starts[0] : starts[1]]
+    assert ("RUN", "npm ci") in web_stage and any(
+        a.startswith("npm run build") for i, a in web_stage if i == "RUN"
+    )
     (exposed_ports,) = [args for instruction, args in final if instruction == "EXPOSE"]
-    assert sorted(map(int, exposed_ports.split())) == sorted([settings.port, settings.metrics_port])
+    expected = sorted([settings.port, settings.web_port, settings.metrics_port])
+    assert sorted(map(int, exposed_ports.split())) == expected
     (entrypoint,) = [args for instruction, args in final if instruction == "ENTRYPOINT"]
     script = json.loads(entrypoint)[0]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -311,7 +319,7 @@ def test_kubernetes_statefulset_probes_volume_grace_and_resources() -> None:
     env = {e["name"]: e["value"] for e in container["env"]}
     settings = settings_from(env)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"grpc": settings.port, "metrics": settings.metrics_port}
+    assert ports == {"grpc": settings.port, "web": settings.web_port, "metrics": settings.metrics_port}
     assert settings.host == "0.0.0.0" and settings.log_format == "json"
     # the store lives on the claimed volume
     mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}

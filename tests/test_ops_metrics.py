@@ -84,9 +84,9 @@ def fetch(url: str) -> str:
 
 
 @asynccontextmanager
-async def metered() -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
+async def metered(**settings: Any) -> AsyncIterator[tuple[Server, pb_grpc.TableServiceAsyncStub]]:
     """A server with its metrics served (:func:`tests.in_process.serving`)."""
-    async with serving(metrics_port=free_port()) as pair:
+    async with serving(metrics_port=free_port(), **settings) as pair:
         yield pair
 
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from clients.bots.strategy import greedy_player
 from engine import Card, Concede, DemandRedeal, Game, Phase, PlayCard, Rules, Suit
 from engine.cards import CARDS
 from engine.deal import Deal
 from engine.observer import view
-from engine.selfplay import greedy_player
 
 
 def expected_plays(deal: Deal, seat: int) -> set[tuple[Card, bool]]:

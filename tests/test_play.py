@@ -20,9 +20,9 @@ import grpc
 import pytest
 from grpc import aio
 
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass
-from engine.selfplay import greedy_player
 from server.app import Server
 from server.streams import Reply, Subscriber
 from tests.in_process import serving

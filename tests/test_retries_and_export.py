@@ -60,6 +60,7 @@ def create_request(request_id: str = "", bots: int = 2) -> pb.CreateTableRequest
         rules=pb.Rules(thousand=codec.rules_to_proto(SHORT)),
         seats=seats,
         seed=11,
+        practice=True,
         first_dealer=0,
         request_id=request_id,
     )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from clients.bots.registry import make_strategy
+from clients.bots.selfplay import main, play_game
 from engine import Rules
-from engine.selfplay import PLAYERS, main, play_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -13,7 +14,7 @@ def test_greedy_players_finish_a_whole_game(players: int) -> None:
     """T-26: a game ends with a winner and every seat ranked; T-32: the bank is settled."""
     lines: list[str] = []
     rules = Rules(players=players, bank=10)
-    game = play_game(rules, 2, [PLAYERS["greedy"]] * players, 1000, lines.append)
+    game = play_game(rules, 2, [make_strategy("greedy") for _ in range(players)], 1000, lines.append)
     assert game.is_over
     assert "Final standings:" in lines
     places = [s.place for s in game.standings]

@@ -23,9 +23,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 import server.streams as streams_module
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass, Rules
-from engine.selfplay import greedy_player
 from server.app import Server, Settings, parse_settings, tune_gc
 from server.registry import Registry, SeatSpec
 from thousand.v1 import table_service_pb2 as pb
@@ -92,7 +92,9 @@ async def expect_error(
 def thousand_table(players: int = 3, bots: int = 0, **rules: object) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy") for _ in range(bots)]
-    request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=seats, seed=7, first_dealer=0)
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_THOUSAND, seats=seats, seed=7, practice=True, first_dealer=0
+    )
     for name, value in rules.items():
         setattr(request.rules.thousand, name, value)
     return request

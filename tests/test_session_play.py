@@ -36,7 +36,9 @@ async def bot_game(**settings: Any) -> tuple[BotResult, Scrape]:
     async with serving(metrics_port=free_port(), **settings) as (server, _):
         address = f"127.0.0.1:{server.port}"
         async with TableSession(address) as lobby:
-            table = await lobby.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+            table = await lobby.create_table(
+                Rules(), [None, "greedy", "greedy"], seed=8, practice=True, first_dealer=0
+            )
         result = await asyncio.wait_for(
             run_bot(CautiousBot(), server=address, table_id=table.table_id), timeout=120
         )
@@ -56,7 +58,9 @@ def test_a_bot_plays_a_whole_game_over_play_without_a_submit_call() -> None:
 async def seated() -> AsyncIterator[tuple[Server, TableSession, pb.Table]]:
     """A server, and a session seated at a table of it with two server-side bots."""
     async with serving() as (server, _), TableSession(f"127.0.0.1:{server.port}") as session:
-        table = await session.create_table(Rules(), [None, "greedy", "greedy"], seed=8, first_dealer=0)
+        table = await session.create_table(
+            Rules(), [None, "greedy", "greedy"], seed=8, practice=True, first_dealer=0
+        )
         await session.join(table.table_id)
         yield server, session, table
 

@@ -17,9 +17,9 @@ from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
-def test_tls_serves_trusting_clients_only(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+def make_certificate(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and 127.0.0.1, and its key (PEM files in ``directory``)."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
     subprocess.run(
         [
             "openssl",
@@ -42,6 +42,12 @@ def test_tls_serves_trusting_clients_only(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
+    return cert, key
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
+def test_tls_serves_trusting_clients_only(tmp_path: Path) -> None:
+    cert, key = make_certificate(tmp_path)
 
     async def scenario() -> None:
         server = Server(Settings(host="127.0.0.1", port=0, tls_cert=str(cert), tls_key=str(key)))

@@ -16,6 +16,7 @@ from typing import Final
 
 import pytest
 
+from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import (
     SPECTATOR,
@@ -36,7 +37,6 @@ from engine import (
 from engine.cards import CARDS, Card
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, SeatScore, TakenTrick
-from engine.selfplay import greedy_player
 from server import view_wire, wire
 from server.games import THOUSAND
 from thousand.v1 import table_service_pb2 as pb

@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
-from clients.bots.strategy import StrategyOptions
+from clients.bots.strategy import GameStrategies, StrategyOptions
 from engine.blagogo import (
     Action,
     AddToMeld,
@@ -316,12 +316,12 @@ BLAGOGO_STRATEGIES: dict[str, Callable[[StrategyOptions], BlagogoStrategy]] = {
 }
 """1000 Blagogo's strategies by name: ``BLAGOGO_STRATEGIES[name](options)`` builds one for one seat."""
 
+BLAGOGO: Final = GameStrategies(
+    "1000 Blagogo", BLAGOGO_STRATEGIES, stateless=frozenset({"random", "heuristic"})
+)
+"""1000 Blagogo's registry (:mod:`clients.bots.registry`): neither strategy keeps memory between views."""
+
 
 def make_blagogo_strategy(name: str, options: StrategyOptions | None = None) -> BlagogoStrategy:
     """A new Blagogo strategy object for one seat; KeyError names the known strategies."""
-    try:
-        factory = BLAGOGO_STRATEGIES[name]
-    except KeyError:
-        known = ", ".join(sorted(BLAGOGO_STRATEGIES))
-        raise KeyError(f"no 1000 Blagogo strategy {name!r} (known: {known})") from None
-    return factory(options or StrategyOptions())
+    return BLAGOGO.make(name, options)

@@ -87,7 +87,11 @@ async def _match(args: argparse.Namespace) -> int:
     )
     async with TableSession(args.server) as lobby:
         table = await lobby.create_table(
-            rules, [None] * len(names), seed=args.seed, first_dealer=None if args.seed is None else 0
+            rules,
+            [None] * len(names),
+            seed=args.seed,
+            first_dealer=None if args.seed is None else 0,
+            practice=args.seed is not None,  # a reproducible match is a practice table, marked seeded
         )
     log = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
 

@@ -1,4 +1,4 @@
-"""The strategy interface every bot implements, its options, and the two simplest strategies.
+"""The strategy interface every bot implements, its options, a game's registry and the two simplest bots.
 
 A strategy is an object with a ``name`` and two methods:
 
@@ -7,8 +7,8 @@ A strategy is an object with a ``name`` and two methods:
   reads no global randomness.
 - ``observe(view)``: the seat's view after something happened (any seat's action). Calling it is optional:
   a runner that can (the local tournament, an SDK that receives every event batch) calls it after every
-  change, so that a strategy with memory sees every card that is shown; a strategy must still play legally
-  and sensibly from ``choose`` alone (a server's bot seat only calls ``choose``).
+  change, so that a strategy with memory sees every card that is shown (the server does it for its bot
+  seats); a strategy must still play legally and sensibly from ``choose`` alone.
 
 A strategy sees only the seat's :class:`engine.View` (T-33), never the game, so it can run in a remote
 client unchanged. One strategy object plays one seat; it may keep per-deal memory, and it must notice a new
@@ -18,11 +18,12 @@ deal (or a new game) by itself from the views it is given.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
-from engine import Action, View
-from engine.selfplay import greedy_player
+from engine import Action, Bid, Card, DeclineDark, DiscardCard, GiveCard, NameContract, Pass, PlayCard, View
+from engine.cards import MARRIAGE_MASKS, marriage_points_in, mask_of, points_of
 
 
 @runtime_checkable
@@ -67,6 +68,99 @@ class StrategyOptions:
             raise ValueError(f"relative must be between 0 and 1, got {self.relative}")
 
 
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class GameStrategies(Generic[S]):
+    """One game's registry of strategies: each built by name, and what a runner must know of them.
+
+    The local tournaments, the SDK's command line and the server's bot seats all build their bots here, so a
+    strategy added to a game's registry plays everywhere at once.
+    """
+
+    title: str
+    """The game's name in messages."""
+    factories: Mapping[str, Callable[[StrategyOptions], S]]
+    """Strategy name to the factory of a new strategy object (one per seat)."""
+    searching: frozenset[str] = frozenset()
+    """The strategies that think for a while (``budget_ms`` a decision): a runner with an event loop runs
+    them in a worker thread."""
+    stateless: frozenset[str] = frozenset()
+    """The strategies whose ``observe`` does nothing (they decide from each view alone): a runner may skip
+    building views for them. Every other strategy is shown its seat's view after each change."""
+
+    def names(self) -> list[str]:
+        return sorted(self.factories)
+
+    def make(self, name: str, options: StrategyOptions | None = None) -> S:
+        """A new strategy object for one seat; KeyError names the known strategies."""
+        try:
+            factory = self.factories[name]
+        except KeyError:
+            known = ", ".join(self.names())
+            raise KeyError(f"no {self.title} strategy {name!r} (known: {known})") from None
+        return factory(options or StrategyOptions())
+
+
+# ------------------------------------------------------------------------------------ the simplest players
+
+
+def random_player(view: View, rng: random.Random) -> Action:
+    """A uniformly random legal action."""
+    return rng.choice(view.legal_actions)
+
+
+def greedy_player(view: View, rng: random.Random) -> Action:
+    """Bid what the hand is worth, give away the cheapest cards, take tricks as cheaply as possible."""
+    legal = view.legal_actions
+    hand = mask_of(view.hand)
+    kinds = {type(a) for a in legal}
+    if DeclineDark in kinds:
+        return next(a for a in legal if isinstance(a, DeclineDark))
+    if Bid in kinds or Pass in kinds:
+        worth = points_of(hand) + marriage_points_in(hand) + 25
+        bids = [a for a in legal if isinstance(a, Bid) and a.value <= worth]
+        return bids[0] if bids else next((a for a in legal if isinstance(a, Pass)), legal[0])
+    if GiveCard in kinds or DiscardCard in kinds:
+        gives = [a for a in legal if isinstance(a, GiveCard | DiscardCard)]
+
+        def cost(a: GiveCard | DiscardCard) -> tuple[bool, int]:
+            pair = MARRIAGE_MASKS[a.card.suit]
+            return (hand & pair == pair, a.card.points)
+
+        return min(gives, key=cost)
+    if NameContract in kinds:
+        return next(a for a in legal if isinstance(a, NameContract))
+    plays = [a for a in legal if isinstance(a, PlayCard)]
+    if not plays:
+        return rng.choice(legal)
+    if not view.trick:
+        marriages = [a for a in plays if a.marriage]
+        if marriages:
+            return max(marriages, key=lambda a: a.card.suit)
+        return max(plays, key=lambda a: (a.card.rank, -a.card.suit))
+    winning = [a for a in plays if _wins(view, a)]
+    if winning:
+        return min(winning, key=lambda a: a.card.rank)
+    return min(plays, key=lambda a: (a.card.points, a.card.rank))
+
+
+def _wins(view: View, action: PlayCard) -> bool:
+    """Whether ``action`` would beat every card now in the trick."""
+    best = view.trick[0][1]
+    for _, c in view.trick[1:]:
+        if _beats(c, best, view):
+            best = c
+    return _beats(action.card, best, view)
+
+
+def _beats(card: Card, best: Card, view: View) -> bool:
+    if card.suit == best.suit:
+        return card.rank > best.rank
+    return card.suit == view.trump
+
+
 class RandomStrategy:
     """A uniformly random legal action."""
 
@@ -77,14 +171,14 @@ class RandomStrategy:
         self._rng = random.Random(options.seed) if options.seed is not None else None
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        return (self._rng or rng).choice(view.legal_actions)
+        return random_player(view, self._rng or rng)
 
     def observe(self, view: View) -> None:
         return None
 
 
 class GreedyStrategy:
-    """The engine's demonstration player (:func:`engine.selfplay.greedy_player`), as a strategy."""
+    """:func:`greedy_player` as a strategy: a yardstick, and what plays a seat taken over on time."""
 
     name = "greedy"
 

@@ -31,7 +31,7 @@ from clients.bots.strategy import StrategyOptions
 from engine import Game, Rules, Shuffle, view
 from engine.cards import CARDS
 from engine.events import DealScored
-from engine.game import derive_seed
+from engine.seeds import derive_seed
 
 Progress = Callable[[int, int], None]
 

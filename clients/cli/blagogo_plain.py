@@ -29,6 +29,7 @@ from clients.cli.blagogo_text import (
 )
 from clients.cli.follow import display_names
 from clients.errors import ServerError
+from clients.fairness import checker_for, deals_label
 from clients.messages import (
     ConnectionLost,
     EventMessage,
@@ -70,12 +71,16 @@ class BlagogoPlainClient:
         self.seat = session.seat
         self.names: list[str] = display_names(session.table) if session.table is not None else []
         self.standings: tuple[be.Standing, ...] = ()
+        self.deals = checker_for(session.table, session.deals.witness)
+        """Checks every round revealed, and a fair table's secret at the end (engine.verify)."""
 
     def say(self, line: str = "") -> None:
         print(line, file=self.stdout, flush=True)
 
     async def run(self) -> int:
         """Follow the table to the end of the game; returns the exit status."""
+        if self.session.table is not None:
+            self.say(f"({deals_label(self.session.table)})")
         async for item in self.session.stream(from_start=True):
             turn: Turn[View, ba.Action] | None = None
             match item:
@@ -85,8 +90,8 @@ class BlagogoPlainClient:
                     if view is not None and view.standings:
                         self.standings = view.standings
                     turn = snapshot_turn
-                case EventMessage(_, event, event_turn):
-                    self._event(event)
+                case EventMessage(sequence, event, event_turn):
+                    self._event(event, sequence)
                     turn = event_turn
                 case ConnectionLost(error, attempt, retry_in):
                     self.say(
@@ -107,9 +112,10 @@ class BlagogoPlainClient:
             self.say(line)
         return 0
 
-    def _event(self, event: TableEvent[be.Event]) -> None:
+    def _event(self, event: TableEvent[be.Event], sequence: int) -> None:
         match event:
             case SeatTaken(seat, player_name, bot):
+                self.deals.seat_taken(seat, sequence)
                 self._rename(
                     seat, f"seat {seat} ({player_name} bot)" if bot else f"{player_name} (seat {seat})"
                 )
@@ -126,6 +132,9 @@ class BlagogoPlainClient:
                     self.standings = event.standings
                 for line in event_lines(event, self.names):
                     self.say(line)
+                verdict = self.deals.see(event, sequence)
+                if verdict is not None:
+                    self.say(verdict)
 
     def _rename(self, seat: int, name: str) -> None:
         while len(self.names) <= seat:

@@ -102,7 +102,7 @@ class _Transcript(BlagogoPlainClient):
 
     def feed(self, event: EventMessage[View, ba.Action, be.Event]) -> list[str]:
         self.lines = []
-        self._event(event.event)
+        self._event(event.event, event.sequence)
         return self.lines
 
 

@@ -6,6 +6,7 @@ Both front ends (the full-screen UI and the line mode) feed every :data:`~client
 
 from __future__ import annotations
 
+from clients.fairness import deals_label
 from clients.games import THOUSAND
 from clients.messages import (
     ConnectionLost,
@@ -23,7 +24,7 @@ from clients.tracker.thousand import ViewTracker
 from engine import Action, Event, View
 from engine.events import DealScored, DealStarted, GameOver, GameStarted, Standing
 from engine.transcript import render_lines
-from engine.verify import DealChecker
+from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -45,7 +46,9 @@ def _display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
 class Follower:
     """What a client knows of one table, kept from the stream."""
 
-    def __init__(self, seat: int | None, table: pb.Table | None = None) -> None:
+    def __init__(
+        self, seat: int | None, table: pb.Table | None = None, witness: Witness | None = None
+    ) -> None:
         self.seat = seat
         self.table = table
         self.names: list[str] = display_names(table) if table is not None else []
@@ -65,8 +68,11 @@ class Follower:
         self._segment: list[Event] = []
         """Engine events since the last game or deal header, rendered together (the transcript's context)."""
         self._segment_lines = 0
-        self.deals = DealChecker()
-        """Checks every revealed deal against the commitment sent when it was dealt (engine.verify)."""
+        self.deals = DealChecker(witness)
+        """Checks every revealed deal against the commitment sent when it was dealt and, on a fair table,
+        against this seat's seed and the table's secret (engine.verify; ``witness``: the session's)."""
+        self._announced = False
+        """Whether the table's kind of deals (seeded or fair) was said."""
 
     # ------------------------------------------------------------------ queries
 
@@ -96,6 +102,10 @@ class Follower:
         out: list[str] = []
         self.batch_ended = False
         self.scored = False
+        table = item.table if isinstance(item, Snapshot) else self.table
+        if not self._announced and table is not None:
+            self._announced = True
+            out.append(f"({deals_label(table)})")
         match item:
             case Snapshot(sequence, table, view, turn):
                 self.table = table
@@ -116,7 +126,7 @@ class Follower:
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
                 self.sequence = sequence
-                self._event(event, out)
+                self._event(event, out, sequence)
                 if turn is not None:
                     self._flush(out)
                     self._take_turn(turn)
@@ -132,7 +142,7 @@ class Follower:
         self.lines.extend(out)
         return out
 
-    def _event(self, event: TableEvent[Event], out: list[str]) -> None:
+    def _event(self, event: TableEvent[Event], out: list[str], sequence: int) -> None:
         if isinstance(event, TableNotice):
             self._flush(out)
             out.append(event.text)
@@ -140,6 +150,7 @@ class Follower:
         if isinstance(event, SeatTaken | SeatReleased):
             self._flush(out)
             if isinstance(event, SeatTaken):
+                self.deals.seat_taken(event.seat, sequence)
                 self._rename(event.seat, _display_name(event.seat, event.bot, event.player_name, True))
                 who = "a bot" if event.bot else "a player"
                 out.append(f"{self.name(event.seat)} takes seat {event.seat} ({who})")
@@ -152,7 +163,7 @@ class Follower:
             self._segment, self._segment_lines = [], 0
         self._segment.append(event)
         self.tracker.apply(event)
-        verdict = self.deals.see(event)
+        verdict = self.deals.see(event, sequence)
         if verdict is not None:
             self._flush(out)
             out.append(verdict)

@@ -138,7 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the bots' strategy: {', '.join(STRATEGIES)} or any other the server knows "
         "(default: greedy for Thousand, random for 1000 Blagogo)",
     )
-    new.add_argument("--seed", type=int, default=None, help="the seed of the deals (default random)")
+    new.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a practice table dealt from this seed, marked seeded for everyone: whoever knows it knows"
+        " every card (default: fair deals)",
+    )
     new.add_argument(
         "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
     )
@@ -197,7 +203,9 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     strategy = args.strategy or DEFAULT_STRATEGY[args.game]
     seats = [OPEN] * (rules.players - bots) + [strategy] * bots
     async with TableSession(args.server) as session:
-        table = await session.create_table(rules, seats, seed=args.seed, first_dealer=args.first_dealer)
+        table = await session.create_table(
+            rules, seats, seed=args.seed, first_dealer=args.first_dealer, practice=args.seed is not None
+        )
         seat = await session.join(table.table_id, name=args.name)
         print(f"Table {table.table_id} created; you sit in seat {seat}.", file=stdout)
         if table.open_seats > 1:

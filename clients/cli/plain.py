@@ -30,7 +30,7 @@ class PlainClient:
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
-        self.follower = Follower(session.seat, session.table)
+        self.follower = Follower(session.seat, session.table, session.deals.witness)
 
     def say(self, line: str = "") -> None:
         print(line, file=self.stdout, flush=True)

@@ -168,7 +168,9 @@ class TableApp(App[int], Generic[A]):
     def on_mount(self) -> None:
         seat = self.session.seat
         who = "spectator" if seat is None else f"seat {seat}"
-        self.sub_title = f"table {self.session.table_id} — you: {who}"
+        table = self.session.table
+        seeded = " — SEEDED practice table" if table is not None and table.seeded else ""
+        self.sub_title = f"table {self.session.table_id} — you: {who}{seeded}"
         titles = {**self.TITLES, "#hand": "Your hand" if seat is not None else "Hands"}
         for selector, title in titles.items():
             self.query_one(selector).border_title = title

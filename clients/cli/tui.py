@@ -130,7 +130,7 @@ class ThousandApp(TableApp[Action]):
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(session)
-        self.follower = Follower(session.seat, session.table)
+        self.follower = Follower(session.seat, session.table, session.deals.witness)
         self.error: ServerError | None = None
 
     # ------------------------------------------------------------------ the stream

@@ -17,6 +17,7 @@ from clients.tracker.blagogo import BlagogoViewTracker
 from codec import blagogo as codec
 from engine import blagogo
 from engine.blagogo import events
+from engine.blagogo.verify import BLAGOGO as BLAGOGO_DEALS
 from thousand.v1 import table_service_pb2 as pb
 
 BLAGOGO: Final[ClientGame[blagogo.BlagogoRules, blagogo.View, blagogo.Action, events.Event]] = ClientGame(
@@ -28,6 +29,7 @@ BLAGOGO: Final[ClientGame[blagogo.BlagogoRules, blagogo.View, blagogo.Action, ev
     action_types=get_args(blagogo.Action),
     game_over=events.GameOver,
     tracker=BlagogoViewTracker,
+    deals=BLAGOGO_DEALS,
 )
 
 

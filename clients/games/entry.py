@@ -4,7 +4,8 @@ The client library (:class:`~clients.session.TableSession`), the bot SDK and the
 once for every game: they decode the stream's wrapper messages (``Rules``, ``Action``, ``View``, ``Event``,
 ``Turn``) through the entry of the table's game, which knows the case its messages take in each wrapper, its
 mapping to the engine's values (a module of :mod:`codec`), its engine's rules and action types, the event that
-ends its game, and its view tracker (:mod:`clients.tracker`). The entries are listed in :mod:`clients.games`.
+ends its game, its view tracker (:mod:`clients.tracker`) and how its deals are checked
+(:mod:`engine.verify`). The entries are listed in :mod:`clients.games`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from clients.messages import TableEvent, Turn, deadline, seat_event
 from clients.tracker import Tracker
+from engine.verify import Scheme
 from thousand.v1 import table_service_pb2 as pb
 
 R = TypeVar("R")
@@ -63,6 +65,8 @@ class ClientGame(Generic[R, V, A, E]):
     """The engine's event that ends the game (it carries the standings)."""
     tracker: Callable[[int | None, R | None], Tracker[V, A, E]]
     """A new view tracker for a viewer; given the rules, it starts from the view before the first deal."""
+    deals: Scheme
+    """How a seat checks the game's deals (engine.verify: the commitment, the fair scheme)."""
 
     # ------------------------------------------------------------------ to the server
 

@@ -9,6 +9,7 @@ import engine
 from clients.games.entry import ClientGame
 from clients.tracker.thousand import ViewTracker
 from codec import thousand as codec
+from engine import verify
 from engine.events import GameOver
 from thousand.v1 import table_service_pb2 as pb
 
@@ -21,4 +22,5 @@ THOUSAND: Final[ClientGame[engine.Rules, engine.View, engine.Action, engine.Even
     action_types=get_args(engine.Action),
     game_over=GameOver,
     tracker=ViewTracker,
+    deals=verify.THOUSAND,
 )

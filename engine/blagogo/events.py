@@ -36,6 +36,9 @@ class DeckShuffled:
     """The chance step. The order itself is revealed only once the round is over (:class:`RoundRevealed`)."""
 
     number: int
+    commitment: str = ""
+    """A fair round's commitment (:mod:`engine.blagogo.verify`), sent before any card is seen; "" for a
+    seeded round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,10 @@ class RoundRevealed:
     """Each seat's cards as dealt."""
     final_hands: tuple[tuple[Card, ...], ...]
     """Each seat's cards at the end (what the penalties were counted on)."""
+    salt: str = ""
+    """A fair round's secret: it kept the commitment unguessable and, with the seeds, gives the order."""
+    client_seeds: tuple[str, ...] = ()
+    """A fair round's seeds, one per seat ("" for none; ``engine.seeds.fair_mix``). Empty when seeded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,8 @@ class GameOver:
 
     winner: int
     standings: tuple[Standing, ...]
+    table_secret: str = ""
+    """A fair table's secret (hex), disclosed at the end: it proves every round's (engine.verify)."""
 
 
 Event = (

@@ -28,8 +28,9 @@ from engine.blagogo.events import (
 from engine.blagogo.round import Round, deal_order
 from engine.blagogo.rules import BlagogoRules
 from engine.blagogo.scoring import value_round
+from engine.blagogo.verify import commitment
 from engine.errors import IllegalActionError, InvalidActionError, Reason
-from engine.seeds import derive_key
+from engine.seeds import FairDeals, derive_key, fair_shuffle
 
 
 def derive_seed(seed: int, label: str) -> int:
@@ -46,7 +47,14 @@ def seeded_shuffle(seed: int, round_number: int) -> Shuffle:
 class Game:
     """A whole game: ``apply_chance()`` at chance nodes, ``apply(seat, action)`` at decisions."""
 
-    def __init__(self, rules: BlagogoRules, seed: int, first_dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: BlagogoRules,
+        seed: int,
+        first_dealer: int | None = None,
+        *,
+        fair: FairDeals | None = None,
+    ) -> None:
         if not isinstance(rules, BlagogoRules):
             raise InvalidActionError(f"{rules!r} are not BlagogoRules")
         n = rules.players
@@ -56,6 +64,8 @@ class Game:
             raise InvalidActionError(f"first dealer {first_dealer!r} is not a seat of {n} players")
         self.rules = rules
         self.seed = seed
+        self.fair = fair
+        """A fair table's rounds (engine.seeds); None: every round follows from ``seed``."""
         if first_dealer is None:
             first_dealer = random.Random(derive_seed(seed, "dealer")).randrange(n)  # B-4
         self.first_dealer = first_dealer
@@ -114,7 +124,9 @@ class Game:
         return candidate_melds(rnd)
 
     def chance_outcome(self) -> Shuffle:
-        """The seeded shuffle for the next round."""
+        """The shuffle of the next round: the fair one, or the seed's."""
+        if self.fair is not None:
+            return Shuffle(fair_shuffle(CARDS, self.fair.deal(self.rounds_dealt + 1).mix))
         return seeded_shuffle(self.seed, self.rounds_dealt + 1)
 
     # ------------------------------------------------------------------ applying
@@ -125,16 +137,22 @@ class Game:
             raise IllegalActionError(Reason.GAME_OVER, "the game is over")
         if not self.is_chance_node:
             raise IllegalActionError(Reason.WRONG_PHASE, "the round is in progress; no shuffle now")
+        number = self.rounds_dealt + 1
+        fair = None if self.fair is None else self.fair.deal(number)
         if shuffle is None:
-            shuffle = self.chance_outcome()
+            shuffle = self.chance_outcome() if fair is None else Shuffle(fair_shuffle(CARDS, fair.mix))
         elif not isinstance(shuffle, Shuffle):
             raise InvalidActionError(f"{shuffle!r} is not a shuffle")
-        number = self.rounds_dealt + 1
         rnd = Round(self.rules, number, self.dealer, shuffle.order)
+        committed = ""
+        if fair is not None and self.fair is not None:  # a seeded round has no commitment (its seed gives it)
+            rnd.salt, rnd.client_seeds = fair.salt, fair.client_seeds
+            committed = commitment(fair.salt, None, shuffle.order)
+            self.fair.dealt.append(fair.client_seeds)
         self.round = rnd
         self.rounds_dealt = number
         self.history.append((None, shuffle))
-        events: list[Event] = [RoundStarted(number, self.dealer, rnd.first), DeckShuffled(number)]
+        events: list[Event] = [RoundStarted(number, self.dealer, rnd.first), DeckShuffled(number, committed)]
         events += rnd.start()
         self.events += events
         return events
@@ -182,7 +200,8 @@ class Game:
             best = [s for s in order if self.scores[s] == top]
             self.winner = rnd.winner if rnd.winner in best else best[0]
             self.standings = self._standings(order)
-            events.append(GameOver(self.winner, self.standings))
+            secret = "" if self.fair is None else self.fair.secret.hex()  # it proves every round's secret
+            events.append(GameOver(self.winner, self.standings, secret))
             return
         self.dealer = (self.dealer + 1) % rules.players  # B-4: the deal passes clockwise
 

@@ -143,6 +143,9 @@ class Round:
         self.number = number
         self.dealer = dealer
         self.order = order
+        self.salt = ""
+        self.client_seeds: tuple[str, ...] = ()
+        """Set by the game for a fair round: what RoundRevealed discloses of its derivation."""
         n = rules.players
         self.seats = deal_order(n, dealer)
         self.first = self.seats[0]
@@ -658,6 +661,8 @@ class Round:
                 self.order,
                 tuple(cards_of(m) for m in self.dealt),
                 tuple(cards_of(m) for m in self.hands),
+                self.salt,
+                self.client_seeds,
             )
         )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from server.games.adapter import ActionT, EngineGame, EventT, GameAdapter, GameT, RulesT, Scored
+from server.games.adapter import ActionT, EngineGame, EventT, GameAdapter, GameT, RulesT, Scored, SeatBot
 from server.games.blagogo import BlagogoAdapter
 from server.games.thousand import ThousandAdapter
 
@@ -29,6 +29,7 @@ __all__ = [
     "GameT",
     "RulesT",
     "Scored",
+    "SeatBot",
     "adapter_for_action",
     "adapter_for_kind",
     "adapter_for_name",

@@ -4,13 +4,15 @@ An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed and first dealer; its events; check an action (raising the
-  engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an event scored (a deal's or a
-  round's outcome, for the metrics and the log);
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check
+  an action (raising the engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an
+  event scored (a deal's or a round's outcome, for the metrics and the log);
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **records**: actions to and from the JSON of a game record (:mod:`server.export`);
-- **bots**: the names of its strategies, and a bot's decision from its seat's view.
+- **bots**: its registry of strategies (:mod:`clients.bots.registry`), and a bot for a seat
+  (:class:`SeatBot`): one strategy object kept for the whole game, deciding from its seat's view (and, in
+  Blagogo, the Turn's actions) and observing the seat's view after every change.
 
 Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
 chance nodes, game over, the winner and standings); everything typed per game goes through the adapter.
@@ -24,6 +26,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from clients.bots.strategy import GameStrategies
+from engine.seeds import FairDeals
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -51,8 +55,12 @@ class EngineGame(Protocol):
     def standings(self) -> Sequence[Any]:
         """The final standings (frozen dataclasses: seat, place, score, …) once the game is over."""
 
+    @property
+    def fair(self) -> FairDeals | None:
+        """A fair table's deals (engine.seeds); None when they follow the seed."""
+
     def apply_chance(self) -> Sequence[object]:
-        """Deal from the seeded shuffle (the one chance step of both games, T-35, B-23)."""
+        """Deal from the fair or seeded shuffle (the one chance step of both games, T-35, B-23)."""
 
 
 RulesT = TypeVar("RulesT")
@@ -71,6 +79,26 @@ class Scored:
     kind: str
     outcome: str
     details: Mapping[str, object]
+
+
+class SeatBot(ABC, Generic[GameT, ActionT]):
+    """A server-run seat's player: one strategy object of the game's registry, kept for the whole game, so
+    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change."""
+
+    def __init__(self, strategy: str, registry: GameStrategies[Any]) -> None:
+        self.strategy = strategy
+        self.searching = strategy in registry.searching
+        """It thinks for a while: the server runs its decisions off the event loop."""
+        self.observes = strategy not in registry.stateless
+        """It keeps memory between views: it is shown its seat's view after every change."""
+
+    @abstractmethod
+    def decide(self, game: GameT, seat: int, rng: random.Random) -> ActionT:
+        """The seat's action, from what the seat may see."""
+
+    @abstractmethod
+    def observe(self, game: GameT, seat: int) -> None:
+        """Show the strategy its seat's view as it is now."""
 
 
 class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
@@ -119,7 +147,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ the engine game
 
     @abstractmethod
-    def new_game(self, rules: RulesT, seed: int, first_dealer: int | None) -> GameT: ...
+    def new_game(
+        self, rules: RulesT, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> GameT: ...
 
     @abstractmethod
     def events(self, game: GameT) -> Sequence[EventT]:
@@ -199,12 +229,15 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ bots
 
-    @abstractmethod
-    def strategy_names(self) -> list[str]: ...
+    strategies: ClassVar[GameStrategies[Any]]
+    """The game's registry of strategies (:mod:`clients.bots.registry`): every one can play a bot seat."""
+
+    def strategy_names(self) -> list[str]:
+        return self.strategies.names()
 
     @abstractmethod
-    def decide(self, game: GameT, seat: int, strategy: str, rng: random.Random) -> ActionT:
-        """A bot's action for ``seat`` by the named strategy, from what that seat may see."""
+    def new_bot(self, strategy: str) -> SeatBot[GameT, ActionT]:
+        """A new player of the named strategy (one of :meth:`strategy_names`) for one seat and game."""
 
     def _action_case(self, message: pb.Action) -> None:
         if message.WhichOneof("game") != self.name:

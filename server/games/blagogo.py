@@ -9,14 +9,17 @@ exact validator.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, get_args
 
+from clients.bots.blagogo import BLAGOGO as BLAGOGO_BOTS
+from clients.bots.blagogo import BlagogoStrategy
+from clients.bots.strategy import GameStrategies
 from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
-from server.games.adapter import GameAdapter, Scored
-from server.strategies import BLAGOGO_STRATEGIES
+from engine.seeds import FairDeals
+from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.blagogo_actions_pb2 import BlagogoAction
 from thousand.v1.blagogo_rules_pb2 import BlagogoRules
@@ -36,6 +39,7 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     rules_type = blagogo.BlagogoRules
     action_types = get_args(blagogo.Action)
     takeover_strategy = "random"
+    strategies = BLAGOGO_BOTS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
         self._check_rules_case(message)
@@ -57,8 +61,10 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     def rules_from_bytes(self, data: bytes) -> blagogo.BlagogoRules:
         return codec_blagogo.rules_from_proto(BlagogoRules.FromString(data))
 
-    def new_game(self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None) -> blagogo.Game:
-        return blagogo.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> blagogo.Game:
+        return blagogo.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: blagogo.Game) -> Sequence[blagogo_events.Event]:
         return game.events
@@ -176,12 +182,28 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
             return ()
         return (*game.legal_actions(), *game.candidate_melds())
 
-    def strategy_names(self) -> list[str]:
-        return sorted(BLAGOGO_STRATEGIES)
+    def new_bot(self, strategy: str) -> SeatBot[blagogo.Game, blagogo.Action]:
+        return BlagogoBot(strategy, self.strategies, self.turn_actions)
 
-    def decide(self, game: blagogo.Game, seat: int, strategy: str, rng: random.Random) -> blagogo.Action:
-        choices = self.turn_actions(game, seat)
-        return BLAGOGO_STRATEGIES[strategy](blagogo.view(game, seat), choices, rng)
+
+class BlagogoBot(SeatBot[blagogo.Game, blagogo.Action]):
+    """A 1000 Blagogo strategy in a seat: it sees the seat's view and the actions its Turn lists (B-22)."""
+
+    def __init__(
+        self,
+        strategy: str,
+        registry: GameStrategies[BlagogoStrategy],
+        turn_actions: Callable[[blagogo.Game, int], Sequence[blagogo.Action]],
+    ) -> None:
+        super().__init__(strategy, registry)
+        self.player = registry.make(strategy)
+        self._turn_actions = turn_actions
+
+    def decide(self, game: blagogo.Game, seat: int, rng: random.Random) -> blagogo.Action:
+        return self.player.choose(blagogo.view(game, seat), self._turn_actions(game, seat), rng)
+
+    def observe(self, game: blagogo.Game, seat: int) -> None:
+        self.player.observe(blagogo.view(game, seat))
 
 
 _BLAGOGO_ACTION_KINDS: Final[dict[type, str]] = {

@@ -14,12 +14,14 @@ from enum import Enum
 from typing import Any, Final, get_args
 
 import engine
+from clients.bots.registry import THOUSAND as THOUSAND_BOTS
+from clients.bots.strategy import GameStrategies, Strategy
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
+from engine.seeds import FairDeals
 from server import view_wire, wire
-from server.games.adapter import GameAdapter, Scored
-from server.strategies import STRATEGIES
+from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.thousand_actions_pb2 import ThousandAction
 from thousand.v1.thousand_rules_pb2 import ThousandRules
@@ -34,6 +36,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     rules_type = engine.Rules
     action_types = get_args(engine.Action)
     takeover_strategy = "greedy"
+    strategies = THOUSAND_BOTS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> engine.Rules:
         self._check_rules_case(message)
@@ -55,8 +58,10 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def rules_from_bytes(self, data: bytes) -> engine.Rules:
         return codec.rules_from_proto(ThousandRules.FromString(data))
 
-    def new_game(self, rules: engine.Rules, seed: int, first_dealer: int | None) -> engine.Game:
-        return engine.Game(rules, seed, first_dealer)
+    def new_game(
+        self, rules: engine.Rules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
+    ) -> engine.Game:
+        return engine.Game(rules, seed, first_dealer, fair=fair)
 
     def events(self, game: engine.Game) -> Sequence[engine.Event]:
         return game.events
@@ -152,11 +157,22 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def turn_actions(self, game: engine.Game, seat: int) -> Sequence[engine.Action]:
         return game.legal_actions()
 
-    def strategy_names(self) -> list[str]:
-        return sorted(STRATEGIES)
+    def new_bot(self, strategy: str) -> SeatBot[engine.Game, engine.Action]:
+        return ThousandBot(strategy, self.strategies)
 
-    def decide(self, game: engine.Game, seat: int, strategy: str, rng: random.Random) -> engine.Action:
-        return STRATEGIES[strategy](engine.view(game, seat), rng)
+
+class ThousandBot(SeatBot[engine.Game, engine.Action]):
+    """A Thousand strategy in a seat: it sees the seat's view, its legal actions included (T-33, T-34)."""
+
+    def __init__(self, strategy: str, registry: GameStrategies[Strategy]) -> None:
+        super().__init__(strategy, registry)
+        self.player = registry.make(strategy)
+
+    def decide(self, game: engine.Game, seat: int, rng: random.Random) -> engine.Action:
+        return self.player.choose(engine.view(game, seat), rng)
+
+    def observe(self, game: engine.Game, seat: int) -> None:
+        self.player.observe(engine.view(game, seat))
 
 
 _VIEW_THOUSAND: Final = wire.field_number(pb.View, "thousand")

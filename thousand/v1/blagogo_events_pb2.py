@@ -28,55 +28,55 @@ from thousand.v1 import blagogo_rules_pb2 as thousand_dot_v1_dot_blagogo__rules_
 from thousand.v1 import cards_pb2 as thousand_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto\"\xae\x02\n\x0b\x42lagogoMeld\x12\n\n\x02id\x18\x01 \x01(\x05\x12\r\n\x05owner\x18\x02 \x01(\x05\x12*\n\x04kind\x18\x03 \x01(\x0e\x32\x1c.thousand.v1.BlagogoMeldKind\x12\'\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x14\n\x0c\x63ontributors\x18\x05 \x03(\x05\x12&\n\x04rank\x18\x06 \x01(\x0e\x32\x18.thousand.v1.BlagogoRank\x12\x1f\n\x04suit\x18\x07 \x01(\x0e\x32\x11.thousand.v1.Suit\x12\x0e\n\x06\x63losed\x18\x08 \x01(\x08\x12\x30\n\x06jokers\x18\t \x03(\x0b\x32 .thousand.v1.BlagogoJokerMeaning\x12\x0e\n\x06points\x18\n \x01(\x05\"=\n\x0f\x42lagogoStanding\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05place\x18\x02 \x01(\x05\x12\r\n\x05score\x18\x03 \x01(\x05\"\x96\x15\n\x0c\x42lagogoEvent\x12=\n\x0cgame_started\x18\x01 \x01(\x0b\x32%.thousand.v1.BlagogoEvent.GameStartedH\x00\x12?\n\rround_started\x18\x02 \x01(\x0b\x32&.thousand.v1.BlagogoEvent.RoundStartedH\x00\x12?\n\rdeck_shuffled\x18\x03 \x01(\x0b\x32&.thousand.v1.BlagogoEvent.DeckShuffledH\x00\x12\x39\n\nhand_dealt\x18\x04 \x01(\x0b\x32#.thousand.v1.BlagogoEvent.HandDealtH\x00\x12\x41\n\x0e\x62ridge_started\x18\x05 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00\x12H\n\x12\x62ridge_turned_over\x18\x06 \x01(\x0b\x32*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00\x12\x41\n\x0e\x64\x65\x63k_exhausted\x18\x07 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00\x12\x39\n\ncard_drawn\x18\x08 \x01(\x0b\x32#.thousand.v1.BlagogoEvent.CardDrawnH\x00\x12=\n\x0c\x62ridge_taken\x18\t \x01(\x0b\x32%.thousand.v1.BlagogoEvent.BridgeTakenH\x00\x12\x39\n\nmelds_laid\x18\n \x01(\x0b\x32#.thousand.v1.BlagogoEvent.MeldsLaidH\x00\x12?\n\rmeld_extended\x18\x0b \x01(\x0b\x32&.thousand.v1.BlagogoEvent.MeldExtendedH\x00\x12?\n\rjoker_swapped\x18\x0c \x01(\x0b\x32&.thousand.v1.BlagogoEvent.JokerSwappedH\x00\x12;\n\x0bmeld_closed\x18\r \x01(\x0b\x32$.thousand.v1.BlagogoEvent.MeldClosedH\x00\x12\x38\n\tdiscarded\x18\x0e \x01(\x0b\x32#.thousand.v1.BlagogoEvent.DiscardedH\x00\x12\x35\n\x08went_out\x18\x0f \x01(\x0b\x32!.thousand.v1.BlagogoEvent.WentOutH\x00\x12\x41\n\x0eround_revealed\x18\x10 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00\x12=\n\x0cround_scored\x18\x11 \x01(\x0b\x32%.thousand.v1.BlagogoEvent.RoundScoredH\x00\x12\x37\n\tgame_over\x18\x12 \x01(\x0b\x32\".thousand.v1.BlagogoEvent.GameOverH\x00\x1aM\n\x0bGameStarted\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.thousand.v1.BlagogoRules\x12\x14\n\x0c\x66irst_dealer\x18\x02 \x01(\x05\x1a=\n\x0cRoundStarted\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\r\n\x05\x66irst\x18\x03 \x01(\x05\x1a\x1e\n\x0c\x44\x65\x63kShuffled\x12\x0e\n\x06number\x18\x01 \x01(\x05\x1ag\n\tHandDealt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x14\n\x0c\x63\x61rds_hidden\x18\x04 \x01(\x08\x1aK\n\rBridgeStarted\x12&\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x12\n\ndeck_count\x18\x02 \x01(\x05\x1a!\n\x10\x42ridgeTurnedOver\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x1a\"\n\rDeckExhausted\x12\x11\n\tturnovers\x18\x01 \x01(\x05\x1a\x41\n\tCardDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1aV\n\x0b\x42ridgeTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08position\x18\x02 \x01(\x05\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a\x63\n\tMeldsLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\'\n\x05melds\x18\x02 \x03(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x0f\n\x07opening\x18\x04 \x01(\x08\x1a\x9a\x01\n\x0cMeldExtended\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04meld\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12+\n\x07run_end\x18\x04 \x01(\x0e\x32\x1a.thousand.v1.BlagogoRunEnd\x1a\x95\x01\n\x0cJokerSwapped\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04meld\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12&\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\'\n\x05joker\x18\x04 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a,\n\nMeldClosed\x12\x0f\n\x07meld_id\x18\x01 \x01(\x05\x12\r\n\x05owner\x18\x02 \x01(\x05\x1a\x41\n\tDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a)\n\x07WentOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08kantrame\x18\x02 \x01(\x08\x1a\xa8\x01\n\rRoundRevealed\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\'\n\x05order\x18\x02 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12+\n\x05hands\x18\x03 \x03(\x0b\x32\x1c.thousand.v1.BlagogoCardList\x12\x31\n\x0b\x66inal_hands\x18\x04 \x03(\x0b\x32\x1c.thousand.v1.BlagogoCardList\x1a\x9c\x01\n\x0bRoundScored\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x13\n\x06winner\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08kantrame\x18\x03 \x01(\x08\x12\x13\n\x0bmeld_points\x18\x04 \x03(\x05\x12\x16\n\x0ehand_penalties\x18\x05 \x03(\x05\x12\x0e\n\x06\x64\x65ltas\x18\x06 \x03(\x05\x12\x0e\n\x06totals\x18\x07 \x03(\x05\x42\t\n\x07_winner\x1aK\n\x08GameOver\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12/\n\tstandings\x18\x02 \x03(\x0b\x32\x1c.thousand.v1.BlagogoStandingB\x07\n\x05\x65vent*j\n\x0f\x42lagogoMeldKind\x12!\n\x1d\x42LAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15\x42LAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15\x42LAGOGO_MELD_KIND_RUN\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto\"\xae\x02\n\x0b\x42lagogoMeld\x12\n\n\x02id\x18\x01 \x01(\x05\x12\r\n\x05owner\x18\x02 \x01(\x05\x12*\n\x04kind\x18\x03 \x01(\x0e\x32\x1c.thousand.v1.BlagogoMeldKind\x12\'\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x14\n\x0c\x63ontributors\x18\x05 \x03(\x05\x12&\n\x04rank\x18\x06 \x01(\x0e\x32\x18.thousand.v1.BlagogoRank\x12\x1f\n\x04suit\x18\x07 \x01(\x0e\x32\x11.thousand.v1.Suit\x12\x0e\n\x06\x63losed\x18\x08 \x01(\x08\x12\x30\n\x06jokers\x18\t \x03(\x0b\x32 .thousand.v1.BlagogoJokerMeaning\x12\x0e\n\x06points\x18\n \x01(\x05\"=\n\x0f\x42lagogoStanding\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05place\x18\x02 \x01(\x05\x12\r\n\x05score\x18\x03 \x01(\x05\"\xe4\x15\n\x0c\x42lagogoEvent\x12=\n\x0cgame_started\x18\x01 \x01(\x0b\x32%.thousand.v1.BlagogoEvent.GameStartedH\x00\x12?\n\rround_started\x18\x02 \x01(\x0b\x32&.thousand.v1.BlagogoEvent.RoundStartedH\x00\x12?\n\rdeck_shuffled\x18\x03 \x01(\x0b\x32&.thousand.v1.BlagogoEvent.DeckShuffledH\x00\x12\x39\n\nhand_dealt\x18\x04 \x01(\x0b\x32#.thousand.v1.BlagogoEvent.HandDealtH\x00\x12\x41\n\x0e\x62ridge_started\x18\x05 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00\x12H\n\x12\x62ridge_turned_over\x18\x06 \x01(\x0b\x32*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00\x12\x41\n\x0e\x64\x65\x63k_exhausted\x18\x07 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00\x12\x39\n\ncard_drawn\x18\x08 \x01(\x0b\x32#.thousand.v1.BlagogoEvent.CardDrawnH\x00\x12=\n\x0c\x62ridge_taken\x18\t \x01(\x0b\x32%.thousand.v1.BlagogoEvent.BridgeTakenH\x00\x12\x39\n\nmelds_laid\x18\n \x01(\x0b\x32#.thousand.v1.BlagogoEvent.MeldsLaidH\x00\x12?\n\rmeld_extended\x18\x0b \x01(\x0b\x32&.thousand.v1.BlagogoEvent.MeldExtendedH\x00\x12?\n\rjoker_swapped\x18\x0c \x01(\x0b\x32&.thousand.v1.BlagogoEvent.JokerSwappedH\x00\x12;\n\x0bmeld_closed\x18\r \x01(\x0b\x32$.thousand.v1.BlagogoEvent.MeldClosedH\x00\x12\x38\n\tdiscarded\x18\x0e \x01(\x0b\x32#.thousand.v1.BlagogoEvent.DiscardedH\x00\x12\x35\n\x08went_out\x18\x0f \x01(\x0b\x32!.thousand.v1.BlagogoEvent.WentOutH\x00\x12\x41\n\x0eround_revealed\x18\x10 \x01(\x0b\x32\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00\x12=\n\x0cround_scored\x18\x11 \x01(\x0b\x32%.thousand.v1.BlagogoEvent.RoundScoredH\x00\x12\x37\n\tgame_over\x18\x12 \x01(\x0b\x32\".thousand.v1.BlagogoEvent.GameOverH\x00\x1aM\n\x0bGameStarted\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.thousand.v1.BlagogoRules\x12\x14\n\x0c\x66irst_dealer\x18\x02 \x01(\x05\x1a=\n\x0cRoundStarted\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\r\n\x05\x66irst\x18\x03 \x01(\x05\x1a\x32\n\x0c\x44\x65\x63kShuffled\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x12\n\ncommitment\x18\x02 \x01(\t\x1ag\n\tHandDealt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x14\n\x0c\x63\x61rds_hidden\x18\x04 \x01(\x08\x1aK\n\rBridgeStarted\x12&\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\x12\n\ndeck_count\x18\x02 \x01(\x05\x1a!\n\x10\x42ridgeTurnedOver\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x1a\"\n\rDeckExhausted\x12\x11\n\tturnovers\x18\x01 \x01(\x05\x1a\x41\n\tCardDrawn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1aV\n\x0b\x42ridgeTaken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08position\x18\x02 \x01(\x05\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a\x63\n\tMeldsLaid\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\'\n\x05melds\x18\x02 \x03(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x0f\n\x07opening\x18\x04 \x01(\x08\x1a\x9a\x01\n\x0cMeldExtended\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04meld\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12+\n\x07run_end\x18\x04 \x01(\x0e\x32\x1a.thousand.v1.BlagogoRunEnd\x1a\x95\x01\n\x0cJokerSwapped\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04meld\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoMeld\x12&\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x12\'\n\x05joker\x18\x04 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a,\n\nMeldClosed\x12\x0f\n\x07meld_id\x18\x01 \x01(\x05\x12\r\n\x05owner\x18\x02 \x01(\x05\x1a\x41\n\tDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x18.thousand.v1.BlagogoCard\x1a)\n\x07WentOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x10\n\x08kantrame\x18\x02 \x01(\x08\x1a\xcc\x01\n\rRoundRevealed\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\'\n\x05order\x18\x02 \x03(\x0b\x32\x18.thousand.v1.BlagogoCard\x12+\n\x05hands\x18\x03 \x03(\x0b\x32\x1c.thousand.v1.BlagogoCardList\x12\x31\n\x0b\x66inal_hands\x18\x04 \x03(\x0b\x32\x1c.thousand.v1.BlagogoCardList\x12\x0c\n\x04salt\x18\x05 \x01(\t\x12\x14\n\x0c\x63lient_seeds\x18\x06 \x03(\t\x1a\x9c\x01\n\x0bRoundScored\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x13\n\x06winner\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08kantrame\x18\x03 \x01(\x08\x12\x13\n\x0bmeld_points\x18\x04 \x03(\x05\x12\x16\n\x0ehand_penalties\x18\x05 \x03(\x05\x12\x0e\n\x06\x64\x65ltas\x18\x06 \x03(\x05\x12\x0e\n\x06totals\x18\x07 \x03(\x05\x42\t\n\x07_winner\x1a\x61\n\x08GameOver\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12/\n\tstandings\x18\x02 \x03(\x0b\x32\x1c.thousand.v1.BlagogoStanding\x12\x14\n\x0ctable_secret\x18\x03 \x01(\tB\x07\n\x05\x65vent*j\n\x0f\x42lagogoMeldKind\x12!\n\x1d\x42LAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15\x42LAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15\x42LAGOGO_MELD_KIND_RUN\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'thousand.v1.blagogo_events_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BLAGOGOMELDKIND']._serialized_start=3256
-  _globals['_BLAGOGOMELDKIND']._serialized_end=3362
+  _globals['_BLAGOGOMELDKIND']._serialized_start=3334
+  _globals['_BLAGOGOMELDKIND']._serialized_end=3440
   _globals['_BLAGOGOMELD']._serialized_start=176
   _globals['_BLAGOGOMELD']._serialized_end=478
   _globals['_BLAGOGOSTANDING']._serialized_start=480
   _globals['_BLAGOGOSTANDING']._serialized_end=541
   _globals['_BLAGOGOEVENT']._serialized_start=544
-  _globals['_BLAGOGOEVENT']._serialized_end=3254
+  _globals['_BLAGOGOEVENT']._serialized_end=3332
   _globals['_BLAGOGOEVENT_GAMESTARTED']._serialized_start=1692
   _globals['_BLAGOGOEVENT_GAMESTARTED']._serialized_end=1769
   _globals['_BLAGOGOEVENT_ROUNDSTARTED']._serialized_start=1771
   _globals['_BLAGOGOEVENT_ROUNDSTARTED']._serialized_end=1832
   _globals['_BLAGOGOEVENT_DECKSHUFFLED']._serialized_start=1834
-  _globals['_BLAGOGOEVENT_DECKSHUFFLED']._serialized_end=1864
-  _globals['_BLAGOGOEVENT_HANDDEALT']._serialized_start=1866
-  _globals['_BLAGOGOEVENT_HANDDEALT']._serialized_end=1969
-  _globals['_BLAGOGOEVENT_BRIDGESTARTED']._serialized_start=1971
-  _globals['_BLAGOGOEVENT_BRIDGESTARTED']._serialized_end=2046
-  _globals['_BLAGOGOEVENT_BRIDGETURNEDOVER']._serialized_start=2048
-  _globals['_BLAGOGOEVENT_BRIDGETURNEDOVER']._serialized_end=2081
-  _globals['_BLAGOGOEVENT_DECKEXHAUSTED']._serialized_start=2083
-  _globals['_BLAGOGOEVENT_DECKEXHAUSTED']._serialized_end=2117
-  _globals['_BLAGOGOEVENT_CARDDRAWN']._serialized_start=2119
-  _globals['_BLAGOGOEVENT_CARDDRAWN']._serialized_end=2184
-  _globals['_BLAGOGOEVENT_BRIDGETAKEN']._serialized_start=2186
-  _globals['_BLAGOGOEVENT_BRIDGETAKEN']._serialized_end=2272
-  _globals['_BLAGOGOEVENT_MELDSLAID']._serialized_start=2274
-  _globals['_BLAGOGOEVENT_MELDSLAID']._serialized_end=2373
-  _globals['_BLAGOGOEVENT_MELDEXTENDED']._serialized_start=2376
-  _globals['_BLAGOGOEVENT_MELDEXTENDED']._serialized_end=2530
-  _globals['_BLAGOGOEVENT_JOKERSWAPPED']._serialized_start=2533
-  _globals['_BLAGOGOEVENT_JOKERSWAPPED']._serialized_end=2682
-  _globals['_BLAGOGOEVENT_MELDCLOSED']._serialized_start=2684
-  _globals['_BLAGOGOEVENT_MELDCLOSED']._serialized_end=2728
-  _globals['_BLAGOGOEVENT_DISCARDED']._serialized_start=2730
-  _globals['_BLAGOGOEVENT_DISCARDED']._serialized_end=2795
-  _globals['_BLAGOGOEVENT_WENTOUT']._serialized_start=2797
-  _globals['_BLAGOGOEVENT_WENTOUT']._serialized_end=2838
-  _globals['_BLAGOGOEVENT_ROUNDREVEALED']._serialized_start=2841
-  _globals['_BLAGOGOEVENT_ROUNDREVEALED']._serialized_end=3009
-  _globals['_BLAGOGOEVENT_ROUNDSCORED']._serialized_start=3012
-  _globals['_BLAGOGOEVENT_ROUNDSCORED']._serialized_end=3168
-  _globals['_BLAGOGOEVENT_GAMEOVER']._serialized_start=3170
-  _globals['_BLAGOGOEVENT_GAMEOVER']._serialized_end=3245
+  _globals['_BLAGOGOEVENT_DECKSHUFFLED']._serialized_end=1884
+  _globals['_BLAGOGOEVENT_HANDDEALT']._serialized_start=1886
+  _globals['_BLAGOGOEVENT_HANDDEALT']._serialized_end=1989
+  _globals['_BLAGOGOEVENT_BRIDGESTARTED']._serialized_start=1991
+  _globals['_BLAGOGOEVENT_BRIDGESTARTED']._serialized_end=2066
+  _globals['_BLAGOGOEVENT_BRIDGETURNEDOVER']._serialized_start=2068
+  _globals['_BLAGOGOEVENT_BRIDGETURNEDOVER']._serialized_end=2101
+  _globals['_BLAGOGOEVENT_DECKEXHAUSTED']._serialized_start=2103
+  _globals['_BLAGOGOEVENT_DECKEXHAUSTED']._serialized_end=2137
+  _globals['_BLAGOGOEVENT_CARDDRAWN']._serialized_start=2139
+  _globals['_BLAGOGOEVENT_CARDDRAWN']._serialized_end=2204
+  _globals['_BLAGOGOEVENT_BRIDGETAKEN']._serialized_start=2206
+  _globals['_BLAGOGOEVENT_BRIDGETAKEN']._serialized_end=2292
+  _globals['_BLAGOGOEVENT_MELDSLAID']._serialized_start=2294
+  _globals['_BLAGOGOEVENT_MELDSLAID']._serialized_end=2393
+  _globals['_BLAGOGOEVENT_MELDEXTENDED']._serialized_start=2396
+  _globals['_BLAGOGOEVENT_MELDEXTENDED']._serialized_end=2550
+  _globals['_BLAGOGOEVENT_JOKERSWAPPED']._serialized_start=2553
+  _globals['_BLAGOGOEVENT_JOKERSWAPPED']._serialized_end=2702
+  _globals['_BLAGOGOEVENT_MELDCLOSED']._serialized_start=2704
+  _globals['_BLAGOGOEVENT_MELDCLOSED']._serialized_end=2748
+  _globals['_BLAGOGOEVENT_DISCARDED']._serialized_start=2750
+  _globals['_BLAGOGOEVENT_DISCARDED']._serialized_end=2815
+  _globals['_BLAGOGOEVENT_WENTOUT']._serialized_start=2817
+  _globals['_BLAGOGOEVENT_WENTOUT']._serialized_end=2858
+  _globals['_BLAGOGOEVENT_ROUNDREVEALED']._serialized_start=2861
+  _globals['_BLAGOGOEVENT_ROUNDREVEALED']._serialized_end=3065
+  _globals['_BLAGOGOEVENT_ROUNDSCORED']._serialized_start=3068
+  _globals['_BLAGOGOEVENT_ROUNDSCORED']._serialized_end=3224
+  _globals['_BLAGOGOEVENT_GAMEOVER']._serialized_start=3226
+  _globals['_BLAGOGOEVENT_GAMEOVER']._serialized_end=3323
 # @@protoc_insertion_point(module_scope)

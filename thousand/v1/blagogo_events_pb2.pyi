@@ -226,16 +226,25 @@ class BlagogoEvent(_message.Message):
         DESCRIPTOR: _descriptor.Descriptor
 
         NUMBER_FIELD_NUMBER: _builtins.int
+        COMMITMENT_FIELD_NUMBER: _builtins.int
         number: _builtins.int
         """The round's number."""
+        commitment: _builtins.str
+        """On a fair table (Table.fairness), the round's commitment, sent before any card is seen: the lowercase
+        hex SHA-256 of the UTF-8 text "blagogo.round.v1|<salt>|<order>", the order being the 108 cards in
+        dealing order separated by single spaces, each written rank, suit letter and copy ("10H1", "AS0"; ranks
+        2 3 4 5 6 7 8 9 10 J Q K A, suits S C D H), a joker as X and its copy ("X0" to "X3"). RoundRevealed
+        discloses salt and order. Empty on a seeded table.
+        """
         def __init__(
             self,
             *,
             number: _builtins.int = ...,
+            commitment: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["number", b"number"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "number", b"number"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -597,8 +606,14 @@ class BlagogoEvent(_message.Message):
         ORDER_FIELD_NUMBER: _builtins.int
         HANDS_FIELD_NUMBER: _builtins.int
         FINAL_HANDS_FIELD_NUMBER: _builtins.int
+        SALT_FIELD_NUMBER: _builtins.int
+        CLIENT_SEEDS_FIELD_NUMBER: _builtins.int
         number: _builtins.int
         """The round's number."""
+        salt: _builtins.str
+        """On a fair table, the round's secret (64 lowercase hex digits), which kept the commitment unguessable
+        and, with `client_seeds`, gives `order` (docs/protocol.md, "Verifiable deals"). Empty on a seeded table.
+        """
         @_builtins.property
         def order(self) -> _containers.RepeatedCompositeFieldContainer[_blagogo_cards_pb2.BlagogoCard]:
             """The shuffle the round was dealt from: the 108 cards in dealing order."""
@@ -611,6 +626,12 @@ class BlagogoEvent(_message.Message):
         def final_hands(self) -> _containers.RepeatedCompositeFieldContainer[_blagogo_cards_pb2.BlagogoCardList]:
             """Indexed by seat: each hand at the end, what the penalties were counted on (B-18)."""
 
+        @_builtins.property
+        def client_seeds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+            """On a fair table, each seat's client_seed, indexed by seat ("" for a seat that gave none, a bot seat or
+            a free seat). Empty on a seeded table.
+            """
+
         def __init__(
             self,
             *,
@@ -618,10 +639,12 @@ class BlagogoEvent(_message.Message):
             order: _abc.Iterable[_blagogo_cards_pb2.BlagogoCard] | None = ...,
             hands: _abc.Iterable[_blagogo_cards_pb2.BlagogoCardList] | None = ...,
             final_hands: _abc.Iterable[_blagogo_cards_pb2.BlagogoCardList] | None = ...,
+            salt: _builtins.str = ...,
+            client_seeds: _abc.Iterable[_builtins.str] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["final_hands", b"final_hands", "hands", b"hands", "number", b"number", "order", b"order"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["client_seeds", b"client_seeds", "final_hands", b"final_hands", "hands", b"hands", "number", b"number", "order", b"order", "salt", b"salt"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -687,8 +710,14 @@ class BlagogoEvent(_message.Message):
 
         WINNER_FIELD_NUMBER: _builtins.int
         STANDINGS_FIELD_NUMBER: _builtins.int
+        TABLE_SECRET_FIELD_NUMBER: _builtins.int
         winner: _builtins.int
         """The winner: the highest score (ties: B-20)."""
+        table_secret: _builtins.str
+        """A fair table's secret (64 lowercase hex digits), disclosed now that no round is left to play: its
+        SHA-256 is Table.fairness.commitment and every round's secret (RoundRevealed.salt) derives from it.
+        Empty on a seeded table.
+        """
         @_builtins.property
         def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___BlagogoStanding]:
             """Every seat's place, best first."""
@@ -698,10 +727,11 @@ class BlagogoEvent(_message.Message):
             *,
             winner: _builtins.int = ...,
             standings: _abc.Iterable[Global___BlagogoStanding] | None = ...,
+            table_secret: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "winner", b"winner"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "table_secret", b"table_secret", "winner", b"winner"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -393,6 +393,8 @@ class Table(_message.Message):
     SEQUENCE_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    SEEDED_FIELD_NUMBER: _builtins.int
+    FAIRNESS_FIELD_NUMBER: _builtins.int
     STOP_REASON_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
@@ -404,6 +406,10 @@ class Table(_message.Message):
     """How many open seats are still free."""
     sequence: _builtins.int
     """The sequence number of the table's latest event (0 before any)."""
+    seeded: _builtins.bool
+    """Whether the deals follow a seed the table's creator chose (CreateTableRequest.seed): whoever knows the
+    seed knows every card. Such a table is for practice, tests and replays; show it as seeded to everyone.
+    """
     stop_reason: Global___StopReason.ValueType
     """Why the server stopped the table before its game ended (its status is then FINISHED; TableStopped);
     STOP_REASON_UNSPECIFIED for every other table.
@@ -424,6 +430,12 @@ class Table(_message.Message):
     def time_control(self) -> Global___TimeControl:
         """The table's turn clock; unset when it has none."""
 
+    @_builtins.property
+    def fairness(self) -> Global___Fairness:
+        """How the deals of a table that is not seeded are drawn and checked (docs/protocol.md, "Verifiable deals"):
+        the table's commitment, published before any seat is taken. Unset on a seeded table.
+        """
+
     def __init__(
         self,
         *,
@@ -436,15 +448,55 @@ class Table(_message.Message):
         sequence: _builtins.int = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
         time_control: Global___TimeControl | None = ...,
+        seeded: _builtins.bool = ...,
+        fairness: Global___Fairness | None = ...,
         stop_reason: Global___StopReason.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Table: _TypeAlias = Table  # noqa: Y015
+
+@_typing.final
+class Fairness(_message.Message):
+    """The fair-deal scheme of a table that is not seeded (docs/protocol.md, "Verifiable deals"): every deal
+    follows from the table's secret, drawn by the server and committed to here before any seat is taken, from
+    every seat's own seed (JoinTableRequest.client_seed) and from the deal's number. Nobody alone, the
+    operator included, can choose or predict a deal; every seat can check each one.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SCHEME_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    SECRET_FIELD_NUMBER: _builtins.int
+    scheme: _builtins.str
+    """The scheme's name and version: "thousand.fair.v1"."""
+    commitment: _builtins.str
+    """The lowercase hex SHA-256 of the table's 32-byte secret. Read it before taking a seat (GetTable or
+    ListTables): it must never change.
+    """
+    secret: _builtins.str
+    """The table's secret (64 lowercase hex digits) once the game is over, as the GameOver event discloses it;
+    empty until then.
+    """
+    def __init__(
+        self,
+        *,
+        scheme: _builtins.str = ...,
+        commitment: _builtins.str = ...,
+        secret: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "scheme", b"scheme", "secret", b"secret"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Fairness: _TypeAlias = Fairness  # noqa: Y015
 
 @_typing.final
 class CreateTableRequest(_message.Message):
@@ -459,16 +511,25 @@ class CreateTableRequest(_message.Message):
     FIRST_DEALER_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    PRACTICE_FIELD_NUMBER: _builtins.int
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
-    """The seed of the table's deals (T-35) or rounds (B-23); random when unset."""
+    """The seed of the table's deals (T-35) or rounds (B-23), for practice, tests and replays: whoever knows it
+    knows every card, so the table is marked seeded (Table.seeded) and a seed on a table with an open seat
+    is refused (INVALID_ARGUMENT, field `seed`) unless `practice` is set. Unset (the default): fair deals
+    (Table.fairness) that nobody can know in advance.
+    """
     first_dealer: _builtins.int
-    """The first dealer (T-3, B-4); drawn from the seed when unset."""
+    """The first dealer (T-3, B-4); drawn by the server when unset."""
     request_id: _builtins.str
     """Makes the call safe to retry (1 to 64 characters, e.g. a UUID): a CreateTable with a request_id the
     server saw in the last 10 minutes returns the table it created then instead of a second one (also
     across a server restart). Empty: no deduplication.
+    """
+    practice: _builtins.bool
+    """Asks for a practice table: needed to give a `seed` to a table with an open seat, so that nobody is dealt
+    predictable cards by mistake. Without a seed it changes nothing.
     """
     @_builtins.property
     def rules(self) -> Global___Rules:
@@ -494,10 +555,11 @@ class CreateTableRequest(_message.Message):
         first_dealer: _builtins.int | None = ...,
         time_control: Global___TimeControl | None = ...,
         request_id: _builtins.str = ...,
+        practice: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "request_id", b"request_id", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "practice", b"practice", "request_id", b"request_id", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__first_dealer: _TypeAlias = _typing.Literal["first_dealer"]  # noqa: Y015
     _WhichOneofArgType__first_dealer: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer"]  # noqa: Y015
@@ -652,6 +714,7 @@ class JoinTableRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     PLAYER_NAME_FIELD_NUMBER: _builtins.int
     SEAT_TOKEN_FIELD_NUMBER: _builtins.int
+    CLIENT_SEED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id."""
     seat: _builtins.int
@@ -664,6 +727,13 @@ class JoinTableRequest(_message.Message):
     this token, JoinTable returns that seat again (also across a server restart) instead of taking another,
     so a lost reply loses nothing. Empty: the server draws the token and returns it.
     """
+    client_seed: _builtins.str
+    """The seat's own contribution to the deals of a fair table (Table.fairness): 16 to 128 characters of
+    A-Z a-z 0-9 - _, for example 32 random bytes in base64url, drawn by the client from a cryptographically
+    secure source, kept secret, and sent again unchanged on a retry. Every deal dealt while the seat is held
+    follows from it (DealRevealed.client_seeds), so the operator cannot choose the deals and the seat can
+    check each one. Empty: the seat adds nothing of its own. Ignored on a seeded table.
+    """
     def __init__(
         self,
         *,
@@ -671,10 +741,11 @@ class JoinTableRequest(_message.Message):
         seat: _builtins.int | None = ...,
         player_name: _builtins.str = ...,
         seat_token: _builtins.str = ...,
+        client_seed: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "player_name", b"player_name", "seat", b"seat", "seat_token", b"seat_token", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "client_seed", b"client_seed", "player_name", b"player_name", "seat", b"seat", "seat_token", b"seat_token", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -273,7 +273,8 @@ class ThousandEvent(_message.Message):
         "thousand.deal.v1|<salt>|<deal_seed, or empty>|<order>", the order being the 24 cards in dealing order
         as rank then suit letter separated by single spaces ("9S JC QD KH 10S AS"; ranks 9 J Q K 10 A, suits
         S C D H). DealRevealed discloses salt, seed and order: a client that recomputes the hash knows the deal
-        was fixed before it began and never changed.
+        was fixed before it began and never changed. On a fair table the salt is the deal's secret and the
+        seed is empty.
         """
         def __init__(
             self,
@@ -727,13 +728,14 @@ class ThousandEvent(_message.Message):
         TALONS_FIELD_NUMBER: _builtins.int
         SALT_FIELD_NUMBER: _builtins.int
         DEAL_SEED_FIELD_NUMBER: _builtins.int
+        CLIENT_SEEDS_FIELD_NUMBER: _builtins.int
         number: _builtins.int
         """The deal's number."""
         salt: _builtins.str
         """The secret (hex) that kept the commitment unguessable while the deal was played."""
         deal_seed: _builtins.int
         """The key the order was shuffled from (CPython's random.Random(deal_seed) shuffling the deck in card
-        order); absent for a deck stacked by hand.
+        order), on a seeded table (Table.seeded); absent for a deck stacked by hand and for a fair deal.
         """
         @_builtins.property
         def order(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
@@ -747,6 +749,13 @@ class ThousandEvent(_message.Message):
         def talons(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.CardList]:
             """The talons as dealt (one, or two with two players)."""
 
+        @_builtins.property
+        def client_seeds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+            """A fair deal's inputs (Table.fairness): each seat's client_seed, indexed by seat ("" for a seat that
+            gave none, a bot seat or a free seat). With `salt`, the deal's secret, they give `order`
+            (docs/protocol.md, "Verifiable deals"). Empty on a seeded table.
+            """
+
         def __init__(
             self,
             *,
@@ -756,10 +765,11 @@ class ThousandEvent(_message.Message):
             talons: _abc.Iterable[_cards_pb2.CardList] | None = ...,
             salt: _builtins.str = ...,
             deal_seed: _builtins.int | None = ...,
+            client_seeds: _abc.Iterable[_builtins.str] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed", "deal_seed", b"deal_seed"]  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed", "deal_seed", b"deal_seed", "hands", b"hands", "number", b"number", "order", b"order", "salt", b"salt", "talons", b"talons"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed", "client_seeds", b"client_seeds", "deal_seed", b"deal_seed", "hands", b"hands", "number", b"number", "order", b"order", "salt", b"salt", "talons", b"talons"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         _WhichOneofReturnType__deal_seed: _TypeAlias = _typing.Literal["deal_seed"]  # noqa: Y015
         _WhichOneofArgType__deal_seed: _TypeAlias = _typing.Literal["_deal_seed", b"_deal_seed"]  # noqa: Y015
@@ -859,8 +869,14 @@ class ThousandEvent(_message.Message):
 
         WINNER_FIELD_NUMBER: _builtins.int
         STANDINGS_FIELD_NUMBER: _builtins.int
+        TABLE_SECRET_FIELD_NUMBER: _builtins.int
         winner: _builtins.int
         """The winning seat."""
+        table_secret: _builtins.str
+        """A fair table's secret (64 lowercase hex digits), disclosed now that no deal is left to play: its
+        SHA-256 is Table.fairness.commitment and every deal's secret (DealRevealed.salt) derives from it.
+        Empty on a seeded table.
+        """
         @_builtins.property
         def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___Standing]:
             """Every seat, best first."""
@@ -870,10 +886,11 @@ class ThousandEvent(_message.Message):
             *,
             winner: _builtins.int = ...,
             standings: _abc.Iterable[Global___Standing] | None = ...,
+            table_secret: _builtins.str = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "winner", b"winner"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "table_secret", b"table_secret", "winner", b"winner"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -7,7 +7,10 @@
 // back on the stream); with --unary, or against a server without Play, over StreamEvents and SubmitAction.
 // A dropped stream is resumed with after_sequence (reconnecting with exponential backoff), and an action
 // whose result never came is sent again with the same request_id, so nothing is missed, repeated or played
-// twice.
+// twice. It adds a random seed of its own to the deals when it takes its seat and checks every deal, and at
+// the end the table's secret, against the table's commitment (fair.js; docs/protocol.md, "Verifiable
+// deals"): its first stream starts at the table's first event (after_sequence 0), not a snapshot, so that
+// it also sees the commitment of the deal its joining started.
 //
 //   npm ci
 //   node play.js --server 127.0.0.1:50051
@@ -21,6 +24,7 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const protobuf = require('protobufjs');
+const { DealVerifier, newClientSeed } = require('./fair');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', '..', 'proto');
 
@@ -28,7 +32,8 @@ const USAGE = `usage: node play.js [options]
 
   --server ADDR          the server, host:port (default: $THOUSAND_SERVER or 127.0.0.1:50051)
   --strategy NAME        the two bots' strategy (default: greedy)
-  --seed N               the table's seed, and the seed of this client's random choices
+  --seed N               a practice table dealt from seed N (marked seeded for everyone), and the seed of
+                         this client's random choices (default: fair deals, random choices)
   --name NAME            this player's display name (default: node)
   --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
   --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
@@ -271,8 +276,9 @@ function tryAgainIn(refusal, attempt) {
 // ---------------------------------------------------------------- one seat
 
 class Seat {
-  constructor(client, tableId, seat, token, options) {
+  constructor(client, tableId, seat, token, options, verifier) {
     this.client = client;
+    this.verifier = verifier; // checks every deal this seat's stream reveals (fair.js)
     this.tableId = tableId;
     this.seat = seat;
     this.token = token;
@@ -280,7 +286,9 @@ class Seat {
     this.random = randomSource(options.seed);
     this.deadline = options.maxSeconds > 0 ? Date.now() + options.maxSeconds * 1000 : Infinity;
     this.usePlay = !options.unary; // false: StreamEvents + SubmitAction (--unary, or a server without Play)
-    this.lastSeen = null; // BigInt: the sequence number of the last message received, null before any
+    // BigInt: the sequence number of the last message received. The first stream starts after 0, at the
+    // table's first event: it then holds the commitment of the deal in progress when the seat was taken.
+    this.lastSeen = 0n;
     this.decided = null; // BigInt: the sequence number of the last Turn this seat acted on
     this.unanswered = new Map(); // request_id -> the action's request: sent on a Play stream, no result yet
     this.finished = false;
@@ -291,7 +299,7 @@ class Seat {
     this.deals = 0;
     this.reconnects = 0;
     this.snapshots = 0;
-    this.snapshotSequence = null; // the sequence number of the first snapshot: where this client's log starts
+    this.snapshotSequence = 0n; // where this client's log starts: the first event, or a resync's snapshot
     this.staleTurns = 0;
     this.resubmitted = 0;
     this.dropping = false; // set while this client cancels its own stream on purpose (--drop-every)
@@ -451,7 +459,6 @@ class Seat {
       case 'snapshot': {
         // The first message of a fresh stream, or a resynchronization of a lagging one: start over from it.
         this.snapshots += 1;
-        if (this.snapshotSequence === null) this.snapshotSequence = sequence;
         this.lastSeen = sequence;
         const table = message.snapshot.table;
         const view = message.snapshot.view && message.snapshot.view.thousand;
@@ -467,7 +474,7 @@ class Seat {
         }
         this.lastSeen = sequence;
         this.events += 1;
-        this.onEvent(message.event);
+        this.onEvent(message.event, sequence);
         break;
       }
       default:
@@ -481,9 +488,13 @@ class Seat {
     return turn;
   }
 
-  onEvent(event) {
+  onEvent(event, sequence) {
+    if (event.event === 'seat_taken') this.verifier.seatTaken(event.seat_taken.seat, sequence);
     if (event.event !== 'thousand') return; // seat_taken, seat_released, or a case this client does not know
     const e = event.thousand;
+    const verdict = this.verifier.see(e, sequence);
+    if (verdict && verdict.startsWith('FAILED')) console.error(`play.js: ${verdict}`);
+    else if (verdict && !this.options.quiet) console.log(verdict);
     switch (e.event) {
       case 'deal_scored': {
         this.deals += 1;
@@ -633,23 +644,38 @@ async function main() {
       { kind: 'SEAT_KIND_BOT', strategy: options.strategy },
     ],
   };
-  if (options.seed !== null) create.seed = String(options.seed);
+  if (options.seed !== null) {
+    create.seed = String(options.seed);
+    create.practice = true; // a seed makes every card known to whoever knows it: a practice table
+  }
   // A request_id and a seat token of our own make CreateTable and JoinTable safe to retry: a retry after a
   // lost reply gets the same table and the same seat back, never a second one.
   create.request_id = crypto.randomUUID();
   const { table } = await retried(client, 'CreateTable', create);
+  // The table's commitment, read before this seat's seed is sent: every deal is checked against both.
+  const commitment = table.fairness ? table.fairness.commitment : '';
   const join = {
     table_id: table.table_id,
     seat: 0,
     player_name: options.name,
     seat_token: crypto.randomBytes(32).toString('base64url'),
+    client_seed: newClientSeed(), // the same on a retry of this join
   };
   const joined = await retried(client, 'JoinTable', join);
+  const verifier = new DealVerifier(commitment, joined.seat, join.client_seed, BigInt(joined.table.sequence));
+  if ((joined.table.fairness ? joined.table.fairness.commitment : '') !== commitment) {
+    verifier.fail("the table's commitment changed when the seat was taken");
+  }
   if (!options.quiet) {
     console.log(`table ${table.table_id}: seat ${joined.seat} joined, against two ${options.strategy} bots`);
+    console.log(
+      table.seeded
+        ? 'a SEEDED practice table: whoever knows the seed knows every card'
+        : `fair deals (${table.fairness.scheme}), commitment ${commitment}`,
+    );
   }
 
-  const seat = new Seat(client, table.table_id, joined.seat, joined.seat_token, options);
+  const seat = new Seat(client, table.table_id, joined.seat, joined.seat_token, options, verifier);
   let gaveUp = null;
   try {
     await seat.play();
@@ -688,6 +714,10 @@ async function main() {
     play: seat.usePlay,
     resubmitted: seat.resubmitted,
     seconds: Math.round((Date.now() - started) / 100) / 10,
+    seeded: table.seeded,
+    verified_deals: verifier.verified.length,
+    verification_problems: verifier.problems,
+    secret_verified: verifier.secretVerified,
   };
   console.log(JSON.stringify(result));
   return seat.finished ? 0 : 2;

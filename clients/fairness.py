@@ -1,0 +1,47 @@
+"""A seat's side of fair deals (docs/protocol.md, "Verifiable deals"): the seed it adds, the commitment it
+reads before taking its seat, its check of every deal, and how a client names a table's kind of deals.
+
+The check itself is :mod:`engine.verify`; this module only ties it to what a client holds (the ``Table``
+message, its own seed), for the library (:class:`~clients.session.TableSession`) and the terminal client.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from clients.games import THOUSAND, game_of
+from engine.verify import DealChecker, Witness
+from thousand.v1 import table_service_pb2 as pb
+
+
+def new_client_seed() -> str:
+    """A seat's own seed: 32 bytes from the operating system's generator, base64url (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def witness_for(
+    table: pb.Table, seat: int | None, client_seed: str, joined_at: int | None = None
+) -> Witness | None:
+    """What a seat checks a fair table's deals against: ``table`` as read *before* the seed was sent (its
+    commitment), the seat, its seed and ``joined_at`` (the table's sequence in JoinTable's reply); None for a
+    seeded table (its seed gives every deal)."""
+    if not table.HasField("fairness") or not table.fairness.commitment:
+        return None
+    if seat is None:
+        return Witness(table.fairness.commitment)
+    return Witness(table.fairness.commitment, seat, client_seed, joined_at)
+
+
+def checker_for(table: pb.Table | None, witness: Witness | None) -> DealChecker:
+    """A checker of ``table``'s game (Thousand's before there is a table), for a seat (or a spectator) with
+    this witness."""
+    return DealChecker(witness, THOUSAND.deals if table is None else game_of(table).deals)
+
+
+def deals_label(table: pb.Table) -> str:
+    """How to show a table's deals: seeded (whoever knows the seed knows every card) or fair."""
+    if table.seeded:
+        return "SEEDED practice table: whoever knows the seed knows every card"
+    if table.HasField("fairness"):
+        return f"fair deals ({table.fairness.scheme}, commitment {table.fairness.commitment[:16]}…)"
+    return "deals from a server seed (a table from before fair deals)"

@@ -1,0 +1,69 @@
+"""1000 Blagogo's rounds as :mod:`engine.verify` checks them: the commitment's format and card codes, and how
+the checker reads the game's events.
+
+A fair round's commitment (:class:`~engine.blagogo.events.DeckShuffled`) is the SHA-256 (hex) of
+
+    blagogo.round.v1|<salt>||<the 108 cards in dealing order>
+
+with each natural card written rank, suit letter and copy (``10H1``, ``AS0``: ranks 2 to 10, J Q K A, suits
+S C D H, copy 0 or 1) and a joker as ``X`` and its copy (``X0`` to ``X3``). A seeded round sends none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.blagogo.cards import CARDS, FIRST_JOKER, Card
+from engine.blagogo.events import DeckShuffled, GameOver, HandDealt, RoundRevealed, RoundStarted
+from engine.blagogo.round import deal_order
+from engine.verify import Revealed, Scheme, commitment_of
+
+FORMAT = "blagogo.round.v1"
+
+
+def card_code(card: Card) -> str:
+    rank, suit = card.rank, card.suit
+    if rank is None or suit is None:
+        return f"X{card.index - FIRST_JOKER}"
+    return f"{rank.label}{suit.letter}{card.deck}"
+
+
+def commitment(salt: str, deal_seed: int | None, order: Iterable[Card]) -> str:
+    return commitment_of(FORMAT, salt, deal_seed, (card_code(c) for c in order))
+
+
+def _started(event: object) -> int | None:
+    return event.number if isinstance(event, RoundStarted) else None
+
+
+def _blocks(start: object, revealed: Revealed) -> list[tuple[Any, ...]]:
+    """B-5: the hands from the dealer's left (13 cards to the first player, 12 to the others)."""
+    assert isinstance(start, RoundStarted)
+    return [revealed.hands[s] for s in deal_order(len(revealed.hands), start.dealer)]
+
+
+def _shuffled(event: object) -> tuple[int, str] | None:
+    return (event.number, event.commitment) if isinstance(event, DeckShuffled) else None
+
+
+def _dealt(event: object) -> tuple[int, tuple[Any, ...]] | None:
+    if isinstance(event, HandDealt) and event.cards is not None:
+        return event.seat, event.cards
+    return None
+
+
+def _revealed(event: object) -> Revealed | None:
+    if not isinstance(event, RoundRevealed):
+        return None
+    e = event
+    return Revealed(e.number, e.order, e.hands, (), e.salt, None, e.client_seeds)
+
+
+def _over(event: object) -> str | None:
+    return event.table_secret if isinstance(event, GameOver) else None
+
+
+BLAGOGO = Scheme(
+    "blagogo", CARDS, commitment, None, _started, _blocks, _shuffled, _dealt, _revealed, _over, "round"
+)
