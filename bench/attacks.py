@@ -523,7 +523,9 @@ async def freeze(run: Run) -> Figures:
     async with run.server() as served, served.channel() as channel:
         stub = pb_grpc.TableServiceStub(channel)
         for seed in (1, 2):
-            request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seed=seed, first_dealer=0)
+            request = pb.CreateTableRequest(
+                game=pb.GAME_KIND_THOUSAND, seed=seed, first_dealer=0, practice=True
+            )
             request.time_control.per_move.FromSeconds(1)
             request.time_control.bank.FromSeconds(2)
             table_id, tokens = await seated(stub, request)
@@ -595,7 +597,7 @@ async def small(run: Run) -> Figures:
             reused = "the first table" if again.table_id == made else "another table"
         except aio.AioRpcError as error:
             reused = reason_of(error)
-        blagogo = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, seats=[OPEN, OPEN], seed=3)
+        blagogo = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, seats=[OPEN, OPEN], seed=3, practice=True)
         table_id, tokens = await seated(stub, blagogo)
         card = bg_cards.BlagogoCard(rank=bg_cards.BLAGOGO_RANK_FIVE, suit=cards_pb2.SUIT_SPADES)
         melds = bg_pb.BlagogoAction.LayMelds(melds=[bg_pb.BlagogoMeldSpec(cards=[card])] * 5000)

@@ -32,7 +32,7 @@ async def freeze_while_acting(server: LiveServer, seed: int) -> tuple[pb.ActionR
     assert server.process is not None
     async with aio.insecure_channel(server.address) as channel:
         stub = pb_grpc.TableServiceStub(channel)
-        request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seed=seed, first_dealer=0)
+        request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seed=seed, first_dealer=0, practice=True)
         request.time_control.per_move.FromNanoseconds(int(PER_MOVE * 1e9))
         request.time_control.bank.FromNanoseconds(int(BANK * 1e9))
         table_id = (await stub.CreateTable(request)).table.table_id

@@ -244,7 +244,10 @@ def test_an_oversized_action_is_refused_before_it_is_decoded() -> None:
     async def scenario() -> None:
         async with two_clients() as c:
             request = pb.CreateTableRequest(
-                game=pb.GAME_KIND_BLAGOGO, seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 2, seed=3
+                game=pb.GAME_KIND_BLAGOGO,
+                seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)] * 2,
+                seed=3,
+                practice=True,
             )
             table_id = (await c.tcp.CreateTable(request)).table.table_id
             tokens = [
