@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import os
 import signal
 import sys
@@ -277,8 +278,8 @@ class Server:
 
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
-        idle_limit = self.settings.table_idle_seconds
-        waiting_limit = self.settings.waiting_table_idle_seconds
+        idle_limit = self.settings.table_idle_seconds or math.inf  # 0: never
+        waiting_limit = self.settings.waiting_table_idle_seconds or None  # 0: as any table
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)
             try:

@@ -47,8 +47,6 @@ class BotPacer:
         self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
         self._granting: asyncio.AbstractEventLoop | None = None
         """The loop a grant is scheduled on (a pacer may outlive a loop: tests run several)."""
-        self.granted = 0
-        """Steps granted so far."""
 
     def waiting(self, kind: int) -> int:
         """Tables waiting for their turn, of ``kind`` (PEOPLE, BOTS_ONLY)."""
@@ -98,7 +96,6 @@ class BotPacer:
                     continue  # left by a loop that is gone
                 if not waiter.done():
                     waiter.set_result(None)
-                    self.granted += 1
                     loop.call_soon(self._grant, loop)
                     return
         self._granting = None

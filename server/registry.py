@@ -273,21 +273,22 @@ class Registry:
         return table
 
     def expire(
-        self, idle_seconds: float, now: float | None = None, *, waiting_idle_seconds: float = 0.0
+        self, idle_seconds: float, now: float | None = None, *, waiting_idle_seconds: float | None = None
     ) -> list[tuple[AnyTable, float]]:
         """Drop every table nobody has used for ``idle_seconds`` (no open stream, no event): the finished and
         the abandoned alike; a table still waiting for players after ``waiting_idle_seconds`` already, if
-        that is sooner (0 for either: not that limit). Its clock and bots stop; its stored records stay
-        (``thousand-export``). Returns the dropped tables with their idle seconds."""
+        that is sooner. Its clock and bots stop; its stored records stay (``thousand-export``). Returns the
+        dropped tables with their idle seconds."""
         now = time.monotonic() if now is None else now
         expired: list[tuple[AnyTable, float]] = []
         for table in list(self._tables.values()):
             idle = table.idle_seconds(now)
             if idle is None:
                 continue
-            limits = [idle_seconds, waiting_idle_seconds if not table.started else 0.0]
-            limit = min((s for s in limits if s > 0), default=0.0)
-            if limit > 0 and idle >= limit:
+            limit = idle_seconds
+            if waiting_idle_seconds is not None and not table.started:
+                limit = min(limit, waiting_idle_seconds)
+            if idle >= limit:
                 del self._tables[table.table_id]
                 self._holders.pop(table.table_id, None)
                 table.close_streams()  # none is open: this stops its clock and bot tasks
