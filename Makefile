@@ -4,10 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run web demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run web web-typecheck demo test lint typecheck unit system bench proto proto-release breaking clean
 
-# Debian packages that tests drive for real (installed when missing and running as root, as CI does).
-SYSTEM_PACKAGES := promtool=prometheus
+# Debian packages that tests drive for real (installed when missing and running as root, as CI does):
+# promtool, and the Chromium the web client's browser tests drive (never a browser download).
+SYSTEM_PACKAGES := promtool=prometheus /usr/bin/chromium=chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,27 +23,27 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(STAMP) web
 	$(BIN)/thousand-server --host 127.0.0.1 --port 50051 --web-port 8080
 
-# The web client (clients/web): npm packages from its lock file, built into clients/web/dist, which the web
-# port serves at /. Node and npm come from Debian when missing (scripts/system-packages.sh).
-WEB := clients/web
-WEB_SOURCES = $(shell find $(WEB) -type f -not -path '$(WEB)/node_modules/*' -not -path '$(WEB)/dist/*' 2>/dev/null)
+# The web client (clients/web): npm packages exactly as its package-lock.json pins them, built by esbuild into
+# clients/web/dist (which the web port serves at /) and its tests into clients/web/build. Node and npm come
+# from Debian when missing (scripts/system-packages.sh).
+WEB      := clients/web
+WEB_DEPS := $(WEB)/node_modules/.installed
+WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs $(WEB)/tsconfig.json -type f 2>/dev/null)
 
-## web: build the web client into clients/web/dist (npm ci, npm run build)
-ifneq ($(wildcard $(WEB)/package.json),)
+## web: build the web client into clients/web/dist and its tests into clients/web/build (npm ci, esbuild)
 web: $(WEB)/dist/index.html
-else
-web:
-	@echo "make web: $(WEB) is not in this checkout; the web port will serve the API only"
-endif
 
-$(WEB)/node_modules/.installed: $(WEB)/package.json $(WEB)/package-lock.json
+$(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
 	scripts/system-packages.sh node=nodejs npm=npm
-	cd $(WEB) && npm ci --no-audit --no-fund
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(WEB)/dist/index.html: $(WEB)/node_modules/.installed $(WEB_SOURCES)
-	cd $(WEB) && npm run build
+$(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
+	cd $(WEB) && npm run --silent build
 	touch $@
+
+web-typecheck: $(WEB_DEPS)
+	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)
@@ -56,10 +57,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/buf lint proto
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) web-typecheck
 	$(BIN)/mypy
 
-unit: $(STAMP) system
+unit: $(STAMP) system web
 	$(BIN)/pytest
 
 system:
@@ -74,9 +75,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10
 
-## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) from proto/
-proto: $(STAMP)
+## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) and the web
+## client's TypeScript (clients/web/src/gen) from proto/
+proto: $(STAMP) $(WEB_DEPS)
 	$(BIN)/python scripts/gen_proto.py
+	$(BIN)/python scripts/gen_proto_web.py
 
 ## proto-release: record the contract as released (tests/test_proto.py checks breaking changes against it)
 proto-release: $(STAMP)

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,8 +83,8 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(directory: Path, db: str = ":memory:", args: Sequence[str] = ()) -> Iterator[LiveServer]:
-    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=tuple(args))
+def live_server(directory: Path, db: str = ":memory:", *args: str) -> Iterator[LiveServer]:
+    server = LiveServer(port=free_port(), db=db, log=directory / "server.log", args=args)
     server.start()
     try:
         yield server

@@ -70,7 +70,7 @@ async def freeze_while_acting(server: LiveServer, seed: int) -> tuple[pb.ActionR
 
 def test_a_freeze_of_the_server_costs_no_seat_its_turn(tmp_path: Path) -> None:
     metrics_port = free_port()
-    with live_server(tmp_path, args=["--metrics-port", str(metrics_port)]) as server:
+    with live_server(tmp_path, ":memory:", "--metrics-port", str(metrics_port)) as server:
         for seed in (1, 2):  # the race the issue saw went the clock's way most times, not always
             result, timed_out, bank = run(freeze_while_acting(server, seed))
             assert not result.HasField("refusal"), result.refusal

@@ -265,7 +265,7 @@ def test_unread_resumes_hold_one_part_of_the_history_each(tmp_path: Path) -> Non
                     call.cancel()
             return events, grown
 
-    with live_server(tmp_path, args=["--rate-limit", "0"]) as server:
+    with live_server(tmp_path, ":memory:", "--rate-limit", "0") as server:
         events, grown = run(scenario(server))
     assert events > 3000
     assert grown < 20, f"{streams} unread resumes of {events} events: the server grew {grown:.1f} MB"

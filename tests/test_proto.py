@@ -55,6 +55,22 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
     )
 
 
+def test_web_client_generated_code_is_up_to_date(tmp_path: Path) -> None:
+    """clients/web/src/gen must be exactly what ``make proto`` (scripts/gen_proto_web.py) generates."""
+    from tests.web_build import WEB, built  # noqa: PLC0415 - builds the web client's npm packages
+
+    built()
+    result = run(sys.executable, str(ROOT / "scripts" / "gen_proto_web.py"), "--out", str(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    fresh = package_files(tmp_path)
+    committed = package_files(WEB / "src" / "gen")
+    stale = sorted(name for name in fresh.keys() | committed.keys() if fresh.get(name) != committed.get(name))
+    assert fresh, "nothing was generated"
+    assert not stale, (
+        "clients/web/src/gen differs from what proto/ generates; run `make proto`: " + ", ".join(stale)
+    )
+
+
 def test_buf_lint_reports_nothing() -> None:
     result = run(buf(), "lint", "proto", "--error-format", "text")
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr

@@ -1,0 +1,155 @@
+// The server's TableService over Connect (or gRPC-Web) from a browser, and its errors in words.
+//
+// One origin: the page is served by the server, so the transport's base URL is the page's own and no CORS is
+// needed. The seat token travels as the `x-seat-token` header, as in gRPC metadata. Every refusal carries a
+// google.rpc.ErrorInfo detail whose `reason` the client branches on (docs/protocol.md, "Errors"); it is read
+// here with protobuf's wire reader, the contract's .proto files not including google/rpc.
+import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { TableService } from "./gen/thousand/v1/table_service_pb";
+
+export type TableClient = Client<typeof TableService>;
+
+export type Protocol = "connect" | "grpc-web";
+
+export const SEAT_TOKEN_HEADER = "x-seat-token";
+
+export function transport(baseUrl: string, protocol: Protocol = "connect"): Transport {
+  // Binary protobuf: smaller than JSON, and 64-bit sequence numbers stay exact (bigint).
+  return protocol === "grpc-web"
+    ? createGrpcWebTransport({ baseUrl, useBinaryFormat: true })
+    : createConnectTransport({ baseUrl, useBinaryFormat: true });
+}
+
+export function tableClient(baseUrl: string, protocol: Protocol = "connect"): TableClient {
+  return createClient(TableService, transport(baseUrl, protocol));
+}
+
+export function seatHeaders(token: string | undefined): Record<string, string> {
+  return token ? { [SEAT_TOKEN_HEADER]: token } : {};
+}
+
+/** A refusal or failure of a call, as the client acts on it. */
+export interface Failure {
+  code: Code;
+  /** The ErrorInfo reason (TABLE_NOT_FOUND, ILLEGAL_ACTION, ...); "" for a transport failure. */
+  reason: string;
+  message: string;
+  /** ErrorInfo metadata: `rule` for ILLEGAL_ACTION, `field` for INVALID_ARGUMENT. */
+  metadata: Record<string, string>;
+  /** RATE_LIMITED: the RetryInfo delay, in milliseconds. */
+  retryDelayMs?: number;
+}
+
+const ERROR_INFO = "google.rpc.ErrorInfo";
+const RETRY_INFO = "google.rpc.RetryInfo";
+
+function readErrorInfo(bytes: Uint8Array): { reason: string; metadata: Record<string, string> } {
+  const reader = new BinaryReader(bytes);
+  let reason = "";
+  const metadata: Record<string, string> = {};
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1) reason = reader.string();
+    else if (field === 3) {
+      const entry = new BinaryReader(reader.bytes());
+      let key = "";
+      let value = "";
+      while (entry.pos < entry.len) {
+        const [f, w] = entry.tag();
+        if (f === 1) key = entry.string();
+        else if (f === 2) value = entry.string();
+        else entry.skip(w);
+      }
+      metadata[key] = value;
+    } else reader.skip(wireType);
+  }
+  return { reason, metadata };
+}
+
+function readRetryDelayMs(bytes: Uint8Array): number | undefined {
+  const reader = new BinaryReader(bytes);
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field !== 1) {
+      reader.skip(wireType);
+      continue;
+    }
+    const duration = new BinaryReader(reader.bytes());
+    let seconds = 0;
+    let nanos = 0;
+    while (duration.pos < duration.len) {
+      const [f, w] = duration.tag();
+      if (f === 1) seconds = Number(duration.int64());
+      else if (f === 2) nanos = duration.int32();
+      else duration.skip(w);
+    }
+    return seconds * 1000 + nanos / 1e6;
+  }
+  return undefined;
+}
+
+/** Any thrown value as a Failure: a ConnectError's code, reason and details, or a transport failure. */
+export function failure(error: unknown): Failure {
+  const e = ConnectError.from(error);
+  const result: Failure = { code: e.code, reason: "", message: e.rawMessage, metadata: {} };
+  for (const detail of e.details) {
+    if (!("type" in detail) || !(detail.value instanceof Uint8Array)) continue;
+    const type = detail.type.replace(/^type\.googleapis\.com\//, "");
+    if (type === ERROR_INFO) Object.assign(result, readErrorInfo(detail.value));
+    else if (type === RETRY_INFO) {
+      const delay = readRetryDelayMs(detail.value);
+      if (delay !== undefined) result.retryDelayMs = delay;
+    }
+  }
+  return result;
+}
+
+/** A failure worth retrying unchanged: the server away or the connection lost, a store or rate hiccup. */
+export function retryable(f: Failure): boolean {
+  if (f.reason === "RATE_LIMITED" || f.reason === "STORE_UNAVAILABLE") return true;
+  if (f.reason !== "") return false;
+  return [Code.Unavailable, Code.Unknown, Code.DeadlineExceeded, Code.Internal, Code.Aborted].includes(f.code);
+}
+
+/** Exponential backoff with jitter, capped (docs/protocol.md, "Durability"). */
+export function backoffMs(attempt: number, baseMs = 100, capMs = 5000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 16));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** A secret from the platform's CSPRNG, base64url: a seat token (32 bytes: 43 characters) or request id. */
+export function randomToken(bytes = 32): string {
+  const raw = new Uint8Array(bytes);
+  crypto.getRandomValues(raw);
+  let text = "";
+  for (const b of raw) text += String.fromCharCode(b);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Calls a unary RPC, retrying transport failures (and RATE_LIMITED after its delay) unchanged. */
+export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const f = failure(error);
+      if (!retryable(f) || attempt + 1 >= attempts) throw error;
+      await sleep(f.retryDelayMs ?? backoffMs(attempt));
+    }
+  }
+}

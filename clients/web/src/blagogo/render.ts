@@ -1,0 +1,238 @@
+// The 1000 Blagogo table: the other players (cards held, cards known to be there, opened or not, scores),
+// the deck and the bridge in order with its positions, every meld with its owner, your hand, and the turn's
+// choices: draw, take from the bridge at a position, meld selected cards (a joker's meaning asked only when it
+// has more than one reading), add to a meld, swap a joker, discard; the score sheet round by round.
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { BlagogoActionSchema, type BlagogoAction } from "../gen/thousand/v1/blagogo_actions_pb";
+import type { BlagogoCard } from "../gen/thousand/v1/blagogo_cards_pb";
+import type { BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
+import { BlagogoPhase, type BlagogoView } from "../gen/thousand/v1/blagogo_views_pb";
+import { arrowKeys, h, type Child } from "../dom";
+import type { TableLike } from "../session";
+import type { Ui } from "../ui/tablepage";
+import { backs, blagogoButton, blagogoFaceNode } from "../ui/cardviews";
+import { clockOf, seatOrder, standingsPanel } from "../ui/common";
+import { cardIndex, cardLabel, cardName, cardOf } from "./cards";
+import { additionReadings, meldReadings, type Reading } from "./compose";
+import type { BlagogoModel } from "./model";
+import { actionLabel, meaningLabel } from "./words";
+import { roundSheet, roundSummary } from "./sheet";
+
+function legalOf(session: TableLike): BlagogoAction[] {
+  return session.legalActions().flatMap((a) => (a.game.case === "blagogo" ? [a.game.value] : []));
+}
+
+function act(action: MessageInitShape<typeof BlagogoActionSchema>["action"]): BlagogoAction {
+  return create(BlagogoActionSchema, { action });
+}
+
+function button(ui: Ui, key: string, label: string, onclick: () => void, cls = "", disabled = false): HTMLButtonElement {
+  return h("button", { class: `action ${cls}`.trim(), "data-key": key, "data-action": key, disabled: disabled || !ui.armed, onclick }, label);
+}
+
+function seatPanel(session: TableLike, view: BlagogoView, seat: number, where: string): HTMLElement {
+  const count = view.cardCounts[seat] ?? 0;
+  const known = view.knownCards[seat]?.cards ?? [];
+  const toAct = view.toAct === seat;
+  return h(
+    "div",
+    { class: `seat ${where}${toAct ? " to-act" : ""}`, "data-seat": seat, "aria-label": `${session.names(seat)}: ${view.scores[seat] ?? 0} points, ${count} cards` },
+    h(
+      "div",
+      { class: "name" },
+      session.names(seat),
+      view.dealer === seat ? h("span", { class: "badge", title: "dealer" }, "D") : null,
+      view.opened[seat] ? h("span", { class: "badge", title: "has opened" }, "opened") : null,
+    ),
+    h("div", { class: "score" }, String(view.scores[seat] ?? 0)),
+    where === "me" ? null : backs(count, `${count} cards`),
+    h("div", { class: "deal-stats" }, `${count} cards`),
+    known.length && where !== "me"
+      ? h("div", { class: "known", "aria-label": "cards known to be in this hand" }, "Known: ", known.map((c) => blagogoFaceNode(c, "mini")))
+      : null,
+    toAct ? clockOf(session) : null,
+  );
+}
+
+function bridgePanel(view: BlagogoView, ui: Ui, legal: BlagogoAction[]): HTMLElement {
+  const takes = new Map<number, BlagogoAction>();
+  for (const a of legal) if (a.action.case === "takeFromBridge") takes.set(a.action.value.position, a);
+  const draw = legal.find((a) => a.action.case === "drawFromDeck");
+  const cards = view.bridge.map((card, position) => {
+    const take = takes.get(position);
+    const count = view.bridge.length - position;
+    const wrap = (node: HTMLElement): HTMLElement =>
+      h("div", { class: "bridge-slot" }, h("span", { class: "pos", "aria-hidden": "true" }, String(position + 1)), node);
+    if (!take) return wrap(blagogoFaceNode(card));
+    return wrap(
+      blagogoButton(card, {
+        key: `take-${position}`,
+        label: `Take the bridge from position ${position + 1}: ${view.bridge.slice(position).map(cardLabel).join(" ")} (${count} card${count > 1 ? "s" : ""})`,
+        enabled: ui.armed,
+        onClick: () => ui.blagogo(take),
+        extraClass: "takeable",
+      }),
+    );
+  });
+  return h(
+    "section",
+    { class: "bridge-area", "aria-label": "The deck and the bridge" },
+    h(
+      "div",
+      { class: "deck" },
+      h("span", { class: "card back", role: "img", "aria-label": `the deck: ${view.deckCount} cards` }),
+      h("span", { class: "deck-count" }, `${view.deckCount} in the deck`),
+      draw ? button(ui, "draw", "Draw from the deck", () => ui.blagogo(draw), "primary") : null,
+    ),
+    h("div", { class: "bridge-wrap" }, h("h3", {}, `Bridge (${view.bridge.length})`), arrowKeys(h("div", { class: "bridge", role: "toolbar", "aria-label": "The bridge, earliest first" }, cards))),
+    view.mustMeld ? h("p", { class: "hint" }, `${cardLabel(view.mustMeld)}, taken from the bridge, must be melded before the discard.`) : null,
+  );
+}
+
+function selectedCards(ui: Ui): BlagogoCard[] {
+  return ui.selected.map(cardOf);
+}
+
+function additions(meld: BlagogoMeld, ui: Ui, session: TableLike): Child {
+  if (!ui.selected.length || !session.isMyTurn()) return null;
+  const readings = additionReadings(meld, selectedCards(ui));
+  return readings.map((r, i) =>
+    button(ui, `add-${meld.id}-${i}`, readings.length > 1 ? `Add ${r.text}` : "Add the selection here", () =>
+      ui.blagogo(act({ case: "addToMeld", value: { meldId: meld.id, cards: selectedCards(ui), jokers: r.jokers, runEnd: r.end ?? 0 } })),
+    ),
+  );
+}
+
+function meldNode(session: TableLike, meld: BlagogoMeld, ui: Ui, legal: BlagogoAction[]): HTMLElement {
+  let joker = 0;
+  const cards = meld.cards.map((c) => blagogoFaceNode(c, "", c.joker ? meaningLabel(meld.jokers[joker++] ?? { rank: 0, suit: 0, $typeName: "thousand.v1.BlagogoJokerMeaning" }) : ""));
+  const swaps = legal.filter((a) => a.action.case === "swapJoker" && a.action.value.meldId === meld.id);
+  return h(
+    "div",
+    { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": `meld ${meld.id + 1} of ${session.names(meld.owner)}, ${meld.points} points` },
+    h("div", { class: "meld-head" }, `#${meld.id + 1} ${session.names(meld.owner)} · ${meld.points} pts${meld.closed ? " · closed" : ""}`),
+    h("div", { class: "cards" }, cards),
+    additions(meld, ui, session),
+    swaps.map((a, i) => button(ui, `swap-${meld.id}-${i}`, actionLabel(a), () => ui.blagogo(a))),
+  );
+}
+
+function readingChoice(ui: Ui, readings: Reading[]): Child {
+  if (readings.length <= 1) return null;
+  return h(
+    "fieldset",
+    { class: "readings" },
+    h("legend", {}, "What do the jokers stand for?"),
+    readings.map((r, i) =>
+      h(
+        "label",
+        {},
+        h("input", {
+          type: "radio",
+          name: "reading",
+          "data-key": `reading-${i}`,
+          checked: ui.choice === i,
+          onchange: () => {
+            ui.choice = i;
+            ui.rerender();
+          },
+        }),
+        ` ${r.kind === "set" ? "a set" : "a run"}: ${r.text}`,
+      ),
+    ),
+  );
+}
+
+function choices(session: TableLike, view: BlagogoView, ui: Ui, legal: BlagogoAction[]): Child {
+  if (!legal.length) return h("p", { class: "hint" }, session.seat === undefined ? "" : view.toAct === undefined ? "" : `Waiting for ${session.names(view.toAct)}…`);
+  const out: Child[] = [];
+  const selected = selectedCards(ui);
+  if (view.phase === BlagogoPhase.DRAW) out.push(h("p", { class: "hint" }, "Draw from the deck, or take the bridge from a highlighted card."));
+  else {
+    const readings = meldReadings(selected);
+    const reading = readings.length === 1 ? readings[0] : ui.choice !== undefined ? readings[ui.choice] : undefined;
+    const staged = ui.staged.map((s) => ({ cards: s.cards.map(cardOf), jokers: s.jokers }));
+    if (selected.length >= 3) {
+      if (!readings.length) out.push(h("p", { class: "hint" }, "These cards make no meld."));
+      out.push(readingChoice(ui, readings));
+      const melds = reading ? [...staged, { cards: selected, jokers: reading.jokers }] : staged;
+      out.push(
+        button(ui, "lay", staged.length ? `Lay these ${melds.length} melds` : "Lay the selection as a meld", () => ui.blagogo(act({ case: "layMelds", value: { melds } })), "primary", !reading),
+        button(ui, "stage", "Put aside for a combined opening", () => {
+          if (!reading) return;
+          ui.staged = [...ui.staged, { cards: [...ui.selected], jokers: reading.jokers }];
+          ui.selected = [];
+          ui.choice = undefined;
+          ui.rerender();
+        }, "", !reading),
+      );
+    } else if (staged.length) out.push(button(ui, "lay", `Lay the ${staged.length} melds put aside`, () => ui.blagogo(act({ case: "layMelds", value: { melds: staged } })), "primary"));
+    if (ui.staged.length)
+      out.push(
+        h("div", { class: "staged" }, "Put aside: ", ui.staged.map((s) => s.cards.map((c) => cardLabel(cardOf(c))).join(" ")).join(" | ")),
+        button(ui, "unstage", "Take them back", () => {
+          ui.staged = [];
+          ui.rerender();
+        }),
+      );
+    const discard = selected.length === 1 ? legal.find((a) => a.action.case === "discard" && a.action.value.card && cardIndex(a.action.value.card) === ui.selected[0]) : undefined;
+    if (discard) out.push(button(ui, "discard", actionLabel(discard), () => ui.blagogo(discard), "primary"));
+    else if (!selected.length) out.push(h("p", { class: "hint" }, "Select cards to meld or add to a meld; select one card to discard it and end your turn."));
+    const proposals = legal.filter((a) => a.action.case === "layMelds");
+    if (proposals.length)
+      out.push(h("div", { class: "proposals" }, h("span", {}, "Melds you could lay: "), proposals.slice(0, 6).map((a, i) => button(ui, `propose-${i}`, actionLabel(a), () => ui.blagogo(a)))));
+  }
+  return h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, out);
+}
+
+export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): Child {
+  const view = model.view!;
+  const n = view.cardCounts.length;
+  const order = seatOrder(n, session.seat);
+  const legal = legalOf(session);
+  const canSelect = legal.length > 0 && view.phase === BlagogoPhase.PLAY;
+  const staged = new Set(ui.staged.flatMap((s) => s.cards));
+  const hand = view.hand.filter((c) => !staged.has(cardIndex(c))).map((card) => {
+    const index = cardIndex(card);
+    const selected = ui.selected.includes(index);
+    return blagogoButton(card, {
+      key: `hand-${index}`,
+      label: `${selected ? "Deselect" : "Select"} ${cardName(card)}`,
+      enabled: canSelect,
+      selected,
+      onClick: () => ui.toggle(index),
+    });
+  });
+  const byOwner = order.map((seat) => ({ seat, melds: view.melds.filter((m) => m.owner === seat) })).filter((g) => g.melds.length);
+  const gameOver = view.winner !== undefined;
+  const summary = model.summary !== undefined ? roundSummary(session, model, () => {
+    model.summary = undefined;
+    ui.rerender();
+  }) : null;
+  return h(
+    "main",
+    { class: `board blagogo players-${n}` },
+    h("div", { class: "opponents" }, order.slice(1).map((seat) => seatPanel(session, view, seat, "other"))),
+    h(
+      "div",
+      { class: "centre" },
+      h("div", { class: "info", role: "status" }, `Round ${view.roundNumber}`, view.toAct !== undefined ? ` · ${session.names(view.toAct)} to play` : ""),
+      bridgePanel(view, ui, legal),
+      h(
+        "section",
+        { class: "melds", "aria-label": "Melds on the table" },
+        h("h3", {}, `Melds (${view.melds.length})`),
+        byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, m, ui, legal)))),
+      ),
+    ),
+    h(
+      "section",
+      { class: "mine", "aria-label": "Your hand and choices" },
+      seatPanel(session, view, order[0]!, "me"),
+      session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, hand)),
+      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : choices(session, view, ui, legal),
+    ),
+    h("aside", { class: "side" }, roundSheet(session, model, view)),
+    summary,
+  );
+}

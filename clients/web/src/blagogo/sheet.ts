@@ -1,0 +1,83 @@
+// The 1000 Blagogo score sheet round by round (B-17 to B-20) and a round's summary.
+import type { BlagogoView } from "../gen/thousand/v1/blagogo_views_pb";
+import { h, type Child } from "../dom";
+import type { TableLike } from "../session";
+import { signed } from "../thousand/words";
+import type { BlagogoModel } from "./model";
+
+export function roundSheet(session: TableLike, model: BlagogoModel, view: BlagogoView): HTMLElement {
+  const seats = view.scores.map((_, i) => i);
+  return h(
+    "details",
+    { class: "sheet", open: true },
+    h("summary", {}, `Score sheet (to ${view.rules?.target ?? 1000})`),
+    h(
+      "table",
+      { "aria-label": "Score sheet, round by round" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+      h(
+        "tbody",
+        {},
+        model.sheet.map((r) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, `${r.number}${r.check ? (r.check.ok ? " ✓" : " ✗") : ""}`),
+            seats.map((s) =>
+              h(
+                "td",
+                { class: r.winner === s ? "made" : "" },
+                h("span", { class: "total" }, String(r.totals[s] ?? 0)),
+                h("span", { class: "delta" }, ` ${signed(r.deltas[s] ?? 0)}`),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), seats.map((s) => h("td", {}, h("strong", {}, String(view.scores[s] ?? 0)))))),
+    ),
+  );
+}
+
+export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: () => void): Child {
+  const row = model.row(model.summary);
+  if (!row) return null;
+  const headline =
+    row.winner === undefined
+      ? "The round ended with no winner."
+      : `${session.names(row.winner)} went out${row.kantrame ? " with kantrame (penalties doubled)" : ""}.`;
+  const close = h("button", { class: "primary", "data-key": "next-round", "data-testid": "next-round", onclick: dismiss }, "Next round");
+  queueMicrotask(() => close.isConnected && close.focus());
+  return h(
+    "div",
+    { class: "dialog-backdrop" },
+    h(
+      "section",
+      { class: "dialog summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", "data-testid": "round-summary" },
+      h("h2", { id: "round-title" }, `Round ${row.number}`),
+      h("p", { class: "headline" }, headline),
+      h(
+        "table",
+        {},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Melds"), h("th", {}, "Hand"), h("th", {}, "Change"), h("th", {}, "Score"))),
+        h(
+          "tbody",
+          {},
+          row.totals.map((total, seat) =>
+            h(
+              "tr",
+              { class: seat === row.winner ? "declarer" : "" },
+              h("th", { scope: "row" }, session.names(seat)),
+              h("td", {}, String(row.meldPoints[seat] ?? 0)),
+              h("td", {}, `−${row.handPenalties[seat] ?? 0}`),
+              h("td", {}, signed(row.deltas[seat] ?? 0)),
+              h("td", {}, String(total)),
+            ),
+          ),
+        ),
+      ),
+      row.check ? h("p", { class: row.check.ok ? "check ok" : "check bad", "data-testid": "deal-check" }, row.check.text) : null,
+      close,
+    ),
+  );
+}

@@ -1,0 +1,75 @@
+// Words for a 1000 Blagogo table: actions, melds and events for the table's log.
+import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
+import { BlagogoRunEnd } from "../gen/thousand/v1/blagogo_actions_pb";
+import { BlagogoMeldKind, type BlagogoEvent, type BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
+import { suitSymbol } from "../cards";
+import { cardLabel, rankLabel } from "./cards";
+import type { Names } from "../thousand/words";
+
+export function meaningLabel(m: BlagogoJokerMeaning): string {
+  return m.suit ? `${rankLabel(m.rank)}${suitSymbol(m.suit)}` : rankLabel(m.rank);
+}
+
+export function meldLabel(meld: BlagogoMeld): string {
+  const kind = meld.kind === BlagogoMeldKind.RUN ? "run" : "set";
+  return `${kind} ${meld.cards.map(cardLabel).join(" ")}`;
+}
+
+export function actionLabel(action: BlagogoAction): string {
+  const a = action.action;
+  switch (a.case) {
+    case "drawFromDeck":
+      return "Draw from the deck";
+    case "takeFromBridge":
+      return `Take the bridge from position ${a.value.position + 1}`;
+    case "layMelds":
+      return `Lay ${a.value.melds.map((m) => m.cards.map(cardLabel).join(" ")).join(" and ")}`;
+    case "addToMeld": {
+      const end =
+        a.value.runEnd === BlagogoRunEnd.LOW ? " at the low end" : a.value.runEnd === BlagogoRunEnd.HIGH ? " at the high end" : "";
+      return `Add ${a.value.cards.map(cardLabel).join(" ")} to meld ${a.value.meldId + 1}${end}`;
+    }
+    case "swapJoker":
+      return `Put ${a.value.card ? cardLabel(a.value.card) : "?"} in place of the joker of meld ${a.value.meldId + 1}`;
+    case "discard":
+      return `Discard ${a.value.card ? cardLabel(a.value.card) : "?"}`;
+    default:
+      return "Unknown action";
+  }
+}
+
+export function eventLine(event: BlagogoEvent, names: Names): string | undefined {
+  const e = event.event;
+  switch (e.case) {
+    case "roundStarted":
+      return `Round ${e.value.number}: ${names(e.value.dealer)} deals, ${names(e.value.first)} plays first.`;
+    case "bridgeStarted":
+      return e.value.card ? `The bridge starts with ${cardLabel(e.value.card)}; ${e.value.deckCount} cards in the deck.` : undefined;
+    case "bridgeTurnedOver":
+      return `The deck ran out: the bridge is turned over (${e.value.count} cards).`;
+    case "deckExhausted":
+      return "Nothing left to draw: the round ends with no winner.";
+    case "cardDrawn":
+      return `${names(e.value.seat)} draws${e.value.card ? ` ${cardLabel(e.value.card)}` : " a card"}.`;
+    case "bridgeTaken":
+      return `${names(e.value.seat)} takes ${e.value.cards.map(cardLabel).join(" ")} from the bridge (position ${e.value.position + 1}).`;
+    case "meldsLaid":
+      return `${names(e.value.seat)} ${e.value.opening ? "opens with" : "lays"} ${e.value.melds.map(meldLabel).join(", ")} (${e.value.points} points).`;
+    case "meldExtended":
+      return `${names(e.value.seat)} adds ${e.value.cards.map(cardLabel).join(" ")} to meld ${(e.value.meld?.id ?? 0) + 1}.`;
+    case "jokerSwapped":
+      return `${names(e.value.seat)} puts ${e.value.card ? cardLabel(e.value.card) : "?"} in place of ${e.value.joker ? cardLabel(e.value.joker) : "a joker"}.`;
+    case "meldClosed":
+      return `Meld ${e.value.meldId + 1} of ${names(e.value.owner)} is complete and closed.`;
+    case "discarded":
+      return `${names(e.value.seat)} discards ${e.value.card ? cardLabel(e.value.card) : "?"}.`;
+    case "wentOut":
+      return `${names(e.value.seat)} goes out${e.value.kantrame ? " — kantrame!" : ""}.`;
+    case "roundScored":
+      return `Round ${e.value.number} scored: ${e.value.totals.map((t, s) => `${names(s)} ${t}`).join(", ")}.`;
+    case "gameOver":
+      return `Game over: ${names(e.value.winner)} wins.`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+// A few lines of DOM building instead of a UI framework: the pages are small, re-rendered whole on each
+// change of the table, and keep the keyboard focus across a re-render by each control's data-key.
+export type Child = Node | string | number | false | null | undefined | Child[];
+
+type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === "function") el.addEventListener(name.replace(/^on/, ""), value);
+    else if (name === "class") el.className = String(value);
+    else if (value === true) el.setAttribute(name, "");
+    else el.setAttribute(name, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace the container's content, keeping the focus on the control with the same data-key. */
+export function render(container: HTMLElement, ...children: Child[]): void {
+  const active = document.activeElement;
+  const key = active instanceof HTMLElement && container.contains(active) ? active.dataset["key"] : undefined;
+  const selection =
+    active instanceof HTMLInputElement && active.type === "text" ? [active.selectionStart, active.selectionEnd] : undefined;
+  container.replaceChildren();
+  append(container, children);
+  if (key === undefined) return;
+  const again = container.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
+  if (again) {
+    again.focus({ preventScroll: true });
+    if (selection && again instanceof HTMLInputElement) again.setSelectionRange(selection[0] ?? null, selection[1] ?? null);
+  }
+}
+
+/** Arrow keys move the focus among a group's buttons (a toolbar: the hand, the bridge, a row of actions). */
+export function arrowKeys(group: HTMLElement): HTMLElement {
+  group.addEventListener("keydown", (event) => {
+    const keys: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    const step = keys[event.key];
+    if (step === undefined) return;
+    const buttons = [...group.querySelectorAll<HTMLElement>("button:not([disabled])")];
+    const at = buttons.indexOf(document.activeElement as HTMLElement);
+    if (at < 0 || buttons.length === 0) return;
+    event.preventDefault();
+    buttons[(at + step + buttons.length) % buttons.length]?.focus();
+  });
+  return group;
+}

@@ -1,0 +1,28 @@
+// Taking a seat: with a seat token of our own (a retried JoinTable returns the same seat), our own seed for
+// the deals (the same on every retry of this join), and the table's commitment read before the seed is sent
+// (docs/protocol.md, "Verifiable deals"). What the deals' checks need is kept with the seat.
+import { randomToken, withRetries, type TableClient } from "./api";
+import type { SeatRecord, SeatStore } from "./seats";
+
+export async function takeSeat(client: TableClient, store: SeatStore, tableId: string, seat?: number): Promise<SeatRecord> {
+  const name = store.playerName() || "Player";
+  const { table } = await withRetries(() => client.getTable({ tableId }));
+  const commitment = table?.fairness?.commitment || undefined;
+  const clientSeed = table?.seeded ? undefined : randomToken(32);
+  const request = { tableId, seat, playerName: name, seatToken: randomToken(32), clientSeed: clientSeed ?? "" };
+  const joined = await withRetries(() => client.joinTable(request));
+  if (commitment && joined.table?.fairness?.commitment !== commitment)
+    console.warn("the table's commitment changed while joining: its deals will fail their checks");
+  const record: SeatRecord = {
+    tableId,
+    seat: joined.seat,
+    token: joined.seatToken,
+    name,
+    clientSeed,
+    commitment,
+    joinedAt: joined.table?.sequence.toString(),
+  };
+  store.keep(record);
+  store.dropState(tableId);
+  return record;
+}

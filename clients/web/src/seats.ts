@@ -1,0 +1,105 @@
+// What the browser keeps: the seats this person holds (table, seat, token) and, per table, the state of the
+// page at the last sequence seen, so that a reload or a closed tab comes back to the same seat and resumes
+// the stream right after the last event it had (docs/protocol.md, "From a browser").
+export interface SeatRecord {
+  tableId: string;
+  seat: number;
+  token: string;
+  name: string;
+  /** The seed sent with JoinTable (fair deals), the table's commitment read before it, and JoinTable's
+   * Table.sequence: what the deals' checks need (verify.ts). */
+  clientSeed?: string;
+  commitment?: string;
+  joinedAt?: string;
+}
+
+/** The subset of the Web Storage API used here (localStorage in a page; a Map in the Node tests). */
+export interface KeyValue {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+const SEATS = "thousand.seats.v1";
+const STATE = "thousand.state.v1.";
+const NAME = "thousand.name.v1";
+const ARMING = "thousand.arming-ms.v1";
+/** How long a new Turn's actions stay unarmed, so that a click meant for what was there before does not land
+ * on what replaced it; a player who wants it faster (or slower) may set it, 0 to 2000 ms. */
+export const DEFAULT_ARMING_MS = 350;
+
+export class SeatStore {
+  constructor(private readonly storage: KeyValue) {}
+
+  seats(): Record<string, SeatRecord> {
+    try {
+      const raw = this.storage.getItem(SEATS);
+      return raw ? (JSON.parse(raw) as Record<string, SeatRecord>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  seat(tableId: string): SeatRecord | undefined {
+    return this.seats()[tableId];
+  }
+
+  keep(record: SeatRecord): void {
+    const all = this.seats();
+    all[record.tableId] = record;
+    this.storage.setItem(SEATS, JSON.stringify(all));
+  }
+
+  forget(tableId: string): void {
+    const all = this.seats();
+    delete all[tableId];
+    this.storage.setItem(SEATS, JSON.stringify(all));
+    this.storage.removeItem(STATE + tableId);
+  }
+
+  /** The page's state of a table for this viewer ("spectator" or the seat's number), or undefined. */
+  state(tableId: string, viewer: string): unknown {
+    try {
+      const raw = this.storage.getItem(STATE + tableId);
+      if (!raw) return undefined;
+      const saved = JSON.parse(raw) as { viewer: string; state: unknown };
+      return saved.viewer === viewer ? saved.state : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  saveState(tableId: string, viewer: string, state: unknown): void {
+    try {
+      this.storage.setItem(STATE + tableId, JSON.stringify({ viewer, state }));
+    } catch {
+      // storage full or disabled: a reload then replays the table's history instead
+    }
+  }
+
+  dropState(tableId: string): void {
+    this.storage.removeItem(STATE + tableId);
+  }
+
+  armingMs(): number {
+    const raw = Number(this.storage.getItem(ARMING) ?? DEFAULT_ARMING_MS);
+    return Number.isFinite(raw) ? Math.max(0, Math.min(2000, raw)) : DEFAULT_ARMING_MS;
+  }
+
+  playerName(): string {
+    return this.storage.getItem(NAME) ?? "";
+  }
+
+  setPlayerName(name: string): void {
+    this.storage.setItem(NAME, name);
+  }
+}
+
+export function memoryStorage(): KeyValue {
+  const map = new Map<string, string>();
+  return {
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
+}

@@ -1,0 +1,374 @@
+// One table as a page follows it, for a seat or a spectator: the stream, the table and its seats, the game's
+// model (the tracked view and its history), whose turn it is, the log, and the seat's actions.
+//
+// A fresh page replays the table's history from its first event (after_sequence 0), so the score sheet, the
+// log and every deal's check are complete; a page that saved its state resumes right after the last event it
+// had. Either way each event is applied, and logged, exactly once.
+import { create, equals, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
+import { ThousandViewSchema, type ThousandView } from "./gen/thousand/v1/thousand_views_pb";
+import { BlagogoViewSchema, type BlagogoView } from "./gen/thousand/v1/blagogo_views_pb";
+import {
+  GameKind,
+  SeatKind,
+  SeatSchema,
+  TableSchema,
+  TableStatus,
+  type Action,
+  type Event,
+  type Snapshot,
+  type Table,
+  type Turn,
+} from "./gen/thousand/v1/table_service_pb";
+import { backoffMs, failure, randomToken, retryable, seatHeaders, sleep, type Failure, type TableClient } from "./api";
+import { fromBase64, toBase64 } from "./base64";
+import { BlagogoModel } from "./blagogo/model";
+import { EventStream, type StreamStatus } from "./stream";
+import { ThousandModel } from "./thousand/model";
+
+export type GameModel = ThousandModel | BlagogoModel;
+
+/** What a table's renderers read: a live table (TableSession) or a step of a replay. */
+export interface TableLike {
+  readonly tableId: string;
+  readonly seat: number | undefined;
+  readonly table: Table | undefined;
+  readonly turn: Turn | undefined;
+  readonly turnSequence: bigint;
+  readonly pending: boolean;
+  names(seat: number | undefined): string;
+  legalActions(): Action[];
+  isMyTurn(): boolean;
+  act(action: Action): Promise<Failure | undefined>;
+}
+
+/** A seat's display name: the player's, the bot's strategy, or its number; "(you)" for the viewer's own. */
+export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
+  if (seat === undefined) return "nobody";
+  const s = table?.seats[seat];
+  const base = s?.kind === SeatKind.BOT ? `Bot ${seat + 1} (${s.strategy})` : s?.playerName || `Seat ${seat + 1}`;
+  return seat === me ? `${base} (you)` : base;
+}
+
+export interface LogLine {
+  sequence: string;
+  text: string;
+}
+
+interface Saved {
+  lastSeen: string;
+  table: string;
+  model: unknown;
+  log: LogLine[];
+}
+
+const LOG_KEPT = 300;
+
+export interface SessionOptions {
+  seat?: number;
+  token?: string;
+  /** The seed this browser sent with JoinTable, and the commitment it read before (verify.ts). */
+  clientSeed?: string;
+  commitment?: string;
+  joinedAt?: string;
+  /** What save() returned before (a reload): resume after its last sequence. */
+  saved?: unknown;
+  watchdogMs?: number;
+}
+
+export class TableSession implements TableLike {
+  table: Table | undefined;
+  model: GameModel | undefined;
+  turn: Turn | undefined;
+  /** The sequence of the message whose Turn is `turn`: what an action's last_seen_sequence says. */
+  turnSequence = 0n;
+  log: LogLine[] = [];
+  status: StreamStatus = { state: "connecting" };
+  /** The last refusal of this seat's action, in words, until the next action or Turn. */
+  refusal: Failure | undefined;
+  /** An action is on its way: nothing else may be sent until it is answered. */
+  pending = false;
+  /** Sequences of events applied, for the tests: each exactly once. */
+  readonly applied: bigint[] = [];
+  /** Own Turns whose view differed from the tracked one (a tracker bug; the Turn's view wins), with the
+   * first difference's fields, for the tests and the console. */
+  trackerMisses: { sequence: bigint; fields: string[] }[] = [];
+  /** Own Turns whose view was compared with the tracked one. */
+  trackerChecks = 0;
+  private stream: EventStream | undefined;
+  private listeners: (() => void)[] = [];
+  private actedOn: bigint | undefined;
+
+  constructor(
+    private readonly client: TableClient,
+    readonly tableId: string,
+    private readonly options: SessionOptions = {},
+  ) {}
+
+  get seat(): number | undefined {
+    return this.options.seat;
+  }
+
+  get lastSeen(): bigint | undefined {
+    return this.stream?.lastSeen;
+  }
+
+  get reconnects(): number {
+    return this.stream?.reconnects ?? 0;
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  async start(): Promise<void> {
+    let lastSeen: bigint | undefined;
+    if (this.options.saved !== undefined && this.restore(this.options.saved)) lastSeen = BigInt((this.options.saved as Saved).lastSeen);
+    else {
+      const { table } = await this.client.getTable({ tableId: this.tableId });
+      this.setTable(table);
+      lastSeen = 0n; // the whole history: the sheet and the log from the first deal
+    }
+    this.stream = new EventStream(
+      this.client,
+      this.tableId,
+      {
+        snapshot: (sequence, snapshot) => this.snapshot(sequence, snapshot),
+        event: (sequence, event) => this.event(sequence, event),
+        turn: (sequence, turn) => this.setTurn(sequence, turn),
+        status: (status) => {
+          this.status = status;
+          this.changed();
+        },
+      },
+      { token: this.options.token, lastSeen, watchdogMs: this.options.watchdogMs },
+    );
+    this.stream.start();
+  }
+
+  stop(): void {
+    this.stream?.stop();
+  }
+
+  /** Drop the connection and resume (the tests' way of cutting the network). */
+  reconnect(): void {
+    this.stream?.reconnect();
+  }
+
+  names = (seat: number | undefined): string => seatName(this.table, seat, this.options.seat);
+
+  /** The legal actions this seat may choose now (empty when it is not its turn, or an action is pending). */
+  legalActions(): Action[] {
+    const turn = this.turn;
+    if (this.seat === undefined || turn === undefined || turn.seat !== this.seat || this.pending) return [];
+    if (this.actedOn === this.turnSequence) return [];
+    return turn.legalActions;
+  }
+
+  isMyTurn(): boolean {
+    return this.legalActions().length > 0;
+  }
+
+  /** Submit an action, retried unchanged (the same request_id) on transport failures; a refusal is kept. */
+  async act(action: Action): Promise<Failure | undefined> {
+    if (this.pending) return undefined;
+    this.pending = true;
+    this.refusal = undefined;
+    this.changed();
+    const request = { tableId: this.tableId, requestId: randomToken(18), lastSeenSequence: this.turnSequence, action };
+    const decidedOn = this.turnSequence;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.client.submitAction(request, { headers: seatHeaders(this.options.token), timeoutMs: 15000 });
+          this.actedOn = decidedOn;
+          return undefined;
+        } catch (error) {
+          const f = failure(error);
+          if (!retryable(f) || attempt >= 8) {
+            this.refusal = f;
+            return f;
+          }
+          await sleep(f.retryDelayMs ?? backoffMs(attempt));
+        }
+      }
+    } finally {
+      this.pending = false;
+      this.changed();
+    }
+  }
+
+  /** Take the seat back from the bot that plays it since its time ran out. */
+  async reclaim(): Promise<Failure | undefined> {
+    try {
+      const { table } = await this.client.reclaimSeat({ tableId: this.tableId }, { headers: seatHeaders(this.options.token) });
+      this.setTable(table);
+      return undefined;
+    } catch (error) {
+      return (this.refusal = failure(error));
+    } finally {
+      this.changed();
+    }
+  }
+
+  async leave(): Promise<void> {
+    await this.client.leaveTable({ tableId: this.tableId }, { headers: seatHeaders(this.options.token) });
+    this.stop();
+  }
+
+  save(): Saved | undefined {
+    const lastSeen = this.lastSeen;
+    if (lastSeen === undefined || this.table === undefined) return undefined;
+    return {
+      lastSeen: lastSeen.toString(),
+      table: toBase64(toBinary(TableSchema, this.table)),
+      model: this.model?.save(),
+      log: this.log,
+    };
+  }
+
+  private restore(data: unknown): boolean {
+    try {
+      const saved = data as Saved;
+      this.setTable(fromBinary(TableSchema, fromBase64(saved.table)));
+      if (saved.model !== undefined) this.model?.restore(saved.model);
+      this.log = saved.log;
+      return true;
+    } catch {
+      this.table = undefined;
+      this.model = undefined;
+      this.log = [];
+      return false;
+    }
+  }
+
+  private setTable(table: Table | undefined): void {
+    if (table === undefined) return;
+    const sameGame = this.table?.game === table.game;
+    this.table = table;
+    if (this.model === undefined || !sameGame) {
+      const o = this.options;
+      const seat = { clientSeed: o.clientSeed, commitment: o.commitment ?? table.fairness?.commitment, joinedAt: o.joinedAt };
+      this.model = table.game === GameKind.BLAGOGO ? new BlagogoModel(this.seat, seat) : new ThousandModel(this.seat, seat);
+    }
+  }
+
+  private snapshot(sequence: bigint, snapshot: Snapshot): void {
+    this.setTable(snapshot.table);
+    const view = snapshot.view?.game;
+    if (view?.case === "thousand" && this.model instanceof ThousandModel) this.model.reset(view.value);
+    else if (view?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.reset(view.value);
+    this.addLog(sequence, "Caught up with the table.");
+  }
+
+  private event(sequence: bigint, event: Event): void {
+    this.applied.push(sequence);
+    const e = event.event;
+    const table = this.table;
+    let line: string | undefined;
+    switch (e.case) {
+      case "seatTaken":
+        this.updateSeat(e.value.seat, { taken: true, playerName: e.value.playerName });
+        this.model?.verifier.seatTaken(e.value.seat, sequence);
+        line = `${this.names(e.value.seat)} sits down.`;
+        break;
+      case "seatReleased":
+        line = `${this.names(e.value.seat)} leaves; the seat is open.`;
+        this.updateSeat(e.value.seat, { taken: false, playerName: "", takenOver: false });
+        break;
+      case "turnTimedOut":
+        line = `${this.names(e.value.seat)} ran out of time.`;
+        break;
+      case "seatTakenOver":
+        this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited });
+        line = `A bot plays for ${this.names(e.value.seat)}${e.value.forfeited ? " to the end (forfeited)" : ""}.`;
+        break;
+      case "seatReclaimed":
+        this.updateSeat(e.value.seat, { takenOver: false });
+        line = `${this.names(e.value.seat)} is back.`;
+        break;
+      case "thousand":
+        if (this.model instanceof ThousandModel) line = this.model.apply(e.value, this.names, sequence);
+        if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
+        if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
+        break;
+      case "blagogo":
+        if (this.model instanceof BlagogoModel) line = this.model.apply(e.value, this.names, sequence);
+        if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
+        if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
+        break;
+      default:
+        break; // an event this client does not know: counted, skipped
+    }
+    if (table) table.sequence = sequence;
+    if (line) this.addLog(sequence, line);
+  }
+
+  private setTurn(sequence: bigint, turn: Turn | undefined): void {
+    this.turn = turn;
+    this.turnSequence = sequence;
+    const view = turn?.view?.game;
+    if (view?.case !== undefined && this.model?.view !== undefined) this.compare(sequence, view.value);
+    if (view?.case === "thousand" && this.model instanceof ThousandModel) this.model.reset(view.value);
+    else if (view?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.reset(view.value);
+    const toAct = turn?.seat;
+    const v = this.model?.view;
+    if (v) v.toAct = toAct;
+    this.changed();
+  }
+
+  private compare(sequence: bigint, received: ThousandView | BlagogoView): void {
+    const tracked = this.model?.view;
+    if (tracked === undefined || tracked.$typeName !== received.$typeName) return;
+    this.trackerChecks += 1;
+    const fields = differences(tracked, received);
+    if (fields.length) {
+      this.trackerMisses.push({ sequence, fields });
+      console.warn(`the view tracked up to ${sequence} differs from the server's in`, fields.join(", "));
+    }
+  }
+
+  private updateSeat(seat: number, change: Partial<Table["seats"][number]>): void {
+    const table = this.table;
+    if (!table) return;
+    const current = table.seats[seat] ?? create(SeatSchema, { seat });
+    table.seats[seat] = Object.assign(current, change);
+    table.openSeats = table.seats.filter((s) => !s.taken && s.kind !== SeatKind.BOT).length;
+  }
+
+  private addLog(sequence: bigint, text: string): void {
+    this.log.push({ sequence: sequence.toString(), text });
+    if (this.log.length > LOG_KEPT) this.log.splice(0, this.log.length - LOG_KEPT);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const UNTRACKED = new Set(["toAct", "legalActions"]);
+
+/** The fields in which a tracked view differs from the server's, but those only a Turn says. */
+export function differences(tracked: ThousandView | BlagogoView, received: ThousandView | BlagogoView): string[] {
+  if (tracked.$typeName === "thousand.v1.ThousandView" && received.$typeName === "thousand.v1.ThousandView") {
+    return fieldsDiffering(ThousandViewSchema, tracked, received);
+  }
+  if (tracked.$typeName === "thousand.v1.BlagogoView" && received.$typeName === "thousand.v1.BlagogoView") {
+    return fieldsDiffering(BlagogoViewSchema, tracked, received);
+  }
+  return ["$typeName"];
+}
+
+function fieldsDiffering<D extends typeof ThousandViewSchema | typeof BlagogoViewSchema>(
+  schema: D,
+  a: MessageShape<D>,
+  b: MessageShape<D>,
+): string[] {
+  const out: string[] = [];
+  for (const field of schema.fields) {
+    if (UNTRACKED.has(field.localName)) continue;
+    const x = create(schema, { [field.localName]: (a as Record<string, unknown>)[field.localName] } as never);
+    const y = create(schema, { [field.localName]: (b as Record<string, unknown>)[field.localName] } as never);
+    if (!equals(schema, x, y)) out.push(field.localName);
+  }
+  return out;
+}

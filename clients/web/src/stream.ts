@@ -1,0 +1,175 @@
+// One table's StreamEvents, kept open: batches expanded into events, the last sequence seen kept, duplicates
+// skipped, a gap resynchronized from a snapshot, and every end without GameOver resumed with after_sequence
+// after a backoff (docs/protocol.md, "Streams"). A page holds one such stream (a browser allows six HTTP/1.1
+// connections per origin). A quiet stream cannot notice a dead connection by itself (fetch has no keepalive),
+// so a watchdog asks GetTable now and then: a failure, or a table that moved on without the stream, reopens it.
+import { Code } from "@connectrpc/connect";
+import type { Event, Snapshot, Turn, StreamEventsResponse } from "./gen/thousand/v1/table_service_pb";
+import { TableStatus } from "./gen/thousand/v1/table_service_pb";
+import { backoffMs, failure, seatHeaders, sleep, type Failure, type TableClient } from "./api";
+
+export type StreamStatus =
+  | { state: "connecting" }
+  | { state: "live" }
+  | { state: "retrying"; attempt: number; inMs: number; why: string }
+  | { state: "ended" }
+  | { state: "failed"; failure: Failure };
+
+export interface StreamSink {
+  /** A full picture: replaces whatever the client had. */
+  snapshot(sequence: bigint, snapshot: Snapshot): void;
+  /** The next event, exactly once, in order. */
+  event(sequence: bigint, event: Event): void;
+  /** Whose turn it is after the message (called for every message that carries a Turn, and turn-only ones). */
+  turn(sequence: bigint, turn: Turn | undefined): void;
+  status(status: StreamStatus): void;
+}
+
+export function isGameOver(event: Event): boolean {
+  const e = event.event;
+  return (
+    (e.case === "thousand" && e.value.event.case === "gameOver") ||
+    (e.case === "blagogo" && e.value.event.case === "gameOver")
+  );
+}
+
+/** The reasons after which reopening the same stream cannot help. */
+const FATAL = new Set(["TABLE_NOT_FOUND", "SEAT_TOKEN_INVALID", "SPECTATOR_CANNOT_ACT"]);
+
+class Resync extends Error {}
+
+export interface StreamOptions {
+  token?: string;
+  /** Resume after this sequence (no snapshot); unset: start with a snapshot. */
+  lastSeen?: bigint;
+  watchdogMs?: number;
+}
+
+export class EventStream {
+  lastSeen: bigint | undefined;
+  gameOver = false;
+  /** How many times the stream was reopened after a loss (for the tests and the status line). */
+  reconnects = 0;
+  private stopped = false;
+  private current: AbortController | undefined;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+  private seenAtCheck: bigint | undefined;
+
+  constructor(
+    private readonly client: TableClient,
+    readonly tableId: string,
+    private readonly sink: StreamSink,
+    private readonly options: StreamOptions = {},
+  ) {
+    this.lastSeen = options.lastSeen;
+  }
+
+  start(): void {
+    void this.run();
+    const every = this.options.watchdogMs ?? 15000;
+    if (every > 0) this.watchdog = setInterval(() => void this.check(), every);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.watchdog !== undefined) clearInterval(this.watchdog);
+    this.current?.abort();
+  }
+
+  /** Drop the current connection and resume (as after a network loss). */
+  reconnect(): void {
+    this.current?.abort();
+  }
+
+  private async run(): Promise<void> {
+    let attempt = 0;
+    while (!this.stopped) {
+      const controller = new AbortController();
+      this.current = controller;
+      this.sink.status({ state: "connecting" });
+      let why = "the stream ended";
+      try {
+        const messages = this.client.streamEvents(
+          { tableId: this.tableId, batchEvents: true, afterSequence: this.lastSeen },
+          { headers: seatHeaders(this.options.token), signal: controller.signal },
+        );
+        let live = false;
+        for await (const message of messages) {
+          if (!live) {
+            live = true;
+            attempt = 0;
+            this.sink.status({ state: "live" });
+          }
+          this.take(message);
+        }
+        if (this.gameOver) {
+          this.stop();
+          this.sink.status({ state: "ended" });
+          return;
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        if (error instanceof Resync) {
+          this.lastSeen = undefined;
+          continue;
+        }
+        const f = failure(error);
+        if (f.reason === "INVALID_ARGUMENT" && f.metadata["field"] === "after_sequence") {
+          this.lastSeen = undefined; // a sequence the table never reached: start afresh from a snapshot
+          continue;
+        }
+        if (FATAL.has(f.reason)) {
+          this.stop();
+          this.sink.status({ state: "failed", failure: f });
+          return;
+        }
+        why = f.code === Code.Canceled ? "the connection was dropped" : f.message || "the connection was lost";
+      }
+      if (this.stopped) return;
+      const inMs = retryDelay(attempt);
+      this.reconnects += 1;
+      this.sink.status({ state: "retrying", attempt: attempt + 1, inMs, why });
+      await sleep(inMs);
+      attempt += 1;
+    }
+  }
+
+  private take(message: StreamEventsResponse): void {
+    const payload = message.payload;
+    if (payload.case === "snapshot") {
+      this.lastSeen = message.sequence;
+      this.sink.snapshot(message.sequence, payload.value);
+      if (payload.value.table?.status === TableStatus.FINISHED) this.gameOver = true;
+    } else if (payload.case === "event") {
+      const events = [payload.value, ...message.moreEvents];
+      events.forEach((event, i) => {
+        const sequence = message.sequence + BigInt(i);
+        if (this.lastSeen !== undefined && sequence <= this.lastSeen) return; // seen already
+        if (this.lastSeen !== undefined && sequence !== this.lastSeen + 1n) throw new Resync();
+        this.lastSeen = sequence;
+        this.sink.event(sequence, event);
+        if (isGameOver(event)) this.gameOver = true;
+      });
+    } else if (this.lastSeen === undefined || message.sequence > this.lastSeen) {
+      this.lastSeen = message.sequence; // a turn-only message
+    }
+    if (message.turn !== undefined || payload.case === undefined) this.sink.turn(this.lastSeen ?? 0n, message.turn);
+  }
+
+  private async check(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const { table } = await this.client.getTable({ tableId: this.tableId }, { timeoutMs: 5000 });
+      const stuck = this.lastSeen !== undefined && this.lastSeen === this.seenAtCheck;
+      this.seenAtCheck = this.lastSeen;
+      // The table moved on while the stream said nothing since the last check: the connection is dead.
+      if (stuck && table !== undefined && table.sequence > (this.lastSeen ?? 0n)) this.reconnect();
+    } catch {
+      this.reconnect();
+    }
+  }
+}
+
+function retryDelay(attempt: number): number {
+  return attempt === 0 ? 50 : backoffMs(attempt);
+}

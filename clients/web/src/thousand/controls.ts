@@ -1,0 +1,156 @@
+// A Thousand seat's choices, from its Turn's legal actions (T-34: the complete list): the bid or contract
+// control (typed or stepped, only legal values accepted), the hand's cards (played with one click, or in the
+// exchange picked and then given), and the buttons for everything else.
+import { create } from "@bufbuild/protobuf";
+import type { Card } from "../gen/thousand/v1/cards_pb";
+import { ThousandActionSchema, type ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
+import { cardIndex, cardLabel, displayOrder, cardName, MARRIAGE_POINTS, suitSymbol } from "../cards";
+import { arrowKeys, h, type Child } from "../dom";
+import type { TableLike } from "../session";
+import type { Ui } from "../ui/tablepage";
+import { cardButton } from "../ui/cardviews";
+import { actionLabel } from "./words";
+import type { ThousandView } from "../gen/thousand/v1/thousand_views_pb";
+
+export function thousandActions(session: TableLike): ThousandAction[] {
+  return session.legalActions().flatMap((a) => (a.game.case === "thousand" ? [a.game.value] : []));
+}
+
+function button(ui: Ui, key: string, action: ThousandAction, label: string, cls = ""): HTMLButtonElement {
+  return h(
+    "button",
+    { class: `action ${cls}`.trim(), "data-key": key, "data-action": key, disabled: !ui.armed, onclick: () => ui.thousand(action) },
+    label,
+  );
+}
+
+/** A value picker over the legal values: type it, or step it with − and + (or the arrow keys). */
+function valueControl(ui: Ui, values: number[], verb: string, make: (v: number) => ThousandAction, key: string): HTMLElement {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  const current = ui.value !== undefined && sorted.includes(ui.value) ? ui.value : sorted[0]!;
+  const legal = ui.value === undefined || sorted.includes(ui.value);
+  const step = (delta: number): void => {
+    const at = sorted.indexOf(current);
+    ui.value = sorted[Math.max(0, Math.min(sorted.length - 1, at + delta))];
+    ui.rerender();
+  };
+  const input = h("input", {
+    type: "number",
+    inputmode: "numeric",
+    class: "value",
+    "data-key": `${key}-input`,
+    "data-testid": `${key}-input`,
+    "aria-label": `${verb}: type a value from ${sorted[0]} to ${sorted[sorted.length - 1]}`,
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    value: ui.value ?? current,
+    oninput: (event: Event) => {
+      const v = Number((event.target as HTMLInputElement).value);
+      ui.value = Number.isFinite(v) ? v : undefined;
+      ui.rerender();
+    },
+    onkeydown: (event: Event) => {
+      const e = event as KeyboardEvent;
+      if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+        e.preventDefault();
+        step(e.key === "ArrowUp" ? 1 : -1);
+      } else if (e.key === "Enter" && legal) ui.thousand(make(current));
+    },
+  });
+  const chosen = legal ? current : undefined;
+  return h(
+    "div",
+    { class: "value-control", role: "group", "aria-label": verb },
+    h("button", { class: "step", "data-key": `${key}-down`, "aria-label": "Lower", onclick: () => step(-1), disabled: current === sorted[0] }, "−"),
+    input,
+    h("button", { class: "step", "data-key": `${key}-up`, "aria-label": "Higher", onclick: () => step(1), disabled: current === sorted[sorted.length - 1] }, "+"),
+    h(
+      "button",
+      {
+        class: "action primary",
+        "data-key": key,
+        "data-action": key,
+        disabled: chosen === undefined || !ui.armed,
+        onclick: () => chosen !== undefined && ui.thousand(make(chosen)),
+      },
+      chosen === undefined ? `${ui.value} is not allowed` : `${verb} ${chosen}`,
+    ),
+  );
+}
+
+function cardOf(action: ThousandAction): Card | undefined {
+  const a = action.action;
+  if (a.case === "playCard" || a.case === "giveCard" || a.case === "discardCard") return a.value.card;
+  return undefined;
+}
+
+/** The controls beside the hand, and the hand's cards with what clicking each does. */
+export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand: Child; actions: Child } {
+  const legal = thousandActions(session);
+  const names = session.names;
+  const byCase = (c: ThousandAction["action"]["case"]): ThousandAction[] => legal.filter((a) => a.action.case === c);
+  const plays = byCase("playCard");
+  const gives = [...byCase("giveCard"), ...byCase("discardCard")];
+  const selected = ui.selected[0];
+  const hand = displayOrder(view.hand, view.trump);
+  const actions: Child[] = [];
+
+  const cards = hand.map((card) => {
+    const index = cardIndex(card);
+    const mine = plays.filter((a) => cardOf(a) && cardIndex(cardOf(a)!) === index);
+    const give = gives.some((a) => cardIndex(cardOf(a)!) === index);
+    const key = `card-${cardLabel(card)}`;
+    if (mine.length === 1)
+      return cardButton(card, {
+        key,
+        label: actionLabel(mine[0]!, names),
+        enabled: ui.armed,
+        onClick: () => ui.thousand(mine[0]!),
+      });
+    if (mine.length > 1 || give)
+      return cardButton(card, {
+        key,
+        label: mine.length > 1 ? `${cardName(card)}: choose whether to declare the marriage` : `Pick ${cardName(card)} to give`,
+        enabled: ui.armed,
+        selected: selected === index,
+        onClick: () => ui.toggle(index, true),
+      });
+    return cardButton(card, { key, label: cardName(card), enabled: false, onClick: () => undefined });
+  });
+
+  if (selected !== undefined) {
+    const forCard = legal.filter((a) => cardOf(a) && cardIndex(cardOf(a)!) === selected);
+    const picked = forCard.map((a, i) => button(ui, `pick-${i}`, a, actionLabel(a, names), "primary"));
+    if (picked.length) actions.push(h("div", { class: "picked", role: "group", "aria-label": "What to do with the card" }, picked));
+  } else if (gives.length) actions.push(h("p", { class: "hint" }, "Exchange: pick a card, then who gets it."));
+  if (plays.length && !gives.length) actions.push(h("p", { class: "hint" }, "Your lead or follow: click a highlighted card."));
+
+  const bids = byCase("bid").map((a) => (a.action.case === "bid" ? a.action.value.value : 0));
+  if (bids.length)
+    actions.push(valueControl(ui, bids, "Bid", (value) => create(ThousandActionSchema, { action: { case: "bid", value: { value } } }), "bid"));
+  const contracts = byCase("nameContract").map((a) => (a.action.case === "nameContract" ? a.action.value.value : 0));
+  if (contracts.length)
+    actions.push(
+      valueControl(
+        ui,
+        contracts,
+        "Play for",
+        (value) => create(ThousandActionSchema, { action: { case: "nameContract", value: { value } } }),
+        "contract",
+      ),
+    );
+  const others = legal.filter((a) => !["bid", "nameContract", "playCard", "giveCard", "discardCard"].includes(a.action.case ?? ""));
+  others.forEach((a, i) => actions.push(button(ui, `${a.action.case}-${i}`, a, actionLabel(a, names), a.action.case === "passBid" ? "" : "")));
+  const marriages = marriagesHeld(view);
+  if (marriages) actions.push(h("p", { class: "hint" }, `Marriages in your hand: ${marriages}.`));
+
+  return {
+    hand: arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, cards)),
+    actions: h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, actions),
+  };
+}
+
+function marriagesHeld(view: ThousandView): string {
+  const suits = [1, 2, 3, 4].filter((suit) => view.hand.some((c) => c.suit === suit && c.rank === 3) && view.hand.some((c) => c.suit === suit && c.rank === 4));
+  return suits.map((s) => `${suitSymbol(s)} ${MARRIAGE_POINTS[s]}`).join(", ");
+}

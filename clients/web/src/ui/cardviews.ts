@@ -1,0 +1,110 @@
+// Cards on screen, for both games: a face with its rank and suit in the suit's colour, a back, a button.
+import type { Card } from "../gen/thousand/v1/cards_pb";
+import type { BlagogoCard } from "../gen/thousand/v1/blagogo_cards_pb";
+import { cardLabel, cardName, isRed, suitSymbol } from "../cards";
+import * as bc from "../blagogo/cards";
+import { h } from "../dom";
+
+function face(rank: string, suit: string, red: boolean, extra = ""): HTMLElement[] {
+  return [
+    h("span", { class: "corner", "aria-hidden": "true" }, rank, h("br"), suit),
+    h("span", { class: `pip${red ? " red" : ""}`, "aria-hidden": "true" }, suit),
+    extra ? h("span", { class: "copy", "aria-hidden": "true" }, extra) : null,
+  ].filter((x): x is HTMLElement => x !== null);
+}
+
+function rankText(card: Card): string {
+  return cardLabel(card).replace(suitSymbol(card.suit), "");
+}
+
+/** A Thousand card, face up (not interactive). */
+export function cardFace(card: Card, extraClass = ""): HTMLElement {
+  const red = isRed(card.suit);
+  return h(
+    "span",
+    { class: `card${red ? " red" : ""} ${extraClass}`.trim(), role: "img", "aria-label": cardName(card), title: cardLabel(card) },
+    face(rankText(card), suitSymbol(card.suit), red),
+  );
+}
+
+/** A Thousand card as a button. */
+export function cardButton(
+  card: Card,
+  opts: { key: string; label: string; enabled: boolean; selected?: boolean; onClick: () => void; extraClass?: string },
+): HTMLButtonElement {
+  const red = isRed(card.suit);
+  const cls = ["card", red ? "red" : "", opts.enabled ? "playable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""];
+  return h(
+    "button",
+    {
+      class: cls.filter(Boolean).join(" "),
+      "data-key": opts.key,
+      "aria-label": opts.label,
+      "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
+      title: opts.label,
+      disabled: !opts.enabled,
+      onclick: () => opts.onClick(),
+    },
+    face(rankText(card), suitSymbol(card.suit), red),
+  );
+}
+
+export function cardBack(label = "a card face down"): HTMLElement {
+  return h("span", { class: "card back", role: "img", "aria-label": label });
+}
+
+/** A row of n backs, overlapped, for an opponent's hand. */
+export function backs(count: number, label: string): HTMLElement {
+  return h(
+    "span",
+    { class: "backs", role: "img", "aria-label": label },
+    Array.from({ length: Math.min(count, 13) }, () => h("span", { class: "card back mini", "aria-hidden": "true" })),
+  );
+}
+
+function blagogoFace(card: BlagogoCard): { rank: string; suit: string; red: boolean; copy: string } {
+  if (card.joker) return { rank: "★", suit: "★", red: false, copy: String(card.copy + 1) };
+  return {
+    rank: bc.rankLabel(card.rank),
+    suit: suitSymbol(card.suit),
+    red: bc.isRedSuit(card.suit),
+    copy: card.copy === 1 ? "'" : "",
+  };
+}
+
+export function blagogoFaceNode(card: BlagogoCard, extraClass = "", standsFor = ""): HTMLElement {
+  const f = blagogoFace(card);
+  const label = bc.cardName(card) + (standsFor ? `, standing for ${standsFor}` : "");
+  return h(
+    "span",
+    {
+      class: `card${f.red ? " red" : ""}${card.joker ? " joker" : ""} ${extraClass}`.trim(),
+      role: "img",
+      "aria-label": label,
+      title: bc.cardLabel(card) + (standsFor ? ` = ${standsFor}` : ""),
+    },
+    face(f.rank, f.suit, f.red, f.copy),
+    standsFor ? h("span", { class: "stands", "aria-hidden": "true" }, standsFor) : null,
+  );
+}
+
+export function blagogoButton(
+  card: BlagogoCard,
+  opts: { key: string; label: string; enabled: boolean; selected?: boolean; onClick: () => void; extraClass?: string },
+): HTMLButtonElement {
+  const f = blagogoFace(card);
+  const cls = ["card", f.red ? "red" : "", card.joker ? "joker" : "", opts.enabled ? "playable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""];
+  return h(
+    "button",
+    {
+      class: cls.filter(Boolean).join(" "),
+      "data-key": opts.key,
+      "aria-label": opts.label,
+      "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
+      title: opts.label,
+      disabled: !opts.enabled,
+      onclick: () => opts.onClick(),
+    },
+    face(f.rank, f.suit, f.red, f.copy),
+  );
+}

@@ -1,0 +1,67 @@
+// Pieces both tables share: where each seat sits on screen, the turn clock, the final standings.
+import { h, type Child } from "../dom";
+import type { TableLike } from "../session";
+
+/** The seats in screen order, the viewer's (or seat 0 for a spectator) first, then clockwise. */
+export function seatOrder(players: number, seat: number | undefined): number[] {
+  const first = seat ?? 0;
+  return Array.from({ length: players }, (_, i) => (first + i) % players);
+}
+
+/** The acting seat's clock, when the table has one (Turn.deadline); counted down by the page's ticker. */
+export function clockOf(session: TableLike): Child {
+  const deadline = session.turn?.deadline;
+  if (!deadline) return null;
+  const ms = Number(deadline.seconds) * 1000 + deadline.nanos / 1e6;
+  const bank = session.turn?.bankRemaining;
+  const bankMs = bank ? Number(bank.seconds) * 1000 + bank.nanos / 1e6 : 0;
+  const left = ms - Date.now();
+  return h(
+    "span",
+    { class: `clock${left < 10000 ? " low" : ""}`, "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": "time left" },
+    clockLabel(left, bankMs),
+  );
+}
+
+/** "⏱ 0:42 + bank 2:00": the per-move time left, then the bank; only the bank once the move's time is gone. */
+export function clockLabel(leftMs: number, bankMs: number): string {
+  const left = Math.max(0, leftMs);
+  const move = Math.max(0, left - bankMs);
+  return `⏱ ${move > 0 ? clockText(move) + (bankMs > 0 ? ` + bank ${clockText(bankMs)}` : "") : `bank ${clockText(left)}`}`;
+}
+
+export function clockText(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export interface StandingLine {
+  seat: number;
+  place: number;
+  score: number;
+  payout?: number;
+}
+
+export function standingsPanel(session: TableLike, standings: StandingLine[], check?: { ok: boolean; text: string }): HTMLElement {
+  return h(
+    "section",
+    { class: "standings", "data-testid": "standings", "aria-label": "Final standings" },
+    h("h2", {}, "Game over — final standings"),
+    h(
+      "ol",
+      {},
+      standings.map((s) =>
+        h(
+          "li",
+          { class: s.place === 1 ? "winner" : "" },
+          `${session.names(s.seat)}: ${s.score}`,
+          s.payout ? ` (bank ${s.payout > 0 ? "+" : ""}${s.payout})` : "",
+        ),
+      ),
+    ),
+    check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
+    h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, "See the game's record and replay"),
+    " ",
+    h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, "Back to the lobby"),
+  );
+}

@@ -1,0 +1,197 @@
+// The form that creates a table: the game, the players, each seat open or a bot with its strategy, every
+// rule variant of the game, a turn clock and an optional seed. The creator then takes the first open seat.
+import { GameKind, SeatKind, TimeoutPolicy, type SeatConfig } from "../gen/thousand/v1/table_service_pb";
+import { failure, randomToken, withRetries } from "../api";
+import { h, render } from "../dom";
+import { GAMES, gameInfo, rulesFrom, type Variant } from "../rules";
+import { join, type LobbyOptions } from "./lobby";
+import { refusalText } from "./refusal";
+
+interface FormState {
+  game: GameKind;
+  players: number;
+  seats: string[]; // "open" or a strategy
+  values: Record<string, number | boolean>;
+  perMove: number;
+  bank: number;
+  policy: TimeoutPolicy;
+  seed: string;
+}
+
+function fresh(game: GameKind): FormState {
+  const info = gameInfo(game);
+  const players = info.players.fallback;
+  return {
+    game,
+    players,
+    seats: Array.from({ length: players }, (_, i) => (i === 0 ? "open" : info.strategies[0]!)),
+    values: Object.fromEntries(info.variants.map((v) => [v.field, v.fallback])),
+    perMove: 0,
+    bank: 0,
+    policy: TimeoutPolicy.BOT_PLAYS,
+    seed: "",
+  };
+}
+
+function variantInput(variant: Variant, state: FormState, redraw: () => void): HTMLElement {
+  const id = `rule-${variant.field}`;
+  const value = state.values[variant.field] ?? variant.fallback;
+  const set = (v: number | boolean): void => {
+    state.values[variant.field] = v;
+  };
+  let input: HTMLElement;
+  if (variant.kind === "bool")
+    input = h("input", { type: "checkbox", id, checked: value === true, onchange: (e: Event) => set((e.target as HTMLInputElement).checked) });
+  else if (variant.kind === "enum")
+    input = h(
+      "select",
+      { id, onchange: (e: Event) => { set(Number((e.target as HTMLSelectElement).value)); redraw(); } },
+      variant.options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+    );
+  else
+    input = h("input", {
+      type: "number",
+      id,
+      min: variant.min,
+      max: variant.max,
+      step: variant.step,
+      value: Number(value),
+      oninput: (e: Event) => set(Number((e.target as HTMLInputElement).value)),
+    });
+  return h("div", { class: `field ${variant.kind}` }, h("label", { for: id }, `${variant.label} `, h("span", { class: "rule-id" }, variant.rule)), input);
+}
+
+/** The create form, as one element kept across the lobby's refreshes (its inputs keep their state). */
+export function createForm(opts: LobbyOptions, report: (error: string | undefined) => void): HTMLElement {
+  let state = fresh(GameKind.THOUSAND);
+  let busy = false;
+  const section = h("section", { class: "create", "aria-label": "Create a table" });
+
+  async function submit(): Promise<void> {
+    busy = true;
+    draw();
+    const seats: Partial<SeatConfig>[] = state.seats.map((s) =>
+      s === "open" ? { kind: SeatKind.OPEN } : { kind: SeatKind.BOT, strategy: s },
+    );
+    const timeControl = state.perMove > 0 ? { perMove: { seconds: BigInt(state.perMove) }, bank: { seconds: BigInt(state.bank) }, onTimeout: state.policy } : undefined;
+    const requestId = randomToken(16);
+    const seed = state.seed.trim() ? BigInt(state.seed.trim()) : undefined;
+    try {
+      const { table } = await withRetries(() =>
+        opts.client.createTable({
+          game: state.game,
+          rules: rulesFrom(state.game, state.players, state.values),
+          seats: seats as SeatConfig[],
+          seed,
+          // A seed deals known cards: a table with a seat for a person then says it is for practice.
+          practice: seed !== undefined && state.seats.includes("open"),
+          timeControl,
+          requestId,
+        }),
+      );
+      report(undefined);
+      if (!table) return;
+      const open = state.seats.indexOf("open");
+      if (open >= 0) await join(opts, table.tableId, open);
+      else opts.go(`#/table/${table.tableId}`);
+    } catch (error) {
+      report(`The table was not created: ${refusalText(failure(error))}`);
+    } finally {
+      busy = false;
+      draw();
+    }
+  }
+
+  function draw(): void {
+    const info = gameInfo(state.game);
+    const seatRows = state.seats.map((s, i) =>
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: `seat-${i}` }, `Seat ${i + 1} `),
+        h(
+          "select",
+          { id: `seat-${i}`, "data-testid": `seat-${i}`, onchange: (e: Event) => (state.seats[i] = (e.target as HTMLSelectElement).value) },
+          h("option", { value: "open", selected: s === "open" }, "a person (open seat)"),
+          info.strategies.map((st) => h("option", { value: st, selected: s === st }, `bot: ${st}`)),
+        ),
+      ),
+    );
+    render(
+      section,
+      h("h2", {}, "Create a table"),
+      h(
+        "form",
+        {
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            void submit();
+          },
+        },
+        h(
+          "div",
+          { class: "row" },
+          h(
+            "div",
+            { class: "field" },
+            h("label", { for: "new-game" }, "Game "),
+            h(
+              "select",
+              { id: "new-game", "data-testid": "new-game", onchange: (e: Event) => { state = fresh(Number((e.target as HTMLSelectElement).value) as GameKind); draw(); } },
+              GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === state.game }, g.name)),
+            ),
+          ),
+          h(
+            "div",
+            { class: "field" },
+            h("label", { for: "new-players" }, "Players "),
+            h(
+              "select",
+              {
+                id: "new-players",
+                "data-testid": "new-players",
+                onchange: (e: Event) => {
+                  const n = Number((e.target as HTMLSelectElement).value);
+                  state.players = n;
+                  state.seats = Array.from({ length: n }, (_, i) => state.seats[i] ?? info.strategies[0]!);
+                  draw();
+                },
+              },
+              Array.from({ length: info.players.max - info.players.min + 1 }, (_, i) => info.players.min + i).map((n) =>
+                h("option", { value: n, selected: n === state.players }, String(n)),
+              ),
+            ),
+          ),
+        ),
+        h("fieldset", {}, h("legend", {}, "Seats"), seatRows),
+        h("details", {}, h("summary", {}, `Rules (${info.variants.length} variants)`), h("div", { class: "variants" }, info.variants.map((v) => variantInput(v, state, draw)))),
+        h(
+          "details",
+          {},
+          h("summary", {}, "Turn clock and seed"),
+          h(
+            "div",
+            { class: "variants" },
+            h("div", { class: "field" }, h("label", { for: "per-move" }, "Seconds per move (0: no clock) "), h("input", { id: "per-move", type: "number", min: 0, max: 86400, value: state.perMove, oninput: (e: Event) => (state.perMove = Number((e.target as HTMLInputElement).value)) })),
+            h("div", { class: "field" }, h("label", { for: "bank" }, "Time bank, seconds "), h("input", { id: "bank", type: "number", min: 0, max: 86400, value: state.bank, oninput: (e: Event) => (state.bank = Number((e.target as HTMLInputElement).value)) })),
+            h(
+              "div",
+              { class: "field" },
+              h("label", { for: "policy" }, "When time runs out "),
+              h(
+                "select",
+                { id: "policy", onchange: (e: Event) => (state.policy = Number((e.target as HTMLSelectElement).value) as TimeoutPolicy) },
+                h("option", { value: TimeoutPolicy.BOT_PLAYS, selected: state.policy === TimeoutPolicy.BOT_PLAYS }, "a bot plays until the player is back"),
+                h("option", { value: TimeoutPolicy.FORFEIT, selected: state.policy === TimeoutPolicy.FORFEIT }, "the seat forfeits"),
+              ),
+            ),
+            h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (a practice game: whoever knows it knows every card) "), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),
+          ),
+        ),
+        h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: busy }, busy ? "Creating…" : "Create the table"),
+      ),
+    );
+  }
+  draw();
+  return section;
+}

@@ -1,0 +1,191 @@
+// The lobby: your name, your seats, every table with its status, players and changed rules (join a free
+// seat, watch, or open a finished game's record and replay), and the form that creates a table.
+import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
+import { failure, type TableClient } from "../api";
+import { takeSeat } from "../join";
+import { h, render, type Child } from "../dom";
+import { changedRules, gameInfo } from "../rules";
+import type { SeatStore } from "../seats";
+import { seatName } from "../session";
+import { createForm } from "./create";
+import { refusalText } from "./refusal";
+
+const STATUS: Record<number, string> = {
+  [TableStatus.WAITING]: "waiting for players",
+  [TableStatus.PLAYING]: "playing",
+  [TableStatus.FINISHED]: "finished",
+};
+
+export interface LobbyOptions {
+  client: TableClient;
+  store: SeatStore;
+  container: HTMLElement;
+  go: (hash: string) => void;
+}
+
+/** Take a seat (a free one, or the one chosen), then open its table. */
+export async function join(opts: LobbyOptions, tableId: string, seat?: number): Promise<void> {
+  await takeSeat(opts.client, opts.store, tableId, seat);
+  opts.go(`#/table/${tableId}`);
+}
+
+function seatsText(table: Table): string {
+  return table.seats
+    .map((s, i) => (s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? seatName(table, i, undefined) : "free"))
+    .join(", ");
+}
+
+export function openLobby(opts: LobbyOptions): () => void {
+  const { client, store, container } = opts;
+  let tables: Table[] = [];
+  let more = false;
+  let error: string | undefined;
+  let filter: GameKind = GameKind.UNSPECIFIED;
+  let onlyOpen = false;
+  let stopped = false;
+  const form = createForm(opts, (message) => {
+    error = message;
+    draw();
+  });
+
+  function row(table: Table): HTMLElement {
+    const game = gameInfo(table.game);
+    const mine = store.seat(table.tableId);
+    const free = table.seats.flatMap((s, i) => (s.kind !== SeatKind.BOT && !s.taken ? [i] : []));
+    const act = (what: () => Promise<void>): void => {
+      what().catch((e: unknown) => {
+        error = refusalText(failure(e));
+        draw();
+      });
+    };
+    const actions: Child[] = [];
+    if (mine && table.status !== TableStatus.FINISHED)
+      actions.push(h("a", { class: "button primary", href: `#/table/${table.tableId}`, "data-key": `back-${table.tableId}` }, "Back to my seat"));
+    else if (table.status !== TableStatus.FINISHED)
+      for (const seat of free)
+        actions.push(
+          h(
+            "button",
+            { class: "primary", "data-key": `join-${table.tableId}-${seat}`, "data-testid": `join-${table.tableId}`, onclick: () => act(() => join(opts, table.tableId, seat)) },
+            free.length > 1 ? `Join seat ${seat + 1}` : "Join",
+          ),
+        );
+    if (table.status === TableStatus.FINISHED)
+      actions.push(h("a", { class: "button", href: `#/replay/${table.tableId}`, "data-key": `replay-${table.tableId}` }, "Record & replay"));
+    else if (!mine) actions.push(h("a", { class: "button", href: `#/table/${table.tableId}`, "data-key": `watch-${table.tableId}`, "data-testid": `watch-${table.tableId}` }, "Watch"));
+    const changed = changedRules(table.game, table.rules);
+    return h(
+      "tr",
+      { "data-table": table.tableId },
+      h("td", {}, h("code", {}, table.tableId)),
+      h("td", {}, game.name),
+      h("td", {}, `${table.seats.length}: ${seatsText(table)}`),
+      h("td", { class: `status s${table.status}` }, STATUS[table.status] ?? "?"),
+      h(
+        "td",
+        { class: "small" },
+        changed.length ? changed.join("; ") : "standard",
+        table.timeControl?.perMove ? ` · clock ${table.timeControl.perMove.seconds}s/move` : "",
+        table.seeded ? h("span", { class: "badge seeded", title: "its cards follow from a known seed" }, " seeded (practice)") : "",
+      ),
+      h("td", { class: "row-actions" }, actions),
+    );
+  }
+
+  function draw(): void {
+    const mine = Object.values(store.seats());
+    const nameInput = h("input", {
+      type: "text",
+      id: "player-name",
+      "data-key": "player-name",
+      maxlength: 64,
+      value: store.playerName(),
+      placeholder: "Your name at the table",
+      oninput: (e: Event) => store.setPlayerName((e.target as HTMLInputElement).value.trim()),
+    });
+    render(
+      container,
+      h("header", { class: "lobby-header" }, h("h1", {}, "Thousand"), h("label", { for: "player-name" }, "Your name "), nameInput),
+      error ? h("div", { class: "refusal", role: "alert" }, error) : null,
+      mine.length
+        ? h(
+            "section",
+            { class: "mine-list" },
+            h("h2", {}, "Your seats"),
+            h("ul", {}, mine.map((m) => h("li", {}, h("a", { href: `#/table/${m.tableId}` }, `Table ${m.tableId}, seat ${m.seat + 1} (${m.name})`)))),
+          )
+        : null,
+      h(
+        "section",
+        { class: "tables" },
+        h(
+          "div",
+          { class: "tables-head" },
+          h("h2", {}, "Tables"),
+          h(
+            "select",
+            {
+              "aria-label": "Game",
+              "data-key": "filter-game",
+              onchange: (e: Event) => {
+                filter = Number((e.target as HTMLSelectElement).value) as GameKind;
+                void refresh();
+              },
+            },
+            h("option", { value: 0, selected: filter === GameKind.UNSPECIFIED }, "Both games"),
+            h("option", { value: GameKind.THOUSAND, selected: filter === GameKind.THOUSAND }, "Thousand"),
+            h("option", { value: GameKind.BLAGOGO, selected: filter === GameKind.BLAGOGO }, "1000 Blagogo"),
+          ),
+          h(
+            "label",
+            {},
+            h("input", {
+              type: "checkbox",
+              "data-key": "only-open",
+              checked: onlyOpen,
+              onchange: (e: Event) => {
+                onlyOpen = (e.target as HTMLInputElement).checked;
+                void refresh();
+              },
+            }),
+            " only with a free seat",
+          ),
+        ),
+        h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            { class: "table-list", "aria-label": "Tables" },
+            h("thead", {}, h("tr", {}, ["Table", "Game", "Seats", "Status", "Rules", ""].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, tables.length ? tables.map(row) : h("tr", {}, h("td", { colspan: 6 }, "No tables yet: create one below."))),
+          ),
+        ),
+        more ? h("p", { class: "small" }, "The newest 100 tables are shown: filter by game or free seats to find others.") : null,
+      ),
+      form,
+    );
+  }
+
+  async function refresh(): Promise<void> {
+    try {
+      const reply = await client.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 100 });
+      tables = reply.tables;
+      more = reply.nextPageToken !== "";
+      error = undefined;
+    } catch (e) {
+      error = `The server cannot be reached: ${refusalText(failure(e))}. Retrying…`;
+    }
+    if (!stopped) draw();
+  }
+
+  draw();
+  void refresh();
+  const timer = setInterval(() => {
+    if (document.visibilityState === "visible" && !form.contains(document.activeElement)) void refresh();
+  }, 4000);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

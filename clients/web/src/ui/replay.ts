@@ -1,0 +1,198 @@
+// A finished game's record (ExportTable: the JSON document "thousand.game-record/1") and a step-through
+// replay of it: event by event or deal by deal, seen from any seat (every hand is known in a record), on
+// the same table the game was played on.
+import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { EventSchema, GameKind, SeatKind, TableSchema, TableStatus, type Event as TableEvent, type Table } from "../gen/thousand/v1/table_service_pb";
+import { failure, withRetries, type TableClient } from "../api";
+import { h, render, type Child } from "../dom";
+import { gameInfo } from "../rules";
+import { seatName, type TableLike } from "../session";
+import { BlagogoModel } from "../blagogo/model";
+import { ThousandModel } from "../thousand/model";
+import { renderThousand } from "../thousand/render";
+import { renderBlagogo } from "../blagogo/render";
+import { refusalText } from "./refusal";
+import { Ui } from "./tablepage";
+import { cardFace, blagogoFaceNode } from "./cardviews";
+import { displayOrder } from "../cards";
+import { eventLine as thousandLine } from "../thousand/words";
+import { eventLine as blagogoLine } from "../blagogo/words";
+
+interface GameRecord {
+  format: string;
+  game?: string;
+  table_id: string;
+  created: string;
+  seed: string;
+  seats: { seat: number; kind: string; strategy: string; player_name: string }[];
+  events: ({ sequence: number } & Record<string, JsonValue>)[];
+  standings: { seat: number; place: number; score: number; payout?: number }[];
+}
+
+/** The table the record describes, as the renderers read it. */
+class ReplayTable implements TableLike {
+  readonly turn = undefined;
+  readonly turnSequence = 0n;
+  readonly pending = false;
+  constructor(
+    readonly tableId: string,
+    readonly table: Table,
+    public seat: number | undefined,
+  ) {}
+  names = (seat: number | undefined): string => seatName(this.table, seat, undefined);
+  legalActions(): [] {
+    return [];
+  }
+  isMyTurn(): boolean {
+    return false;
+  }
+  act(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+}
+
+export function parseRecord(json: string): { record: GameRecord; events: TableEvent[]; table: Table } {
+  const record = JSON.parse(json) as GameRecord;
+  if (!record.format?.startsWith("thousand.game-record/")) throw new Error(`not a game record (${record.format})`);
+  const events = record.events.map(({ sequence: _sequence, ...event }) => fromJson(EventSchema, event, { ignoreUnknownFields: true }));
+  const game = record.game === "blagogo" ? GameKind.BLAGOGO : GameKind.THOUSAND;
+  const table = create(TableSchema, {
+    tableId: record.table_id,
+    game,
+    status: TableStatus.FINISHED,
+    seats: record.seats.map((s) => ({
+      seat: s.seat,
+      kind: s.kind === "bot" ? SeatKind.BOT : SeatKind.OPEN,
+      strategy: s.strategy,
+      taken: true,
+      playerName: s.kind === "bot" ? "" : s.player_name,
+    })),
+  });
+  return { record, events, table };
+}
+
+type Model = ThousandModel | BlagogoModel;
+
+function modelsAt(table: Table, events: TableEvent[], upTo: number): Model[] {
+  const models: Model[] = table.seats.map((_, seat) => (table.game === GameKind.BLAGOGO ? new BlagogoModel(seat) : new ThousandModel(seat)));
+  const names = (s: number | undefined): string => seatName(table, s, undefined);
+  for (const event of events.slice(0, upTo)) {
+    const e = event.event;
+    for (const m of models) {
+      if (e.case === "thousand" && m instanceof ThousandModel) m.apply(e.value, names);
+      else if (e.case === "blagogo" && m instanceof BlagogoModel) m.apply(e.value, names);
+    }
+  }
+  for (const m of models) m.summary = undefined;
+  return models;
+}
+
+function lineOf(table: Table, event: TableEvent | undefined): string {
+  if (!event) return "The start of the game.";
+  const names = (s: number | undefined): string => seatName(table, s, undefined);
+  const e = event.event;
+  if (e.case === "thousand") return thousandLine(e.value, names) ?? "";
+  if (e.case === "blagogo") return blagogoLine(e.value, names) ?? "";
+  if (e.case === "seatTaken") return `${names(e.value.seat)} sits down.`;
+  return "";
+}
+
+export function openReplay(client: TableClient, tableId: string, container: HTMLElement): () => void {
+  render(container, h("p", { class: "loading" }, "Fetching the game's record…"));
+  let closed = false;
+  withRetries(() => client.exportTable({ tableId }))
+    .then(({ recordJson }) => {
+      if (!closed) show(recordJson);
+    })
+    .catch((error: unknown) => {
+      render(container, h("a", { href: "#/" }, "← Lobby"), h("p", { class: "refusal", role: "alert" }, `No record: ${refusalText(failure(error))}`));
+    });
+
+  function show(json: string): void {
+    const { record, events, table } = parseRecord(json);
+    const info = gameInfo(table.game);
+    const starts = events.flatMap((e, i) =>
+      (e.event.case === "thousand" && e.event.value.event.case === "dealStarted") ||
+      (e.event.case === "blagogo" && e.event.value.event.case === "roundStarted")
+        ? [i + 1]
+        : [],
+    );
+    const replay = new ReplayTable(tableId, table, 0);
+    let position = events.length;
+    let models = modelsAt(table, events, position);
+    const ui = new Ui(replay, () => draw());
+    const go = (to: number): void => {
+      position = Math.max(0, Math.min(events.length, to));
+      models = modelsAt(table, events, position);
+      draw();
+    };
+    const download = URL.createObjectURL(new Blob([JSON.stringify(JSON.parse(json), null, 2)], { type: "application/json" }));
+    function draw(): void {
+      const model = models[replay.seat ?? 0]!;
+      const prevDeal = [...starts].reverse().find((s) => s < position) ?? 0;
+      const nextDeal = starts.find((s) => s > position) ?? events.length;
+      let board: Child = h("p", {}, "Before the first deal.");
+      if (model.view && model instanceof ThousandModel) board = renderThousand(replay, model, ui);
+      else if (model.view && model instanceof BlagogoModel) board = renderBlagogo(replay, model, ui);
+      const hands = models.map((m, seat) => {
+        const v = m.view;
+        const cards =
+          v === undefined ? [] : m instanceof ThousandModel && m.view ? displayOrder(m.view.hand, m.view.trump).map((c) => cardFace(c, "mini")) : m instanceof BlagogoModel && m.view ? m.view.hand.map((c) => blagogoFaceNode(c, "mini")) : [];
+        return h("li", {}, h("strong", {}, `${replay.names(seat)}: `), cards.length ? cards : "no cards");
+      });
+      const key = (event: Event): void => {
+        const e = event as KeyboardEvent;
+        if (e.key === "ArrowRight") go(position + 1);
+        else if (e.key === "ArrowLeft") go(position - 1);
+        else return;
+        e.preventDefault();
+      };
+      render(
+        container,
+        h(
+          "header",
+          { class: "table-header" },
+          h("a", { href: "#/", class: "back" }, "← Lobby"),
+          h("h1", {}, `Record of ${info.name} · ${tableId}`),
+          h("span", {}, `Played ${record.created.slice(0, 16).replace("T", " ")} · seed ${record.seed}`),
+          h("a", { class: "button", href: download, download: `thousand-${tableId}.json` }, "Download the record (JSON)"),
+        ),
+        h(
+          "section",
+          { class: "replay-controls", role: "group", "aria-label": "Replay", onkeydown: key },
+          h("button", { "data-key": "r-start", onclick: () => go(0), "aria-label": "To the start" }, "|◀ Start"),
+          h("button", { "data-key": "r-prev-deal", onclick: () => go(prevDeal === position ? prevDeal - 1 : prevDeal), "aria-label": "Previous deal" }, "◀◀ Deal"),
+          h("button", { "data-key": "r-prev", "data-testid": "replay-prev", onclick: () => go(position - 1), "aria-label": "One event back" }, "◀"),
+          h("input", { type: "range", min: 0, max: events.length, value: position, "data-key": "r-slider", "aria-label": "Event", oninput: (e: Event) => go(Number((e.target as HTMLInputElement).value)) }),
+          h("button", { "data-key": "r-next", "data-testid": "replay-next", onclick: () => go(position + 1), "aria-label": "One event on" }, "▶"),
+          h("button", { "data-key": "r-next-deal", "data-testid": "replay-next-deal", onclick: () => go(nextDeal), "aria-label": "Next deal" }, "Deal ▶▶"),
+          h("button", { "data-key": "r-end", onclick: () => go(events.length), "aria-label": "To the end" }, "End ▶|"),
+          h("span", { class: "position", "data-testid": "replay-position" }, `event ${position} of ${events.length}`),
+          h(
+            "label",
+            {},
+            " View as ",
+            h(
+              "select",
+              { "data-key": "r-seat", onchange: (e: Event) => { replay.seat = Number((e.target as HTMLSelectElement).value); draw(); } },
+              table.seats.map((_, s) => h("option", { value: s, selected: s === replay.seat }, replay.names(s))),
+            ),
+          ),
+        ),
+        h("p", { class: "replay-line", role: "status", "data-testid": "replay-line" }, lineOf(table, events[position - 1])),
+        board,
+        h("section", { class: "all-hands" }, h("h2", {}, "Every hand"), h("ul", {}, hands)),
+        h(
+          "section",
+          { class: "standings" },
+          h("h2", {}, "Final standings"),
+          h("ol", {}, record.standings.map((s) => h("li", {}, `${replay.names(s.seat)}: ${s.score}${s.payout ? ` (bank ${s.payout})` : ""}`))),
+        ),
+      );
+    }
+    draw();
+  }
+  return () => {
+    closed = true;
+  };
+}

@@ -1,0 +1,254 @@
+// The page of one table, for both games: header, connection line, refusals in words, the game's own view,
+// the log. The game's part comes from its renderer; everything else is shared.
+import { create } from "@bufbuild/protobuf";
+import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousand/v1/table_service_pb";
+import type { TableClient } from "../api";
+import { h, render, type Child } from "../dom";
+import { changedRules, gameInfo } from "../rules";
+import { DEFAULT_ARMING_MS, type SeatStore } from "../seats";
+import { TableSession, type TableLike } from "../session";
+import { BlagogoModel } from "../blagogo/model";
+import { ThousandModel } from "../thousand/model";
+import { renderThousand } from "../thousand/render";
+import { renderBlagogo } from "../blagogo/render";
+import { refusalText } from "./refusal";
+import { clockLabel } from "./common";
+import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
+import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
+
+/** What the page remembers between renders that the server does not know: selections, a typed bid. */
+export class Ui {
+  selected: number[] = [];
+  value: number | undefined;
+  /** 1000 Blagogo: melds put aside for an opening laid in one go, and the reading chosen for a selection. */
+  staged: { cards: number[]; jokers: BlagogoJokerMeaning[] }[] = [];
+  choice: number | undefined;
+  note: string | undefined;
+  private armedFor = -1n;
+  private armedAt = 0;
+
+  constructor(
+    readonly session: TableLike,
+    readonly rerender: () => void,
+    private readonly armingMs = DEFAULT_ARMING_MS,
+  ) {}
+
+  /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
+  arm(): void {
+    if (this.session.turnSequence !== this.armedFor) {
+      this.armedFor = this.session.turnSequence;
+      this.armedAt = performance.now() + this.armingMs;
+      this.selected = [];
+      this.value = undefined;
+      this.staged = [];
+      this.choice = undefined;
+      if (this.armingMs > 0) setTimeout(this.rerender, this.armingMs + 10);
+    }
+  }
+
+  get armed(): boolean {
+    return performance.now() >= this.armedAt;
+  }
+
+  toggle(index: number, single = false): void {
+    if (this.selected.includes(index)) this.selected = this.selected.filter((i) => i !== index);
+    else this.selected = single ? [index] : [...this.selected, index];
+    this.choice = undefined;
+    this.rerender();
+  }
+
+  thousand(action: ThousandAction): void {
+    this.send(create(ActionSchema, { game: { case: "thousand", value: action } }));
+  }
+
+  blagogo(action: BlagogoAction): void {
+    this.send(create(ActionSchema, { game: { case: "blagogo", value: action } }));
+  }
+
+  private send(action: Action): void {
+    if (!this.armed || this.session.pending) return;
+    this.note = undefined;
+    void this.session.act(action).then(() => this.rerender());
+  }
+}
+
+function statusLine(session: TableSession): Child {
+  const s = session.status;
+  switch (s.state) {
+    case "connecting":
+      return h("span", { class: "conn connecting" }, "Connecting…");
+    case "live":
+      return h("span", { class: "conn live" }, "● Live");
+    case "retrying":
+      return h(
+        "span",
+        { class: "conn retrying", role: "status" },
+        `Connection lost (${s.why}). Reconnecting in ${(s.inMs / 1000).toFixed(1)} s, attempt ${s.attempt}…`,
+      );
+    case "ended":
+      return h("span", { class: "conn ended" }, "Game over: the table's stream has ended.");
+    case "failed":
+      return h("span", { class: "conn failed", role: "alert" }, `Cannot follow this table: ${refusalText(s.failure)}`);
+  }
+}
+
+export interface TablePageOptions {
+  client: TableClient;
+  store: SeatStore;
+  tableId: string;
+  container: HTMLElement;
+  onLeave: () => void;
+}
+
+/** Open a table's page: the seat kept in the browser plays, anyone else watches. Returns a closer. */
+export function openTable(opts: TablePageOptions): () => void {
+  const { client, store, tableId, container } = opts;
+  const record = store.seat(tableId);
+  const viewer = record ? String(record.seat) : "spectator";
+  const session = new TableSession(client, tableId, {
+    seat: record?.seat,
+    token: record?.token,
+    clientSeed: record?.clientSeed,
+    commitment: record?.commitment,
+    joinedAt: record?.joinedAt,
+    saved: store.state(tableId, viewer),
+  });
+  let scheduled = false;
+  const ui = new Ui(session, () => schedule(), store.armingMs());
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      draw();
+    });
+  }
+  function draw(): void {
+    ui.arm();
+    render(container, page(session, ui, opts));
+    if (session.status.state === "ended" && record) {
+      store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
+      return;
+    }
+    const saved = session.save();
+    if (saved) store.saveState(tableId, viewer, saved);
+  }
+  session.onChange(schedule);
+  const clock = setInterval(() => tickClocks(container), 250);
+  render(container, h("p", { class: "loading" }, "Opening the table…"));
+  session.start().catch((error: unknown) => {
+    render(container, h("p", { class: "conn failed", role: "alert" }, `Cannot open table ${tableId}: ${String(error)}`));
+  });
+  (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
+  return () => {
+    clearInterval(clock);
+    session.stop();
+  };
+}
+
+function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
+  const table = session.table;
+  const game = table ? gameInfo(table.game) : undefined;
+  const changed = table ? changedRules(table.game, table.rules) : [];
+  const me = session.seat;
+  const mySeat = me === undefined ? undefined : table?.seats[me];
+  const header = h(
+    "header",
+    { class: "table-header" },
+    h("a", { href: "#/", class: "back", "data-key": "back" }, "← Lobby"),
+    h("h1", {}, `${game?.name ?? "Table"} · ${opts.tableId}`),
+    h("span", { class: "who" }, me === undefined ? "Watching as a spectator" : `You play ${session.names(me)}`),
+    statusLine(session),
+    h(
+      "span",
+      { class: "changed" },
+      changed.length ? `Rules: ${changed.join("; ")}` : "Standard rules",
+      table?.seeded
+        ? h("strong", { class: "seeded" }, " · Seeded practice table: its cards follow from a known seed")
+        : table?.fairness
+          ? ` · Fair deals (${table.fairness.scheme}), commitment ${table.fairness.commitment.slice(0, 12)}…`
+          : "",
+    ),
+    me !== undefined && mySeat?.takenOver && !mySeat.forfeited
+      ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, "Take my seat back from the bot")
+      : null,
+    me !== undefined && table?.status !== TableStatus.FINISHED
+      ? h(
+          "button",
+          {
+            class: "quiet",
+            "data-key": "leave",
+            onclick: () => {
+              if (!confirm("Leave this table? The seat becomes open for anyone.")) return;
+              void session.leave().then(() => {
+                opts.store.forget(opts.tableId);
+                opts.onLeave();
+              });
+            },
+          },
+          "Leave the table",
+        )
+      : null,
+  );
+  const status = session.status;
+  const lost =
+    status.state === "failed" && me !== undefined && ["SEAT_TOKEN_INVALID", "TABLE_NOT_FOUND"].includes(status.failure.reason)
+      ? h(
+          "button",
+          {
+            class: "primary",
+            "data-key": "forget",
+            onclick: () => {
+              opts.store.forget(opts.tableId);
+              opts.onLeave();
+            },
+          },
+          "Forget this seat",
+        )
+      : null;
+  const refusal = session.refusal
+    ? h("div", { class: "refusal", role: "alert", "data-testid": "refusal" }, `Refused: ${refusalText(session.refusal)}`)
+    : null;
+  let body: Child = h("p", { class: "waiting" }, "Waiting for the game to start…");
+  const model = session.model;
+  if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session);
+  else if (table?.game === GameKind.THOUSAND && model instanceof ThousandModel) body = renderThousand(session, model, ui);
+  else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
+  const log = h(
+    "section",
+    { class: "log", "aria-label": "What happened" },
+    h("h2", {}, "Log (newest first)"),
+    h(
+      "ul",
+      { "aria-live": "polite", "aria-relevant": "additions" },
+      session.log.slice(-80).reverse().map((l) => h("li", { "data-seq": l.sequence }, l.text)),
+    ),
+  );
+  return [header, lost, refusal, ui.note ? h("div", { class: "note", role: "status" }, ui.note) : null, body, log];
+}
+
+function waiting(session: TableSession): Child {
+  const table = session.table;
+  if (!table) return h("p", {}, "Opening the table…");
+  return h(
+    "section",
+    { class: "waiting" },
+    h("h2", {}, "Waiting for players"),
+    h(
+      "ul",
+      {},
+      table.seats.map((s, i) =>
+        h("li", {}, `${session.names(i)}: ${s.taken ? "seated" : "free — share this page's address to invite someone"}`),
+      ),
+    ),
+  );
+}
+
+/** Turn clocks count down between renders: every element with data-deadline (ms since the epoch). */
+function tickClocks(container: HTMLElement): void {
+  for (const el of container.querySelectorAll<HTMLElement>("[data-deadline]")) {
+    const left = Number(el.dataset["deadline"]) - Date.now();
+    el.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
+    el.classList.toggle("low", left < 10000);
+  }
+}

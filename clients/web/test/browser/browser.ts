@@ -1,0 +1,135 @@
+// What the browser tests share: Debian's Chromium (CHROMIUM, installed by `make web` through apt-get when
+// missing; never downloaded at run time) driven by playwright-core, headless with a fresh profile; the
+// server's page (THOUSAND_WEB_URL); screenshots kept in ARTIFACTS; and helpers to read the page's session.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const BASE_URL = process.env["THOUSAND_WEB_URL"] ?? "";
+const CHROMIUM = process.env["CHROMIUM"] ?? "/usr/bin/chromium";
+const ARTIFACTS = process.env["ARTIFACTS"] ?? join(process.cwd(), "artifacts");
+assert.ok(BASE_URL, "THOUSAND_WEB_URL must name the server's web port");
+assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: run \`make web\` (installs Debian's chromium as root)`);
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export async function open(browser: Browser, phone = false): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(
+    phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } },
+  );
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (m) => m.type() === "error" && !m.text().includes("Failed to load resource") && errors.push(m.text()));
+  (page as unknown as { errors: string[] }).errors = errors;
+  return { context, page };
+}
+
+export function pageErrors(page: Page): string[] {
+  return (page as unknown as { errors: string[] }).errors;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** The first of the selectors that matches a visible, enabled element now (one look at the page), or
+ * undefined; then click it as a person would (playwright's real pointer events). */
+export async function clickFirst(page: Page, selectors: string[]): Promise<string | undefined> {
+  const found = await page.evaluate((list) => {
+    for (const selector of list)
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const box = el.getBoundingClientRect();
+        if (box.width > 0 && box.height > 0 && !(el as HTMLButtonElement).disabled) return selector;
+      }
+    return undefined;
+  }, selectors);
+  if (found === undefined) return undefined;
+  try {
+    await page.locator(found).first().click({ timeout: 2000 });
+    return found;
+  } catch {
+    return undefined; // re-rendered under the click: look again
+  }
+}
+
+/** Click the first visible, enabled match of a selector; false when there is none right now. */
+export async function clickIf(page: Page, selector: string): Promise<boolean> {
+  const target = page.locator(selector).first();
+  try {
+    if ((await target.count()) === 0 || !(await target.isVisible()) || !(await target.isEnabled())) return false;
+    await target.click({ timeout: 2000 });
+    return true;
+  } catch {
+    return false; // re-rendered under the click: look again
+  }
+}
+
+export interface PageState {
+  status: string;
+  seat: number | undefined;
+  lastSeen: string | undefined;
+  applied: string[];
+  legal: string[];
+  phase: number | undefined;
+  gameOver: boolean;
+}
+
+/** The page's TableSession (window.thousandSession), as plain data. */
+export async function state(page: Page): Promise<PageState> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { thousandSession?: Record<string, unknown> }).thousandSession as
+      | {
+          status: { state: string };
+          seat: number | undefined;
+          lastSeen: bigint | undefined;
+          applied: bigint[];
+          legalActions(): { game: { value: { action: { case: string } } } }[];
+          model?: { view?: { phase: number; winner?: number } };
+        }
+      | undefined;
+    if (!s) return { status: "none", seat: undefined, lastSeen: undefined, applied: [], legal: [], phase: undefined, gameOver: false };
+    return {
+      status: s.status.state,
+      seat: s.seat,
+      lastSeen: s.lastSeen?.toString(),
+      applied: s.applied.map(String),
+      legal: s.legalActions().map((a) => a.game.value.action.case),
+      phase: s.model?.view?.phase,
+      gameOver: s.model?.view?.winner !== undefined,
+    };
+  });
+}
+
+/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks (a player's
+ * setting) so that a long game is clicked through quickly. */
+export async function setName(page: Page, name: string, armingMs = 40): Promise<void> {
+  await page.goto(`${BASE_URL}/#/`);
+  await page.evaluate((ms) => localStorage.setItem("thousand.arming-ms.v1", String(ms)), armingMs);
+  await page.fill("#player-name", name);
+}
+
+/** Join a table from the lobby's list (as a person would). */
+export async function joinFromLobby(page: Page, tableId: string, name: string): Promise<void> {
+  await setName(page, name);
+  await page.locator(`[data-testid="join-${tableId}"]`).first().click({ timeout: 15000 });
+  await page.waitForURL(`**/#/table/${tableId}`);
+}

@@ -1,0 +1,99 @@
+"""The web client (clients/web) against a real ``thousand-server --web-port``, over the Connect transport
+the browser uses.
+
+- The client's logic (``clients/web/test/logic``: decoding, view tracking against the server's own views,
+  resume and reconnection) runs under ``node --test`` with connect-web on Node's fetch.
+- The browser tests (``clients/web/test/browser``) drive Debian's Chromium (installed by ``make test``
+  through apt-get when missing and running as root; never downloaded) with playwright-core: a whole seeded
+  Thousand game clicked to the final standings, a 1000 Blagogo round with a meld, an addition and a bridge
+  take, a refused action shown with its reason, a spectator, a finished game's record and replay, a reload
+  mid-deal. A missing browser fails them. Their screenshots are kept in ``artifacts/web/`` (gitignored).
+- The built client stays under its size budget (150 KB gzipped; bench/web_client.py prints the figures).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.web_build import WEB, built
+
+ARTIFACTS = ROOT / "artifacts" / "web"
+CHROMIUM = "/usr/bin/chromium"
+BUDGET_GZIP_BYTES = 150 * 1024
+
+
+def node_tests(kind: str) -> list[str]:
+    return sorted(p.name.removesuffix(".test.ts") for p in (WEB / "test" / kind).glob("*.test.ts"))
+
+
+@pytest.fixture(scope="module")
+def web_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    built()
+    port = free_port()
+    directory = tmp_path_factory.mktemp("web-server")
+    with live_server(
+        directory, ":memory:", "--web-port", str(port), "--web-root", str(WEB / "dist")
+    ) as server:
+        wait_listening(server, port)
+        yield f"http://127.0.0.1:{port}"
+
+
+def wait_listening(server: LiveServer, port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"the web port did not listen within {timeout} s:\n{server.log.read_text()[-3000:]}")
+
+
+def run_node_test(path: Path, web_url: str, timeout: float) -> None:
+    node = shutil.which("node")
+    assert node, "node is needed for the web client's tests"
+    env = {**os.environ, "THOUSAND_WEB_URL": web_url, "CHROMIUM": CHROMIUM, "ARTIFACTS": str(ARTIFACTS)}
+    done = subprocess.run(
+        [node, "--test", "--test-concurrency=1", str(path)],
+        cwd=WEB,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"{path.name} failed:\n{output[-8000:]}"
+    assert "# fail 0" in output and "# pass 0" not in output, output[-3000:]
+
+
+@pytest.mark.parametrize("name", node_tests("logic"))
+def test_client_logic(name: str, web_url: str) -> None:
+    run_node_test(WEB / "build" / "test" / "logic" / f"{name}.test.mjs", web_url, timeout=300)
+
+
+@pytest.mark.parametrize("name", node_tests("browser"))
+def test_in_chromium(name: str, web_url: str) -> None:
+    assert Path(CHROMIUM).exists(), (
+        f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium when run as root "
+        "(scripts/system-packages.sh); install it with apt-get install chromium"
+    )
+    run_node_test(WEB / "build" / "test" / "browser" / f"{name}.test.mjs", web_url, timeout=600)
+
+
+def test_the_built_client_is_under_its_size_budget() -> None:
+    dist = built() / "dist"
+    files = sorted(p for p in dist.iterdir() if p.is_file())
+    assert {p.name for p in files} >= {"index.html", "app.js", "app.css"}
+    total = sum(len(gzip.compress(p.read_bytes(), 9)) for p in files)
+    assert total < BUDGET_GZIP_BYTES, f"the built client is {total / 1024:.1f} KB gzipped (budget 150 KB)"
