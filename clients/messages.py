@@ -147,6 +147,8 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
     if kind == "seat_reclaimed":
         seat = message.seat_reclaimed.seat
         return TableNotice(seat, f"seat {seat} is played by its player again", kind)
+    if kind == "table_stopped":
+        return TableNotice(None, f"the server stopped the table: {message.table_stopped.message}", kind)
     if kind in GAME_CASES:
         return None
     return TableNotice(None, f"(an event this client does not know: {kind})")

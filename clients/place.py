@@ -72,6 +72,6 @@ class Place:
         self.last_sequence = message.sequence
         if turn is not None:
             self.turn = turn
-        if game.is_game_over(event):
-            self.finished = True
+        if game.is_game_over(event) or message.event.HasField("table_stopped"):
+            self.finished = True  # the game's end, or the server stopped the table (its last event)
         return EventMessage(message.sequence, event, turn)

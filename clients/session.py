@@ -432,9 +432,9 @@ class TableSession:
 
         The first message is a :class:`Snapshot`, unless ``from_start`` asks for every event of the table from
         the first one instead (filtered for this seat, T-33), or the session resumes (:meth:`attach`). Ends
-        after the game's GameOver event. Raises :class:`ServerError` for a refusal (an unknown table, a
-        revoked seat token) and :class:`StreamGaveUpError` when the server stays unreachable longer than the
-        backoff allows.
+        after the game's GameOver event (or TableStopped, when the server stopped the table). Raises
+        :class:`ServerError` for a refusal (an unknown table, a revoked seat token) and
+        :class:`StreamGaveUpError` when the server stays unreachable longer than the backoff allows.
         """
         if self.table is None or self.table.table_id != self._table_id():
             self._at.table = await self.get_table()  # after attach: its game says how to read its events

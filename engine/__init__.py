@@ -22,10 +22,11 @@ from engine.actions import (
     Shuffle,
 )
 from engine.cards import Card, Rank, Suit
-from engine.deal import Deal, DealSetup
+from engine.deal import Deal
 from engine.errors import ActionError, IllegalActionError, InvalidActionError, Reason, RulesError
 from engine.events import DealKind, Event, Mark, Outcome
 from engine.game import Game
+from engine.layout import DealSetup
 from engine.observer import SPECTATOR, TakenTrick, View, event_for, events_for, view
 from engine.phases import Phase
 from engine.rules import BidCap, OpeningBid, Rules, SitterScores, TwoPlayerDeal, WeakTalon

@@ -15,7 +15,7 @@ from typing import Final
 
 from engine.actions import Action, Shuffle
 from engine.cards import CARDS, Card
-from engine.deal import Deal, DealSetup, active_seats
+from engine.deal import Deal
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.events import (
     DealKind,
@@ -30,6 +30,7 @@ from engine.events import (
     SheetMarked,
     Standing,
 )
+from engine.layout import DealSetup, active_seats
 from engine.phases import Phase
 from engine.rules import GOAL, SAMOSVAL, Rules
 from engine.scoring import DealValue, value_deal

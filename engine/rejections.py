@@ -9,7 +9,7 @@ wrong type included, and so it lives in a module that stays interpreted in the c
 
 from __future__ import annotations
 
-from typing import Final, Protocol
+from typing import Final
 
 from engine.actions import (
     Bid,
@@ -25,37 +25,9 @@ from engine.actions import (
     PlayCard,
 )
 from engine.cards import MARRIAGE_MASKS, SUIT_MASKS, Card, Rank, Suit, marriage_points_in
+from engine.deal_state import DealState
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 from engine.phases import CONTRACT_STEP, DARK_BID, Phase
-from engine.rules import Rules
-
-
-class Deal(Protocol):
-    """What an explanation reads of the deal that refused an action (:class:`engine.deal.Deal`).
-
-    Spelled out here so that this module needs nothing from the deal's: the deal imports it, not the reverse.
-    """
-
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def hands(self) -> list[int]: ...
-    @property
-    def active(self) -> tuple[int, ...]: ...
-    @property
-    def bid(self) -> int: ...
-    @property
-    def dark_seat(self) -> int | None: ...
-    @property
-    def trick(self) -> list[tuple[int, int]]: ...
-    @property
-    def trump(self) -> Suit | None: ...
-    def cap(self, seat: int) -> int: ...
-    def lowest_bid(self) -> int: ...
-    def auction_cap(self, seat: int) -> int: ...
-
 
 _PHASE_ACTIONS: Final[dict[Phase, tuple[type, ...]]] = {
     Phase.DARK: (DeclareDark, DeclineDark),
@@ -81,7 +53,7 @@ _ALL_ACTIONS: Final = (
 )
 
 
-def why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | InvalidActionError:
+def why_illegal(deal: DealState, seat: int, action: object) -> IllegalActionError | InvalidActionError:
     """The specific reason an action outside the legal list is rejected (the slow path)."""
     phase = deal.phase
     if isinstance(action, DemandRedeal):
@@ -142,7 +114,7 @@ def why_illegal(deal: Deal, seat: int, action: object) -> IllegalActionError | I
     return IllegalActionError(Reason.WRONG_PHASE, f"{action!r} is not allowed now")
 
 
-def _why_bid_illegal(deal: Deal, seat: int, value: object) -> IllegalActionError | InvalidActionError:
+def _why_bid_illegal(deal: DealState, seat: int, value: object) -> IllegalActionError | InvalidActionError:
     if not isinstance(value, int) or isinstance(value, bool):
         return InvalidActionError(f"bid {value!r} is not a number")
     lowest = deal.lowest_bid()
@@ -163,7 +135,7 @@ def _why_bid_illegal(deal: Deal, seat: int, value: object) -> IllegalActionError
 
 
 def _why_play_illegal(
-    deal: Deal, seat: int, card: object, marriage: object
+    deal: DealState, seat: int, card: object, marriage: object
 ) -> IllegalActionError | InvalidActionError:
     if not isinstance(card, Card):
         return InvalidActionError(f"{card!r} is not a card")

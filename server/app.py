@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import os
 import re
 import signal
@@ -31,9 +32,18 @@ from server.clock import MAX_BOT_PACE
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
+from server.pacing import DEFAULT_MAX_MOVES, BotPacer
+from server.quotas import (
+    DEFAULT_MAX_BOT_TABLES,
+    DEFAULT_MAX_BOT_TABLES_PER_CLIENT,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_MAX_TABLES_PER_CLIENT,
+    TableQuotas,
+)
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
+from server.stalls import StallWatch
 from server.store import Store
 from server.telemetry import Telemetry
 from server.web import WebPort, valid_origin
@@ -44,6 +54,7 @@ DEFAULT_PORT: Final = 50051
 DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
 TABLE_IDLE_SECONDS: Final = 86_400.0
+WAITING_TABLE_IDLE_SECONDS: Final = 600.0
 MAX_SWEEP_SECONDS: Final = 60.0
 KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
@@ -82,8 +93,18 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
-    max_tables: int = 10_000
+    max_tables: int = DEFAULT_MAX_TABLES
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
+    max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
+    """Unfinished tables one client (its address) may have created (server.quotas); 0: no such limit."""
+    max_bot_tables: int = DEFAULT_MAX_BOT_TABLES
+    """Unfinished tables of bots only the server holds at most; 0: no such limit."""
+    max_bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
+    """Unfinished tables of bots only one client may have created; 0: no such limit."""
+    bot_move_delay: float = 0.0
+    """Seconds between two moves at a table of bots only (server.pacing); 0: as fast as their turns come."""
+    bot_table_max_moves: int = DEFAULT_MAX_MOVES
+    """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -98,6 +119,9 @@ class Settings:
     table_idle_seconds: float = TABLE_IDLE_SECONDS
     """A table with no open stream and no event for this long is dropped from memory, finished or not (its
     stored records stay, for ``thousand-export``); 0: never."""
+    waiting_table_idle_seconds: float = WAITING_TABLE_IDLE_SECONDS
+    """The same for a table still waiting for players, much sooner: such a table costs memory and a slot of
+    the quotas while nobody plays; 0: as ``table_idle_seconds``."""
     keepalive_seconds: float = KEEPALIVE_SECONDS
     """The server pings every connection this often and closes one whose peer does not answer within
     KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
@@ -134,9 +158,16 @@ class Settings:
         return options
 
     @property
+    def quotas(self) -> TableQuotas:
+        return TableQuotas(
+            self.max_tables, self.max_tables_per_client, self.max_bot_tables, self.max_bot_tables_per_client
+        )
+
+    @property
     def sweep_seconds(self) -> float:
-        """How often idle tables are looked for: a quarter of the idle time, at most a minute."""
-        return min(MAX_SWEEP_SECONDS, self.table_idle_seconds / 4)
+        """How often idle tables are looked for: a quarter of the shortest idle time, at most a minute."""
+        idle = [s for s in (self.table_idle_seconds, self.waiting_table_idle_seconds) if s > 0]
+        return min(MAX_SWEEP_SECONDS, min(idle, default=0.0) / 4)
 
 
 class Server:
@@ -147,7 +178,14 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = Store(settings.db)
-        self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
+        self.stalls = StallWatch(self.telemetry.loop_stalled)
+        self.registry = Registry(
+            self.store,
+            self.telemetry,
+            quotas=settings.quotas,
+            pacer=BotPacer(settings.bot_move_delay, settings.bot_table_max_moves),
+            stalls=self.stalls,
+        )
         restored = self.registry.restore(settings.table_idle_seconds)
         if restored or self.registry.left_in_store:
             log.info(
@@ -220,6 +258,7 @@ class Server:
         return interceptors
 
     async def start(self) -> None:
+        self.stalls.start()
         await self.grpc.start()
         if self.web is not None:
             try:
@@ -245,7 +284,7 @@ class Server:
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        if self.settings.table_idle_seconds > 0:
+        if self.settings.sweep_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
         log.info(
             "serving",
@@ -271,6 +310,7 @@ class Server:
             # The web port ends the streams once more after it stopped accepting: one that started meanwhile.
             stopping.append(self.web.stop(grace, self.service.close_streams))
         await asyncio.gather(*stopping)
+        self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         if self.metrics is not None:
             self.metrics.close()
@@ -278,11 +318,12 @@ class Server:
 
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
-        idle_limit = self.settings.table_idle_seconds
+        idle_limit = self.settings.table_idle_seconds or math.inf  # 0: never
+        waiting_limit = self.settings.waiting_table_idle_seconds or None  # 0: as any table
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)
             try:
-                expired = self.registry.expire(idle_limit)
+                expired = self.registry.expire(idle_limit, waiting_idle_seconds=waiting_limit)
             except Exception:  # one bad sweep must not end the sweeping
                 log.exception("idle table sweep failed")
                 continue
@@ -411,7 +452,37 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         "--max-tables",
         type=int,
         default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
-        help="unfinished tables held at most",
+        help="unfinished tables held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_TABLES_PER_CLIENT", defaults.max_tables_per_client)),
+        help="unfinished tables one client (peer address; IPv6: its /64) may have created; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES", defaults.max_bot_tables)),
+        help="unfinished tables whose every seat is a bot, held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES_PER_CLIENT", defaults.max_bot_tables_per_client)),
+        help="unfinished tables of bots only one client may have created; 0: no limit",
+    )
+    parser.add_argument(
+        "--bot-move-delay",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_MOVE_DELAY", defaults.bot_move_delay)),
+        help="seconds between two moves at a table of bots only; 0: as fast as their fair share allows",
+    )
+    parser.add_argument(
+        "--bot-table-max-moves",
+        type=int,
+        default=int(env.get("THOUSAND_BOT_TABLE_MAX_MOVES", defaults.bot_table_max_moves)),
+        help="moves a table played by bots only makes before the server stops it; 0: no limit",
     )
     parser.add_argument(
         "--max-message-bytes",
@@ -437,6 +508,12 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         default=float(env.get("THOUSAND_TABLE_IDLE_SECONDS", defaults.table_idle_seconds)),
         help="drop a table from memory after this long with no open stream and no action (its records stay);"
         " 0: never",
+    )
+    parser.add_argument(
+        "--waiting-table-idle-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_WAITING_TABLE_IDLE_SECONDS", defaults.waiting_table_idle_seconds)),
+        help="the same, sooner, for a table still waiting for players; 0: as --table-idle-seconds",
     )
     parser.add_argument(
         "--keepalive-seconds",
@@ -468,8 +545,14 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
-    if args.table_idle_seconds < 0:
-        parser.error("--table-idle-seconds must be 0 (never) or positive")
+    if args.table_idle_seconds < 0 or args.waiting_table_idle_seconds < 0:
+        parser.error("--table-idle-seconds and --waiting-table-idle-seconds must be 0 or positive")
+    if not 0 <= args.bot_move_delay <= 3600:
+        parser.error("--bot-move-delay must be 0 to 3600 seconds")
+    limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
+    for name in (*limits, "bot_table_max_moves"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
@@ -496,12 +579,18 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
         max_tables=args.max_tables,
+        max_tables_per_client=args.max_tables_per_client,
+        max_bot_tables=args.max_bot_tables,
+        max_bot_tables_per_client=args.max_bot_tables_per_client,
+        bot_move_delay=args.bot_move_delay,
+        bot_table_max_moves=args.bot_table_max_moves,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         rate_limit=args.rate_limit,
         rate_burst=args.rate_burst,
         table_idle_seconds=args.table_idle_seconds,
+        waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
         bot_pace=args.bot_pace,

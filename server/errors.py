@@ -19,6 +19,9 @@ from engine import ActionError, IllegalActionError, Reason
 from engine.blagogo import BlagogoIllegalActionError
 
 DOMAIN = "thousand.v1"
+MAX_MESSAGE_CHARS: Final = 1024
+"""The longest status message sent: a message echoing a client's input never makes the trailers outgrow a
+client's metadata limit (8 KiB in gRPC's C core, which then reports RESOURCE_EXHAUSTED, not the error)."""
 
 
 class ErrorReason(Enum):
@@ -80,6 +83,8 @@ class ServiceError(Exception):
     def __init__(
         self, reason: ErrorReason, message: str, *, retry_delay: float | None = None, **metadata: str
     ) -> None:
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
         super().__init__(message)
         self.reason = reason
         self.message = message

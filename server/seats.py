@@ -12,6 +12,7 @@ import hmac
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Final, Generic, TypeAlias
 
 from server.clock import TimeoutPolicy
@@ -96,8 +97,31 @@ class SeatReclaimedEvent:
     seat: int
 
 
+class StopReason(Enum):
+    """Why the server stopped a table before its game ended; the value is the store's name."""
+
+    MOVE_LIMIT = "move_limit"
+    """A table played by bots only made the server's limit of moves (``server.pacing``)."""
+
+    def to_proto(self) -> pb.StopReason.ValueType:
+        return pb.STOP_REASON_MOVE_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class TableStoppedEvent:
+    """The table's last event: the server stopped it (the game has no winner)."""
+
+    reason: StopReason
+    message: str
+
+
 SeatEvent: TypeAlias = (
-    SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
+    SeatTakenEvent
+    | SeatReleasedEvent
+    | TurnTimedOutEvent
+    | SeatTakenOverEvent
+    | SeatReclaimedEvent
+    | TableStoppedEvent
 )
 """The table's own events (not the game's)."""
 
@@ -119,6 +143,8 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_taken_over=over)
         case SeatReclaimedEvent(seat):
             return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
+        case TableStoppedEvent(reason, message):
+            return pb.Event(table_stopped=pb.TableStopped(reason=reason.to_proto(), message=message))
 
 
 # ---------------------------------------------------------------------------------------------- idempotency

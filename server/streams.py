@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from server.errors import ErrorReason, ServiceError
-from server.rendering import Rendering, render, response, snapshot, turn_bytes
-from server.seats import TableEvent
+from server.rendering import Rendering, history, response, snapshot, turn_bytes
+from server.seats import TableEvent, TableStoppedEvent
 
 if TYPE_CHECKING:
     from server.table import AnyTable
@@ -141,7 +141,7 @@ class Streams:
         for subscriber in self.subscribers:
             audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
         table = self._table
-        ended = any(table.adapter.is_game_over(e) for e in events)
+        ended = any(table.adapter.is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
         rendering = Rendering(table, events, first)
         for (audience, batch), subscribers in audiences.items():
             messages = rendering.messages(audience, batch)
@@ -173,18 +173,20 @@ class Streams:
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self.subscribers.add(subscriber)
         try:
+            first: Iterable[bytes]
             if after is None:
                 first = [snapshot(table, audience)]
             elif after < table.sequence:
-                first = render(table, table.log[after:], after + 1, audience, batch)
+                # Rendered part by part as it is sent; the events logged meanwhile are queued.
+                turn = turn_bytes(table, audience)
+                first = history(table, after, table.sequence, audience=audience, batch=batch, turn=turn)
             else:  # nothing missed: still say whose turn it is
                 first = [response(table.sequence, None, turn_bytes(table, audience))]
             # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
             # game may end while it is sent, its last events then waiting in the queue.
             ended = table.finished
-            first.reverse()
-            while first:
-                yield first.pop()  # each message is released once sent (a resume may send many)
+            for data in first:
+                yield data
             if ended:
                 return
             while True:

@@ -36,6 +36,7 @@ from server.clock import TimeControl, TimeoutPolicy, duration
 from server.errors import ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request, get_logger
+from server.pacing import BotPacer
 from server.seats import (
     RequestMemory,
     SeatReclaimedEvent,
@@ -43,11 +44,14 @@ from server.seats import (
     SeatState,
     SeatTakenEvent,
     SeatTakenOverEvent,
+    StopReason,
     TableEvent,
+    TableStoppedEvent,
     TurnTimedOutEvent,
     hash_token,
     seat_holding,
 )
+from server.stalls import StallWatch
 from server.store import Record, Store, StoreError
 from server.streams import Streams, Subscriber
 from server.telemetry import Telemetry
@@ -74,6 +78,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         create_time: float | None = None,
         telemetry: Telemetry | None = None,
         time_control: TimeControl | None = None,
+        pacer: BotPacer | None = None,
+        stalls: StallWatch | None = None,
         seeded: bool = False,
         secret: bytes = b"",
     ) -> None:
@@ -100,6 +106,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.replaying = False
         """Rebuilding from the store: nothing is stored again, no timer armed, nothing reported."""
         self.time_control = time_control
+        self.pacer = pacer if pacer is not None else BotPacer()
+        """The server's bot work queue (``server.pacing``): this table's bots take their turns from it."""
+        self.stalls = stalls if stalls is not None else StallWatch()
+        """The server's record of the time it did not run, which turn clocks give back."""
+        self.stopped: StopReason | None = None
+        """Why the server stopped the table before its game ended; None: it did not."""
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
         self.streams = Streams(self)
@@ -122,7 +134,13 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     @property
     def finished(self) -> bool:
-        return self.game.is_over
+        """The game ended, or the server stopped the table."""
+        return self.game.is_over or self.stopped is not None
+
+    @property
+    def moves(self) -> int:
+        """Decisions applied so far, by anyone."""
+        return self.clock.decisions
 
     @property
     def clocked(self) -> bool:
@@ -132,8 +150,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if not s.taken)
 
+    def played_by_bots_only(self) -> bool:
+        """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
+        return all(s.played_by_bot for s in self.seats)
+
     def status(self) -> pb.TableStatus.ValueType:
-        if self.game.is_over:
+        if self.finished:
             return pb.TABLE_STATUS_FINISHED
         return pb.TABLE_STATUS_PLAYING if self.started else pb.TABLE_STATUS_WAITING
 
@@ -164,6 +186,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             time_control=self.time_control.to_proto() if self.time_control is not None else None,
             seeded=self.seeded,
             fairness=self._fairness(),
+            stop_reason=self.stopped.to_proto() if self.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
         )
 
     def _fairness(self) -> pb.Fairness | None:
@@ -287,8 +310,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         await self.reclaim(seat)
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
-        if self.game.is_over:
-            raise ServiceError(ErrorReason.GAME_OVER, "the game is over")
+        if self.finished:
+            ended = "the game is over" if self.stopped is None else "the server stopped the table"
+            raise ServiceError(ErrorReason.GAME_OVER, ended)
         if stale:
             raise ServiceError(
                 ErrorReason.STALE_SEQUENCE,
@@ -354,20 +378,36 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             self.bots.observe()
         self._publish([*extra, *new])
 
-    async def play_decided(self, seat: int, action: ActionT) -> None:
-        """Check, store and apply a move the server decided (a bot's; caller holds the lock). A seat taken
-        over for one turn is its player's again after it, in the same commit."""
+    async def store_decided(self, seat: int, action: ActionT) -> None:
+        """Check and store a move the server decided (a bot's; caller holds the lock); the caller must then
+        apply it (:meth:`apply_decided`) before anything else changes the table. A seat taken over for one
+        turn is its player's again after the move: stored in the same commit."""
         self.check_legal(seat, action)
         records = [Record("action", seat, "", self.adapter.action_to_bytes(action))]
-        handed_back = self.seats[seat].one_turn
-        if handed_back:
+        if self.seats[seat].one_turn:
             records.append(Record("reclaim", seat))
         await self.record(*records)
+
+    def apply_decided(self, seat: int, action: ActionT) -> None:
         applied = time.perf_counter()
         self.apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
-        if handed_back:
-            self._reclaim(seat)
+        if self.seats[seat].one_turn:
+            self._reclaim(seat)  # the one move a timeout gave the bot is made: the seat is its player's
+
+    async def stop(self, reason: StopReason, message: str) -> None:
+        """End the table before its game did (caller holds the lock): stored, then TableStopped, the
+        streams end and no action is accepted any more."""
+        await self.record(Record("stop", -1, reason.value, message.encode()))
+        self._stop(reason, message)
+
+    def _stop(self, reason: StopReason, message: str) -> None:
+        self.stopped = reason
+        self._publish([TableStoppedEvent(reason, message)])
+        if not self.replaying:
+            if self.store is not None:
+                self.store.mark_finished(self.table_id, time.time())
+            self.telemetry.table_stopped(self, reason, message)
 
     def _publish(self, events: list[TableEvent[EventT]]) -> None:
         """Log events with sequence numbers and send them to every stream."""
@@ -451,6 +491,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     self._reclaim(record.seat)
                 elif record.kind == "bank":
                     self.seats[record.seat].bank = float(record.text)
+                elif record.kind == "stop":
+                    self._stop(StopReason(record.text), record.data.decode())
                 else:
                     raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
         finally:

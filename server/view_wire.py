@@ -191,19 +191,18 @@ _CARD_PAYLOADS: Final = tuple(codec.card_to_proto(c).SerializeToString() for c i
 """Each card's serialized ``Card``, by :attr:`Card.index`, as the codec writes it."""
 
 
-def _card_fields(number: int) -> dict[int, bytes]:
-    """Each of the 24 (interned) cards as field ``number`` of a message, keyed by the card's ``id``.
+def _card_fields(number: int) -> tuple[bytes, ...]:
+    """Each of the 24 cards as field ``number`` of a message, by :attr:`Card.index`.
 
-    By identity, because a card's ``index`` is a property and its hash a Python-level call: an ``id`` and a
-    dict lookup are cheaper. A card that is not the interned instance (never one from the engine) misses and
-    is written from its index (:func:`_cards`).
+    By index, because the index is stored on the card: an attribute load and a tuple index cost half of an
+    ``id`` call and a dict lookup (the tables were keyed by ``id`` while the index was a computed property),
+    and an equal card that is not the interned instance finds its bytes too.
     """
-    return {id(c): wire.message_field(number, _CARD_PAYLOADS[c.index]) for c in CARDS}
+    return tuple(wire.message_field(number, payload) for payload in _CARD_PAYLOADS)
 
 
-def _cards(fields: dict[int, bytes], number: int, cards: Iterable[Card]) -> bytes:
-    get = fields.get
-    return b"".join([get(id(c)) or wire.message_field(number, _CARD_PAYLOADS[c.index]) for c in cards])
+def _cards(fields: tuple[bytes, ...], cards: Iterable[Card]) -> bytes:
+    return b"".join([fields[c.index] for c in cards])
 
 
 _HAND_CARDS: Final = _card_fields(_HAND)
@@ -219,19 +218,19 @@ def _trick_card(number: int, seat: int, card: Card) -> bytes:
     return wire.message_field(number, payload)
 
 
-def _play_fields(number: int) -> tuple[dict[int, bytes], ...]:
-    """Every seat's play of every card as field ``number``: by seat, then keyed by the card's ``id``."""
-    return tuple({id(c): _trick_card(number, seat, c) for c in CARDS} for seat in range(_SEATS))
+def _play_fields(number: int) -> tuple[tuple[bytes, ...], ...]:
+    """Every seat's play of every card as field ``number``: by seat, then by :attr:`Card.index`."""
+    return tuple(tuple(_trick_card(number, seat, c) for c in CARDS) for seat in range(_SEATS))
 
 
 _TRICK_PLAYS: Final = _play_fields(_TRICK)
 _TAKEN_PLAYS_FIELDS: Final = _play_fields(_TAKEN_PLAYS)
 
 
-def _plays(fields: tuple[dict[int, bytes], ...], number: int, plays: Iterable[tuple[int, Card]]) -> bytes:
+def _plays(fields: tuple[tuple[bytes, ...], ...], number: int, plays: Iterable[tuple[int, Card]]) -> bytes:
     return b"".join(
         [
-            (fields[seat].get(id(card)) if 0 <= seat < _SEATS else None) or _trick_card(number, seat, card)
+            fields[seat][card.index] if 0 <= seat < _SEATS else _trick_card(number, seat, card)
             for seat, card in plays
         ]
     )
@@ -432,7 +431,7 @@ def view_bytes(view: View) -> bytes:
     if view.sitter is not None:
         add(_int(_SITTER_FIELDS, _SITTER, view.sitter))
     if view.hand:
-        add(_cards(_HAND_CARDS, _HAND, view.hand))
+        add(_cards(_HAND_CARDS, view.hand))
     if view.card_counts:
         add(_packed(_CARD_COUNTS, view.card_counts))
     if view.auction:
@@ -453,7 +452,7 @@ def view_bytes(view: View) -> bytes:
     if view.doubled:
         add(_DOUBLED_FIELD)
     if view.talon:
-        add(_cards(_TALON_CARDS, _TALON, view.talon))
+        add(_cards(_TALON_CARDS, view.talon))
     if view.talon_counts:
         add(_packed(_TALON_COUNTS, view.talon_counts))
     if view.exchange:
@@ -478,8 +477,7 @@ def view_bytes(view: View) -> bytes:
         parts += [actions(id(action)) or _action_field(action) for action in view.legal_actions]
     if view.revealed_hands:
         parts += [
-            wire.message_field(_REVEALED_HANDS, _cards(_LISTED_CARDS, _LIST_CARDS, hand))
-            for hand in view.revealed_hands
+            wire.message_field(_REVEALED_HANDS, _cards(_LISTED_CARDS, hand)) for hand in view.revealed_hands
         ]
     if view.winner is not None:
         add(_int(_WINNER_FIELDS, _WINNER, view.winner))

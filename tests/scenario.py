@@ -11,8 +11,8 @@ from typing import TypeVar
 
 from engine import Action, Bid, Game, Pass, PlayCard, Rules, Shuffle
 from engine.cards import CARDS, Card, parse_cards
-from engine.deal import active_seats, deal_layout
 from engine.events import Event
+from engine.layout import active_seats, deal_layout
 
 
 def stack(rules: Rules, dealer: int, hands: Mapping[int, str], talons: Sequence[str]) -> Shuffle:

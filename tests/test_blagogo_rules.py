@@ -69,7 +69,7 @@ from engine.blagogo.events import (
     WentOut,
 )
 from engine.blagogo.randomplay import play
-from engine.blagogo.round import deal_order
+from engine.blagogo.round_state import deal_order
 from engine.blagogo.scoring import meld_points
 from engine.blagogo.stacking import pick, stack
 from engine.errors import ActionError, InvalidActionError, Reason, RulesError

@@ -23,9 +23,11 @@ from engine.cards import (
     marriage_points_in,
     mask_of,
 )
-from engine.deal import Deal, DealSetup, _play_actions
+from engine.deal import Deal
 from engine.errors import InvalidActionError
 from engine.game import Game
+from engine.layout import DealSetup
+from engine.legal_tables import play_actions as _play_actions
 from engine.rules import Rules
 from engine.seeds import derive_seed, seeded_shuffle
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from engine.cards import CARDS, MARRIAGE_MASKS, MARRIAGE_POINTS, RANK_POINTS, SUIT_MASKS, Card, points_of
+from engine.deal import trick_winner
 
 __all__ = [
     "CARDS",
@@ -96,23 +97,6 @@ def below(index: int) -> int:
     return SUIT_MASKS[index // 6] & ((1 << index) - 1)
 
 
-def trick_winner(cards: list[tuple[int, int]] | tuple[tuple[int, int], ...], trump: int | None) -> int:
-    """Position (0-based) of the winning card among (seat, index) plays, T-19."""
-    lead_suit = cards[0][1] // 6
-    best_pos = 0
-    best = cards[0][1]
-    best_trump = trump is not None and lead_suit == trump
-    for pos in range(1, len(cards)):
-        i = cards[pos][1]
-        suit = i // 6
-        if suit == trump:
-            if not best_trump or i > best:
-                best_pos, best, best_trump = pos, i, True
-        elif suit == lead_suit and not best_trump and i > best:
-            best_pos, best = pos, i
-    return best_pos
-
-
 def beats(index: int, best: int, trump: int | None) -> bool:
     """Whether ``index`` played now beats the current best card ``best`` of the trick."""
     if index // 6 == best // 6:
@@ -163,3 +147,17 @@ def marriage_points_of(mask: int) -> int:
 
 def card_points_of(mask: int) -> int:
     return points_of(mask)
+
+
+_MARRIED: Final = tuple(
+    sum(MARRIAGE_MASKS[s] for s in range(4) if (pattern >> s) & 1) for pattern in range(16)
+)
+
+
+def marriage_cards(hand: int) -> int:
+    """The kings and queens of the marriages in a hand."""
+    pattern = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
+            pattern |= 1 << s
+    return _MARRIED[pattern]

@@ -39,7 +39,8 @@ from clients.bots.heuristic import (
     rollout_action,
 )
 from clients.bots.strategy import StrategyOptions
-from clients.bots.worlds import WorldSampler, clone_deal, voluntary_auction
+from clients.bots.world_facts import voluntary_auction
+from clients.bots.worlds import WorldSampler, clone_deal
 from engine import (
     Action,
     Bid,

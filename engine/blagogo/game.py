@@ -25,7 +25,8 @@ from engine.blagogo.events import (
     RoundStarted,
     Standing,
 )
-from engine.blagogo.round import Round, deal_order
+from engine.blagogo.round import Round
+from engine.blagogo.round_state import deal_order
 from engine.blagogo.rules import BlagogoRules
 from engine.blagogo.scoring import value_round
 from engine.blagogo.verify import commitment

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from engine.blagogo.actions import Shuffle
 from engine.blagogo.cards import CARDS, FIRST_JOKER, Card
-from engine.blagogo.round import FIRST_HAND, HAND, deal_order
+from engine.blagogo.round_state import FIRST_HAND, HAND, deal_order
 
 
 class _Picker:

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.blagogo.cards import CARDS, FIRST_JOKER, Card
 from engine.blagogo.events import DeckShuffled, GameOver, HandDealt, RoundRevealed, RoundStarted
-from engine.blagogo.round import deal_order
+from engine.blagogo.round_state import deal_order
 from engine.verify import Revealed, Scheme, commitment_of
 
 FORMAT = "blagogo.round.v1"

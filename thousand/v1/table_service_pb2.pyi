@@ -90,7 +90,7 @@ class _TableStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TableStat
     TABLE_STATUS_PLAYING: _TableStatus.ValueType  # 2
     """The game is being played."""
     TABLE_STATUS_FINISHED: _TableStatus.ValueType  # 3
-    """The game has ended; its events remain readable."""
+    """The game has ended, or the server stopped the table (Table.stop_reason); its events remain readable."""
 
 class TableStatus(_TableStatus, metaclass=_TableStatusEnumTypeWrapper):
     """Where a table is in its life."""
@@ -102,7 +102,7 @@ TABLE_STATUS_WAITING: TableStatus.ValueType  # 1
 TABLE_STATUS_PLAYING: TableStatus.ValueType  # 2
 """The game is being played."""
 TABLE_STATUS_FINISHED: TableStatus.ValueType  # 3
-"""The game has ended; its events remain readable."""
+"""The game has ended, or the server stopped the table (Table.stop_reason); its events remain readable."""
 Global___TableStatus: _TypeAlias = TableStatus  # noqa: Y015
 
 class _TimeoutPolicy:
@@ -152,6 +152,30 @@ own clock, so a player who stepped away loses a move, never the game, and a seat
 the clock's pace. The default.
 """
 Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
+
+class _StopReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    STOP_REASON_UNSPECIFIED: _StopReason.ValueType  # 0
+    """Never sent."""
+    STOP_REASON_MOVE_LIMIT: _StopReason.ValueType  # 1
+    """A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
+    limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
+    """
+
+class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
+    """Why the server stopped a table before its game ended (TableStopped)."""
+
+STOP_REASON_UNSPECIFIED: StopReason.ValueType  # 0
+"""Never sent."""
+STOP_REASON_MOVE_LIMIT: StopReason.ValueType  # 1
+"""A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
+limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
+"""
+Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 
 @_typing.final
 class TimeControl(_message.Message):
@@ -401,6 +425,7 @@ class Table(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     SEEDED_FIELD_NUMBER: _builtins.int
     FAIRNESS_FIELD_NUMBER: _builtins.int
+    STOP_REASON_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -414,6 +439,10 @@ class Table(_message.Message):
     seeded: _builtins.bool
     """Whether the deals follow a seed the table's creator chose (CreateTableRequest.seed): whoever knows the
     seed knows every card. Such a table is for practice, tests and replays; show it as seeded to everyone.
+    """
+    stop_reason: Global___StopReason.ValueType
+    """Why the server stopped the table before its game ended (its status is then FINISHED; TableStopped);
+    STOP_REASON_UNSPECIFIED for every other table.
     """
     @_builtins.property
     def rules(self) -> Global___Rules:
@@ -451,10 +480,11 @@ class Table(_message.Message):
         time_control: Global___TimeControl | None = ...,
         seeded: _builtins.bool = ...,
         fairness: Global___Fairness | None = ...,
+        stop_reason: Global___StopReason.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1165,6 +1195,34 @@ class SeatReclaimed(_message.Message):
 Global___SeatReclaimed: _TypeAlias = SeatReclaimed  # noqa: Y015
 
 @_typing.final
+class TableStopped(_message.Message):
+    """The server stopped the table before its game ended: the table is finished (TABLE_STATUS_FINISHED), no
+    action is accepted any more (GAME_OVER), and every stream ends after this event. There is no winner.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    reason: Global___StopReason.ValueType
+    """Why."""
+    message: _builtins.str
+    """The same in words, with the limit."""
+    def __init__(
+        self,
+        *,
+        reason: Global___StopReason.ValueType = ...,
+        message: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "reason", b"reason"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableStopped: _TypeAlias = TableStopped  # noqa: Y015
+
+@_typing.final
 class Event(_message.Message):
     """One event of a table."""
 
@@ -1177,6 +1235,7 @@ class Event(_message.Message):
     TURN_TIMED_OUT_FIELD_NUMBER: _builtins.int
     SEAT_TAKEN_OVER_FIELD_NUMBER: _builtins.int
     SEAT_RECLAIMED_FIELD_NUMBER: _builtins.int
+    TABLE_STOPPED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def seat_taken(self) -> Global___SeatTaken:
         """A seat was taken."""
@@ -1205,6 +1264,10 @@ class Event(_message.Message):
     def seat_reclaimed(self) -> Global___SeatReclaimed:
         """A player took their seat back from the bot."""
 
+    @_builtins.property
+    def table_stopped(self) -> Global___TableStopped:
+        """The server stopped the table before its game ended; the last event of the table."""
+
     def __init__(
         self,
         *,
@@ -1215,12 +1278,13 @@ class Event(_message.Message):
         turn_timed_out: Global___TurnTimedOut | None = ...,
         seat_taken_over: Global___SeatTakenOver | None = ...,
         seat_reclaimed: Global___SeatReclaimed | None = ...,
+        table_stopped: Global___TableStopped | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo", "turn_timed_out", "seat_taken_over", "seat_reclaimed"]  # noqa: Y015
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo", "turn_timed_out", "seat_taken_over", "seat_reclaimed", "table_stopped"]  # noqa: Y015
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 

@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/table_service.proto.
  */
 export const file_thousand_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLtAgoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzIj4KCEZhaXJuZXNzEg4KBnNjaGVtZRgBIAEoCRISCgpjb21taXRtZW50GAIgASgJEg4KBnNlY3JldBgDIAEoCSKiAgoSQ3JlYXRlVGFibGVSZXF1ZXN0EiMKBGdhbWUYASABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIhCgVydWxlcxgCIAEoCzISLnRob3VzYW5kLnYxLlJ1bGVzEiYKBXNlYXRzGAMgAygLMhcudGhvdXNhbmQudjEuU2VhdENvbmZpZxIRCgRzZWVkGAQgASgESACIAQESGQoMZmlyc3RfZGVhbGVyGAUgASgFSAGIAQESLgoMdGltZV9jb250cm9sGAYgASgLMhgudGhvdXNhbmQudjEuVGltZUNvbnRyb2wSEgoKcmVxdWVzdF9pZBgHIAEoCRIQCghwcmFjdGljZRgIIAEoCEIHCgVfc2VlZEIPCg1fZmlyc3RfZGVhbGVyIjgKE0NyZWF0ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSJ4ChFMaXN0VGFibGVzUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSFwoPb25seV9vcGVuX3NlYXRzGAIgASgIEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIlEKEkxpc3RUYWJsZXNSZXNwb25zZRIiCgZ0YWJsZXMYASADKAsyEi50aG91c2FuZC52MS5UYWJsZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoPR2V0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjUKEEdldFRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSJ+ChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBARITCgtwbGF5ZXJfbmFtZRgDIAEoCRISCgpzZWF0X3Rva2VuGAQgASgJEhMKC2NsaWVudF9zZWVkGAUgASgJQgcKBV9zZWF0IlgKEUpvaW5UYWJsZVJlc3BvbnNlEgwKBHNlYXQYASABKAUSEgoKc2VhdF90b2tlbhgCIAEoCRIhCgV0YWJsZRgDIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiUKEUxlYXZlVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjcKEkxlYXZlVGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIpgBChNTdWJtaXRBY3Rpb25SZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAMgASgESACIAQESIwoGYWN0aW9uGAQgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UiKAoUU3VibWl0QWN0aW9uUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAQiJgoSUmVjbGFpbVNlYXRSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjgKE1JlY2xhaW1TZWF0UmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSImChJFeHBvcnRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiKgoTRXhwb3J0VGFibGVSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSJtChNTdHJlYW1FdmVudHNSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhsKDmFmdGVyX3NlcXVlbmNlGAIgASgESACIAQESFAoMYmF0Y2hfZXZlbnRzGAMgASgIQhEKD19hZnRlcl9zZXF1ZW5jZSI7CglTZWF0VGFrZW4SDAoEc2VhdBgBIAEoBRITCgtwbGF5ZXJfbmFtZRgCIAEoCRILCgNib3QYAyABKAgiHAoMU2VhdFJlbGVhc2VkEgwKBHNlYXQYASABKAUiSAoMVHVyblRpbWVkT3V0EgwKBHNlYXQYASABKAUSKgoGcG9saWN5GAIgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeSJCCg1TZWF0VGFrZW5PdmVyEgwKBHNlYXQYASABKAUSEQoJZm9yZmVpdGVkGAIgASgIEhAKCG9uZV90dXJuGAMgASgIIh0KDVNlYXRSZWNsYWltZWQSDAoEc2VhdBgBIAEoBSLyAgoFRXZlbnQSLAoKc2VhdF90YWtlbhgBIAEoCzIWLnRob3VzYW5kLnYxLlNlYXRUYWtlbkgAEjIKDXNlYXRfcmVsZWFzZWQYAiABKAsyGS50aG91c2FuZC52MS5TZWF0UmVsZWFzZWRIABIuCgh0aG91c2FuZBgDIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kRXZlbnRIABIsCgdibGFnb2dvGAQgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb0V2ZW50SAASMwoOdHVybl90aW1lZF9vdXQYBSABKAsyGS50aG91c2FuZC52MS5UdXJuVGltZWRPdXRIABI1Cg9zZWF0X3Rha2VuX292ZXIYBiABKAsyGi50aG91c2FuZC52MS5TZWF0VGFrZW5PdmVySAASNAoOc2VhdF9yZWNsYWltZWQYByABKAsyGi50aG91c2FuZC52MS5TZWF0UmVjbGFpbWVkSABCBwoFZXZlbnQi0AEKBFR1cm4SEQoEc2VhdBgBIAEoBUgAiAEBEioKDWxlZ2FsX2FjdGlvbnMYAiADKAsyEy50aG91c2FuZC52MS5BY3Rpb24SLAoIZGVhZGxpbmUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh8KBHZpZXcYBCABKAsyES50aG91c2FuZC52MS5WaWV3EjEKDmJhbmtfcmVtYWluaW5nGAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgcKBV9zZWF0Ik4KCFNuYXBzaG90EiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUSHwoEdmlldxgCIAEoCzIRLnRob3VzYW5kLnYxLlZpZXcizQEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEEikKCHNuYXBzaG90GAIgASgLMhUudGhvdXNhbmQudjEuU25hcHNob3RIABIjCgVldmVudBgDIAEoCzISLnRob3VzYW5kLnYxLkV2ZW50SAASHwoEdHVybhgEIAEoCzIRLnRob3VzYW5kLnYxLlR1cm4SJwoLbW9yZV9ldmVudHMYBSADKAsyEi50aG91c2FuZC52MS5FdmVudEIJCgdwYXlsb2FkImwKC1BsYXlSZXF1ZXN0EicKBXN0YXJ0GAEgASgLMhYudGhvdXNhbmQudjEuUGxheVN0YXJ0SAASKQoGYWN0aW9uGAIgASgLMhcudGhvdXNhbmQudjEuUGxheUFjdGlvbkgAQgkKB3JlcXVlc3QiTQoJUGxheVN0YXJ0EhAKCHRhYmxlX2lkGAEgASgJEhsKDmFmdGVyX3NlcXVlbmNlGAIgASgESACIAQFCEQoPX2FmdGVyX3NlcXVlbmNlIn0KClBsYXlBY3Rpb24SEgoKcmVxdWVzdF9pZBgBIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAiABKARIAIgBARIjCgZhY3Rpb24YAyABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSJsCgxQbGF5UmVzcG9uc2USMQoGdXBkYXRlGAEgASgLMiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2USKQoGcmVzdWx0GAIgASgLMhkudGhvdXNhbmQudjEuQWN0aW9uUmVzdWx0ImEKDEFjdGlvblJlc3VsdBISCgpyZXF1ZXN0X2lkGAEgASgJEhAKCHNlcXVlbmNlGAIgASgEEisKB3JlZnVzYWwYAyABKAsyGi50aG91c2FuZC52MS5BY3Rpb25SZWZ1c2FsItsBCg1BY3Rpb25SZWZ1c2FsEgwKBGNvZGUYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSOgoIbWV0YWRhdGEYBCADKAsyKC50aG91c2FuZC52MS5BY3Rpb25SZWZ1c2FsLk1ldGFkYXRhRW50cnkSLgoLcmV0cnlfZGVsYXkYBSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24aLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBKlQKCEdhbWVLaW5kEhkKFUdBTUVfS0lORF9VTlNQRUNJRklFRBAAEhYKEkdBTUVfS0lORF9USE9VU0FORBABEhUKEUdBTUVfS0lORF9CTEFHT0dPEAIqTAoIU2VhdEtpbmQSGQoVU0VBVF9LSU5EX1VOU1BFQ0lGSUVEEAASEgoOU0VBVF9LSU5EX09QRU4QARIRCg1TRUFUX0tJTkRfQk9UEAIqegoLVGFibGVTdGF0dXMSHAoYVEFCTEVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoUVEFCTEVfU1RBVFVTX1dBSVRJTkcQARIYChRUQUJMRV9TVEFUVVNfUExBWUlORxACEhkKFVRBQkxFX1NUQVRVU19GSU5JU0hFRBADKowBCg1UaW1lb3V0UG9saWN5Eh4KGlRJTUVPVVRfUE9MSUNZX1VOU1BFQ0lGSUVEEAASHAoYVElNRU9VVF9QT0xJQ1lfQk9UX1BMQVlTEAESGgoWVElNRU9VVF9QT0xJQ1lfRk9SRkVJVBACEiEKHVRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZU19UVVJOEAMypAYKDFRhYmxlU2VydmljZRJQCgtDcmVhdGVUYWJsZRIfLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBogLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USTQoKTGlzdFRhYmxlcxIeLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGlzdFRhYmxlc1Jlc3BvbnNlEkcKCEdldFRhYmxlEhwudGhvdXNhbmQudjEuR2V0VGFibGVSZXF1ZXN0Gh0udGhvdXNhbmQudjEuR2V0VGFibGVSZXNwb25zZRJKCglKb2luVGFibGUSHS50aG91c2FuZC52MS5Kb2luVGFibGVSZXF1ZXN0Gh4udGhvdXNhbmQudjEuSm9pblRhYmxlUmVzcG9uc2USTQoKTGVhdmVUYWJsZRIeLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGVhdmVUYWJsZVJlc3BvbnNlElMKDFN1Ym1pdEFjdGlvbhIgLnRob3VzYW5kLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaIS50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJQCgtSZWNsYWltU2VhdBIfLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVxdWVzdBogLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVzcG9uc2USUAoLRXhwb3J0VGFibGUSHy50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlc3BvbnNlEj8KBFBsYXkSGC50aG91c2FuZC52MS5QbGF5UmVxdWVzdBoZLnRob3VzYW5kLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
+  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiKbAwoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzEiwKC3N0b3BfcmVhc29uGAwgASgOMhcudGhvdXNhbmQudjEuU3RvcFJlYXNvbiI+CghGYWlybmVzcxIOCgZzY2hlbWUYASABKAkSEgoKY29tbWl0bWVudBgCIAEoCRIOCgZzZWNyZXQYAyABKAkiogIKEkNyZWF0ZVRhYmxlUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSIQoFcnVsZXMYAiABKAsyEi50aG91c2FuZC52MS5SdWxlcxImCgVzZWF0cxgDIAMoCzIXLnRob3VzYW5kLnYxLlNlYXRDb25maWcSEQoEc2VlZBgEIAEoBEgAiAEBEhkKDGZpcnN0X2RlYWxlchgFIAEoBUgBiAEBEi4KDHRpbWVfY29udHJvbBgGIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEhIKCnJlcXVlc3RfaWQYByABKAkSEAoIcHJhY3RpY2UYCCABKAhCBwoFX3NlZWRCDwoNX2ZpcnN0X2RlYWxlciI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUieAoRTGlzdFRhYmxlc1JlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEhcKD29ubHlfb3Blbl9zZWF0cxgCIAEoCBIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJRChJMaXN0VGFibGVzUmVzcG9uc2USIgoGdGFibGVzGAEgAygLMhIudGhvdXNhbmQudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI1ChBHZXRUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUifgoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAkSEgoKc2VhdF90b2tlbhgEIAEoCRITCgtjbGllbnRfc2VlZBgFIAEoCUIHCgVfc2VhdCJYChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgFEhIKCnNlYXRfdG9rZW4YAiABKAkSIQoFdGFibGUYAyABKAsyEi50aG91c2FuZC52MS5UYWJsZSIlChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI3ChJMZWF2ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSKYAQoTU3VibWl0QWN0aW9uUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgDIAEoBEgAiAEBEiMKBmFjdGlvbhgEIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlIigKFFN1Ym1pdEFjdGlvblJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEIiYKElJlY2xhaW1TZWF0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI4ChNSZWNsYWltU2VhdFJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJgoSRXhwb3J0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIioKE0V4cG9ydFRhYmxlUmVzcG9uc2USEwoLcmVjb3JkX2pzb24YASABKAkibQoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBEhQKDGJhdGNoX2V2ZW50cxgDIAEoCEIRCg9fYWZ0ZXJfc2VxdWVuY2UiOwoJU2VhdFRha2VuEgwKBHNlYXQYASABKAUSEwoLcGxheWVyX25hbWUYAiABKAkSCwoDYm90GAMgASgIIhwKDFNlYXRSZWxlYXNlZBIMCgRzZWF0GAEgASgFIkgKDFR1cm5UaW1lZE91dBIMCgRzZWF0GAEgASgFEioKBnBvbGljeRgCIAEoDjIaLnRob3VzYW5kLnYxLlRpbWVvdXRQb2xpY3kiQgoNU2VhdFRha2VuT3ZlchIMCgRzZWF0GAEgASgFEhEKCWZvcmZlaXRlZBgCIAEoCBIQCghvbmVfdHVybhgDIAEoCCIdCg1TZWF0UmVjbGFpbWVkEgwKBHNlYXQYASABKAUiSAoMVGFibGVTdG9wcGVkEicKBnJlYXNvbhgBIAEoDjIXLnRob3VzYW5kLnYxLlN0b3BSZWFzb24SDwoHbWVzc2FnZRgCIAEoCSKmAwoFRXZlbnQSLAoKc2VhdF90YWtlbhgBIAEoCzIWLnRob3VzYW5kLnYxLlNlYXRUYWtlbkgAEjIKDXNlYXRfcmVsZWFzZWQYAiABKAsyGS50aG91c2FuZC52MS5TZWF0UmVsZWFzZWRIABIuCgh0aG91c2FuZBgDIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kRXZlbnRIABIsCgdibGFnb2dvGAQgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb0V2ZW50SAASMwoOdHVybl90aW1lZF9vdXQYBSABKAsyGS50aG91c2FuZC52MS5UdXJuVGltZWRPdXRIABI1Cg9zZWF0X3Rha2VuX292ZXIYBiABKAsyGi50aG91c2FuZC52MS5TZWF0VGFrZW5PdmVySAASNAoOc2VhdF9yZWNsYWltZWQYByABKAsyGi50aG91c2FuZC52MS5TZWF0UmVjbGFpbWVkSAASMgoNdGFibGVfc3RvcHBlZBgIIAEoCzIZLnRob3VzYW5kLnYxLlRhYmxlU3RvcHBlZEgAQgcKBWV2ZW50ItABCgRUdXJuEhEKBHNlYXQYASABKAVIAIgBARIqCg1sZWdhbF9hY3Rpb25zGAIgAygLMhMudGhvdXNhbmQudjEuQWN0aW9uEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR2aWV3GAQgASgLMhEudGhvdXNhbmQudjEuVmlldxIxCg5iYW5rX3JlbWFpbmluZxgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VhdCJOCghTbmFwc2hvdBIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlEh8KBHZpZXcYAiABKAsyES50aG91c2FuZC52MS5WaWV3Is0BChRTdHJlYW1FdmVudHNSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIpCghzbmFwc2hvdBgCIAEoCzIVLnRob3VzYW5kLnYxLlNuYXBzaG90SAASIwoFZXZlbnQYAyABKAsyEi50aG91c2FuZC52MS5FdmVudEgAEh8KBHR1cm4YBCABKAsyES50aG91c2FuZC52MS5UdXJuEicKC21vcmVfZXZlbnRzGAUgAygLMhIudGhvdXNhbmQudjEuRXZlbnRCCQoHcGF5bG9hZCJsCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLnRob3VzYW5kLnYxLlBsYXlTdGFydEgAEikKBmFjdGlvbhgCIAEoCzIXLnRob3VzYW5kLnYxLlBsYXlBY3Rpb25IAEIJCgdyZXF1ZXN0Ik0KCVBsYXlTdGFydBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBQhEKD19hZnRlcl9zZXF1ZW5jZSJ9CgpQbGF5QWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAIgASgESACIAQESIwoGYWN0aW9uGAMgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UibAoMUGxheVJlc3BvbnNlEjEKBnVwZGF0ZRgBIAEoCzIhLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlEikKBnJlc3VsdBgCIAEoCzIZLnRob3VzYW5kLnYxLkFjdGlvblJlc3VsdCJhCgxBY3Rpb25SZXN1bHQSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBBIrCgdyZWZ1c2FsGAMgASgLMhoudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbCLbAQoNQWN0aW9uUmVmdXNhbBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjoKCG1ldGFkYXRhGAQgAygLMigudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbC5NZXRhZGF0YUVudHJ5Ei4KC3JldHJ5X2RlbGF5GAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASpUCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIWChJHQU1FX0tJTkRfVEhPVVNBTkQQARIVChFHQU1FX0tJTkRfQkxBR09HTxACKkwKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEQoNU0VBVF9LSU5EX0JPVBACKnoKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFFRBQkxFX1NUQVRVU19XQUlUSU5HEAESGAoUVEFCTEVfU1RBVFVTX1BMQVlJTkcQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAyqMAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZUxABEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQAhIhCh1USU1FT1VUX1BPTElDWV9CT1RfUExBWVNfVFVSThADKkUKClN0b3BSZWFzb24SGwoXU1RPUF9SRUFTT05fVU5TUEVDSUZJRUQQABIaChZTVE9QX1JFQVNPTl9NT1ZFX0xJTUlUEAEypAYKDFRhYmxlU2VydmljZRJQCgtDcmVhdGVUYWJsZRIfLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBogLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USTQoKTGlzdFRhYmxlcxIeLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGlzdFRhYmxlc1Jlc3BvbnNlEkcKCEdldFRhYmxlEhwudGhvdXNhbmQudjEuR2V0VGFibGVSZXF1ZXN0Gh0udGhvdXNhbmQudjEuR2V0VGFibGVSZXNwb25zZRJKCglKb2luVGFibGUSHS50aG91c2FuZC52MS5Kb2luVGFibGVSZXF1ZXN0Gh4udGhvdXNhbmQudjEuSm9pblRhYmxlUmVzcG9uc2USTQoKTGVhdmVUYWJsZRIeLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGVhdmVUYWJsZVJlc3BvbnNlElMKDFN1Ym1pdEFjdGlvbhIgLnRob3VzYW5kLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaIS50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJQCgtSZWNsYWltU2VhdBIfLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVxdWVzdBogLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVzcG9uc2USUAoLRXhwb3J0VGFibGUSHy50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlc3BvbnNlEj8KBFBsYXkSGC50aG91c2FuZC52MS5QbGF5UmVxdWVzdBoZLnRob3VzYW5kLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
 
 /**
  * A table's clocks, chosen at CreateTable: the turn clock and the pace of the server's bots.
@@ -379,6 +379,14 @@ export type Table = Message<"thousand.v1.Table"> & {
    * @generated from field: thousand.v1.Fairness fairness = 11;
    */
   fairness?: Fairness | undefined;
+
+  /**
+   * Why the server stopped the table before its game ended (its status is then FINISHED; TableStopped);
+   * STOP_REASON_UNSPECIFIED for every other table.
+   *
+   * @generated from field: thousand.v1.StopReason stop_reason = 12;
+   */
+  stopReason: StopReason;
 };
 
 /**
@@ -1106,6 +1114,35 @@ export const SeatReclaimedSchema: GenMessage<SeatReclaimed> = /*@__PURE__*/
   messageDesc(file_thousand_v1_table_service, 29);
 
 /**
+ * The server stopped the table before its game ended: the table is finished (TABLE_STATUS_FINISHED), no
+ * action is accepted any more (GAME_OVER), and every stream ends after this event. There is no winner.
+ *
+ * @generated from message thousand.v1.TableStopped
+ */
+export type TableStopped = Message<"thousand.v1.TableStopped"> & {
+  /**
+   * Why.
+   *
+   * @generated from field: thousand.v1.StopReason reason = 1;
+   */
+  reason: StopReason;
+
+  /**
+   * The same in words, with the limit.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message thousand.v1.TableStopped.
+ * Use `create(TableStoppedSchema)` to create a new message.
+ */
+export const TableStoppedSchema: GenMessage<TableStopped> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 30);
+
+/**
  * One event of a table.
  *
  * @generated from message thousand.v1.Event
@@ -1172,6 +1209,14 @@ export type Event = Message<"thousand.v1.Event"> & {
      */
     value: SeatReclaimed;
     case: "seatReclaimed";
+  } | {
+    /**
+     * The server stopped the table before its game ended; the last event of the table.
+     *
+     * @generated from field: thousand.v1.TableStopped table_stopped = 8;
+     */
+    value: TableStopped;
+    case: "tableStopped";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1180,7 +1225,7 @@ export type Event = Message<"thousand.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 30);
+  messageDesc(file_thousand_v1_table_service, 31);
 
 /**
  * Whose turn it is, sent with the last message of every batch of events.
@@ -1235,7 +1280,7 @@ export type Turn = Message<"thousand.v1.Turn"> & {
  * Use `create(TurnSchema)` to create a new message.
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 31);
+  messageDesc(file_thousand_v1_table_service, 32);
 
 /**
  * A full picture of the table for this stream's seat: the starting point before the events.
@@ -1263,7 +1308,7 @@ export type Snapshot = Message<"thousand.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 32);
+  messageDesc(file_thousand_v1_table_service, 33);
 
 /**
  * One message of StreamEvents.
@@ -1323,7 +1368,7 @@ export type StreamEventsResponse = Message<"thousand.v1.StreamEventsResponse"> &
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 33);
+  messageDesc(file_thousand_v1_table_service, 34);
 
 /**
  * Play's request: the first starts the stream, each later one carries an action of the seat.
@@ -1360,7 +1405,7 @@ export type PlayRequest = Message<"thousand.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 34);
+  messageDesc(file_thousand_v1_table_service, 35);
 
 /**
  * Opens a Play stream on a table (the seat comes from the seat token in metadata).
@@ -1389,7 +1434,7 @@ export type PlayStart = Message<"thousand.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 35);
+  messageDesc(file_thousand_v1_table_service, 36);
 
 /**
  * An action sent on a Play stream: SubmitActionRequest's fields but the table's id.
@@ -1427,7 +1472,7 @@ export type PlayAction = Message<"thousand.v1.PlayAction"> & {
  * Use `create(PlayActionSchema)` to create a new message.
  */
 export const PlayActionSchema: GenMessage<PlayAction> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 36);
+  messageDesc(file_thousand_v1_table_service, 37);
 
 /**
  * One message of a Play stream: an update, an action's result, or both (the result then belongs after the
@@ -1457,7 +1502,7 @@ export type PlayResponse = Message<"thousand.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 37);
+  messageDesc(file_thousand_v1_table_service, 38);
 
 /**
  * What became of an action sent on a Play stream.
@@ -1493,7 +1538,7 @@ export type ActionResult = Message<"thousand.v1.ActionResult"> & {
  * Use `create(ActionResultSchema)` to create a new message.
  */
 export const ActionResultSchema: GenMessage<ActionResult> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 38);
+  messageDesc(file_thousand_v1_table_service, 39);
 
 /**
  * Why an action was refused: the error SubmitAction would have returned, spelled out as fields.
@@ -1543,7 +1588,7 @@ export type ActionRefusal = Message<"thousand.v1.ActionRefusal"> & {
  * Use `create(ActionRefusalSchema)` to create a new message.
  */
 export const ActionRefusalSchema: GenMessage<ActionRefusal> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 39);
+  messageDesc(file_thousand_v1_table_service, 40);
 
 /**
  * Which game a table plays.
@@ -1641,7 +1686,7 @@ export enum TableStatus {
   PLAYING = 2,
 
   /**
-   * The game has ended; its events remain readable.
+   * The game has ended, or the server stopped the table (Table.stop_reason); its events remain readable.
    *
    * @generated from enum value: TABLE_STATUS_FINISHED = 3;
    */
@@ -1703,6 +1748,34 @@ export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
   enumDesc(file_thousand_v1_table_service, 3);
 
 /**
+ * Why the server stopped a table before its game ended (TableStopped).
+ *
+ * @generated from enum thousand.v1.StopReason
+ */
+export enum StopReason {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: STOP_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
+   * limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
+   *
+   * @generated from enum value: STOP_REASON_MOVE_LIMIT = 1;
+   */
+  MOVE_LIMIT = 1,
+}
+
+/**
+ * Describes the enum thousand.v1.StopReason.
+ */
+export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
+  enumDesc(file_thousand_v1_table_service, 4);
+
+/**
  * TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
  * plays one game (GameKind); the game-specific messages (Rules, Action, View, Event) carry that game's case.
  *
@@ -1729,7 +1802,7 @@ export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
  * | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
  * | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
  * | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
- * | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+ * | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
  * | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
  * | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
  * | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -1737,7 +1810,13 @@ export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
  *
  * RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
  * request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
- * address for CreateTable, JoinTable and ExportTable.
+ * address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+ * counts as one request per 64 events of history it asks for.
+ *
+ * TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+ * tables), `tables_per_client` (this client, by its address, has created its share of them),
+ * `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+ * limit's value. A table stops counting once its game ends or it is dropped as idle.
  *
  * For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
  * MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -1848,7 +1927,8 @@ export const TableService: GenService<{
   /**
    * Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
    * act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-   * watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+   * watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+   * the stream with that status: a spectator's stream reads no more actions. The client's first
    * message is `start`; every later one is an `action`. The server sends what StreamEvents with
    * batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
    * change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -1857,7 +1937,9 @@ export const TableService: GenService<{
    * with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
    * SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
    * when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-   * action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+   * action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+   * server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+   * does not read its responses is held back by flow control.
    *
    * @generated from rpc thousand.v1.TableService.Play
    */
