@@ -361,7 +361,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         # One client process stands for thousands of players: the per-client rate limit (which would refuse
         # its 3,000th JoinTable in a burst, as it should for one real client) is off, as in bench/soak.py.
         argv = [*procs.server_argv(port), "--rate-limit", "0"]
-        server = procs.start(argv, logs / "server.log", cwd=args.server_tree)
+        server = procs.start(argv, logs / "server.log", cwd=args.server_tree, quotas=False)
         procs.wait_for_port(port, server, logs / "server.log")
         result = asyncio.run(_measure(args, server.pid, port))
     finally:

@@ -99,7 +99,7 @@ def nodes(workdir: Path, db: str, names: Sequence[str], lease: float) -> Iterato
                     str(lease),
                 ]
             log = workdir / f"{Path(db).name if not db.startswith('postgresql') else 'pg'}-{name}.log"
-            process = start(argv, log)
+            process = start(argv, log, quotas=False)  # one client creates every table
             stack.callback(stop, process)
             wait_for_port(port, process, log, timeout=60)
             started.append(Node(name, port, process, log))

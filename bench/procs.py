@@ -36,14 +36,32 @@ SERVER_TREE_HELP: Final = (
 )
 
 
+NO_TABLE_QUOTAS: Final = {
+    "THOUSAND_MAX_TABLES_PER_CLIENT": "0",
+    "THOUSAND_MAX_BOT_TABLES": "0",
+    "THOUSAND_MAX_BOT_TABLES_PER_CLIENT": "0",
+}
+"""The environment of a game server a load generator drives: one client, this one, creates every table, so
+the per-client and bot-only table quotas (docs/operations.md, Limits) are lifted. By environment, not by
+flags: a server tree from before the quotas (``--server-tree``) ignores what it does not know."""
+
+
 def start(
-    argv: Sequence[str], log: Path, cwd: str | Path | None = None, env: dict[str, str] | None = None
+    argv: Sequence[str],
+    log: Path,
+    cwd: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    *,
+    quotas: bool = True,
 ) -> subprocess.Popen[bytes]:
-    """Start a child process (in the repository, or ``cwd``) with its output going to ``log``, not a pipe.
+    """Start a child process (in the repository, or ``cwd``) with its output going to ``log``, not a pipe;
+    ``quotas=False``: a game server without table quotas (:data:`NO_TABLE_QUOTAS`).
 
     ``python -m`` puts the working directory first on ``sys.path``, so ``cwd`` chooses the source tree the
     server is imported from (unless ``env`` is a :class:`ServerPlace`'s, which sets the path itself).
     """
+    if not quotas:
+        env = {**(env if env is not None else os.environ), **NO_TABLE_QUOTAS}
     with log.open("wb") as out:
         return subprocess.Popen(
             list(argv),
@@ -110,6 +128,8 @@ def server_argv(port: int, db: str = ":memory:") -> list[str]:
         db,
         "--log-level",
         "warning",
+        "--bot-pace",
+        "0",  # the bots as fast as they can: a benchmark measures the server, not a person's patience
     ]
 
 

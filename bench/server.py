@@ -125,7 +125,11 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
         place = procs.ServerPlace(args.engine, args.server_tree, logs)
         place.check()
         processes["server"] = procs.start(
-            procs.server_argv(game_port, _db(args.db, logs)), logs / "server.log", place.cwd, place.env
+            procs.server_argv(game_port, _db(args.db, logs)),
+            logs / "server.log",
+            place.cwd,
+            place.env,
+            quotas=False,
         )
         echo_argv = [
             *(sys.executable, str(Path(__file__)), "--role", "echo", "--port", str(echo_port)),

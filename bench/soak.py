@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         argv_server = [*procs.server_argv(port, db), "--rate-limit", "0"]
         if args.table_idle_seconds is not None:
             argv_server += ["--table-idle-seconds", str(args.table_idle_seconds)]
-        server = procs.start(argv_server, log, cwd=args.server_tree)
+        server = procs.start(argv_server, log, cwd=args.server_tree, quotas=False)
         try:
             procs.wait_for_port(port, server, log)
             result = asyncio.run(_soak(args, server.pid, port))

@@ -15,11 +15,12 @@ is applied once, and answered with its stored result by the node that took the t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 from grpc import aio
 
+from clients.connection import Connection
 from clients.errors import ServerError
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -42,16 +43,11 @@ def addresses(spec: str) -> list[str]:
 class Route:
     """The known nodes, a channel to each one used so far, and the one calls go to now."""
 
-    def __init__(
-        self,
-        spec: str,
-        *,
-        channel: aio.Channel | None = None,
-        options: Sequence[tuple[str, int]] = (),
-    ) -> None:
-        self.known = addresses(spec)
+    def __init__(self, spec: str | Connection, *, channel: aio.Channel | None = None) -> None:
+        self.connection = spec if isinstance(spec, Connection) else Connection(spec)
+        """How to reach every node (TLS or not): the nodes share it, with an address each."""
+        self.known = addresses(self.connection.address)
         self.address = self.known[0]
-        self._options = list(options)
         self._channels: dict[str, aio.Channel] = {}
         self._given = channel
         """A channel the caller made (and closes) for the first address."""
@@ -67,9 +63,8 @@ class Route:
         if stub is None:
             channel = self._channels.get(self.address)
             if channel is None:
-                channel = self._channels[self.address] = aio.insecure_channel(
-                    self.address, options=self._options
-                )
+                channel = replace(self.connection, address=self.address).channel()
+                self._channels[self.address] = channel
             stub = self._stubs[self.address] = pb_grpc.TableServiceStub(channel)
         return stub
 

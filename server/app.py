@@ -12,13 +12,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -26,6 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server.clock import MAX_BOT_PACE
 from server.cluster import DEFAULT_LEASE_SECONDS, Node
 from server.cluster_flags import add_cluster_arguments, node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
@@ -33,9 +36,18 @@ from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
+from server.pacing import DEFAULT_MAX_MOVES, BotPacer
+from server.quotas import (
+    DEFAULT_MAX_BOT_TABLES,
+    DEFAULT_MAX_BOT_TABLES_PER_CLIENT,
+    DEFAULT_MAX_TABLES,
+    DEFAULT_MAX_TABLES_PER_CLIENT,
+    TableQuotas,
+)
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
+from server.stalls import StallWatch
 from server.store_pg import PostgresStore
 from server.stores import open_store
 from server.telemetry import Telemetry
@@ -47,16 +59,23 @@ DEFAULT_PORT: Final = 50051
 DEFAULT_DB: Final = "thousand.db"
 SHUTDOWN_GRACE_SECONDS: Final = 5.0
 TABLE_IDLE_SECONDS: Final = 86_400.0
+WAITING_TABLE_IDLE_SECONDS: Final = 600.0
 MAX_SWEEP_SECONDS: Final = 60.0
 KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
 CLIENT_PING_SECONDS: Final = 10.0
 """The shortest interval between a client's keepalive pings that the server accepts."""
+BOT_PACE_SECONDS: Final = 1.0
+"""The ``thousand-server`` command's bot pace where people play (a person's quick move); a Settings' is 0."""
 DEFAULT_WEB_ROOT: Final = str(Path(__file__).resolve().parent.parent / "clients" / "web" / "dist")
 """The web client's build output in a checkout (``make web``); an installed server is given its own."""
 GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
+
+
+class StartError(Exception):
+    """The server cannot start as configured (its port is taken): said in words, and the process exits 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +98,18 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
-    max_tables: int = 10_000
+    max_tables: int = DEFAULT_MAX_TABLES
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
+    max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
+    """Unfinished tables one client (its address) may have created (server.quotas); 0: no such limit."""
+    max_bot_tables: int = DEFAULT_MAX_BOT_TABLES
+    """Unfinished tables of bots only the server holds at most; 0: no such limit."""
+    max_bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
+    """Unfinished tables of bots only one client may have created; 0: no such limit."""
+    bot_move_delay: float = 0.0
+    """Seconds between two moves at a table of bots only (server.pacing); 0: as fast as their turns come."""
+    bot_table_max_moves: int = DEFAULT_MAX_MOVES
+    """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -95,6 +124,9 @@ class Settings:
     table_idle_seconds: float = TABLE_IDLE_SECONDS
     """A table with no open stream and no event for this long is dropped from memory, finished or not (its
     stored records stay, for ``thousand-export``); 0: never."""
+    waiting_table_idle_seconds: float = WAITING_TABLE_IDLE_SECONDS
+    """The same for a table still waiting for players, much sooner: such a table costs memory and a slot of
+    the quotas while nobody plays; 0: as ``table_idle_seconds``."""
     keepalive_seconds: float = KEEPALIVE_SECONDS
     """The server pings every connection this often and closes one whose peer does not answer within
     KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
@@ -110,6 +142,9 @@ class Settings:
     """How long a node that stopped heartbeating keeps its tables before the others take them over."""
     placement: str = "local"
     """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
+    bot_pace: float = 0.0
+    """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
+    do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -121,6 +156,9 @@ class Settings:
             ("grpc.http2.min_ping_interval_without_data_ms", int(CLIENT_PING_SECONDS * 1000)),
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.max_pings_without_data", 0),
+            # gRPC sets SO_REUSEPORT by default, so a second server on a taken port bound it too, logged
+            # "serving", and clients reached either at random: without it, a taken port fails the start.
+            ("grpc.so_reuseport", 0),
         ]
         if self.keepalive_seconds > 0:
             options += [
@@ -134,9 +172,16 @@ class Settings:
         return options
 
     @property
+    def quotas(self) -> TableQuotas:
+        return TableQuotas(
+            self.max_tables, self.max_tables_per_client, self.max_bot_tables, self.max_bot_tables_per_client
+        )
+
+    @property
     def sweep_seconds(self) -> float:
-        """How often idle tables are looked for: a quarter of the idle time, at most a minute."""
-        return min(MAX_SWEEP_SECONDS, self.table_idle_seconds / 4)
+        """How often idle tables are looked for: a quarter of the shortest idle time, at most a minute."""
+        idle = [s for s in (self.table_idle_seconds, self.waiting_table_idle_seconds) if s > 0]
+        return min(MAX_SWEEP_SECONDS, min(idle, default=0.0) / 4)
 
 
 class Server:
@@ -147,7 +192,14 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = open_store(settings.db)
-        self.registry = Registry(self.store, self.telemetry, max_tables=settings.max_tables)
+        self.stalls = StallWatch(self.telemetry.loop_stalled)
+        self.registry = Registry(
+            self.store,
+            self.telemetry,
+            quotas=settings.quotas,
+            pacer=BotPacer(settings.bot_move_delay, settings.bot_table_max_moves),
+            stalls=self.stalls,
+        )
         self.node: Node | None = None
         """This server's part in a cluster (a PostgreSQL store), once it knows its port."""
         restored = (
@@ -158,6 +210,7 @@ class Server:
                 "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
+        self.service.default_bot_pace = settings.bot_pace
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -176,13 +229,7 @@ class Server:
             ),
             self.grpc,
         )
-        address = f"{settings.host}:{settings.port}"
-        if settings.tls_cert or settings.tls_key:
-            self.port = self.grpc.add_secure_port(
-                address, tls_credentials(settings.tls_cert, settings.tls_key)
-            )
-        else:
-            self.port = self.grpc.add_insecure_port(address)
+        self.port = self._listen(f"{settings.host}:{settings.port}")
         if isinstance(self.store, PostgresStore):
             self.node = Node(
                 node_settings(
@@ -225,6 +272,21 @@ class Server:
         self._sweeper: asyncio.Task[None] | None = None
         self._readiness: asyncio.Task[None] | None = None
 
+    def _listen(self, address: str) -> int:
+        """Bind the gRPC port; :class:`StartError` when it cannot be had (taken by another process)."""
+        settings = self.settings
+        try:
+            if settings.tls_cert or settings.tls_key:
+                credentials = tls_credentials(settings.tls_cert, settings.tls_key)
+                return self.grpc.add_secure_port(address, credentials)
+            return self.grpc.add_insecure_port(address)
+        except RuntimeError:
+            self.store.close()
+            raise StartError(
+                f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
+                "is not this machine's; stop the other process or choose another --port"
+            ) from None
+
     def _interceptors(self, *transports: str) -> list[aio.ServerInterceptor]:
         """The logging and (with metrics) metrics interceptors of the gRPC port, or of the web port (its own
         instances: each caches the handlers it wrapped), with every method's series at zero."""
@@ -236,18 +298,31 @@ class Server:
         return interceptors
 
     async def start(self) -> None:
+        self.stalls.start()
         if self.node is not None:
             await self.node.start()  # the tables that still name this node are back before it serves
         await self.grpc.start()
         if self.web is not None:
-            self.web_port = await self.web.start()
+            try:
+                self.web_port = await self.web.start()
+            except OSError as error:
+                await self._give_up(
+                    f"cannot listen on {self.settings.host}:{self.settings.web_port} (the web port): "
+                    f"{error.strerror or error}; choose another --web-port"
+                )
         if self.metrics is not None:
-            self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+            try:
+                self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+            except OSError as error:
+                await self._give_up(
+                    f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
+                    f"{error.strerror or error}; choose another --metrics-port"
+                )
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        if self.settings.table_idle_seconds > 0:
+        if self.settings.sweep_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
         if self.node is not None:
             self._readiness = asyncio.get_running_loop().create_task(self._watch_lease(self.node))
@@ -260,6 +335,15 @@ class Server:
             tables=len(self.registry),
             engine="compiled" if engine.COMPILED else "python",
         )
+
+    async def _give_up(self, message: str) -> NoReturn:
+        """A start that failed half way: undo what started (a cluster node leaves, releasing its tables)."""
+        await self.grpc.stop(0)
+        self.stalls.stop()
+        self.store.close()
+        if self.node is not None:
+            await self.node.stop()
+        raise StartError(message)
 
     def _end_streams(self) -> None:
         """End every stream: cleanly on a single server; in a cluster the tables go to other nodes, so their
@@ -290,6 +374,7 @@ class Server:
             # The web port ends the streams once more after it stopped accepting: one that started meanwhile.
             stopping.append(self.web.stop(grace, self._end_streams))
         await asyncio.gather(*stopping)
+        self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written
@@ -317,11 +402,12 @@ class Server:
 
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
-        idle_limit = self.settings.table_idle_seconds
+        idle_limit = self.settings.table_idle_seconds or math.inf  # 0: never
+        waiting_limit = self.settings.waiting_table_idle_seconds or None  # 0: as any table
         while True:
             await asyncio.sleep(self.settings.sweep_seconds)
             try:
-                expired = self.registry.expire(idle_limit)
+                expired = self.registry.expire(idle_limit, waiting_idle_seconds=waiting_limit)
             except Exception:  # one bad sweep must not end the sweeping
                 log.exception("idle table sweep failed")
                 continue
@@ -364,6 +450,23 @@ def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
     return grpc.ssl_server_credentials([(key, cert)])
 
 
+class SettingsHelpFormatter(argparse.HelpFormatter):
+    """``--help`` shows each setting's default and environment variable (``THOUSAND_`` and the flag's name):
+    an operator reads what runs when nothing is set, and how to set it in a container, without the guide."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS:
+            return text
+        default = action.default
+        shown = f"{default:g}" if isinstance(default, float) else default
+        if default in ("", None, []):
+            shown = "(none)"
+        named = re.search(r"\b(THOUSAND_[A-Z_]+)", text)  # a variable of its own name (a list, plural)
+        variable = named.group(1) if named else f"THOUSAND_{action.dest.upper()}"
+        return f"{text} [default: {shown}; env {variable}]".lstrip()
+
+
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
     THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE, THOUSAND_TABLE_IDLE_SECONDS, ...)."""
@@ -371,10 +474,21 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     defaults = Settings()
     parser = argparse.ArgumentParser(
         prog="thousand-server",
-        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo).",
+        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo). Every flag can be "
+        "set by the environment variable shown beside it instead; a flag given wins. See docs/operations.md.",
+        formatter_class=SettingsHelpFormatter,
     )
-    parser.add_argument("--host", default=env.get("THOUSAND_HOST", defaults.host))
-    parser.add_argument("--port", type=int, default=int(env.get("THOUSAND_PORT", defaults.port)))
+    parser.add_argument(
+        "--host",
+        default=env.get("THOUSAND_HOST", defaults.host),
+        help="the address to listen on (0.0.0.0: every interface, as in containers)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(env.get("THOUSAND_PORT", defaults.port)),
+        help="the gRPC port (0: any free port, named in the `serving` log line); a taken one fails the start",
+    )
     parser.add_argument(
         "--db",
         default=env.get("THOUSAND_DB", DEFAULT_DB),
@@ -413,7 +527,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="json lines, a readable console format, or auto: console on a terminal, else json",
     )
     parser.add_argument(
-        "--log-level", choices=LOG_LEVELS, default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level)
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level),
+        help="the least severe log lines written",
     )
     parser.add_argument(
         "--shutdown-grace",
@@ -425,7 +542,37 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         "--max-tables",
         type=int,
         default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
-        help="unfinished tables held at most",
+        help="unfinished tables held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_TABLES_PER_CLIENT", defaults.max_tables_per_client)),
+        help="unfinished tables one client (peer address; IPv6: its /64) may have created; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES", defaults.max_bot_tables)),
+        help="unfinished tables whose every seat is a bot, held at most; 0: no limit",
+    )
+    parser.add_argument(
+        "--max-bot-tables-per-client",
+        type=int,
+        default=int(env.get("THOUSAND_MAX_BOT_TABLES_PER_CLIENT", defaults.max_bot_tables_per_client)),
+        help="unfinished tables of bots only one client may have created; 0: no limit",
+    )
+    parser.add_argument(
+        "--bot-move-delay",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_MOVE_DELAY", defaults.bot_move_delay)),
+        help="seconds between two moves at a table of bots only; 0: as fast as their fair share allows",
+    )
+    parser.add_argument(
+        "--bot-table-max-moves",
+        type=int,
+        default=int(env.get("THOUSAND_BOT_TABLE_MAX_MOVES", defaults.bot_table_max_moves)),
+        help="moves a table played by bots only makes before the server stops it; 0: no limit",
     )
     parser.add_argument(
         "--max-message-bytes",
@@ -453,6 +600,12 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " 0: never",
     )
     parser.add_argument(
+        "--waiting-table-idle-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_WAITING_TABLE_IDLE_SECONDS", defaults.waiting_table_idle_seconds)),
+        help="the same, sooner, for a table still waiting for players; 0: as --table-idle-seconds",
+    )
+    parser.add_argument(
         "--keepalive-seconds",
         type=float,
         default=float(env.get("THOUSAND_KEEPALIVE_SECONDS", defaults.keepalive_seconds)),
@@ -467,6 +620,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " pauses of the event loop: docs/operations.md); 0: Python's defaults",
     )
     parser.add_argument(
+        "--bot-pace",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_PACE", BOT_PACE_SECONDS)),
+        help="seconds a server-run bot takes at least over each move at a table where people play (so they "
+        "can follow; a table may choose its own, TimeControl.bot_pace); 0: as fast as it can",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -476,12 +636,20 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
-    if args.table_idle_seconds < 0:
-        parser.error("--table-idle-seconds must be 0 (never) or positive")
+    if args.table_idle_seconds < 0 or args.waiting_table_idle_seconds < 0:
+        parser.error("--table-idle-seconds and --waiting-table-idle-seconds must be 0 or positive")
+    if not 0 <= args.bot_move_delay <= 3600:
+        parser.error("--bot-move-delay must be 0 to 3600 seconds")
+    limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
+    for name in (*limits, "bot_table_max_moves"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if not 0.5 <= args.lease_seconds <= 600:
         parser.error("--lease-seconds must be 0.5 to 600")
+    if not 0 <= args.bot_pace <= MAX_BOT_PACE:
+        parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     origins = args.web_allowed_origin
@@ -504,18 +672,25 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
         max_tables=args.max_tables,
+        max_tables_per_client=args.max_tables_per_client,
+        max_bot_tables=args.max_bot_tables,
+        max_bot_tables_per_client=args.max_bot_tables_per_client,
+        bot_move_delay=args.bot_move_delay,
+        bot_table_max_moves=args.bot_table_max_moves,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
         rate_limit=args.rate_limit,
         rate_burst=args.rate_burst,
         table_idle_seconds=args.table_idle_seconds,
+        waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
         node_id=args.node_id,
         advertise_address=args.advertise_address,
         lease_seconds=args.lease_seconds,
         placement=args.placement,
+        bot_pace=args.bot_pace,
     )
 
 
@@ -541,7 +716,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
     tune_gc(settings.gc_threshold)
-    asyncio.run(serve(settings))
+    try:
+        asyncio.run(serve(settings))
+    except StartError as error:
+        log.error("cannot start", error=str(error))
+        print(f"thousand-server: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

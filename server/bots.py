@@ -1,21 +1,25 @@
 """The server's bots at a table: the loop that plays its bot seats, and the seats taken over on time.
 
 One task per table plays while a server-run bot must act, one move at a time under the table's lock, each
-move stored and applied like a client's (:meth:`Table.play_decided`), with a pause between moves so that the
-streams flush. A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against
-the game's registry, :mod:`clients.bots.registry`, when the table is created); a seat taken over when its
-time ran out plays the game's takeover strategy. Each such seat has one player
-(:class:`~server.games.SeatBot`) made when the table is, or when the seat's time runs out, and kept to the
-end of the game, so a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs,
-:mod:`clients.bots.belief`) is shown its seat's view after every change, as the local tournament shows it.
-Replaying a table's stored records after a restart makes and shows them in the same order, so those memories
-are rebuilt as they were.
+move stored and applied like a client's (:meth:`Table.store_decided`, :meth:`Table.apply_decided`). Each
+step of bot work (choosing the move; applying it once stored) waits for its turn from the server's
+:class:`~server.pacing.BotPacer`, so bots never delay a person's request by more than one step and tables
+take turns; a table played by bots only may be paced, and is stopped at the pacer's limit of moves.
+
+A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against the game's
+registry, :mod:`clients.bots.registry`, when the table is created); a seat taken over when its time ran out
+plays the game's takeover strategy. Each such seat has one player (:class:`~server.games.SeatBot`) made when
+the table is, or when the seat's time runs out, and kept to the end of the game, so a strategy with memory
+(the Thousand heuristic's and ISMCTS's beliefs, :mod:`clients.bots.belief`) is shown its seat's view after
+every change, as the local tournament shows it. Replaying a table's stored records after a restart makes and
+shows them in the same order, so those memories are rebuilt as they were.
 
 Each decision draws from a random generator of its own, derived from the table's seed, the seat, who plays it
 and the table's sequence number: never from a generator kept in one process's memory, so a table's bots play
 the same game again from the same seed, also when another node took the table over mid-game (or the server
 restarted) and replayed it: the next decision is the one the first owner would have made. A move the store
-cannot commit is not made: the loop waits and decides again, the wait doubling up to a bound.
+cannot commit is not made: the loop waits and decides again, the wait doubling up to a bound. Where people
+play, each move waits the table's bot pace first (:attr:`~server.clock.TimeControl.bot_pace`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from typing import TYPE_CHECKING, Any, Final
 from server.errors import ErrorReason, ServiceError
 from server.games import SeatBot
 from server.logs import get_logger
+from server.pacing import BOTS_ONLY, PEOPLE
+from server.seats import StopReason
 
 if TYPE_CHECKING:
     from server.table import AnyTable
@@ -58,9 +64,13 @@ class Bots:
         """The seat to act when a server-run bot plays it: a bot seat, or one taken over on time."""
         table = self._table
         seat: int | None = table.game.to_act
-        if table.started and seat is not None and table.seats[seat].played_by_bot:
+        if table.started and not table.finished and seat is not None and table.seats[seat].played_by_bot:
             return seat
         return None
+
+    def kind(self) -> int:
+        """The table's place in the pacer's queue: PEOPLE when a person plays a seat, else BOTS_ONLY."""
+        return BOTS_ONLY if self._table.played_by_bots_only() else PEOPLE
 
     def strategy_of(self, seat: int) -> str:
         """The strategy that plays a bot seat, or the game's takeover strategy for a seat taken over."""
@@ -118,7 +128,7 @@ class Bots:
         asked = time.perf_counter()
         action = self._decide(seat)
         self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
-        await self._table.play_decided(seat, action)
+        await self._make(seat, action)
 
     async def play_off_loop(self, seat: int) -> None:
         """One move of a searching bot (caller holds the lock).
@@ -130,7 +140,22 @@ class Bots:
         asked = time.perf_counter()
         action = await asyncio.to_thread(self._decide, seat)
         self._table.telemetry.bot_decided(strategy, time.perf_counter() - asked)
-        await self._table.play_decided(seat, action)
+        await self._make(seat, action)
+
+    async def _make(self, seat: int, action: Any) -> None:
+        """Store the move, then apply it in a turn of its own: the commits of many tables' moves end
+        together, and their applying would otherwise run back to back."""
+        table = self._table
+        await table.store_decided(seat, action)
+        await table.pacer.turn_after_commit(self.kind())
+        table.apply_decided(seat, action)
+        limit = table.pacer.max_moves
+        if 0 < limit <= table.moves and not table.finished and table.played_by_bots_only():
+            await table.stop(
+                StopReason.MOVE_LIMIT,
+                f"stopped after {table.moves} moves without the game ending: a table played by bots only"
+                f" makes {limit} at most on this server",
+            )
 
     def ensure_running(self) -> None:
         """Start the loop's task when a bot must move and it does not run."""
@@ -145,10 +170,23 @@ class Bots:
         if self.task is not None:
             self.task.cancel()
 
+    def pace(self) -> float:
+        """The least seconds a bot's move takes here: the table's bot pace where people play, else none."""
+        table = self._table
+        control = table.time_control
+        if control is None or all(state.bot for state in table.seats):
+            return 0.0
+        return control.bot_pace
+
     async def _run(self) -> None:
         table = self._table
         retry = STORE_RETRY_SECONDS
         while True:
+            pace = self.pace()
+            if pace > 0:
+                await asyncio.sleep(pace)  # people follow the game; the move is decided after the pause
+            kind = self.kind()
+            await table.pacer.turn(kind)
             async with table.lock:
                 seat = self.to_act()
                 if seat is None:
@@ -171,4 +209,5 @@ class Bots:
                 retry = min(retry * 2, STORE_RETRY_MAX_SECONDS)
             else:
                 retry = STORE_RETRY_SECONDS
-                await asyncio.sleep(0)  # let the streams flush between bot moves
+                if kind == BOTS_ONLY and table.pacer.move_delay > 0:
+                    await asyncio.sleep(table.pacer.move_delay)

@@ -19,6 +19,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
 from server.logs import get_logger
+from server.quotas import Holding
+from server.registry import check_same_request
 from server.store import TableConfig
 from server.store_pg import SCHEMA
 from server.table import AnyTable
@@ -143,13 +145,25 @@ class ClusterDirectory:
         table.web_endpoint = web_endpoint if live and web_endpoint else ""
         return table
 
-    async def created(self, request_id: str, window: float) -> pb.Table | None:
+    async def created(self, request_id: str, digest: str, window: float) -> pb.Table | None:
         rows = await self._rows(
             _ROW + " WHERE t.request_id = %(request_id)s AND t.create_time > %(since)s"
             " ORDER BY t.serial DESC LIMIT 1",
             {"request_id": request_id, "since": time.time() - window},
         )
-        return self._described(rows[0]) if rows else None
+        if not rows:
+            return None
+        check_same_request(request_id, TableConfig.from_json(rows[0][3]).request_digest, digest)
+        return self._described(rows[0])
+
+    async def held_elsewhere(self, client: str) -> list[Holding]:
+        held = set(self.node.store.holdings)
+        rows = await self._rows(
+            f"SELECT t.table_id, t.bots_only FROM {SCHEMA}.tables t"
+            " WHERE t.creator = %(client)s AND NOT t.finished AND t.expire_time IS NULL",
+            {"client": client},
+        )
+        return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if table_id not in held]
 
     async def place(self, table: AnyTable) -> pb.Table:
         """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""

@@ -21,6 +21,9 @@ from engine.blagogo import BlagogoIllegalActionError
 DOMAIN = "thousand.v1"
 MOVING_RETRY_SECONDS: Final = 0.25
 """The retry delay of TABLE_MOVING: a takeover's replay takes milliseconds, finding the owner dead a lease."""
+MAX_MESSAGE_CHARS: Final = 1024
+"""The longest status message sent: a message echoing a client's input never makes the trailers outgrow a
+client's metadata limit (8 KiB in gRPC's C core, which then reports RESOURCE_EXHAUSTED, not the error)."""
 
 
 class ErrorReason(Enum):
@@ -87,6 +90,8 @@ class ServiceError(Exception):
     def __init__(
         self, reason: ErrorReason, message: str, *, retry_delay: float | None = None, **metadata: str
     ) -> None:
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
         super().__init__(message)
         self.reason = reason
         self.message = message

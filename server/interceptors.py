@@ -31,6 +31,7 @@ from grpc import aio
 
 from server.logs import bind_request, clear_request, get_logger
 from server.metrics import GrpcMetrics
+from server.requests import MAX_TABLE_ID_LENGTH
 
 REQUEST_ID_METADATA: Final = "x-request-id"
 _REQUEST_ID: Final = re.compile(r"[\x21-\x7e]{1,128}")
@@ -411,6 +412,6 @@ class LoggingInterceptor(ObservingInterceptor):
         bind_request(request_id=request_id_of(context), grpc_service=info.service, grpc_method=info.method)
         table_id = getattr(request, "table_id", "")
         if isinstance(table_id, str) and table_id:
-            bind_request(table_id=table_id)
+            bind_request(table_id=table_id[:MAX_TABLE_ID_LENGTH])  # a longer one is refused, not logged whole
         # The peer is read now: grpc (1.85) crashes reading it from a call the client has cancelled.
         return _LoggedCall(info, context.peer(), transport_of(context))

@@ -35,6 +35,7 @@ from prometheus_client.registry import Collector
 
 import server.streams as streams_module
 from server.logs import get_logger
+from server.pacing import BOTS_ONLY, PEOPLE
 from server.telemetry import GAMES, Telemetry, game_label, table_status
 
 if TYPE_CHECKING:
@@ -131,6 +132,28 @@ class GameMetrics:
         self.tables_created = Counter(
             "thousand_tables_created", "Tables created.", ("game",), registry=registry
         )
+        self.tables_stopped = Counter(
+            "thousand_tables_stopped",
+            "Tables the server stopped before their game ended (tables of bots only at the move limit).",
+            ("game", "reason"),
+            registry=registry,
+        )
+        self.loop_stalls = Counter(
+            "thousand_event_loop_stalls",
+            "Times the event loop did not run for 0.25 s or more (the process stopped, or the loop blocked).",
+            registry=registry,
+        )
+        self.loop_stalled_seconds = Counter(
+            "thousand_event_loop_stalled_seconds",
+            "Seconds the event loop did not run, in stalls of 0.25 s or more; turn clocks get them back.",
+            registry=registry,
+        )
+        self.limit_refusals = Counter(
+            "thousand_limit_refusals",
+            "Requests refused by one of the server's limits (docs/operations.md, Limits), by limit.",
+            ("limit",),
+            registry=registry,
+        )
         self.bot_decision_seconds = Histogram(
             "thousand_bot_decision_seconds",
             "Time a server-run bot took to choose its action, by strategy.",
@@ -150,10 +173,15 @@ class TableStats:
     queued: dict[str, int] = field(default_factory=dict)
     deepest: dict[str, int] = field(default_factory=dict)
     idle: dict[tuple[str, str], float] = field(default_factory=dict)
+    bot_turns: dict[str, int] = field(default_factory=dict)
 
 
 def gather_table_stats(registry: Registry, telemetry: Telemetry, now: float) -> TableStats:
     stats = TableStats()
+    stats.bot_turns = {
+        "people": registry.pacer.waiting(PEOPLE),
+        "bots_only": registry.pacer.waiting(BOTS_ONLY),
+    }
     for game in GAMES:  # every series exists from the start, at zero
         for status in TABLE_STATUSES:
             stats.tables[game, status] = 0
@@ -269,6 +297,14 @@ class TableCollector(Collector):
         for (game, waiting_on), seconds in sorted(stats.idle.items()):
             idle.add_metric((game, waiting_on), seconds)
         yield idle
+        turns = GaugeMetricFamily(
+            "thousand_bot_turns_waiting",
+            "Tables whose bots wait for their turn on the event loop: tables with a person, or of bots only.",
+            labels=("table",),
+        )
+        for kind, count in sorted(stats.bot_turns.items()):
+            turns.add_metric((kind,), count)
+        yield turns
 
 
 def _in_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:

@@ -11,6 +11,12 @@ the same path as SubmitAction (:meth:`TableService.act`), one at a time in the o
 outcome to the stream's subscriber as a :class:`Reply`. The table offers an action's events to the subscriber
 while applying it, and the reply is queued right after, so a result always follows its events; when it is
 already waiting behind the update being sent, both go in one message. Replies survive a dropped backlog.
+
+Bounds (issue 21): results cannot be dropped as a lagging stream's events are, so they are bounded another
+way. The reader takes the client's next action only while fewer than :data:`MAX_UNSENT_RESULTS` results wait
+to be sent: a client that sends without reading is held back by gRPC's flow control instead of growing the
+server's memory (600,000 unread actions grew it by 170 MB). A spectator's stream (no seat token) answers its
+first action with SPECTATOR_CANNOT_ACT and then ends with that status: it reads no more actions.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from grpc import aio
 from server import wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import get_logger
-from server.requests import Context, Malformed, table_id_of, token_of
+from server.requests import Context, Malformed, client_of, table_id_of, token_of
 from server.streams import SPECTATORS, Reply, Subscriber
 from server.table import AnyTable
+from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
@@ -40,6 +47,8 @@ _RESULT: Final = wire.field_number(pb.PlayResponse, "result")
 _RESULT_REQUEST_ID: Final = wire.field_number(pb.ActionResult, "request_id")
 _RESULT_SEQUENCE: Final = wire.field_number(pb.ActionResult, "sequence")
 """ActionResult's fields, as an accepted action's result is written by hand."""
+MAX_UNSENT_RESULTS: Final = 64
+"""Results of a Play stream's actions waiting to be sent at most; the client's next action is read after."""
 
 
 def accepted(request_id: str, sequence: int) -> Reply:
@@ -72,6 +81,7 @@ async def play(
         table, after = await _start(service, requests)
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
+        service.limit_resume(table, after, client_of(context), token)
         subscriber = Subscriber(audience, batch=True)
         responses = table.stream_to(subscriber, after)
     except ServiceError as error:
@@ -84,24 +94,33 @@ async def play(
             try:
                 async for data in responses:
                     if type(data) is Reply:
+                        actions.sent()
                         yield bytes(data)  # gRPC takes bytes only, not a subclass
                         continue
                     update = wire.message_field(_UPDATE, data)
                     reply = subscriber.take_reply()
-                    yield update if reply is None else update + reply
+                    if reply is None:
+                        yield update
+                    else:
+                        actions.sent()
+                        yield update + reply
             except ServiceError as error:  # the table moved to another node: results in hand go first
                 while (reply := subscriber.take_reply()) is not None:
+                    actions.sent()
                     yield bytes(reply)
                 await context.abort_with_status(error.to_status())
                 return
-        # The table's stream ended (game over, seat given up, server stopping): the result of an action in
-        # hand still goes out, and so does any result queued behind the end.
+        # The table's stream ended (game over, seat given up, server stopping, a spectator's action): the
+        # result of an action in hand still goes out, and so does any result queued behind the end.
         async with actions.acting:
             pass
         while (reply := subscriber.take_reply()) is not None:
+            actions.sent()
             yield bytes(reply)
     finally:
         reader.cancel()
+    if actions.ended_by is not None:
+        await context.abort_with_status(actions.ended_by.to_status())
 
 
 async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[AnyTable, int | None]:
@@ -123,7 +142,17 @@ async def _start(service: TableService, requests: AsyncIterator[object]) -> tupl
 class _Actions:
     """The client's side of one Play stream: its actions, applied one at a time in the order sent."""
 
-    __slots__ = ("acting", "context", "service", "subscriber", "table", "token")
+    __slots__ = (
+        "_room",
+        "_unsent",
+        "acting",
+        "context",
+        "ended_by",
+        "service",
+        "subscriber",
+        "table",
+        "token",
+    )
 
     def __init__(
         self,
@@ -140,13 +169,43 @@ class _Actions:
         self.context = context
         self.acting = asyncio.Lock()
         """Held while an action is being applied, so that the stream's end can wait for its result."""
+        self.ended_by: ServiceError | None = None
+        """The status the call ends with once its results are sent (a spectator's action); None: OK."""
+        self._unsent = 0
+        """Results queued to the stream and not yet sent."""
+        self._room = asyncio.Event()
+        """Set while fewer than MAX_UNSENT_RESULTS results wait: the reader may take the next action."""
+        self._room.set()
+
+    def sent(self) -> None:
+        """One result was handed to gRPC."""
+        self._unsent -= 1
+        if self._unsent < MAX_UNSENT_RESULTS:
+            self._room.set()
+
+    def _queue(self, reply: Reply) -> None:
+        self._unsent += 1
+        if self._unsent >= MAX_UNSENT_RESULTS:
+            self._room.clear()
+        self.subscriber.reply(reply)
 
     async def read(self, requests: AsyncIterator[object]) -> None:
-        """Apply the client's actions, queueing each one's result to the stream."""
+        """Apply the client's actions, queueing each one's result to the stream; the next action is read once
+        there is room for its result."""
         try:
-            async for request in requests:
+            iterator = aiter(requests)
+            while True:
+                await self._room.wait()
+                request = await anext(iterator, None)
+                if request is None:
+                    return  # the client closed its side: the updates go on
                 async with self.acting:
-                    self.subscriber.reply(await self._outcome(request))
+                    self._queue(await self._outcome(request))
+                if self.token is None:  # a spectator acted: it was refused; the stream ends with that
+                    self.ended_by = _spectator_refusal()
+                    self.service.registry.telemetry.limit_refused("play_spectator_action")
+                    self.subscriber.end()
+                    return
         except aio.UsageError:  # the call ended under the reader: nothing more to read, nobody to answer
             return
         except Exception as error:  # reading the client's messages failed: end the stream rather than hang
@@ -164,10 +223,22 @@ class _Actions:
             )
             return refused("", error)
         sent = request.action
+        if self.token is None:
+            error = _spectator_refusal()
+            self.service.registry.telemetry.action_rejected(*requested_kind(sent.action), error.reason.value)
+            return refused(sent.request_id, error)
         try:
-            self.service.limit("SubmitAction", self.context, self.token)
+            self.service.limit("SubmitAction", client_of(self.context), self.token)
             last_seen = sent.last_seen_sequence if sent.HasField("last_seen_sequence") else None
             sequence = await self.service.act(self.table, self.token, sent.request_id, last_seen, sent.action)
         except ServiceError as error:
             return refused(sent.request_id, error)
         return accepted(sent.request_id, sequence)
+
+
+def _spectator_refusal() -> ServiceError:
+    return ServiceError(
+        ErrorReason.SPECTATOR_CANNOT_ACT,
+        "a Play stream without a seat token only watches: its action was refused and the stream ends; watch"
+        " without acting, or join a seat and send its token in metadata 'x-seat-token'",
+    )

@@ -41,24 +41,26 @@ class RateLimiter:
     def enabled(self) -> bool:
         return self.rate > 0
 
-    def delay(self, key: str) -> float:
-        """Take one token for ``key``: 0.0 when allowed, else the seconds until a token is available."""
+    def delay(self, key: str, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens for ``key`` (at most a full bucket's): 0.0 when allowed, else the seconds
+        until they are available."""
         if self.rate <= 0:
             return 0.0
+        cost = min(cost, self.burst)
         now = self._clock()
         tokens, then = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens >= 1.0:
-            self._buckets[key] = (tokens - 1.0, now)
+        if tokens >= cost:
+            self._buckets[key] = (tokens - cost, now)
             if len(self._buckets) > self._max_buckets:
                 self._sweep(now)
             return 0.0
         self._buckets[key] = (tokens, now)
-        return (1.0 - tokens) / self.rate
+        return (cost - tokens) / self.rate
 
-    def check(self, key: str, what: str) -> None:
-        """RATE_LIMITED (with RetryInfo) when ``key`` has no token left."""
-        wait = self.delay(key)
+    def check(self, key: str, what: str, cost: float = 1.0) -> None:
+        """RATE_LIMITED (with RetryInfo) when ``key`` has not ``cost`` tokens left."""
+        wait = self.delay(key, cost)
         if wait > 0:
             raise ServiceError(
                 ErrorReason.RATE_LIMITED,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import hashlib
+import json
 import secrets
 import time
 from dataclasses import dataclass
@@ -15,7 +17,10 @@ from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
+from server.pacing import BotPacer
+from server.quotas import Holding, TableQuotas
 from server.seats import SeatState
+from server.stalls import StallWatch
 from server.store import Store, StoredTable, StoreError, TableConfig
 from server.table import AnyTable, Table
 from server.telemetry import Telemetry
@@ -45,8 +50,13 @@ class Directory(Protocol):
         """One page of every node's tables, newest first, and the serial of its last when more follow."""
         ...
 
-    async def created(self, request_id: str, window: float) -> pb.Table | None:
-        """The table a CreateTable with this request_id made on any node in the last ``window`` seconds."""
+    async def created(self, request_id: str, digest: str, window: float) -> pb.Table | None:
+        """The table a CreateTable with this request_id made on any node in the last ``window`` seconds;
+        REQUEST_ID_REUSED when that request's ``digest`` (:func:`creation_digest`) was another."""
+        ...
+
+    async def held_elsewhere(self, client: str) -> list[Holding]:
+        """The unfinished tables ``client`` created that this node does not hold (for its quotas)."""
         ...
 
     async def place(self, table: AnyTable) -> pb.Table:
@@ -64,21 +74,34 @@ class Registry:
     """The server's tables, kept in ``store`` when there is one."""
 
     def __init__(
-        self, store: Store | None = None, telemetry: Telemetry | None = None, *, max_tables: int = 10_000
+        self,
+        store: Store | None = None,
+        telemetry: Telemetry | None = None,
+        *,
+        quotas: TableQuotas | None = None,
+        pacer: BotPacer | None = None,
+        stalls: StallWatch | None = None,
     ) -> None:
         self._tables: dict[str, AnyTable] = {}
         self._serial = 0
         self.store = store
-        self.max_tables = max_tables
+        self.quotas = quotas if quotas is not None else TableQuotas()
+        self.pacer = pacer if pacer is not None else BotPacer()
+        """Every table's bot work takes its turns from this one queue."""
+        self.stalls = stalls if stalls is not None else StallWatch()
+        """The server's stall watch, for every table's turn clock."""
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
-        self._creating = 0
-        """Tables being created, waiting for their commit: they count against ``max_tables`` already."""
+        self._holders: dict[str, Holding] = {}
+        """table id -> who created it and whether it is of bots only (the quotas' view of each table)."""
+        self._creating: list[Holding] = []
+        """Tables being created, waiting for their commit: they count against the quotas already."""
         self.left_in_store = 0
         """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time, or expired."""
-        self._created_by: dict[str, tuple[str, float]] = {}
-        """CreateTable request_id -> (table id, Unix creation time), for the last CREATE_REQUEST_WINDOW s."""
-        self._creating_for: dict[str, asyncio.Future[AnyTable]] = {}
-        """CreateTable request_ids whose table is being created (waiting for its commit)."""
+        self._created_by: dict[str, tuple[str, float, str]] = {}
+        """CreateTable request_id -> (table id, Unix creation time, request digest), for the last
+        CREATE_REQUEST_WINDOW s."""
+        self._creating_for: dict[str, tuple[asyncio.Future[AnyTable], str]] = {}
+        """CreateTable request_ids whose table is being created (waiting for its commit), with its digest."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
@@ -124,11 +147,14 @@ class Registry:
             store=self.store,
             create_time=stored.create_time,
             time_control=config.time_control,
+            pacer=self.pacer,
+            stalls=self.stalls,
             seeded=config.seeded,
             secret=config.secret,
         )
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
-            self._created_by[config.request_id] = (stored.table_id, stored.create_time)
+            known = (stored.table_id, stored.create_time, config.request_digest)
+            self._created_by[config.request_id] = known
         table.replay(stored.records)
         if table.finished and stored.finish_time is None:
             # Finished before the server noted finish times (or the note was lost): from now on, then.
@@ -136,6 +162,7 @@ class Registry:
         table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
         self.telemetry.table_restored(table)
         self._tables[table.table_id] = table
+        self._holders[table.table_id] = Holding(config.creator, all(s.bot for s in seats))
         self._serial = max(self._serial, stored.serial)
         return table
 
@@ -143,6 +170,7 @@ class Registry:
         """Let go of a table another node owns now: out of memory, its clock and bots stopped, its streams
         ended with ``failure`` (where it went, or that it is moving). Its records stay in the store."""
         table = self._tables.pop(table_id, None)
+        self._holders.pop(table_id, None)
         if table is not None:
             table.close_streams(failure)
             table.on_change = table.on_lost = None
@@ -163,25 +191,29 @@ class Registry:
         time_control: TimeControl | None = None,
         *,
         request_id: str = "",
+        client: str = "",
     ) -> AnyTable:
-        """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's).
+        """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
+        created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
 
         With a ``request_id`` seen in the last :data:`CREATE_REQUEST_WINDOW` seconds, the table that request
-        created (or is creating) is returned instead: the client's retry after a lost reply.
+        created (or is creating) is returned instead: the client's retry after a lost reply. The same
+        request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
+        new = _Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
         if request_id:
-            earlier = self._created_before(request_id)
+            digest = new.digest()
+            earlier = self._created_before(request_id, digest)
             if earlier is not None:
                 return earlier
             pending = self._creating_for.get(request_id)
             if pending is not None:
-                return await asyncio.shield(pending)
+                check_same_request(request_id, pending[1], digest)
+                return await asyncio.shield(pending[0])
             done: asyncio.Future[AnyTable] = asyncio.get_running_loop().create_future()
-            self._creating_for[request_id] = done
+            self._creating_for[request_id] = (done, digest)
             try:
-                table = await self._create(
-                    rules, seats, seed, first_dealer, time_control=time_control, request_id=request_id
-                )
+                table = await self._create(new, digest)
             except Exception as error:
                 done.set_exception(error)  # a retry waiting on it fails the same way
                 done.exception()  # and with none waiting, the error counts as seen
@@ -192,36 +224,41 @@ class Registry:
             finally:
                 del self._creating_for[request_id]
             done.set_result(table)
-            self._created_by[request_id] = (table.table_id, table.create_time)
+            self._created_by[request_id] = (table.table_id, table.create_time, digest)
             return table
-        return await self._create(rules, seats, seed, first_dealer, time_control=time_control, request_id="")
+        return await self._create(new, "")
 
-    def _created_before(self, request_id: str) -> AnyTable | None:
-        """The table a CreateTable with this request_id made within the window, if it is still here."""
+    def _created_before(self, request_id: str, digest: str) -> AnyTable | None:
+        """The table a CreateTable with this request_id made within the window, if it is still here;
+        REQUEST_ID_REUSED when that request was not this one."""
         now = time.time()
-        for stale in [k for k, (_, at) in self._created_by.items() if now - at >= CREATE_REQUEST_WINDOW]:
+        for stale in [k for k, (_, at, _) in self._created_by.items() if now - at >= CREATE_REQUEST_WINDOW]:
             del self._created_by[stale]
         known = self._created_by.get(request_id)
-        return None if known is None else self._tables.get(known[0])
+        if known is None or known[0] not in self._tables:
+            return None
+        check_same_request(request_id, known[2], digest)
+        return self._tables[known[0]]
 
-    async def _create(
-        self,
-        rules: object,
-        seats: list[SeatSpec],
-        seed: int | None,
-        first_dealer: int | None,
-        *,
-        time_control: TimeControl | None,
-        request_id: str,
-    ) -> AnyTable:
+    def holdings(self) -> list[Holding]:
+        """The quotas' view of every unfinished table, and of those being created."""
+        held = [self._holders[t.table_id] for t in self._tables.values() if not t.finished]
+        return held + self._creating
+
+    async def _create(self, new: _Creation, digest: str) -> AnyTable:
+        rules, seats, seed, first_dealer = new.rules, new.seats, new.seed, new.first_dealer
         adapter = adapter_for_rules(rules)
         players = adapter.players(rules)
-        playing = sum(1 for t in self._tables.values() if not t.finished) + self._creating
-        if playing >= self.max_tables:
-            raise ServiceError(
-                ErrorReason.TOO_MANY_TABLES,
-                f"the server already holds {playing} unfinished tables, its limit; try again later",
+        holding = Holding(new.client, bool(seats) and all(s.bot for s in seats))
+        try:
+            # In a cluster, a client's share counts its tables on every node; the totals are this node's.
+            elsewhere = (
+                await self.directory.held_elsewhere(new.client) if self.directory and new.client else []
             )
+            self.quotas.check(self.holdings(), new.client, holding.bots_only, elsewhere=elsewhere)
+        except ServiceError as error:
+            self.telemetry.limit_refused(error.metadata.get("limit", "tables"))
+            raise
         if len(seats) != players:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -252,12 +289,14 @@ class Registry:
                 seed=seed,
                 first_dealer=first_dealer,
                 game=adapter.name,
-                time_control=time_control,
-                request_id=request_id,
+                time_control=new.time_control,
+                request_id=new.request_id,
+                request_digest=digest,
                 seeded=seeded,
                 secret=secret,
+                creator=new.client,
             )
-            self._creating += 1
+            self._creating.append(holding)
             try:
                 serial = await self.store.create_table(table_id, serial, create_time, config)
             except StoreError as error:
@@ -267,7 +306,7 @@ class Registry:
                     "the table could not be stored, so it was not created; retry later",
                 ) from None
             finally:
-                self._creating -= 1
+                self._creating.remove(holding)
         self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot), game=adapter.name)
         table: AnyTable = Table(
             table_id,
@@ -280,38 +319,40 @@ class Registry:
             store=self.store,
             create_time=create_time,
             telemetry=self.telemetry,
-            time_control=time_control,
+            time_control=new.time_control,
+            pacer=self.pacer,
+            stalls=self.stalls,
             seeded=seeded,
             secret=secret,
         )
         self._tables[table_id] = table
+        self._holders[table_id] = holding
         return table
 
-    def expire(self, idle_seconds: float, now: float | None = None) -> list[tuple[AnyTable, float]]:
+    def expire(
+        self, idle_seconds: float, now: float | None = None, *, waiting_idle_seconds: float | None = None
+    ) -> list[tuple[AnyTable, float]]:
         """Drop every table nobody has used for ``idle_seconds`` (no open stream, no event): the finished and
-        the abandoned alike. Its clock and bots stop; its stored records stay (``thousand-export``). Returns
-        the dropped tables with their idle seconds."""
+        the abandoned alike; a table still waiting for players after ``waiting_idle_seconds`` already, if
+        that is sooner. Its clock and bots stop; its stored records stay (``thousand-export``). Returns the
+        dropped tables with their idle seconds."""
         now = time.monotonic() if now is None else now
         expired: list[tuple[AnyTable, float]] = []
         for table in list(self._tables.values()):
             idle = table.idle_seconds(now)
-            if idle is not None and idle >= idle_seconds:
+            if idle is None:
+                continue
+            limit = idle_seconds
+            if waiting_idle_seconds is not None and not table.started:
+                limit = min(limit, waiting_idle_seconds)
+            if idle >= limit:
                 del self._tables[table.table_id]
+                self._holders.pop(table.table_id, None)
                 table.close_streams()  # none is open: this stops its clock and bot tasks
                 if self.store is not None:
                     self.store.mark_expired(table.table_id, time.time())  # so a restart leaves it too
                 expired.append((table, idle))
         return expired
-
-    async def owned(self, table_id: str) -> AnyTable:
-        """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
-        TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
-        table = self._tables.get(table_id)
-        if table is not None:
-            return table
-        if self.directory is not None:
-            raise await self.directory.refusal(table_id)
-        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
 
     def find(self, table_id: str) -> AnyTable | None:
         """The table if this server holds it in memory (None: unknown, or expired into the store)."""
@@ -349,6 +390,16 @@ class Registry:
             chosen.append(table)
         return chosen, ""
 
+    async def owned(self, table_id: str) -> AnyTable:
+        """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
+        TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        if self.directory is not None:
+            raise await self.directory.refusal(table_id)
+        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+
     async def listing(
         self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
     ) -> tuple[list[pb.Table], str]:
@@ -375,6 +426,54 @@ class Registry:
         if self.directory is not None:
             return await self.directory.describe(table_id)
         raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Creation:
+    """One CreateTable request, as the registry was given it."""
+
+    rules: object
+    seats: list[SeatSpec]
+    seed: int | None
+    first_dealer: int | None
+    time_control: TimeControl | None
+    request_id: str
+    client: str
+
+    def digest(self) -> str:
+        return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)
+
+
+def creation_digest(
+    rules: object,
+    seats: list[SeatSpec],
+    seed: int | None,
+    first_dealer: int | None,
+    time_control: TimeControl | None,
+) -> str:
+    """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
+    request (the request_id and the client left out: a retry may come over another connection, or node)."""
+    adapter = adapter_for_rules(rules)
+    content = {
+        "game": adapter.name,
+        "rules": adapter.rules_to_bytes(rules).hex(),
+        "seats": [[s.bot, s.strategy] for s in seats],
+        "seed": seed,
+        "first_dealer": first_dealer,
+        "time_control": None if time_control is None else time_control.to_json(),
+    }
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def check_same_request(request_id: str, known: str, digest: str) -> None:
+    """REQUEST_ID_REUSED when a request_id that made a table comes with a different request ("": a table
+    stored before digests were, taken as the same)."""
+    if known and known != digest:
+        raise ServiceError(
+            ErrorReason.REQUEST_ID_REUSED,
+            f"request_id {request_id!r} was already used for a different CreateTable request",
+            field="request_id",
+        )
 
 
 def _check_strategies(adapter: AnyAdapter, seats: list[SeatSpec]) -> None:

@@ -8,7 +8,7 @@ as protobuf's own serializer writes them, so the bytes are protobuf's (tests/tes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -84,6 +84,10 @@ class Rendering:
     def messages(self, audience: int | None, batch: bool = False) -> list[bytes]:
         """The audience's messages: one per event, or (``batch``) up to MAX_BATCH events a message; the
         Turn goes on the last."""
+        return self.messages_with(audience, batch, self._turn(audience))
+
+    def messages_with(self, audience: int | None, batch: bool, turn: bytes | None) -> list[bytes]:
+        """:meth:`messages` with ``turn`` on the last (None: no Turn, a part of a longer history)."""
         last = len(self.events) - 1
         first = self._first
         if batch:
@@ -93,13 +97,13 @@ class Rendering:
                 response(
                     first + start,
                     events[start],
-                    self._turn(audience) if start + MAX_BATCH > last else None,
+                    turn if start + MAX_BATCH > last else None,
                     events[start + 1 : start + MAX_BATCH],
                 )
                 for start in starts
             ]
         messages = [response(first + i, self._event(i, audience), None) for i in range(last)]
-        messages.append(response(first + last, self._event(last, audience), self._turn(audience)))
+        messages.append(response(first + last, self._event(last, audience), turn))
         return messages
 
 
@@ -108,6 +112,19 @@ def render(
 ) -> list[bytes]:
     """Serialized StreamEventsResponse messages of ``events`` (numbered from ``first``) for one audience."""
     return Rendering(table, events, first).messages(audience, batch)
+
+
+def history(
+    table: AnyTable, after: int, end: int, *, audience: int | None, batch: bool, turn: bytes
+) -> Iterator[bytes]:
+    """The messages of the table's logged events after ``after`` up to ``end``, rendered MAX_BATCH events
+    at a time as they are taken, ``turn`` on the last: a resume of a long history holds one part of it at a
+    time, not all of it (issue 21: a resume of 9,499 events was rendered at once, blocking the event loop
+    for 392 ms, and 300 unread resumes held 53 MB)."""
+    for start in range(after, end, MAX_BATCH):
+        stop = min(start + MAX_BATCH, end)
+        part = Rendering(table, table.log[start:stop], start + 1)
+        yield from part.messages_with(audience, batch, turn if stop == end else None)
 
 
 def seen_by(table: AnyTable, event: TableEvent[Any], audience: int | None) -> TableEvent[Any]:
@@ -130,7 +147,7 @@ def turn_bytes(table: AnyTable, audience: int | None) -> bytes:
     Written field by field in field-number order (see :mod:`server.wire`): the legal actions come from
     the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
     """
-    seat = table.game.to_act if table.started else None
+    seat = table.game.to_act if table.started and not table.finished else None
     if seat is None:
         return b""
     own = audience == seat

@@ -12,6 +12,7 @@ import hmac
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Final, Generic, TypeAlias
 
 from server.clock import TimeoutPolicy
@@ -33,6 +34,9 @@ class SeatState:
     """The server's bot plays the seat since its time ran out, until the player takes it back."""
     forfeited: bool = False
     """The seat forfeited on time: the server's bot plays it to the end; nobody can take it (back)."""
+    one_turn: bool = False
+    """Taken over for the one decision that ran out (TimeoutPolicy.BOT_PLAYS_TURN): the seat is its player's
+    again after the bot's move."""
     bank: float = 0.0
     """Seconds left in the seat's time bank (tables with a clock)."""
 
@@ -85,6 +89,7 @@ class TurnTimedOutEvent:
 class SeatTakenOverEvent:
     seat: int
     forfeited: bool
+    one_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +97,31 @@ class SeatReclaimedEvent:
     seat: int
 
 
+class StopReason(Enum):
+    """Why the server stopped a table before its game ended; the value is the store's name."""
+
+    MOVE_LIMIT = "move_limit"
+    """A table played by bots only made the server's limit of moves (``server.pacing``)."""
+
+    def to_proto(self) -> pb.StopReason.ValueType:
+        return pb.STOP_REASON_MOVE_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class TableStoppedEvent:
+    """The table's last event: the server stopped it (the game has no winner)."""
+
+    reason: StopReason
+    message: str
+
+
 SeatEvent: TypeAlias = (
-    SeatTakenEvent | SeatReleasedEvent | TurnTimedOutEvent | SeatTakenOverEvent | SeatReclaimedEvent
+    SeatTakenEvent
+    | SeatReleasedEvent
+    | TurnTimedOutEvent
+    | SeatTakenOverEvent
+    | SeatReclaimedEvent
+    | TableStoppedEvent
 )
 """The table's own events (not the game's)."""
 
@@ -110,10 +138,13 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_released=pb.SeatReleased(seat=seat))
         case TurnTimedOutEvent(seat, policy):
             return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
-        case SeatTakenOverEvent(seat, forfeited):
-            return pb.Event(seat_taken_over=pb.SeatTakenOver(seat=seat, forfeited=forfeited))
+        case SeatTakenOverEvent(seat, forfeited, one_turn):
+            over = pb.SeatTakenOver(seat=seat, forfeited=forfeited, one_turn=one_turn)
+            return pb.Event(seat_taken_over=over)
         case SeatReclaimedEvent(seat):
             return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
+        case TableStoppedEvent(reason, message):
+            return pb.Event(table_stopped=pb.TableStopped(reason=reason.to_proto(), message=message))
 
 
 # ---------------------------------------------------------------------------------------------- idempotency

@@ -26,8 +26,17 @@ from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.play import play
 from server.ratelimit import RateLimiter
-from server.registry import CREATE_REQUEST_WINDOW, Registry, SeatSpec
-from server.requests import TOKEN_METADATA, Context, Malformed, parse, table_id_of, token_of
+from server.registry import CREATE_REQUEST_WINDOW, Registry, SeatSpec, creation_digest
+from server.rendering import MAX_BATCH
+from server.requests import (
+    TOKEN_METADATA,
+    Context,
+    Malformed,
+    client_of,
+    parse,
+    table_id_of,
+    token_of,
+)
 from server.seats import hash_token
 from server.streams import SPECTATORS
 from server.table import AnyTable
@@ -38,6 +47,12 @@ SERVICE_NAME: Final = "thousand.v1.TableService"
 MAX_NAME_LENGTH: Final = 64
 MAX_REQUEST_ID_LENGTH: Final = 128
 MAX_CREATE_REQUEST_ID_LENGTH: Final = 64
+MAX_STRATEGY_LENGTH: Final = 64
+"""No strategy has a longer name: a longer one is refused without being echoed."""
+MAX_ACTION_BYTES: Final = 4096
+"""The largest action accepted, serialized. The largest legal one, a 1000 Blagogo LayMelds of every card a
+hand can hold, is under 1 KiB; without a bound a 50 KB LayMelds of 5,000 melds cost 63 ms of the event
+loop to decode and refuse (issue 21)."""
 SEAT_TOKEN_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A client-chosen seat token (JoinTableRequest.seat_token): long enough to be a secret, safe in metadata."""
 MIN_TOKEN_SYMBOLS: Final = 12
@@ -63,15 +78,23 @@ class TableService:
     def __init__(self, registry: Registry, limiter: RateLimiter | None = None) -> None:
         self.registry = registry
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
+        self.default_bot_pace = 0.0
+        """The bot pace of a table whose CreateTable does not choose one (``thousand-server --bot-pace``)."""
 
-    def limit(self, method: str, context: Context, token: str | None = None) -> None:
-        """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by peer host."""
+    def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
+        """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
+        (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
+        ``cost``: how many calls this one counts as (a resume counts its history)."""
         if not self.limiter.enabled:
             return
-        key = f"token:{hash_token(token).hex()}" if token else f"peer:{_peer_host(context.peer())}"
-        self.limiter.check(f"{method}:{key}", method)
+        key = f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
+        try:
+            self.limiter.check(f"{method}:{key}", method, cost)
+        except ServiceError:
+            self.registry.telemetry.limit_refused("rate")
+            raise
 
-    async def create_table(self, request: pb.CreateTableRequest) -> pb.CreateTableResponse:
+    async def create_table(self, request: pb.CreateTableRequest, client: str = "") -> pb.CreateTableResponse:
         adapter = _game(request.game)
         try:
             rules = adapter.rules_from_request(request.rules, len(request.seats))
@@ -93,18 +116,17 @@ class TableService:
                 " as a practice table (set practice), or leave it unset for fair deals",
                 field="seed",
             )
+        seed = request.seed if request.HasField("seed") else None
+        first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+        time_control = TimeControl.from_proto(request.time_control, self.default_bot_pace)
         directory = self.registry.directory
         if directory is not None and request.request_id:  # a retry, maybe on another node than the first try
-            earlier = await directory.created(request.request_id, CREATE_REQUEST_WINDOW)
+            digest = creation_digest(rules, seats, seed, first_dealer, time_control)
+            earlier = await directory.created(request.request_id, digest, CREATE_REQUEST_WINDOW)
             if earlier is not None:
                 return pb.CreateTableResponse(table=earlier)
         table = await self.registry.create(
-            rules,
-            seats,
-            request.seed if request.HasField("seed") else None,
-            request.first_dealer if request.HasField("first_dealer") else None,
-            TimeControl.from_proto(request.time_control),
-            request_id=request.request_id,
+            rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             return pb.CreateTableResponse(table=await directory.place(table))
@@ -234,6 +256,13 @@ class TableService:
                 f"request_id must be 1 to {MAX_REQUEST_ID_LENGTH} characters",
                 field="request_id",
             )
+        size = message.ByteSize()
+        if size > MAX_ACTION_BYTES:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"the action is {size} bytes; no legal action is larger than {MAX_ACTION_BYTES}",
+                field="action",
+            )
         try:
             action = table.adapter.action_from_proto(message)
         except InvalidActionError as error:
@@ -245,7 +274,7 @@ class TableService:
         return sequence
 
     async def stream_events(
-        self, request: pb.StreamEventsRequest, token: str | None
+        self, request: pb.StreamEventsRequest, token: str | None, client: str = ""
     ) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
@@ -253,28 +282,38 @@ class TableService:
         table: AnyTable = await self.registry.owned(table_id_of(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
+        self.limit_resume(table, after, client, token)
         return table.stream(audience, after, request.batch_events)
+
+    def limit_resume(self, table: AnyTable, after: int | None, client: str, token: str | None) -> None:
+        """RATE_LIMITED when a resume would exceed the client's rate: a resume of a long history costs the
+        server as much as many requests (it is sent in parts of MAX_BATCH events), and counts as one per
+        part, whether on StreamEvents or Play."""
+        if after is not None and after < table.sequence:
+            self.limit("resume", client, token, cost=1 + (table.sequence - after) / MAX_BATCH)
 
     def close_streams(self) -> None:
         for table in self.registry.all():
             table.close_streams()
 
 
-def _peer_host(peer: str) -> str:
-    """The host of a gRPC peer (``ipv4:1.2.3.4:5678``, ``ipv6:[::1]:5678``, ``unix:...``), no port."""
-    kind, _, address = peer.partition(":")
-    if kind == "ipv6" and address.startswith("["):
-        return address[1:].partition("]")[0]
-    if kind == "ipv4":
-        return address.rpartition(":")[0]
-    return peer
-
-
 def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
+    if config.kind not in (pb.SEAT_KIND_UNSPECIFIED, pb.SEAT_KIND_OPEN, pb.SEAT_KIND_BOT):
+        raise ServiceError(
+            ErrorReason.INVALID_ARGUMENT,
+            f"seat {index}: kind {config.kind} is not a SeatKind (SEAT_KIND_OPEN or SEAT_KIND_BOT)",
+            field="seats",
+        )
     if config.kind == pb.SEAT_KIND_BOT:
         if not config.strategy:
             raise ServiceError(
                 ErrorReason.UNKNOWN_STRATEGY, f"seat {index} is a bot seat without a strategy", field="seats"
+            )
+        if len(config.strategy) > MAX_STRATEGY_LENGTH:
+            raise ServiceError(
+                ErrorReason.UNKNOWN_STRATEGY,
+                f"seat {index}: no bot strategy has a name of {len(config.strategy)} characters",
+                field="seats",
             )
         return SeatSpec(bot=True, strategy=config.strategy)
     if config.strategy:
@@ -304,7 +343,7 @@ async def _limited(
 ) -> Resp:
     """``call``, once the client's rate limit for ``method`` allows it (else RATE_LIMITED, ``call`` unrun)."""
     try:
-        service.limit(method, context, token)
+        service.limit(method, client_of(context), token)
     except ServiceError:
         if inspect.iscoroutine(call):
             call.close()
@@ -325,7 +364,7 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            responses = await service.stream_events(request, token_of(context))
+            responses = await service.stream_events(request, token_of(context), client_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return
@@ -338,7 +377,9 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
 
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: _limited(service, "CreateTable", c, None, service.create_table(r))),
+            _unary(
+                lambda r, c: _limited(service, "CreateTable", c, None, service.create_table(r, client_of(c)))
+            ),
             request_deserializer=parse(pb.CreateTableRequest),
             response_serializer=pb.CreateTableResponse.SerializeToString,
         ),

@@ -62,12 +62,18 @@ class TableConfig:
     request_id: str = ""
     """The CreateTable request_id that made it ("" and absent from the JSON: none), so that a retry of the
     request after a restart finds this table instead of creating another."""
+    request_digest: str = ""
+    """A digest of that CreateTable request's content ("" and absent: not known), so that the request_id
+    reused for a different request after a restart is still refused (REQUEST_ID_REUSED)."""
     seeded: bool = False
     """Whether the creator chose ``seed`` (a practice table): its deals follow from it. Absent: False."""
     secret: bytes = b""
     """A fair table's secret (engine.seeds.FairDeals), drawn at creation and stored with it, so that a
     restarted server, or another that takes the table over, deals the same cards. Empty (absent from the
     JSON) for a seeded table, and for a table stored before fair deals (its deals follow ``seed``)."""
+    creator: str = ""
+    """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
+    counts in its creator's quotas after a restart, or on the node that took it over."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -81,10 +87,14 @@ class TableConfig:
             raw["time_control"] = self.time_control.to_json()
         if self.request_id:
             raw["request_id"] = self.request_id
+        if self.request_digest:
+            raw["request_digest"] = self.request_digest
         if self.seeded:
             raw["seeded"] = True
         if self.secret:
             raw["secret"] = self.secret.hex()
+        if self.creator:
+            raw["creator"] = self.creator
         return json.dumps(raw)
 
     @staticmethod
@@ -98,18 +108,20 @@ class TableConfig:
             game=str(raw.get("game", DEFAULT_GAME)),
             time_control=TimeControl.from_json(raw.get("time_control")),
             request_id=str(raw.get("request_id", "")),
+            request_digest=str(raw.get("request_digest", "")),
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
+            creator=str(raw.get("creator", "")),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
     """One stored change of a table. ``kind`` is "join", "leave", "action", "seed" (stored with a "join" and
-    before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), or one of the
+    before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
     turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
-    it)."""
+    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
 
     kind: str
     seat: int

@@ -118,6 +118,13 @@ MIGRATIONS: Final[Sequence[str]] = (
     ALTER TABLE thousand.tables ADD COLUMN request_id TEXT;
     CREATE INDEX tables_request ON thousand.tables (request_id) WHERE request_id IS NOT NULL;
     """,
+    # 3: who created each table and whether bots only play it, so that the node a client asks counts the
+    # client's tables on every node against its quotas (server.quotas).
+    """
+    ALTER TABLE thousand.tables ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+    ALTER TABLE thousand.tables ADD COLUMN bots_only BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE INDEX tables_creator ON thousand.tables (creator) WHERE NOT finished AND expire_time IS NULL;
+    """,
 )
 
 
@@ -225,8 +232,9 @@ class PostgresStore(Store):
             _, create_time, config = write.create
             row = db.execute(
                 f"INSERT INTO {SCHEMA}.tables"
-                " (table_id, serial, create_time, config, owner, game, open_seats, request_id)"
-                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s, %s)"
+                " (table_id, serial, create_time, config, owner, game, open_seats, request_id, creator,"
+                " bots_only)"
+                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s, %s, %s, %s)"
                 " RETURNING serial, epoch",
                 (
                     write.table_id,
@@ -236,6 +244,8 @@ class PostgresStore(Store):
                     config.game,
                     sum(1 for bot, _ in config.seats if not bot),
                     config.request_id or None,
+                    config.creator,
+                    bool(config.seats) and all(bot for bot, _ in config.seats),
                 ),
             ).fetchone()
             assert row is not None

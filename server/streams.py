@@ -14,8 +14,8 @@ from collections.abc import AsyncGenerator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from server.errors import ErrorReason, ServiceError
-from server.rendering import Rendering, render, response, snapshot, turn_bytes
-from server.seats import TableEvent
+from server.rendering import Rendering, history, response, snapshot, turn_bytes
+from server.seats import TableEvent, TableStoppedEvent
 
 if TYPE_CHECKING:
     from server.table import AnyTable
@@ -47,7 +47,17 @@ class Subscriber:
     from its front is cheap.
     """
 
-    __slots__ = ("_loop", "_pending", "_waiter", "audience", "batch", "failure", "lagging")
+    __slots__ = (
+        "_loop",
+        "_pending",
+        "_waiter",
+        "audience",
+        "batch",
+        "catching_up",
+        "ended",
+        "failure",
+        "lagging",
+    )
 
     def __init__(self, audience: int | None, batch: bool = False) -> None:
         self.audience = audience
@@ -56,6 +66,10 @@ class Subscriber:
         self.lagging = False
         self.failure: ServiceError | None = None
         """Why the stream ends, when it ends with an error (the table moved to another node)."""
+        self.catching_up = False
+        """The stream is still reading the table's log: the table's messages are not queued meanwhile (the
+        log holds them already, and the stream reads on until it has caught up)."""
+        self.ended = False
         self._pending: list[bytes] = []
         self._waiter: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -63,7 +77,7 @@ class Subscriber:
         ``asyncio.get_running_loop()``."""
 
     def offer(self, data: bytes) -> None:
-        if self.lagging:
+        if self.lagging or self.catching_up:
             return
         if len(self._pending) >= STREAM_QUEUE_SIZE:
             self.lagging = True
@@ -83,6 +97,7 @@ class Subscriber:
         resync follows; with ``failure``, the stream ends with that error instead of cleanly."""
         self.failure = failure
         self.lagging = False
+        self.ended = True
         self.drain()
         self._pending.append(END)
         self._wake()
@@ -142,9 +157,10 @@ class Streams:
             return
         audiences: dict[tuple[int | None, bool], list[Subscriber]] = {}
         for subscriber in self.subscribers:
-            audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
+            if not subscriber.catching_up:
+                audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
         table = self._table
-        ended = any(table.adapter.is_game_over(e) for e in events)
+        ended = any(table.adapter.is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
         rendering = Rendering(table, events, first)
         for (audience, batch), subscribers in audiences.items():
             messages = rendering.messages(audience, batch)
@@ -172,24 +188,27 @@ class Streams:
 
     async def _stream(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
         table = self._table
-        audience, batch = subscriber.audience, subscriber.batch
+        audience = subscriber.audience
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self.subscribers.add(subscriber)
         try:
-            if after is None:
-                first = [snapshot(table, audience)]
-            elif after < table.sequence:
-                first = render(table, table.log[after:], after + 1, audience, batch)
-            else:  # nothing missed: still say whose turn it is
-                first = [response(table.sequence, None, turn_bytes(table, audience))]
-            # Whether ``first`` reaches the end of the game: decided now, not after yielding it, because the
-            # game may end while it is sent, its last events then waiting in the queue.
-            ended = table.finished
-            first.reverse()
-            while first:
-                yield first.pop()  # each message is released once sent (a resume may send many)
-            if ended:
-                return
+            if after is not None and after < table.sequence:
+                async for data in self._catch_up(subscriber, after):
+                    yield data
+                if subscriber.failure is not None:  # the table moved while its history was being sent
+                    raise subscriber.failure
+                if table.finished or subscriber.ended:
+                    return
+            else:
+                # A snapshot, or nothing missed (still say whose turn it is).
+                ended = table.finished
+                yield (
+                    snapshot(table, audience)
+                    if after is None
+                    else response(table.sequence, None, turn_bytes(table, audience))
+                )
+                if ended:
+                    return
             while True:
                 data = await subscriber.get()
                 if type(data) is Reply:
@@ -212,6 +231,31 @@ class Streams:
         finally:
             self.subscribers.discard(subscriber)
             table.last_activity = time.monotonic()
+
+    async def _catch_up(self, subscriber: Subscriber, after: int) -> AsyncGenerator[bytes, None]:
+        """The logged events after ``after``, read from the table's log part by part as they are sent, until
+        the stream has caught up with the table; from then on the table's messages are queued to it.
+
+        Why from the log and not the queue: a long history takes a while to send to a slow reader, and the
+        events the table logs meanwhile would fill the stream's bounded queue and cost it a resync by
+        snapshot (the events of that time, the game's end among them, never seen). The log holds them
+        already, so reading on from it costs no memory and loses nothing.
+        """
+        table = self._table
+        subscriber.catching_up = True
+        try:
+            while after < table.sequence and not subscriber.ended:
+                end = table.sequence
+                turn = turn_bytes(table, subscriber.audience)
+                for data in history(
+                    table, after, end, audience=subscriber.audience, batch=subscriber.batch, turn=turn
+                ):
+                    yield data
+                    if subscriber.ended:
+                        return
+                after = end
+        finally:
+            subscriber.catching_up = False  # with no await since the last check: no event falls in the gap
 
     def end_seat(self, seat: int) -> None:
         """End the streams of a seat given up (T-33: whoever gave it up sees nothing more of it)."""

@@ -36,6 +36,7 @@ from server.clock import TimeControl, TimeoutPolicy, duration
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request, get_logger
+from server.pacing import BotPacer
 from server.seats import (
     RequestMemory,
     SeatReclaimedEvent,
@@ -43,11 +44,14 @@ from server.seats import (
     SeatState,
     SeatTakenEvent,
     SeatTakenOverEvent,
+    StopReason,
     TableEvent,
+    TableStoppedEvent,
     TurnTimedOutEvent,
     hash_token,
     seat_holding,
 )
+from server.stalls import StallWatch
 from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
 from server.telemetry import Telemetry
@@ -74,6 +78,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         create_time: float | None = None,
         telemetry: Telemetry | None = None,
         time_control: TimeControl | None = None,
+        pacer: BotPacer | None = None,
+        stalls: StallWatch | None = None,
         seeded: bool = False,
         secret: bytes = b"",
     ) -> None:
@@ -100,6 +106,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.replaying = False
         """Rebuilding from the store: nothing is stored again, no timer armed, nothing reported."""
         self.time_control = time_control
+        self.pacer = pacer if pacer is not None else BotPacer()
+        """The server's bot work queue (``server.pacing``): this table's bots take their turns from it."""
+        self.stalls = stalls if stalls is not None else StallWatch()
+        """The server's record of the time it did not run, which turn clocks give back."""
+        self.stopped: StopReason | None = None
+        """Why the server stopped the table before its game ended; None: it did not."""
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
         self.endpoints = ("", "")
@@ -109,6 +121,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.on_lost: Callable[[], None] | None = None
         """Called when the store refused a write because another node owns the table now."""
         self.streams = Streams(self)
+        self._returns: set[asyncio.Task[None]] = set()
+        """Seats being taken back because their player's stream opened (:meth:`seat_returned`)."""
         self.clock = TurnClock(self)
         self.bots = Bots(self)
         for state in seats:
@@ -126,13 +140,28 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     @property
     def finished(self) -> bool:
-        return self.game.is_over
+        """The game ended, or the server stopped the table."""
+        return self.game.is_over or self.stopped is not None
+
+    @property
+    def moves(self) -> int:
+        """Decisions applied so far, by anyone."""
+        return self.clock.decisions
+
+    @property
+    def clocked(self) -> bool:
+        """Whether the table has a turn clock (its TimeControl may hold a bot pace only)."""
+        return self.time_control is not None and self.time_control.clocked
 
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if not s.taken)
 
+    def played_by_bots_only(self) -> bool:
+        """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
+        return all(s.played_by_bot for s in self.seats)
+
     def status(self) -> pb.TableStatus.ValueType:
-        if self.game.is_over:
+        if self.finished:
             return pb.TABLE_STATUS_FINISHED
         return pb.TABLE_STATUS_PLAYING if self.started else pb.TABLE_STATUS_WAITING
 
@@ -153,7 +182,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     player_name=s.player_name,
                     taken_over=s.taken_over or s.forfeited,
                     forfeited=s.forfeited,
-                    bank_remaining=duration(s.bank) if self.time_control is not None else None,
+                    bank_remaining=duration(s.bank) if self.clocked else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
@@ -163,6 +192,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             time_control=self.time_control.to_proto() if self.time_control is not None else None,
             seeded=self.seeded,
             fairness=self._fairness(),
+            stop_reason=self.stopped.to_proto() if self.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
             endpoint=self.endpoints[0],
             web_endpoint=self.endpoints[1],
         )
@@ -288,8 +318,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         await self.reclaim(seat)
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
-        if self.game.is_over:
-            raise ServiceError(ErrorReason.GAME_OVER, "the game is over")
+        if self.finished:
+            ended = "the game is over" if self.stopped is None else "the server stopped the table"
+            raise ServiceError(ErrorReason.GAME_OVER, ended)
         if stale:
             raise ServiceError(
                 ErrorReason.STALE_SEQUENCE,
@@ -364,13 +395,36 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             self.bots.observe()
         self._publish([*extra, *new])
 
-    async def play_decided(self, seat: int, action: ActionT) -> None:
-        """Check, store and apply a move the server decided (a bot's; caller holds the lock)."""
+    async def store_decided(self, seat: int, action: ActionT) -> None:
+        """Check and store a move the server decided (a bot's; caller holds the lock); the caller must then
+        apply it (:meth:`apply_decided`) before anything else changes the table. A seat taken over for one
+        turn is its player's again after the move: stored in the same commit."""
         self.check_legal(seat, action)
-        await self.record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
+        records = [Record("action", seat, "", self.adapter.action_to_bytes(action))]
+        if self.seats[seat].one_turn:
+            records.append(Record("reclaim", seat))
+        await self.record(*records)
+
+    def apply_decided(self, seat: int, action: ActionT) -> None:
         applied = time.perf_counter()
         self.apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
+        if self.seats[seat].one_turn:
+            self._reclaim(seat)  # the one move a timeout gave the bot is made: the seat is its player's
+
+    async def stop(self, reason: StopReason, message: str) -> None:
+        """End the table before its game did (caller holds the lock): stored, then TableStopped, the
+        streams end and no action is accepted any more."""
+        await self.record(Record("stop", -1, reason.value, message.encode()))
+        self._stop(reason, message)
+
+    def _stop(self, reason: StopReason, message: str) -> None:
+        self.stopped = reason
+        self._publish([TableStoppedEvent(reason, message)])
+        if not self.replaying:
+            if self.store is not None:
+                self.store.mark_finished(self.table_id, time.time())
+            self.telemetry.table_stopped(self, reason, message)
 
     def _publish(self, events: list[TableEvent[EventT]]) -> None:
         """Log events with sequence numbers and send them to every stream."""
@@ -388,13 +442,16 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ the turn clock's outcomes
 
     def time_out(self, seat: int, policy: TimeoutPolicy) -> None:
-        """The seat's time ran out (stored): the server's bot plays it, to the end if it forfeits."""
+        """The seat's time ran out (stored): the server's bot plays it, for this one decision, until its
+        player is back, or to the end if it forfeits."""
         state = self.seats[seat]
         state.bank = 0.0
         state.taken_over = True
         state.forfeited = policy is TimeoutPolicy.FORFEIT
+        state.one_turn = policy is TimeoutPolicy.BOT_PLAYS_TURN
         self.bots.take_over(seat)
-        self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
+        over = SeatTakenOverEvent(seat, state.forfeited, state.one_turn)
+        self._publish([TurnTimedOutEvent(seat, policy), over])
 
     async def reclaim(self, seat: int) -> bool:
         """Take the seat back from the bot that plays it since a timeout (caller holds the lock); False when
@@ -410,7 +467,26 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def _reclaim(self, seat: int) -> None:
         self.seats[seat].taken_over = False
+        self.seats[seat].one_turn = False
         self._publish([SeatReclaimedEvent(seat)])
+
+    def seat_returned(self, seat: int | None) -> None:
+        """A seat's own stream opened: its player is back, and takes the seat back from the bot that plays it
+        since a timeout (TimeoutPolicy.BOT_PLAYS), as ReclaimSeat would; the stream then shows it."""
+        if seat is None or self.replaying:
+            return
+        state = self.seats[seat]
+        if state.taken_over and not state.forfeited and not state.one_turn:
+            task = asyncio.get_running_loop().create_task(self._take_back(seat))
+            self._returns.add(task)
+            task.add_done_callback(self._returns.discard)
+
+    async def _take_back(self, seat: int) -> None:
+        async with self.lock:
+            try:
+                await self.reclaim(seat)
+            except ServiceError:  # not stored: the seat stays the bot's until the player acts
+                return
 
     # ------------------------------------------------------------------ rebuilding from the store
 
@@ -434,6 +510,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     self._reclaim(record.seat)
                 elif record.kind == "bank":
                     self.seats[record.seat].bank = float(record.text)
+                elif record.kind == "stop":
+                    self._stop(StopReason(record.text), record.data.decode())
                 else:
                     raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
         finally:
@@ -473,14 +551,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
-        iterates; the stream subscribes when it is first iterated.
+        iterates; the stream subscribes when it is first iterated. A seat's stream takes the seat back from
+        the bot that plays it while its player was away (:meth:`seat_returned`).
         """
-        return self.streams.open(Subscriber(audience, batch), after)
+        stream = self.streams.open(Subscriber(audience, batch), after)
+        self.seat_returned(audience)
+        return stream
 
     def stream_to(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
         """:meth:`stream` for a subscriber the caller keeps, to queue :class:`~server.streams.Reply` messages
         to it, which the stream yields in their place among the table's messages."""
-        return self.streams.open(subscriber, after)
+        stream = self.streams.open(subscriber, after)
+        self.seat_returned(subscriber.audience)
+        return stream
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""

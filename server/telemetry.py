@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 from weakref import WeakKeyDictionary
 
 from server.games import GAMES, Scored
@@ -23,10 +23,14 @@ from server.logs import bind_request, get_logger
 
 if TYPE_CHECKING:
     from server.metrics import GameMetrics
+    from server.seats import StopReason
     from server.table import AnyTable as Table
     from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
+stalled = get_logger("thousand.server")
+STALL_WARNING_SECONDS: Final = 1.0
+"""Stalls this long or longer are logged; a busy machine delays the loop by a few tenths now and then."""
 
 __all__ = ["GAMES", "Telemetry", "action_kind", "game_label", "requested_kind", "table_status"]
 
@@ -93,6 +97,28 @@ class Telemetry:
                 "table restored", table_id=table.table_id, status=table_status(table), sequence=table.sequence
             )
 
+    def table_stopped(self, table: Table, reason: StopReason, message: str) -> None:
+        """The server stopped the table before its game ended (``server.pacing``'s limit of moves)."""
+        if self.metrics is not None:
+            self.metrics.tables_stopped.labels(game_label(table), reason.value).inc()
+        if not self.quiet:
+            log.warning(
+                "table stopped",
+                table_id=table.table_id,
+                game=game_label(table),
+                reason=reason.value,
+                detail=message,
+                sequence=table.sequence,
+            )
+
+    def loop_stalled(self, seconds: float) -> None:
+        """The event loop did not run for ``seconds`` (the process was stopped, or the loop blocked)."""
+        if self.metrics is not None:
+            self.metrics.loop_stalls.inc()
+            self.metrics.loop_stalled_seconds.inc(seconds)
+        if not self.quiet and seconds >= STALL_WARNING_SECONDS:  # shorter ones: counted, not logged
+            stalled.warning("event loop stalled", seconds=round(seconds, 3))
+
     def table_started(self, table: Table) -> None:
         if not self.quiet:
             log.info("table started", table_id=table.table_id, game=game_label(table))
@@ -155,6 +181,12 @@ class Telemetry:
         if self.metrics is not None:
             self.metrics.actions.labels(game, kind, "rejected").inc()
             self.metrics.rejected.labels(game, reason).inc()
+
+    def limit_refused(self, limit: str) -> None:
+        """A request refused by a server limit: ``rate``, a table quota (``tables``, ``tables_per_client``,
+        ``bot_tables``, ``bot_tables_per_client``), ``play_spectator_action``, ``resume``…"""
+        if self.metrics is not None:
+            self.metrics.limit_refusals.labels(limit).inc()
 
     def bot_decided(self, strategy: str, seconds: float) -> None:
         if self.metrics is not None:

@@ -3,12 +3,17 @@
 While a seat played by a client must act, one asyncio timer (a ``TimerHandle``; none on a table without a
 clock or while bots act) is armed at that decision's deadline, ``per_move`` plus the seat's bank. When it
 fires the table's policy acts under the lock: a "timeout" record, then TurnTimedOut and SeatTakenOver, and the
-server's bot plays the seat (its moves are ordinary "action" records) until a "reclaim" (ReclaimSeat, an
-action or a new player in the seat) or, forfeited, to the end. Time a decision takes beyond ``per_move`` is
+server's bot plays the seat (its moves are ordinary "action" records): that one decision (the default), or
+until a "reclaim" (ReclaimSeat, an action, the seat's stream opening, a new player in the seat), or,
+forfeited, to the end. Time a decision takes beyond ``per_move`` is
 taken from the seat's bank ("bank" record). Replaying the records yields the same events; the clock of the
 seat to act then starts afresh.
 
-The clock decides when; what a timeout does to the seat is the table's (:meth:`Table.time_out`).
+The clock decides when; what a timeout does to the seat is the table's (:meth:`Table.time_out`). Time the
+server was not running (stopped, or its event loop blocked) is not the seat's: the table's
+:class:`~server.stalls.StallWatch` says how long that was since the decision's clock started, and the clock
+runs out only once that time (and a grace to read what the seat sent meanwhile) has passed too; the bank
+is charged for the seat's own time only.
 """
 
 from __future__ import annotations
@@ -29,7 +34,17 @@ if TYPE_CHECKING:
 class TurnClock:
     """The clock of the decision the table waits for, if a client's seat must act on a table with a clock."""
 
-    __slots__ = ("_start", "_table", "_task", "deadline", "deadline_wall", "decisions", "key", "timer")
+    __slots__ = (
+        "_stalled_at_start",
+        "_start",
+        "_table",
+        "_task",
+        "deadline",
+        "deadline_wall",
+        "decisions",
+        "key",
+        "timer",
+    )
 
     def __init__(self, table: AnyTable) -> None:
         self._table = table
@@ -39,6 +54,8 @@ class TurnClock:
         """(decisions, seat) of the decision whose clock runs; None when no clock runs."""
         self._start = 0.0
         """time.monotonic() when the running decision's clock started."""
+        self._stalled_at_start = 0.0
+        """The stall watch's total (:meth:`StallWatch.stalled`) when it started."""
         self.deadline = 0.0
         """time.monotonic() when it runs out."""
         self.deadline_wall = 0.0
@@ -56,7 +73,7 @@ class TurnClock:
     def _seat(self) -> int | None:
         """The seat whose clock runs: the seat to act, when the table has a clock and a client plays it."""
         table = self._table
-        if table.time_control is None or not table.started:
+        if not table.clocked or not table.started:
             return None
         seat: int | None = table.game.to_act
         if seat is None or table.seats[seat].played_by_bot:
@@ -84,6 +101,7 @@ class TurnClock:
         per_move = table.time_control.per_move if table.time_control is not None else 0.0
         allowed = per_move + table.seats[seat].bank
         self._start = time.monotonic()
+        self._stalled_at_start = table.stalls.stalled()
         self.deadline = self._start + allowed
         self.deadline_wall = time.time() + allowed
         self._arm()
@@ -97,8 +115,14 @@ class TurnClock:
         except RuntimeError:  # built outside the server (a test, the exporter); the server arms it at start
             return
         self.cancel()
-        delay = max(0.0, self.deadline - time.monotonic())
+        delay = max(0.0, self._left())
         self.timer = loop.call_at(loop.time() + delay, self._fired)
+
+    def _left(self) -> float:
+        """Seconds until the running clock runs out: its deadline, plus what the server's stalls since it
+        started gave back."""
+        credit = self._table.stalls.credit(self._stalled_at_start)
+        return self.deadline + credit - time.monotonic()
 
     def cancel(self) -> None:
         if self.timer is not None:
@@ -124,7 +148,7 @@ class TurnClock:
         async with table.lock:
             if key != self.key or table.time_control is None:
                 return  # the seat acted (or was taken back) while the timer fired
-            if self.deadline - time.monotonic() > 0.001:
+            if self._left() > 0.001:  # early, or the server stalled meanwhile: not the seat's time
                 self._arm()
                 return
             seat = key[1]
@@ -144,7 +168,8 @@ class TurnClock:
         table = self._table
         if table.time_control is None or not self.runs_for(seat):
             return None
-        over = time.monotonic() - self._start - table.time_control.per_move
+        own = time.monotonic() - self._start - (table.stalls.stalled() - self._stalled_at_start)
+        over = own - table.time_control.per_move
         state = table.seats[seat]
         if over <= 0 or state.bank <= 0:
             return None

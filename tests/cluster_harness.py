@@ -17,6 +17,16 @@ from server.store_pg import SCHEMA
 from tests.live_server import LiveServer, free_port
 
 LEASE_SECONDS = 2.0
+NO_CLIENT_QUOTAS = (
+    "--max-tables-per-client",
+    "0",
+    "--max-bot-tables",
+    "0",
+    "--max-bot-tables-per-client",
+    "0",
+)
+"""The tests' one client creates every table (dozens of bots only): the per-client and bot-only quotas are
+lifted, unless a test's ``flags`` set them again (a later flag wins)."""
 
 
 @dataclass
@@ -91,6 +101,7 @@ def cluster(
                     *("--node-id", name, "--advertise-address", f"127.0.0.1:{port}"),
                     *("--lease-seconds", str(lease), "--metrics-port", str(metrics_ports[name])),
                     *web_flags,
+                    *NO_CLIENT_QUOTAS,
                     *flags,
                 ),
             )

@@ -78,3 +78,14 @@ def test_web_benchmark_prints_its_figures_as_json_last() -> None:
         assert result[f"{transport}_errors"] == 0, transport
         assert result[f"{transport}_server_cpu_ms_per_action"] > 0, transport
     assert result["connect_cpu_ratio"] > 0 and result["grpc_web_cpu_ratio"] > 0
+
+
+def test_abuse_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/abuse.py", "--attacks", "small,unread,never", "--scale", "0.01")
+    small, unread, never = result["small"]["after"], result["unread"]["after"], result["never"]["after"]
+    assert small["seat_kind_99"] == "INVALID_ARGUMENT"
+    assert small["request_id_reused"] == "REQUEST_ID_REUSED"
+    assert small["lay_melds_outcome"] == "INVALID_ARGUMENT"
+    assert unread["seat_actions_sent"] > 0 and unread["spectator_refusals_sent_back"] == 1
+    assert never["huge_target"].startswith("INVALID_RULES")
+    assert never["random_bots_table"] == "TABLE_STATUS_FINISHED"

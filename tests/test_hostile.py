@@ -70,6 +70,10 @@ def live() -> Iterator[Live]:
         tokens = [
             (await stub.JoinTable(pb.JoinTableRequest(table_id=table.table_id))).seat_token for _ in range(2)
         ]
+        # The loop runs only during each check: let the bot make its moves now (they take their turns on the
+        # loop), so that no check sees the table change for a reason of its own.
+        while server.registry.get(table.table_id).bots.running():
+            await asyncio.sleep(0.01)
         return Live(loop, server, channel, stub, table.table_id, tokens)
 
     state = loop.run_until_complete(start())

@@ -52,7 +52,7 @@ class TableServiceStub:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -72,7 +72,13 @@ class TableServiceStub:
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -166,7 +172,7 @@ class TableServiceServicer:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -186,7 +192,13 @@ class TableServiceServicer:
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -268,7 +280,8 @@ class TableServiceServicer:
     def Play(self, request_iterator, context):
         """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
         act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-        watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+        watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+        the stream with that status: a spectator's stream reads no more actions. The client's first
         message is `start`; every later one is an `action`. The server sends what StreamEvents with
         batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
         change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -277,7 +290,9 @@ class TableServiceServicer:
         with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
         SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
         when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-        action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+        action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+        server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+        does not read its responses is held back by flow control.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -371,7 +386,7 @@ class TableService:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -391,7 +406,13 @@ class TableService:
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,

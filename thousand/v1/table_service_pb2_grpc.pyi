@@ -53,7 +53,7 @@ class TableServiceStub:
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -73,7 +73,13 @@ class TableServiceStub:
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -118,7 +124,8 @@ class TableServiceStub:
     Play: _grpc.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]
     """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
     act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-    watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+    watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+    the stream with that status: a spectator's stream reads no more actions. The client's first
     message is `start`; every later one is an `action`. The server sends what StreamEvents with
     batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
     change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -127,7 +134,9 @@ class TableServiceStub:
     with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
     SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
     when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-    action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+    action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+    server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+    does not read its responses is held back by flow control.
     """
 
 @_typing.type_check_only
@@ -158,7 +167,7 @@ class TableServiceAsyncStub(TableServiceStub):
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -178,7 +187,13 @@ class TableServiceAsyncStub(TableServiceStub):
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -220,7 +235,8 @@ class TableServiceAsyncStub(TableServiceStub):
     Play: _aio.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]  # type: ignore[assignment]
     """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
     act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-    watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+    watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+    the stream with that status: a spectator's stream reads no more actions. The client's first
     message is `start`; every later one is an `action`. The server sends what StreamEvents with
     batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
     change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -229,7 +245,9 @@ class TableServiceAsyncStub(TableServiceStub):
     with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
     SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
     when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-    action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+    action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+    server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+    does not read its responses is held back by flow control.
     """
 
 class TableServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -259,7 +277,7 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
     | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
     | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
-    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+    | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
     | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -279,7 +297,13 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable.
+    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+    counts as one request per 64 events of history it asks for.
+
+    TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+    tables), `tables_per_client` (this client, by its address, has created its share of them),
+    `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+    limit's value. A table stops counting once its game ends or it is dropped as idle.
 
     For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
     MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -379,7 +403,8 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_table_service_pb2.PlayResponse], _abc.AsyncIterator[_table_service_pb2.PlayResponse]]:
         """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
         act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-        watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+        watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+        the stream with that status: a spectator's stream reads no more actions. The client's first
         message is `start`; every later one is an `action`. The server sends what StreamEvents with
         batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
         change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -388,7 +413,9 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
         with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
         SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
         when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-        action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+        action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+        server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+        does not read its responses is held back by flow control.
         """
 
 def add_TableServiceServicer_to_server(servicer: TableServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -296,6 +296,10 @@ export class TableSession implements TableLike {
         if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
         if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
         break;
+      case "tableStopped":
+        if (table) table.status = TableStatus.FINISHED;
+        line = `The server stopped the table: ${e.value.message}`;
+        break;
       default:
         break; // an event this client does not know: counted, skipped
     }

@@ -29,7 +29,8 @@ export function isGameOver(event: Event): boolean {
   const e = event.event;
   return (
     (e.case === "thousand" && e.value.event.case === "gameOver") ||
-    (e.case === "blagogo" && e.value.event.case === "gameOver")
+    (e.case === "blagogo" && e.value.event.case === "gameOver") ||
+    e.case === "tableStopped" // the server stopped the table: its last event, as a game's end is
   );
 }
 

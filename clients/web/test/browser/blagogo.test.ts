@@ -10,7 +10,7 @@ import { GameKind, RulesSchema, SeatKind } from "../../src/gen/thousand/v1/table
 import { randomToken, tableClient } from "../../src/api";
 import { cardIndex } from "../../src/blagogo/cards";
 import { additionReadings, meldReadings } from "../../src/blagogo/compose";
-import { BASE_URL, clickIf, joinFromLobby, launch, open, pageErrors, screenshot } from "./browser";
+import { BASE_URL, clickIf, joinFromLobby, launch, open, pageErrors, screenshot, settled } from "./browser";
 
 let browser: Browser;
 before(async () => {
@@ -50,8 +50,20 @@ async function read(page: Page): Promise<Blagogo> {
 
 const card = (c: PlainCard): BlagogoCard => create(BlagogoCardSchema, c);
 
+/** Select exactly these cards of the hand: unselect the others, then click each, one drawn page at a time
+ * (a click on the page as it was before the last draw toggles the wrong state). */
 async function select(page: Page, cards: PlainCard[]): Promise<void> {
-  for (const c of cards) await page.locator(`[data-key="hand-${cardIndex(card(c))}"]`).click();
+  const wanted = new Set(cards.map((c) => `hand-${cardIndex(card(c))}`));
+  for (const key of await page.locator(".hand button.card.selected").evaluateAll((els) => els.map((e) => e.getAttribute("data-key") ?? "")))
+    if (!wanted.has(key)) {
+      await page.locator(`[data-key="${key}"]`).click();
+      await settled(page);
+    }
+  for (const key of wanted)
+    if (!(await page.locator(`[data-key="${key}"].selected`).count())) {
+      await page.locator(`[data-key="${key}"]`).click();
+      await settled(page);
+    }
 }
 
 /** Three or more cards of the hand that make a meld, if any (a set or a run of naturals). */
@@ -125,7 +137,6 @@ test("a round with a meld, an addition and a bridge take, clicked", { timeout: 3
     // End the turn: discard the first card.
     const first = (await read(page)).hand[0];
     if (first) {
-      await page.locator(".hand button.card.selected").evaluateAll((els) => els.forEach((e) => (e as HTMLButtonElement).click()));
       await select(page, [first]);
       await clickIf(page, '[data-action="discard"]');
     }

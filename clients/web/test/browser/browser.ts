@@ -65,10 +65,18 @@ export async function clickFirst(page: Page, selectors: string[]): Promise<strin
   if (found === undefined) return undefined;
   try {
     await page.locator(found).first().click({ timeout: 2000 });
+    await settled(page);
     return found;
   } catch {
     return undefined; // re-rendered under the click: look again
   }
+}
+
+/** Wait until the page has drawn what the last click changed. The page draws in an animation frame; a look
+ * taken before it sees the old page, and a loop that clicks what it saw there can lock into step with the
+ * drawing (a card selected by one click, unselected by the next, its "give" button never seen). */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 
 /** Click the first visible, enabled match of a selector; false when there is none right now. */
@@ -77,6 +85,7 @@ export async function clickIf(page: Page, selector: string): Promise<boolean> {
   try {
     if ((await target.count()) === 0 || !(await target.isVisible()) || !(await target.isEnabled())) return false;
     await target.click({ timeout: 2000 });
+    await settled(page);
     return true;
   } catch {
     return false; // re-rendered under the click: look again

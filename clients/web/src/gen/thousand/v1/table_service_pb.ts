@@ -28,20 +28,27 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/table_service.proto.
  */
 export const file_thousand_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSKTAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeSJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiKVAwoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzEhAKCGVuZHBvaW50GAwgASgJEhQKDHdlYl9lbmRwb2ludBgNIAEoCSI+CghGYWlybmVzcxIOCgZzY2hlbWUYASABKAkSEgoKY29tbWl0bWVudBgCIAEoCRIOCgZzZWNyZXQYAyABKAkiogIKEkNyZWF0ZVRhYmxlUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSIQoFcnVsZXMYAiABKAsyEi50aG91c2FuZC52MS5SdWxlcxImCgVzZWF0cxgDIAMoCzIXLnRob3VzYW5kLnYxLlNlYXRDb25maWcSEQoEc2VlZBgEIAEoBEgAiAEBEhkKDGZpcnN0X2RlYWxlchgFIAEoBUgBiAEBEi4KDHRpbWVfY29udHJvbBgGIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEhIKCnJlcXVlc3RfaWQYByABKAkSEAoIcHJhY3RpY2UYCCABKAhCBwoFX3NlZWRCDwoNX2ZpcnN0X2RlYWxlciI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUieAoRTGlzdFRhYmxlc1JlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEhcKD29ubHlfb3Blbl9zZWF0cxgCIAEoCBIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJRChJMaXN0VGFibGVzUmVzcG9uc2USIgoGdGFibGVzGAEgAygLMhIudGhvdXNhbmQudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI1ChBHZXRUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUifgoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAkSEgoKc2VhdF90b2tlbhgEIAEoCRITCgtjbGllbnRfc2VlZBgFIAEoCUIHCgVfc2VhdCJYChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgFEhIKCnNlYXRfdG9rZW4YAiABKAkSIQoFdGFibGUYAyABKAsyEi50aG91c2FuZC52MS5UYWJsZSIlChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI3ChJMZWF2ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSKYAQoTU3VibWl0QWN0aW9uUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgDIAEoBEgAiAEBEiMKBmFjdGlvbhgEIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlIigKFFN1Ym1pdEFjdGlvblJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEIiYKElJlY2xhaW1TZWF0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI4ChNSZWNsYWltU2VhdFJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJgoSRXhwb3J0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIioKE0V4cG9ydFRhYmxlUmVzcG9uc2USEwoLcmVjb3JkX2pzb24YASABKAkibQoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBEhQKDGJhdGNoX2V2ZW50cxgDIAEoCEIRCg9fYWZ0ZXJfc2VxdWVuY2UiOwoJU2VhdFRha2VuEgwKBHNlYXQYASABKAUSEwoLcGxheWVyX25hbWUYAiABKAkSCwoDYm90GAMgASgIIhwKDFNlYXRSZWxlYXNlZBIMCgRzZWF0GAEgASgFIkgKDFR1cm5UaW1lZE91dBIMCgRzZWF0GAEgASgFEioKBnBvbGljeRgCIAEoDjIaLnRob3VzYW5kLnYxLlRpbWVvdXRQb2xpY3kiMAoNU2VhdFRha2VuT3ZlchIMCgRzZWF0GAEgASgFEhEKCWZvcmZlaXRlZBgCIAEoCCIdCg1TZWF0UmVjbGFpbWVkEgwKBHNlYXQYASABKAUi8gIKBUV2ZW50EiwKCnNlYXRfdGFrZW4YASABKAsyFi50aG91c2FuZC52MS5TZWF0VGFrZW5IABIyCg1zZWF0X3JlbGVhc2VkGAIgASgLMhkudGhvdXNhbmQudjEuU2VhdFJlbGVhc2VkSAASLgoIdGhvdXNhbmQYAyABKAsyGi50aG91c2FuZC52MS5UaG91c2FuZEV2ZW50SAASLAoHYmxhZ29nbxgEIAEoCzIZLnRob3VzYW5kLnYxLkJsYWdvZ29FdmVudEgAEjMKDnR1cm5fdGltZWRfb3V0GAUgASgLMhkudGhvdXNhbmQudjEuVHVyblRpbWVkT3V0SAASNQoPc2VhdF90YWtlbl9vdmVyGAYgASgLMhoudGhvdXNhbmQudjEuU2VhdFRha2VuT3ZlckgAEjQKDnNlYXRfcmVjbGFpbWVkGAcgASgLMhoudGhvdXNhbmQudjEuU2VhdFJlY2xhaW1lZEgAQgcKBWV2ZW50ItABCgRUdXJuEhEKBHNlYXQYASABKAVIAIgBARIqCg1sZWdhbF9hY3Rpb25zGAIgAygLMhMudGhvdXNhbmQudjEuQWN0aW9uEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR2aWV3GAQgASgLMhEudGhvdXNhbmQudjEuVmlldxIxCg5iYW5rX3JlbWFpbmluZxgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VhdCJOCghTbmFwc2hvdBIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlEh8KBHZpZXcYAiABKAsyES50aG91c2FuZC52MS5WaWV3Is0BChRTdHJlYW1FdmVudHNSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIpCghzbmFwc2hvdBgCIAEoCzIVLnRob3VzYW5kLnYxLlNuYXBzaG90SAASIwoFZXZlbnQYAyABKAsyEi50aG91c2FuZC52MS5FdmVudEgAEh8KBHR1cm4YBCABKAsyES50aG91c2FuZC52MS5UdXJuEicKC21vcmVfZXZlbnRzGAUgAygLMhIudGhvdXNhbmQudjEuRXZlbnRCCQoHcGF5bG9hZCJsCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLnRob3VzYW5kLnYxLlBsYXlTdGFydEgAEikKBmFjdGlvbhgCIAEoCzIXLnRob3VzYW5kLnYxLlBsYXlBY3Rpb25IAEIJCgdyZXF1ZXN0Ik0KCVBsYXlTdGFydBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBQhEKD19hZnRlcl9zZXF1ZW5jZSJ9CgpQbGF5QWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAIgASgESACIAQESIwoGYWN0aW9uGAMgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UibAoMUGxheVJlc3BvbnNlEjEKBnVwZGF0ZRgBIAEoCzIhLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlEikKBnJlc3VsdBgCIAEoCzIZLnRob3VzYW5kLnYxLkFjdGlvblJlc3VsdCJhCgxBY3Rpb25SZXN1bHQSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBBIrCgdyZWZ1c2FsGAMgASgLMhoudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbCLbAQoNQWN0aW9uUmVmdXNhbBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjoKCG1ldGFkYXRhGAQgAygLMigudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbC5NZXRhZGF0YUVudHJ5Ei4KC3JldHJ5X2RlbGF5GAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASpUCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIWChJHQU1FX0tJTkRfVEhPVVNBTkQQARIVChFHQU1FX0tJTkRfQkxBR09HTxACKkwKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEQoNU0VBVF9LSU5EX0JPVBACKnoKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFFRBQkxFX1NUQVRVU19XQUlUSU5HEAESGAoUVEFCTEVfU1RBVFVTX1BMQVlJTkcQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAyppCg1UaW1lb3V0UG9saWN5Eh4KGlRJTUVPVVRfUE9MSUNZX1VOU1BFQ0lGSUVEEAASHAoYVElNRU9VVF9QT0xJQ1lfQk9UX1BMQVlTEAESGgoWVElNRU9VVF9QT0xJQ1lfRk9SRkVJVBACMqQGCgxUYWJsZVNlcnZpY2USUAoLQ3JlYXRlVGFibGUSHy50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEk0KCkxpc3RUYWJsZXMSHi50aG91c2FuZC52MS5MaXN0VGFibGVzUmVxdWVzdBofLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCghHZXRUYWJsZRIcLnRob3VzYW5kLnYxLkdldFRhYmxlUmVxdWVzdBodLnRob3VzYW5kLnYxLkdldFRhYmxlUmVzcG9uc2USSgoJSm9pblRhYmxlEh0udGhvdXNhbmQudjEuSm9pblRhYmxlUmVxdWVzdBoeLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KCkxlYXZlVGFibGUSHi50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVxdWVzdBofLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXNwb25zZRJTCgxTdWJtaXRBY3Rpb24SIC50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiEudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USVQoMU3RyZWFtRXZlbnRzEiAudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBohLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESUAoLUmVjbGFpbVNlYXQSHy50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlcXVlc3QaIC50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlc3BvbnNlElAKC0V4cG9ydFRhYmxlEh8udGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXNwb25zZRI/CgRQbGF5EhgudGhvdXNhbmQudjEuUGxheVJlcXVlc3QaGS50aG91c2FuZC52MS5QbGF5UmVzcG9uc2UoATABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
+  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLDAwoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzEiwKC3N0b3BfcmVhc29uGAwgASgOMhcudGhvdXNhbmQudjEuU3RvcFJlYXNvbhIQCghlbmRwb2ludBgNIAEoCRIUCgx3ZWJfZW5kcG9pbnQYDiABKAkiPgoIRmFpcm5lc3MSDgoGc2NoZW1lGAEgASgJEhIKCmNvbW1pdG1lbnQYAiABKAkSDgoGc2VjcmV0GAMgASgJIqICChJDcmVhdGVUYWJsZVJlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAIgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSJgoFc2VhdHMYAyADKAsyFy50aG91c2FuZC52MS5TZWF0Q29uZmlnEhEKBHNlZWQYBCABKARIAIgBARIZCgxmaXJzdF9kZWFsZXIYBSABKAVIAYgBARIuCgx0aW1lX2NvbnRyb2wYBiABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBISCgpyZXF1ZXN0X2lkGAcgASgJEhAKCHByYWN0aWNlGAggASgIQgcKBV9zZWVkQg8KDV9maXJzdF9kZWFsZXIiOAoTQ3JlYXRlVGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIngKEUxpc3RUYWJsZXNSZXF1ZXN0EiMKBGdhbWUYASABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIXCg9vbmx5X29wZW5fc2VhdHMYAiABKAgSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkiUQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiIKBnRhYmxlcxgBIAMoCzISLnRob3VzYW5kLnYxLlRhYmxlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIjCg9HZXRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNQoQR2V0VGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIn4KEEpvaW5UYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnNlYXRfdG9rZW4YBCABKAkSEwoLY2xpZW50X3NlZWQYBSABKAlCBwoFX3NlYXQiWAoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJEiEKBXRhYmxlGAMgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNwoSTGVhdmVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUimAEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAyABKARIAIgBARIjCgZhY3Rpb24YBCABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSIoChRTdWJtaXRBY3Rpb25SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCImChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiOAoTUmVjbGFpbVNlYXRSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiYKEkV4cG9ydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIqChNFeHBvcnRUYWJsZVJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIm0KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBARIUCgxiYXRjaF9ldmVudHMYAyABKAhCEQoPX2FmdGVyX3NlcXVlbmNlIjsKCVNlYXRUYWtlbhIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEgsKA2JvdBgDIAEoCCIcCgxTZWF0UmVsZWFzZWQSDAoEc2VhdBgBIAEoBSJICgxUdXJuVGltZWRPdXQSDAoEc2VhdBgBIAEoBRIqCgZwb2xpY3kYAiABKA4yGi50aG91c2FuZC52MS5UaW1lb3V0UG9saWN5IkIKDVNlYXRUYWtlbk92ZXISDAoEc2VhdBgBIAEoBRIRCglmb3JmZWl0ZWQYAiABKAgSEAoIb25lX3R1cm4YAyABKAgiHQoNU2VhdFJlY2xhaW1lZBIMCgRzZWF0GAEgASgFIkgKDFRhYmxlU3RvcHBlZBInCgZyZWFzb24YASABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEg8KB21lc3NhZ2UYAiABKAkipgMKBUV2ZW50EiwKCnNlYXRfdGFrZW4YASABKAsyFi50aG91c2FuZC52MS5TZWF0VGFrZW5IABIyCg1zZWF0X3JlbGVhc2VkGAIgASgLMhkudGhvdXNhbmQudjEuU2VhdFJlbGVhc2VkSAASLgoIdGhvdXNhbmQYAyABKAsyGi50aG91c2FuZC52MS5UaG91c2FuZEV2ZW50SAASLAoHYmxhZ29nbxgEIAEoCzIZLnRob3VzYW5kLnYxLkJsYWdvZ29FdmVudEgAEjMKDnR1cm5fdGltZWRfb3V0GAUgASgLMhkudGhvdXNhbmQudjEuVHVyblRpbWVkT3V0SAASNQoPc2VhdF90YWtlbl9vdmVyGAYgASgLMhoudGhvdXNhbmQudjEuU2VhdFRha2VuT3ZlckgAEjQKDnNlYXRfcmVjbGFpbWVkGAcgASgLMhoudGhvdXNhbmQudjEuU2VhdFJlY2xhaW1lZEgAEjIKDXRhYmxlX3N0b3BwZWQYCCABKAsyGS50aG91c2FuZC52MS5UYWJsZVN0b3BwZWRIAEIHCgVldmVudCLQAQoEVHVybhIRCgRzZWF0GAEgASgFSACIAQESKgoNbGVnYWxfYWN0aW9ucxgCIAMoCzITLnRob3VzYW5kLnYxLkFjdGlvbhIsCghkZWFkbGluZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHwoEdmlldxgEIAEoCzIRLnRob3VzYW5kLnYxLlZpZXcSMQoOYmFua19yZW1haW5pbmcYBSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlYXQiTgoIU25hcHNob3QSIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZRIfCgR2aWV3GAIgASgLMhEudGhvdXNhbmQudjEuVmlldyLNAQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAQSKQoIc25hcHNob3QYAiABKAsyFS50aG91c2FuZC52MS5TbmFwc2hvdEgAEiMKBWV2ZW50GAMgASgLMhIudGhvdXNhbmQudjEuRXZlbnRIABIfCgR0dXJuGAQgASgLMhEudGhvdXNhbmQudjEuVHVybhInCgttb3JlX2V2ZW50cxgFIAMoCzISLnRob3VzYW5kLnYxLkV2ZW50QgkKB3BheWxvYWQibAoLUGxheVJlcXVlc3QSJwoFc3RhcnQYASABKAsyFi50aG91c2FuZC52MS5QbGF5U3RhcnRIABIpCgZhY3Rpb24YAiABKAsyFy50aG91c2FuZC52MS5QbGF5QWN0aW9uSABCCQoHcmVxdWVzdCJNCglQbGF5U3RhcnQSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBAUIRCg9fYWZ0ZXJfc2VxdWVuY2UifQoKUGxheUFjdGlvbhISCgpyZXF1ZXN0X2lkGAEgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgCIAEoBEgAiAEBEiMKBmFjdGlvbhgDIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlImwKDFBsYXlSZXNwb25zZRIxCgZ1cGRhdGUYASABKAsyIS50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXNwb25zZRIpCgZyZXN1bHQYAiABKAsyGS50aG91c2FuZC52MS5BY3Rpb25SZXN1bHQiYQoMQWN0aW9uUmVzdWx0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSKwoHcmVmdXNhbBgDIAEoCzIaLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwi2wEKDUFjdGlvblJlZnVzYWwSDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwuTWV0YWRhdGFFbnRyeRIuCgtyZXRyeV9kZWxheRgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEqVAoIR2FtZUtpbmQSGQoVR0FNRV9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSR0FNRV9LSU5EX1RIT1VTQU5EEAESFQoRR0FNRV9LSU5EX0JMQUdPR08QAipMCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhEKDVNFQVRfS0lORF9CT1QQAip6CgtUYWJsZVN0YXR1cxIcChhUQUJMRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIYChRUQUJMRV9TVEFUVVNfV0FJVElORxABEhgKFFRBQkxFX1NUQVRVU19QTEFZSU5HEAISGQoVVEFCTEVfU1RBVFVTX0ZJTklTSEVEEAMqjAEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIcChhUSU1FT1VUX1BPTElDWV9CT1RfUExBWVMQARIaChZUSU1FT1VUX1BPTElDWV9GT1JGRUlUEAISIQodVElNRU9VVF9QT0xJQ1lfQk9UX1BMQVlTX1RVUk4QAypFCgpTdG9wUmVhc29uEhsKF1NUT1BfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWU1RPUF9SRUFTT05fTU9WRV9MSU1JVBABMqQGCgxUYWJsZVNlcnZpY2USUAoLQ3JlYXRlVGFibGUSHy50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEk0KCkxpc3RUYWJsZXMSHi50aG91c2FuZC52MS5MaXN0VGFibGVzUmVxdWVzdBofLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCghHZXRUYWJsZRIcLnRob3VzYW5kLnYxLkdldFRhYmxlUmVxdWVzdBodLnRob3VzYW5kLnYxLkdldFRhYmxlUmVzcG9uc2USSgoJSm9pblRhYmxlEh0udGhvdXNhbmQudjEuSm9pblRhYmxlUmVxdWVzdBoeLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KCkxlYXZlVGFibGUSHi50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVxdWVzdBofLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXNwb25zZRJTCgxTdWJtaXRBY3Rpb24SIC50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiEudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USVQoMU3RyZWFtRXZlbnRzEiAudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBohLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESUAoLUmVjbGFpbVNlYXQSHy50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlcXVlc3QaIC50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlc3BvbnNlElAKC0V4cG9ydFRhYmxlEh8udGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXNwb25zZRI/CgRQbGF5EhgudGhvdXNhbmQudjEuUGxheVJlcXVlc3QaGS50aG91c2FuZC52MS5QbGF5UmVzcG9uc2UoATABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
 
 /**
- * A table's turn clock, chosen at CreateTable. Each decision of a seat played by a client (not a bot seat,
- * not a seat taken over) has `per_move` of time, plus whatever is left of the seat's `bank`; Turn.deadline
- * says when it runs out. Time beyond `per_move` is drawn from the bank, which lasts the whole game. When the
- * time runs out the table's policy acts (TurnTimedOut). The clock also runs for an open seat whose player left
- * mid-game. After a server restart the clock of the seat to act starts afresh (its bank as it was).
+ * A table's clocks, chosen at CreateTable: the turn clock and the pace of the server's bots.
+ *
+ * The turn clock: each decision of a seat played by a client (not a bot seat, not a seat taken over) has
+ * `per_move` of time, plus whatever is left of the seat's `bank`; Turn.deadline says when it runs out. Time
+ * beyond `per_move` is drawn from the bank, which lasts the whole game. When the time runs out the table's
+ * policy acts (TurnTimedOut). The clock also runs for an open seat whose player left mid-game. After a
+ * server restart the clock of the seat to act starts afresh (its bank as it was). `per_move` unset or zero:
+ * no turn clock.
+ *
+ * The bots' pace: at a table with an open seat (people play there), each move of a server-run bot (a bot
+ * seat, or a seat taken over on time) takes at least `bot_pace`, so that people can follow the game and a
+ * seat a bot plays does not race through it. At a table of bots only they play as fast as they can.
  *
  * @generated from message thousand.v1.TimeControl
  */
 export type TimeControl = Message<"thousand.v1.TimeControl"> & {
   /**
-   * Time per decision; unset or zero: no clock at all (the default).
+   * Time per decision; unset or zero: no turn clock (the default).
    *
    * @generated from field: google.protobuf.Duration per_move = 1;
    */
@@ -55,11 +62,20 @@ export type TimeControl = Message<"thousand.v1.TimeControl"> & {
   bank?: Duration | undefined;
 
   /**
-   * What happens on a timeout; unset means TIMEOUT_POLICY_BOT_PLAYS.
+   * What happens on a timeout; unset means TIMEOUT_POLICY_BOT_PLAYS_TURN.
    *
    * @generated from field: thousand.v1.TimeoutPolicy on_timeout = 3;
    */
   onTimeout: TimeoutPolicy;
+
+  /**
+   * The least time a server-run bot takes over a move at a table with an open seat, 0 to 10 seconds; in
+   * CreateTable, unset means the server's default (`thousand-server --bot-pace`). In Table, what the table
+   * uses (zero: as fast as the server plays).
+   *
+   * @generated from field: google.protobuf.Duration bot_pace = 4;
+   */
+  botPace?: Duration | undefined;
 };
 
 /**
@@ -342,7 +358,7 @@ export type Table = Message<"thousand.v1.Table"> & {
   createTime?: Timestamp | undefined;
 
   /**
-   * The table's turn clock; unset when it has none.
+   * The table's turn clock (per_move zero: none) and its bots' pace; unset when it has neither.
    *
    * @generated from field: thousand.v1.TimeControl time_control = 9;
    */
@@ -365,18 +381,26 @@ export type Table = Message<"thousand.v1.Table"> & {
   fairness?: Fairness | undefined;
 
   /**
+   * Why the server stopped the table before its game ended (its status is then FINISHED; TableStopped);
+   * STOP_REASON_UNSPECIFIED for every other table.
+   *
+   * @generated from field: thousand.v1.StopReason stop_reason = 12;
+   */
+  stopReason: StopReason;
+
+  /**
    * The gRPC address (host:port) of the cluster node that owns the table, where JoinTable, SubmitAction,
    * StreamEvents and Play go. Empty from a server that is not part of a cluster, and while the table is
    * moving to a new owner (retry GetTable shortly).
    *
-   * @generated from field: string endpoint = 12;
+   * @generated from field: string endpoint = 13;
    */
   endpoint: string;
 
   /**
    * The owner's web address (host:port of its Connect and gRPC-Web port); empty when it serves none.
    *
-   * @generated from field: string web_endpoint = 13;
+   * @generated from field: string web_endpoint = 14;
    */
   webEndpoint: string;
 };
@@ -474,7 +498,8 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
   firstDealer?: number | undefined;
 
   /**
-   * A turn clock; unset: none. per_move and bank must be 0 to 86400 seconds.
+   * A turn clock and the bots' pace; unset: no turn clock, the server's default pace. per_move and bank must
+   * be 0 to 86400 seconds, bot_pace 0 to 10.
    *
    * @generated from field: thousand.v1.TimeControl time_control = 6;
    */
@@ -1065,6 +1090,14 @@ export type SeatTakenOver = Message<"thousand.v1.SeatTakenOver"> & {
    * @generated from field: bool forfeited = 2;
    */
   forfeited: boolean;
+
+  /**
+   * Whether the bot makes only the decision that ran out (TIMEOUT_POLICY_BOT_PLAYS_TURN): SeatReclaimed
+   * follows its move.
+   *
+   * @generated from field: bool one_turn = 3;
+   */
+  oneTurn: boolean;
 };
 
 /**
@@ -1075,7 +1108,8 @@ export const SeatTakenOverSchema: GenMessage<SeatTakenOver> = /*@__PURE__*/
   messageDesc(file_thousand_v1_table_service, 28);
 
 /**
- * The player took the seat back from the bot (ReclaimSeat or an action); its clock starts afresh.
+ * The seat is its player's again: they took it back (ReclaimSeat, an action, their stream opening again), or
+ * the bot made the one move a TIMEOUT_POLICY_BOT_PLAYS_TURN gave it. Its clock starts afresh.
  *
  * @generated from message thousand.v1.SeatReclaimed
  */
@@ -1094,6 +1128,35 @@ export type SeatReclaimed = Message<"thousand.v1.SeatReclaimed"> & {
  */
 export const SeatReclaimedSchema: GenMessage<SeatReclaimed> = /*@__PURE__*/
   messageDesc(file_thousand_v1_table_service, 29);
+
+/**
+ * The server stopped the table before its game ended: the table is finished (TABLE_STATUS_FINISHED), no
+ * action is accepted any more (GAME_OVER), and every stream ends after this event. There is no winner.
+ *
+ * @generated from message thousand.v1.TableStopped
+ */
+export type TableStopped = Message<"thousand.v1.TableStopped"> & {
+  /**
+   * Why.
+   *
+   * @generated from field: thousand.v1.StopReason reason = 1;
+   */
+  reason: StopReason;
+
+  /**
+   * The same in words, with the limit.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message thousand.v1.TableStopped.
+ * Use `create(TableStoppedSchema)` to create a new message.
+ */
+export const TableStoppedSchema: GenMessage<TableStopped> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 30);
 
 /**
  * One event of a table.
@@ -1162,6 +1225,14 @@ export type Event = Message<"thousand.v1.Event"> & {
      */
     value: SeatReclaimed;
     case: "seatReclaimed";
+  } | {
+    /**
+     * The server stopped the table before its game ended; the last event of the table.
+     *
+     * @generated from field: thousand.v1.TableStopped table_stopped = 8;
+     */
+    value: TableStopped;
+    case: "tableStopped";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1170,7 +1241,7 @@ export type Event = Message<"thousand.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 30);
+  messageDesc(file_thousand_v1_table_service, 31);
 
 /**
  * Whose turn it is, sent with the last message of every batch of events.
@@ -1225,7 +1296,7 @@ export type Turn = Message<"thousand.v1.Turn"> & {
  * Use `create(TurnSchema)` to create a new message.
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 31);
+  messageDesc(file_thousand_v1_table_service, 32);
 
 /**
  * A full picture of the table for this stream's seat: the starting point before the events.
@@ -1253,7 +1324,7 @@ export type Snapshot = Message<"thousand.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 32);
+  messageDesc(file_thousand_v1_table_service, 33);
 
 /**
  * One message of StreamEvents.
@@ -1313,7 +1384,7 @@ export type StreamEventsResponse = Message<"thousand.v1.StreamEventsResponse"> &
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 33);
+  messageDesc(file_thousand_v1_table_service, 34);
 
 /**
  * Play's request: the first starts the stream, each later one carries an action of the seat.
@@ -1350,7 +1421,7 @@ export type PlayRequest = Message<"thousand.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 34);
+  messageDesc(file_thousand_v1_table_service, 35);
 
 /**
  * Opens a Play stream on a table (the seat comes from the seat token in metadata).
@@ -1379,7 +1450,7 @@ export type PlayStart = Message<"thousand.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 35);
+  messageDesc(file_thousand_v1_table_service, 36);
 
 /**
  * An action sent on a Play stream: SubmitActionRequest's fields but the table's id.
@@ -1417,7 +1488,7 @@ export type PlayAction = Message<"thousand.v1.PlayAction"> & {
  * Use `create(PlayActionSchema)` to create a new message.
  */
 export const PlayActionSchema: GenMessage<PlayAction> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 36);
+  messageDesc(file_thousand_v1_table_service, 37);
 
 /**
  * One message of a Play stream: an update, an action's result, or both (the result then belongs after the
@@ -1447,7 +1518,7 @@ export type PlayResponse = Message<"thousand.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 37);
+  messageDesc(file_thousand_v1_table_service, 38);
 
 /**
  * What became of an action sent on a Play stream.
@@ -1483,7 +1554,7 @@ export type ActionResult = Message<"thousand.v1.ActionResult"> & {
  * Use `create(ActionResultSchema)` to create a new message.
  */
 export const ActionResultSchema: GenMessage<ActionResult> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 38);
+  messageDesc(file_thousand_v1_table_service, 39);
 
 /**
  * Why an action was refused: the error SubmitAction would have returned, spelled out as fields.
@@ -1533,7 +1604,7 @@ export type ActionRefusal = Message<"thousand.v1.ActionRefusal"> & {
  * Use `create(ActionRefusalSchema)` to create a new message.
  */
 export const ActionRefusalSchema: GenMessage<ActionRefusal> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 39);
+  messageDesc(file_thousand_v1_table_service, 40);
 
 /**
  * Which game a table plays.
@@ -1631,7 +1702,7 @@ export enum TableStatus {
   PLAYING = 2,
 
   /**
-   * The game has ended; its events remain readable.
+   * The game has ended, or the server stopped the table (Table.stop_reason); its events remain readable.
    *
    * @generated from enum value: TABLE_STATUS_FINISHED = 3;
    */
@@ -1651,7 +1722,7 @@ export const TableStatusSchema: GenEnum<TableStatus> = /*@__PURE__*/
  */
 export enum TimeoutPolicy {
   /**
-   * Not set: TIMEOUT_POLICY_BOT_PLAYS.
+   * Not set: TIMEOUT_POLICY_BOT_PLAYS_TURN.
    *
    * @generated from enum value: TIMEOUT_POLICY_UNSPECIFIED = 0;
    */
@@ -1659,7 +1730,8 @@ export enum TimeoutPolicy {
 
   /**
    * The server's bot (Thousand: "greedy", 1000 Blagogo: "random") takes the seat over and plays its moves
-   * until the player takes it back (ReclaimSeat, or any SubmitAction with the seat's token).
+   * until the player takes it back: ReclaimSeat, any SubmitAction with the seat's token, or the seat's own
+   * stream (Play, or StreamEvents with its token) opening again, which is the player coming back.
    *
    * @generated from enum value: TIMEOUT_POLICY_BOT_PLAYS = 1;
    */
@@ -1673,6 +1745,16 @@ export enum TimeoutPolicy {
    * @generated from enum value: TIMEOUT_POLICY_FORFEIT = 2;
    */
   FORFEIT = 2,
+
+  /**
+   * The server's bot makes the one decision that ran out, and the seat is its player's again at once
+   * (TurnTimedOut, SeatTakenOver with one_turn, the bot's move, SeatReclaimed): its next decision has its
+   * own clock, so a player who stepped away loses a move, never the game, and a seat nobody plays moves at
+   * the clock's pace. The default.
+   *
+   * @generated from enum value: TIMEOUT_POLICY_BOT_PLAYS_TURN = 3;
+   */
+  BOT_PLAYS_TURN = 3,
 }
 
 /**
@@ -1680,6 +1762,34 @@ export enum TimeoutPolicy {
  */
 export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
   enumDesc(file_thousand_v1_table_service, 3);
+
+/**
+ * Why the server stopped a table before its game ended (TableStopped).
+ *
+ * @generated from enum thousand.v1.StopReason
+ */
+export enum StopReason {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: STOP_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
+   * limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
+   *
+   * @generated from enum value: STOP_REASON_MOVE_LIMIT = 1;
+   */
+  MOVE_LIMIT = 1,
+}
+
+/**
+ * Describes the enum thousand.v1.StopReason.
+ */
+export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
+  enumDesc(file_thousand_v1_table_service, 4);
 
 /**
  * TableService runs card tables of the "1000" family: create one, find one, take a seat, play, watch. A table
@@ -1708,7 +1818,7 @@ export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
  * | INVALID_RULES        | INVALID_ARGUMENT    | the rules are impossible; metadata `field` names the rule  |
  * | UNKNOWN_STRATEGY     | INVALID_ARGUMENT    | no bot strategy has that name                              |
  * | REQUEST_ID_REUSED    | INVALID_ARGUMENT    | a request_id was reused for a different action             |
- * | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server holds its maximum of unfinished tables          |
+ * | TOO_MANY_TABLES      | RESOURCE_EXHAUSTED  | the server, or this client, holds its maximum of tables    |
  * | RATE_LIMITED         | RESOURCE_EXHAUSTED  | too many requests from this client; retry after RetryInfo  |
  * | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
  * | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
@@ -1728,7 +1838,13 @@ export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
  *
  * RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
  * request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
- * address for CreateTable, JoinTable and ExportTable.
+ * address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
+ * counts as one request per 64 events of history it asks for.
+ *
+ * TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
+ * tables), `tables_per_client` (this client, by its address, has created its share of them),
+ * `bot_tables` or `bot_tables_per_client` (the same for tables whose every seat is a bot); and `max`, the
+ * limit's value. A table stops counting once its game ends or it is dropped as idle.
  *
  * For ILLEGAL_ACTION the metadata entry `rule` holds the engine's specific reason: for Thousand
  * MUST_FOLLOW_SUIT, BID_ABOVE_CAP, MARRIAGE_NOT_ALLOWED_ON_FIRST_TRICK, ...; for 1000 Blagogo NOT_OPENED,
@@ -1839,7 +1955,8 @@ export const TableService: GenService<{
   /**
    * Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
    * act often (bots above all). The seat token goes in metadata as for StreamEvents; without one the stream
-   * watches as a spectator's would and every action is refused (SPECTATOR_CANNOT_ACT). The client's first
+   * watches as a spectator's would, and an action is refused (SPECTATOR_CANNOT_ACT, in its result) and ends
+   * the stream with that status: a spectator's stream reads no more actions. The client's first
    * message is `start`; every later one is an `action`. The server sends what StreamEvents with
    * batch_events sends (a snapshot, or the turn when resuming with nothing missed, then the events of each
    * change in one message), each in `update`, and the outcome of each of the client's actions in `result`:
@@ -1848,7 +1965,9 @@ export const TableService: GenService<{
    * with the error SubmitAction or StreamEvents would give (INVALID_ARGUMENT, TABLE_NOT_FOUND,
    * SEAT_TOKEN_INVALID). The stream ends with OK when the game ends (after the result of an action in hand),
    * when the seat is given up, or when the server stops. Request ids are shared with SubmitAction: an
-   * action may be retried through either. Actions count against the seat's SubmitAction rate limit.
+   * action may be retried through either. Actions count against the seat's SubmitAction rate limit. The
+   * server reads the client's next action only while fewer than 64 results wait to be sent: a client that
+   * does not read its responses is held back by flow control.
    *
    * @generated from rpc thousand.v1.TableService.Play
    */
