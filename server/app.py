@@ -261,6 +261,7 @@ class Server:
                 port=settings.web_port,
                 root=Path(settings.web_root),
                 allowed_origins=settings.web_allowed_origins,
+                peers=self._peer_web_endpoints if self.node is not None else None,
                 max_message_bytes=settings.max_message_bytes,
                 tls_cert=settings.tls_cert,
                 tls_key=settings.tls_key,
@@ -271,6 +272,10 @@ class Server:
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
         self._readiness: asyncio.Task[None] | None = None
+
+    def _peer_web_endpoints(self) -> frozenset[str]:
+        """The web endpoints of the cluster's nodes, whose pages this node's web port serves too (CORS)."""
+        return self.node.membership.web_endpoints if self.node is not None else frozenset()
 
     def _listen(self, address: str) -> int:
         """Bind the gRPC port; :class:`StartError` when it cannot be had (taken by another process)."""

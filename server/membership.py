@@ -56,6 +56,9 @@ class Membership:
         self.lock_key = 0
         self.last_heartbeat = 0.0
         """time.monotonic() of the last heartbeat the database accepted."""
+        self.web_endpoints: frozenset[str] = frozenset()
+        """The web endpoints of the active nodes, this one's included, read at every heartbeat: the pages
+        this node's web port lets call its API (CORS, :class:`server.web.Cors`)."""
         self._db: psycopg.Connection[Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -87,6 +90,7 @@ class Membership:
         self.generation, self.lock_key = int(row[0]), int(row[1])
         self._take_lock(db)
         self.last_heartbeat = time.monotonic()
+        self._read_web_endpoints(db)
         log.info("joined the cluster", node_id=self.node_id, generation=self.generation)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -162,6 +166,7 @@ class Membership:
         ).fetchone()
         if row is not None:
             self.last_heartbeat = time.monotonic()
+            self._read_web_endpoints(db)
             return None
         current = db.execute(
             f"SELECT generation FROM {SCHEMA}.nodes WHERE node_id = %s", (self.node_id,)
@@ -171,6 +176,12 @@ class Membership:
             return SUPERSEDED
         log.warning("declared dead by the cluster: dropping every table, joining again", node_id=self.node_id)
         return DEAD
+
+    def _read_web_endpoints(self, db: psycopg.Connection[Any]) -> None:
+        rows = db.execute(
+            f"SELECT web_endpoint FROM {SCHEMA}.nodes WHERE state = 'active' AND web_endpoint <> ''"
+        ).fetchall()
+        self.web_endpoints = frozenset(str(endpoint) for (endpoint,) in rows)
 
     def _tell(self, lost: str) -> None:
         if self._loop is not None:

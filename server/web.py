@@ -8,7 +8,9 @@ metadata, so any Connect or gRPC-Web client works. Everything else on the port i
 (:mod:`server.web_static`) and ``/healthz`` for HTTP load balancers.
 
 The page and the API share one origin, so a browser needs no CORS; ``--web-allowed-origin`` adds CORS for a
-frontend served from elsewhere (a development server, another site), and nothing else is allowed.
+frontend served from elsewhere (a development server, another site), and in a cluster every node's web port
+allows the pages of the others' (their advertised web endpoints, in this port's scheme), so that a page
+follows its table to the node that owns it (docs/protocol.md, "Clusters"). Nothing else is allowed.
 
 uvicorn serves the ASGI application on a socket this module binds, in the running event loop, with httptools
 for HTTP/1.1 and the gRPC port's TLS certificate when it has one. Stopping is a drain like the gRPC
@@ -21,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -60,15 +62,36 @@ def valid_origin(origin: str) -> bool:
 
 
 class Cors:
-    """The CORS answers for the origins an operator allowed (none: no CORS headers, preflights refused)."""
+    """The CORS answers for the origins an operator allowed, and for the pages of the cluster's other nodes
+    (``peers``: their web endpoints, ``host:port``, as the cluster's membership last read them). None of
+    either: no CORS headers, preflights refused."""
 
-    def __init__(self, origins: Sequence[str]) -> None:
+    def __init__(
+        self,
+        origins: Sequence[str],
+        *,
+        peers: Callable[[], Collection[str]] | None = None,
+        scheme: str = "http",
+    ) -> None:
         self.any = "*" in origins
         self.origins = frozenset(origin.rstrip("/") for origin in origins)
+        self._peers = peers
+        self._scheme = scheme
+        self._seen: Collection[str] = ()
+        self._allowed = self.origins
+
+    def allowed_origins(self) -> frozenset[str]:
+        """The origins allowed now: the operator's, and the other nodes' pages."""
+        if self._peers is not None:
+            endpoints = self._peers()
+            if endpoints != self._seen:
+                self._seen = endpoints
+                self._allowed = self.origins | {origin_of(self._scheme, e) for e in endpoints}
+        return self._allowed
 
     def allowed(self, origin: bytes | None) -> bytes | None:
         """The ``access-control-allow-origin`` value for a request from ``origin``, if it is allowed."""
-        if origin is None or not (self.any or origin.decode("latin-1") in self.origins):
+        if origin is None or not (self.any or origin.decode("latin-1") in self.allowed_origins()):
             return None
         return b"*" if self.any else origin
 
@@ -88,12 +111,19 @@ class Cors:
     def response_headers(self, origin: bytes | None) -> list[tuple[bytes, bytes]]:
         allow = self.allowed(origin)
         if allow is None:
-            return [(b"vary", b"origin")] if self.origins else []
+            return [(b"vary", b"origin")] if self.allowed_origins() else []
         return [
             (b"access-control-allow-origin", allow),
             (b"access-control-expose-headers", ", ".join(CORS_EXPOSED_HEADERS).encode()),
             (b"vary", b"origin"),
         ]
+
+
+def origin_of(scheme: str, endpoint: str) -> str:
+    """The origin a browser names a page at ``endpoint`` (``host:port``) by: its default port left out."""
+    host, _, port = endpoint.rpartition(":")
+    default = {"http": "80", "https": "443"}[scheme]
+    return f"{scheme}://{host}" if port == default else f"{scheme}://{endpoint}"
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
@@ -198,6 +228,7 @@ class WebPort:
         port: int,
         root: Path,
         allowed_origins: Sequence[str] = (),
+        peers: Callable[[], Collection[str]] | None = None,
         max_message_bytes: int,
         tls_cert: str = "",
         tls_key: str = "",
@@ -213,7 +244,7 @@ class WebPort:
         self._max_message_bytes = max_message_bytes
         self._tls = (tls_cert, tls_key)
         self.static = StaticFiles(root)
-        self.cors = Cors(allowed_origins)
+        self.cors = Cors(allowed_origins, peers=peers, scheme="https" if tls_cert else "http")
         self._serving = serving
         self.service: WebTableService | None = None
         self._server: uvicorn.Server | None = None

@@ -6,6 +6,7 @@ forking a game, and PostgreSQL crashing mid-game loses nothing acknowledged."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -282,7 +283,8 @@ def test_the_terminal_client_follows_a_table_to_its_owner(tmp_path: Path, pg_url
 
 def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_path: Path, pg_url: str) -> None:
     """Over Connect (JSON) on b's web port, a table a owns: GetTable names a's gRPC and web addresses, and
-    JoinTable is refused with TABLE_ELSEWHERE carrying both, as over gRPC."""
+    JoinTable is refused with TABLE_ELSEWHERE carrying both, as over gRPC. A page served by b may call a's
+    web port (CORS between the cluster's nodes, with nothing configured); a page from elsewhere may not."""
     from connectrpc.errors import ConnectError  # noqa: PLC0415
 
     from tests.web_harness import refusal, web_client  # noqa: PLC0415
@@ -303,8 +305,25 @@ def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_pat
             seen = refusal(refused.value)
             assert seen.reason == "TABLE_ELSEWHERE" and seen.code == "FAILED_PRECONDITION"
             assert seen.metadata == {"endpoint": nodes.address("a"), "web_endpoint": nodes.web_address("a")}
+            # a reads the nodes' web endpoints at each heartbeat: b's pages are allowed within one
+            port = nodes.web_ports["a"]
+            allowed = f"http://{nodes.web_address('b')}"
+            await until(functools.partial(_cors_allows, port, allowed, allowed), timeout=2 * LEASE_SECONDS)
+            assert await _cors_allows(port, "http://elsewhere:1", None)
 
         run(scenario())
+
+
+async def _cors_allows(port: int, origin: str, expected: str | None) -> bool:
+    """Whether a web port's preflight for a JoinTable from ``origin`` answers (204) with that origin allowed,
+    or, for ``expected`` None, refuses it (403)."""
+    from tests.web_harness import http_request  # noqa: PLC0415
+
+    headers = {"origin": origin, "access-control-request-method": "POST"}
+    answer = await http_request(port, "OPTIONS", "/thousand.v1.TableService/JoinTable", headers=headers)
+    return answer.status == (403 if expected is None else 204) and (
+        answer.headers.get("access-control-allow-origin") == expected
+    )
 
 
 def test_a_create_table_retried_on_another_node_gets_the_same_table(tmp_path: Path, pg_url: str) -> None:

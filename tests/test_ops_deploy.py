@@ -476,18 +476,23 @@ def test_compose_cluster_runs_two_nodes_on_one_postgres() -> None:
     assert set(services) == {"postgres", "node-a", "node-b"}
     postgres = services["postgres"]
     nodes = [services["node-a"], services["node-b"]]
-    ids, addresses = set(), set()
+    ids, addresses, web_ports = set(), set(), set()
     for node in nodes:
         env = {k: str(v) for k, v in node["environment"].items()}
         url = env["THOUSAND_DB"].replace("${POSTGRES_PASSWORD:-thousand}", "thousand")
         settings = settings_from({**env, "THOUSAND_DB": url})
         assert settings.db.startswith("postgresql://") and "@postgres:5432/" in settings.db
         assert settings.db.rsplit("/", 1)[1] == postgres["environment"]["POSTGRES_DB"]
-        assert node["ports"] == [f"{settings.port}:{settings.port}"]
-        assert settings.advertise_address == f"localhost:{settings.port}"  # what a client on the host reaches
+        # What a client on the host reaches: the gRPC port, and the web port the node advertises beside it.
+        assert node["ports"] == [
+            f"{settings.port}:{settings.port}",
+            f"{settings.web_port}:{settings.web_port}",
+        ]
+        assert settings.advertise_address == f"localhost:{settings.port}"
+        web_ports.add(settings.web_port)
         assert node["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert int(node["stop_grace_period"].rstrip("s")) > settings.shutdown_grace
         ids.add(settings.node_id)
         addresses.add(settings.advertise_address)
-    assert len(ids) == len(addresses) == 2
+    assert len(ids) == len(addresses) == len(web_ports) == 2
     assert "pg_isready" in postgres["healthcheck"]["test"]

@@ -19,7 +19,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -59,10 +59,18 @@ def wait_listening(server: LiveServer, port: int, timeout: float = 30) -> None:
     raise AssertionError(f"the web port did not listen within {timeout} s:\n{server.log.read_text()[-3000:]}")
 
 
-def run_node_test(path: Path, web_url: str, timeout: float) -> None:
+def run_node_test(path: Path, web_url: str, timeout: float, env: Mapping[str, str] | None = None) -> None:
+    """``node --test`` of one built test file, against the web port at ``web_url`` (``env``: more variables
+    the test reads)."""
     node = shutil.which("node")
     assert node, "node is needed for the web client's tests"
-    env = {**os.environ, "THOUSAND_WEB_URL": web_url, "CHROMIUM": CHROMIUM, "ARTIFACTS": str(ARTIFACTS)}
+    env = {
+        **os.environ,
+        "THOUSAND_WEB_URL": web_url,
+        "CHROMIUM": CHROMIUM,
+        "ARTIFACTS": str(ARTIFACTS),
+        **(env or {}),
+    }
     done = subprocess.run(
         [node, "--test", "--test-concurrency=1", str(path)],
         cwd=WEB,

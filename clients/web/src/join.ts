@@ -1,16 +1,20 @@
 // Taking a seat: with a seat token of our own (a retried JoinTable returns the same seat), our own seed for
 // the deals (the same on every retry of this join), and the table's commitment read before the seed is sent
-// (docs/protocol.md, "Verifiable deals"). What the deals' checks need is kept with the seat.
-import { randomToken, withRetries, type TableClient } from "./api";
+// (docs/protocol.md, "Verifiable deals"). What the deals' checks need is kept with the seat. In a cluster the
+// join goes to the table's owner (route.ts).
+import { randomToken } from "./api";
+import { Route, type Nodes } from "./route";
 import type { SeatRecord, SeatStore } from "./seats";
 
-export async function takeSeat(client: TableClient, store: SeatStore, tableId: string, seat?: number): Promise<SeatRecord> {
+export async function takeSeat(nodes: Nodes, store: SeatStore, tableId: string, seat?: number): Promise<SeatRecord> {
   const name = store.playerName() || "Player";
-  const { table } = await withRetries(() => client.getTable({ tableId }));
+  const route = new Route(nodes);
+  const { table } = await route.call((c) => c.getTable({ tableId }));
+  route.go(table?.webEndpoint ?? "");
   const commitment = table?.fairness?.commitment || undefined;
   const clientSeed = table?.seeded ? undefined : randomToken(32);
   const request = { tableId, seat, playerName: name, seatToken: randomToken(32), clientSeed: clientSeed ?? "" };
-  const joined = await withRetries(() => client.joinTable(request));
+  const joined = await route.call((c) => c.joinTable(request));
   if (commitment && joined.table?.fairness?.commitment !== commitment)
     console.warn("the table's commitment changed while joining: its deals will fail their checks");
   const record: SeatRecord = {

@@ -1,14 +1,16 @@
 // The web client's entry: one origin (the server serves this page and the TableService), three pages by the
 // address's hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching),
-// and a finished game's record and replay (#/replay/ID).
-import { tableClient } from "./api";
+// and a finished game's record and replay (#/replay/ID). In a cluster a table's calls go to the node that owns
+// it (route.ts); the page itself stays on the node it came from.
+import { Nodes } from "./route";
 import { SeatStore } from "./seats";
 import { openLobby } from "./ui/lobby";
 import { openReplay } from "./ui/replay";
 import { openTable } from "./ui/tablepage";
 
 const container = document.getElementById("app")!;
-const client = tableClient(window.location.origin);
+const nodes = new Nodes(window.location.origin);
+const client = nodes.client(nodes.home);
 const store = new SeatStore(window.localStorage);
 let close: (() => void) | undefined;
 
@@ -20,9 +22,9 @@ function go(hash: string): void {
 function route(): void {
   close?.();
   const [, page, id] = window.location.hash.split("/");
-  if (page === "table" && id) close = openTable({ client, store, tableId: id, container, onLeave: () => go("#/") });
+  if (page === "table" && id) close = openTable({ nodes, store, tableId: id, container, onLeave: () => go("#/") });
   else if (page === "replay" && id) close = openReplay(client, id, container);
-  else close = openLobby({ client, store, container, go });
+  else close = openLobby({ client, nodes, store, container, go });
   window.scrollTo(0, 0);
 }
 

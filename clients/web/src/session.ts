@@ -3,7 +3,8 @@
 //
 // A fresh page replays the table's history from its first event (after_sequence 0), so the score sheet, the
 // log and every deal's check are complete; a page that saved its state resumes right after the last event it
-// had. Either way each event is applied, and logged, exactly once.
+// had. Either way each event is applied, and logged, exactly once. In a cluster the table's calls and its
+// stream go to its owner, wherever it moves (route.ts).
 import { create, equals, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
 import { ThousandViewSchema, type ThousandView } from "./gen/thousand/v1/thousand_views_pb";
 import { BlagogoViewSchema, type BlagogoView } from "./gen/thousand/v1/blagogo_views_pb";
@@ -19,9 +20,10 @@ import {
   type Table,
   type Turn,
 } from "./gen/thousand/v1/table_service_pb";
-import { backoffMs, failure, randomToken, retryable, seatHeaders, sleep, type Failure, type TableClient } from "./api";
+import { failure, randomToken, seatHeaders, type Failure } from "./api";
 import { fromBase64, toBase64 } from "./base64";
 import { BlagogoModel } from "./blagogo/model";
+import { Route, type Nodes } from "./route";
 import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
 
@@ -94,15 +96,19 @@ export class TableSession implements TableLike {
   trackerMisses: { sequence: bigint; fields: string[] }[] = [];
   /** Own Turns whose view was compared with the tracked one. */
   trackerChecks = 0;
+  /** Where the table's calls go: its owner, in a cluster. */
+  readonly route: Route;
   private stream: EventStream | undefined;
   private listeners: (() => void)[] = [];
   private actedOn: bigint | undefined;
 
   constructor(
-    private readonly client: TableClient,
+    nodes: Nodes,
     readonly tableId: string,
     private readonly options: SessionOptions = {},
-  ) {}
+  ) {
+    this.route = new Route(nodes);
+  }
 
   get seat(): number | undefined {
     return this.options.seat;
@@ -124,12 +130,13 @@ export class TableSession implements TableLike {
     let lastSeen: bigint | undefined;
     if (this.options.saved !== undefined && this.restore(this.options.saved)) lastSeen = BigInt((this.options.saved as Saved).lastSeen);
     else {
-      const { table } = await this.client.getTable({ tableId: this.tableId });
+      const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }));
       this.setTable(table);
       lastSeen = 0n; // the whole history: the sheet and the log from the first deal
     }
+    this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
     this.stream = new EventStream(
-      this.client,
+      this.route,
       this.tableId,
       {
         snapshot: (sequence, snapshot) => this.snapshot(sequence, snapshot),
@@ -177,20 +184,11 @@ export class TableSession implements TableLike {
     const request = { tableId: this.tableId, requestId: randomToken(18), lastSeenSequence: this.turnSequence, action };
     const decidedOn = this.turnSequence;
     try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this.client.submitAction(request, { headers: seatHeaders(this.options.token), timeoutMs: 15000 });
-          this.actedOn = decidedOn;
-          return undefined;
-        } catch (error) {
-          const f = failure(error);
-          if (!retryable(f) || attempt >= 8) {
-            this.refusal = f;
-            return f;
-          }
-          await sleep(f.retryDelayMs ?? backoffMs(attempt));
-        }
-      }
+      await this.route.call((c) => c.submitAction(request, { headers: seatHeaders(this.options.token), timeoutMs: 15000 }), 9);
+      this.actedOn = decidedOn;
+      return undefined;
+    } catch (error) {
+      return (this.refusal = failure(error));
     } finally {
       this.pending = false;
       this.changed();
@@ -200,7 +198,8 @@ export class TableSession implements TableLike {
   /** Take the seat back from the bot that plays it since its time ran out. */
   async reclaim(): Promise<Failure | undefined> {
     try {
-      const { table } = await this.client.reclaimSeat({ tableId: this.tableId }, { headers: seatHeaders(this.options.token) });
+      const headers = seatHeaders(this.options.token);
+      const { table } = await this.route.call((c) => c.reclaimSeat({ tableId: this.tableId }, { headers }));
       this.setTable(table);
       return undefined;
     } catch (error) {
@@ -211,7 +210,8 @@ export class TableSession implements TableLike {
   }
 
   async leave(): Promise<void> {
-    await this.client.leaveTable({ tableId: this.tableId }, { headers: seatHeaders(this.options.token) });
+    const headers = seatHeaders(this.options.token);
+    await this.route.call((c) => c.leaveTable({ tableId: this.tableId }, { headers }), 1);
     this.stop();
   }
 

@@ -3,10 +3,14 @@
 // after a backoff (docs/protocol.md, "Streams"). A page holds one such stream (a browser allows six HTTP/1.1
 // connections per origin). A quiet stream cannot notice a dead connection by itself (fetch has no keepalive),
 // so a watchdog asks GetTable now and then: a failure, or a table that moved on without the stream, reopens it.
+// In a cluster the stream goes to the table's owner (route.ts): a TABLE_ELSEWHERE reopens it there at once,
+// a TABLE_MOVING (the owner died or left, and another node is taking the table over) after its delay, and a
+// node that cannot be reached is left for another; each time it resumes after the last event seen.
 import { Code } from "@connectrpc/connect";
 import type { Event, Snapshot, Turn, StreamEventsResponse } from "./gen/thousand/v1/table_service_pb";
 import { TableStatus } from "./gen/thousand/v1/table_service_pb";
-import { backoffMs, failure, seatHeaders, sleep, type Failure, type TableClient } from "./api";
+import { backoffMs, failure, seatHeaders, sleep, type Failure } from "./api";
+import type { Route } from "./route";
 
 export type StreamStatus =
   | { state: "connecting" }
@@ -34,8 +38,9 @@ export function isGameOver(event: Event): boolean {
   );
 }
 
-/** The reasons after which reopening the same stream cannot help. */
-const FATAL = new Set(["TABLE_NOT_FOUND", "SEAT_TOKEN_INVALID", "SPECTATOR_CANNOT_ACT"]);
+/** The reasons after which reopening the same stream cannot help (TABLE_ELSEWHERE: when it could not be
+ * followed, an owner without a web port or redirects in circles). */
+const FATAL = new Set(["TABLE_NOT_FOUND", "SEAT_TOKEN_INVALID", "SPECTATOR_CANNOT_ACT", "TABLE_ELSEWHERE"]);
 
 class Resync extends Error {}
 
@@ -57,7 +62,7 @@ export class EventStream {
   private seenAtCheck: bigint | undefined;
 
   constructor(
-    private readonly client: TableClient,
+    private readonly route: Route,
     readonly tableId: string,
     private readonly sink: StreamSink,
     private readonly options: StreamOptions = {},
@@ -89,8 +94,10 @@ export class EventStream {
       this.current = controller;
       this.sink.status({ state: "connecting" });
       let why = "the stream ended";
+      let wait: number | undefined;
+      const origin = this.route.origin;
       try {
-        const messages = this.client.streamEvents(
+        const messages = this.route.nodes.client(origin).streamEvents(
           { tableId: this.tableId, batchEvents: true, afterSequence: this.lastSeen },
           { headers: seatHeaders(this.options.token), signal: controller.signal },
         );
@@ -99,6 +106,7 @@ export class EventStream {
           if (!live) {
             live = true;
             attempt = 0;
+            this.route.answered();
             this.sink.status({ state: "live" });
           }
           this.take(message);
@@ -115,6 +123,8 @@ export class EventStream {
           continue;
         }
         const f = failure(error);
+        wait = this.route.follow(f, origin);
+        if (wait === 0) continue; // served elsewhere: resume there at once, after the last event seen
         if (f.reason === "INVALID_ARGUMENT" && f.metadata["field"] === "after_sequence") {
           this.lastSeen = undefined; // a sequence the table never reached: start afresh from a snapshot
           continue;
@@ -125,9 +135,10 @@ export class EventStream {
           return;
         }
         why = f.code === Code.Canceled ? "the connection was dropped" : f.message || "the connection was lost";
+        if (f.reason === "TABLE_MOVING") why = "the table is moving to another server";
       }
       if (this.stopped) return;
-      const inMs = retryDelay(attempt);
+      const inMs = Math.max(retryDelay(attempt), wait ?? 0);
       this.reconnects += 1;
       this.sink.status({ state: "retrying", attempt: attempt + 1, inMs, why });
       await sleep(inMs);
@@ -160,7 +171,7 @@ export class EventStream {
   private async check(): Promise<void> {
     if (this.stopped) return;
     try {
-      const { table } = await this.client.getTable({ tableId: this.tableId }, { timeoutMs: 5000 });
+      const { table } = await this.route.client.getTable({ tableId: this.tableId }, { timeoutMs: 5000 });
       const stuck = this.lastSeen !== undefined && this.lastSeen === this.seenAtCheck;
       this.seenAtCheck = this.lastSeen;
       // The table moved on while the stream said nothing since the last check: the connection is dead.

@@ -3,6 +3,7 @@
 import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
 import { failure, type TableClient } from "../api";
 import { takeSeat } from "../join";
+import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
 import type { SeatStore } from "../seats";
@@ -17,7 +18,10 @@ const STATUS: Record<number, string> = {
 };
 
 export interface LobbyOptions {
+  /** The page's own node: any node of a cluster answers the lobby's calls. */
   client: TableClient;
+  /** The cluster's nodes, where a table's seat is taken (its owner). */
+  nodes: Nodes;
   store: SeatStore;
   container: HTMLElement;
   go: (hash: string) => void;
@@ -25,7 +29,7 @@ export interface LobbyOptions {
 
 /** Take a seat (a free one, or the one chosen), then open its table. */
 export async function join(opts: LobbyOptions, tableId: string, seat?: number): Promise<void> {
-  await takeSeat(opts.client, opts.store, tableId, seat);
+  await takeSeat(opts.nodes, opts.store, tableId, seat);
   opts.go(`#/table/${tableId}`);
 }
 
@@ -171,6 +175,7 @@ export function openLobby(opts: LobbyOptions): () => void {
     try {
       const reply = await client.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 100 });
       tables = reply.tables;
+      for (const table of tables) opts.nodes.learn(table.webEndpoint); // other nodes, should this one fail
       more = reply.nextPageToken !== "";
       error = undefined;
     } catch (e) {

@@ -2,7 +2,7 @@
 // the log. The game's part comes from its renderer; everything else is shared.
 import { create } from "@bufbuild/protobuf";
 import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousand/v1/table_service_pb";
-import type { TableClient } from "../api";
+import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
 import { DEFAULT_ARMING_MS, type SeatStore } from "../seats";
@@ -93,7 +93,7 @@ function statusLine(session: TableSession): Child {
 }
 
 export interface TablePageOptions {
-  client: TableClient;
+  nodes: Nodes;
   store: SeatStore;
   tableId: string;
   container: HTMLElement;
@@ -102,10 +102,10 @@ export interface TablePageOptions {
 
 /** Open a table's page: the seat kept in the browser plays, anyone else watches. Returns a closer. */
 export function openTable(opts: TablePageOptions): () => void {
-  const { client, store, tableId, container } = opts;
+  const { nodes, store, tableId, container } = opts;
   const record = store.seat(tableId);
   const viewer = record ? String(record.seat) : "spectator";
-  const session = new TableSession(client, tableId, {
+  const session = new TableSession(nodes, tableId, {
     seat: record?.seat,
     token: record?.token,
     clientSeed: record?.clientSeed,

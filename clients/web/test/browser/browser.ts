@@ -142,3 +142,40 @@ export async function joinFromLobby(page: Page, tableId: string, name: string): 
   await page.locator(`[data-testid="join-${tableId}"]`).first().click({ timeout: 15000 });
   await page.waitForURL(`**/#/table/${tableId}`);
 }
+
+/** What a Thousand seat's page offers to click, most urgent first, and what each click counts as. */
+const THOUSAND_MOVES: [string, string][] = [
+  ['[data-testid="next-deal"]', "summary"],
+  ['[data-action="pick-0"]', "give"],
+  [".hand button.card.playable", "card"],
+  ['[data-action^="passBid"]', "pass"],
+  ['[data-action="contract"]', "contract"],
+  [".actions button.action", "other"],
+];
+
+/** Click a Thousand seat's moves as a person would (the first choice offered) until the final standings, or
+ * until `enough` says so after a click; `between` runs before each look at the page. Returns what was
+ * clicked, by kind (card, pass, give, contract, summary: a deal's summary dismissed, other). */
+export async function playThousand(
+  page: Page,
+  timeoutMs: number,
+  enough: (counts: Record<string, number>) => boolean | Promise<boolean> = () => false,
+  between: (counts: Record<string, number>) => Promise<void> = async () => undefined,
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    assert.ok(Date.now() < deadline, `not done in time: ${JSON.stringify(counts)}`);
+    await between(counts);
+    const over = (await page.locator('[data-testid="standings"]').count()) > 0;
+    if (over && (await page.locator('[data-testid="next-deal"]').count()) === 0) return counts;
+    const clicked = await clickFirst(page, THOUSAND_MOVES.map(([selector]) => selector));
+    const what = THOUSAND_MOVES.find(([selector]) => selector === clicked)?.[1];
+    if (what === undefined) {
+      await page.waitForTimeout(20);
+      continue;
+    }
+    counts[what] = (counts[what] ?? 0) + 1;
+    if (await enough(counts)) return counts;
+  }
+}

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { BASE_URL, clickFirst, launch, open, pageErrors, screenshot, setName, state } from "./browser";
+import { BASE_URL, launch, open, pageErrors, playThousand, screenshot, setName, state } from "./browser";
 
 let browser: Browser;
 before(async () => {
@@ -29,30 +29,13 @@ test("a whole seeded game against two greedy bots, clicked through to the final 
   assert.match(await page.locator(".table-header .changed").innerText(), /Barrel at \(0: no barrel\): 0/);
   const started = Date.now();
 
-  const counts: Record<string, number> = {};
   let shotMid = false;
-  const moves: [string, string][] = [
-    ['[data-testid="standings"]', "end"],
-    ['[data-testid="next-deal"]', "summary"],
-    ['[data-action="pick-0"]', "give"],
-    [".hand button.card.playable", "card"],
-    ['[data-action^="passBid"]', "pass"],
-    ['[data-action="contract"]', "contract"],
-    [".actions button.action", "other"],
-  ];
-  const deadline = Date.now() + 400000;
-  for (;;) {
-    assert.ok(Date.now() < deadline, `no end in time: ${JSON.stringify(counts)}`);
-    if (!shotMid && (counts["summary"] ?? 0) >= 1 && (await page.locator(".trick .played").count()) >= 2) {
+  const counts = await playThousand(page, 400000, undefined, async (seen) => {
+    if (!shotMid && (seen["summary"] ?? 0) >= 1 && (await page.locator(".trick .played").count()) >= 2) {
       await screenshot(page, "thousand-table");
       shotMid = true;
     }
-    if ((await page.locator('[data-testid="standings"]').count()) > 0 && (await page.locator('[data-testid="next-deal"]').count()) === 0) break;
-    const clicked = await clickFirst(page, moves.slice(1).map(([selector]) => selector));
-    const what = moves.find(([selector]) => selector === clicked)?.[1];
-    if (what) counts[what] = (counts[what] ?? 0) + 1;
-    else await page.waitForTimeout(20);
-  }
+  });
   const summaries = counts["summary"] ?? 0;
   await screenshot(page, "thousand-final");
   console.log(`the game: ${JSON.stringify(counts)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { GameKind, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
 import { TableSession } from "../../src/session";
-import { play, rng, thousandTable } from "../logic/harness";
+import { nodes, play, rng, thousandTable } from "../logic/harness";
 import { randomToken, tableClient } from "../../src/api";
 import { BASE_URL, clickIf, joinFromLobby, launch, open, pageErrors, screenshot, state } from "./browser";
 
@@ -25,7 +25,7 @@ test("a spectator watches a table: public information only, deals verified", { t
   await page.locator(".board.thousand").waitFor({ timeout: 15000 });
   assert.match(await page.locator(".table-header .who").innerText(), /spectator/);
   // Someone else plays seat 1 (from Node, over the same transport), a little slower than a bot.
-  const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  const player = new TableSession(nodes(), seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
   await player.start();
   const random = rng(9);
   let stop = false;

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { tableClient, randomToken, type TableClient } from "../../src/api";
 import { GameKind, RulesSchema, SeatKind, type Action } from "../../src/gen/thousand/v1/table_service_pb";
+import { Nodes } from "../../src/route";
 import { TableSession } from "../../src/session";
 
 export const BASE_URL = process.env["THOUSAND_WEB_URL"] ?? "";
@@ -12,6 +13,11 @@ assert.ok(BASE_URL, "THOUSAND_WEB_URL must name the server's web port (tests/tes
 
 export function client(): TableClient {
   return tableClient(BASE_URL);
+}
+
+/** The server as a page knows it (one node; in a cluster, the one the page came from). */
+export function nodes(): Nodes {
+  return new Nodes(BASE_URL);
 }
 
 /** A small seeded generator (mulberry32), so a failing game can be played again. */

@@ -4,14 +4,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { TableSession } from "../../src/session";
 import { SeatStore, memoryStorage } from "../../src/seats";
-import { assertContiguous, client, play, rng, thousandTable, until } from "./harness";
+import { assertContiguous, client, nodes, play, rng, thousandTable, until } from "./harness";
 
 test("a page closed mid-game and reopened from its saved state resumes after its last sequence", async () => {
   const c = client();
   const seated = await thousandTable(c, 21n);
   const store = new SeatStore(memoryStorage());
   store.keep({ ...seated, name: "tester" });
-  const first = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  const first = new TableSession(nodes(), seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
   await first.start();
   const random = rng(21);
   let acted = 0;
@@ -24,7 +24,7 @@ test("a page closed mid-game and reopened from its saved state resumes after its
   assertContiguous(first.applied, 0n, lastSeen);
 
   const record = store.seat(seated.tableId)!;
-  const second = new TableSession(c, seated.tableId, {
+  const second = new TableSession(nodes(), seated.tableId, {
     seat: record.seat,
     token: record.token,
     saved: store.state(seated.tableId, String(record.seat)),
@@ -46,7 +46,7 @@ test("a page closed mid-game and reopened from its saved state resumes after its
 test("dropped connections are resumed without losing or repeating an event", async () => {
   const c = client();
   const seated = await thousandTable(c, 22n);
-  const session = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  const session = new TableSession(nodes(), seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
   await session.start();
   const random = rng(22);
   let actions = 0;

@@ -8,14 +8,15 @@ import { ThousandViewSchema } from "../../src/gen/thousand/v1/thousand_views_pb"
 import { TableSession, differences } from "../../src/session";
 import { EventStream } from "../../src/stream";
 import type { Snapshot } from "../../src/gen/thousand/v1/table_service_pb";
-import { blagogoTable, client, play, rng, thousandTable, until } from "./harness";
+import { blagogoTable, client, nodes, play, rng, thousandTable, until } from "./harness";
+import { Route } from "../../src/route";
 import { GameKind, RulesSchema, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
 import { SeatStore, memoryStorage } from "../../src/seats";
 import { takeSeat } from "../../src/join";
 
 async function spectatorSnapshot(tableId: string): Promise<Snapshot> {
   return new Promise((resolve, reject) => {
-    const stream = new EventStream(client(), tableId, {
+    const stream = new EventStream(new Route(nodes()), tableId, {
       snapshot: (_s, snapshot) => {
         stream.stop();
         resolve(snapshot);
@@ -39,8 +40,8 @@ for (const seed of [11n, 12n]) {
   test(`Thousand seed ${seed}: the tracked view equals the server's at every own Turn, to the end`, async () => {
     const c = client();
     const seated = await thousandTable(c, seed);
-    const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
-    const watcher = new TableSession(c, seated.tableId, { watchdogMs: 0 });
+    const player = new TableSession(nodes(), seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+    const watcher = new TableSession(nodes(), seated.tableId, { watchdogMs: 0 });
     await Promise.all([player.start(), watcher.start()]);
     const actions = await play(player, rng(Number(seed)), () => player.status.state === "ended");
     await until(watcher, () => watcher.status.state === "ended");
@@ -67,8 +68,8 @@ for (const seed of [11n, 12n]) {
 test("1000 Blagogo: the tracked view equals the server's at every own Turn, to the end", async () => {
   const c = client();
   const seated = await blagogoTable(c, 5n);
-  const player = new TableSession(c, seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
-  const watcher = new TableSession(c, seated.tableId, { watchdogMs: 0 });
+  const player = new TableSession(nodes(), seated.tableId, { seat: seated.seat, token: seated.token, watchdogMs: 0 });
+  const watcher = new TableSession(nodes(), seated.tableId, { watchdogMs: 0 });
   await Promise.all([player.start(), watcher.start()]);
   const actions = await play(player, rng(5), () => player.status.state === "ended", 120000);
   await until(watcher, () => watcher.status.state === "ended");
@@ -95,9 +96,9 @@ for (const game of ["thousand", "blagogo"] as const) {
     });
     assert.ok(table?.fairness?.commitment && !table.seeded, "a fair table publishes its commitment");
     const store = new SeatStore(memoryStorage());
-    const seat = await takeSeat(c, store, table.tableId);
+    const seat = await takeSeat(nodes(), store, table.tableId);
     assert.ok(seat.clientSeed && seat.commitment === table.fairness.commitment);
-    const player = new TableSession(c, table.tableId, { ...seat, watchdogMs: 0 });
+    const player = new TableSession(nodes(), table.tableId, { ...seat, watchdogMs: 0 });
     await player.start();
     await play(player, rng(31), () => player.status.state === "ended", 120000);
     const model = player.model!;
