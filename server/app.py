@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -257,29 +257,31 @@ class Server:
             interceptors.append(observed)
         return interceptors
 
+    async def _refuse_start(self, what: str, error: OSError, flag: str) -> NoReturn:
+        """Undo what started and say in words which port could not be had (a traceback tells an operator
+        nothing about what to change)."""
+        await self.grpc.stop(0)
+        self.store.close()
+        raise StartError(f"cannot {what}: {error.strerror or error}; choose another {flag}") from None
+
     async def start(self) -> None:
         self.stalls.start()
         await self.grpc.start()
+        host = self.settings.host
         if self.web is not None:
             try:
                 self.web_port = await self.web.start()
             except OSError as error:
-                await self.grpc.stop(0)
-                self.store.close()
-                raise StartError(
-                    f"cannot listen on {self.settings.host}:{self.settings.web_port} (the web port): "
-                    f"{error.strerror or error}; choose another --web-port"
-                ) from None
+                await self._refuse_start(
+                    f"listen on {host}:{self.settings.web_port} (the web port)", error, "--web-port"
+                )
         if self.metrics is not None:
             try:
-                self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+                self.metrics_port = self.metrics.serve(host, self.settings.metrics_port)
             except OSError as error:
-                await self.grpc.stop(0)
-                self.store.close()
-                raise StartError(
-                    f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
-                    f"{error.strerror or error}; choose another --metrics-port"
-                ) from None
+                await self._refuse_start(
+                    f"serve metrics on {host}:{self.settings.metrics_port}", error, "--metrics-port"
+                )
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
