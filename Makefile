@@ -7,8 +7,8 @@ STAMP  := $(VENV)/.installed
 .PHONY: run web web-typecheck demo test lint typecheck unit system bench proto proto-release breaking clean
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does):
-# promtool, and the Chromium the web client's browser tests drive (never a browser download).
-SYSTEM_PACKAGES := promtool=prometheus /usr/bin/chromium=chromium
+# promtool, openssl (the TLS tests' certificates), and the Chromium the web client's browser tests drive (never a browser download).
+SYSTEM_PACKAGES := promtool=prometheus /usr/bin/chromium=chromium openssl=openssl
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -128,6 +128,8 @@ def server_argv(port: int, db: str = ":memory:") -> list[str]:
         db,
         "--log-level",
         "warning",
+        "--bot-pace",
+        "0",  # the bots as fast as they can: a benchmark measures the server, not a person's patience
     ]
 
 

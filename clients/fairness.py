@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from clients.games import THOUSAND, game_of
+from clients.messages import SeatTaken
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
@@ -45,3 +46,40 @@ def deals_label(table: pb.Table) -> str:
     if table.HasField("fairness"):
         return f"fair deals ({table.fairness.scheme}, commitment {table.fairness.commitment[:16]}…)"
     return "deals from a server seed (a table from before fair deals)"
+
+
+class SeatDeals:
+    """A session's side of its table's deals: the tables it read before joining (the commitment a join is
+    checked against), the seed its seat added, and the checker of every deal its stream reveals."""
+
+    def __init__(self) -> None:
+        self.client_seed: str | None = None
+        self.checker: DealChecker = checker_for(None, None)
+        self._commitments: dict[str, pb.Table] = {}
+
+    def seen(self, table: pb.Table) -> pb.Table:
+        """Remember a table read before joining it (its commitment must not change when the seed is sent)."""
+        self._commitments[table.table_id] = table
+        return table
+
+    def read_before(self, table_id: str) -> pb.Table | None:
+        return self._commitments.get(table_id)
+
+    def joined(self, before: pb.Table, after: pb.Table, seat: int, seed: str, since: int) -> None:
+        """The seat was taken with ``seed`` (JoinTable's reply: ``after``); its deals hold the seed from
+        ``since`` on."""
+        self.client_seed = seed
+        self.checker = checker_for(before, witness_for(before, seat, seed, since))
+        if after.fairness.commitment != before.fairness.commitment:
+            self.checker.problems.append("the table's commitment changed when the seat was taken")
+
+    def watching(self, table: pb.Table) -> None:
+        self.checker = checker_for(table, witness_for(table, None, ""))
+
+    def see(self, event: object, sequence: int) -> None:
+        """One event of the stream: a seat taken (from then on the seat's deals hold its seed), or the
+        game's."""
+        if isinstance(event, SeatTaken):
+            self.checker.seat_taken(event.seat, sequence)
+        else:
+            self.checker.see(event, sequence)

@@ -64,10 +64,13 @@ class SeatReleased:
 @dataclass(frozen=True, slots=True)
 class TableNotice:
     """Any other event of the table itself, in words: a seat's clock ran out, a bot took a seat over, a player
-    took it back, or a kind of event this client does not know yet (the contract only adds, never breaks)."""
+    took it back, or a kind of event this client does not know yet (the contract only adds, never breaks).
+    ``text`` starts with ``seat N`` when it is a seat's news, so a client may put the seat's name there."""
 
     seat: int | None
     text: str
+    kind: str = ""
+    """The event's case in the contract (``turn_timed_out``, ``seat_taken_over``, ``seat_reclaimed``)."""
 
 
 SEAT_EVENTS: Final = (SeatTaken, SeatReleased, TableNotice)
@@ -131,20 +134,21 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
         return SeatReleased(message.seat_released.seat)
     if kind == "turn_timed_out":
         seat = message.turn_timed_out.seat
-        return TableNotice(seat, f"seat {seat} ran out of time")
+        return TableNotice(seat, f"seat {seat} ran out of time", kind)
     if kind == "seat_taken_over":
         over = message.seat_taken_over
-        why = (
-            "forfeited: a bot plays it to the end"
-            if over.forfeited
-            else "a bot plays it until it is reclaimed"
-        )
-        return TableNotice(over.seat, f"seat {over.seat} {why}")
+        if over.forfeited:
+            why = "forfeits on time: the server's bot plays it to the end"
+        elif over.one_turn:
+            why = "is played by the server's bot for this one move"
+        else:
+            why = "is played by the server's bot until its player is back"
+        return TableNotice(over.seat, f"seat {over.seat} {why}", kind)
     if kind == "seat_reclaimed":
         seat = message.seat_reclaimed.seat
-        return TableNotice(seat, f"seat {seat} is played by its player again")
+        return TableNotice(seat, f"seat {seat} is played by its player again", kind)
     if kind == "table_stopped":
-        return TableNotice(None, f"the server stopped the table: {message.table_stopped.message}")
+        return TableNotice(None, f"the server stopped the table: {message.table_stopped.message}", kind)
     if kind in GAME_CASES:
         return None
     return TableNotice(None, f"(an event this client does not know: {kind})")

@@ -34,8 +34,7 @@ import asyncio
 import secrets
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncGenerator, AsyncIterable, Sequence
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
@@ -43,51 +42,27 @@ import grpc
 from grpc import aio
 
 from clients.backoff import Backoff
+from clients.calls import Calls
+from clients.connection import CHANNEL_OPTIONS, DEFAULT_SERVER, Connection, in_words
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
-from clients.fairness import checker_for, new_client_seed, witness_for
-from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of, game_of_rules
-from clients.messages import ConnectionLost, EventMessage, Reconnected, SeatTaken, Snapshot, StreamItem, Turn
+from clients.fairness import SeatDeals, new_client_seed
+from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of_rules
+from clients.messages import ConnectionLost, EventMessage, Reconnected, StreamItem, Turn
+from clients.place import Place, ResyncError
+from clients.seats import KeptSeat, SeatKeeper
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
 from engine.verify import DealChecker
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
-DEFAULT_SERVER: Final = "127.0.0.1:50051"
 TOKEN_METADATA: Final = "x-seat-token"
-CHANNEL_OPTIONS: Final = (
-    ("grpc.initial_reconnect_backoff_ms", 200),
-    ("grpc.min_reconnect_backoff_ms", 200),
-    ("grpc.max_reconnect_backoff_ms", 5000),
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC waits this long for a keepalive ping's answer too
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),  # a long game's record (ExportTable) is megabytes
-)
-"""A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
-and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a
-NAT that forgot it) fails within 40 s and is resumed, instead of waiting for events that never come. The
-server accepts pings every 10 s (``server.app.CLIENT_PING_SECONDS``)."""
-CALL_TIMEOUT: Final = 10.0
-"""Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
 
 OPEN: Final = None
 """In :meth:`TableSession.create_table`'s ``seats``: a seat for a person (or any client) to take."""
 
 T = TypeVar("T")
 
-
-class _ResyncError(Exception):
-    """The stream skipped events (a gap, or a lagging stream's snapshot): resume after the last one seen."""
-
-
-@dataclass
-class _Position:
-    table_id: str | None = None
-    seat: int | None = None
-    token: str | None = None
-    last_sequence: int | None = None
+__all__ = ["CHANNEL_OPTIONS", "DEFAULT_SERVER", "OPEN", "TOKEN_METADATA", "Connection", "TableSession"]
 
 
 class TableSession:
@@ -100,36 +75,29 @@ class TableSession:
 
     def __init__(
         self,
-        address: str = DEFAULT_SERVER,
+        address: str | Connection = DEFAULT_SERVER,
         *,
         backoff: Backoff | None = None,
         channel: aio.Channel | None = None,
+        keeper: SeatKeeper | None = None,
     ) -> None:
-        self.address = address
+        self.connection = address if isinstance(address, Connection) else Connection(address)
+        self.address = self.connection.address
         self.backoff = backoff or Backoff()
+        self.keeper = keeper
+        """Where the seats joined are kept, to come back to them (:mod:`clients.seats`); None: nowhere."""
+        self.resumed = False
+        """Whether :meth:`join` came back to a seat kept from before rather than taking a new one."""
+        self._calls = Calls(self.connection, self.backoff)
         self._own_channel = channel is None
-        self._channel = (
-            channel if channel is not None else aio.insecure_channel(address, options=CHANNEL_OPTIONS)
-        )
+        self._channel = channel if channel is not None else self.connection.channel()
         self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
-        self._at = _Position()
-        self.turn: Turn[Any, Any] | None = None
-        """The latest Turn the stream carried (of the table's game)."""
-        self.table: pb.Table | None = None
-        """The table as last described by the server (join, watch, a snapshot)."""
-        self.finished = False
-        """Whether the game's GameOver event has been seen (the stream then ends)."""
+        self._at = Place()
         self.use_play = True
         """A seated session streams over Play and sends its actions on that stream while it is open (one
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: PlayCall | None = None
-        self.client_seed: str | None = None
-        """The seed this seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
-        self.deals: DealChecker = checker_for(None, None)
-        """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
-        ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
-        self._commitments: dict[str, pb.Table] = {}
-        """Tables as read before joining them (create, list, get): the commitment a join checks against."""
+        self._deals = SeatDeals()
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -174,17 +142,38 @@ class TableSession:
         """Take up a known place without a call: a seat whose token is kept, resuming after a sequence.
 
         The table is described again by the server when the stream starts (its game says how to read it)."""
-        self._at = _Position(table_id, seat, token, after_sequence)
-        self.table = None
-        self.turn = None
-        self.finished = False
+        self._at = Place(table_id, seat, token, after_sequence)
+
+    @property
+    def deals(self) -> DealChecker:
+        """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
+        ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
+        return self._deals.checker
+
+    @property
+    def client_seed(self) -> str | None:
+        """The seed this seat added to the deals (JoinTableRequest.client_seed): see :meth:`join`."""
+        return self._deals.client_seed
 
     @property
     def game(self) -> AnyGame:
         """The game of the table joined or watched (see :mod:`clients.games`)."""
-        if self.table is None:
-            raise RuntimeError("the table is not known yet: join or watch it (or stream it after attach)")
-        return game_of(self.table)
+        return self._at.game
+
+    @property
+    def table(self) -> pb.Table | None:
+        """The table as last described by the server (join, watch, a snapshot)."""
+        return self._at.table
+
+    @property
+    def turn(self) -> Turn[Any, Any] | None:
+        """The latest Turn the stream carried (of the table's game)."""
+        return self._at.turn
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game's GameOver event has been seen (the stream then ends)."""
+        return self._at.finished
 
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return ((TOKEN_METADATA, self._at.token),) if self._at.token else ()
@@ -196,23 +185,6 @@ class TableSession:
 
     # ------------------------------------------------------------------ calls
 
-    async def _call(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
-        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
-        started = time.monotonic()
-        delays = self.backoff.delays()
-        while True:
-            try:
-                return await call()
-            except aio.AioRpcError as rpc_error:
-                error = ServerError.from_rpc(rpc_error)
-            if not (retry and error.retryable) or self._given_up(started):
-                raise error
-            await asyncio.sleep(next(delays))
-
-    def _given_up(self, failing_since: float) -> bool:
-        limit = self.backoff.give_up_after
-        return limit is not None and time.monotonic() - failing_since > limit
-
     async def create_table(
         self,
         rules: GameRules,
@@ -221,11 +193,13 @@ class TableSession:
         seed: int | None = None,
         first_dealer: int | None = None,
         practice: bool = False,
+        time_control: pb.TimeControl | None = None,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
-        or a bot strategy's name. Its deals are fair, unless a ``seed`` makes it a seeded table (with an open
-        seat, only with ``practice``: CreateTableRequest.practice)."""
+        or a bot strategy's name; ``time_control``: a turn clock, what a timeout does, the bots' pace. Its
+        deals are fair, unless a ``seed`` makes it a seeded table (with an open seat, only with
+        ``practice``: CreateTableRequest.practice)."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -241,15 +215,14 @@ class TableSession:
             request.seed = seed
         if first_dealer is not None:
             request.first_dealer = first_dealer
+        if time_control is not None:
+            request.time_control.CopyFrom(time_control)
         request.practice = practice
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
-        response = await self._call(lambda: self._stub.CreateTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return self._seen(response.table)
-
-    def _seen(self, table: pb.Table) -> pb.Table:
-        """Remember a table read before joining it (its commitment must not change when the seed is sent)."""
-        self._commitments[table.table_id] = table
-        return table
+        response = await self._calls(
+            lambda: self._stub.CreateTable(request, timeout=self._calls.timeout), retry=True
+        )
+        return self._deals.seen(response.table)
 
     async def list_tables(
         self,
@@ -269,67 +242,128 @@ class TableSession:
                 page_token=token,
             )
             page = await self._list_page(request)
-            tables.extend(self._seen(t) for t in page.tables)
+            tables.extend(self._deals.seen(t) for t in page.tables)
             token = page.next_page_token
             if not token:
                 break
         return tables[:limit]
 
     async def _list_page(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
-        return await self._call(lambda: self._stub.ListTables(request, timeout=CALL_TIMEOUT), retry=True)
+        return await self._calls(
+            lambda: self._stub.ListTables(request, timeout=self._calls.timeout), retry=True
+        )
 
     async def get_table(self, table_id: str | None = None) -> pb.Table:
         """One table (by default the one joined or watched)."""
         request = pb.GetTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(lambda: self._stub.GetTable(request, timeout=CALL_TIMEOUT), retry=True)
-        return self._seen(response.table)
+        response = await self._calls(
+            lambda: self._stub.GetTable(request, timeout=self._calls.timeout), retry=True
+        )
+        return self._deals.seen(response.table)
 
     async def join(
-        self, table_id: str, seat: int | None = None, name: str = "", *, client_seed: str | None = None
+        self,
+        table_id: str,
+        seat: int | None = None,
+        name: str = "",
+        *,
+        resume: bool = True,
+        client_seed: str | None = None,
     ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
         The seat token is drawn here and sent with the request, so a retry after a lost reply gets the same
         seat back instead of taking a second one (JoinTableRequest.seat_token). So is the seat's own seed for
         the deals (``client_seed``, by default a fresh random one), after the table's commitment was read:
-        :attr:`deals` then checks every deal against both.
+        :attr:`deals` then checks every deal against both. With a :attr:`keeper`, the token and the seed are
+        kept, and a seat kept at this table before (``seat``, if given) is taken back with its own token
+        instead (``resume``): the server returns the seat the token holds, as it was, name and all
+        (:attr:`resumed` says so). A kept seat someone else took since is forgotten, and a free one taken.
         """
-        before = self._commitments.get(table_id) or await self.get_table(table_id)
-        token = secrets.token_urlsafe(32)
+        self.resumed = False
+        kept = self.keeper.find(self.connection.key, table_id, seat) if self.keeper and resume else None
+        if self.keeper is not None and kept is not None:
+            before = await self.get_table(table_id)
+            held = 0 <= kept.seat < len(before.seats) and before.seats[kept.seat].taken
+            seed = kept.client_seed or new_client_seed()
+            try:
+                since = kept.joined_at if held else None
+                taken = await self._join(
+                    before, kept.seat, name or kept.name, kept.token, seed=seed, joined_at=since
+                )
+            except ServerError as error:
+                if error.reason not in ("SEAT_TAKEN", "TABLE_FULL", "SEAT_NOT_OPEN", "SEAT_FORFEITED"):
+                    raise
+                self.keeper.forget(kept.server, table_id, kept.seat)  # someone else sits there now
+            else:
+                self.resumed = held  # a taken seat the token joined is the token's own: back in it
+                return taken
+        before = self._deals.read_before(table_id) or await self.get_table(table_id)
         seed = client_seed if client_seed is not None else new_client_seed()
+        return await self._join(before, seat, name, secrets.token_urlsafe(32), seed=seed, joined_at=None)
+
+    async def _join(
+        self, before: pb.Table, seat: int | None, name: str, token: str, *, seed: str, joined_at: int | None
+    ) -> int:
+        """JoinTable with this token and seed; the seat's deals checked from ``joined_at`` (when it was first
+        taken; by default now)."""
+        table_id = before.table_id
         request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
         if seat is not None:
             request.seat = seat
-        response = await self._call(lambda: self._stub.JoinTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._calls(
+            lambda: self._stub.JoinTable(request, timeout=self._calls.timeout), retry=True
+        )
         self.attach(table_id, response.seat, response.seat_token)
-        self.table = response.table
-        self.client_seed = seed
-        self.deals = checker_for(before, witness_for(before, response.seat, seed, response.table.sequence))
-        if response.table.fairness.commitment != before.fairness.commitment:
-            self.deals.problems.append("the table's commitment changed when the seat was taken")
+        self._at.table = response.table
+        since = response.table.sequence if joined_at is None else joined_at
+        self._deals.joined(before, response.table, response.seat, seed, since)
+        if self.keeper is not None:
+            held = response.table.seats[response.seat].player_name if response.table.seats else name
+            kept = KeptSeat(
+                self.connection.key, table_id, response.seat, response.seat_token, held or name,
+                client_seed=seed, joined_at=since,
+            )  # fmt: skip
+            self.keeper.keep(kept)
         return response.seat
+
+    async def reclaim(self) -> pb.Table:
+        """Take the seat back from the server's bot that plays it since its time ran out (ReclaimSeat);
+        SEAT_FORFEITED when it forfeited. Any action of the seat does it too."""
+        request = pb.ReclaimSeatRequest(table_id=self._table_id())
+        metadata = self._metadata()
+        response = await self._calls(
+            lambda: self._stub.ReclaimSeat(request, metadata=metadata, timeout=self._calls.timeout),
+            retry=True,
+        )
+        return response.table
 
     async def export(self, table_id: str | None = None) -> str:
         """A finished table's game record, the JSON document of ``thousand-export`` (ExportTable)."""
         request = pb.ExportTableRequest(table_id=table_id or self._table_id())
-        response = await self._call(lambda: self._stub.ExportTable(request, timeout=CALL_TIMEOUT), retry=True)
+        response = await self._calls(
+            lambda: self._stub.ExportTable(request, timeout=self._calls.timeout), retry=True
+        )
         return response.record_json
 
     async def watch(self, table_id: str) -> pb.Table:
         """Follow a table as a spectator (public information only); checks that the table exists."""
         table = await self.get_table(table_id)
         self.attach(table_id)
-        self.table = table
-        self.deals = checker_for(table, witness_for(table, None, ""))
+        self._at.table = table
+        self._deals.watching(table)
         return table
 
     async def leave(self) -> pb.Table:
         """Give the seat up; it becomes open again."""
         request = pb.LeaveTableRequest(table_id=self._table_id())
         metadata = self._metadata()
-        response = await self._call(
-            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=False
+        response = await self._calls(
+            lambda: self._stub.LeaveTable(request, metadata=metadata, timeout=self._calls.timeout),
+            retry=False,
         )
+        if self.keeper is not None and self._at.seat is not None:
+            self.keeper.forget(self.connection.key, self._table_id(), self._at.seat)
         self._at.token = None
         self._at.seat = None
         return response.table
@@ -353,7 +387,7 @@ class TableSession:
             try:
                 return await self._submit(request)
             except ServerError as error:
-                if error.reason not in TRY_AGAIN or self._given_up(started):
+                if error.reason not in TRY_AGAIN or self._calls.given_up(started):
                     raise
                 delay = next(delays)
                 await asyncio.sleep(max(delay, error.retry_delay or 0.0))
@@ -385,8 +419,9 @@ class TableSession:
                     raise refusal_error(result.refusal)
                 return result.sequence
         metadata = self._metadata()
-        response = await self._call(
-            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=CALL_TIMEOUT), retry=True
+        response = await self._calls(
+            lambda: self._stub.SubmitAction(request, metadata=metadata, timeout=self._calls.timeout),
+            retry=True,
         )
         return response.sequence
 
@@ -402,7 +437,7 @@ class TableSession:
         :class:`StreamGaveUpError` when the server stays unreachable longer than the backoff allows.
         """
         if self.table is None or self.table.table_id != self._table_id():
-            self.table = await self.get_table()  # after attach: the table's game says how to read its events
+            self._at.table = await self.get_table()  # after attach: its game says how to read its events
         if from_start and self._at.last_sequence is None:
             self._at.last_sequence = 0
         attempt = 0
@@ -415,19 +450,22 @@ class TableSession:
             error: ServerError
             try:
                 await call.wait_for_connection()
+                self._calls.reached = True
                 if reconnecting:
                     attempt, failing_since, delays = 0, None, self.backoff.delays()
                     reconnecting = False
                     yield Reconnected(resumed_after)
                 async for batch in batches:
                     for message in unbatched(batch):
-                        item = self._accept(message)
+                        item = self._at.accept(message)
+                        if isinstance(item, EventMessage):
+                            self._deals.see(item.event, item.sequence)
                         if item is not None:
                             yield item
                 if self.finished:
                     return
                 error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")
-            except _ResyncError:
+            except ResyncError:
                 continue
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
@@ -443,8 +481,11 @@ class TableSession:
                 return
             now = time.monotonic()
             failing_since = now if failing_since is None else failing_since
-            if self._given_up(failing_since):
-                raise StreamGaveUpError(error.code, f"could not reconnect: {error.message}", error.reason)
+            if self._calls.given_up(failing_since):
+                words = in_words(error, self.connection)
+                raise StreamGaveUpError(
+                    error.code, f"could not reconnect to {self.address}: {words}", error.reason
+                )
             attempt += 1
             delay = next(delays)
             reconnecting = True
@@ -467,45 +508,3 @@ class TableSession:
             request.after_sequence = after
         events = self._stub.StreamEvents(request, metadata=self._metadata())
         return events, events
-
-    def _accept(self, message: pb.StreamEventsResponse) -> StreamItem | None:
-        """Decode one message with the table's game; drop a repeat, turn a gap into a resume; remember the
-        sequence."""
-        last = self._at.last_sequence
-        if message.HasField("snapshot"):
-            if last is not None:
-                if message.sequence > last:
-                    raise _ResyncError  # a lagging stream's snapshot: fetch the events it skipped instead
-                return None  # nothing this client has not seen
-            self._at.last_sequence = message.sequence
-            snapshot = message.snapshot
-            self.table = snapshot.table
-            if snapshot.table.status == pb.TABLE_STATUS_FINISHED:
-                self.finished = True
-            game = self.game
-            turn = game.decode_turn(message.turn) if message.HasField("turn") else None
-            view = game.decode_view(snapshot.view) if snapshot.HasField("view") else None
-            self.turn = turn
-            return Snapshot(message.sequence, snapshot.table, view, turn)
-        if not message.HasField("event"):
-            return None
-        if last is not None and message.sequence <= last:
-            return None  # already delivered
-        if last is not None and message.sequence != last + 1:
-            raise _ResyncError
-        game = self.game
-        event = game.decode_event(message.event)
-        turn = game.decode_turn(message.turn) if message.HasField("turn") else None
-        self._at.last_sequence = message.sequence
-        if turn is not None:
-            self.turn = turn
-        if game.is_game_over(event) or message.event.HasField("table_stopped"):
-            self.finished = True  # the game's end, or the server stopped the table (its last event)
-        self._check_deals(event, message.sequence)
-        return EventMessage(message.sequence, event, turn)
-
-    def _check_deals(self, event: object, sequence: int) -> None:
-        if isinstance(event, SeatTaken):
-            self.deals.seat_taken(event.seat, sequence)  # from when on the seat's deals hold our seed
-        else:
-            self.deals.see(event, sequence)

@@ -14,12 +14,13 @@ import asyncio
 import gc
 import math
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -27,6 +28,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server.clock import MAX_BOT_PACE
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
@@ -58,11 +60,17 @@ KEEPALIVE_SECONDS: Final = 120.0
 KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
 CLIENT_PING_SECONDS: Final = 10.0
 """The shortest interval between a client's keepalive pings that the server accepts."""
+BOT_PACE_SECONDS: Final = 1.0
+"""The ``thousand-server`` command's bot pace where people play (a person's quick move); a Settings' is 0."""
 DEFAULT_WEB_ROOT: Final = str(Path(__file__).resolve().parent.parent / "clients" / "web" / "dist")
 """The web client's build output in a checkout (``make web``); an installed server is given its own."""
 GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
+
+
+class StartError(Exception):
+    """The server cannot start as configured (its port is taken): said in words, and the process exits 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +128,9 @@ class Settings:
     frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
     gc_threshold: int = GC_THRESHOLD
     """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
+    bot_pace: float = 0.0
+    """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
+    do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -131,6 +142,9 @@ class Settings:
             ("grpc.http2.min_ping_interval_without_data_ms", int(CLIENT_PING_SECONDS * 1000)),
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.max_pings_without_data", 0),
+            # gRPC sets SO_REUSEPORT by default, so a second server on a taken port bound it too, logged
+            # "serving", and clients reached either at random: without it, a taken port fails the start.
+            ("grpc.so_reuseport", 0),
         ]
         if self.keepalive_seconds > 0:
             options += [
@@ -178,6 +192,7 @@ class Server:
                 "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
+        self.service.default_bot_pace = settings.bot_pace
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -196,13 +211,7 @@ class Server:
             ),
             self.grpc,
         )
-        address = f"{settings.host}:{settings.port}"
-        if settings.tls_cert or settings.tls_key:
-            self.port = self.grpc.add_secure_port(
-                address, tls_credentials(settings.tls_cert, settings.tls_key)
-            )
-        else:
-            self.port = self.grpc.add_insecure_port(address)
+        self.port = self._listen(f"{settings.host}:{settings.port}")
         self.metrics_port = 0
         self.web: WebPort | None = None
         if settings.web_port:
@@ -223,6 +232,21 @@ class Server:
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
 
+    def _listen(self, address: str) -> int:
+        """Bind the gRPC port; :class:`StartError` when it cannot be had (taken by another process)."""
+        settings = self.settings
+        try:
+            if settings.tls_cert or settings.tls_key:
+                credentials = tls_credentials(settings.tls_cert, settings.tls_key)
+                return self.grpc.add_secure_port(address, credentials)
+            return self.grpc.add_insecure_port(address)
+        except RuntimeError:
+            self.store.close()
+            raise StartError(
+                f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
+                "is not this machine's; stop the other process or choose another --port"
+            ) from None
+
     def _interceptors(self, *transports: str) -> list[aio.ServerInterceptor]:
         """The logging and (with metrics) metrics interceptors of the gRPC port, or of the web port (its own
         instances: each caches the handlers it wrapped), with every method's series at zero."""
@@ -233,13 +257,31 @@ class Server:
             interceptors.append(observed)
         return interceptors
 
+    async def _refuse_start(self, what: str, error: OSError, flag: str) -> NoReturn:
+        """Undo what started and say in words which port could not be had (a traceback tells an operator
+        nothing about what to change)."""
+        await self.grpc.stop(0)
+        self.store.close()
+        raise StartError(f"cannot {what}: {error.strerror or error}; choose another {flag}") from None
+
     async def start(self) -> None:
         self.stalls.start()
         await self.grpc.start()
+        host = self.settings.host
         if self.web is not None:
-            self.web_port = await self.web.start()
+            try:
+                self.web_port = await self.web.start()
+            except OSError as error:
+                await self._refuse_start(
+                    f"listen on {host}:{self.settings.web_port} (the web port)", error, "--web-port"
+                )
         if self.metrics is not None:
-            self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+            try:
+                self.metrics_port = self.metrics.serve(host, self.settings.metrics_port)
+            except OSError as error:
+                await self._refuse_start(
+                    f"serve metrics on {host}:{self.settings.metrics_port}", error, "--metrics-port"
+                )
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         for name in ("", SERVICE_NAME):
@@ -321,6 +363,23 @@ def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
     return grpc.ssl_server_credentials([(key, cert)])
 
 
+class SettingsHelpFormatter(argparse.HelpFormatter):
+    """``--help`` shows each setting's default and environment variable (``THOUSAND_`` and the flag's name):
+    an operator reads what runs when nothing is set, and how to set it in a container, without the guide."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS:
+            return text
+        default = action.default
+        shown = f"{default:g}" if isinstance(default, float) else default
+        if default in ("", None, []):
+            shown = "(none)"
+        named = re.search(r"\b(THOUSAND_[A-Z_]+)", text)  # a variable of its own name (a list, plural)
+        variable = named.group(1) if named else f"THOUSAND_{action.dest.upper()}"
+        return f"{text} [default: {shown}; env {variable}]".lstrip()
+
+
 def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
     """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
     THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE, THOUSAND_TABLE_IDLE_SECONDS, ...)."""
@@ -328,10 +387,21 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     defaults = Settings()
     parser = argparse.ArgumentParser(
         prog="thousand-server",
-        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo).",
+        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo). Every flag can be "
+        "set by the environment variable shown beside it instead; a flag given wins. See docs/operations.md.",
+        formatter_class=SettingsHelpFormatter,
     )
-    parser.add_argument("--host", default=env.get("THOUSAND_HOST", defaults.host))
-    parser.add_argument("--port", type=int, default=int(env.get("THOUSAND_PORT", defaults.port)))
+    parser.add_argument(
+        "--host",
+        default=env.get("THOUSAND_HOST", defaults.host),
+        help="the address to listen on (0.0.0.0: every interface, as in containers)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(env.get("THOUSAND_PORT", defaults.port)),
+        help="the gRPC port (0: any free port, named in the `serving` log line); a taken one fails the start",
+    )
     parser.add_argument(
         "--db",
         default=env.get("THOUSAND_DB", DEFAULT_DB),
@@ -369,7 +439,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="json lines, a readable console format, or auto: console on a terminal, else json",
     )
     parser.add_argument(
-        "--log-level", choices=LOG_LEVELS, default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level)
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level),
+        help="the least severe log lines written",
     )
     parser.add_argument(
         "--shutdown-grace",
@@ -459,6 +532,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " pauses of the event loop: docs/operations.md); 0: Python's defaults",
     )
     parser.add_argument(
+        "--bot-pace",
+        type=float,
+        default=float(env.get("THOUSAND_BOT_PACE", BOT_PACE_SECONDS)),
+        help="seconds a server-run bot takes at least over each move at a table where people play (so they "
+        "can follow; a table may choose its own, TimeControl.bot_pace); 0: as fast as it can",
+    )
+    parser.add_argument(
         "--tls-cert",
         default=env.get("THOUSAND_TLS_CERT", ""),
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
@@ -477,6 +557,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
+    if not 0 <= args.bot_pace <= MAX_BOT_PACE:
+        parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     origins = args.web_allowed_origin
@@ -513,6 +595,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
+        bot_pace=args.bot_pace,
     )
 
 
@@ -538,7 +621,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
     tune_gc(settings.gc_threshold)
-    asyncio.run(serve(settings))
+    try:
+        asyncio.run(serve(settings))
+    except StartError as error:
+        log.error("cannot start", error=str(error))
+        print(f"thousand-server: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -16,7 +16,8 @@ shows them in the same order, so those memories are rebuilt as they were.
 
 Each seat has its own random generator derived from the table's seed, so a table's bots play the same game
 again from the same seed. A move the store cannot commit is not made: the loop waits and decides again, the
-wait doubling up to a bound.
+wait doubling up to a bound. Where people play, each move waits the table's bot pace first
+(:attr:`~server.clock.TimeControl.bot_pace`).
 """
 
 from __future__ import annotations
@@ -158,10 +159,21 @@ class Bots:
         if self.task is not None:
             self.task.cancel()
 
+    def pace(self) -> float:
+        """The least seconds a bot's move takes here: the table's bot pace where people play, else none."""
+        table = self._table
+        control = table.time_control
+        if control is None or all(state.bot for state in table.seats):
+            return 0.0
+        return control.bot_pace
+
     async def _run(self) -> None:
         table = self._table
         retry = STORE_RETRY_SECONDS
         while True:
+            pace = self.pace()
+            if pace > 0:
+                await asyncio.sleep(pace)  # people follow the game; the move is decided after the pause
             kind = self.kind()
             await table.pacer.turn(kind)
             async with table.lock:

@@ -34,6 +34,9 @@ class SeatState:
     """The server's bot plays the seat since its time ran out, until the player takes it back."""
     forfeited: bool = False
     """The seat forfeited on time: the server's bot plays it to the end; nobody can take it (back)."""
+    one_turn: bool = False
+    """Taken over for the one decision that ran out (TimeoutPolicy.BOT_PLAYS_TURN): the seat is its player's
+    again after the bot's move."""
     bank: float = 0.0
     """Seconds left in the seat's time bank (tables with a clock)."""
 
@@ -86,6 +89,7 @@ class TurnTimedOutEvent:
 class SeatTakenOverEvent:
     seat: int
     forfeited: bool
+    one_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +138,9 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_released=pb.SeatReleased(seat=seat))
         case TurnTimedOutEvent(seat, policy):
             return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
-        case SeatTakenOverEvent(seat, forfeited):
-            return pb.Event(seat_taken_over=pb.SeatTakenOver(seat=seat, forfeited=forfeited))
+        case SeatTakenOverEvent(seat, forfeited, one_turn):
+            over = pb.SeatTakenOver(seat=seat, forfeited=forfeited, one_turn=one_turn)
+            return pb.Event(seat_taken_over=over)
         case SeatReclaimedEvent(seat):
             return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
         case TableStoppedEvent(reason, message):

@@ -78,6 +78,8 @@ class TableService:
     def __init__(self, registry: Registry, limiter: RateLimiter | None = None) -> None:
         self.registry = registry
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
+        self.default_bot_pace = 0.0
+        """The bot pace of a table whose CreateTable does not choose one (``thousand-server --bot-pace``)."""
 
     def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
@@ -119,7 +121,7 @@ class TableService:
             seats,
             request.seed if request.HasField("seed") else None,
             request.first_dealer if request.HasField("first_dealer") else None,
-            TimeControl.from_proto(request.time_control),
+            TimeControl.from_proto(request.time_control, self.default_bot_pace),
             request_id=request.request_id,
             client=client,
         )

@@ -115,6 +115,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
         self.streams = Streams(self)
+        self._returns: set[asyncio.Task[None]] = set()
+        """Seats being taken back because their player's stream opened (:meth:`seat_returned`)."""
         self.clock = TurnClock(self)
         self.bots = Bots(self)
         for state in seats:
@@ -139,6 +141,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     def moves(self) -> int:
         """Decisions applied so far, by anyone."""
         return self.clock.decisions
+
+    @property
+    def clocked(self) -> bool:
+        """Whether the table has a turn clock (its TimeControl may hold a bot pace only)."""
+        return self.time_control is not None and self.time_control.clocked
 
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if not s.taken)
@@ -169,7 +176,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                     player_name=s.player_name,
                     taken_over=s.taken_over or s.forfeited,
                     forfeited=s.forfeited,
-                    bank_remaining=duration(s.bank) if self.time_control is not None else None,
+                    bank_remaining=duration(s.bank) if self.clocked else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
@@ -373,14 +380,20 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     async def store_decided(self, seat: int, action: ActionT) -> None:
         """Check and store a move the server decided (a bot's; caller holds the lock); the caller must then
-        apply it (:meth:`apply_decided`) before anything else changes the table."""
+        apply it (:meth:`apply_decided`) before anything else changes the table. A seat taken over for one
+        turn is its player's again after the move: stored in the same commit."""
         self.check_legal(seat, action)
-        await self.record(Record("action", seat, "", self.adapter.action_to_bytes(action)))
+        records = [Record("action", seat, "", self.adapter.action_to_bytes(action))]
+        if self.seats[seat].one_turn:
+            records.append(Record("reclaim", seat))
+        await self.record(*records)
 
     def apply_decided(self, seat: int, action: ActionT) -> None:
         applied = time.perf_counter()
         self.apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
+        if self.seats[seat].one_turn:
+            self._reclaim(seat)  # the one move a timeout gave the bot is made: the seat is its player's
 
     async def stop(self, reason: StopReason, message: str) -> None:
         """End the table before its game did (caller holds the lock): stored, then TableStopped, the
@@ -410,13 +423,16 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ the turn clock's outcomes
 
     def time_out(self, seat: int, policy: TimeoutPolicy) -> None:
-        """The seat's time ran out (stored): the server's bot plays it, to the end if it forfeits."""
+        """The seat's time ran out (stored): the server's bot plays it, for this one decision, until its
+        player is back, or to the end if it forfeits."""
         state = self.seats[seat]
         state.bank = 0.0
         state.taken_over = True
         state.forfeited = policy is TimeoutPolicy.FORFEIT
+        state.one_turn = policy is TimeoutPolicy.BOT_PLAYS_TURN
         self.bots.take_over(seat)
-        self._publish([TurnTimedOutEvent(seat, policy), SeatTakenOverEvent(seat, state.forfeited)])
+        over = SeatTakenOverEvent(seat, state.forfeited, state.one_turn)
+        self._publish([TurnTimedOutEvent(seat, policy), over])
 
     async def reclaim(self, seat: int) -> bool:
         """Take the seat back from the bot that plays it since a timeout (caller holds the lock); False when
@@ -432,7 +448,26 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def _reclaim(self, seat: int) -> None:
         self.seats[seat].taken_over = False
+        self.seats[seat].one_turn = False
         self._publish([SeatReclaimedEvent(seat)])
+
+    def seat_returned(self, seat: int | None) -> None:
+        """A seat's own stream opened: its player is back, and takes the seat back from the bot that plays it
+        since a timeout (TimeoutPolicy.BOT_PLAYS), as ReclaimSeat would; the stream then shows it."""
+        if seat is None or self.replaying:
+            return
+        state = self.seats[seat]
+        if state.taken_over and not state.forfeited and not state.one_turn:
+            task = asyncio.get_running_loop().create_task(self._take_back(seat))
+            self._returns.add(task)
+            task.add_done_callback(self._returns.discard)
+
+    async def _take_back(self, seat: int) -> None:
+        async with self.lock:
+            try:
+                await self.reclaim(seat)
+            except ServiceError:  # not stored: the seat stays the bot's until the player acts
+                return
 
     # ------------------------------------------------------------------ rebuilding from the store
 
@@ -497,14 +532,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
-        iterates; the stream subscribes when it is first iterated.
+        iterates; the stream subscribes when it is first iterated. A seat's stream takes the seat back from
+        the bot that plays it while its player was away (:meth:`seat_returned`).
         """
-        return self.streams.open(Subscriber(audience, batch), after)
+        stream = self.streams.open(Subscriber(audience, batch), after)
+        self.seat_returned(audience)
+        return stream
 
     def stream_to(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
         """:meth:`stream` for a subscriber the caller keeps, to queue :class:`~server.streams.Reply` messages
         to it, which the stream yields in their place among the table's messages."""
-        return self.streams.open(subscriber, after)
+        stream = self.streams.open(subscriber, after)
+        self.seat_returned(subscriber.audience)
+        return stream
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""

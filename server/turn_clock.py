@@ -3,8 +3,9 @@
 While a seat played by a client must act, one asyncio timer (a ``TimerHandle``; none on a table without a
 clock or while bots act) is armed at that decision's deadline, ``per_move`` plus the seat's bank. When it
 fires the table's policy acts under the lock: a "timeout" record, then TurnTimedOut and SeatTakenOver, and the
-server's bot plays the seat (its moves are ordinary "action" records) until a "reclaim" (ReclaimSeat, an
-action or a new player in the seat) or, forfeited, to the end. Time a decision takes beyond ``per_move`` is
+server's bot plays the seat (its moves are ordinary "action" records): that one decision (the default), or
+until a "reclaim" (ReclaimSeat, an action, the seat's stream opening, a new player in the seat), or,
+forfeited, to the end. Time a decision takes beyond ``per_move`` is
 taken from the seat's bank ("bank" record). Replaying the records yields the same events; the clock of the
 seat to act then starts afresh.
 
@@ -72,7 +73,7 @@ class TurnClock:
     def _seat(self) -> int | None:
         """The seat whose clock runs: the seat to act, when the table has a clock and a client plays it."""
         table = self._table
-        if table.time_control is None or not table.started:
+        if not table.clocked or not table.started:
             return None
         seat: int | None = table.game.to_act
         if seat is None or table.seats[seat].played_by_bot:

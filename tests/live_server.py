@@ -44,7 +44,7 @@ class LiveServer:
             self.process = subprocess.Popen(
                 [
                     *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(self.port)),
-                    *("--db", self.db, "--log-format", "json"),
+                    *("--db", self.db, "--log-format", "json", "--bot-pace", "0"),
                     *self.args,
                 ],
                 cwd=ROOT,

@@ -1,77 +1,67 @@
 """The full-screen UI at a 1000 Blagogo table, driven by key presses through Textual's pilot: a short game
-against two server-side random bots (a meld composed with the card letters and ``m``, its jokers' meanings
-typed in the prompt), a refused meld shown in words, the help screen, and what the panels show."""
+against two server-side random bots (a meld composed with the card letters and ``m``, a joker's meaning asked
+only when more than one fits), a refused meld shown in words, the help screen, and what the panels show."""
 
 from __future__ import annotations
 
 import asyncio
-import io
 import time
-from collections.abc import Callable
+from typing import Any
 
-from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
 
 from clients.backoff import Backoff
+from clients.cli.blagogo_compose import new_meld_readings
 from clients.cli.blagogo_text import sorted_hand
-from clients.cli.blagogo_tui import CARD_KEYS, AskScreen, BlagogoApp, BlagogoFollower, BlagogoHelpScreen
+from clients.cli.blagogo_tui import BlagogoApp
+from clients.cli.follow import Follower
+from clients.cli.screens import AskScreen, TextScreen
 from clients.messages import Turn
 from clients.session import OPEN, TableSession
-from engine.blagogo import Action, BlagogoRules, Discard, LayMelds, MeldSpec, View
+from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
 from tests.cli_harness import Proxy, run, serving
+from tests.tui_harness import assert_layout_fits, log_text, static_text, wait_for
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
 SHORT = BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_points=0)
 SIZE = (160, 60)
-original_turn = BlagogoFollower._turn
-
-
-def static_text(app: BlagogoApp, selector: str) -> str:
-    console = Console(width=SIZE[0], file=io.StringIO(), record=True, color_system=None)
-    console.print(app.query_one(selector, Static).content)
-    return console.export_text()
-
-
-def log_text(app: BlagogoApp) -> str:
-    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
-
-
-async def wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.005)
+SMALL = (80, 24)
+original_turn = Follower._take_turn
 
 
 def number_keys(app: BlagogoApp, index: int) -> list[str]:
-    keys = list(str(index + 1))
-    if (index + 1) * 10 <= len(app.offered):
-        keys.append("enter")
-    return keys
+    return [*str(index + 1), "enter"]
 
 
 async def select(app: BlagogoApp, pilot: Pilot[int], spec: MeldSpec) -> None:
-    hand = app.hand_cards()
     for card in spec.cards:
-        await pilot.press(CARD_KEYS[hand.index(card)])
+        letter = app.letters.letter(card)
+        assert letter is not None, card
+        await pilot.press(letter)
     assert set(app.selected) == set(spec.cards)
 
 
-async def compose_meld(app: BlagogoApp, pilot: Pilot[int], spec: MeldSpec) -> None:
-    """Select the meld's cards by their letters, press m, and type each joker's meaning in the prompt."""
+async def compose_meld(app: BlagogoApp, pilot: Pilot[int], spec: MeldSpec) -> bool:
+    """Select the meld's cards by their letters and press m; a joker's meaning is typed only when the prompt
+    asks it (several fit), and it asks nothing when one only does. Returns whether it asked."""
     await select(app, pilot, spec)
+    several = len(new_meld_readings(spec.cards)) > 1
     await pilot.press("m")
+    asked = False
     for stands in spec.jokers:
+        if not several:
+            break
         await wait_for(lambda: isinstance(app.screen, AskScreen))
+        asked = True
         meaning = stands.rank.label + (stands.suit.letter if stands.suit is not None else "")
         await pilot.press(*meaning.lower(), "enter")
     await wait_for(lambda: not app.composing and not isinstance(app.screen, AskScreen))
+    return asked
 
 
 async def refuse_a_meld(app: BlagogoApp, pilot: Pilot[int]) -> None:
     """Two cards are no meld: the server's refusal is shown in words, and the turn offered again."""
-    naturals = [c for c in app.hand_cards() if not c.is_joker][:2]
+    naturals = [c for c in app.hand() if not c.is_joker][:2]
     await select(app, pilot, MeldSpec(tuple(naturals)))
     await pilot.press("m")
     await wait_for(lambda: app.problem is not None and not app.submitting)
@@ -85,13 +75,12 @@ async def refuse_a_meld(app: BlagogoApp, pilot: Pilot[int]) -> None:
 
 async def refuse_an_addition(app: BlagogoApp, pilot: Pilot[int]) -> None:
     """``a`` asks which meld; a meld that is not on the table is refused in words."""
-    card = next(c for c in app.hand_cards() if not c.is_joker)
+    card = next(c for c in app.hand() if not c.is_joker)
     await select(app, pilot, MeldSpec((card,)))
     await pilot.press("a")
     await wait_for(lambda: isinstance(app.screen, AskScreen))
     await pilot.press("x", "enter")  # not a meld id: asked again, the mistake in words
-    await wait_for(lambda: isinstance(app.screen, AskScreen) and bool(app.screen.problem))
-    assert isinstance(app.screen, AskScreen) and "is not a meld" in app.screen.problem
+    await wait_for(lambda: isinstance(app.screen, AskScreen) and "is not a meld" in app.screen.question)
     await pilot.press("backspace", "9", "9", " ", "h", "i", "g", "h", "enter")
     await wait_for(lambda: app.problem is not None and not app.submitting and not app.composing)
     assert app.problem is not None and app.problem.startswith("Rejected: ")
@@ -121,7 +110,8 @@ async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> 
             composed = True
             meld = offered[melds[0]]
             assert isinstance(meld, LayMelds)
-            await compose_meld(app, pilot, meld.melds[0])
+            asked = await compose_meld(app, pilot, meld.melds[0])
+            assert asked == (len(new_meld_readings(meld.melds[0].cards)) > 1)
             await wait_for(lambda: "by Ann (seat 0)" in static_text(app, "#melds"))
             moves += 1
             continue
@@ -139,7 +129,7 @@ async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> 
 def kept_view_matches_the_servers(mismatches: list[str]) -> None:
     """Record where the view the UI keeps from the events differs from the one a Turn brings."""
 
-    def checked(self: BlagogoFollower, turn: Turn[View, Action] | None) -> None:
+    def checked(self: Follower[Any, Any, Any], turn: Turn[Any, Any] | None) -> None:
         kept, sent = self.view, turn.view if turn is not None else None
         if kept is not None and sent is not None:
             for name in ("bridge", "melds", "card_counts", "opened", "scores", "deck_count", "known_cards"):
@@ -149,7 +139,7 @@ def kept_view_matches_the_servers(mismatches: list[str]) -> None:
                 mismatches.append(f"hand: {kept.hand} != {sent.hand}")
         original_turn(self, turn)
 
-    BlagogoFollower._turn = checked  # type: ignore[method-assign]
+    Follower._take_turn = checked  # type: ignore[method-assign]
 
 
 def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
@@ -167,18 +157,21 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
                 await wait_for(lambda: bool(app.offered))
                 hand = static_text(app, "#hand")
                 assert " b:" in hand and " c:" in hand  # the cards carry their letters
-                assert "Bridge (position:card, the newest last): 0:" in static_text(app, "#table")
-                assert "Ann (seat 0) ← you" in static_text(app, "#players")
+                assert "Bridge (position:card, newest last): 0:" in static_text(app, "#table")
+                assert "Ann (seat 0) ←" in static_text(app, "#players")
                 await pilot.press("question_mark")
-                assert isinstance(app.screen, BlagogoHelpScreen)
-                help_text = str(app.screen.query_one(Static).content)
+                assert isinstance(app.screen, TextScreen)
+                help_text = static_text(app.screen, "Static")
+                assert "12 cards to each player and 13 to the player left of the dealer" in help_text
+                assert "13 cards each" not in help_text  # B-5: 12, and 13 to the first player
+                assert "a card of the second deck is marked '" in help_text
                 assert "a set is 3 or 4 cards of one rank" in help_text
-                assert "turnover_limit: 1" in help_text and "changed" in help_text
+                assert "Deck turnovers before a round ends unwon (B-10): 1   ← changed" in help_text
                 assert "lay the selected cards as a meld" in help_text
                 await pilot.press("escape")
-                assert not isinstance(app.screen, BlagogoHelpScreen)
+                assert not isinstance(app.screen, TextScreen)
                 moves, refused, composed = await play_with_keys(app, pilot, timeout=60)
-                await pilot.pause()
+                await wait_for(lambda: "Final standings" in static_text(app, "#status"))
                 assert moves > 5 and refused and composed
                 log = log_text(app)
                 assert "(you choose: lay " in log
@@ -193,7 +186,7 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
     try:
         run(scenario(), timeout=90)
     finally:
-        BlagogoFollower._turn = original_turn  # type: ignore[method-assign]
+        Follower._take_turn = original_turn  # type: ignore[method-assign]
     assert not mismatches, mismatches[:5]
 
 
@@ -203,10 +196,10 @@ def test_a_spectator_watches_a_blagogo_game_of_bots() -> None:
             table = await session.create_table(SHORT, ["random", "random", "random"], seed=4, first_dealer=0)
             await session.watch(table.table_id)
             app = BlagogoApp(session)
-            async with app.run_test(size=SIZE) as pilot:
-                await wait_for(lambda: app.follower.finished, timeout=30)
-                await pilot.pause()
+            async with app.run_test(size=SMALL) as pilot:
+                await wait_for(lambda: "Final standings" in static_text(app, "#status"), timeout=30)
                 assert "Cards held: " in static_text(app, "#hand")
+                assert_layout_fits(app)
                 assert "Game over — winner: " in log_text(app)
                 assert "Final standings" in static_text(app, "#status")
                 assert not app.offered
@@ -245,15 +238,15 @@ def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
                                 continue
                             if moves in (3, 9, 15):
                                 proxy.cut()  # the turn is lost with the connection, and offered again
-                                await wait_for(lambda: "(reconnected; resuming after event" in log_text(app))
+                                await wait_for(lambda: "(reconnected: nothing was missed)" in log_text(app))
                                 await wait_for(lambda: bool(app.offered) and not app.submitting)
                             answered = app.offered_at
                             discards = [i for i, a in enumerate(app.offered) if isinstance(a, Discard)]
                             await pilot.press(*number_keys(app, discards[0] if discards else 0))
                             moves += 1
-                        await pilot.pause()
+                        await wait_for(lambda: "Game over — winner: " in log_text(app))
                         assert proxy.cuts >= 3 and moves > 15
-                        assert log_text(app).count("(reconnected; resuming after event") >= 3
+                        assert log_text(app).count("(reconnected: nothing was missed)") >= 3
                         assert "Game over — winner: " in log_text(app)
                         await pilot.press("q")
                     final = await session.get_table()

@@ -82,8 +82,9 @@ def test_tables_lists_id_rules_seats_and_status() -> None:
             assert await asyncio.to_thread(main, ["tables", "--server", address], None, out) == 0
             line = out.getvalue().strip()
             assert line.startswith(waiting.table_id)
-            assert "3 players" in line and "1/3 taken, 2 free (1 bots)" in line
-            assert "waiting for players" in line and "bid_step: 10" in line and "dark: True" in line
+            assert "Thousand  3 players" in line and "1/3 taken, 2 free (1 bots)" in line
+            assert "waiting for players" in line and "bids rise in steps of: 10" in line
+            assert "dark bids, 120 unseen: yes" in line
             err = io.StringIO()
             code = await asyncio.to_thread(main, ["join", "nope", "--plain", "--server", address], None, err)
             assert code == 1
@@ -92,17 +93,21 @@ def test_tables_lists_id_rules_seats_and_status() -> None:
 
 
 async def converse(
-    argv: list[str], bad_inputs: list[str], answers: int | None = None
+    argv: list[str], bad_inputs: list[str], answers: int | None = None, state: Path | None = None
 ) -> tuple[int, list[str]]:
     """Run the command with pipes and answer each question: first ``bad_inputs``, then pass when allowed,
-    else the first action; after ``answers`` answers, close its standard input."""
+    else the first action (the first card, then the first recipient, in the exchange); after ``answers``
+    answers, close its standard input. ``state``: the user's state directory (where seats are kept)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if state is not None:
+        env["XDG_STATE_HOME"] = str(state)
     process = await asyncio.create_subprocess_exec(
         *command(),
         *argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=env,
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     lines: list[str] = []
@@ -117,6 +122,9 @@ async def converse(
                 options = []
             elif match := OPTION.match(line):
                 options.append(match.group(2))
+            elif line.startswith("Who gets "):
+                process.stdin.write(b"1\n")
+                await process.stdin.drain()
             elif line.startswith("Your choice (1-"):
                 if answers is not None and given >= answers:
                     process.stdin.close()
@@ -136,10 +144,11 @@ async def converse(
     return code, lines
 
 
-def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
+def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
     """``thousand new --plain``: events and state as text, numbered actions, one number a line; bad input is
-    answered and asked again. When the input ends the seat is given up; ``thousand join --seat`` takes it
-    again and plays on, and the game ends with "Final standings", one seat a line."""
+    answered and asked again. When the input ends the seat is kept: ``thousand join TABLE`` (no seat, no
+    name) takes the same user back to it, under their name, and the game ends with "Final standings", one
+    seat a line."""
 
     async def scenario() -> tuple[list[str], list[str]]:
         async with serving() as address:
@@ -148,55 +157,70 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers() -> None:
                     "new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy",
                     "--barrel-at", "0", "--seed", "5", "--first-dealer", "0", "--name", "Ann",
                 ],
-                ["pass\n", "0\n", "99\n"],
+                ["hello\n", "0\n", "99\n"],
                 answers=10,
+                state=tmp_path,
             )  # fmt: skip
             assert code == EXIT_INPUT_ENDED
             table_id = first[0].split()[1]
-            assert first[-1] == f"You left seat 0; take it again with: thousand join {table_id} --seat 0"
-            code, second = await converse(
-                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"], []
+            assert first[-1] == (
+                f"Your seat 0 is kept: `thousand join {table_id}` takes you back to it "
+                f"(`thousand leave {table_id}` gives it up)."
             )
+            rejoin = ["join", table_id, "--plain", "--server", address]
+            code, second = await converse(rejoin, [], state=tmp_path)
             assert code == 0
             return first, second
 
     first, lines = run(scenario())
     text = "\n".join(first)
     assert first[0].startswith("Table ") and "you sit in seat 0" in first[0]
-    assert "Game of Thousand — 3 players" in text and "rules changed: barrel_at: 0" in text
+    assert "Game of Thousand — 3 players" in text
+    assert "rules changed: the barrel at: off (the first to 1000 wins)" in text
     assert "Ann (seat 0) is dealt 7 cards: " in text  # the own hand, and only that one
-    assert re.search(r"seat 1 \(greedy bot\) is dealt 7 cards$", text, re.MULTILINE)
-    assert "Your hand: " in text and "Scores: " in text
-    assert "'pass' is not one of the actions: type a number from 1 to" in text
-    assert "'0' is not one of the actions" in text and "'99' is not one of the actions" in text
+    assert re.search(r"greedy bot \(seat 1\) is dealt 7 cards$", text, re.MULTILINE)
+    assert "greedy bot (seat 1) sits down" in text and "takes seat" not in text
+    assert "Your hand: " in text and "Scores: " in text and "Seats: " in text
+    assert "'hello' is not something this game reads: type a number from 1 to" in text
+    assert "There is no bid of 0 now: bids go from " in text and "There is no bid of 99 now" in text
     assert "Input ended: leaving the game." in text
     text = "\n".join(lines)
-    assert lines[0].startswith("You sit in seat 0 of table ")
+    assert lines[0].startswith("You are back in seat 0 of table ")
     assert "Ann (seat 0) is dealt 7 cards: " in text  # the whole game again, from its first event
-    assert "seat 0 is free again" in text and "Bob (seat 0) takes seat 0 (a player)" in text
-    assert "Score sheet:" in text and "Game over — winner: " in text
+    assert "is free" not in text  # nobody left the seat: it was kept
+    assert re.search(r"^Deal 1: .+ played \d+ and (made|failed|conceded)", text, re.MULTILINE)
+    assert re.search(r"^  Ann \(seat 0\): [+-]\d+, -?\d+ in all", text, re.MULTILINE)
+    assert "Game over — winner: " in text
     assert "deal 1 verified against its commitment" in text  # every deal is checked as it is revealed
     assert "FAILED verification" not in text
     final = lines.index("Final standings")
     standings = lines[final + 1 :]
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings
     assert [s[0] for s in standings] == ["1", "2", "3"]
+    assert any(s.endswith(tuple("0123456789")) and "Ann (seat 0)" in s for s in standings)
 
 
-def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed() -> None:
+def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed(tmp_path: Path) -> None:
     """Without ``--seed`` the table deals fairly: the client says so, adds a seed of its own when it takes
-    the seat, and prints each deal's verdict; a player who takes the seat mid-game checks the earlier
-    player's deals too (without their seed) and, at the end, the table's secret."""
+    the seat, and prints each deal's verdict; a player who takes the seat mid-game (Ann gave it up, Bob on
+    another machine takes it) checks the earlier player's deals too (without their seed) and, at the end,
+    the table's secret."""
+    ann, bob = tmp_path / "ann", tmp_path / "bob"
 
     async def scenario() -> tuple[list[str], list[str]]:
         async with serving() as address:
             code, first = await converse(
-                ["new", "--plain", "--server", address, "--bots", "2", "--name", "Ann"], [], answers=12
+                ["new", "--plain", "--server", address, "--bots", "2", "--name", "Ann"], [], 12, ann
             )
             assert code == EXIT_INPUT_ENDED
             table_id = first[0].split()[1]
+            gone = await converse(["leave", table_id, "--server", address], [], state=ann)
+            assert gone == (0, [f"You left seat 0 of table {table_id}."])
             code, second = await converse(
-                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"], []
+                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"],
+                [],
+                None,
+                bob,
             )
             assert code == 0
             return first, second

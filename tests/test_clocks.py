@@ -22,9 +22,10 @@ Message = pb.StreamEventsResponse
 
 
 def clock_table(
-    per_move: float, *, bank: float = 0.0, policy: pb.TimeoutPolicy.ValueType = pb.TIMEOUT_POLICY_UNSPECIFIED
+    per_move: float, *, bank: float = 0.0, policy: pb.TimeoutPolicy.ValueType = pb.TIMEOUT_POLICY_BOT_PLAYS
 ) -> pb.CreateTableRequest:
-    """Thousand, seat 0 open and two greedy bots, with a turn clock."""
+    """Thousand, seat 0 open and two greedy bots, with a turn clock (the bot plays a seat that timed out until
+    it is taken back, unless ``policy`` says otherwise)."""
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy")] * 2
     request = pb.CreateTableRequest(
@@ -301,7 +302,9 @@ def test_a_restart_mid_clock_restarts_it_and_replay_yields_the_same_events(tmp_p
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("policy", [pb.TIMEOUT_POLICY_BOT_PLAYS, pb.TIMEOUT_POLICY_FORFEIT])
+@pytest.mark.parametrize(
+    "policy", [pb.TIMEOUT_POLICY_BOT_PLAYS, pb.TIMEOUT_POLICY_FORFEIT, pb.TIMEOUT_POLICY_BOT_PLAYS_TURN]
+)
 def test_blagogo_seat_times_out_and_the_random_bot_plays(policy: pb.TimeoutPolicy.ValueType) -> None:
     async def scenario() -> None:
         async with serving() as (_server, stub):

@@ -128,7 +128,10 @@ def free_port() -> int:
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     log = Path(db).with_suffix(".log").open("ab")  # a file, not a pipe nobody reads: the server never blocks
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+        [
+            *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(port)),
+            *("--db", db, "--bot-pace", "0"),
+        ],
         cwd=ROOT,
         stdout=log,
         stderr=log,

@@ -598,7 +598,9 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
 
 def test_settings_from_flags_and_environment() -> None:
     env = {"THOUSAND_PORT": "6000", "THOUSAND_HOST": "0.0.0.0", "THOUSAND_DB": "/tmp/t.db"}
-    assert parse_settings([], env) == Settings(host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0)
+    assert parse_settings([], env) == Settings(
+        host="0.0.0.0", port=6000, db="/tmp/t.db", metrics_port=0, bot_pace=1.0
+    )
     assert parse_settings(["--port", "7000", "--metrics-port", "9100"], env).port == 7000
     assert parse_settings([], {}).port == 50051
 

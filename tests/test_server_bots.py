@@ -88,7 +88,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
     code, lines = run(scenario(), timeout=120)
     assert code == 0
     text = "\n".join(lines)
-    assert "seat 1 (heuristic bot) is dealt" in text
+    assert "heuristic bot (seat 1) is dealt" in text
     assert "Game over — winner: " in text
 
 

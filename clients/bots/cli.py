@@ -1,9 +1,13 @@
 """``thousand-bot``: play bots against live tables, run matches over gRPC, and local duplicate tournaments.
 
-- ``thousand-bot play --server ADDR --table ID [--seat N] --strategy S``: one bot joins a live table.
+- ``thousand-bot play --server ADDR --table ID [--seat N] --strategy S``: one bot joins a live table; without
+  ``--table`` it sits at a new table against the server's bots (``--against greedy,heuristic``). ``S`` is a
+  strategy's name or the author's own class, ``path/to/mybot.py:MyBot`` (:mod:`clients.bots.loading`). Its
+  seat is kept (:mod:`clients.seats`): started again after a crash, it takes the seat back.
 - ``thousand-bot match --server ADDR --game thousand --strategies a,b,c [--seed S] [--json]``: creates a table
   on that server, runs one bot client per strategy (real gRPC clients), plays the whole game and prints the
-  final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``.
+  final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``. It says the
+  scores as it goes, and stops after ``--max-deals`` deals (default 2000) if nobody has won by then.
 - ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
   [--json]``: duplicate deals played locally with the engine (see :mod:`clients.bots.tournament`).
 
@@ -17,21 +21,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Awaitable, Sequence
+from typing import Any, Final
 
 from clients.bots import blagogo_tournament, tournament
 from clients.bots.example import CautiousBot
+from clients.bots.loading import BotLoadError, is_bot_spec, load_bot
+from clients.bots.progress import Progress, follow_match, seat_names
 from clients.bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
-from clients.bots.sdk import AnyStrategy, BotResult, run_bot
+from clients.bots.sdk import AnyStrategy, BotResult, Placed, run_bot
 from clients.bots.strategy import Strategy, StrategyOptions
+from clients.connection import DEFAULT_SERVER, Connection
 from clients.errors import ServerError
 from clients.games import GameRules
-from clients.session import DEFAULT_SERVER, TableSession
+from clients.seats import SeatKeeper
+from clients.session import TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
+
+MAX_DEALS: Final = 2000
+"""``match`` stops after this many deals by default: random players never reach 1000 (5000 deals and more)."""
+
+
+def connection_from_args(args: argparse.Namespace) -> Connection:
+    return Connection.from_env(
+        args.server, tls=True if args.tls else None, ca_file=args.tls_ca, connect_timeout=args.connect_timeout
+    )
 
 
 def strategy_named(name: str, options: StrategyOptions) -> Strategy:
@@ -56,112 +75,173 @@ def _options(args: argparse.Namespace, seat: int = 0) -> StrategyOptions:
 
 
 def _strategy(game: str, name: str, options: StrategyOptions) -> AnyStrategy:
+    if is_bot_spec(name):
+        bot: AnyStrategy = load_bot(name, options)
+        return bot
     if game == "blagogo":
         return make_blagogo_strategy(name, options)
     return strategy_named(name, options)
 
 
+def _label(name: str) -> str:
+    """A strategy's name at the table: a bot file's class name, not its path."""
+    return name.rpartition(":")[2] if is_bot_spec(name) else name
+
+
+def _rules(args: argparse.Namespace, players: int) -> GameRules:
+    if args.game == "blagogo":
+        return BlagogoRules(players=players, target=args.target, turnover_limit=args.turnover_limit)
+    return Rules(players=players)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 async def _play(args: argparse.Namespace) -> int:
+    """One bot at a live table, or (without --table) at a new table against the server's bots."""
+    connection = connection_from_args(args)
+    table_id = args.table
+    if table_id is None:
+        against = [n.strip() for n in args.against.split(",") if n.strip()]
+        async with TableSession(connection) as lobby:
+            table = await lobby.create_table(
+                _rules(args, len(against) + 1),
+                [None, *against],
+                seed=args.seed,
+                first_dealer=None if args.seed is None else 0,
+                practice=args.seed is not None,
+            )
+        table_id = table.table_id
+        _say(f"table {table_id}: your bot against {', '.join(against)} (watch it: thousand watch {table_id})")
     result = await run_bot(
         _strategy(args.game, args.strategy, _options(args)),
-        server=args.server,
-        table_id=args.table,
+        server=connection,
+        table_id=table_id,
         seat=args.seat,
-        name=args.name or args.strategy,
+        name=args.name or _label(args.strategy),
         seed=args.seed or 0,
-        log=lambda line: print(line, file=sys.stderr),
+        log=_say,
         game=args.game,
+        keeper=SeatKeeper(),
     )
-    _print_result([result], args.json, [args.strategy])
+    async with TableSession(connection) as lobby:
+        names = seat_names(await lobby.get_table(table_id))
+    _print_result(result.standings, result.finished, names, args.json)
     return 0 if result.finished else 1
 
 
 async def _match(args: argparse.Namespace) -> int:
-    """Create a table with one open seat per strategy and play it to the end, one gRPC client a seat."""
-    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
-    blagogo = args.game == "blagogo"
-    rules: GameRules = (
-        BlagogoRules(players=len(names), target=args.target, turnover_limit=args.turnover_limit)
-        if blagogo
-        else Rules(players=len(names))
-    )
-    async with TableSession(args.server) as lobby:
+    """Create a table with one open seat per strategy and play it to the end, one gRPC client a seat, while a
+    spectator says the scores and stops the match after --max-deals deals."""
+    connection = connection_from_args(args)
+    strategies = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    names = [_label(n) for n in strategies]
+    async with TableSession(connection) as lobby:
         table = await lobby.create_table(
-            rules,
-            [None] * len(names),
+            _rules(args, len(strategies)),
+            [None] * len(strategies),
             seed=args.seed,
             first_dealer=None if args.seed is None else 0,
             practice=args.seed is not None,  # a reproducible match is a practice table, marked seeded
         )
-    log = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
+    log = _say if args.verbose else None
 
     def bot(seat: int, name: str) -> Awaitable[BotResult]:
         return run_bot(
             _strategy(args.game, name, _options(args, seat)),
-            server=args.server,
+            server=connection,
             table_id=table.table_id,
             seat=seat,
-            name=name,
+            name=_label(name),
             seed=(args.seed or 0) + seat,
             log=log,
             game=args.game,
         )
 
-    results = await asyncio.gather(*(bot(seat, name) for seat, name in enumerate(names)))
-    _print_result(list(results), args.json, names)
+    bots: asyncio.Future[list[BotResult]] = asyncio.gather(
+        *(bot(seat, name) for seat, name in enumerate(strategies))
+    )
+    watcher = asyncio.ensure_future(
+        follow_match(connection, table.table_id, None if args.quiet else _say, args.max_deals, names)
+    )
+    either: list[asyncio.Future[Any]] = [bots, watcher]
+    await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    if watcher.done() and not watcher.result().finished and not bots.done():
+        bots.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bots
+        progress = watcher.result()
+        _print_stopped(progress, names, args.max_deals, args.json)
+        return 1
+    results = await bots
+    watcher.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await watcher
+    _print_result(results[0].standings, all(r.finished for r in results), names, args.json)
     return 0 if all(r.finished for r in results) else 1
 
 
-def _print_result(results: list[BotResult], as_json: bool, names: list[str]) -> None:
-    standings = results[0].standings
-    finished = all(r.finished for r in results)
-    names_by_seat = {r.seat: n for r, n in zip(results, names, strict=True)}
+def _print_result(standings: Sequence[Placed], finished: bool, names: Sequence[str], as_json: bool) -> None:
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
     print("Final standings:" if finished else "The game did not finish.")
     for s in standings:
-        who = names_by_seat.get(s.seat, "")
         bank = s.payout if isinstance(s, Standing) else 0
         payout = f" (bank {bank:+})" if bank else ""
-        print(f"  {s.place}. seat {s.seat} {who}: {s.score}{payout}")
+        print(f"  {s.place}. seat {s.seat} {name(s.seat)}: {s.score}{payout}")
     if as_json:
-        print(
-            json.dumps(
-                {
-                    "finished": finished,
-                    "standings": [
-                        {
-                            "seat": s.seat,
-                            "strategy": names_by_seat.get(s.seat),
-                            "place": s.place,
-                            "score": s.score,
-                            "payout": s.payout if isinstance(s, Standing) else 0,
-                        }
-                        for s in standings
-                    ],
-                }
-            )
-        )
+        rows = [
+            {
+                "seat": s.seat,
+                "strategy": name(s.seat),
+                "place": s.place,
+                "score": s.score,
+                "payout": s.payout if isinstance(s, Standing) else 0,
+            }
+            for s in standings
+        ]
+        print(json.dumps({"finished": finished, "standings": rows}))
+
+
+def _print_stopped(progress: Progress, names: Sequence[str], max_deals: int, as_json: bool) -> None:
+    print(f"The game did not finish: stopped after {progress.deals} deals (--max-deals {max_deals}).")
+    for seat, (name, total) in enumerate(zip(names, progress.totals, strict=False)):
+        print(f"  seat {seat} {name}: {total}")
+    if as_json:
+        scores = [
+            {"seat": i, "strategy": n, "score": t}
+            for i, (n, t) in enumerate(zip(names, progress.totals, strict=False))
+        ]
+        print(json.dumps({"finished": False, "deals": progress.deals, "scores": scores}))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="thousand-bot", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
-    play = commands.add_parser("play", help="one bot joins a live table")
-    play.add_argument("--table", required=True)
+    play = commands.add_parser("play", help="one bot joins a live table, or plays the server's bots")
+    play.add_argument("--table", help="the table to join (default: a new one, against --against)")
     play.add_argument("--seat", type=int)
     play.add_argument("--name", default="")
+    play.add_argument(
+        "--against",
+        default="greedy,greedy",
+        help="without --table: the server-run bots of a new table, comma-separated (default greedy,greedy)",
+    )
 
     match = commands.add_parser("match", help="a whole game between bots over gRPC")
     match.add_argument(
         "--strategies", required=True, help="comma-separated, one per seat (2 to 4; blagogo 2 to 8)"
     )
-    match.add_argument("--verbose", action="store_true")
-    match.add_argument("--target", type=int, default=1000, help="blagogo: the score that ends the game")
+    match.add_argument("--verbose", action="store_true", help="every bot's own log too")
+    match.add_argument("--quiet", action="store_true", help="no progress lines")
     match.add_argument(
-        "--turnover-limit",
+        "--max-deals",
         type=int,
-        default=0,
-        help="blagogo: end a round after this many turnovers (0: never)",
+        default=MAX_DEALS,
+        help=f"stop after this many deals (blagogo: rounds) without a winner (default {MAX_DEALS}; 0: never)",
     )
 
     tour = commands.add_parser("tournament", help="duplicate deals played locally")
@@ -190,8 +270,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument("--budget-ms", type=int, default=50, help="thinking time per decision of searchers")
         sub.add_argument("--json", action="store_true", help="a JSON object as the last line")
     for sub in (play, match):
-        sub.add_argument("--server", default=DEFAULT_SERVER)
-    play.add_argument("--strategy", required=True, help=f"one of: {known()} (blagogo: {known('blagogo')})")
+        sub.add_argument("--server", default=None, help=f"default: $THOUSAND_SERVER, else {DEFAULT_SERVER}")
+        sub.add_argument("--tls", action="store_true", help="speak TLS to the server (or $THOUSAND_TLS=1)")
+        sub.add_argument("--tls-ca", default=None, help="certificates to trust for the server's TLS")
+        sub.add_argument("--connect-timeout", type=float, default=None, help="seconds to try the server")
+    for sub in (play, match):
+        sub.add_argument("--target", type=int, default=1000, help="blagogo: the score that ends the game")
+        sub.add_argument(
+            "--turnover-limit",
+            type=int,
+            default=0,
+            help="blagogo: end a round after this many turnovers (0: never)",
+        )
+    play.add_argument(
+        "--strategy",
+        required=True,
+        help=f"one of: {known()} (blagogo: {known('blagogo')}), or your own: path/to/file.py:ClassName",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "tournament" and args.game == "blagogo":
@@ -218,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         forwarded += ["--quiet"] if args.quiet else []
         return tournament.main(forwarded)
     names = [args.strategy] if args.command == "play" else args.strategies.split(",")
-    unknown = [n for n in names if n.strip() not in _names(args.game)]
+    unknown = [n for n in names if n.strip() not in _names(args.game) and not is_bot_spec(n)]
     if unknown:
         parser.error(f"unknown strategy {unknown[0]!r} (known: {known(args.game)})")
     most = 8 if args.game == "blagogo" else 4
@@ -227,7 +322,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_play(args) if args.command == "play" else _match(args))
     except ServerError as error:
-        print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+        reason = f"{error.reason}: " if error.reason else ""
+        print(f"thousand-bot: {reason}{error.message}", file=sys.stderr)
+        return 2
+    except BotLoadError as error:
+        print(f"thousand-bot: {error}", file=sys.stderr)
         return 2
     except ValueError as error:  # a table of another game than --game
         print(f"thousand-bot: {error}", file=sys.stderr)

@@ -24,9 +24,11 @@ from typing import Any, Final, NoReturn, Protocol
 
 from clients.bots.blagogo import BlagogoStrategy
 from clients.bots.strategy import Strategy
+from clients.connection import Connection
 from clients.errors import ServerError
 from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of
 from clients.messages import SEAT_EVENTS, ConnectionLost, EventMessage, Reconnected, Snapshot, Turn
+from clients.seats import SeatKeeper
 from clients.session import TableSession
 from clients.tracker import Tracker
 from thousand.v1 import table_service_pb2 as pb
@@ -73,7 +75,7 @@ class BotResult:
 async def run_bot(
     strategy: AnyStrategy,
     *,
-    server: str,
+    server: str | Connection,
     table_id: str,
     seat: int | None = None,
     seat_token: str | None = None,
@@ -81,24 +83,28 @@ async def run_bot(
     seed: int = 0,
     log: Log | None = None,
     game: str | None = None,
+    keeper: SeatKeeper | None = None,
 ) -> BotResult:
     """Play ``strategy`` in a seat of ``table_id`` until the game ends; returns what happened.
 
     With ``seat_token`` (and its ``seat``) the bot takes over a seat already joined; otherwise it joins
     ``seat``, or any free open seat. ``game`` names the strategy's game (``thousand``, ``blagogo``): a table
     of another game is then refused with ValueError (a seat joined for it is given up again); by default the
-    table's game is taken to be the strategy's.
+    table's game is taken to be the strategy's. ``server`` is an address or a
+    :class:`~clients.connection.Connection` (TLS, a connect timeout). With a ``keeper`` (:mod:`clients.seats`)
+    the seat's token is kept, and a bot started again after a crash takes its seat back instead of a new one.
     """
     say = log or (lambda _: None)
     rng = random.Random(seed)
-    async with TableSession(server) as session:
+    async with TableSession(server, keeper=keeper) as session:
         result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
         joined = session.table  # known once joined; with a seat token, from the stream's snapshot
         if joined is not None and game is not None and session.game.name != game:
             await session.leave()
             _refuse(joined, game)
         title = "" if joined is None else f" ({session.game.title})"
-        say(f"{strategy.name} sits in seat {result.seat} of table {table_id}{title}")
+        back = "is back in" if session.resumed else "sits in"
+        say(f"{strategy.name} {back} seat {result.seat} of table {table_id}{title}")
         playing: AnyGame | None = None
         tracker: Tracker[Any, Any, Any] | None = None
 

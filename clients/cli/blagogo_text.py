@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, assert_never
 
+from clients.cli.rules_text import changed_words
 from clients.cli.text import seat_name  # one way to name a seat, in both games
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
@@ -18,7 +19,6 @@ from engine.blagogo.cards import Card, Rank, Suit
 from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
-from engine.blagogo.rules import BlagogoRules
 
 __all__ = ["seat_name"]
 
@@ -111,17 +111,13 @@ def action_label(action: ba.Action, names: Sequence[str]) -> str:
             assert_never(action)
 
 
-def changed_rules(rules: BlagogoRules) -> list[str]:
-    return [line.removesuffix("  (changed)") for line in rules.describe() if line.endswith("  (changed)")]
-
-
 def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
     """One event as transcript lines."""
     name = seat_name
     match event:
         case be.GameStarted(rules, first_dealer):
-            changed = changed_rules(rules)
-            rules_words = "; rules changed: " + ", ".join(changed) if changed else ""
+            changed = changed_words(rules)
+            rules_words = "; rules changed: " + "; ".join(changed) if changed else ""
             return [
                 f"Game of 1000 Blagogo — {rules.players} players, to {rules.target}{rules_words}",
                 f"First dealer: {name(names, first_dealer)}",

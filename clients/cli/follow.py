@@ -1,13 +1,21 @@
-"""Follow one table from a session's stream: the current view, the seat names, the transcript, the turn.
+"""Follow one table from a session's stream, whatever its game: the current view, the seat names, the
+transcript, the score sheet, the turn.
 
 Both front ends (the full-screen UI and the line mode) feed every :data:`~clients.messages.StreamItem` to a
-:class:`Follower` and draw from it; it holds no I/O of its own.
+:class:`Follower` and draw from it; it holds no I/O of its own. What is particular to the game comes from its
+entries: the view tracker of :mod:`clients.games`, the words and sheet of :mod:`clients.cli.games`.
 """
 
 from __future__ import annotations
 
-from clients.fairness import deals_label
-from clients.games import THOUSAND
+from typing import Any, Generic, TypeVar
+
+from clients.cli.entry import CliGame, SheetRow
+from clients.cli.games import cli_game_of
+from clients.cli.rules_text import clock_lines
+from clients.connection import in_words
+from clients.fairness import checker_for, deals_label
+from clients.games import game_of
 from clients.messages import (
     ConnectionLost,
     EventMessage,
@@ -20,55 +28,65 @@ from clients.messages import (
     TableNotice,
     Turn,
 )
-from clients.tracker.thousand import ViewTracker
-from engine import Action, Event, View
-from engine.events import DealScored, DealStarted, GameOver, GameStarted, Standing
-from engine.transcript import render_lines
+from clients.tracker import Tracker
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
+
+V = TypeVar("V")
+A = TypeVar("A")
+E = TypeVar("E")
 
 
 def display_names(table: pb.Table) -> list[str]:
     return [
-        _display_name(s.seat, s.kind == pb.SEAT_KIND_BOT, s.strategy or s.player_name, s.taken)
+        display_name(s.seat, s.kind == pb.SEAT_KIND_BOT, s.strategy or s.player_name, s.taken)
         for s in table.seats
     ]
 
 
-def _display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
+def display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
+    """``Ann (seat 0)``, ``greedy bot (seat 1)``, or ``seat 2`` while nobody sits there."""
     if bot:
-        return f"seat {seat} ({name} bot)"
+        return f"{name} bot (seat {seat})"
     if taken and name:
         return f"{name} (seat {seat})"
     return f"seat {seat}"
 
 
-class Follower:
+class Follower(Generic[V, A, E]):
     """What a client knows of one table, kept from the stream."""
 
     def __init__(
-        self, seat: int | None, table: pb.Table | None = None, witness: Witness | None = None
+        self,
+        seat: int | None,
+        table: pb.Table,
+        witness: Witness | None = None,
+        entry: CliGame[V, A, E] | None = None,
     ) -> None:
+        self.entry: CliGame[V, A, E] = entry if entry is not None else cli_game_of(game_of(table))
+        game = self.entry.game
         self.seat = seat
         self.table = table
-        self.names: list[str] = display_names(table) if table is not None else []
-        rules = THOUSAND.rules_of(table) if table is not None else None
-        self.tracker = ViewTracker(seat, rules)
-        self.turn: Turn[View, Action] | None = None
+        self.names: list[str] = display_names(table)
+        self.tracker: Tracker[V, A, E] = game.tracker(seat, game.rules_of(table))
+        self.transcript = self.entry.transcript(lambda: self.names)
+        self.scorer = self.entry.scorer(lambda: self.names)
+        self.sheet: list[SheetRow] = []
+        """The score sheet, a row per deal (round) scored."""
+        self.turn: Turn[V, A] | None = None
         self.sequence: int | None = None
         self.finished = False
-        self.standings: tuple[Standing, ...] = ()
+        self.standings: tuple[Any, ...] = ()
         self.lines: list[str] = []
         """Every transcript line so far."""
         self.connected = True
         self.scored = False
-        """Whether the last item fed scored a deal (the score sheet changed)."""
+        """Whether the last item fed scored a deal (the score sheet has a new row)."""
         self.batch_ended = False
         """Whether the last item fed ended a batch (a snapshot, or an event carrying the Turn)."""
-        self._segment: list[Event] = []
-        """Engine events since the last game or deal header, rendered together (the transcript's context)."""
-        self._segment_lines = 0
-        self.deals = DealChecker(witness)
+        self.away: set[int] = set()
+        """Seats the server's bot plays since their time ran out (until they are handed back)."""
+        self.deals: DealChecker = checker_for(table, witness)
         """Checks every revealed deal against the commitment sent when it was dealt and, on a fair table,
         against this seat's seed and the table's secret (engine.verify; ``witness``: the session's)."""
         self._announced = False
@@ -77,7 +95,7 @@ class Follower:
     # ------------------------------------------------------------------ queries
 
     @property
-    def view(self) -> View | None:
+    def view(self) -> V | None:
         return self.tracker.view
 
     @property
@@ -85,11 +103,15 @@ class Follower:
         """Whether this seat must act now (the Turn named it and carried its legal actions)."""
         turn = self.turn
         return (
-            turn is not None and self.seat is not None and turn.seat == self.seat and bool(turn.legal_actions)
+            turn is not None
+            and self.seat is not None
+            and turn.seat == self.seat
+            and bool(turn.legal_actions)
+            and not self.finished
         )
 
     @property
-    def legal_actions(self) -> tuple[Action, ...]:
+    def legal_actions(self) -> tuple[A, ...]:
         return self.turn.legal_actions if self.my_turn and self.turn is not None else ()
 
     def name(self, seat: int) -> str:
@@ -102,92 +124,96 @@ class Follower:
         out: list[str] = []
         self.batch_ended = False
         self.scored = False
-        table = item.table if isinstance(item, Snapshot) else self.table
-        if not self._announced and table is not None:
+        if not self._announced:
             self._announced = True
+            table = item.table if isinstance(item, Snapshot) else self.table
             out.append(f"({deals_label(table)})")
+            if table.HasField("time_control"):  # the clocks are the table's rules, for every seat alike
+                out += [f"({line})" for line in clock_lines(table)]
         match item:
             case Snapshot(sequence, table, view, turn):
                 self.table = table
                 self.names = display_names(table)
+                self.away = {s.seat for s in table.seats if s.taken_over}
                 self.sequence = sequence
-                self._flush(out)
-                self._segment, self._segment_lines = [], 0
+                out += self.transcript.flush()
                 if view is not None:
                     self.tracker.reset(view)
-                elif self.tracker.view is None:
-                    self.tracker = ViewTracker(self.seat, THOUSAND.rules_of(table))
+                    self.standings = tuple(getattr(view, "standings", ()))
                 self._take_turn(turn)
-                if table.status == pb.TABLE_STATUS_FINISHED:
-                    self.finished = True
-                    if view is not None:
-                        self.standings = view.standings
+                self.finished = table.status == pb.TABLE_STATUS_FINISHED
                 out.append(f"(joined the table at event {sequence})")
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
                 self.sequence = sequence
                 self._event(event, out, sequence)
                 if turn is not None:
-                    self._flush(out)
+                    out += self.transcript.flush()
                     self._take_turn(turn)
                     self.batch_ended = True
-            case ConnectionLost(error, attempt, retry_in):
+            case ConnectionLost(error, attempt):
                 self.connected = False
-                out.append(
-                    f"(connection lost: {error.message}; reconnecting in {retry_in:.1f} s, attempt {attempt})"
-                )
-            case Reconnected(after):
+                if attempt & (attempt - 1) == 0:  # the 1st, 2nd, 4th, 8th... attempt: not a line a second
+                    out.append(f"(connection lost: {in_words(error)}; trying again, attempt {attempt})")
+            case Reconnected():
                 self.connected = True
-                out.append(f"(reconnected; resuming after event {after})")
+                out.append("(reconnected: nothing was missed)")
         self.lines.extend(out)
         return out
 
-    def _event(self, event: TableEvent[Event], out: list[str], sequence: int) -> None:
-        if isinstance(event, TableNotice):
-            self._flush(out)
-            out.append(event.text)
-            return
-        if isinstance(event, SeatTaken | SeatReleased):
-            self._flush(out)
+    def _event(self, event: TableEvent[E], out: list[str], sequence: int) -> None:
+        if isinstance(event, TableNotice | SeatTaken | SeatReleased):
             if isinstance(event, SeatTaken):
                 self.deals.seat_taken(event.seat, sequence)
-                self._rename(event.seat, _display_name(event.seat, event.bot, event.player_name, True))
-                who = "a bot" if event.bot else "a player"
-                out.append(f"{self.name(event.seat)} takes seat {event.seat} ({who})")
-            else:
-                self._rename(event.seat, f"seat {event.seat}")
-                out.append(f"seat {event.seat} is free again")
+            out += self.transcript.flush()
+            out.append(self._seat_news(event))
             return
-        if isinstance(event, GameStarted | DealStarted):
-            self._flush(out)
-            self._segment, self._segment_lines = [], 0
-        self._segment.append(event)
         self.tracker.apply(event)
+        out += self.transcript.add(event)
         verdict = self.deals.see(event, sequence)
         if verdict is not None:
-            self._flush(out)
+            out += self.transcript.flush()
             out.append(verdict)
-        if isinstance(event, DealScored):
+        row = self.scorer.see(event, self.tracker.view)
+        if row is not None:
+            out += self.transcript.flush()
+            self.sheet.append(row)
             self.scored = True
-        if isinstance(event, GameOver):
+            out += row.summary
+        if self.entry.game.is_game_over(event):
             self.finished = True
-            self.standings = event.standings
-            self._flush(out)
+            self.standings = tuple(getattr(event, "standings", ()))
+            out += self.transcript.flush()
+
+    def _seat_news(self, event: TableNotice | SeatTaken | SeatReleased) -> str:
+        """A seat's news in words, with the seat's name."""
+        if isinstance(event, SeatTaken):
+            self._rename(event.seat, display_name(event.seat, event.bot, event.player_name, True))
+            return f"{self.name(event.seat)} sits down"
+        if isinstance(event, SeatReleased):
+            left = self.name(event.seat)
+            self._rename(event.seat, f"seat {event.seat}")
+            if left == f"seat {event.seat}":
+                return f"seat {event.seat} is free again"
+            return f"{left} leaves; seat {event.seat} is free"
+        seat = event.seat
+        if seat is None:
+            return event.text
+        if event.kind == "seat_reclaimed":
+            self.away.discard(seat)
+        elif event.kind == "seat_taken_over":
+            self.away.add(seat)
+        prefix = f"seat {seat}"
+        return (
+            self.name(seat) + event.text.removeprefix(prefix) if event.text.startswith(prefix) else event.text
+        )
 
     def _rename(self, seat: int, name: str) -> None:
         while len(self.names) <= seat:
             self.names.append(f"seat {len(self.names)}")
         self.names[seat] = name
 
-    def _flush(self, out: list[str]) -> None:
-        """Render the current segment and emit the lines not emitted yet."""
-        if not self._segment:
-            return
-        lines = render_lines(self._segment, self.names)
-        out.extend(lines[self._segment_lines :])
-        self._segment_lines = len(lines)
-
-    def _take_turn(self, turn: Turn[View, Action] | None) -> None:
+    def _take_turn(self, turn: Turn[V, A] | None) -> None:
         self.turn = turn
         if turn is None:
             return

@@ -1,36 +1,59 @@
-"""``--plain``: the line mode, for scripts and screen readers.
+"""``--plain``: the line mode, for scripts and screen readers, the same for every game.
 
-Every event is printed as a transcript line (:mod:`engine.transcript`). When it is the user's turn the table's
-state is printed as text, then the legal actions, numbered; the user types one number and Enter. Anything else
-is answered with what to type, and the question is asked again. At the end: "Final standings", one seat
-a line.
+Every event is printed as a transcript line. When it is the user's turn the table's state is printed as
+text, then the actions, numbered; the user types a number and Enter (a line that is two decisions, a card
+and then who gets it, asks the second), or words the game reads (a bid's amount, a meld composed: its
+entry's :attr:`~clients.cli.entry.CliGame.read`). Anything else is answered with what to type, and the
+question is asked again. ``sheet`` prints the score sheet deal by deal. At a deal's end its summary is
+printed; at the end, "Final standings", one seat a line.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Final, TextIO
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
 
+from clients.cli.entry import Choice, SheetRow, Typed
 from clients.cli.follow import Follower
-from clients.cli.text import action_label, score_lines, standings_lines, state_lines
 from clients.errors import ServerError
 from clients.session import TableSession
-from engine import Action
 
 RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})
 """Refusals after which the question is not asked again: the table moved on; the stream brings the news."""
-
 EXIT_INPUT_ENDED: Final = 3
+SHEET_WORDS: Final = frozenset({"sheet", "s"})
+
+
+class InputEndedError(Exception):
+    """Standard input ended while a question was asked."""
+
+
+def numbers(n: int) -> str:
+    """How to say the numbers 1 to ``n`` in a hint."""
+    return "1" if n == 1 else f"1 to {n}"
+
+
+def sheet_lines(sheet: Sequence[SheetRow], names: Sequence[str]) -> list[str]:
+    """The score sheet as text: a line per deal, each seat's total and marks."""
+    if not sheet:
+        return ["(no deal scored yet)"]
+    lines = ["Deal  " + " | ".join(names)]
+    for row in sheet:
+        lines.append(f"{row.number:>4}  " + " | ".join(row.cells) + f"   ({row.title})")
+    return lines
 
 
 class PlainClient:
     """The line mode over one session (a seat, or a spectator when the session has no seat)."""
 
     def __init__(self, session: TableSession, stdin: TextIO, stdout: TextIO) -> None:
+        assert session.table is not None, "join or watch the table first"
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
-        self.follower = Follower(session.seat, session.table, session.deals.witness)
+        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
+        self.entry = self.follower.entry
 
     def say(self, line: str = "") -> None:
         print(line, file=self.stdout, flush=True)
@@ -45,55 +68,100 @@ class PlainClient:
             scored = scored or follower.scored
             if scored and follower.batch_ended and follower.view is not None:
                 scored = False
-                self.say("Score sheet:")
-                for line in score_lines(follower.view, follower.names):
-                    self.say(f"  {line}")
+                self.say("Scores: " + "; ".join(self.entry.score_lines(follower.view, follower.names)))
             if follower.batch_ended and follower.my_turn:
-                answered = await self.ask()
-                if answered is None:
+                try:
+                    await self.ask()
+                except InputEndedError:
                     self.say("Input ended: leaving the game.")
                     return EXIT_INPUT_ENDED
         self.say()
         self.say("Final standings")
-        for line in standings_lines(follower.standings, follower.names):
+        for line in self.entry.standings_lines(follower.standings, follower.names):
             self.say(line)
         return 0
 
     async def read_line(self) -> str:
-        return await asyncio.get_running_loop().run_in_executor(None, self.stdin.readline)
+        line = await asyncio.get_running_loop().run_in_executor(None, self.stdin.readline)
+        if not line:
+            raise InputEndedError
+        return line.strip()
 
-    async def ask(self) -> bool | None:
-        """Ask for an action until one is accepted, or the table moved on; None when the input ended."""
+    async def question(self, text: str) -> str | None:
+        """Ask one more question (a joker's meaning); the answer."""
+        self.say(text)
+        return await self.read_line()
+
+    async def ask(self) -> bool:
+        """Ask for an action until one is accepted (True), or the table moved on (False)."""
         follower = self.follower
         view = follower.view
-        actions: tuple[Action, ...] = follower.legal_actions
+        actions = follower.legal_actions
         names = follower.names
+        menu = self.entry.menu(actions, view, names)
         self.say()
         if view is not None:
-            for line in state_lines(view, names, follower.seat):
+            for line in self.entry.state_lines(view, names, follower.seat):
                 self.say(line)
         turn = follower.turn
         left = turn.seconds_left() if turn is not None else None
         clock = "" if left is None else f" ({max(0, round(left))} seconds left)"
         self.say(f"Your turn{clock}. Choose an action (type its number, then Enter):")
-        for number, action in enumerate(actions, 1):
-            self.say(f"  {number}. {action_label(action, names)}")
+        self.show(menu)
+        extra = self.entry.typing_help(view, actions)
+        if extra:
+            self.say(extra)
         while True:
-            self.say(f"Your choice (1-{len(actions)}):")
-            line = await self.read_line()
-            if not line:
-                return None
-            text = line.strip()
-            if not text.isdigit() or not 1 <= int(text) <= len(actions):
-                self.say(f"{text!r} is not one of the actions: type a number from 1 to {len(actions)}.")
+            self.say(f"Your choice (1-{len(menu)}{', or words' if extra else ''}):")  # scripts read this line
+            text = await self.read_line()
+            try:
+                action = await self.parse(text, menu, actions)
+            except ValueError as error:
+                self.say(str(error))
                 continue
-            action = actions[int(text) - 1]
+            if action is None:
+                continue  # a sheet shown, or a second question given up: ask again
             try:
                 await self.session.submit(action)
             except ServerError as error:
-                self.say(f"Rejected: {error.message}")
+                rule = f" [{error.rule}]" if error.rule else f" [{error.reason}]" if error.reason else ""
+                self.say(f"Rejected: {error.message}{rule}")
                 if error.reason in RESYNC_REASONS:
                     return False
                 continue
-            self.say(f"You chose: {action_label(action, names)}")
+            self.say(f"You chose: {self.entry.label(action, names)}")
             return True
+
+    def show(self, menu: Sequence[Choice[Any]]) -> None:
+        for number, choice in enumerate(menu, 1):
+            self.say(f"  {number}. {choice.label}")
+
+    async def parse(self, text: str, menu: Sequence[Choice[Any]], actions: tuple[Any, ...]) -> Any:
+        """The action ``text`` asks for; None to ask again; ValueError says what to type instead."""
+        follower = self.follower
+        if text.lower() in SHEET_WORDS:
+            for line in sheet_lines(follower.sheet, follower.names):
+                self.say(line)
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(menu):
+            return await self.follow_up(menu[int(text) - 1])
+        typed = Typed(text, actions, follower.view, follower.names, self.question)
+        action = await self.entry.read(typed)
+        if action is not None:
+            return action
+        what = "one of the actions" if text.isdigit() else "something this game reads"
+        raise ValueError(f"{text!r} is not {what}: type a number from {numbers(len(menu))}.")
+
+    async def follow_up(self, choice: Choice[Any]) -> Any:
+        """The action of a chosen line, asking its second question if it has one (0 goes back)."""
+        if choice.action is not None:
+            return choice.action
+        self.say(f"{choice.question} (type its number, 0 to choose again):")
+        self.show(choice.then)
+        while True:
+            text = await self.read_line()
+            if text == "0":
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(choice.then):
+                return choice.then[int(text) - 1].action
+            self.say(f"{text!r} is not one of them: type a number from {numbers(len(choice.then))}, or 0.")

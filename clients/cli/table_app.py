@@ -1,13 +1,25 @@
-"""What the two full-screen table UIs (Thousand's and 1000 Blagogo's) share.
+"""What the full-screen table UIs of every game share (Textual): following the stream, drawing, and how a
+player chooses.
 
-Both follow one table's stream into an event log, keep a status line under a numbered list of actions, and
-let the player choose an action by typing its number. The games differ in their panels, their cards and how
-an action is made, which each app (:mod:`clients.cli.tui`, :mod:`clients.cli.blagogo_tui`) adds.
+**Drawing keeps up with any burst.** The stream is read as fast as it comes and fed to the follower (no
+drawing there); a frame, a few times a second, draws the latest state once: the log lines that came, every
+panel, the actions. A burst of thousands of events costs one frame, not one redraw an event, and every panel
+of a frame shows the same moment of the game.
+
+**One deliberate gesture per action.** Nothing is highlighted when actions are offered, so a stray Enter
+chooses nothing. A number typed is only a number until Enter, and is read as the game reads it: a line's
+number, or a bid's amount (``120`` bids 120; it is never the 12th line). A card's letter picks the card (the
+game says what that means), Enter then makes the action. Escape drops what was typed or picked, or goes back
+from a second question (a card given: to whom?).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, Protocol, TypeVar
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -16,140 +28,124 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from clients.cli.entry import Choice, Typed
+from clients.cli.follow import Follower
+from clients.cli.letters import CardLetters
+from clients.cli.plain import RESYNC_REASONS, numbers
+from clients.cli.rules_text import clock_lines, rules_lines
+from clients.cli.screens import AskScreen, TextScreen, coloured
 from clients.cli.text import seat_name
 from clients.errors import ServerError
-from clients.messages import StreamItem
 from clients.session import TableSession
 
-BINDINGS: list[BindingType] = [
+FRAME_SECONDS: Final = 0.05
+"""How often the screen is drawn when something changed."""
+LOG_LINES: Final = 2000
+"""The event log keeps this many lines (a burst beyond it is drawn from its end)."""
+YIELD_EVERY: Final = 64
+"""Stream items read between two chances for the keyboard and the screen."""
+
+BINDINGS: Final[list[BindingType]] = [
     Binding("question_mark,f1", "help", "Rules & keys"),
     Binding("q", "quit", "Quit"),
-    *[Binding(d, f"digit('{d}')", d, show=False) for d in "0123456789"],
+    Binding("enter", "confirm", "Choose", show=False, priority=True),
+    Binding("escape", "drop", "Back", show=False, priority=True),
+    *[Binding(d, f"digit('{d}')", d, show=False, priority=True) for d in "0123456789"],
+    *[
+        Binding(key, f"move('{move}')", show=False, priority=True)
+        for key, move in (("up", "up"), ("down", "down"), ("home", "first"), ("end", "last"))
+    ],
+    Binding("pageup", "move('page_up')", show=False, priority=True),
+    Binding("pagedown", "move('page_down')", show=False, priority=True),
 ]
-"""The keys of both apps: help, quit and the digits that choose an action by its number."""
+"""The keys of every table UI: help, quit, Enter, Escape, the digits and the moves in the list. The keys that
+choose are the app's own, taken in the order typed: a number and Enter arriving together ("1\r", a paste, a
+fast typist) must not see the Enter first (a widget's keys are handled after the app's)."""
 
-CSS = """
+CSS: Final = """
 #main { height: 1fr; }
-#left { width: 3fr; }
-#right { width: 2fr; }
+#left { width: 3fr; min-width: 46; }
+#right { width: 2fr; min-width: 30; }
 #table { height: auto; border: round $primary; padding: 0 1; }
 #hand { height: auto; border: round $primary; padding: 0 1; }
-#actions { height: 1fr; min-height: 5; border: round $accent; }
+#actions { height: 1fr; min-height: 3; border: round $accent; }
 #status { height: auto; min-height: 1; padding: 0 1; }
-#log { height: 1fr; border: round $primary; }
+#log { height: 1fr; min-height: 4; border: round $primary; }
 """
-"""The panels both apps have; each adds its own."""
+"""The panels every table UI has; each game adds its own."""
 
-A = TypeVar("A")
-"""The game's action type."""
-A_co = TypeVar("A_co", covariant=True)
-
-
-class Follows(Protocol[A_co]):
-    """What the shared parts read of an app's follower (what the UI knows of the table, from the stream)."""
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def legal_actions(self) -> tuple[A_co, ...]:
-        """The seat's actions at the Turn now (none when it is not the seat's turn)."""
-        ...
-
-    @property
-    def sequence(self) -> int | None: ...
-
-    @property
-    def names(self) -> list[str]: ...
-
-    @property
-    def finished(self) -> bool: ...
+KEYS_HELP: Final = (
+    "1-9, 0     type an action's number (or a bid's amount), then Enter",
+    "↑ ↓ Enter  move through the actions and choose one",
+    "Escape     forget what was typed or picked; back from a second question",
+    "? or F1    this page",
+    "q          quit: your seat is kept, `thousand join TABLE` takes you back to it",
+)
 
 
-class Viewed(Protocol):
-    """What the shared parts read of a game's view."""
-
-    @property
-    def to_act(self) -> int | None: ...
-
-
-class TableApp(App[int], Generic[A]):
+class TableApp(App[int]):
     """One table, played (a seat) or watched (a spectator), over a :class:`TableSession`.
 
-    A subclass names its text panels (:data:`LEFT`, :data:`RIGHT`; the actions, status line and event log
-    are always there), draws them in :meth:`refresh_panels`, takes each stream item in :meth:`take` and
-    makes the chosen action in :meth:`choose`.
-    """
+    A game's app names its text panels (:data:`LEFT`, :data:`RIGHT`; the actions, status line and event log
+    are always there), draws them in :meth:`draw_panels` and says what a card's letter does
+    (:meth:`pick`)."""
 
     TITLES: ClassVar[dict[str, str]] = {}
-    """Border titles by panel selector; ``#hand`` is named by :meth:`on_mount` (yours, or every hand)."""
     LEFT: ClassVar[tuple[str, ...]] = ("table", "hand")
-    """The ids of the text panels above the actions, top to bottom."""
     RIGHT: ClassVar[tuple[str, ...]] = ()
-    """The ids of the text panels above the event log."""
-
-    follower: Follows[A]
-    """Set by the subclass: its follower of the stream."""
+    LETTERS: ClassVar[str] = ""
+    """The keys that name the cards of the hand (none of them a command)."""
+    KEYS: ClassVar[tuple[str, ...]] = ()
+    """The game's own keys, for the help page."""
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
+        assert session.table is not None, "join or watch the table first"
         self.session = session
-        self.offered: tuple[A, ...] = ()
-        """The actions in the list now (the Turn's, in order)."""
+        self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
+        self.entry = self.follower.entry
+        self.offered: tuple[Any, ...] = ()
+        """The Turn's actions offered now (none while another seat acts, or while one is being sent)."""
         self.offered_at: int | None = None
         """The sequence number of the Turn whose actions are offered (None: nothing offered)."""
+        self.menu: tuple[Choice[Any], ...] = ()
+        self.level: Choice[Any] | None = None
+        """The line whose second question is asked now (to whom a card goes), or None."""
         self.submitting = False
         self.number = ""
         """Digits typed so far."""
+        self.problem: str | None = None
+        """The last refusal or mistake, in words; shown until the next action."""
+        self.note: str | None = None
+        """What was picked and what Enter will do with it."""
+        self.letters: CardLetters[Any] = CardLetters(self.LETTERS)
+        self.letter_run: deque[float] = deque(maxlen=3)
+        """When the letters typed since the last other key came (several in a row, fast, are a word)."""
+        self._pending: list[str] = []
+        self.written: deque[str] = deque(maxlen=LOG_LINES)
+        """The event log's lines as written (before the log wraps them to its width)."""
+        self._dirty = True
+        self.frames = 0
+        """Frames drawn (a burst of events is one frame)."""
 
-    # ------------------------------------------------------------------ what each app provides
+    # ------------------------------------------------------------------ what each game's app provides
 
-    def take(self, item: StreamItem) -> None:
+    def draw_panels(self) -> None:
         raise NotImplementedError
 
-    def refresh_panels(self) -> None:
+    def hand(self) -> list[Any]:
+        """The cards of the hand in the order shown."""
         raise NotImplementedError
 
-    def refresh_table(self) -> None:
+    def pick(self, card: Any) -> None:
+        """What a card's letter does."""
         raise NotImplementedError
 
-    def choose(self, index: int) -> None:
-        raise NotImplementedError
+    def deal_number(self) -> int:
+        """The deal (round) now: the letters start over with each."""
+        return 0
 
-    def show_over(self) -> None:
-        raise NotImplementedError
-
-    @property
-    def view(self) -> Viewed | None:
-        """The view of the table now (the seat's, or a spectator's)."""
-        raise NotImplementedError
-
-    def action_text(self, action: A) -> str:
-        """An action as the list names it."""
-        raise NotImplementedError
-
-    def prompt(self) -> Text:
-        """The status line when actions are offered: how to choose."""
-        raise NotImplementedError
-
-    def nothing_offered(self) -> None:
-        """The status line when no action is offered (the Turn is another seat's, or the game is over)."""
-        if not self.follower.finished:
-            self.show_status(self.waiting_text())
-
-    def colour(self, line: str) -> Text:
-        """A log line as shown (the game's red suits in red)."""
-        return Text(line)
-
-    def can_choose(self) -> bool:
-        """Whether a number typed now chooses an action."""
-        return bool(self.offered) and not self.submitting
-
-    def show_mistake(self, text: str) -> None:
-        """Say what was wrong with what the player typed."""
-        self.show_status(Text(text, style="bold red"))
-
-    # ------------------------------------------------------------------ shared
+    # ------------------------------------------------------------------ layout and the stream
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -162,7 +158,7 @@ class TableApp(App[int], Generic[A]):
             with Vertical(id="right"):
                 for panel in self.RIGHT:
                     yield Static(id=panel)
-                yield RichLog(id="log", wrap=True, min_width=20, max_lines=5000)
+                yield RichLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -175,82 +171,314 @@ class TableApp(App[int], Generic[A]):
         for selector, title in titles.items():
             self.query_one(selector).border_title = title
         self.query_one("#actions", OptionList).focus()
-        self.refresh_panels()
         self.run_worker(self.follow(), group="stream", exit_on_error=False)
-        self.set_interval(1.0, self.refresh_table)
+        self.set_interval(FRAME_SECONDS, self.frame)
+        self.set_interval(1.0, self.tick)
 
     async def follow(self) -> None:
-        """Take the table's stream to its end (the game's), or say the table is lost."""
+        """Read the table's stream to its end (the game's) into the follower; the frames draw it."""
+        read = 0
         try:
             async for item in self.session.stream(from_start=True):
-                self.take(item)
+                self._pending += self.follower.feed(item)
+                self._dirty = True
+                read += 1
+                if read % YIELD_EVERY == 0:
+                    await asyncio.sleep(0)  # the keyboard and the frames get their turn in a burst
         except ServerError as error:
-            self.show_status(Text(f"The table is lost: {error.message}", style="bold red"))
-            self.log_lines([f"(stream ended: {error.message})"])
-            return
-        self.show_over()
+            self._pending.append(f"(stream ended: {error.message})")
+            self.problem = f"The table is lost: {error.message}"
+        self._dirty = True
 
-    def log_lines(self, lines: list[str]) -> None:
+    def frame(self) -> None:
+        """Draw the latest state, once, if anything changed since the last frame."""
+        if not self._dirty:
+            return
+        self._dirty = False
+        self.frames += 1
+        lines, self._pending = self._pending[-LOG_LINES:], []
         log = self.query_one("#log", RichLog)
         for line in lines:
-            log.write(self.colour(line))
+            log.write(coloured(line))
+        self.written.extend(lines)
+        self.draw_panels()
+        self.refresh_actions()
 
-    def show_status(self, text: Text) -> None:
-        self.query_one("#status", Static).update(text)
+    def tick(self) -> None:
+        """Once a second: the turn clock's seconds left."""
+        turn = self.follower.turn
+        if turn is not None and turn.deadline is not None:
+            self.show_status()
 
-    def refresh_actions(self) -> bool:
-        """Offer the Turn's actions as a numbered list; False when the list already shows them."""
+    def on_resize(self) -> None:
+        """At 24 lines every line counts: the header (the table's id, also on the help page) goes."""
+        self.query_one(Header).display = self.size.height >= 30
+
+    def redraw(self) -> None:
+        """Something the player did changes the screen: draw it at the next frame."""
+        self._dirty = True
+
+    # ------------------------------------------------------------------ the actions
+
+    def refresh_actions(self) -> None:
+        """Offer the Turn's actions (the game's menu of them), or say whose turn it is."""
         f = self.follower
         actions = f.legal_actions if not self.submitting else ()
         at = f.sequence if actions else None
-        if actions == self.offered and at == self.offered_at:
-            return False
-        self.offered, self.offered_at = actions, at
-        self.number = ""
+        if (actions, at) != (self.offered, self.offered_at):
+            self.offered, self.offered_at = actions, at
+            self.menu = self.entry.menu(actions, f.view, f.names)
+            self.level = None
+            self.number = ""
+            self.note = None
+            self.show_menu()
+        self.show_status()
+
+    def lines(self) -> tuple[Choice[Any], ...]:
+        """The lines of the list now: the menu, or the second question's answers."""
+        return self.level.then if self.level is not None else self.menu
+
+    def show_menu(self) -> None:
         option_list = self.query_one("#actions", OptionList)
         option_list.clear_options()
-        option_list.add_options(
-            [Option(self.colour(f"{i}. {self.action_text(a)}")) for i, a in enumerate(actions, 1)]
-        )
-        if actions:
-            option_list.highlighted = 0
-            self.show_status(self.prompt())
-        else:
-            self.nothing_offered()
-        return True
+        option_list.add_options([Option(coloured(f"{i}. {c.label}")) for i, c in enumerate(self.lines(), 1)])
+        option_list.highlighted = None  # nothing chosen until the player says so
+
+    def show_status(self) -> None:
+        self.query_one("#status", Static).update(self.status_text())
+
+    def status_text(self) -> Text:
+        f = self.follower
+        problem = Text(f"\n{self.problem}" if self.problem else "", style="bold red")
+        if self.note:
+            problem.append(f"\n{self.note}", style="bold yellow")
+        if self.submitting:
+            return Text("Sending…")
+        if f.finished:
+            text = Text("Game over. ", style="bold green")
+            text.append("Final standings: " + "; ".join(self.entry.standings_lines(f.standings, f.names)))
+            text.append("\nPress q to quit.")
+            return text
+        if self.offered:
+            if self.level is not None:
+                text = Text(f"{self.level.question} ", style="bold yellow")
+                text.append(f"Type {numbers(len(self.level.then))} and Enter, or Escape to go back.")
+            else:
+                text = Text(f"Your turn{self.clock()}: ", style="bold yellow")
+                text.append("a number (or ↑↓) and Enter")
+                text.append(self.typing_hint())
+            if self.number:
+                text.append(f"  [{self.number}…: Enter chooses]", style="bold")
+            return text + problem
+        if f.seat is not None and f.seat in f.away:
+            text = Text("The server's bot plays your seat since your time ran out: ", style="bold red")
+            return text + Text("press r to take it back.") + problem
+        return self.waiting_text() + problem
+
+    def typing_hint(self) -> str:
+        words = self.entry.typing_help(self.follower.view, self.offered)
+        return f". {words}" if words else "."
+
+    def clock(self) -> str:
+        """The seconds left on the turn's clock, as `` (12 s left)``; "" without a clock."""
+        turn = self.follower.turn
+        left = turn.seconds_left() if turn is not None else None
+        return "" if left is None else f" ({max(0, round(left))} s left)"
 
     def waiting_text(self) -> Text:
         f = self.follower
-        v = self.view
-        if self.submitting:
-            return Text("Sending…")
         if f.seat is None:
             return Text("Watching (spectator).")
-        if v is not None and v.to_act is not None and v.to_act != f.seat:
-            return Text(f"Waiting for {seat_name(f.names, v.to_act)}…")
+        to_act = getattr(f.view, "to_act", None)
+        if to_act is not None and to_act != f.seat:
+            bot = " (the server's bot plays it now)" if to_act in f.away else ""
+            return Text(f"Waiting for {seat_name(f.names, to_act)}{bot}…{self.clock()}")
         return Text("Waiting…")
 
-    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        self.choose(message.option_index)
+    def can_choose(self) -> bool:
+        return bool(self.offered) and not self.submitting
+
+    def mistake(self, text: str) -> None:
+        self.problem = text
+        self.note = None
+        self.show_status()
+
+    # ------------------------------------------------------------------ keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The table's keys work on the table only: over a pop-up, Enter is the pop-up's."""
+        return not (len(self.screen_stack) > 1 and action in ("confirm", "digit", "letter", "drop", "move"))
+
+    def action_move(self, move: str) -> None:
+        """A move in the list of actions (the list's own, taken in the order typed)."""
+        option_list = self.query_one("#actions", OptionList)
+        moves: dict[str, Callable[[], object]] = {
+            "up": option_list.action_cursor_up,
+            "down": option_list.action_cursor_down,
+            "first": option_list.action_first,
+            "last": option_list.action_last,
+            "page_up": option_list.action_page_up,
+            "page_down": option_list.action_page_down,
+        }
+        moves[move]()
+        self.number = ""
+        self.letter_run.clear()
 
     def action_digit(self, digit: str) -> None:
-        """A digit of an action's number: chosen at once when no more digits could follow, else highlighted
-        until Enter (or the next digit)."""
-        n = len(self.offered)
+        self.letter_run.clear()
         if not self.can_choose():
             return
         self.number += digit
         value = int(self.number)
-        if value < 1 or value > n:
-            self.number = ""
-            self.show_mistake(f"There is no action {value}: type 1 to {n}.")
+        option_list = self.query_one("#actions", OptionList)
+        option_list.highlighted = value - 1 if 1 <= value <= len(self.lines()) else None
+        self.problem = None
+        self.show_status()
+
+    def action_confirm(self) -> None:
+        """Enter: the number typed, else the line highlighted; nothing without one or the other."""
+        self.letter_run.clear()
+        if not self.can_choose():
             return
-        if value * 10 > n:
-            self.number = ""
-            self.choose(value - 1)
+        if self.number:
+            text, self.number = self.number, ""
+            self.resolve(text)
             return
-        self.query_one("#actions", OptionList).highlighted = value - 1
-        self.show_status(Text(f"{self.number}… press Enter to choose {value}, or type another digit."))
+        highlighted = self.query_one("#actions", OptionList).highlighted
+        if highlighted is None:
+            self.mistake("Nothing is chosen: type a number, or move to a line with ↑↓, then press Enter.")
+            return
+        self.choose_line(highlighted)
+
+    def resolve(self, text: str) -> None:
+        """A number typed: a line's, or what the game reads it as (a bid's amount)."""
+        lines = self.lines()
+        if 1 <= int(text) <= len(lines):
+            self.choose_line(int(text) - 1)
+            return
+        if self.level is not None:
+            self.mistake(f"There is no answer {text}: type {numbers(len(lines))}, or Escape to go back.")
+            return
+        self.run_worker(self.read_typed(text), group="typed", exclusive=True, exit_on_error=False)
+
+    async def read_typed(self, text: str) -> None:
+        f = self.follower
+        try:
+            action = await self.entry.read(Typed(text, self.offered, f.view, f.names, self.ask))
+        except ValueError as error:
+            self.mistake(str(error))
+            return
+        if action is None:
+            count = len(self.lines())
+            hint = "There is only one action: type 1" if count == 1 else f"There is no action {text}"
+            self.mistake(f"{hint}." if count == 1 else f"{hint}: type {numbers(count)}.")
+            return
+        self.send(action)
+
+    async def ask(self, question: str) -> str | None:
+        """One more question in a pop-up (a joker's meaning)."""
+        answer: str | None = await self.push_screen_wait(AskScreen(question))
+        return answer
+
+    def choose_line(self, index: int) -> None:
+        lines = self.lines()
+        if not 0 <= index < len(lines):
+            return
+        choice = lines[index]
+        if choice.action is not None:
+            self.send(choice.action)
+            return
+        self.level = choice
+        self.problem = None
+        self.note = None
+        self.show_menu()
+        self.show_status()
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        """A click on a line (Enter is the app's own key)."""
+        if self.can_choose():
+            self.choose_line(message.option_index)
+
+    def action_drop(self) -> None:
+        self.letter_run.clear()
+        self.number = ""
+        self.problem = None
+        self.note = None
+        self.query_one("#actions", OptionList).highlighted = None
+        if self.level is not None:
+            self.level = None
+            self.show_menu()
+        self.dropped()
+        self.show_status()
+
+    def dropped(self) -> None:
+        """Escape: the game's app forgets what was picked."""
+
+    def action_letter(self, letter: str) -> None:
+        self.letter_run.append(time.monotonic())
+        card = self.letters.card(letter)
+        if card is not None and self.follower.seat is not None:
+            self.pick(card)
+
+    def action_reclaim(self) -> None:
+        f = self.follower
+        if f.seat is not None and f.seat in f.away:
+            self.run_worker(self.reclaim(), group="reclaim", exclusive=True, exit_on_error=False)
+
+    async def reclaim(self) -> None:
+        try:
+            await self.session.reclaim()
+        except ServerError as error:
+            self.mistake(f"Could not take the seat back: {error.message}")
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, action: Any) -> None:
+        self.submitting = True
+        self.problem = None
+        self.note = None
+        self._pending.append(f"(you choose: {self.entry.label(action, self.follower.names)})")
+        self.redraw()
+        self.run_worker(self.submit(action), group="submit", exclusive=True, exit_on_error=False)
+
+    async def submit(self, action: Any) -> None:
+        try:
+            await self.session.submit(action)
+        except ServerError as error:
+            why = f" [{error.rule}]" if error.rule else ""
+            self.problem = f"Rejected: {error.message}{why}"
+            self._pending.append(f"(rejected: {error.message}{why})")
+            if error.reason in RESYNC_REASONS:
+                self.follower.turn = None  # the stream brings the table's new state and turn
+        else:
+            self.sent()
+        finally:
+            self.submitting = False
+        self.offered_at = None  # offer again (after a refusal) or clear (the stream brings the next turn)
+        self.redraw()
+
+    def sent(self) -> None:
+        """An action was accepted: the game's app forgets what was picked for it."""
+
+    # ------------------------------------------------------------------ pages
+
+    def help_lines(self) -> list[str]:
+        f = self.follower
+        rules = getattr(f.view, "rules", None) or self.entry.game.rules_of(f.table)
+        return [
+            *self.entry.rules_in_words,
+            *([""] if self.entry.rules_in_words else []),
+            "This table's rules:",
+            *rules_lines(rules),
+            *clock_lines(f.table),
+            "",
+            "Keys:",
+            *self.KEYS,
+            *KEYS_HELP,
+        ]
+
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(f"{self.entry.game.title}: the rules and the keys", self.help_lines()))
 
     async def action_quit(self) -> None:
         self.exit(0)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, assert_never
 
+from clients.cli.rules_text import changed_words
+from clients.games import game_of
 from engine import Action, Phase, Rules, View
 from engine import actions as ea
 from engine.blagogo.rules import BlagogoRules
@@ -102,16 +104,6 @@ def hand_text(hand: Sequence[Card]) -> str:
     return "  ".join(" ".join(str(c) for c in cards) for _, cards in hand_by_suit(hand))
 
 
-def changed_rules(rules: Rules | BlagogoRules) -> list[str]:
-    """The variants that differ from the specification's defaults, as ``name: value``."""
-    return [line.removesuffix("  (changed)") for line in rules.describe() if line.endswith("  (changed)")]
-
-
-def rules_summary(rules: Rules | BlagogoRules) -> str:
-    changed = changed_rules(rules)
-    return "default rules" if not changed else ", ".join(changed)
-
-
 def seats_summary(table: pb.Table) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.kind == pb.SEAT_KIND_BOT)
@@ -124,11 +116,15 @@ def status_text(table: pb.Table) -> str:
 
 
 def table_line(table: pb.Table, rules: Rules | BlagogoRules) -> str:
-    """One table of ``thousand tables``: id, game, players, changed rules, seats, status."""
-    game = "blagogo" if isinstance(rules, BlagogoRules) else "thousand"
+    """One table of ``thousand tables``: id, game, players, seats, status, clock, changed rules in words."""
+    game = game_of(table).title
+    changed = changed_words(rules)
+    clock = ""
+    if table.HasField("time_control") and table.time_control.per_move.ToNanoseconds():
+        clock = f"  clock {table.time_control.per_move.ToNanoseconds() / 1e9:g} s a move"
     return (
         f"{table.table_id}  {game}  {rules.players} players  {seats_summary(table)}  "
-        f"{status_text(table)}  rules: {rules_summary(rules)}"
+        f"{status_text(table)}{clock}  rules: {'; '.join(changed) if changed else 'the default ones'}"
     )
 
 
@@ -196,11 +192,32 @@ def trump_text(view: View, names: Sequence[str]) -> str:
 
 
 def talon_text(view: View) -> str | None:
-    if view.talon:
+    """The talon while it matters: face down during the auction, its cards until the exchange is over (then
+    they are in the declarer's hand, or the other talon's); nothing during the play."""
+    if view.talon and view.phase in (Phase.TALON_CHOICE, Phase.EXCHANGE, Phase.CONTRACT):
         return "Talon: " + " ".join(str(c) for c in view.talon)
     if view.phase in (Phase.DARK, Phase.AUCTION, Phase.TALON_CHOICE):
         return "Talon: " + ", ".join(f"{n} cards face down" for n in view.talon_counts)
     return None
+
+
+def seat_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
+    """Each seat of the deal: cards held, tricks and card points taken so far."""
+    lines = []
+    for s in view.active:
+        you = " (you)" if s == seat else ""
+        tricks = view.tricks_won[s]
+        taken = f"{tricks} trick{'s' if tricks != 1 else ''}, {view.trick_points[s]} points"
+        lines.append(f"{seat_name(names, s)}{you}: {view.card_counts[s]} cards, {taken}")
+    return lines
+
+
+def tricks_lines(view: View, names: Sequence[str]) -> list[str]:
+    """The deal's tricks so far, in order: who took each, with which cards."""
+    return [
+        f"{i}. {seat_name(names, t.winner)} took {trick_text(t.plays, names)} ({t.points} points)"
+        for i, t in enumerate(view.tricks, 1)
+    ]
 
 
 def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
@@ -219,12 +236,13 @@ def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]
     if talon:
         lines.append(talon)
     if view.phase is Phase.PLAY:
+        if view.tricks:
+            last = view.tricks[-1]
+            lines.append(f"Last trick: {seat_name(names, last.winner)} took {trick_text(last.plays, names)}")
         lines.append(f"Trick: {trick_text(view.trick, names)}")
     if seat is not None:
         lines.append(f"Your hand: {hand_text(view.hand)}")
-    counts = ", ".join(f"{seat_name(names, s)} {view.card_counts[s]}" for s in view.active if s != seat)
-    if counts:
-        lines.append(f"Cards held: {counts}")
+    lines.append("Seats: " + "; ".join(seat_lines(view, names, seat)))
     lines.append("Scores: " + "; ".join(score_lines(view, names)))
     if view.to_act is not None:
         lines.append(f"To act: {seat_name(names, view.to_act)}")
@@ -240,3 +258,13 @@ def standings_lines(standings: Sequence[Standing], names: Sequence[str]) -> list
             line += f" (bank {s.payout:+d})"
         lines.append(line)
     return lines
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """The seats' names for a narrow screen: ``Ann``, ``greedy 1``, ``greedy 2`` (the seat's number only
+    where two would read the same)."""
+    bases = [name.split(" (seat", maxsplit=1)[0].removesuffix(" bot") for name in names]
+    return [
+        f"{base} {seat}" if bases.count(base) > 1 and not base.startswith("seat ") else base
+        for seat, base in enumerate(bases)
+    ]

@@ -5,8 +5,9 @@ of every joker), so :meth:`Round.legal_actions` leaves it out and :meth:`Round.v
 exactly. This module proposes some that are always legal, for random and heuristic players:
 
 - every natural set (all the suits held of a rank, one copy each) and every maximal natural run;
-- with a joker in hand, a set from each pair of suits of a rank plus the joker, and a run from two cards of
-  a suit one or two ranks apart plus the joker;
+- with a joker in hand, a set from each pair of suits of a rank plus the joker, a run from two cards of a
+  suit in a row plus the joker after them, and a run of two stretches of a suit one rank apart (a card or
+  more each) joined by the joker in the gap (``7♥ ★ 9♥ 10♥``);
 - for a player who has not opened, openings: combinations of disjoint melds from that list, greedily from the
   most valuable, worth at least ``opening_min_points`` together; for a player who has opened, each meld alone.
 
@@ -77,17 +78,26 @@ def _basic_melds(hand: int, prefer: int | None = None) -> list[_Basic]:
             if length >= 3:
                 cards = tuple(by_face[base + r][0] for r in ranks)
                 melds.append((cards, (), sum(RUN_VALUE[r] for r in ranks)))
-            elif jokers:
-                after = (start + length) % RANKS
-                if length == 2:  # two in a row and the joker after them
-                    cards = (*(by_face[base + r][0] for r in ranks), jokers[0])
-                    points = sum(RUN_VALUE[r] for r in ranks) + RUN_VALUE[after]
-                    melds.append((cards, (STANDS_RUN[base + after],), points))
-                elif present[(after + 1) % RANKS]:  # one, a gap, and the next: the joker in the gap
-                    other = (after + 1) % RANKS
-                    cards = (by_face[base + start][0], jokers[0], by_face[base + other][0])
-                    points = RUN_VALUE[start] + RUN_VALUE[after] + RUN_VALUE[other]
-                    melds.append((cards, (STANDS_RUN[base + after],), points))
+            if not jokers:
+                continue
+            after = (start + length) % RANKS
+            if length == 2:  # two in a row and the joker after them
+                cards = (*(by_face[base + r][0] for r in ranks), jokers[0])
+                points = sum(RUN_VALUE[r] for r in ranks) + RUN_VALUE[after]
+                melds.append((cards, (STANDS_RUN[base + after],), points))
+            following = []  # the run after a gap of one rank: the joker in the gap joins both (7 ★ 9 10)
+            rank = (after + 1) % RANKS
+            while present[rank] and rank != start:
+                following.append(rank)
+                rank = (rank + 1) % RANKS
+            if following:
+                cards = (
+                    *(by_face[base + r][0] for r in ranks),
+                    jokers[0],
+                    *(by_face[base + r][0] for r in following),
+                )
+                points = sum(RUN_VALUE[r] for r in (*ranks, after, *following))
+                melds.append((cards, (STANDS_RUN[base + after],), points))
     return melds
 
 

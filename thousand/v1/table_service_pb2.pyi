@@ -112,30 +112,44 @@ class _TimeoutPolicy:
 class _TimeoutPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TimeoutPolicy.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     TIMEOUT_POLICY_UNSPECIFIED: _TimeoutPolicy.ValueType  # 0
-    """Not set: TIMEOUT_POLICY_BOT_PLAYS."""
+    """Not set: TIMEOUT_POLICY_BOT_PLAYS_TURN."""
     TIMEOUT_POLICY_BOT_PLAYS: _TimeoutPolicy.ValueType  # 1
     """The server's bot (Thousand: "greedy", 1000 Blagogo: "random") takes the seat over and plays its moves
-    until the player takes it back (ReclaimSeat, or any SubmitAction with the seat's token).
+    until the player takes it back: ReclaimSeat, any SubmitAction with the seat's token, or the seat's own
+    stream (Play, or StreamEvents with its token) opening again, which is the player coming back.
     """
     TIMEOUT_POLICY_FORFEIT: _TimeoutPolicy.ValueType  # 2
     """The seat forfeits: the server's bot plays every remaining decision of the seat to the end of the game,
     and the seat is marked forfeited (Seat.forfeited); the player can no longer act or take it back
     (SEAT_FORFEITED). The game itself goes on, so its scores stay those the engine computes.
     """
+    TIMEOUT_POLICY_BOT_PLAYS_TURN: _TimeoutPolicy.ValueType  # 3
+    """The server's bot makes the one decision that ran out, and the seat is its player's again at once
+    (TurnTimedOut, SeatTakenOver with one_turn, the bot's move, SeatReclaimed): its next decision has its
+    own clock, so a player who stepped away loses a move, never the game, and a seat nobody plays moves at
+    the clock's pace. The default.
+    """
 
 class TimeoutPolicy(_TimeoutPolicy, metaclass=_TimeoutPolicyEnumTypeWrapper):
     """What happens when a seat's time runs out (see TimeControl)."""
 
 TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy.ValueType  # 0
-"""Not set: TIMEOUT_POLICY_BOT_PLAYS."""
+"""Not set: TIMEOUT_POLICY_BOT_PLAYS_TURN."""
 TIMEOUT_POLICY_BOT_PLAYS: TimeoutPolicy.ValueType  # 1
 """The server's bot (Thousand: "greedy", 1000 Blagogo: "random") takes the seat over and plays its moves
-until the player takes it back (ReclaimSeat, or any SubmitAction with the seat's token).
+until the player takes it back: ReclaimSeat, any SubmitAction with the seat's token, or the seat's own
+stream (Play, or StreamEvents with its token) opening again, which is the player coming back.
 """
 TIMEOUT_POLICY_FORFEIT: TimeoutPolicy.ValueType  # 2
 """The seat forfeits: the server's bot plays every remaining decision of the seat to the end of the game,
 and the seat is marked forfeited (Seat.forfeited); the player can no longer act or take it back
 (SEAT_FORFEITED). The game itself goes on, so its scores stay those the engine computes.
+"""
+TIMEOUT_POLICY_BOT_PLAYS_TURN: TimeoutPolicy.ValueType  # 3
+"""The server's bot makes the one decision that ran out, and the seat is its player's again at once
+(TurnTimedOut, SeatTakenOver with one_turn, the bot's move, SeatReclaimed): its next decision has its
+own clock, so a player who stepped away loses a move, never the game, and a seat nobody plays moves at
+the clock's pace. The default.
 """
 Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
 
@@ -165,11 +179,18 @@ Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 
 @_typing.final
 class TimeControl(_message.Message):
-    """A table's turn clock, chosen at CreateTable. Each decision of a seat played by a client (not a bot seat,
-    not a seat taken over) has `per_move` of time, plus whatever is left of the seat's `bank`; Turn.deadline
-    says when it runs out. Time beyond `per_move` is drawn from the bank, which lasts the whole game. When the
-    time runs out the table's policy acts (TurnTimedOut). The clock also runs for an open seat whose player left
-    mid-game. After a server restart the clock of the seat to act starts afresh (its bank as it was).
+    """A table's clocks, chosen at CreateTable: the turn clock and the pace of the server's bots.
+
+    The turn clock: each decision of a seat played by a client (not a bot seat, not a seat taken over) has
+    `per_move` of time, plus whatever is left of the seat's `bank`; Turn.deadline says when it runs out. Time
+    beyond `per_move` is drawn from the bank, which lasts the whole game. When the time runs out the table's
+    policy acts (TurnTimedOut). The clock also runs for an open seat whose player left mid-game. After a
+    server restart the clock of the seat to act starts afresh (its bank as it was). `per_move` unset or zero:
+    no turn clock.
+
+    The bots' pace: at a table with an open seat (people play there), each move of a server-run bot (a bot
+    seat, or a seat taken over on time) takes at least `bot_pace`, so that people can follow the game and a
+    seat a bot plays does not race through it. At a table of bots only they play as fast as they can.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -177,15 +198,23 @@ class TimeControl(_message.Message):
     PER_MOVE_FIELD_NUMBER: _builtins.int
     BANK_FIELD_NUMBER: _builtins.int
     ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    BOT_PACE_FIELD_NUMBER: _builtins.int
     on_timeout: Global___TimeoutPolicy.ValueType
-    """What happens on a timeout; unset means TIMEOUT_POLICY_BOT_PLAYS."""
+    """What happens on a timeout; unset means TIMEOUT_POLICY_BOT_PLAYS_TURN."""
     @_builtins.property
     def per_move(self) -> _duration_pb2.Duration:
-        """Time per decision; unset or zero: no clock at all (the default)."""
+        """Time per decision; unset or zero: no turn clock (the default)."""
 
     @_builtins.property
     def bank(self) -> _duration_pb2.Duration:
         """A seat's time bank for the whole game, drawn on once per_move is spent; unset: none."""
+
+    @_builtins.property
+    def bot_pace(self) -> _duration_pb2.Duration:
+        """The least time a server-run bot takes over a move at a table with an open seat, 0 to 10 seconds; in
+        CreateTable, unset means the server's default (`thousand-server --bot-pace`). In Table, what the table
+        uses (zero: as fast as the server plays).
+        """
 
     def __init__(
         self,
@@ -193,10 +222,11 @@ class TimeControl(_message.Message):
         per_move: _duration_pb2.Duration | None = ...,
         bank: _duration_pb2.Duration | None = ...,
         on_timeout: Global___TimeoutPolicy.ValueType = ...,
+        bot_pace: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "per_move", b"per_move"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "bot_pace", b"bot_pace", "per_move", b"per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "on_timeout", b"on_timeout", "per_move", b"per_move"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank", b"bank", "bot_pace", b"bot_pace", "on_timeout", b"on_timeout", "per_move", b"per_move"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -428,7 +458,7 @@ class Table(_message.Message):
 
     @_builtins.property
     def time_control(self) -> Global___TimeControl:
-        """The table's turn clock; unset when it has none."""
+        """The table's turn clock (per_move zero: none) and its bots' pace; unset when it has neither."""
 
     @_builtins.property
     def fairness(self) -> Global___Fairness:
@@ -543,7 +573,9 @@ class CreateTableRequest(_message.Message):
 
     @_builtins.property
     def time_control(self) -> Global___TimeControl:
-        """A turn clock; unset: none. per_move and bank must be 0 to 86400 seconds."""
+        """A turn clock and the bots' pace; unset: no turn clock, the server's default pace. per_move and bank must
+        be 0 to 86400 seconds, bot_pace 0 to 10.
+        """
 
     def __init__(
         self,
@@ -1114,19 +1146,25 @@ class SeatTakenOver(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
+    ONE_TURN_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat."""
     forfeited: _builtins.bool
     """Whether the seat forfeited (TIMEOUT_POLICY_FORFEIT): it cannot be taken back."""
+    one_turn: _builtins.bool
+    """Whether the bot makes only the decision that ran out (TIMEOUT_POLICY_BOT_PLAYS_TURN): SeatReclaimed
+    follows its move.
+    """
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         forfeited: _builtins.bool = ...,
+        one_turn: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "one_turn", b"one_turn", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1134,7 +1172,9 @@ Global___SeatTakenOver: _TypeAlias = SeatTakenOver  # noqa: Y015
 
 @_typing.final
 class SeatReclaimed(_message.Message):
-    """The player took the seat back from the bot (ReclaimSeat or an action); its clock starts afresh."""
+    """The seat is its player's again: they took it back (ReclaimSeat, an action, their stream opening again), or
+    the bot made the one move a TIMEOUT_POLICY_BOT_PLAYS_TURN gave it. Its clock starts afresh.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 

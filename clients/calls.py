@@ -1,0 +1,73 @@
+"""A session's unary calls to its server: retried while the transport fails (safe calls only), given up in
+time, and said in words when the server was never reached.
+
+Until the server has answered once, a transport failure is given up after the connection's connect timeout
+(a person is waiting to hear that the address is wrong or the server is down), with a shorter deadline per
+call; after that, a dropped connection is retried for the backoff's time limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Final, TypeVar
+
+from grpc import aio
+
+from clients.backoff import Backoff
+from clients.connection import Connection, in_words
+from clients.errors import ServerError
+
+CALL_TIMEOUT: Final = 10.0
+"""Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
+
+T = TypeVar("T")
+
+
+class Calls:
+    """Unary calls over one connection, with what they learned of it: whether the server ever answered."""
+
+    def __init__(self, connection: Connection, backoff: Backoff) -> None:
+        self.connection = connection
+        self.backoff = backoff
+        self.reached = False
+        """Whether the server ever answered (a call, a refusal, a stream that connected)."""
+
+    async def __call__(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
+        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
+        started = time.monotonic()
+        delays = self.backoff.delays()
+        while True:
+            try:
+                result = await call()
+            except aio.AioRpcError as rpc_error:
+                error = ServerError.from_rpc(rpc_error)
+            else:
+                self.reached = True
+                return result
+            if error.reason:
+                self.reached = True  # the server answered, with a refusal
+            if not (retry and error.retryable) or self.given_up(started):
+                raise self.unreachable(error)
+            await asyncio.sleep(next(delays))
+
+    def given_up(self, failing_since: float) -> bool:
+        """Whether an operation failing since then failed too long (sooner before the server answered)."""
+        limit = self.backoff.give_up_after
+        if not self.reached:
+            connect = self.connection.connect_timeout
+            limit = connect if limit is None else min(limit, connect)
+        return limit is not None and time.monotonic() - failing_since > limit
+
+    def unreachable(self, error: ServerError) -> ServerError:
+        """A transport failure before the server ever answered, said in words with the address."""
+        if self.reached or not error.retryable:
+            return error
+        words = in_words(error, self.connection, first=True)
+        return ServerError(error.code, f"cannot reach the server at {self.connection.address}: {words}")
+
+    @property
+    def timeout(self) -> float:
+        """A call's deadline: shorter until the server answered once (an address that swallows packets)."""
+        return CALL_TIMEOUT if self.reached else min(CALL_TIMEOUT, self.connection.connect_timeout)

@@ -1,0 +1,220 @@
+"""The ``thousand`` command's options: the server and how to reach it, each game's rules (an option per
+variant, built from the game's rules type), the clocks, and the commands' own.
+
+Every option that names the server is read once, whether given before or after the command
+(``thousand --server H:P tables`` and ``thousand tables --server H:P`` alike), and falls back on the
+environment (:meth:`clients.connection.Connection.from_env`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import fields
+from enum import Enum
+from typing import Any, Final
+
+from clients.cli.games import CLI_GAMES, cli_game_named
+from clients.cli.rules_text import label
+from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
+from clients.games import GameRules
+from engine import RulesError
+from thousand.v1 import table_service_pb2 as pb
+
+GAMES: Final = tuple(entry.game.name for entry in CLI_GAMES)
+POLICIES: Final = {
+    "one-move": pb.TIMEOUT_POLICY_BOT_PLAYS_TURN,
+    "until-back": pb.TIMEOUT_POLICY_BOT_PLAYS,
+    "forfeit": pb.TIMEOUT_POLICY_FORFEIT,
+}
+"""``--on-timeout``: what the server does when a move's time runs out."""
+
+
+def _rule_fields(game: str) -> list[tuple[str, Any]]:
+    """(name, default) of every rules field of the game but ``players`` (which ``--players`` sets)."""
+    kind = cli_game_named(game).game.rules_type
+    defaults = kind()
+    return [(f.name, getattr(defaults, f.name)) for f in fields(kind) if f.name != "players"]
+
+
+def _dest(game: str, name: str) -> str:
+    return f"{game}_rule_{name}"
+
+
+def add_rule_options(parser: argparse.ArgumentParser, game: str) -> None:
+    title = cli_game_named(game).game.title
+    group = parser.add_argument_group(
+        f"{title} rules (with --game {game}): every variant of the specification; unset means its default"
+    )
+    for name, default in _rule_fields(game):
+        flag = "--" + name.replace("_", "-")
+        what = label(name)
+        if isinstance(default, bool):
+            group.add_argument(
+                flag, dest=_dest(game, name), action=argparse.BooleanOptionalAction, default=None,
+                help=f"{what} (default: {'yes' if default else 'no'})",
+            )  # fmt: skip
+        elif isinstance(default, Enum):
+            group.add_argument(
+                flag, dest=_dest(game, name), choices=[m.value for m in type(default)], default=None,
+                help=f"{what} (default: {default.value})",
+            )  # fmt: skip
+        else:
+            group.add_argument(
+                flag, dest=_dest(game, name), type=int, metavar="N", default=None,
+                help=f"{what} (default: {default})",
+            )  # fmt: skip
+
+
+def _chosen(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    chosen: dict[str, Any] = {}
+    for name, default in _rule_fields(game):
+        value = getattr(args, _dest(game, name), None)
+        if value is None:
+            continue
+        chosen[name] = type(default)(value) if isinstance(default, Enum) else value
+    return chosen
+
+
+def rules_from_args(args: argparse.Namespace) -> GameRules:
+    """The rules of ``--game``; RulesError for an impossible one, or for an option of another game."""
+    game = getattr(args, "game", GAMES[0])
+    for other in GAMES:
+        if other == game:
+            continue
+        for name in _chosen(args, other):
+            flag = "--" + name.replace("_", "-")
+            raise RulesError(name, f"{flag} is a rule of {other}, not of {game}")
+    rules: GameRules = cli_game_named(game).game.rules_type(players=args.players, **_chosen(args, game))
+    return rules
+
+
+def time_control_from_args(args: argparse.Namespace) -> pb.TimeControl | None:
+    """The clocks ``new`` asks for; None to take the server's defaults (no turn clock, its bot pace)."""
+    if args.clock is None and args.bot_pace is None:
+        return None
+    control = pb.TimeControl(on_timeout=POLICIES[args.on_timeout])
+    if args.clock is not None:
+        control.per_move.FromNanoseconds(round(args.clock * 1e9))
+        control.bank.FromNanoseconds(round(args.time_bank * 1e9))
+    if args.bot_pace is not None:
+        control.bot_pace.FromNanoseconds(round(args.bot_pace * 1e9))
+    return control
+
+
+def connection_from_args(args: argparse.Namespace) -> Connection:
+    return Connection.from_env(
+        args.server, tls=True if args.tls else None, ca_file=args.tls_ca, connect_timeout=args.connect_timeout
+    )
+
+
+def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """The server options; after the command they leave unset what was set before it (argparse.SUPPRESS)."""
+    unset = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--server", metavar="HOST:PORT", default=unset,
+        help=f"the game server (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tls", action="store_true", default=unset or False,
+        help="speak TLS to the server (or $THOUSAND_TLS=1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tls-ca", metavar="PEM", default=unset,
+        help="certificates to trust for a server's TLS (a private CA; or $THOUSAND_TLS_CA); implies --tls",
+    )  # fmt: skip
+    parser.add_argument(
+        "--connect-timeout", metavar="SECONDS", type=float, default=unset,
+        help=f"how long to try a server that does not answer (default {CONNECT_TIMEOUT:g})",
+    )  # fmt: skip
+
+
+def default_name() -> str:
+    return os.environ.get("USER") or os.environ.get("USERNAME") or "player"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    server = argparse.ArgumentParser(add_help=False)
+    _connection_options(server, top=False)
+    play = argparse.ArgumentParser(add_help=False)
+    play.add_argument("--plain", action="store_true", help="line mode for scripts and screen readers")
+
+    parser = argparse.ArgumentParser(
+        prog="thousand",
+        description="Play Thousand or 1000 Blagogo on a game server: list tables, start one with bots, "
+        "join, watch. Your seats are kept on this machine: `thousand join TABLE` takes you back to yours.",
+    )
+    _connection_options(parser, top=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    tables = commands.add_parser("tables", parents=[server], help="list the tables")
+    tables.add_argument("--open", action="store_true", help="only tables with a free seat")
+    tables.add_argument("--limit", type=int, default=50, help="at most this many tables (default 50)")
+
+    new = commands.add_parser(
+        "new", parents=[server, play], help="create a table with bots, sit down and play"
+    )
+    new.add_argument("--game", choices=GAMES, default=GAMES[0], help=f"default {GAMES[0]}")
+    new.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N",
+        help="Thousand 2 to 4, 1000 Blagogo 2 to 8 (default 3)",
+    )  # fmt: skip
+    new.add_argument(
+        "--bots", type=int, default=None,
+        help="server-run bot seats (default: all but yours); the other seats stay open for people",
+    )  # fmt: skip
+    defaults = ", ".join(f"{e.default_bot} for {e.game.title}" for e in CLI_GAMES)
+    new.add_argument("--strategy", default=None, help=f"the bots' strategy (default: {defaults})")
+    new.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a practice table dealt from this seed, marked seeded for everyone: whoever knows it knows"
+        " every card (default: fair deals)",
+    )
+    new.add_argument(
+        "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
+    )
+    new.add_argument("--name", default=None, help="your name at the table (default: your last, or $USER)")
+    clocks = new.add_argument_group("clocks")
+    clocks.add_argument("--clock", type=float, metavar="SECONDS", help="a turn clock: seconds per move")
+    clocks.add_argument(
+        "--time-bank", type=float, metavar="SECONDS", default=0.0,
+        help="with --clock: extra seconds each seat may draw on over the whole game (default 0)",
+    )  # fmt: skip
+    clocks.add_argument(
+        "--on-timeout", choices=POLICIES, default="one-move",
+        help="with --clock, when a move's time runs out the server's bot: makes that one move (one-move, the "
+        "default), plays the seat until its player is back (until-back), or to the end (forfeit)",
+    )  # fmt: skip
+    clocks.add_argument(
+        "--bot-pace", type=float, metavar="SECONDS",
+        help="seconds the server's bots take at least over each move here (default: the server's)",
+    )  # fmt: skip
+    for game in GAMES:
+        add_rule_options(new, game)
+
+    join = commands.add_parser(
+        "join", parents=[server, play], help="take a seat at a table (back to yours, if you had one) and play"
+    )
+    join.add_argument("table", help="the table's id (see `thousand tables`)")
+    join.add_argument("--seat", type=int, default=None, help="the seat to take (default: yours, or any free)")
+    join.add_argument("--name", default=None, help="your name at the table (default: as before, or $USER)")
+
+    watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
+    watch.add_argument("table", help="the table's id (see `thousand tables`)")
+
+    leave = commands.add_parser("leave", parents=[server], help="give up your seat at a table")
+    leave.add_argument("table", help="the table's id")
+
+    export = commands.add_parser(
+        "export",
+        parents=[server],
+        help="write a finished table's game record (JSON) that replays exactly",
+        description="Write a finished table's game record (the JSON format of docs/protocol.md), fetched "
+        "from the server (ExportTable). An operator can also read it from the server's database file with "
+        "thousand-export, unfinished tables included.",
+    )
+    export.add_argument("table", help="the table's id (see `thousand tables`)")
+    export.add_argument("--out", default="-", help="file to write ('-': standard output, the default)")
+    return parser

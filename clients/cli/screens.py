@@ -1,0 +1,79 @@
+"""The full-screen UI's pop-ups, the same for every game: a page of text (the rules and keys, the score sheet,
+the deal's tricks) and a question with a line to answer it (a joker's meaning, a meld's id)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+SUIT_PATTERN = r"(?:10|[2-9JQKA])?[♥♦]'?"
+
+
+def coloured(line: str) -> Text:
+    """A line of words with the red suits in red."""
+    text = Text(line)
+    text.highlight_regex(SUIT_PATTERN, "red")
+    return text
+
+
+class TextScreen(ModalScreen[None]):
+    """A page of text over the table, scrolled with the arrow keys; Escape (or its key again) closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1,s,t", "close", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 100%; max-width: 100; height: 90%; border: thick $accent;
+                                  background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        text = Text(self.title_text + "\n\n", style="bold")
+        for line in [*self.lines, "", "Escape closes this page."]:
+            text.append_text(coloured(line + "\n"))
+        with VerticalScroll():
+            yield Static(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class AskScreen(ModalScreen[str | None]):
+    """A small question with a line to type the answer in; Escape gives up (None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "give_up", "Cancel")]
+    DEFAULT_CSS = """
+    AskScreen { align: center middle; }
+    AskScreen > Vertical { width: 100%; max-width: 80; height: auto; border: thick $accent;
+                           background: $surface; padding: 0 1; }
+    AskScreen Static { height: auto; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(coloured(self.question + "  (Escape cancels)"), id="question")
+            yield Input(id="answer")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        self.dismiss(message.value)
+
+    def action_give_up(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,62 @@
+"""Starting ``thousand-server`` as an operator meets it: a port another server holds fails the start in words
+(gRPC's SO_REUSEPORT let a second server bind it too, and clients reached either at random), and ``--help``
+shows every setting's default and environment variable."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.app import Server, Settings, StartError, parse_settings
+from tests.live_server import ROOT, live_server
+
+
+def test_a_second_server_on_a_taken_port_fails_its_start_in_words(tmp_path: Path) -> None:
+    with live_server(tmp_path) as first:
+        second = subprocess.run(
+            [sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(first.port)],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert second.returncode == 1, second.stderr
+        assert f"thousand-server: cannot listen on 127.0.0.1:{first.port}: the port is taken" in second.stderr
+        assert first.process is not None and first.process.poll() is None  # the first one serves on
+
+
+def test_a_taken_port_is_a_start_error_in_process() -> None:
+    async def scenario() -> None:
+        server = Server(Settings(host="127.0.0.1", port=0))
+        await server.start()
+        try:
+            with pytest.raises(StartError, match="the port is taken"):
+                Server(Settings(host="127.0.0.1", port=server.port))
+        finally:
+            await server.stop(grace=0)
+
+    asyncio.run(scenario())
+
+
+def test_help_shows_each_settings_default_and_environment_variable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_settings(["--help"], env={})
+    text = " ".join(capsys.readouterr().out.split())
+    flags = sorted(set(re.findall(r"(--[a-z][a-z-]+) [A-Z_{]", text)))
+    assert "--port" in flags and "--tls-cert" in flags and len(flags) > 10
+    for flag in flags:
+        env = "THOUSAND_" + flag[2:].replace("-", "_").upper()
+        if flag == "--web-allowed-origin":
+            env += "S"  # a list: THOUSAND_WEB_ALLOWED_ORIGINS, as its help says
+        assert re.search(rf"\[default: [^;\]]+; env {env}\]", text), flag
+    assert "[default: 50051; env THOUSAND_PORT]" in text
+    assert "[default: thousand.db; env THOUSAND_DB]" in text
+    assert "[default: (none); env THOUSAND_TLS_CERT]" in text
