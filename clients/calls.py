@@ -1,5 +1,6 @@
 """A session's unary calls to its server: retried while the transport fails (safe calls only), given up in
-time, and said in words when the server was never reached.
+time, and said in words when the server was never reached; in a cluster, sent again to wherever the
+refusal points (:mod:`clients.routing`).
 
 Until the server has answered once, a transport failure is given up after the connection's connect timeout
 (a person is waiting to hear that the address is wrong or the server is down), with a shorter deadline per
@@ -18,6 +19,7 @@ from grpc import aio
 from clients.backoff import Backoff
 from clients.connection import Connection, in_words
 from clients.errors import ServerError
+from clients.routing import Route
 
 CALL_TIMEOUT: Final = 10.0
 """Seconds one unary call may take before it counts as failed (and, where safe, is retried)."""
@@ -28,14 +30,17 @@ T = TypeVar("T")
 class Calls:
     """Unary calls over one connection, with what they learned of it: whether the server ever answered."""
 
-    def __init__(self, connection: Connection, backoff: Backoff) -> None:
+    def __init__(self, connection: Connection, backoff: Backoff, route: Route) -> None:
         self.connection = connection
         self.backoff = backoff
+        self.route = route
         self.reached = False
         """Whether the server ever answered (a call, a refusal, a stream that connected)."""
 
     async def __call__(self, call: Callable[[], Awaitable[T]], *, retry: bool) -> T:
-        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff."""
+        """One unary call; with ``retry`` (safe calls only), transport failures are retried with backoff. A
+        refusal that points to another node (or says the table is moving) is followed, and the call sent
+        again: it changed nothing where it was refused."""
         started = time.monotonic()
         delays = self.backoff.delays()
         while True:
@@ -45,9 +50,14 @@ class Calls:
                 error = ServerError.from_rpc(rpc_error)
             else:
                 self.reached = True
+                self.route.answered()
                 return result
             if error.reason:
                 self.reached = True  # the server answered, with a refusal
+            follow = self.route.follow(error)
+            if follow is not None and not self.given_up(started):
+                await asyncio.sleep(follow)
+                continue
             if not (retry and error.retryable) or self.given_up(started):
                 raise self.unreachable(error)
             await asyncio.sleep(next(delays))

@@ -32,7 +32,7 @@ _RETRYABLE: Final = frozenset(
 )
 """Transport trouble: worth another try when the server did not answer with a reason of its own."""
 
-TRY_AGAIN: Final = frozenset({"RATE_LIMITED", "STORE_UNAVAILABLE"})
+TRY_AGAIN: Final = frozenset({"RATE_LIMITED", "STORE_UNAVAILABLE", "TABLE_MOVING"})
 """Refusals that applied nothing and ask for the same request again later (docs/protocol.md, Errors)."""
 
 

@@ -20,6 +20,11 @@ What it takes care of:
 - **Actions** (:meth:`TableSession.submit`): a fresh ``request_id`` per action and the ``last_seen_sequence``;
   a call that fails with UNAVAILABLE (or times out) is retried with the same ``request_id``, which the server
   applies at most once.
+- **Clusters** (:mod:`clients.routing`): ``address`` may name several of a cluster's nodes
+  (``"a:50051,b:50051"``). A refusal that says the table is served elsewhere (TABLE_ELSEWHERE) is followed to
+  the owner's endpoint, one that says it is moving (TABLE_MOVING) is retried after its delay, and an
+  unreachable node is left for the next known one; streams resume on the new owner after the last sequence
+  seen, actions are retried with the same ``request_id``.
 - **Fair deals**: :meth:`TableSession.join` adds a seed of the seat's own to the deals, after reading the
   table's commitment, and :attr:`TableSession.deals` checks every deal the stream reveals against them
   (:mod:`clients.fairness`, :mod:`engine.verify`).
@@ -49,6 +54,7 @@ from clients.fairness import SeatDeals, new_client_seed
 from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of_rules
 from clients.messages import ConnectionLost, EventMessage, Reconnected, StreamItem, Turn
 from clients.place import Place, ResyncError
+from clients.routing import Route
 from clients.seats import KeptSeat, SeatKeeper
 from clients.streams import PlayCall, PlayLostError, play_updates, unbatched
 from engine.verify import DealChecker
@@ -88,10 +94,9 @@ class TableSession:
         """Where the seats joined are kept, to come back to them (:mod:`clients.seats`); None: nowhere."""
         self.resumed = False
         """Whether :meth:`join` came back to a seat kept from before rather than taking a new one."""
-        self._calls = Calls(self.connection, self.backoff)
-        self._own_channel = channel is None
-        self._channel = channel if channel is not None else self.connection.channel()
-        self._stub: pb_grpc.TableServiceAsyncStub = pb_grpc.TableServiceStub(self._channel)
+        self.route = Route(self.connection, channel=channel)
+        """The cluster's nodes this session knows, and the one its calls go to."""
+        self._calls = Calls(self.connection, self.backoff, self.route)
         self._at = Place()
         self.use_play = True
         """A seated session streams over Play and sends its actions on that stream while it is open (one
@@ -108,8 +113,12 @@ class TableSession:
         await self.close()
 
     async def close(self) -> None:
-        if self._own_channel:
-            await self._channel.close()
+        await self.route.close()
+
+    @property
+    def _stub(self) -> pb_grpc.TableServiceAsyncStub:
+        """The stub of the node calls go to now (read at each call: a redirect changes it)."""
+        return self.route.stub
 
     # ------------------------------------------------------------------ where we sit
 
@@ -222,6 +231,7 @@ class TableSession:
         response = await self._calls(
             lambda: self._stub.CreateTable(request, timeout=self._calls.timeout), retry=True
         )
+        self.route.go(response.table.endpoint)  # in a cluster: where the table is served
         return self._deals.seen(response.table)
 
     async def list_tables(
@@ -308,6 +318,7 @@ class TableSession:
         """JoinTable with this token and seed; the seat's deals checked from ``joined_at`` (when it was first
         taken; by default now)."""
         table_id = before.table_id
+        self.route.go(before.endpoint)  # in a cluster: its owner (a refusal redirects, if it moved since)
         request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
         if seat is not None:
             request.seat = seat
@@ -349,6 +360,7 @@ class TableSession:
     async def watch(self, table_id: str) -> pb.Table:
         """Follow a table as a spectator (public information only); checks that the table exists."""
         table = await self.get_table(table_id)
+        self.route.go(table.endpoint)
         self.attach(table_id)
         self._at.table = table
         self._deals.watching(table)
@@ -448,6 +460,7 @@ class TableSession:
             resumed_after = self._at.last_sequence
             call, batches = self._open_stream(resumed_after)
             error: ServerError
+            moved: float | None = None
             try:
                 await call.wait_for_connection()
                 self._calls.reached = True
@@ -472,7 +485,12 @@ class TableSession:
                 if error.code is grpc.StatusCode.UNIMPLEMENTED and self._play is not None:
                     self.use_play = False  # a server without Play: StreamEvents and SubmitAction
                     continue
-                if not error.retryable:
+                moved = self.route.follow(error)
+                if moved is not None:  # served elsewhere now: resume there, after the last event seen
+                    if moved == 0.0:
+                        reconnecting = True
+                        continue
+                elif not error.retryable:
                     raise error from None
             finally:
                 call.cancel()
@@ -487,7 +505,7 @@ class TableSession:
                     error.code, f"could not reconnect to {self.address}: {words}", error.reason
                 )
             attempt += 1
-            delay = next(delays)
+            delay = max(next(delays), moved or 0.0)
             reconnecting = True
             yield ConnectionLost(error, attempt, delay)
             await asyncio.sleep(delay)

@@ -29,6 +29,10 @@ from grpc_reflection.v1alpha import reflection
 
 import engine
 from server.clock import MAX_BOT_PACE
+from server.cluster import DEFAULT_LEASE_SECONDS, Node
+from server.cluster_flags import add_cluster_arguments, node_settings
+from server.cluster_metrics import ClusterCollector, StoreCollector
+from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
 from server.metrics import Metrics
@@ -44,7 +48,8 @@ from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.stalls import StallWatch
-from server.store import Store
+from server.store_pg import PostgresStore
+from server.stores import open_store
 from server.telemetry import Telemetry
 from server.web import WebPort, valid_origin
 from server.web_context import CONNECT, GRPC_WEB
@@ -128,6 +133,15 @@ class Settings:
     frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
     gc_threshold: int = GC_THRESHOLD
     """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
+    node_id: str = ""
+    """With a PostgreSQL ``db``: this node's name in the cluster ("": the advertised address)."""
+    advertise_address: str = ""
+    """host:port clients reach this node at ("": ``host`` and the port, or the host name when ``host`` is a
+    wildcard)."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    """How long a node that stopped heartbeating keeps its tables before the others take them over."""
+    placement: str = "local"
+    """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
     bot_pace: float = 0.0
     """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
     do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
@@ -177,7 +191,7 @@ class Server:
         self.settings = settings
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
-        self.store = Store(settings.db)
+        self.store = open_store(settings.db)
         self.stalls = StallWatch(self.telemetry.loop_stalled)
         self.registry = Registry(
             self.store,
@@ -186,7 +200,11 @@ class Server:
             pacer=BotPacer(settings.bot_move_delay, settings.bot_table_max_moves),
             stalls=self.stalls,
         )
-        restored = self.registry.restore(settings.table_idle_seconds)
+        self.node: Node | None = None
+        """This server's part in a cluster (a PostgreSQL store), once it knows its port."""
+        restored = (
+            0 if isinstance(self.store, PostgresStore) else self.registry.restore(settings.table_idle_seconds)
+        )
         if restored or self.registry.left_in_store:
             log.info(
                 "tables restored", count=restored, left_in_store=self.registry.left_in_store, db=settings.db
@@ -212,6 +230,27 @@ class Server:
             self.grpc,
         )
         self.port = self._listen(f"{settings.host}:{settings.port}")
+        if isinstance(self.store, PostgresStore):
+            self.node = Node(
+                node_settings(
+                    settings.node_id,
+                    settings.advertise_address,
+                    settings.host,
+                    self.port,
+                    web_port=settings.web_port,
+                    lease_seconds=settings.lease_seconds,
+                    placement=settings.placement,
+                    finished_kept_seconds=settings.table_idle_seconds,
+                ),
+                self.registry,
+                self.store,
+            )
+            self.store.node_id = self.node.node_id
+            self.registry.directory = self.node.directory
+        if self.metrics is not None:
+            self.metrics.registry.register(StoreCollector(self.store))
+            if self.node is not None:
+                self.metrics.registry.register(ClusterCollector(self.node))
         self.metrics_port = 0
         self.web: WebPort | None = None
         if settings.web_port:
@@ -231,6 +270,7 @@ class Server:
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self._readiness: asyncio.Task[None] | None = None
 
     def _listen(self, address: str) -> int:
         """Bind the gRPC port; :class:`StartError` when it cannot be had (taken by another process)."""
@@ -257,30 +297,27 @@ class Server:
             interceptors.append(observed)
         return interceptors
 
-    async def _refuse_start(self, what: str, error: OSError, flag: str) -> NoReturn:
-        """Undo what started and say in words which port could not be had (a traceback tells an operator
-        nothing about what to change)."""
-        await self.grpc.stop(0)
-        self.store.close()
-        raise StartError(f"cannot {what}: {error.strerror or error}; choose another {flag}") from None
-
     async def start(self) -> None:
         self.stalls.start()
+        if self.node is not None:
+            await self.node.start()  # the tables that still name this node are back before it serves
         await self.grpc.start()
         host = self.settings.host
         if self.web is not None:
             try:
                 self.web_port = await self.web.start()
             except OSError as error:
-                await self._refuse_start(
-                    f"listen on {host}:{self.settings.web_port} (the web port)", error, "--web-port"
+                await self._give_up(
+                    f"cannot listen on {self.settings.host}:{self.settings.web_port} (the web port): "
+                    f"{error.strerror or error}; choose another --web-port"
                 )
         if self.metrics is not None:
             try:
                 self.metrics_port = self.metrics.serve(host, self.settings.metrics_port)
             except OSError as error:
-                await self._refuse_start(
-                    f"serve metrics on {host}:{self.settings.metrics_port}", error, "--metrics-port"
+                await self._give_up(
+                    f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
+                    f"{error.strerror or error}; choose another --metrics-port"
                 )
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
@@ -288,6 +325,8 @@ class Server:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.settings.sweep_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_idle_tables())
+        if self.node is not None:
+            self._readiness = asyncio.get_running_loop().create_task(self._watch_lease(self.node))
         log.info(
             "serving",
             host=self.settings.host,
@@ -298,25 +337,69 @@ class Server:
             engine="compiled" if engine.COMPILED else "python",
         )
 
+    async def _give_up(self, message: str) -> NoReturn:
+        """A start that failed half way: undo what started (a cluster node leaves, releasing its tables)."""
+        await self.grpc.stop(0)
+        self.stalls.stop()
+        self.store.close()
+        if self.node is not None:
+            await self.node.stop()
+        raise StartError(message)
+
+    def _end_streams(self) -> None:
+        """End every stream: cleanly on a single server; in a cluster the tables go to other nodes, so their
+        streams end with TABLE_MOVING (clients follow) and the tables leave this node's memory."""
+        if self.node is None:
+            self.service.close_streams()
+            return
+        moving = ServiceError(
+            ErrorReason.TABLE_MOVING,
+            "the node is stopping; the table moves to another node",
+            retry_delay=MOVING_RETRY_SECONDS,
+        )
+        for table in self.registry.all():
+            self.registry.drop(table.table_id, moving)
+
     async def stop(self, grace: float | None = None) -> None:
         """Drain: NOT_SERVING, end the streams, let in-flight calls finish within ``grace`` seconds."""
         grace = self.settings.shutdown_grace if grace is None else grace
         log.info("draining", grace_s=grace)
         self.draining = True
         await self.health.enter_graceful_shutdown()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        self.service.close_streams()
+        for task in (self._sweeper, self._readiness):
+            if task is not None:
+                task.cancel()
+        self._end_streams()
         stopping = [self.grpc.stop(grace)]
         if self.web is not None:
             # The web port ends the streams once more after it stopped accepting: one that started meanwhile.
-            stopping.append(self.web.stop(grace, self.service.close_streams))
+            stopping.append(self.web.stop(grace, self._end_streams))
         await asyncio.gather(*stopping)
         self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        if self.node is not None:
+            await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:
             self.metrics.close()
         log.info("stopped")
+
+    async def _watch_lease(self, node: Node) -> None:
+        """Readiness of a cluster node: the game service is SERVING only while the database accepts its
+        heartbeats (the lease is fresh: under half of it old), so that a load balancer sends no new players
+        to a node that cannot reach the database or is about to lose its tables."""
+        serving = True
+        while True:
+            await asyncio.sleep(node.membership.heartbeat_seconds / 2)
+            fresh = node.lease_age < node.settings.lease_seconds / 2 and not node.ended.is_set()
+            if fresh != serving:
+                serving = fresh
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if fresh
+                    else health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+                await self.health.set(SERVICE_NAME, status)
+                log.warning("readiness changed", serving=fresh, lease_age_s=round(node.lease_age, 3))
 
     async def _sweep_idle_tables(self) -> None:
         """The one periodic task that drops tables idle for ``table_idle_seconds`` (no per-table timers)."""
@@ -349,7 +432,12 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
-    await stopping.wait()
+    waits = [loop.create_task(stopping.wait())]
+    if server.node is not None:
+        waits.append(loop.create_task(server.node.ended.wait()))  # another process took this node's id
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for wait in waits:
+        wait.cancel()
     await server.stop()
 
 
@@ -405,7 +493,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     parser.add_argument(
         "--db",
         default=env.get("THOUSAND_DB", DEFAULT_DB),
-        help="the SQLite database tables are event-sourced in (':memory:' keeps nothing)",
+        help="where tables are event-sourced: a SQLite file (':memory:' keeps nothing) or a PostgreSQL URL,"
+        " postgresql://user@host:port/database, shared by the nodes of a cluster",
     )
     parser.add_argument(
         "--metrics-port",
@@ -544,6 +633,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
+    add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
@@ -557,6 +647,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
+    if not 0.5 <= args.lease_seconds <= 600:
+        parser.error("--lease-seconds must be 0.5 to 600")
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
         parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
@@ -595,6 +687,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
+        node_id=args.node_id,
+        advertise_address=args.advertise_address,
+        lease_seconds=args.lease_seconds,
+        placement=args.placement,
         bot_pace=args.bot_pace,
     )
 

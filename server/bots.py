@@ -14,10 +14,12 @@ the table is, or when the seat's time runs out, and kept to the end of the game,
 every change, as the local tournament shows it. Replaying a table's stored records after a restart makes and
 shows them in the same order, so those memories are rebuilt as they were.
 
-Each seat has its own random generator derived from the table's seed, so a table's bots play the same game
-again from the same seed. A move the store cannot commit is not made: the loop waits and decides again, the
-wait doubling up to a bound. Where people play, each move waits the table's bot pace first
-(:attr:`~server.clock.TimeControl.bot_pace`).
+Each decision draws from a random generator of its own, derived from the table's seed, the seat, who plays it
+and the table's sequence number: never from a generator kept in one process's memory, so a table's bots play
+the same game again from the same seed, also when another node took the table over mid-game (or the server
+restarted) and replayed it: the next decision is the one the first owner would have made. A move the store
+cannot commit is not made: the loop waits and decides again, the wait doubling up to a bound. Where people
+play, each move waits the table's bot pace first (:attr:`~server.clock.TimeControl.bot_pace`).
 """
 
 from __future__ import annotations
@@ -47,16 +49,14 @@ STORE_RETRY_MAX_SECONDS: Final = 30.0
 class Bots:
     """The bots of one table: who plays which seat, with which generator, and the task that moves them."""
 
-    __slots__ = ("_players", "_rngs", "_table", "task")
+    __slots__ = ("_players", "_table", "task")
 
     def __init__(self, table: AnyTable) -> None:
         self._table = table
         self._players: dict[int, SeatBot[Any, Any]] = {}
-        self._rngs: dict[int, random.Random] = {}
         for seat, state in enumerate(table.seats):
             if state.bot:
                 self._players[seat] = table.adapter.new_bot(state.strategy)
-                self._rngs[seat] = random.Random(f"{table.seed}:bot:{seat}")
         self.task: asyncio.Task[None] | None = None
         """The loop's task while it runs (or once it ended)."""
 
@@ -88,7 +88,6 @@ class Bots:
             return
         table = self._table
         player = self._players[seat] = table.adapter.new_bot(table.adapter.takeover_strategy)
-        self._rngs[seat] = random.Random(f"{table.seed}:takeover:{seat}")
         if player.observes:
             player.observe(table.game, seat)
 
@@ -106,10 +105,22 @@ class Bots:
                 except Exception:  # another seat's action must not fail for a bot's memory
                     log.exception("bot observe failed", seat=seat, strategy=player.strategy)
 
+    def _rng(self, seat: int) -> random.Random:
+        """The generator of the seat's next decision: a function of the table's seed, the seat, who plays it
+        (its bot, or the takeover strategy) and the sequence number, which every decision advances."""
+        table = self._table
+        player = "bot" if table.seats[seat].bot else "takeover"
+        return random.Random(f"{table.seed}:{player}:{seat}:{table.sequence}")
+
     def _decide(self, seat: int) -> Any:
         """The seat's move, from what the seat may see: the one call into the game's strategies (through
         the seat's player). It only reads the table, so it may run in a worker thread."""
-        return self._players[seat].decide(self._table.game, seat, self._rngs[seat])
+        return self._players[seat].decide(self._table.game, seat, self._rng(seat))
+
+    def next_move(self, seat: int) -> Any:
+        """The move the seat's bot makes now: the same on any node, after any restart (its generator is the
+        decision's own, its memory rebuilt by the replay)."""
+        return self._decide(seat)
 
     async def play(self, seat: int) -> None:
         """One move of a server-run bot (caller holds the lock)."""
@@ -186,6 +197,8 @@ class Bots:
                     else:
                         await self.play(seat)
                 except ServiceError as error:
+                    if error.reason is ErrorReason.TABLE_MOVING:
+                        return  # another node plays the table now; this one drops it
                     if error.reason is not ErrorReason.STORE_UNAVAILABLE:
                         raise
                     failed = True  # the move was not made; it is decided again after a pause

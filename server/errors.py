@@ -19,6 +19,8 @@ from engine import ActionError, IllegalActionError, Reason
 from engine.blagogo import BlagogoIllegalActionError
 
 DOMAIN = "thousand.v1"
+MOVING_RETRY_SECONDS: Final = 0.25
+"""The retry delay of TABLE_MOVING: a takeover's replay takes milliseconds, finding the owner dead a lease."""
 MAX_MESSAGE_CHARS: Final = 1024
 """The longest status message sent: a message echoing a client's input never makes the trailers outgrow a
 client's metadata limit (8 KiB in gRPC's C core, which then reports RESOURCE_EXHAUSTED, not the error)."""
@@ -47,6 +49,8 @@ class ErrorReason(Enum):
     SEAT_FORFEITED = "SEAT_FORFEITED"
     STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
     TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
+    TABLE_ELSEWHERE = "TABLE_ELSEWHERE"
+    TABLE_MOVING = "TABLE_MOVING"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -74,6 +78,9 @@ _CODES: Final = {
     ErrorReason.SEAT_FORFEITED: grpc.StatusCode.FAILED_PRECONDITION,
     ErrorReason.STORE_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
     ErrorReason.TABLE_NOT_FINISHED: grpc.StatusCode.FAILED_PRECONDITION,
+    # Not UNAVAILABLE: retrying here would get the same answer; the client must go to ``endpoint``.
+    ErrorReason.TABLE_ELSEWHERE: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.TABLE_MOVING: grpc.StatusCode.UNAVAILABLE,
 }
 
 
@@ -90,7 +97,8 @@ class ServiceError(Exception):
         self.message = message
         self.metadata = metadata
         self.retry_delay = retry_delay
-        """Seconds after which a retry will be accepted (RATE_LIMITED): a ``google.rpc.RetryInfo`` detail."""
+        """Seconds after which a retry will be accepted (RATE_LIMITED, TABLE_MOVING): a
+        ``google.rpc.RetryInfo`` detail."""
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason.value, domain=DOMAIN, metadata=self.metadata)

@@ -52,7 +52,8 @@ from google.protobuf import json_format
 from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
 from server.seats import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
-from server.store import DEFAULT_GAME, Store, StoredTable
+from server.store import DEFAULT_GAME, StoredTable
+from server.stores import is_postgres, open_store
 from server.table import AnyTable, Table
 
 FORMAT: Final = "thousand.game-record/1"
@@ -207,10 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=os.environ.get("THOUSAND_DB", "thousand.db"))
     parser.add_argument("--out", default="-", help="file to write ('-': standard output)")
     args = parser.parse_args(argv)
-    if not Path(args.db).exists():
+    if not is_postgres(args.db) and not Path(args.db).exists():
         print(f"thousand-export: no database at {args.db}", file=sys.stderr)
         return 2
-    stored = Store(args.db).get(args.table)
+    stored = open_store(args.db).get(args.table)
     if stored is None:
         print(f"thousand-export: no table {args.table!r} in {args.db}", file=sys.stderr)
         return 2

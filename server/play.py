@@ -91,18 +91,25 @@ async def play(
     reader = asyncio.create_task(actions.read(requests))
     try:
         async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
-            async for data in responses:
-                if type(data) is Reply:
+            try:
+                async for data in responses:
+                    if type(data) is Reply:
+                        actions.sent()
+                        yield bytes(data)  # gRPC takes bytes only, not a subclass
+                        continue
+                    update = wire.message_field(_UPDATE, data)
+                    reply = subscriber.take_reply()
+                    if reply is None:
+                        yield update
+                    else:
+                        actions.sent()
+                        yield update + reply
+            except ServiceError as error:  # the table moved to another node: results in hand go first
+                while (reply := subscriber.take_reply()) is not None:
                     actions.sent()
-                    yield bytes(data)  # gRPC takes bytes only, not a subclass
-                    continue
-                update = wire.message_field(_UPDATE, data)
-                reply = subscriber.take_reply()
-                if reply is None:
-                    yield update
-                else:
-                    actions.sent()
-                    yield update + reply
+                    yield bytes(reply)
+                await context.abort_with_status(error.to_status())
+                return
         # The table's stream ended (game over, seat given up, server stopping, a spectator's action): the
         # result of an action in hand still goes out, and so does any result queued behind the end.
         async with actions.acting:
@@ -128,7 +135,7 @@ async def _start(service: TableService, requests: AsyncIterator[object]) -> tupl
             field="start",
         )
     start = first.start
-    table = service.registry.get(table_id_of(start.table_id))
+    table = await service.registry.owned(table_id_of(start.table_id))
     return table, start.after_sequence if start.HasField("after_sequence") else None
 
 

@@ -5,7 +5,10 @@ Why per client: with one global bound, one client (a script, a buggy bot) could 
 every other client would get TOO_MANY_TABLES until its tables expired. Why bot-only tables apart: a table
 whose every seat is a bot plays on by itself, costing CPU from one small request, so the server lets each
 client start only a few of them, and only so many in all. A client is named by :func:`server.requests.
-client_of` (its address); tables rebuilt from the store after a restart count in the totals only.
+client_of` (its address), stored with the table, so that its tables still count after a restart. In a
+cluster the totals are the node's (what its one process can carry), a client's shares the cluster's: the
+node asked counts the client's tables on every node (:meth:`server.registry.Directory.held_elsewhere`), so
+spreading tables over the nodes, or a takeover, gives nobody a larger share.
 
 A limit of 0 is no limit. A refusal is TOO_MANY_TABLES (RESOURCE_EXHAUSTED) with ErrorInfo metadata
 ``limit`` (which quota: ``tables``, ``tables_per_client``, ``bot_tables``, ``bot_tables_per_client``) and
@@ -33,7 +36,7 @@ class Holding:
     """One unfinished table (or one being created) as the quotas see it."""
 
     client: str
-    """Who created it ("" when not known: a table rebuilt from the store)."""
+    """Who created it ("" when not known: a table stored before creators were)."""
     bots_only: bool
     """Every seat is a bot: nobody has to join for it to play."""
 
@@ -47,8 +50,12 @@ class TableQuotas:
     bot_tables: int = DEFAULT_MAX_BOT_TABLES
     bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
 
-    def check(self, holdings: Iterable[Holding], client: str, bots_only: bool) -> None:
-        """TOO_MANY_TABLES when ``client`` may not create one more table (of bots only, ``bots_only``)."""
+    def check(
+        self, holdings: Iterable[Holding], client: str, bots_only: bool, *, elsewhere: Iterable[Holding] = ()
+    ) -> None:
+        """TOO_MANY_TABLES when ``client`` may not create one more table (of bots only, ``bots_only``).
+        ``holdings``: the server's tables; ``elsewhere``: the client's tables on other nodes of its cluster,
+        which count in the client's shares only."""
         total = mine = bots = my_bots = 0
         for held in holdings:
             total += 1
@@ -57,6 +64,9 @@ class TableQuotas:
             if held.bots_only:
                 bots += 1
                 my_bots += own
+        for held in elsewhere:
+            mine += 1
+            my_bots += held.bots_only
         if 0 < self.tables <= total:
             _refuse("tables", self.tables, f"the server already holds {total} unfinished tables, its limit")
         if client and 0 < self.tables_per_client <= mine:

@@ -10,7 +10,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from engine.seeds import SECRET_BYTES
 from server.clock import TimeControl
@@ -21,15 +21,47 @@ from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
 from server.seats import SeatState
 from server.stalls import StallWatch
-from server.store import Store, StoreError, TableConfig
+from server.store import Store, StoredTable, StoreError, TableConfig
 from server.table import AnyTable, Table
 from server.telemetry import Telemetry
+from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
 CREATE_REQUEST_WINDOW: Final = 600.0
 """Seconds during which a CreateTable request_id names the table it created (a retry gets that table)."""
 log = get_logger("thousand.registry")
+
+
+class Directory(Protocol):
+    """Every table of a cluster, as any node sees it: the tables it holds, and the others' in the database."""
+
+    async def refusal(self, table_id: str) -> ServiceError:
+        """Why this node does not serve a table: TABLE_ELSEWHERE (where), TABLE_MOVING or TABLE_NOT_FOUND."""
+        ...
+
+    async def describe(self, table_id: str) -> pb.Table:
+        """A table this node does not hold, as its owner last published it (TABLE_NOT_FOUND: none)."""
+        ...
+
+    async def page(
+        self, only_open: bool, page_size: int, before: int | None, game: AnyAdapter | None
+    ) -> tuple[list[pb.Table], int | None]:
+        """One page of every node's tables, newest first, and the serial of its last when more follow."""
+        ...
+
+    async def created(self, request_id: str, digest: str, window: float) -> pb.Table | None:
+        """The table a CreateTable with this request_id made on any node in the last ``window`` seconds;
+        REQUEST_ID_REUSED when that request's ``digest`` (:func:`creation_digest`) was another."""
+        ...
+
+    async def held_elsewhere(self, client: str) -> list[Holding]:
+        """The unfinished tables ``client`` created that this node does not hold (for its quotas)."""
+        ...
+
+    async def place(self, table: AnyTable) -> pb.Table:
+        """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +102,8 @@ class Registry:
         CREATE_REQUEST_WINDOW s."""
         self._creating_for: dict[str, tuple[asyncio.Future[AnyTable], str]] = {}
         """CreateTable request_ids whose table is being created (waiting for its commit), with its digest."""
+        self.directory: Directory | None = None
+        """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
     def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
@@ -87,42 +121,60 @@ class Registry:
         self._serial = max(self._serial, self.store.max_serial())  # new tables come after the ones left out
         count = 0
         for stored in self.store.tables(finished_before=finished_before):
-            config = stored.config
-            adapter = adapter_for_name(config.game)
-            rules = adapter.rules_from_bytes(config.rules)
-            seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
-            _check_strategies(adapter, seats)
-            table: AnyTable = Table(
-                stored.table_id,
-                serial=stored.serial,
-                adapter=adapter,
-                rules=rules,
-                seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
-                seed=config.seed,
-                first_dealer=config.first_dealer,
-                store=self.store,
-                create_time=stored.create_time,
-                time_control=config.time_control,
-                pacer=self.pacer,
-                stalls=self.stalls,
-                seeded=config.seeded,
-                secret=config.secret,
-            )
-            if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
-                known = (stored.table_id, stored.create_time, config.request_digest)
-                self._created_by[config.request_id] = known
-            table.replay(stored.records)
-            if table.finished and stored.finish_time is None:
-                # Finished before the server noted finish times (or the note was lost): from now on, then.
-                self.store.mark_finished(table.table_id, now)
-            table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
-            self.telemetry.table_restored(table)
-            self._tables[table.table_id] = table
-            self._holders[table.table_id] = Holding("", all(s.bot for s in seats))
-            self._serial = max(self._serial, stored.serial)
+            self.adopt(stored, now)
             count += 1
         self.left_in_store = self.store.count() - count
         return count
+
+    def adopt(self, stored: StoredTable, now: float | None = None) -> AnyTable:
+        """Rebuild a stored table by replaying its records and hold it: on a restart (``restore``), or when
+        this node takes the table over from another (:mod:`server.cluster`)."""
+        assert self.store is not None
+        now = time.time() if now is None else now
+        config = stored.config
+        adapter = adapter_for_name(config.game)
+        rules = adapter.rules_from_bytes(config.rules)
+        seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
+        _check_strategies(adapter, seats)
+        table: AnyTable = Table(
+            stored.table_id,
+            serial=stored.serial,
+            adapter=adapter,
+            rules=rules,
+            seats=[SeatState(bot=s.bot, strategy=s.strategy) for s in seats],
+            seed=config.seed,
+            first_dealer=config.first_dealer,
+            store=self.store,
+            create_time=stored.create_time,
+            time_control=config.time_control,
+            pacer=self.pacer,
+            stalls=self.stalls,
+            seeded=config.seeded,
+            secret=config.secret,
+        )
+        if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
+            known = (stored.table_id, stored.create_time, config.request_digest)
+            self._created_by[config.request_id] = known
+        table.replay(stored.records)
+        if table.finished and stored.finish_time is None:
+            # Finished before the server noted finish times (or the note was lost): from now on, then.
+            self.store.mark_finished(table.table_id, now)
+        table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
+        self.telemetry.table_restored(table)
+        self._tables[table.table_id] = table
+        self._holders[table.table_id] = Holding(config.creator, all(s.bot for s in seats))
+        self._serial = max(self._serial, stored.serial)
+        return table
+
+    def drop(self, table_id: str, failure: ServiceError) -> AnyTable | None:
+        """Let go of a table another node owns now: out of memory, its clock and bots stopped, its streams
+        ended with ``failure`` (where it went, or that it is moving). Its records stay in the store."""
+        table = self._tables.pop(table_id, None)
+        self._holders.pop(table_id, None)
+        if table is not None:
+            table.close_streams(failure)
+            table.on_change = table.on_lost = None
+        return table
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -156,7 +208,7 @@ class Registry:
                 return earlier
             pending = self._creating_for.get(request_id)
             if pending is not None:
-                _check_same_request(request_id, pending[1], digest)
+                check_same_request(request_id, pending[1], digest)
                 return await asyncio.shield(pending[0])
             done: asyncio.Future[AnyTable] = asyncio.get_running_loop().create_future()
             self._creating_for[request_id] = (done, digest)
@@ -185,7 +237,7 @@ class Registry:
         known = self._created_by.get(request_id)
         if known is None or known[0] not in self._tables:
             return None
-        _check_same_request(request_id, known[2], digest)
+        check_same_request(request_id, known[2], digest)
         return self._tables[known[0]]
 
     def holdings(self) -> list[Holding]:
@@ -199,7 +251,11 @@ class Registry:
         players = adapter.players(rules)
         holding = Holding(new.client, bool(seats) and all(s.bot for s in seats))
         try:
-            self.quotas.check(self.holdings(), new.client, holding.bots_only)
+            # In a cluster, a client's share counts its tables on every node; the totals are this node's.
+            elsewhere = (
+                await self.directory.held_elsewhere(new.client) if self.directory and new.client else []
+            )
+            self.quotas.check(self.holdings(), new.client, holding.bots_only, elsewhere=elsewhere)
         except ServiceError as error:
             self.telemetry.limit_refused(error.metadata.get("limit", "tables"))
             raise
@@ -238,10 +294,11 @@ class Registry:
                 request_digest=digest,
                 seeded=seeded,
                 secret=secret,
+                creator=new.client,
             )
             self._creating.append(holding)
             try:
-                await self.store.create_table(table_id, serial, create_time, config)
+                serial = await self.store.create_table(table_id, serial, create_time, config)
             except StoreError as error:
                 log.error("table not stored", table_id=table_id, error=str(error))
                 raise ServiceError(
@@ -333,6 +390,43 @@ class Registry:
             chosen.append(table)
         return chosen, ""
 
+    async def owned(self, table_id: str) -> AnyTable:
+        """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
+        TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        if self.directory is not None:
+            raise await self.directory.refusal(table_id)
+        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+
+    async def listing(
+        self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
+    ) -> tuple[list[pb.Table], str]:
+        """ListTables: one page of every table (in a cluster, every node's), described, and the next page's
+        token ("" for the last page)."""
+        if self.directory is None:
+            tables, token = self.page(only_open, page_size, page_token, game)
+            return [t.describe() for t in tables], token
+        if page_size < 0 or page_size > MAX_PAGE_SIZE:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"page_size must be 0 to {MAX_PAGE_SIZE}, got {page_size}",
+                field="page_size",
+            )
+        before = _decode_token(page_token) if page_token else None
+        described, last = await self.directory.page(only_open, page_size or DEFAULT_PAGE_SIZE, before, game)
+        return described, "" if last is None else _encode_token(last)
+
+    async def describe(self, table_id: str) -> pb.Table:
+        """GetTable: the table as this node holds it, or (in a cluster) as its owner last published it."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table.describe()
+        if self.directory is not None:
+            return await self.directory.describe(table_id)
+        raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class _Creation:
@@ -347,21 +441,31 @@ class _Creation:
     client: str
 
     def digest(self) -> str:
-        """What the request asked for, hashed: the same for a retry of it, different for any other request
-        (the request_id and the client left out: a retry may come over another connection)."""
-        adapter = adapter_for_rules(self.rules)
-        content = {
-            "game": adapter.name,
-            "rules": adapter.rules_to_bytes(self.rules).hex(),
-            "seats": [[s.bot, s.strategy] for s in self.seats],
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "time_control": None if self.time_control is None else self.time_control.to_json(),
-        }
-        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
+        return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)
 
 
-def _check_same_request(request_id: str, known: str, digest: str) -> None:
+def creation_digest(
+    rules: object,
+    seats: list[SeatSpec],
+    seed: int | None,
+    first_dealer: int | None,
+    time_control: TimeControl | None,
+) -> str:
+    """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
+    request (the request_id and the client left out: a retry may come over another connection, or node)."""
+    adapter = adapter_for_rules(rules)
+    content = {
+        "game": adapter.name,
+        "rules": adapter.rules_to_bytes(rules).hex(),
+        "seats": [[s.bot, s.strategy] for s in seats],
+        "seed": seed,
+        "first_dealer": first_dealer,
+        "time_control": None if time_control is None else time_control.to_json(),
+    }
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def check_same_request(request_id: str, known: str, digest: str) -> None:
     """REQUEST_ID_REUSED when a request_id that made a table comes with a different request ("": a table
     stored before digests were, taken as the same)."""
     if known and known != digest:

@@ -26,7 +26,7 @@ from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.play import play
 from server.ratelimit import RateLimiter
-from server.registry import Registry, SeatSpec
+from server.registry import CREATE_REQUEST_WINDOW, Registry, SeatSpec, creation_digest
 from server.rendering import MAX_BATCH
 from server.requests import (
     TOKEN_METADATA,
@@ -116,30 +116,35 @@ class TableService:
                 " as a practice table (set practice), or leave it unset for fair deals",
                 field="seed",
             )
+        seed = request.seed if request.HasField("seed") else None
+        first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+        time_control = TimeControl.from_proto(request.time_control, self.default_bot_pace)
+        directory = self.registry.directory
+        if directory is not None and request.request_id:  # a retry, maybe on another node than the first try
+            digest = creation_digest(rules, seats, seed, first_dealer, time_control)
+            earlier = await directory.created(request.request_id, digest, CREATE_REQUEST_WINDOW)
+            if earlier is not None:
+                return pb.CreateTableResponse(table=earlier)
         table = await self.registry.create(
-            rules,
-            seats,
-            request.seed if request.HasField("seed") else None,
-            request.first_dealer if request.HasField("first_dealer") else None,
-            TimeControl.from_proto(request.time_control, self.default_bot_pace),
-            request_id=request.request_id,
-            client=client,
+            rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
         )
+        if directory is not None:  # a cluster: here, or handed to the least loaded node
+            return pb.CreateTableResponse(table=await directory.place(table))
         table.ensure_bots_running()
         return pb.CreateTableResponse(table=table.describe())
 
     async def list_tables(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
         game = None if request.game == pb.GAME_KIND_UNSPECIFIED else _game(request.game)
-        tables, token = self.registry.page(
+        tables, token = await self.registry.listing(
             request.only_open_seats, request.page_size, request.page_token, game
         )
-        return pb.ListTablesResponse(tables=[t.describe() for t in tables], next_page_token=token)
+        return pb.ListTablesResponse(tables=tables, next_page_token=token)
 
     async def get_table(self, request: pb.GetTableRequest) -> pb.GetTableResponse:
-        return pb.GetTableResponse(table=self.registry.get(table_id_of(request.table_id)).describe())
+        return pb.GetTableResponse(table=await self.registry.describe(table_id_of(request.table_id)))
 
     async def join_table(self, request: pb.JoinTableRequest) -> pb.JoinTableResponse:
-        table = self.registry.get(table_id_of(request.table_id))
+        table = await self.registry.owned(table_id_of(request.table_id))
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -204,13 +209,13 @@ class TableService:
         return pb.ExportTableResponse(record_json=compact)
 
     async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
-        table = self.registry.get(table_id_of(request.table_id))
+        table = await self.registry.owned(table_id_of(request.table_id))
         async with table.lock:
             await table.leave(table.authenticate(token))
             return pb.LeaveTableResponse(table=table.describe())
 
     async def reclaim_seat(self, request: pb.ReclaimSeatRequest, token: str | None) -> pb.ReclaimSeatResponse:
-        table = self.registry.get(table_id_of(request.table_id))
+        table = await self.registry.owned(table_id_of(request.table_id))
         async with table.lock:
             await table.reclaim(table.authenticate(token))
             described = table.describe()
@@ -220,7 +225,7 @@ class TableService:
         self, request: pb.SubmitActionRequest, token: str | None
     ) -> pb.SubmitActionResponse:
         try:
-            table = self.registry.get(table_id_of(request.table_id))
+            table = await self.registry.owned(table_id_of(request.table_id))
         except ServiceError as error:
             self.registry.telemetry.action_rejected(*requested_kind(request.action), error.reason.value)
             raise
@@ -269,13 +274,13 @@ class TableService:
         table.ensure_bots_running()
         return sequence
 
-    def stream_events(
+    async def stream_events(
         self, request: pb.StreamEventsRequest, token: str | None, client: str = ""
     ) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
-        table: AnyTable = self.registry.get(table_id_of(request.table_id))
+        table: AnyTable = await self.registry.owned(table_id_of(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
         self.limit_resume(table, after, client, token)
@@ -360,13 +365,16 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            responses = service.stream_events(request, token_of(context), client_of(context))
+            responses = await service.stream_events(request, token_of(context), client_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return
         async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
-            async for data in responses:
-                yield data
+            try:
+                async for data in responses:
+                    yield data
+            except ServiceError as error:  # the table moved to another node while streaming
+                await context.abort_with_status(error.to_status())
 
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(

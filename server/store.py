@@ -1,4 +1,5 @@
-"""The durable table store: every table is event-sourced in an embedded SQLite database.
+"""The durable table store: every table is event-sourced, in an embedded SQLite database (the default,
+:mod:`server.store_sqlite`) or in PostgreSQL (:mod:`server.store_pg`, shared by the nodes of a cluster).
 
 A table is its creation settings (its game, its rules as the game's rules message, seats, seed, first dealer
 and a fair table's secret) plus an append-only list of records: a seat taken (with the SHA-256 of its token,
@@ -12,11 +13,12 @@ with the same sequence numbers.
 The game is stored by name in the settings' JSON (``"game": "blagogo"``); settings without it are those of
 tables stored before there was a second game, which all play Thousand.
 
-Every write is committed (WAL, ``synchronous=FULL``) before the server acknowledges the request that made it,
-and before the table applies the change: a write that fails leaves the table as it was. With a database file
-the writes of every table go to one writer thread, which commits whatever has queued up meanwhile in one
-transaction (group commit): one ``fsync`` for many tables' actions, taken off the event loop, which only
-awaits its commit. ``":memory:"`` has no disk to wait for, so it commits on the spot, on the caller's thread.
+Every write is committed before the server acknowledges the request that made it, and before the table
+applies the change: a write that fails leaves the table as it was. The writes of every table go to one
+writer thread, which commits whatever has queued up meanwhile in one transaction (group commit): one
+``fsync`` (or one round trip to PostgreSQL) for many tables' actions, taken off the event loop, which only
+awaits its commit. This module holds what both stores share: the values, the queue and its writer thread;
+each store says how a transaction is begun, written and ended, and how tables are read back.
 
 A table that finished is marked so with its finish time, and one the server dropped from memory as idle with
 its expiry time; a restart need not rebuild one that finished longer ago than tables are kept in memory, nor
@@ -28,42 +30,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 import threading
+import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from server.clock import TimeControl
 from server.logs import get_logger
 
-SCHEMA_VERSION: Final = 1
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""
 log = get_logger("thousand.store")
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    table_id TEXT PRIMARY KEY,
-    serial INTEGER NOT NULL,
-    create_time REAL NOT NULL,
-    config TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    finish_time REAL,
-    expire_time REAL
-);
-CREATE TABLE IF NOT EXISTS records (
-    table_id TEXT NOT NULL REFERENCES tables(table_id),
-    number INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    data BLOB,
-    PRIMARY KEY (table_id, number)
-);
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +71,9 @@ class TableConfig:
     """A fair table's secret (engine.seeds.FairDeals), drawn at creation and stored with it, so that a
     restarted server, or another that takes the table over, deals the same cards. Empty (absent from the
     JSON) for a seeded table, and for a table stored before fair deals (its deals follow ``seed``)."""
+    creator: str = ""
+    """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
+    counts in its creator's quotas after a restart, or on the node that took it over."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -111,6 +93,8 @@ class TableConfig:
             raw["seeded"] = True
         if self.secret:
             raw["secret"] = self.secret.hex()
+        if self.creator:
+            raw["creator"] = self.creator
         return json.dumps(raw)
 
     @staticmethod
@@ -127,6 +111,7 @@ class TableConfig:
             request_digest=str(raw.get("request_digest", "")),
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
+            creator=str(raw.get("creator", "")),
         )
 
 
@@ -159,12 +144,21 @@ class StoredTable:
 
 
 class StoreError(Exception):
-    """A write the store could not commit (a full disk, a read-only file, the store closed, ...): nothing of
-    it was stored, so the change it carried must not be made."""
+    """A write the store could not commit (a full disk, a read-only file, the database unreachable, the
+    store closed, ...): nothing of it was stored, so the change it carried must not be made."""
+
+
+class TableFencedError(StoreError):
+    """A write of a table this node no longer owns (another node claimed it, with a higher epoch): refused
+    by the database, nothing of it stored. The node must drop the table, not retry (:mod:`server.cluster`)."""
+
+    def __init__(self, table_id: str, message: str) -> None:
+        super().__init__(message)
+        self.table_id = table_id
 
 
 @dataclass(slots=True)
-class _Write:
+class Write:
     """One queued write, committed whole or not at all: a table's creation, the records of one change, or the
     note that a table finished or expired; and the future of whoever waits for its commit."""
 
@@ -176,45 +170,87 @@ class _Write:
     expire_time: float | None = None
     done: asyncio.Future[None] | None = None
     """None when nobody waits (a note: losing it only costs a restart the replay of that table)."""
+    serial: int = 0
+    """A created table's serial as stored (PostgreSQL draws it from a sequence shared by every node)."""
+
+    @property
+    def statements(self) -> int:
+        """How many statements the write takes (one needs no transaction of its own)."""
+        return (
+            (self.create is not None)
+            + len(self.records)
+            + (self.finish_time is not None)
+            + (self.expire_time is not None)
+        )
 
 
-class Store:
-    """One SQLite database of tables. ``":memory:"`` keeps nothing across restarts (for tests).
-
-    ``group_commit`` (by default: for a file, not for ``":memory:"``) sends the writes to a writer thread,
-    started on the first write, that commits everything queued meanwhile in one transaction.
+class Store(ABC):
+    """The tables' database: the interface the registry and tables use, and the group commit both stores
+    share. ``group_commit`` sends the writes to a writer thread, started on the first write, that commits
+    everything queued meanwhile in one transaction; without it each write commits on the caller's thread.
     """
 
-    def __init__(self, path: str | Path, *, group_commit: bool | None = None) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.group_commit = self.path != ":memory:" if group_commit is None else group_commit
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if row is None:
-            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif int(row[0]) != SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path}: schema {row[0]}, this server reads {SCHEMA_VERSION}")
-        columns = {column[1] for column in self._db.execute("PRAGMA table_info(tables)")}
-        for column in ("finish_time", "expire_time"):
-            if column not in columns:
-                # Added within schema 1: older servers name their columns and ignore them.
-                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} REAL")
+    def __init__(self, name: str, *, group_commit: bool) -> None:
+        self.name = name
+        """What the store is, for messages and logs (a file's path, a URL without its password)."""
+        self.group_commit = group_commit
         self._lock = threading.Lock()
         """The connection's: the writer holds it for a whole transaction, readers for a query."""
         self._wake = threading.Condition()
         """Guards ``_queue`` and ``_closed``; the writer thread waits on it for work."""
-        self._queue: list[_Write] = []
+        self._queue: list[Write] = []
         self._closed = False
         self._writer: threading.Thread | None = None
         self.commits = 0
         """Transactions committed; with group commit, fewer than ``writes`` when writes shared a commit."""
         self.writes = 0
         """Writes committed: tables created, changes (their records), finish notes."""
+        self.commit_seconds = 0.0
+        """Time the committed transactions took in all (``commits`` of them): the store's latency."""
+        self.failures = 0
+        """Transactions that failed (and were rolled back)."""
+
+    # ------------------------------------------------------------------ what each store does
+
+    @abstractmethod
+    def _execute(self, write: Write) -> None:
+        """Write one write's statements (in the open transaction, or as one statement alone)."""
+
+    @abstractmethod
+    def _write_batch(self, writes: Sequence[Write]) -> None:
+        """Write several writes in one transaction, committed (a store may pipeline them)."""
+
+    @abstractmethod
+    def _abort(self) -> None:
+        """After a failure: roll back whatever is open, and make the connection usable again if it can be."""
+
+    @abstractmethod
+    def _committed(self) -> None:
+        """After a transaction committed (a store that keeps something per commit, keeps it now)."""
+
+    @abstractmethod
+    def _close_connection(self) -> None:
+        """Close the database connection (the writer has stopped)."""
+
+    @abstractmethod
+    def count(self) -> int:
+        """How many tables are stored."""
+
+    @abstractmethod
+    def max_serial(self) -> int:
+        """The highest serial of any stored table (0 for none), restored or not."""
+
+    @abstractmethod
+    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+        """Every stored table with its records, in creation order; with ``finished_before`` (Unix time), not
+        those whose game ended before it, nor those a server dropped from memory as idle (``mark_expired``).
+        """
+
+    @abstractmethod
+    def get(self, table_id: str) -> StoredTable | None:
+        """One stored table with its records (None: no such table)."""
+
+    # ------------------------------------------------------------------ the interface
 
     @property
     def queued(self) -> int:
@@ -231,33 +267,38 @@ class Store:
         if writer is not None:
             writer.join()
         with self._lock:
-            self._db.close()
+            self._close_connection()
 
-    async def create_table(self, table_id: str, serial: int, create_time: float, config: TableConfig) -> None:
-        """Store a new table, committed before returning; StoreError when it could not be."""
-        await self._commit(_Write(table_id, create=(serial, create_time, config)))
+    async def create_table(self, table_id: str, serial: int, create_time: float, config: TableConfig) -> int:
+        """Store a new table, committed before returning; StoreError when it could not be. Returns its
+        serial as stored: ``serial`` (SQLite), or the next of the sequence every node shares (PostgreSQL)."""
+        write = Write(table_id, create=(serial, create_time, config), serial=serial)
+        await self._commit(write)
+        return write.serial
 
     async def append(self, table_id: str, *records: Record) -> None:
         """Store the records of one change (all or none), committed before returning; StoreError when they
-        could not be.
+        could not be (TableFencedError: the table is another node's now).
 
         Once queued, the write may commit whatever happens to the caller, who must then make the change: so
         a cancellation that arrives while it waits is held back until the commit's outcome is known, and
         raised at the caller's next ``await`` instead."""
-        await self._commit(_Write(table_id, records=records))
+        await self._commit(Write(table_id, records=records))
 
     def mark_finished(self, table_id: str, finish_time: float) -> None:
         """Note that the table's game ended at ``finish_time`` (Unix time). Without the note a restart only
         replays the table once more."""
-        self._note(_Write(table_id, finish_time=finish_time), "finish")
+        self._note(Write(table_id, finish_time=finish_time), "finish")
 
     def mark_expired(self, table_id: str, expire_time: float) -> None:
         """Note that the server dropped the table from memory, idle (``--table-idle-seconds``): a restart
         leaves it in the store too, as the running server did, instead of rebuilding every table ever
         abandoned. Without the note a restart rebuilds the table once more."""
-        self._note(_Write(table_id, expire_time=expire_time), "expiry")
+        self._note(Write(table_id, expire_time=expire_time), "expiry")
 
-    def _note(self, write: _Write, what: str) -> None:
+    # ------------------------------------------------------------------ the queue and its writer
+
+    def _note(self, write: Write, what: str) -> None:
         """Store a note nobody waits for: queued (or written at once without group commit); a failure is
         logged, not raised, since losing a note only costs a restart some replaying."""
         try:
@@ -268,7 +309,7 @@ class Store:
         except StoreError as error:
             log.warning(f"{what} note not stored", table_id=write.table_id, error=str(error))
 
-    async def _commit(self, write: _Write) -> None:
+    async def _commit(self, write: Write) -> None:
         if not self.group_commit:
             self._transaction([write])
             return
@@ -276,10 +317,10 @@ class Store:
         self._enqueue(write)
         await _outcome(done)
 
-    def _enqueue(self, write: _Write) -> None:
+    def _enqueue(self, write: Write) -> None:
         with self._wake:
             if self._closed:
-                raise StoreError(f"{self.path}: the store is closed")
+                raise StoreError(f"{self.name}: the store is closed")
             self._queue.append(write)
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_queued, name="store-writer", daemon=True)
@@ -295,6 +336,9 @@ class Store:
                 batch, self._queue = self._queue, []
             if not batch:
                 return  # closed, and everything queued before is written
+            # Rows are locked in table order in every transaction, by every node (PostgreSQL): two
+            # transactions never wait for each other's rows. Stable: each table's writes keep their order.
+            batch.sort(key=lambda write: write.table_id)
             try:
                 self._transaction(batch)
                 outcomes: list[StoreError | None] = [None] * len(batch)
@@ -302,7 +346,7 @@ class Store:
                 outcomes = [error] if len(batch) == 1 else [self._try_alone(w) for w in batch]
             _settle(batch, outcomes)
 
-    def _try_alone(self, write: _Write) -> StoreError | None:
+    def _try_alone(self, write: Write) -> StoreError | None:
         """After a batch failed: this write in a transaction of its own, so one bad write fails alone."""
         try:
             self._transaction([write])
@@ -310,95 +354,31 @@ class Store:
             return error
         return None
 
-    def _transaction(self, writes: Sequence[_Write]) -> None:
+    def _transaction(self, writes: Sequence[Write]) -> None:
         """Commit ``writes`` in one transaction, or none of them (StoreError).
 
-        A single statement (most often: one action's record) is executed on its own, which SQLite commits
-        as a transaction of its own (the connection is in autocommit mode): the same guarantee without the
-        BEGIN and COMMIT round trips.
+        A single statement (most often: one action's record) is executed on its own, which the database
+        commits as a transaction of its own (the connection is in autocommit mode): the same guarantee
+        without the BEGIN and COMMIT round trips.
         """
-        alone = len(writes) == 1 and _statement_count(writes[0]) == 1
+        alone = len(writes) == 1 and writes[0].statements == 1
         with self._lock:
+            started = time.perf_counter()
             try:
                 if alone:
                     self._execute(writes[0])
                 else:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    for write in writes:
-                        self._execute(write)
-                    self._db.execute("COMMIT")
-            except Exception as error:  # sqlite3's, or anything else: the writer thread must go on
-                try:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass  # a failed rollback leaves the transaction to SQLite, which rolls it back itself
-                raise StoreError(f"{self.path}: {error}") from error
+                    self._write_batch(writes)
+            except Exception as error:  # the driver's, or anything else: the writer thread must go on
+                self.failures += 1
+                self._abort()
+                if isinstance(error, StoreError):
+                    raise
+                raise StoreError(f"{self.name}: {error}") from error
+            self._committed()
+            self.commit_seconds += time.perf_counter() - started
             self.commits += 1
             self.writes += len(writes)
-
-    def _execute(self, write: _Write) -> None:
-        for statement in _statements(write):
-            self._db.execute(*statement)
-
-    def count(self) -> int:
-        """How many tables are stored."""
-        with self._lock:
-            row = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()
-        return int(row[0])
-
-    def max_serial(self) -> int:
-        """The highest serial of any stored table (0 for none), restored or not."""
-        with self._lock:
-            row = self._db.execute("SELECT COALESCE(MAX(serial), 0) FROM tables").fetchone()
-        return int(row[0])
-
-    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
-        """Every stored table with its records, in creation order; with ``finished_before`` (Unix time), not
-        those whose game ended before it, nor those a server dropped from memory as idle (``mark_expired``).
-        """
-        query = "SELECT table_id, serial, create_time, config, finish_time FROM tables"
-        if finished_before is not None:
-            query += (
-                " WHERE NOT (finished = 1 AND finish_time IS NOT NULL AND finish_time < ?)"
-                " AND expire_time IS NULL"
-            )
-        with self._lock:
-            rows = self._db.execute(
-                query + " ORDER BY serial", () if finished_before is None else (finished_before,)
-            ).fetchall()
-        for table_id, serial, create_time, config, finish_time in rows:
-            yield self.load(
-                table_id, int(serial), float(create_time), TableConfig.from_json(config), finish_time
-            )
-
-    def load(
-        self,
-        table_id: str,
-        serial: int,
-        create_time: float,
-        config: TableConfig,
-        finish_time: float | None = None,
-    ) -> StoredTable:
-        with self._lock:
-            records = [
-                Record(kind, int(seat), text, bytes(data or b""))
-                for kind, seat, text, data in self._db.execute(
-                    "SELECT kind, seat, text, data FROM records WHERE table_id = ? ORDER BY number",
-                    (table_id,),
-                )
-            ]
-        finished = None if finish_time is None else float(finish_time)
-        return StoredTable(table_id, serial, create_time, config, records, finished)
-
-    def get(self, table_id: str) -> StoredTable | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT serial, create_time, config, finish_time FROM tables WHERE table_id = ?", (table_id,)
-            ).fetchone()
-        if row is None:
-            return None
-        return self.load(table_id, int(row[0]), float(row[1]), TableConfig.from_json(row[2]), row[3])
 
 
 async def _outcome(done: asyncio.Future[None]) -> None:
@@ -419,7 +399,7 @@ async def _outcome(done: asyncio.Future[None]) -> None:
     done.result()
 
 
-def _settle(batch: Sequence[_Write], outcomes: Sequence[StoreError | None]) -> None:
+def _settle(batch: Sequence[Write], outcomes: Sequence[StoreError | None]) -> None:
     """From the writer thread: tell each waiting write's loop (one wake-up per loop) how its write went."""
     waiting: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], StoreError | None]]] = {}
     for write, error in zip(batch, outcomes, strict=True):
@@ -440,37 +420,3 @@ def _resolve(settled: list[tuple[asyncio.Future[None], StoreError | None]]) -> N
             done.set_result(None)
         else:
             done.set_exception(error)
-
-
-def _statement_count(write: _Write) -> int:
-    return (
-        (write.create is not None)
-        + len(write.records)
-        + (write.finish_time is not None)
-        + (write.expire_time is not None)
-    )
-
-
-def _statements(write: _Write) -> Iterator[tuple[str, tuple[object, ...]]]:
-    """The SQL statements of one write, with their parameters."""
-    if write.create is not None:
-        serial, create_time, config = write.create
-        yield (
-            "INSERT INTO tables (table_id, serial, create_time, config) VALUES (?, ?, ?, ?)",
-            (write.table_id, serial, create_time, config.to_json()),
-        )
-    for record in write.records:
-        # The record's number is the table's next, taken in the transaction itself: nothing to keep (or to
-        # give back when it fails) per table in memory.
-        yield (
-            "INSERT INTO records SELECT ?, COALESCE(MAX(number) + 1, 0), ?, ?, ?, ?"
-            " FROM records WHERE table_id = ?",
-            (write.table_id, record.kind, record.seat, record.text, record.data, write.table_id),
-        )
-    if write.finish_time is not None:
-        yield (
-            "UPDATE tables SET finished = 1, finish_time = ? WHERE table_id = ?",
-            (write.finish_time, write.table_id),
-        )
-    if write.expire_time is not None:
-        yield "UPDATE tables SET expire_time = ? WHERE table_id = ?", (write.expire_time, write.table_id)

@@ -47,13 +47,25 @@ class Subscriber:
     from its front is cheap.
     """
 
-    __slots__ = ("_loop", "_pending", "_waiter", "audience", "batch", "catching_up", "ended", "lagging")
+    __slots__ = (
+        "_loop",
+        "_pending",
+        "_waiter",
+        "audience",
+        "batch",
+        "catching_up",
+        "ended",
+        "failure",
+        "lagging",
+    )
 
     def __init__(self, audience: int | None, batch: bool = False) -> None:
         self.audience = audience
         self.batch = batch
         """The client asked for batches (StreamEventsRequest.batch_events): one message per change."""
         self.lagging = False
+        self.failure: ServiceError | None = None
+        """Why the stream ends, when it ends with an error (the table moved to another node)."""
         self.catching_up = False
         """The stream is still reading the table's log: the table's messages are not queued meanwhile (the
         log holds them already, and the stream reads on until it has caught up)."""
@@ -80,9 +92,10 @@ class Subscriber:
         self._pending.append(data)
         self._wake()
 
-    def end(self) -> None:
+    def end(self, failure: ServiceError | None = None) -> None:
         """End the stream after what it is reading now: the backlog is dropped (replies kept), and no
-        resync follows."""
+        resync follows; with ``failure``, the stream ends with that error instead of cleanly."""
+        self.failure = failure
         self.lagging = False
         self.ended = True
         self.drain()
@@ -182,6 +195,8 @@ class Streams:
             if after is not None and after < table.sequence:
                 async for data in self._catch_up(subscriber, after):
                     yield data
+                if subscriber.failure is not None:  # the table moved while its history was being sent
+                    raise subscriber.failure
                 if table.finished or subscriber.ended:
                     return
             else:
@@ -209,6 +224,8 @@ class Streams:
                         return
                     continue
                 if data == END:
+                    if subscriber.failure is not None:
+                        raise subscriber.failure
                     return
                 yield data
         finally:
@@ -246,10 +263,11 @@ class Streams:
             if subscriber.audience == seat:
                 subscriber.end()
 
-    def end_all(self) -> None:
-        """End every stream (the server is stopping): each ends rather than resynchronizing."""
+    def end_all(self, failure: ServiceError | None = None) -> None:
+        """End every stream (the server is stopping, or the table moved: then with ``failure``): each ends
+        rather than resynchronizing."""
         for subscriber in self.subscribers:
-            subscriber.end()
+            subscriber.end(failure)
 
     def queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""

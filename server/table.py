@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any, Generic, TypeAlias
 
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -33,7 +33,7 @@ from engine.seeds import FAIR_SCHEME, FairDeals
 from server import rendering
 from server.bots import Bots
 from server.clock import TimeControl, TimeoutPolicy, duration
-from server.errors import ErrorReason, ServiceError, from_action_error
+from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request, get_logger
 from server.pacing import BotPacer
@@ -52,7 +52,7 @@ from server.seats import (
     seat_holding,
 )
 from server.stalls import StallWatch
-from server.store import Record, Store, StoreError
+from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
 from server.telemetry import Telemetry
 from server.turn_clock import TurnClock
@@ -114,6 +114,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """Why the server stopped the table before its game ended; None: it did not."""
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
+        self.endpoints = ("", "")
+        """The owning node's gRPC and web addresses, in a cluster (Table.endpoint, Table.web_endpoint)."""
+        self.on_change: Callable[[], None] | None = None
+        """Called after every change (not on replay): a cluster node publishes the table's summary."""
+        self.on_lost: Callable[[], None] | None = None
+        """Called when the store refused a write because another node owns the table now."""
         self.streams = Streams(self)
         self._returns: set[asyncio.Task[None]] = set()
         """Seats being taken back because their player's stream opened (:meth:`seat_returned`)."""
@@ -187,6 +193,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             seeded=self.seeded,
             fairness=self._fairness(),
             stop_reason=self.stopped.to_proto() if self.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
+            endpoint=self.endpoints[0],
+            web_endpoint=self.endpoints[1],
         )
 
     def _fairness(self) -> pb.Fairness | None:
@@ -355,6 +363,15 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             return
         try:
             await self.store.append(self.table_id, *records)
+        except TableFencedError as error:
+            log.warning("table lost to another node", table_id=self.table_id, error=str(error))
+            if self.on_lost is not None:
+                self.on_lost()
+            raise ServiceError(
+                ErrorReason.TABLE_MOVING,
+                "the table is moving to another node of the cluster; retry shortly",
+                retry_delay=MOVING_RETRY_SECONDS,
+            ) from None
         except StoreError as error:
             log.error(
                 "table change not stored",
@@ -419,6 +436,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.log.extend(events)
         self.streams.publish(events, first)
         self.telemetry.events_published(self, events, replaying=self.replaying)
+        if self.on_change is not None and not self.replaying:
+            self.on_change()
 
     # ------------------------------------------------------------------ the turn clock's outcomes
 
@@ -559,11 +578,12 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             return None
         return max(0.0, now - self.last_activity)
 
-    def close_streams(self) -> None:
-        """End every stream (the server is stopping); the clock and the bots stop too."""
+    def close_streams(self, failure: ServiceError | None = None) -> None:
+        """End every stream (the server is stopping; with ``failure``, the error they end with: the table
+        moved); the clock and the bots stop too."""
         self.clock.stop()
         self.bots.stop()
-        self.streams.end_all()
+        self.streams.end_all(failure)
 
 
 AnyTable: TypeAlias = Table[Any, Any, Any, Any]

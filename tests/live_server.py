@@ -71,10 +71,21 @@ class LiveServer:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
+    def freeze(self) -> None:
+        """SIGSTOP: the process stops where it is, its connections left open (a stalled machine)."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT: it goes on as if nothing happened, however long it was frozen."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGCONT)
+
     def stop(self) -> None:
         """SIGTERM, a graceful drain; SIGKILL if it takes too long."""
         if self.process is None or self.process.poll() is not None:
             return
+        self.thaw()  # a frozen process would not see the SIGTERM
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=10)

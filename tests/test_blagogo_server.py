@@ -35,7 +35,8 @@ from server.export import action_from_json, action_json, record_of, replay
 from server.games import BLAGOGO
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
-from server.store import Store, TableConfig
+from server.store import TableConfig
+from server.stores import open_store
 from server.telemetry import Telemetry
 from tests.test_ops_metrics import Scrape
 from tests.test_server import expect_error, harness, run, token_md
@@ -450,7 +451,7 @@ def test_restart_on_the_same_database_mid_game_then_finish_and_export(tmp_path: 
     table_id, seat, messages = asyncio.run(scenario())
     assert_gap_free(messages, messages[-1].sequence)
 
-    stored = Store(db).get(table_id)
+    stored = open_store(db).get(table_id)
     assert stored is not None and stored.config.game == "blagogo"
     game = bg.Game(
         BLAGOGO.rules_from_bytes(stored.config.rules), stored.config.seed, stored.config.first_dealer

@@ -19,7 +19,9 @@ from tests.test_cli_plain import command
 from thousand.v1 import table_service_pb2 as pb
 
 DOCUMENTS = sorted(
-    p for p in ROOT.rglob("*.md") if not any(part in {".venv", "node_modules", ".git"} for part in p.parts)
+    p
+    for p in ROOT.rglob("*.md")
+    if not any(part in {".venv", "node_modules", ".git", "build"} for part in p.parts)
 )
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 

@@ -20,7 +20,7 @@ from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Game, events_for
 from server.app import Server, Settings
-from server.store import Store
+from server.stores import open_store
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1.thousand_actions_pb2 import ThousandAction
@@ -196,7 +196,7 @@ def test_sigkill_mid_game_then_restart_completes_the_same_game(tmp_path: Path) -
 
     sequences = [m.sequence for m in seen[1:] if m.WhichOneof("payload")]
     assert sequences == list(range(seen[0].sequence + 1, seen[-1].sequence + 1)), "no event lost or repeated"
-    store = Store(db)
+    store = open_store(db)
     stored = store.get(table_id)
     assert stored is not None
     game = Game(

@@ -14,7 +14,7 @@ import pytest
 from grpc import aio
 
 from server.app import Server, Settings, parse_settings
-from server.store import Store
+from server.stores import open_store
 from tests import in_process
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
@@ -71,7 +71,7 @@ def test_an_abandoned_table_expires_and_its_records_stay(
     with caplog.at_level(logging.INFO, logger="thousand.server"):
         run(scenario())
     assert any("table expired" in r.getMessage() for r in caplog.records), caplog.text
-    store = Store(db)
+    store = open_store(db)
     try:
         assert len(list(store.tables())) == 1  # kept for thousand-export
     finally:

@@ -13,12 +13,12 @@ from engine import Action, Bid, DemandRedeal, Game, GiveCard, Pass, PlayCard, Re
 from engine.cards import Card
 from server.export import FORMAT, action_from_json, action_json, main, record_of, replay
 from server.registry import Registry, SeatSpec
-from server.store import Store
+from server.stores import open_store
 
 
 def finished_game(db: Path) -> str:
     async def play() -> str:
-        registry = Registry(Store(db))
+        registry = Registry(open_store(db))
         table = await registry.create(
             Rules(golden_deals=True), [SeatSpec(True, "greedy")] * 3, seed=5, first_dealer=1
         )
@@ -33,7 +33,7 @@ def finished_game(db: Path) -> str:
 def test_record_replays_exactly(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     table_id = finished_game(db)
-    stored = Store(db).get(table_id)
+    stored = open_store(db).get(table_id)
     assert stored is not None
     record = json.loads(json.dumps(record_of(stored)))  # survives JSON as is
     assert record["format"] == FORMAT

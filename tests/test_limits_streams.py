@@ -208,8 +208,8 @@ def test_resumes_count_against_the_clients_rate() -> None:
 
     async def scenario() -> None:
         async with two_clients(rate_limit=5, rate_burst=10) as c:
-            table_id, events = await long_history(c.unix, target=400)
-            assert events > 10 * MAX_BATCH  # a resume costs the whole burst
+            table_id, events = await long_history(c.unix, target=700)
+            assert events > 10 * MAX_BATCH, events  # a resume costs the whole burst
             assert await read_history(c.tcp, table_id) == events
             stream = c.tcp.StreamEvents(pb.StreamEventsRequest(table_id=table_id, after_sequence=0))
             with pytest.raises(aio.AioRpcError) as caught:

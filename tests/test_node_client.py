@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
 from tests.test_server import run
@@ -38,7 +39,7 @@ def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
     target = root / "clients" / "examples" / "node"
     target.mkdir(parents=True)
-    for name in ("play.js", "fair.js", "package.json", "package-lock.json"):
+    for name in ("play.js", "fair.js", "route.js", "package.json", "package-lock.json"):
         shutil.copy2(CLIENT / name, target / name)
     log = root / "npm.log"
     with log.open("wb") as out:
@@ -222,3 +223,70 @@ def test_node_client_survives_a_server_crash(play_js: Path, tmp_path: Path) -> N
     assert_finished_game(result)
     assert result["reconnects"] >= 1
     assert "resuming" in err.read_text()
+
+
+def test_node_client_follows_a_redirect_and_a_takeover_in_a_cluster(
+    play_js: Path, tmp_path: Path, pg_url: str
+) -> None:
+    """Two nodes, a table on a. Mid-game a is frozen past its lease (b takes the table over) and goes on: its
+    stream ends with TABLE_MOVING, a then answers TABLE_ELSEWHERE, and the client follows to b. Later b is
+    SIGKILLed: the client leaves the unreachable node for a, which takes the table back. The game goes on to
+    its end, every event once."""
+    from grpc import aio  # noqa: PLC0415
+
+    from thousand.v1 import table_service_pb2 as pb  # noqa: PLC0415
+    from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: PLC0415
+
+    with cluster(tmp_path, pg_url, ["a", "b"]) as nodes:
+
+        async def create() -> str:
+            async with aio.insecure_channel(nodes.address("a")) as channel:
+                request = pb.CreateTableRequest(
+                    game=pb.GAME_KIND_THOUSAND,
+                    seats=[
+                        pb.SeatConfig(kind=pb.SEAT_KIND_OPEN),
+                        pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy"),
+                        pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy"),
+                    ],
+                    seed=3,
+                    practice=True,
+                )
+                return (await pb_grpc.TableServiceStub(channel).CreateTable(request)).table.table_id
+
+        table_id = run(create())
+        client = subprocess.Popen(
+            [
+                *(str(NODE), str(play_js), "--server", nodes.addresses(first="b")),
+                *("--table", table_id, "--seed", "3", "--quiet", "--max-seconds", "150"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+        def until(owner: str, records: int) -> None:
+            deadline = time.monotonic() + 60
+            query = "SELECT 1 FROM {S}.tables WHERE table_id = %s AND owner = %s AND next_number >= %s"
+            while not nodes.rows(query, table_id, owner, records):
+                assert client.poll() is None and time.monotonic() < deadline, f"not at {owner}, {records}"
+                time.sleep(0.05)
+
+        try:
+            until("a", 60)
+            nodes.nodes["a"].freeze()
+            time.sleep(LEASE_SECONDS + 1.5)
+            nodes.nodes["a"].thaw()
+            (moved,) = nodes.rows("SELECT next_number FROM {S}.tables WHERE table_id = %s", table_id)[0]
+            until("b", moved + 60)  # the client plays on at b
+            nodes.nodes["b"].kill()
+            stdout, stderr = client.communicate(timeout=160)
+        finally:
+            if client.poll() is None:
+                client.kill()
+        assert client.returncode == 0, f"play.js exited {client.returncode}:\n{stdout[-3000:]}\n{stderr}"
+        result = last_json(stdout)
+        assert_finished_game(result)
+        assert result["followed"]["moving"] >= 1
+        assert result["followed"]["elsewhere"] >= 1
+        assert result["followed"]["unreachable"] >= 1
+        assert result["served_by"] == nodes.address("a")

@@ -391,3 +391,103 @@ def test_the_guide_documents_flags_environment_metrics_and_alerts() -> None:
     for rule in alert_rules():
         assert f"### {rule['alert']}" in guide
     assert "`x-request-id`" in guide and "`python -m server.probe`" in guide
+
+
+# ---------------------------------------------------------------- a cluster: Kubernetes and compose
+
+
+def cluster_manifests() -> dict[str, dict[str, Any]]:
+    kustomization = load_yaml(DEPLOY / "k8s" / "cluster" / "kustomization.yaml")
+    found = {}
+    for resource in kustomization["resources"]:
+        for doc in load_all(DEPLOY / "k8s" / "cluster" / resource):
+            found[f"{doc['kind']}/{doc['metadata']['name']}"] = doc
+    return found
+
+
+def expanded(env: list[dict[str, Any]], pod: dict[str, str]) -> dict[str, str]:
+    """A container's environment as the kubelet gives it to a pod: fieldRefs from ``pod``, $(VAR) expanded;
+    a secret's value stands as SECRET:name/key."""
+    values: dict[str, str] = {}
+    for entry in env:
+        if "value" in entry:
+            values[entry["name"]] = re.sub(r"\$\((\w+)\)", lambda m: values[m.group(1)], entry["value"])
+        elif "fieldRef" in entry["valueFrom"]:
+            values[entry["name"]] = pod[entry["valueFrom"]["fieldRef"]["fieldPath"]]
+        else:
+            ref = entry["valueFrom"]["secretKeyRef"]
+            values[entry["name"]] = f"SECRET:{ref['name']}/{ref['key']}"
+    return values
+
+
+def test_kubernetes_cluster_nodes_share_the_database_and_each_is_reachable() -> None:
+    objects = cluster_manifests()
+    statefulset = objects["StatefulSet/thousand"]
+    spec = statefulset["spec"]
+    assert spec["replicas"] >= 2 and "volumeClaimTemplates" not in spec  # the tables live in PostgreSQL
+    pod = spec["template"]["spec"]
+    (container,) = pod["containers"]
+    headless = objects[f"Service/{spec['serviceName']}"]
+    assert headless["spec"]["clusterIP"] == "None" and headless["spec"]["publishNotReadyAddresses"]
+    names = {f"thousand-{i}" for i in range(spec["replicas"])}
+    advertised = set()
+    for name in names:
+        env = expanded(container["env"], {"metadata.name": name, "metadata.namespace": "games"})
+        # every node names the database by the operator's secret: the URL of the primary
+        assert env.pop("THOUSAND_DB") == "SECRET:thousand-db-app/uri"
+        settings = settings_from({**env, "THOUSAND_DB": "postgresql://thousand@db:5432/thousand"})
+        assert settings.node_id == name
+        host, _, port = settings.advertise_address.rpartition(":")
+        assert host == f"{name}.{headless['metadata']['name']}.games.svc.cluster.local"
+        assert int(port) == settings.port
+        assert 0.5 <= settings.lease_seconds <= 30
+        advertised.add(settings.advertise_address)
+    assert len(advertised) == len(names)
+    # readiness is the game service (which needs the database and the lease); liveness the process
+    assert container["readinessProbe"]["grpc"]["service"] == SERVICE_NAME
+    assert container["livenessProbe"]["grpc"].get("service", "") == ""
+    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + 5
+    # one node at a time may be drained; the client service spreads over every node
+    budget = objects["PodDisruptionBudget/thousand"]["spec"]
+    assert budget["maxUnavailable"] == 1
+    labels = spec["template"]["metadata"]["labels"]
+    for service in ("Service/thousand", "Service/thousand-headless"):
+        assert objects[service]["spec"]["selector"].items() <= labels.items()
+    assert budget["selector"]["matchLabels"].items() <= labels.items()
+
+
+def test_kubernetes_cluster_postgres_has_a_synchronous_standby() -> None:
+    database = cluster_manifests()["Cluster/thousand-db"]
+    assert database["apiVersion"].startswith("postgresql.cnpg.io/")
+    spec = database["spec"]
+    assert spec["instances"] >= 2
+    assert spec["postgresql"]["synchronous"]["number"] >= 1  # a commit is on two machines before its ack
+    assert spec["bootstrap"]["initdb"]["database"] == "thousand"
+    # CloudNativePG names the application secret <cluster>-app; the nodes read its uri
+    statefulset = cluster_manifests()["StatefulSet/thousand"]
+    (container,) = statefulset["spec"]["template"]["spec"]["containers"]
+    (db,) = [e for e in container["env"] if e["name"] == "THOUSAND_DB"]
+    assert db["valueFrom"]["secretKeyRef"] == {"name": f"{database['metadata']['name']}-app", "key": "uri"}
+
+
+def test_compose_cluster_runs_two_nodes_on_one_postgres() -> None:
+    compose = load_yaml(DEPLOY / "compose.cluster.yaml")
+    services = compose["services"]
+    assert set(services) == {"postgres", "node-a", "node-b"}
+    postgres = services["postgres"]
+    nodes = [services["node-a"], services["node-b"]]
+    ids, addresses = set(), set()
+    for node in nodes:
+        env = {k: str(v) for k, v in node["environment"].items()}
+        url = env["THOUSAND_DB"].replace("${POSTGRES_PASSWORD:-thousand}", "thousand")
+        settings = settings_from({**env, "THOUSAND_DB": url})
+        assert settings.db.startswith("postgresql://") and "@postgres:5432/" in settings.db
+        assert settings.db.rsplit("/", 1)[1] == postgres["environment"]["POSTGRES_DB"]
+        assert node["ports"] == [f"{settings.port}:{settings.port}"]
+        assert settings.advertise_address == f"localhost:{settings.port}"  # what a client on the host reaches
+        assert node["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert int(node["stop_grace_period"].rstrip("s")) > settings.shutdown_grace
+        ids.add(settings.node_id)
+        addresses.add(settings.advertise_address)
+    assert len(ids) == len(addresses) == 2
+    assert "pg_isready" in postgres["healthcheck"]["test"]

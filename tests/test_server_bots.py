@@ -18,7 +18,7 @@ from engine import Game, Rules, view
 from server.games import BLAGOGO, THOUSAND
 from server.games.thousand import ThousandBot
 from server.registry import Registry, SeatSpec
-from server.store import Store
+from server.stores import open_store
 from server.table import AnyTable
 from tests.cli_harness import run, serving
 from tests.test_blagogo_server import TURNOVER_LIMIT, blagogo_events
@@ -141,7 +141,7 @@ def test_a_bot_seat_keeps_its_strategy_and_remembers_every_change(tmp_path: Path
     db = tmp_path / "bots.db"
 
     async def scenario() -> None:
-        store = Store(db)
+        store = open_store(db)
         seats = [SeatSpec(True, "heuristic"), SeatSpec(True, "ismcts"), SeatSpec(True, "heuristic")]
         table = await Registry(store).create(Rules(), seats, seed=5, first_dealer=0)
         players = [table.bots.player(seat) for seat in range(3)]
@@ -152,7 +152,7 @@ def test_a_bot_seat_keeps_its_strategy_and_remembers_every_change(tmp_path: Path
         assert remembered == expected
         store.close()
 
-        restarted = Registry(Store(db))
+        restarted = Registry(open_store(db))
         assert restarted.restore() == 1
         again = restarted.get(table.table_id)
         assert again.sequence == table.sequence

@@ -18,7 +18,8 @@ from engine import Rules
 from server import bots as bots_module
 from server.app import Server, Settings
 from server.registry import Registry, SeatSpec
-from server.store import Record, Store, StoreError
+from server.store import Record, StoreError
+from server.stores import open_store
 from server.table import AnyTable
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
@@ -45,18 +46,21 @@ async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
         await asyncio.sleep(0.001)
 
 
-def stored_records(db: Path) -> int:
-    with sqlite3.connect(db) as connection:
-        return int(connection.execute("SELECT COUNT(*) FROM records").fetchone()[0])
+def stored_records(db: str) -> int:
+    """Records stored, read back through a store of its own."""
+    store = open_store(db)
+    try:
+        return sum(len(table.records) for table in store.tables())
+    finally:
+        store.close()
 
 
-def test_concurrent_changes_of_different_tables_share_a_commit(tmp_path: Path) -> None:
+def test_concurrent_changes_of_different_tables_share_a_commit(db: str) -> None:
     """Twenty tables' bot moves queued while the writer is busy: two transactions at most, not twenty, and
-    no move is made before its record is committed."""
-    db = tmp_path / "g.db"
+    no move is made before its record is committed (SQLite and PostgreSQL alike)."""
 
     async def scenario() -> None:
-        store = Store(db)
+        store = open_store(db)
         assert store.group_commit
         tables = await bot_tables(Registry(store), 20)
         sequences = [t.sequence for t in tables]
@@ -77,13 +81,12 @@ def test_concurrent_changes_of_different_tables_share_a_commit(tmp_path: Path) -
     assert stored_records(db) == 20
 
 
-def test_a_cancelled_caller_still_makes_the_change_it_queued(tmp_path: Path) -> None:
+def test_a_cancelled_caller_still_makes_the_change_it_queued(db: str) -> None:
     """Cancelled while its record is being committed, a move is still made: the table in memory and the one
     a restart rebuilds stay the same; the cancellation comes after."""
-    db = tmp_path / "c.db"
 
     async def scenario() -> None:
-        store = Store(db)
+        store = open_store(db)
         (table,) = await bot_tables(Registry(store), 1)
         sequence = table.sequence
         with store._lock:
@@ -95,17 +98,16 @@ def test_a_cancelled_caller_still_makes_the_change_it_queued(tmp_path: Path) -> 
             await move
         assert table.sequence > sequence
         store.close()
-        stored = Store(db).get(table.table_id)
+        stored = open_store(db).get(table.table_id)
         assert stored is not None and len(stored.records) == 1
 
     run(scenario())
 
 
-def test_closing_the_store_commits_what_is_queued(tmp_path: Path) -> None:
-    db = tmp_path / "s.db"
+def test_closing_the_store_commits_what_is_queued(db: str) -> None:
 
     async def scenario() -> None:
-        store = Store(db)
+        store = open_store(db)
         tables = await bot_tables(Registry(store), 5)
         with store._lock:
             moves = [asyncio.create_task(one_bot_move(t)) for t in tables]
@@ -124,21 +126,20 @@ def test_closing_the_store_commits_what_is_queued(tmp_path: Path) -> None:
 
 def failing(error: str) -> Callable[[object], None]:
     def execute(write: object) -> None:
-        raise sqlite3.OperationalError(error)
+        raise OSError(error)  # whatever the driver raises, the store answers StoreError
 
     return execute
 
 
 @pytest.mark.parametrize("group_commit", [True, False])
 def test_a_change_the_store_cannot_commit_is_refused_and_not_made(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, group_commit: bool
+    db: str, monkeypatch: pytest.MonkeyPatch, group_commit: bool
 ) -> None:
     """SubmitAction, JoinTable and CreateTable while every write fails: STORE_UNAVAILABLE (UNAVAILABLE), the
     table as it was, nothing stored; the same request succeeds once the store works again."""
-    db = tmp_path / "f.db"
 
     async def scenario() -> None:
-        server = Server(Settings(host="127.0.0.1", port=0, db=str(db)))
+        server = Server(Settings(host="127.0.0.1", port=0, db=db))
         server.store.group_commit = group_commit  # before any write: both paths
         await server.start()
         try:
@@ -183,12 +184,11 @@ def test_a_change_the_store_cannot_commit_is_refused_and_not_made(
 
 
 def test_a_join_the_store_cannot_commit_leaves_the_seat_open(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "j.db"
 
     async def scenario() -> None:
-        server = Server(Settings(host="127.0.0.1", port=0, db=str(db)))
+        server = Server(Settings(host="127.0.0.1", port=0, db=db))
         await server.start()
         try:
             async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
@@ -212,13 +212,12 @@ def test_a_join_the_store_cannot_commit_leaves_the_seat_open(
 
 
 def test_the_bots_wait_for_a_failing_store_and_go_on_once_it_works(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bots_module, "STORE_RETRY_SECONDS", 0.02)
-    db = tmp_path / "b.db"
 
     async def scenario() -> None:
-        store = Store(db)
+        store = open_store(db)
         (table,) = await bot_tables(Registry(store), 1)
         sequence = table.sequence
         with monkeypatch.context() as broken:
@@ -248,7 +247,7 @@ def test_restore_leaves_finished_tables_older_than_the_idle_time_in_the_store(tm
     db = tmp_path / "r.db"
 
     async def play() -> tuple[str, str]:
-        store = Store(db)
+        store = open_store(db)
         registry = Registry(store)
         finished = await finished_bot_table(registry)
         playing = await registry.create(Rules(), [SeatSpec(bot=False)] * 3, seed=2, first_dealer=0)
@@ -256,12 +255,12 @@ def test_restore_leaves_finished_tables_older_than_the_idle_time_in_the_store(tm
         return finished.table_id, playing.table_id
 
     finished_id, playing_id = run(play())
-    stored = Store(db).get(finished_id)
+    stored = open_store(db).get(finished_id)
     assert stored is not None and stored.finish_time is not None
     assert abs(stored.finish_time - time.time()) < 60
 
     def restored(idle_seconds: float, later: float) -> tuple[set[str], Registry]:
-        registry = Registry(Store(db))
+        registry = Registry(open_store(db))
         registry.restore(idle_seconds, now=time.time() + later)
         return {t.table_id for t in registry.all()}, registry
 
@@ -272,7 +271,7 @@ def test_restore_leaves_finished_tables_older_than_the_idle_time_in_the_store(tm
     assert registry.left_in_store == 1
     new = run(registry.create(Rules(), BOTS, seed=3, first_dealer=0))
     assert new.serial == 3  # after the table left in the store, too
-    stored = Store(db).get(finished_id)  # still there, for thousand-export
+    stored = open_store(db).get(finished_id)  # still there, for thousand-export
     assert stored is not None and stored.records
 
 
@@ -282,7 +281,7 @@ def test_restore_notes_the_finish_of_a_table_stored_without_it(tmp_path: Path) -
     db = tmp_path / "o.db"
 
     async def play() -> str:
-        store = Store(db)
+        store = open_store(db)
         table = await finished_bot_table(Registry(store))
         store.close()
         return table.table_id
@@ -290,14 +289,14 @@ def test_restore_notes_the_finish_of_a_table_stored_without_it(tmp_path: Path) -
     table_id = run(play())
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE tables SET finished = 0, finish_time = NULL")
-    store = Store(db)
+    store = open_store(db)
     registry = Registry(store)
     restart = time.time()
     assert registry.restore(10, now=restart) == 1
     store.close()  # commits the note
-    stored = Store(db).get(table_id)
+    stored = open_store(db).get(table_id)
     assert stored is not None and stored.finish_time == restart
-    registry = Registry(Store(db))
+    registry = Registry(open_store(db))
     assert registry.restore(10, now=restart + 11) == 0
 
 
@@ -307,7 +306,7 @@ def test_a_table_the_server_dropped_as_idle_is_not_restored(tmp_path: Path) -> N
     db = tmp_path / "e.db"
 
     async def play() -> tuple[str, str]:
-        store = Store(db)
+        store = open_store(db)
         registry = Registry(store)
         abandoned = await registry.create(Rules(), [SeatSpec(bot=False)] * 3, seed=4, first_dealer=0)
         await abandoned.join(0, "ann")
@@ -319,11 +318,11 @@ def test_a_table_the_server_dropped_as_idle_is_not_restored(tmp_path: Path) -> N
 
     abandoned_id, kept_id = run(play())
     for _ in range(2):
-        registry = Registry(Store(db))
+        registry = Registry(open_store(db))
         assert registry.restore(10) == 1
         assert {t.table_id for t in registry.all()} == {kept_id}
         assert registry.left_in_store == 1
-    stored = Store(db).get(abandoned_id)  # its records stay, for export
+    stored = open_store(db).get(abandoned_id)  # its records stay, for export
     assert stored is not None and [r.kind for r in stored.records] == ["join"]
-    registry = Registry(Store(db))
+    registry = Registry(open_store(db))
     assert registry.restore(0) == 2  # idle time 0: tables never expire, every one is rebuilt

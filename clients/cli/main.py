@@ -7,10 +7,11 @@
     thousand watch TABLE                 follow a table as a spectator
     thousand leave TABLE                 give your seat up
 
-Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER), ``--tls`` and
-``--tls-ca``; ``new``, ``join`` and ``watch`` take ``--plain`` for the line mode (scripts, screen readers)
-instead of the full-screen UI. The seats you take are kept on this machine (:mod:`clients.seats`): a
-closed terminal or a crash loses nothing, ``thousand join TABLE`` takes you back to your seat.
+Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER; a cluster's nodes
+as ``a:50051,b:50051``: a table is followed to whichever node serves it), ``--tls`` and ``--tls-ca``;
+``new``, ``join`` and ``watch`` take ``--plain`` for the line mode (scripts, screen readers) instead of the
+full-screen UI. The seats you take are kept on this machine (:mod:`clients.seats`): a closed terminal or a
+crash loses nothing, ``thousand join TABLE`` takes you back to your seat.
 """
 
 from __future__ import annotations

@@ -112,8 +112,9 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """The server options; after the command they leave unset what was set before it (argparse.SUPPRESS)."""
     unset = None if top else argparse.SUPPRESS
     parser.add_argument(
-        "--server", metavar="HOST:PORT", default=unset,
-        help=f"the game server (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
+        "--server", metavar="HOST:PORT[,HOST:PORT...]", default=unset,
+        help="the game server, or several nodes of a cluster, which the client follows a table across"
+        f" (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
     )  # fmt: skip
     parser.add_argument(
         "--tls", action="store_true", default=unset or False,

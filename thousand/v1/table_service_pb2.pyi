@@ -426,6 +426,8 @@ class Table(_message.Message):
     SEEDED_FIELD_NUMBER: _builtins.int
     FAIRNESS_FIELD_NUMBER: _builtins.int
     STOP_REASON_FIELD_NUMBER: _builtins.int
+    ENDPOINT_FIELD_NUMBER: _builtins.int
+    WEB_ENDPOINT_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -444,6 +446,13 @@ class Table(_message.Message):
     """Why the server stopped the table before its game ended (its status is then FINISHED; TableStopped);
     STOP_REASON_UNSPECIFIED for every other table.
     """
+    endpoint: _builtins.str
+    """The gRPC address (host:port) of the cluster node that owns the table, where JoinTable, SubmitAction,
+    StreamEvents and Play go. Empty from a server that is not part of a cluster, and while the table is
+    moving to a new owner (retry GetTable shortly).
+    """
+    web_endpoint: _builtins.str
+    """The owner's web address (host:port of its Connect and gRPC-Web port); empty when it serves none."""
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The table's rules, every variant filled in (defaults made explicit)."""
@@ -481,10 +490,12 @@ class Table(_message.Message):
         seeded: _builtins.bool = ...,
         fairness: Global___Fairness | None = ...,
         stop_reason: Global___StopReason.ValueType = ...,
+        endpoint: _builtins.str = ...,
+        web_endpoint: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control", "web_endpoint", b"web_endpoint"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

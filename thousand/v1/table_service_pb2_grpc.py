@@ -57,8 +57,20 @@ class TableServiceStub:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
+    |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
+    | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
+    |                      |                     | RetryInfo, here or on any node                             |
 
-    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
+    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
+    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
+    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
+    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
+    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
+    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+
+    RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
     address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
     counts as one request per 64 events of history it asks for.
@@ -165,8 +177,20 @@ class TableServiceServicer:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
+    |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
+    | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
+    |                      |                     | RetryInfo, here or on any node                             |
 
-    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
+    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
+    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
+    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
+    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
+    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
+    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+
+    RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
     address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
     counts as one request per 64 events of history it asks for.
@@ -367,8 +391,20 @@ class TableService:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
+    |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
+    | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
+    |                      |                     | RetryInfo, here or on any node                             |
 
-    RATE_LIMITED also carries a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
+    A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
+    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
+    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
+    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
+    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
+    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
+    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+
+    RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
     address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
     counts as one request per 64 events of history it asks for.

@@ -25,12 +25,15 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const protobuf = require('protobufjs');
 const { DealVerifier, newClientSeed } = require('./fair');
+const { Route } = require('./route');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', '..', 'proto');
 
 const USAGE = `usage: node play.js [options]
 
-  --server ADDR          the server, host:port (default: $THOUSAND_SERVER or 127.0.0.1:50051)
+  --server ADDR          the server, host:port, or several nodes of a cluster: a:port,b:port (default:
+                         $THOUSAND_SERVER or 127.0.0.1:50051); redirects and takeovers are followed
+  --table ID             join seat 0 of this existing table instead of creating one
   --strategy NAME        the two bots' strategy (default: greedy)
   --seed N               a practice table dealt from seed N (marked seeded for everyone), and the seed of
                          this client's random choices (default: fair deals, random choices)
@@ -53,6 +56,7 @@ function parseArgs(argv) {
     dropEvery: 0,
     quiet: false,
     unary: false,
+    table: null,
   };
   const value = (i, flag) => {
     if (i + 1 >= argv.length) fail(`${flag} needs a value`);
@@ -78,6 +82,7 @@ function parseArgs(argv) {
       case '--drop-every': options.dropEvery = integer(value(i++, flag), flag); break;
       case '--quiet': options.quiet = true; break;
       case '--unary': options.unary = true; break;
+      case '--table': options.table = value(i++, flag); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
     }
@@ -124,6 +129,8 @@ const rpcTypes = protobuf.Root.fromJSON({
               },
             },
             Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } },
+            Duration: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
+            RetryInfo: { fields: { retry_delay: { type: 'Duration', id: 1 } } },
             ErrorInfo: {
               fields: {
                 reason: { type: 'string', id: 1 },
@@ -139,6 +146,7 @@ const rpcTypes = protobuf.Root.fromJSON({
 });
 const Status = rpcTypes.lookupType('google.rpc.Status');
 const ErrorInfo = rpcTypes.lookupType('google.rpc.ErrorInfo');
+const RetryInfo = rpcTypes.lookupType('google.rpc.RetryInfo');
 
 /**
  * An action refused on a Play stream: its ActionRefusal (code, reason, message, metadata) made to look like
@@ -150,6 +158,8 @@ class Refused extends Error {
     this.code = refusal.code; // the status code SubmitAction would have returned
     this.details = refusal.message;
     this.info = { reason: refusal.reason, domain: 'thousand.v1', metadata: refusal.metadata || {} };
+    const delay = refusal.retry_delay;
+    this.retryDelayMs = delay && (delay.seconds || delay.nanos) ? Number(delay.seconds) * 1000 + delay.nanos / 1e6 : null;
   }
 }
 
@@ -166,6 +176,32 @@ function errorInfo(error) {
     }
   }
   return null;
+}
+
+/** The RetryInfo delay of a failed call in ms (RATE_LIMITED, TABLE_MOVING), or null. */
+function retryDelayMs(error) {
+  if (error instanceof Refused) return error.retryDelayMs;
+  const details = error && error.metadata ? error.metadata.get('grpc-status-details-bin') : [];
+  for (const bytes of details) {
+    for (const any of Status.decode(bytes).details) {
+      if (any.type_url.endsWith('/google.rpc.RetryInfo')) {
+        const delay = RetryInfo.decode(any.value).retry_delay || {};
+        return Number(delay.seconds || 0) * 1000 + (delay.nanos || 0) / 1e6;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether a failed call is to be sent again on the node the route now points to (a redirect, a move), after
+ * the delay it waits for here. The same request: it changed nothing where it was refused.
+ */
+async function followed(route, error) {
+  const delay = route.follow(error, errorInfo(error), retryDelayMs(error), TRANSIENT.has(error.code));
+  if (delay === null) return false;
+  await sleep(delay);
+  return true;
 }
 
 function describeError(error) {
@@ -228,12 +264,15 @@ class GiveUp extends Error {}
  * Call a unary method that is safe to retry (CreateTable with a request_id, JoinTable with a seat_token of
  * our own), retrying the identical request on transport errors with backoff for up to `seconds`.
  */
-async function retried(client, method, request, seconds = 30) {
+async function retried(route, method, request, seconds = 30) {
   const until = Date.now() + seconds * 1000;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await unary(client, method, request);
+      const response = await unary(route.client(), method, request);
+      route.answered();
+      return response;
     } catch (error) {
+      if (Date.now() < until && (await followed(route, error))) continue;
       const reason = (errorInfo(error) || {}).reason;
       if (!TRANSIENT.has(error.code) || reason !== undefined || Date.now() > until) throw error;
       console.error(`play.js: ${method} failed (${describeError(error)}); retrying the same request`);
@@ -264,11 +303,11 @@ function unbatched(message) {
 const MOVED_ON = new Set(['STALE_SEQUENCE', 'NOT_YOUR_TURN', 'GAME_OVER']);
 
 /** Refusals after which the same request (the same request_id) is sent again later: nothing was applied. */
-const TRY_AGAIN = new Set(['RATE_LIMITED', 'STORE_UNAVAILABLE']);
+const TRY_AGAIN = new Set(['RATE_LIMITED', 'STORE_UNAVAILABLE', 'TABLE_MOVING']);
 
 /** How long to wait before sending a request refused with a TRY_AGAIN reason once more, in ms. */
 function tryAgainIn(refusal, attempt) {
-  const delay = refusal.retry_delay; // RATE_LIMITED: when the seat's next action will be accepted
+  const delay = refusal.retry_delay; // RATE_LIMITED, TABLE_MOVING: when to send it again
   if (delay && (delay.seconds || delay.nanos)) return Number(delay.seconds) * 1000 + delay.nanos / 1e6;
   return backoff(attempt); // STORE_UNAVAILABLE: the server's store failed; back off
 }
@@ -276,8 +315,8 @@ function tryAgainIn(refusal, attempt) {
 // ---------------------------------------------------------------- one seat
 
 class Seat {
-  constructor(client, tableId, seat, token, options, verifier) {
-    this.client = client;
+  constructor(route, tableId, seat, token, options, verifier) {
+    this.route = route; // the node that serves the table, among those known
     this.verifier = verifier; // checks every deal this seat's stream reveals (fair.js)
     this.tableId = tableId;
     this.seat = seat;
@@ -326,6 +365,13 @@ class Seat {
         received = this.usePlay ? await this.playOnce() : await this.streamOnce();
       } catch (error) {
         if (error instanceof GiveUp || error instanceof Refused) throw error;
+        if (!(error instanceof GapError) && (await followed(this.route, error))) {
+          // Served elsewhere now (or soon): resume there, after the last message seen, at once.
+          console.error(`play.js: ${describeError(error)}; resuming at ${this.route.address}`);
+          await this.resubmitUnanswered();
+          this.reconnects += 1;
+          continue;
+        }
         if (error instanceof GapError) {
           // Never expected from this server: start over from a fresh snapshot rather than guess.
           console.error(`play.js: ${error.message}; resynchronizing from a snapshot`);
@@ -363,7 +409,7 @@ class Seat {
    * Returns the number of messages received when the server ends it.
    */
   async playOnce() {
-    const call = this.client.Play(this.metadata());
+    const call = this.route.client().Play(this.metadata());
     const timer = this.deadlineTimer(call);
     const start = { table_id: this.tableId };
     if (this.lastSeen !== null) start.after_sequence = this.lastSeen.toString();
@@ -419,7 +465,7 @@ class Seat {
   async streamOnce() {
     const request = { table_id: this.tableId, batch_events: true };
     if (this.lastSeen !== null) request.after_sequence = this.lastSeen.toString();
-    const call = this.client.StreamEvents(request, this.metadata());
+    const call = this.route.client().StreamEvents(request, this.metadata());
     const timer = this.deadlineTimer(call);
     let received = 0;
     try {
@@ -604,11 +650,13 @@ class Seat {
   async submit(request) {
     for (let attempt = 1; ; attempt++) {
       try {
-        await unary(this.client, 'SubmitAction', request, this.metadata(), 10);
+        await unary(this.route.client(), 'SubmitAction', request, this.metadata(), 10);
+        this.route.answered();
         this.outcome(null);
         return;
       } catch (error) {
         const info = errorInfo(error);
+        if (info && info.reason === 'TABLE_ELSEWHERE' && (await followed(this.route, error))) continue;
         if (info && TRY_AGAIN.has(info.reason) && this.timeLeft() > 0) {
           // Nothing was applied (the limit, or the store): the same request again, after a while.
           console.error(`play.js: SubmitAction: ${describeError(error)}; retrying the same request_id`);
@@ -634,7 +682,10 @@ class Seat {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const client = new thousand.TableService(options.server, grpc.credentials.createInsecure());
+  const route = new Route(
+    options.server,
+    (address) => new thousand.TableService(address, grpc.credentials.createInsecure()),
+  );
 
   const create = {
     game: 'GAME_KIND_THOUSAND',
@@ -651,7 +702,10 @@ async function main() {
   // A request_id and a seat token of our own make CreateTable and JoinTable safe to retry: a retry after a
   // lost reply gets the same table and the same seat back, never a second one.
   create.request_id = crypto.randomUUID();
-  const { table } = await retried(client, 'CreateTable', create);
+  const table = options.table
+    ? (await retried(route, 'GetTable', { table_id: options.table })).table
+    : (await retried(route, 'CreateTable', create)).table;
+  route.go(table.endpoint); // in a cluster: the node that serves the table
   // The table's commitment, read before this seat's seed is sent: every deal is checked against both.
   const commitment = table.fairness ? table.fairness.commitment : '';
   const join = {
@@ -661,7 +715,7 @@ async function main() {
     seat_token: crypto.randomBytes(32).toString('base64url'),
     client_seed: newClientSeed(), // the same on a retry of this join
   };
-  const joined = await retried(client, 'JoinTable', join);
+  const joined = await retried(route, 'JoinTable', join);
   const verifier = new DealVerifier(commitment, joined.seat, join.client_seed, BigInt(joined.table.sequence));
   if ((joined.table.fairness ? joined.table.fairness.commitment : '') !== commitment) {
     verifier.fail("the table's commitment changed when the seat was taken");
@@ -675,7 +729,7 @@ async function main() {
     );
   }
 
-  const seat = new Seat(client, table.table_id, joined.seat, joined.seat_token, options, verifier);
+  const seat = new Seat(route, table.table_id, joined.seat, joined.seat_token, options, verifier);
   let gaveUp = null;
   try {
     await seat.play();
@@ -683,7 +737,7 @@ async function main() {
     if (!(error instanceof GiveUp)) throw error;
     gaveUp = error.message;
   } finally {
-    client.close();
+    route.close();
   }
 
   const names = new Map(
@@ -718,6 +772,8 @@ async function main() {
     verified_deals: verifier.verified.length,
     verification_problems: verifier.problems,
     secret_verified: verifier.secretVerified,
+    followed: route.followed,
+    served_by: route.address,
   };
   console.log(JSON.stringify(result));
   return seat.finished ? 0 : 2;

@@ -1,0 +1,346 @@
+"""The shared store: tables event-sourced in PostgreSQL, which every node of a cluster writes to.
+
+The same records as the SQLite store, the same group commit (one transaction per batch, from one writer
+thread, with psycopg 3), the same promise: a change is committed before it is made and acknowledged. Two
+things are PostgreSQL's own, because several nodes share the database:
+
+- **Fencing.** Each table row names its owner and an ``epoch`` that grows by one with every claim
+  (:mod:`server.cluster`). This store knows, per table it holds, the epoch it holds it at and the number its
+  next record gets; an append is one call of ``thousand.append_records``, which takes the table's row lock,
+  checks both and numbers the records in the same statement. A node that lost the table (another claimed
+  it: a higher epoch), or whose view of the records is not the database's (a write whose commit was lost
+  with the connection, but which committed), changes nothing: :class:`~server.store.TableFencedError`, and the
+  node drops the table. Record numbers are unique per table by the primary key besides.
+- **Schema migrations.** The schema is created, and later versions applied in order, by whichever node
+  starts first, under an advisory lock (a node starting at the same moment waits for it).
+
+A connection lost (PostgreSQL restarting, a failover) fails the write in hand with StoreError, which the
+service answers with STORE_UNAVAILABLE (retryable); the next write connects again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import psycopg
+
+from server.logs import get_logger
+from server.store import Record, Store, StoredTable, TableConfig, TableFencedError, Write
+
+SCHEMA: Final = "thousand"
+"""The PostgreSQL schema of every object the server makes: the database may hold others' too."""
+CONNECT_TIMEOUT_SECONDS: Final = 3
+FENCED_SQLSTATE: Final = "TF001"
+"""What ``thousand.append_records`` raises for a write of a table the writer does not hold (any class
+outside the standard ones: it names this server's own error)."""
+MIGRATION_LOCK: Final = 0x7468_6F75
+"""The advisory lock migrations are applied under ("thou")."""
+log = get_logger("thousand.store")
+
+MIGRATIONS: Final[Sequence[str]] = (
+    # 1: tables, their records, the nodes of the cluster and the history of table ownership.
+    """
+    CREATE TABLE thousand.nodes (
+        node_id TEXT PRIMARY KEY,
+        generation BIGINT NOT NULL,
+        endpoint TEXT NOT NULL,
+        web_endpoint TEXT NOT NULL DEFAULT '',
+        lock_key INTEGER NOT NULL UNIQUE,
+        lease_seconds DOUBLE PRECISION NOT NULL,
+        heartbeat TIMESTAMPTZ NOT NULL,
+        started TIMESTAMPTZ NOT NULL,
+        state TEXT NOT NULL
+    );
+    CREATE SEQUENCE thousand.table_serial;
+    CREATE SEQUENCE thousand.node_lock_key;
+    CREATE TABLE thousand.tables (
+        table_id TEXT PRIMARY KEY,
+        serial BIGINT NOT NULL UNIQUE,
+        create_time DOUBLE PRECISION NOT NULL,
+        config TEXT NOT NULL,
+        finished BOOLEAN NOT NULL DEFAULT FALSE,
+        finish_time DOUBLE PRECISION,
+        expire_time DOUBLE PRECISION,
+        owner TEXT,
+        epoch BIGINT NOT NULL DEFAULT 1,
+        next_number BIGINT NOT NULL DEFAULT 0,
+        game TEXT NOT NULL DEFAULT '',
+        open_seats INTEGER NOT NULL DEFAULT 0,
+        summary BYTEA
+    );
+    CREATE INDEX tables_owner ON thousand.tables (owner) WHERE NOT finished AND expire_time IS NULL;
+    CREATE TABLE thousand.records (
+        table_id TEXT NOT NULL REFERENCES thousand.tables (table_id),
+        number BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        data BYTEA,
+        PRIMARY KEY (table_id, number)
+    );
+    CREATE TABLE thousand.claims (
+        table_id TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        node_id TEXT NOT NULL,
+        generation BIGINT NOT NULL,
+        reason TEXT NOT NULL,
+        claimed TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, epoch)
+    );
+    CREATE FUNCTION thousand.append_records(
+        p_table TEXT, p_epoch BIGINT, p_first BIGINT,
+        p_kinds TEXT[], p_seats INTEGER[], p_texts TEXT[], p_datas BYTEA[]
+    ) RETURNS VOID LANGUAGE plpgsql AS $$
+    DECLARE
+        held_epoch BIGINT;
+        held_next BIGINT;
+    BEGIN
+        UPDATE thousand.tables SET next_number = next_number + cardinality(p_kinds)
+            WHERE table_id = p_table AND epoch = p_epoch AND next_number = p_first;
+        IF NOT FOUND THEN
+            SELECT epoch, next_number INTO held_epoch, held_next
+                FROM thousand.tables WHERE table_id = p_table;
+            RAISE EXCEPTION USING ERRCODE = 'TF001', MESSAGE = format(
+                'table %s is held at epoch %s with %s records; this node wrote at epoch %s after %s',
+                p_table, held_epoch, held_next, p_epoch, p_first);
+        END IF;
+        INSERT INTO thousand.records (table_id, number, kind, seat, text, data)
+            SELECT p_table, p_first + r.n - 1, r.kind, r.seat, r.text, r.data
+            FROM unnest(p_kinds, p_seats, p_texts, p_datas) WITH ORDINALITY AS r (kind, seat, text, data, n);
+    END $$;
+    """,
+    # 2: CreateTable's request_id, so that its retry on another node finds the table (not unique: a client
+    # may reuse one after the window).
+    """
+    ALTER TABLE thousand.tables ADD COLUMN request_id TEXT;
+    CREATE INDEX tables_request ON thousand.tables (request_id) WHERE request_id IS NOT NULL;
+    """,
+    # 3: who created each table and whether bots only play it, so that the node a client asks counts the
+    # client's tables on every node against its quotas (server.quotas).
+    """
+    ALTER TABLE thousand.tables ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+    ALTER TABLE thousand.tables ADD COLUMN bots_only BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE INDEX tables_creator ON thousand.tables (creator) WHERE NOT finished AND expire_time IS NULL;
+    """,
+)
+
+
+@dataclass(slots=True)
+class Holding:
+    """A table this node writes: the epoch it holds it at, and the number of the table's next record."""
+
+    epoch: int
+    next_number: int
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+def connect(url: str, *, autocommit: bool = True) -> psycopg.Connection[Any]:
+    """A connection to the server's database (psycopg.OperationalError when it cannot be had in time)."""
+    return psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+
+
+def migrate(connection: psycopg.Connection[Any]) -> int:
+    """Create the schema or bring it to the latest version; returns that version."""
+    with connection.transaction():
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        connection.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+        connection.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA}.meta (key TEXT PRIMARY KEY, value TEXT)")
+        row = connection.execute(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'schema'").fetchone()
+        version = 0 if row is None else int(row[0])
+        if version > len(MIGRATIONS):
+            raise RuntimeError(f"schema {version}, this server knows {len(MIGRATIONS)}: upgrade the server")
+        for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+            connection.execute(migration)
+            log.info("schema migrated", version=number)
+        connection.execute(
+            f"INSERT INTO {SCHEMA}.meta VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE SET value = %s",
+            (str(len(MIGRATIONS)), str(len(MIGRATIONS))),
+        )
+    return len(MIGRATIONS)
+
+
+class PostgresStore(Store):
+    """Tables in the PostgreSQL database at ``url``, written by node ``node_id`` ("": a node outside any
+    cluster: its tables have no owner)."""
+
+    def __init__(self, url: str, *, node_id: str = "", group_commit: bool = True) -> None:
+        super().__init__(redact(url), group_commit=group_commit)
+        self.url = url
+        self.node_id = node_id
+        self.holdings: dict[str, Holding] = {}
+        """The tables this node writes, by id: set at creation and by a claim, removed when dropped."""
+        self._committing: dict[str, Holding] = {}
+        """Holdings the open transaction changes, applied once it commits."""
+        self._db: psycopg.Connection[Any] | None = None
+        try:
+            self.schema = migrate(self._connection())
+        except psycopg.Error as error:
+            raise RuntimeError(f"{self.name}: {error}") from error
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        if self._db is None or self._db.closed:
+            self._db = connect(self.url)
+        return self._db
+
+    # ------------------------------------------------------------------ writing
+
+    def _write_batch(self, writes: Sequence[Write]) -> None:
+        """The batch's statements in one transaction, pipelined: sent together, one round trip to the
+        database for all of them (its errors come at the end, failing the whole batch)."""
+        db = self._connection()
+        try:
+            with db.pipeline():
+                db.execute("BEGIN")
+                for write in writes:
+                    self._execute(write)
+                db.execute("COMMIT")
+        except psycopg.Error as error:
+            appending = [w.table_id for w in writes if w.records]
+            if error.sqlstate == FENCED_SQLSTATE and len(appending) == 1:
+                raise TableFencedError(appending[0], f"{self.name}: {error}") from error
+            raise  # several tables: each write is tried alone next, and the fenced one fails alone
+
+    def _committed(self) -> None:
+        self.holdings.update(self._committing)
+        self._committing.clear()
+
+    def _abort(self) -> None:
+        self._committing.clear()
+        db = self._db
+        if db is None or db.closed:
+            return
+        try:
+            if db.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                db.execute("ROLLBACK")
+        except psycopg.Error:
+            db.close()  # broken: the next write connects again
+
+    def _close_connection(self) -> None:
+        if self._db is not None:
+            self._db.close()
+
+    def _execute(self, write: Write) -> None:
+        db = self._connection()
+        if write.create is not None:
+            _, create_time, config = write.create
+            row = db.execute(
+                f"INSERT INTO {SCHEMA}.tables"
+                " (table_id, serial, create_time, config, owner, game, open_seats, request_id, creator,"
+                " bots_only)"
+                f" VALUES (%s, nextval('{SCHEMA}.table_serial'), %s, %s, %s, %s, %s, %s, %s, %s)"
+                " RETURNING serial, epoch",
+                (
+                    write.table_id,
+                    create_time,
+                    config.to_json(),
+                    self.node_id or None,
+                    config.game,
+                    sum(1 for bot, _ in config.seats if not bot),
+                    config.request_id or None,
+                    config.creator,
+                    bool(config.seats) and all(bot for bot, _ in config.seats),
+                ),
+            ).fetchone()
+            assert row is not None
+            write.serial = int(row[0])
+            self._committing[write.table_id] = Holding(int(row[1]), 0)
+        if write.records:
+            self._append(db, write.table_id, write.records)
+        if write.finish_time is not None or write.expire_time is not None:
+            held = self._held(write.table_id)
+            db.execute(
+                f"UPDATE {SCHEMA}.tables SET finished = finished OR %s,"
+                " finish_time = COALESCE(%s, finish_time), expire_time = COALESCE(%s, expire_time)"
+                " WHERE table_id = %s AND epoch = %s",
+                (
+                    write.finish_time is not None,
+                    write.finish_time,
+                    write.expire_time,
+                    write.table_id,
+                    held.epoch if held is not None else 0,
+                ),
+            )
+
+    def _held(self, table_id: str) -> Holding | None:
+        return self._committing.get(table_id) or self.holdings.get(table_id)
+
+    def _append(self, db: psycopg.Connection[Any], table_id: str, records: Sequence[Record]) -> None:
+        held = self._held(table_id)
+        if held is None:
+            raise TableFencedError(table_id, f"{self.name}: table {table_id} is not held by this node")
+        try:
+            db.execute(
+                f"SELECT {SCHEMA}.append_records(%s, %s, %s, %s::text[], %s::integer[], %s::text[],"
+                " %s::bytea[])",
+                (
+                    table_id,
+                    held.epoch,
+                    held.next_number,
+                    [r.kind for r in records],
+                    [r.seat for r in records],
+                    [r.text for r in records],
+                    [r.data for r in records],
+                ),
+            )
+        except psycopg.Error as error:
+            if error.sqlstate == FENCED_SQLSTATE:
+                raise TableFencedError(table_id, f"{self.name}: {error}") from error
+            raise
+        self._committing[table_id] = Holding(held.epoch, held.next_number + len(records))
+
+    # ------------------------------------------------------------------ reading
+
+    def _query(self, query: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._connection().execute(query, params).fetchall()
+            except psycopg.Error:
+                self._abort()
+                raise
+
+    def count(self) -> int:
+        return int(self._query(f"SELECT COUNT(*) FROM {SCHEMA}.tables")[0][0])
+
+    def max_serial(self) -> int:
+        return int(self._query(f"SELECT COALESCE(MAX(serial), 0) FROM {SCHEMA}.tables")[0][0])
+
+    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+        query = f"SELECT table_id FROM {SCHEMA}.tables"
+        params: tuple[object, ...] = ()
+        if finished_before is not None:
+            query += (
+                " WHERE NOT (finished AND finish_time IS NOT NULL AND finish_time < %s)"
+                " AND expire_time IS NULL"
+            )
+            params = (finished_before,)
+        for (table_id,) in self._query(query + " ORDER BY serial", params):
+            stored = self.get(table_id)
+            if stored is not None:
+                yield stored
+
+    def get(self, table_id: str) -> StoredTable | None:
+        rows = self._query(
+            f"SELECT serial, create_time, config, finish_time FROM {SCHEMA}.tables WHERE table_id = %s",
+            (table_id,),
+        )
+        if not rows:
+            return None
+        serial, create_time, config, finish_time = rows[0]
+        records = [
+            Record(kind, int(seat), text, bytes(data or b""))
+            for kind, seat, text, data in self._query(
+                f"SELECT kind, seat, text, data FROM {SCHEMA}.records WHERE table_id = %s ORDER BY number",
+                (table_id,),
+            )
+        ]
+        finished = None if finish_time is None else float(finish_time)
+        return StoredTable(
+            table_id, int(serial), float(create_time), TableConfig.from_json(config), records, finished
+        )

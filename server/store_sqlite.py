@@ -1,0 +1,170 @@
+"""The embedded store: one SQLite file (WAL, ``synchronous=FULL``), the default of a single server.
+
+``":memory:"`` has no disk to wait for, so it commits on the spot, on the caller's thread (no group commit),
+and keeps nothing across restarts (for tests).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Final
+
+from server.store import Record, Store, StoredTable, TableConfig, Write
+
+SCHEMA_VERSION: Final = 1
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id TEXT PRIMARY KEY,
+    serial INTEGER NOT NULL,
+    create_time REAL NOT NULL,
+    config TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    finish_time REAL,
+    expire_time REAL
+);
+CREATE TABLE IF NOT EXISTS records (
+    table_id TEXT NOT NULL REFERENCES tables(table_id),
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    data BLOB,
+    PRIMARY KEY (table_id, number)
+);
+"""
+
+
+class SqliteStore(Store):
+    """One SQLite database of tables. ``group_commit`` (by default: for a file, not for ``":memory:"``)."""
+
+    def __init__(self, path: str | Path, *, group_commit: bool | None = None) -> None:
+        self.path = str(path)
+        super().__init__(
+            self.path, group_commit=self.path != ":memory:" if group_commit is None else group_commit
+        )
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif int(row[0]) != SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path}: schema {row[0]}, this server reads {SCHEMA_VERSION}")
+        columns = {column[1] for column in self._db.execute("PRAGMA table_info(tables)")}
+        for column in ("finish_time", "expire_time"):
+            if column not in columns:
+                # Added within schema 1: older servers name their columns and ignore them.
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} REAL")
+
+    # ------------------------------------------------------------------ writing
+
+    def _write_batch(self, writes: Sequence[Write]) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+        for write in writes:
+            self._execute(write)
+        self._db.execute("COMMIT")
+
+    def _abort(self) -> None:
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # a failed rollback leaves the transaction to SQLite, which rolls it back itself
+
+    def _committed(self) -> None:
+        pass  # nothing kept per commit
+
+    def _close_connection(self) -> None:
+        self._db.close()
+
+    def _execute(self, write: Write) -> None:
+        for statement in _statements(write):
+            self._db.execute(*statement)
+
+    # ------------------------------------------------------------------ reading
+
+    def count(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()
+        return int(row[0])
+
+    def max_serial(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(serial), 0) FROM tables").fetchone()
+        return int(row[0])
+
+    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+        query = "SELECT table_id, serial, create_time, config, finish_time FROM tables"
+        if finished_before is not None:
+            query += (
+                " WHERE NOT (finished = 1 AND finish_time IS NOT NULL AND finish_time < ?)"
+                " AND expire_time IS NULL"
+            )
+        with self._lock:
+            rows = self._db.execute(
+                query + " ORDER BY serial", () if finished_before is None else (finished_before,)
+            ).fetchall()
+        for table_id, serial, create_time, config, finish_time in rows:
+            yield self._load(
+                table_id, int(serial), float(create_time), TableConfig.from_json(config), finish_time
+            )
+
+    def _load(
+        self,
+        table_id: str,
+        serial: int,
+        create_time: float,
+        config: TableConfig,
+        finish_time: float | None = None,
+    ) -> StoredTable:
+        with self._lock:
+            records = [
+                Record(kind, int(seat), text, bytes(data or b""))
+                for kind, seat, text, data in self._db.execute(
+                    "SELECT kind, seat, text, data FROM records WHERE table_id = ? ORDER BY number",
+                    (table_id,),
+                )
+            ]
+        finished = None if finish_time is None else float(finish_time)
+        return StoredTable(table_id, serial, create_time, config, records, finished)
+
+    def get(self, table_id: str) -> StoredTable | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT serial, create_time, config, finish_time FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return self._load(table_id, int(row[0]), float(row[1]), TableConfig.from_json(row[2]), row[3])
+
+
+def _statements(write: Write) -> Iterator[tuple[str, tuple[object, ...]]]:
+    """The SQL statements of one write, with their parameters."""
+    if write.create is not None:
+        serial, create_time, config = write.create
+        yield (
+            "INSERT INTO tables (table_id, serial, create_time, config) VALUES (?, ?, ?, ?)",
+            (write.table_id, serial, create_time, config.to_json()),
+        )
+    for record in write.records:
+        # The record's number is the table's next, taken in the transaction itself: nothing to keep (or to
+        # give back when it fails) per table in memory.
+        yield (
+            "INSERT INTO records SELECT ?, COALESCE(MAX(number) + 1, 0), ?, ?, ?, ?"
+            " FROM records WHERE table_id = ?",
+            (write.table_id, record.kind, record.seat, record.text, record.data, write.table_id),
+        )
+    if write.finish_time is not None:
+        yield (
+            "UPDATE tables SET finished = 1, finish_time = ? WHERE table_id = ?",
+            (write.finish_time, write.table_id),
+        )
+    if write.expire_time is not None:
+        yield "UPDATE tables SET expire_time = ? WHERE table_id = ?", (write.expire_time, write.table_id)

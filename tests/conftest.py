@@ -1,0 +1,47 @@
+"""Fixtures shared by the suite: one real PostgreSQL server for the whole run (scripts/postgres.py), started
+on first use and stopped by its pid at the end, with a fresh database for each test that asks for one."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Before anything imports grpc: its fork handlers, run in a child forked while gRPC threads are busy, crashed
+# the child (SIGSEGV before exec) when a test restarted PostgreSQL mid-game. The tests fork only to exec.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+from scripts.postgres import Postgres
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    # fsync off: the tests crash PostgreSQL's processes, never the machine, and a commit still waits for its
+    # write-ahead log to reach the kernel (synchronous_commit stays on), which a process crash cannot lose;
+    # waiting for the disk too would only slow a loaded machine's tests down.
+    server = Postgres(fsync=False)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.remove()
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    return postgres.create_database(f"test_{next(_databases)}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store for each kind: a SQLite file, then a PostgreSQL database (``--db`` of either)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "thousand.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url
