@@ -18,7 +18,7 @@ import grpc
 
 from clients.messages import EventMessage
 from clients.session import TableSession
-from server.app import parse_settings
+from server.settings import parse_settings
 from tests.test_limits_requests import TwoClients, two_clients
 from tests.test_server import expect_error, run, token_md
 from thousand.v1 import blagogo_rules_pb2 as bg_rules
