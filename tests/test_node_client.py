@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -290,3 +292,68 @@ def test_node_client_follows_a_redirect_and_a_takeover_in_a_cluster(
         assert result["followed"]["elsewhere"] >= 1
         assert result["followed"]["unreachable"] >= 1
         assert result["served_by"] == nodes.address("a")
+
+
+def test_node_client_ends_when_the_server_stops_the_table(play_js: Path, tmp_path: Path) -> None:
+    """TableStopped ends the client's game as GameOver does (issue 21): frozen past its turn clock, its seat
+    forfeits, the table is then played by bots only, and the server stops it at its move limit; thawed, the
+    client reads the stop and exits 0 with ``stopped`` and no winner (before: it waited for a GameOver that
+    never comes)."""
+    # The bots take 0.05 s a move where a person plays: the game is still young when the client freezes.
+    with live_server(tmp_path, ":memory:", "--bot-table-max-moves", "1", "--bot-pace", "0.05") as server:
+
+        async def create() -> str:
+            from grpc import aio  # noqa: PLC0415
+
+            from thousand.v1 import table_service_pb2 as pb  # noqa: PLC0415
+            from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: PLC0415
+
+            request = pb.CreateTableRequest(
+                game=pb.GAME_KIND_THOUSAND,
+                seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)]
+                + [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy")] * 2,
+                seed=4,
+                practice=True,
+            )
+            request.time_control.per_move.FromSeconds(1)
+            request.time_control.on_timeout = pb.TIMEOUT_POLICY_FORFEIT
+            async with aio.insecure_channel(server.address) as channel:
+                return (await pb_grpc.TableServiceStub(channel).CreateTable(request)).table.table_id
+
+        table_id = run(create())
+        out, err = tmp_path / "play.out", tmp_path / "play.err"
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            client = subprocess.Popen(
+                [
+                    str(NODE),
+                    str(play_js),
+                    "--server",
+                    server.address,
+                    "--table",
+                    table_id,
+                    "--max-seconds",
+                    "60",
+                ],
+                stdout=stdout,
+                stderr=stderr,
+            )
+        try:
+            deadline = time.monotonic() + 30
+            while "seat 0 joined" not in out.read_text():
+                assert client.poll() is None and time.monotonic() < deadline, err.read_text()
+                time.sleep(0.02)
+            time.sleep(0.3)  # it plays a little
+            os.kill(client.pid, signal.SIGSTOP)
+            time.sleep(4)  # its turn comes, its second runs out: the seat forfeits, the bots play, the stop
+            os.kill(client.pid, signal.SIGCONT)
+            assert client.wait(timeout=60) == 0, f"{out.read_text()[-3000:]}\n{err.read_text()}"
+        finally:
+            if client.poll() is None:
+                os.kill(client.pid, signal.SIGCONT)
+                client.kill()
+                client.wait(timeout=10)
+    result = last_json(out.read_text())
+    assert result["finished"] is True and result["stopped"] == "STOP_REASON_MOVE_LIMIT"
+    assert result["winner"] is None and result["standings"] == [] and result["deals"] < 3
+    assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
+    assert "The server stopped the table (STOP_REASON_MOVE_LIMIT)" in out.read_text()

@@ -10,12 +10,14 @@
 // twice. It adds a random seed of its own to the deals when it takes its seat and checks every deal, and at
 // the end the table's secret, against the table's commitment (fair.js; docs/protocol.md, "Verifiable
 // deals"): its first stream starts at the table's first event (after_sequence 0), not a snapshot, so that
-// it also sees the commitment of the deal its joining started.
+// it also sees the commitment of the deal its joining started. The game ends with GameOver, or with
+// TableStopped when the server stops the table before its game ends (a table of bots only at the server's
+// move limit: this seat taken over on time, say): no winner then, and the JSON line says why ("stopped").
 //
 //   npm ci
 //   node play.js --server 127.0.0.1:50051
 //
-// The last line printed is one JSON object: {"finished": true, "standings": [...], ...}.
+// The last line printed is one JSON object: {"finished": true, "standings": [...], "stopped": null, ...}.
 // The contract is read from the .proto files in ../../../proto at run time; nothing is generated.
 'use strict';
 
@@ -333,6 +335,8 @@ class Seat {
     this.finished = false;
     this.winner = null;
     this.standings = [];
+    this.stopped = null; // {reason, message}: the server stopped the table before its game ended
+    this.forfeited = false; // the seat forfeited on time (SEAT_FORFEITED): the server's bot plays it now
     this.actions = 0;
     this.events = 0;
     this.deals = 0;
@@ -508,8 +512,12 @@ class Seat {
         this.lastSeen = sequence;
         const table = message.snapshot.table;
         const view = message.snapshot.view && message.snapshot.view.thousand;
-        if (table && table.status === 'TABLE_STATUS_FINISHED' && view) {
-          this.gameOver(view.winner, view.standings);
+        if (table && table.status === 'TABLE_STATUS_FINISHED') {
+          if (table.stop_reason && table.stop_reason !== 'STOP_REASON_UNSPECIFIED') {
+            this.tableStopped(table.stop_reason, 'the server stopped the table');
+          } else if (view) {
+            this.gameOver(view.winner, view.standings);
+          }
         }
         break;
       }
@@ -536,6 +544,10 @@ class Seat {
 
   onEvent(event, sequence) {
     if (event.event === 'seat_taken') this.verifier.seatTaken(event.seat_taken.seat, sequence);
+    if (event.event === 'table_stopped') {
+      this.tableStopped(event.table_stopped.reason, event.table_stopped.message);
+      return;
+    }
     if (event.event !== 'thousand') return; // seat_taken, seat_released, or a case this client does not know
     const e = event.thousand;
     const verdict = this.verifier.see(e, sequence);
@@ -562,6 +574,12 @@ class Seat {
     }
   }
 
+  /** The server stopped the table (TableStopped): the end of the game as GameOver is, without a winner. */
+  tableStopped(reason, message) {
+    this.finished = true;
+    this.stopped = { reason, message };
+  }
+
   gameOver(winner, standings) {
     this.finished = true;
     this.winner = winner;
@@ -578,6 +596,7 @@ class Seat {
    * a Turn already decided on (a resumed stream repeats the current Turn): one decision, one request_id.
    */
   decide(message, turn) {
+    if (this.forfeited) return null; // the bot plays the seat to the end; this client only watches
     const sequence = BigInt(message.sequence);
     if (this.decided !== null && sequence <= this.decided) return null;
     // Only actions this client understands: one of a newer contract would decode here without its case,
@@ -601,6 +620,10 @@ class Seat {
       // The table moved on (this turn was acted on already, e.g. by a retry whose reply was lost): the
       // stream brings the next Turn.
       this.staleTurns += 1;
+    } else if (refusal.reason === 'SEAT_FORFEITED') {
+      // This client was away past its turn clock (TIMEOUT_POLICY_FORFEIT): watch the rest of the game.
+      if (!this.forfeited) console.error('play.js: the seat forfeited on time; watching the rest of the game');
+      this.forfeited = true;
     } else {
       throw new Refused(refusal); // ILLEGAL_ACTION, REQUEST_ID_REUSED, ...: a bug of this client
     }
@@ -743,7 +766,9 @@ async function main() {
   const names = new Map(
     joined.table.seats.map((s) => [s.seat, s.kind === 'SEAT_KIND_BOT' ? s.strategy : 'you']),
   );
-  if (seat.finished) {
+  if (seat.stopped) {
+    console.log(`The server stopped the table (${seat.stopped.reason}): ${seat.stopped.message}`);
+  } else if (seat.finished) {
     console.log('Final standings:');
     for (const s of seat.standings) {
       console.log(`  ${s.place}. seat ${s.seat} (${names.get(s.seat)}) ${s.score}`);
@@ -757,6 +782,8 @@ async function main() {
     seat: seat.seat,
     winner: seat.winner,
     standings: seat.standings,
+    stopped: seat.stopped ? seat.stopped.reason : null,
+    forfeited: seat.forfeited,
     actions: seat.actions,
     deals: seat.deals,
     events: seat.events,
