@@ -37,7 +37,7 @@ CHANNEL_OPTIONS: Final = (
 """A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
 and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a
 NAT that forgot it) fails within 40 s and is resumed, instead of waiting for events that never come. The
-server accepts pings every 10 s (``server.app.CLIENT_PING_SECONDS``)."""
+server accepts pings every 10 s (``server.settings.CLIENT_PING_SECONDS``)."""
 
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 

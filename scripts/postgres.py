@@ -250,10 +250,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=5432)
     args = parser.parse_args()
+    # SIGTERM (kill, a supervisor) stops the server as Ctrl-C does: left to its default, it would end this
+    # process at once and leave PostgreSQL running, orphaned, on the port.
+    signal.signal(signal.SIGTERM, _interrupt)
     with running(args.port) as server:
         print(server.url(), flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             signal.pause()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

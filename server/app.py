@@ -9,18 +9,14 @@ metrics over HTTP; it logs JSON lines (or a console format on a terminal). See d
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import math
-import os
-import re
 import signal
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import NoReturn
 
 import grpc
 from grpc import aio
@@ -28,160 +24,31 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
-from server.clock import MAX_BOT_PACE
-from server.cluster import DEFAULT_LEASE_SECONDS, Node
-from server.cluster_flags import add_cluster_arguments, node_settings
+from server.cluster import Node
+from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
-from server.logs import LOG_FORMATS, LOG_LEVELS, configure_logging, get_logger
+from server.logs import configure_logging, get_logger
 from server.metrics import Metrics
-from server.pacing import DEFAULT_MAX_MOVES, BotPacer
-from server.quotas import (
-    DEFAULT_MAX_BOT_TABLES,
-    DEFAULT_MAX_BOT_TABLES_PER_CLIENT,
-    DEFAULT_MAX_TABLES,
-    DEFAULT_MAX_TABLES_PER_CLIENT,
-    TableQuotas,
-)
+from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
+from server.settings import Settings, parse_settings
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
 from server.stores import open_store
 from server.telemetry import Telemetry
-from server.web import WebPort, valid_origin
+from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import table_service_pb2 as pb
 
-DEFAULT_PORT: Final = 50051
-DEFAULT_DB: Final = "thousand.db"
-SHUTDOWN_GRACE_SECONDS: Final = 5.0
-TABLE_IDLE_SECONDS: Final = 86_400.0
-WAITING_TABLE_IDLE_SECONDS: Final = 600.0
-MAX_SWEEP_SECONDS: Final = 60.0
-KEEPALIVE_SECONDS: Final = 120.0
-KEEPALIVE_TIMEOUT_SECONDS: Final = 20.0
-CLIENT_PING_SECONDS: Final = 10.0
-"""The shortest interval between a client's keepalive pings that the server accepts."""
-BOT_PACE_SECONDS: Final = 1.0
-"""The ``thousand-server`` command's bot pace where people play (a person's quick move); a Settings' is 0."""
-DEFAULT_WEB_ROOT: Final = str(Path(__file__).resolve().parent.parent / "clients" / "web" / "dist")
-"""The web client's build output in a checkout (``make web``); an installed server is given its own."""
-GC_THRESHOLD: Final = 50_000
-"""Net allocations between two young garbage collections (Python's default: 700); see :func:`tune_gc`."""
 log = get_logger("thousand.server")
 
 
 class StartError(Exception):
     """The server cannot start as configured (its port is taken): said in words, and the process exits 1."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    db: str = ":memory:"
-    """The store; the ``thousand-server`` command defaults to DEFAULT_DB, a file."""
-    metrics_port: int = 0
-    """The Prometheus exposition port (``/metrics``, on ``host``); 0: no metrics."""
-    web_port: int = 0
-    """The web port (on ``host``): the TableService over Connect and gRPC-Web, and the web client; 0: off."""
-    web_root: str = DEFAULT_WEB_ROOT
-    """The built web client's directory, served at ``/`` of the web port."""
-    web_allowed_origins: tuple[str, ...] = ()
-    """Origins (``https://host[:port]``, or ``*``) whose pages may call the web port's API (CORS); the
-    web client served by the port itself needs none."""
-    log_format: str = "auto"
-    """``json``, ``console`` or ``auto`` (console on a terminal, JSON lines otherwise)."""
-    log_level: str = "info"
-    shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
-    """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
-    max_tables: int = DEFAULT_MAX_TABLES
-    """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
-    max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
-    """Unfinished tables one client (its address) may have created (server.quotas); 0: no such limit."""
-    max_bot_tables: int = DEFAULT_MAX_BOT_TABLES
-    """Unfinished tables of bots only the server holds at most; 0: no such limit."""
-    max_bot_tables_per_client: int = DEFAULT_MAX_BOT_TABLES_PER_CLIENT
-    """Unfinished tables of bots only one client may have created; 0: no such limit."""
-    bot_move_delay: float = 0.0
-    """Seconds between two moves at a table of bots only (server.pacing); 0: as fast as their turns come."""
-    bot_table_max_moves: int = DEFAULT_MAX_MOVES
-    """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
-    tls_cert: str = ""
-    """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
-    tls_key: str = ""
-    """PEM private key file of ``tls_cert``."""
-    max_message_bytes: int = 64 * 1024
-    """The largest request accepted; the biggest legitimate one (CreateTable) is well under 1 KiB."""
-    rate_limit: float = 300.0
-    """Requests a second one client may make of SubmitAction (per seat token), CreateTable and JoinTable
-    (per peer host), sustained; 0: no limit. Beyond it: RATE_LIMITED with a RetryInfo delay."""
-    rate_burst: float = 3000.0
-    """Requests one client may make at once before ``rate_limit`` applies (a whole game's actions fit)."""
-    table_idle_seconds: float = TABLE_IDLE_SECONDS
-    """A table with no open stream and no event for this long is dropped from memory, finished or not (its
-    stored records stay, for ``thousand-export``); 0: never."""
-    waiting_table_idle_seconds: float = WAITING_TABLE_IDLE_SECONDS
-    """The same for a table still waiting for players, much sooner: such a table costs memory and a slot of
-    the quotas while nobody plays; 0: as ``table_idle_seconds``."""
-    keepalive_seconds: float = KEEPALIVE_SECONDS
-    """The server pings every connection this often and closes one whose peer does not answer within
-    KEEPALIVE_TIMEOUT_SECONDS: a player whose machine vanished (no FIN ever comes) loses its stream, which
-    frees it, instead of holding it until TCP gives up hours later. 0: no pings."""
-    gc_threshold: int = GC_THRESHOLD
-    """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
-    node_id: str = ""
-    """With a PostgreSQL ``db``: this node's name in the cluster ("": the advertised address)."""
-    advertise_address: str = ""
-    """host:port clients reach this node at ("": ``host`` and the port, or the host name when ``host`` is a
-    wildcard)."""
-    lease_seconds: float = DEFAULT_LEASE_SECONDS
-    """How long a node that stopped heartbeating keeps its tables before the others take them over."""
-    placement: str = "local"
-    """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
-    bot_pace: float = 0.0
-    """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
-    do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
-
-    @property
-    def grpc_options(self) -> list[tuple[str, int]]:
-        """The gRPC server's channel arguments: the message size limit and the keepalive policy."""
-        options = [
-            ("grpc.max_receive_message_length", self.max_message_bytes),
-            # Clients may ping (to notice a dead server on a quiet stream) every CLIENT_PING_SECONDS, with or
-            # without calls in flight: gRPC's default answers pings more frequent than 5 minutes with GOAWAY.
-            ("grpc.http2.min_ping_interval_without_data_ms", int(CLIENT_PING_SECONDS * 1000)),
-            ("grpc.keepalive_permit_without_calls", 1),
-            ("grpc.http2.max_pings_without_data", 0),
-            # gRPC sets SO_REUSEPORT by default, so a second server on a taken port bound it too, logged
-            # "serving", and clients reached either at random: without it, a taken port fails the start.
-            ("grpc.so_reuseport", 0),
-        ]
-        if self.keepalive_seconds > 0:
-            options += [
-                ("grpc.keepalive_time_ms", int(self.keepalive_seconds * 1000)),
-                ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_SECONDS * 1000)),
-                # gRPC waits for a keepalive ping's answer for its ping timeout, not only keepalive_timeout:
-                # with both set, a silent peer is let go after KEEPALIVE_TIMEOUT_SECONDS (measured in
-                # tests/test_retries_and_export.py; with keepalive_timeout alone it was not, within 15 s).
-                ("grpc.http2.ping_timeout_ms", int(KEEPALIVE_TIMEOUT_SECONDS * 1000)),
-            ]
-        return options
-
-    @property
-    def quotas(self) -> TableQuotas:
-        return TableQuotas(
-            self.max_tables, self.max_tables_per_client, self.max_bot_tables, self.max_bot_tables_per_client
-        )
-
-    @property
-    def sweep_seconds(self) -> float:
-        """How often idle tables are looked for: a quarter of the shortest idle time, at most a minute."""
-        idle = [s for s in (self.table_idle_seconds, self.waiting_table_idle_seconds) if s > 0]
-        return min(MAX_SWEEP_SECONDS, min(idle, default=0.0) / 4)
 
 
 class Server:
@@ -266,7 +133,7 @@ class Server:
                 tls_cert=settings.tls_cert,
                 tls_key=settings.tls_key,
                 keepalive_seconds=settings.keepalive_seconds,
-                keepalive_timeout=KEEPALIVE_TIMEOUT_SECONDS,
+                keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
             )
         self.web_port = 0
@@ -307,6 +174,7 @@ class Server:
         if self.node is not None:
             await self.node.start()  # the tables that still name this node are back before it serves
         await self.grpc.start()
+        host = self.settings.host
         if self.web is not None:
             try:
                 self.web_port = await self.web.start()
@@ -317,7 +185,7 @@ class Server:
                 )
         if self.metrics is not None:
             try:
-                self.metrics_port = self.metrics.serve(self.settings.host, self.settings.metrics_port)
+                self.metrics_port = self.metrics.serve(host, self.settings.metrics_port)
             except OSError as error:
                 await self._give_up(
                     f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
@@ -453,250 +321,6 @@ def tls_credentials(cert_path: str, key_path: str) -> grpc.ServerCredentials:
     except OSError as error:
         raise SystemExit(f"thousand-server: cannot read TLS file: {error}") from None
     return grpc.ssl_server_credentials([(key, cert)])
-
-
-class SettingsHelpFormatter(argparse.HelpFormatter):
-    """``--help`` shows each setting's default and environment variable (``THOUSAND_`` and the flag's name):
-    an operator reads what runs when nothing is set, and how to set it in a container, without the guide."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        text = action.help or ""
-        if not action.option_strings or action.default is argparse.SUPPRESS:
-            return text
-        default = action.default
-        shown = f"{default:g}" if isinstance(default, float) else default
-        if default in ("", None, []):
-            shown = "(none)"
-        named = re.search(r"\b(THOUSAND_[A-Z_]+)", text)  # a variable of its own name (a list, plural)
-        variable = named.group(1) if named else f"THOUSAND_{action.dest.upper()}"
-        return f"{text} [default: {shown}; env {variable}]".lstrip()
-
-
-def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Flags override the environment (THOUSAND_HOST, THOUSAND_PORT, THOUSAND_DB, THOUSAND_METRICS_PORT,
-    THOUSAND_LOG_FORMAT, THOUSAND_LOG_LEVEL, THOUSAND_SHUTDOWN_GRACE, THOUSAND_TABLE_IDLE_SECONDS, ...)."""
-    env = dict(os.environ) if env is None else env
-    defaults = Settings()
-    parser = argparse.ArgumentParser(
-        prog="thousand-server",
-        description="The gRPC game server of the 1000 family (Thousand, 1000 Blagogo). Every flag can be "
-        "set by the environment variable shown beside it instead; a flag given wins. See docs/operations.md.",
-        formatter_class=SettingsHelpFormatter,
-    )
-    parser.add_argument(
-        "--host",
-        default=env.get("THOUSAND_HOST", defaults.host),
-        help="the address to listen on (0.0.0.0: every interface, as in containers)",
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=int(env.get("THOUSAND_PORT", defaults.port)),
-        help="the gRPC port (0: any free port, named in the `serving` log line); a taken one fails the start",
-    )
-    parser.add_argument(
-        "--db",
-        default=env.get("THOUSAND_DB", DEFAULT_DB),
-        help="where tables are event-sourced: a SQLite file (':memory:' keeps nothing) or a PostgreSQL URL,"
-        " postgresql://user@host:port/database, shared by the nodes of a cluster",
-    )
-    parser.add_argument(
-        "--metrics-port",
-        type=int,
-        default=int(env.get("THOUSAND_METRICS_PORT", defaults.metrics_port)),
-        help="Prometheus metrics port, served over HTTP on --host at /metrics (0: off)",
-    )
-    parser.add_argument(
-        "--web-port",
-        type=int,
-        default=int(env.get("THOUSAND_WEB_PORT", defaults.web_port)),
-        help="serve the TableService over Connect and gRPC-Web, and the web client at /, over HTTP on --host"
-        " (HTTPS with --tls-cert) on this port (0: off)",
-    )
-    parser.add_argument(
-        "--web-root",
-        default=env.get("THOUSAND_WEB_ROOT", defaults.web_root),
-        help="the built web client served at / of the web port (default: clients/web/dist of the checkout)",
-    )
-    parser.add_argument(
-        "--web-allowed-origin",
-        action="append",
-        metavar="ORIGIN",
-        help="let pages from ORIGIN (https://host[:port], or *) call the web port's API (CORS); repeatable;"
-        " THOUSAND_WEB_ALLOWED_ORIGINS: a comma-separated list. Default: none (the web client needs none)",
-    )
-    parser.add_argument(
-        "--log-format",
-        choices=LOG_FORMATS,
-        default=env.get("THOUSAND_LOG_FORMAT", defaults.log_format),
-        help="json lines, a readable console format, or auto: console on a terminal, else json",
-    )
-    parser.add_argument(
-        "--log-level",
-        choices=LOG_LEVELS,
-        default=env.get("THOUSAND_LOG_LEVEL", defaults.log_level),
-        help="the least severe log lines written",
-    )
-    parser.add_argument(
-        "--shutdown-grace",
-        type=float,
-        default=float(env.get("THOUSAND_SHUTDOWN_GRACE", defaults.shutdown_grace)),
-        help="seconds in-flight calls get to finish on SIGTERM",
-    )
-    parser.add_argument(
-        "--max-tables",
-        type=int,
-        default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
-        help="unfinished tables held at most; 0: no limit",
-    )
-    parser.add_argument(
-        "--max-tables-per-client",
-        type=int,
-        default=int(env.get("THOUSAND_MAX_TABLES_PER_CLIENT", defaults.max_tables_per_client)),
-        help="unfinished tables one client (peer address; IPv6: its /64) may have created; 0: no limit",
-    )
-    parser.add_argument(
-        "--max-bot-tables",
-        type=int,
-        default=int(env.get("THOUSAND_MAX_BOT_TABLES", defaults.max_bot_tables)),
-        help="unfinished tables whose every seat is a bot, held at most; 0: no limit",
-    )
-    parser.add_argument(
-        "--max-bot-tables-per-client",
-        type=int,
-        default=int(env.get("THOUSAND_MAX_BOT_TABLES_PER_CLIENT", defaults.max_bot_tables_per_client)),
-        help="unfinished tables of bots only one client may have created; 0: no limit",
-    )
-    parser.add_argument(
-        "--bot-move-delay",
-        type=float,
-        default=float(env.get("THOUSAND_BOT_MOVE_DELAY", defaults.bot_move_delay)),
-        help="seconds between two moves at a table of bots only; 0: as fast as their fair share allows",
-    )
-    parser.add_argument(
-        "--bot-table-max-moves",
-        type=int,
-        default=int(env.get("THOUSAND_BOT_TABLE_MAX_MOVES", defaults.bot_table_max_moves)),
-        help="moves a table played by bots only makes before the server stops it; 0: no limit",
-    )
-    parser.add_argument(
-        "--max-message-bytes",
-        type=int,
-        default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
-        help="the largest request accepted",
-    )
-    parser.add_argument(
-        "--rate-limit",
-        type=float,
-        default=float(env.get("THOUSAND_RATE_LIMIT", defaults.rate_limit)),
-        help="requests per second per client (SubmitAction per seat, CreateTable/JoinTable per host); 0: off",
-    )
-    parser.add_argument(
-        "--rate-burst",
-        type=float,
-        default=float(env.get("THOUSAND_RATE_BURST", defaults.rate_burst)),
-        help="requests a client may make at once before --rate-limit applies",
-    )
-    parser.add_argument(
-        "--table-idle-seconds",
-        type=float,
-        default=float(env.get("THOUSAND_TABLE_IDLE_SECONDS", defaults.table_idle_seconds)),
-        help="drop a table from memory after this long with no open stream and no action (its records stay);"
-        " 0: never",
-    )
-    parser.add_argument(
-        "--waiting-table-idle-seconds",
-        type=float,
-        default=float(env.get("THOUSAND_WAITING_TABLE_IDLE_SECONDS", defaults.waiting_table_idle_seconds)),
-        help="the same, sooner, for a table still waiting for players; 0: as --table-idle-seconds",
-    )
-    parser.add_argument(
-        "--keepalive-seconds",
-        type=float,
-        default=float(env.get("THOUSAND_KEEPALIVE_SECONDS", defaults.keepalive_seconds)),
-        help="ping every connection this often; one that does not answer within "
-        f"{KEEPALIVE_TIMEOUT_SECONDS:g} s is closed, ending its streams; 0: no pings",
-    )
-    parser.add_argument(
-        "--gc-threshold",
-        type=int,
-        default=int(env.get("THOUSAND_GC_THRESHOLD", defaults.gc_threshold)),
-        help="net allocations between young garbage collections (fewer, cheaper collections and no long"
-        " pauses of the event loop: docs/operations.md); 0: Python's defaults",
-    )
-    parser.add_argument(
-        "--bot-pace",
-        type=float,
-        default=float(env.get("THOUSAND_BOT_PACE", BOT_PACE_SECONDS)),
-        help="seconds a server-run bot takes at least over each move at a table where people play (so they "
-        "can follow; a table may choose its own, TimeControl.bot_pace); 0: as fast as it can",
-    )
-    parser.add_argument(
-        "--tls-cert",
-        default=env.get("THOUSAND_TLS_CERT", ""),
-        help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
-    )
-    parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
-    add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
-    args = parser.parse_args(argv)
-    if bool(args.tls_cert) != bool(args.tls_key):
-        parser.error("--tls-cert and --tls-key go together")
-    if args.table_idle_seconds < 0 or args.waiting_table_idle_seconds < 0:
-        parser.error("--table-idle-seconds and --waiting-table-idle-seconds must be 0 or positive")
-    if not 0 <= args.bot_move_delay <= 3600:
-        parser.error("--bot-move-delay must be 0 to 3600 seconds")
-    limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
-    for name in (*limits, "bot_table_max_moves"):
-        if getattr(args, name) < 0:
-            parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
-    if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
-        parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
-    if not 0.5 <= args.lease_seconds <= 600:
-        parser.error("--lease-seconds must be 0.5 to 600")
-    if not 0 <= args.bot_pace <= MAX_BOT_PACE:
-        parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
-    if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
-        parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
-    origins = args.web_allowed_origin
-    if origins is None:
-        origins = [o.strip() for o in env.get("THOUSAND_WEB_ALLOWED_ORIGINS", "").split(",") if o.strip()]
-    for origin in origins:
-        if not valid_origin(origin):
-            parser.error(f"--web-allowed-origin {origin!r} is not an origin: scheme://host[:port], or *")
-    if args.web_port and args.web_port == args.port:
-        parser.error("--web-port must differ from --port")
-    return Settings(
-        host=args.host,
-        port=args.port,
-        db=args.db,
-        metrics_port=args.metrics_port,
-        web_port=args.web_port,
-        web_root=args.web_root,
-        web_allowed_origins=tuple(origins),
-        log_format=args.log_format,
-        log_level=args.log_level,
-        shutdown_grace=args.shutdown_grace,
-        max_tables=args.max_tables,
-        max_tables_per_client=args.max_tables_per_client,
-        max_bot_tables=args.max_bot_tables,
-        max_bot_tables_per_client=args.max_bot_tables_per_client,
-        bot_move_delay=args.bot_move_delay,
-        bot_table_max_moves=args.bot_table_max_moves,
-        max_message_bytes=args.max_message_bytes,
-        tls_cert=args.tls_cert,
-        tls_key=args.tls_key,
-        rate_limit=args.rate_limit,
-        rate_burst=args.rate_burst,
-        table_idle_seconds=args.table_idle_seconds,
-        waiting_table_idle_seconds=args.waiting_table_idle_seconds,
-        keepalive_seconds=args.keepalive_seconds,
-        gc_threshold=args.gc_threshold,
-        node_id=args.node_id,
-        advertise_address=args.advertise_address,
-        lease_seconds=args.lease_seconds,
-        placement=args.placement,
-        bot_pace=args.bot_pace,
-    )
 
 
 def tune_gc(threshold: int) -> None:

@@ -13,7 +13,7 @@ happened, in words a reader can check:
   "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann"}, …],
   "actions": [{"seat": 1, "action": {"kind": "bid", "value": 105}}, …],
   "events": [{"sequence": 1, "type": "SeatTaken", …}, …],
-  "finished": true, "winner": 2,
+  "finished": true, "stopped": {"reason": "move_limit", "message": "…"}, "winner": 2,
   "standings": [{"seat": 2, "place": 1, "score": 1001, "payout": 0}, …]
 }
 ```
@@ -30,7 +30,9 @@ and parse them ("10♥"; for Blagogo "A♠", "A♠'" for the second deck's copy,
 Blagogo joker meaning as ``{"rank": "K", "suit": "♠"}`` (``"suit": null`` in a set) and a run's end as
 ``"low"``/``"high"`` (null for a set). ``events`` are every event of the table, unfiltered (the game is over,
 or the record is for the operator), as ``google.protobuf.json_format`` renders the ``thousand.v1.Event``
-message. Blagogo standings have no ``payout``.
+message. Blagogo standings have no ``payout``. ``stopped`` is there only for a table the server stopped before
+its game ended (a table of bots only at the limit of moves): ``finished`` is then true, with no winner and
+no standings, and the replay ends where the table stopped.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from google.protobuf import json_format
 
 from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
-from server.seats import SeatEvent, SeatState, seat_event_proto
+from server.seats import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 from server.store import DEFAULT_GAME, StoredTable
 from server.stores import is_postgres, open_store
 from server.table import AnyTable, Table
@@ -102,10 +104,21 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         ],
         "actions": actions,
         "events": [_event_json(adapter, i + 1, e) for i, e in enumerate(table.log)],
-        "finished": game.is_over,
+        "finished": table.finished,
+        **(
+            {}
+            if table.stopped is None
+            else {"stopped": {"reason": table.stopped.value, "message": _stop_message(table)}}
+        ),
         "winner": game.winner,
         "standings": [{f.name: getattr(s, f.name) for f in fields(s)} for s in game.standings],
     }
+
+
+def _stop_message(table: AnyTable) -> str:
+    """What the server said when it stopped the table: its last event says it."""
+    last = table.log[-1] if table.log else None
+    return last.message if isinstance(last, TableStoppedEvent) else ""
 
 
 def replay(record: dict[str, Any]) -> EngineGame:

@@ -184,7 +184,8 @@ class TableService:
         return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
 
     async def export_table(self, request: pb.ExportTableRequest) -> pb.ExportTableResponse:
-        """A finished table's game record, read from the store (the table may have left memory since)."""
+        """A finished table's game record, read from the store (the table may have left memory since); a
+        table the server stopped is finished too, and its record says why it stopped."""
         table_id = table_id_of(request.table_id)
         live = self.registry.find(table_id)
         if live is not None and not live.finished:

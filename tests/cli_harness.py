@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 
 T = TypeVar("T")
 

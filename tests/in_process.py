@@ -12,7 +12,8 @@ from grpc import aio
 
 import server.app as app_module
 import server.service as service_module
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 

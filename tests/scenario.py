@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-from engine import Action, Bid, Game, Pass, PlayCard, Rules, Shuffle
+from engine import Action, Bid, Game, GiveCard, NameContract, Pass, PlayCard, Rules, Shuffle
 from engine.cards import CARDS, Card, parse_cards
 from engine.events import Event
 from engine.layout import active_seats, deal_layout
@@ -102,3 +102,28 @@ def run(game: Game, steps: Sequence[tuple[int, Action]]) -> list[Event]:
     for seat, action in steps:
         events += game.apply(seat, action)
     return events
+
+
+def reference_game(rules: Rules | None = None) -> Game:
+    game, _ = dealt_game(rules or Rules(), DEALER, HANDS, [TALON])
+    return game
+
+
+def to_contract(game: Game, contract: int = 120) -> None:
+    """Auction 100-105-pass-110-pass, seat 1 takes the talon, gives 9♦ to seat 2 and 9♥ to seat 0."""
+    game.apply(2, Bid(105))
+    game.apply(0, Pass())
+    game.apply(1, Bid(110))
+    game.apply(2, Pass())
+    game.apply(1, GiveCard(card("9♦"), 2))
+    game.apply(1, GiveCard(card("9♥"), 0))
+    game.apply(1, NameContract(contract))
+
+
+# A deal in which seat 2 holds four nines (T-11) and may demand a redeal before it bids.
+FOUR_NINES_HANDS = {
+    1: "A♠ 10♠ K♠ Q♠ A♣ J♦ 10♥",
+    2: "9♠ J♠ 9♥ J♥ 9♦ K♦ 9♣",
+    0: "K♥ Q♥ A♦ 10♦ K♣ Q♣ A♥",
+}
+FOUR_NINES_TALON = "J♣ Q♦ 10♣"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.blagogo import LayMelds, Rank, Stands, Suit
 from engine.blagogo.candidates import candidate_melds
-from tests.test_blagogo_rules import deal, rnd
+from tests.blagogo_helpers import deal, rnd
 
 
 def proposed(hand: str) -> list[tuple[str, tuple[Stands, ...]]]:

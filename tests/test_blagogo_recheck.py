@@ -1,6 +1,6 @@
 """1000 Blagogo's rule defects and readings found by re-computing live games from their events (issue 20).
 
-Scenarios use the two-player stacked deals of tests/test_blagogo_rules.py (seat 0 deals, seat 1 starts with
+Scenarios use the two-player stacked deals of tests/blagogo_helpers.py (seat 0 deals, seat 1 starts with
 13 cards); a defect seen in a reported server game is also checked on that game, replayed by tests/replay.py.
 """
 
@@ -44,8 +44,8 @@ from engine.blagogo.randomplay import states
 from engine.blagogo.rules import MAX_ONE_MELD, MAX_OPENING, MAX_TARGET
 from engine.blagogo.scoring import meld_points
 from engine.errors import RulesError
+from tests.blagogo_helpers import deal, discard, draw, held, lay, of_type, refused, rnd, spec
 from tests.replay import replay_bots
-from tests.test_blagogo_rules import deal, discard, draw, held, lay, of_type, refused, rnd, spec
 
 SIX_HEARTS = Stands(Rank.SIX, Suit.HEARTS)
 JACK_CLUBS = Stands(Rank.JACK, Suit.CLUBS)

@@ -255,3 +255,30 @@ def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
                 await proxy.stop()
 
     run(scenario(), timeout=120)
+
+
+def test_the_players_panel_keeps_each_seat_on_one_line_at_80_columns() -> None:
+    """At 80x24 the players panel is 30 columns: every seat's name, cards, opened mark and score stay on one
+    line (before: "heuristic 1" was cut to "heuris…" with its number wrapped under it, and the target's
+    "to 1000" broke over two lines); the target is in the panel's title."""
+
+    async def scenario() -> None:
+        async with serving() as address, TableSession(address, backoff=FAST) as session:
+            rules = BlagogoRules(players=3)
+            table = await session.create_table(
+                rules, [OPEN, "heuristic", "heuristic"], seed=3, practice=True, first_dealer=0
+            )
+            await session.join(table.table_id, name="Ann")
+            app = BlagogoApp(session)
+            async with app.run_test(size=SMALL):
+                await wait_for(lambda: bool(app.offered))
+                panel = app.query_one("#players")
+                lines = static_text(app, "#players", width=panel.content_region.width).splitlines()
+                assert str(panel.border_title) == "Players, to 1000"
+                rows = [line for line in lines if line.strip()]
+                assert len(rows) == 4, lines  # the header and one line per seat
+                for name, row in zip(("Ann", "heuristic 1", "heuristic 2"), rows[1:], strict=True):
+                    assert name in row and row.rstrip().endswith("0"), lines
+                await app.action_quit()
+
+    run(scenario(), timeout=60)

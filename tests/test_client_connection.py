@@ -17,7 +17,8 @@ from clients.backoff import Backoff
 from clients.connection import Connection, in_words
 from clients.errors import ServerError
 from clients.session import TableSession
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 from tests.live_server import free_port
 from tests.tls_files import self_signed
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from server.app import parse_settings
+from server.settings import parse_settings
 from tests.in_process import serving
 from tests.test_clocks import Watcher, clock_table, event_kind, my_turn
 from tests.test_server import expect_error

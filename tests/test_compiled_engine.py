@@ -22,9 +22,18 @@ from tests.engine_fingerprint import fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_TESTS = (
-    "tests/test_rules_deal.py",
+    "tests/test_rules_dealing.py",
+    "tests/test_rules_auction.py",
+    "tests/test_rules_talon.py",
+    "tests/test_rules_redeals.py",
+    "tests/test_rules_play.py",
+    "tests/test_rules_refusals.py",
     "tests/test_rules_scoring.py",
-    "tests/test_properties.py",
+    "tests/test_properties_rules.py",
+    "tests/test_properties_cards.py",
+    "tests/test_properties_actions.py",
+    "tests/test_properties_views.py",
+    "tests/test_properties_replay.py",
     "tests/test_golden.py",
     "tests/test_perft.py",
     "tests/test_engine_tables.py",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from clients.session import TableSession
-from server.app import parse_settings
+from server.settings import parse_settings
 from tests.cli_harness import run, serving
 from tests.live_server import ROOT
 from tests.test_cli_plain import command

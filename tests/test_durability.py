@@ -19,7 +19,8 @@ from grpc import aio
 from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Game, events_for
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 from server.stores import open_store
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

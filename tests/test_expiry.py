@@ -13,7 +13,8 @@ import grpc
 import pytest
 from grpc import aio
 
-from server.app import Server, Settings, parse_settings
+from server.app import Server
+from server.settings import Settings, parse_settings
 from server.stores import open_store
 from tests import in_process
 from tests.test_server import expect_error, run, thousand_table, token_md

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from codec import thousand as codec
 from engine import Bid, Pass
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -9,6 +9,7 @@ stopped at the server's move limit with a clear final state, which survives a re
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ import grpc
 
 from clients.messages import EventMessage
 from clients.session import TableSession
-from server.app import parse_settings
+from server.settings import parse_settings
 from tests.test_limits_requests import TwoClients, two_clients
 from tests.test_server import expect_error, run, token_md
 from thousand.v1 import blagogo_rules_pb2 as bg_rules
@@ -134,6 +135,12 @@ def test_a_table_of_bots_that_never_ends_is_stopped_with_a_clear_final_state(tmp
             assert (
                 await c.tcp.GetTable(pb.GetTableRequest(table_id=table_id))
             ).table.sequence == table.sequence
+            record = json.loads(
+                (await c.tcp.ExportTable(pb.ExportTableRequest(table_id=table_id))).record_json
+            )  # a stopped table's record is there, and says why it stopped
+            assert record["finished"] and record["winner"] is None and record["standings"] == []
+            assert record["stopped"]["reason"] == "move_limit" and "300" in record["stopped"]["message"]
+            assert len(record["events"]) == table.sequence
             await c.tcp.CreateTable(bots_only(seed=12))  # a stopped table no longer takes the client's share
             metrics = await c.metrics()
             assert metrics.value("thousand_tables_stopped_total", reason="move_limit") == 1

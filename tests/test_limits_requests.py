@@ -22,7 +22,8 @@ import grpc
 import pytest
 from grpc import aio
 
-from server.app import Server, Settings, parse_settings
+from server.app import Server
+from server.settings import Settings, parse_settings
 from tests.test_ops_metrics import Scrape, free_port, scrape
 from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import blagogo_actions_pb2 as bg_pb

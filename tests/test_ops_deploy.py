@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 import yaml
 
-from server.app import SHUTDOWN_GRACE_SECONDS, Settings, parse_settings
 from server.metrics import Metrics
 from server.registry import Registry
 from server.service import SERVICE_NAME
+from server.settings import SHUTDOWN_GRACE_SECONDS, Settings, parse_settings
 from server.telemetry import Telemetry
 
 ROOT = Path(__file__).resolve().parent.parent

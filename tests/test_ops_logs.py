@@ -19,10 +19,10 @@ from prometheus_client import generate_latest
 from engine.blagogo import BlagogoRules
 from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
-from server.app import parse_settings
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
+from server.settings import parse_settings
 from server.table import AnyTable
 from server.telemetry import Telemetry
 from tests.test_blagogo_server import TURNOVER_LIMIT

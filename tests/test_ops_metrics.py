@@ -26,9 +26,10 @@ from codec import thousand as codec
 from engine import Pass, Rules
 from engine.actions import Shuffle
 from engine.events import DealScored
-from server.app import Server, Settings
+from server.app import Server
 from server.metrics import Metrics
 from server.registry import Registry, SeatSpec
+from server.settings import Settings
 from server.telemetry import Telemetry
 from tests.in_process import serving
 from tests.test_server import run, thousand_table, token_md

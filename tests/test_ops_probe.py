@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from server import probe
-from server.app import Server, Settings
+from server.app import Server
+from server.settings import Settings
 from tests.test_ops_metrics import Scrape, fetch, free_port
 from tests.test_server import run
 

@@ -22,12 +22,12 @@ from google.rpc import error_details_pb2
 from grpc import aio
 from grpc_status import rpc_status
 
-import server.app as app_module
 from clients.cli.main import main as thousand_main
 from codec import thousand as codec
 from engine import Rules
-from server.app import Server, Settings, parse_settings
+from server.app import Server
 from server.export import replay
+from server.settings import Settings, parse_settings
 from tests.cli_harness import Proxy
 from tests.in_process import serving
 from thousand.v1 import table_service_pb2 as pb
@@ -232,13 +232,14 @@ def test_thousand_export_writes_the_record(tmp_path: Path) -> None:
     assert json.loads(expected)["table_id"] == table_id
 
 
-def test_the_server_closes_a_connection_whose_peer_stopped_answering(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_server_closes_a_connection_whose_peer_stopped_answering() -> None:
     """Keepalive: a seat's stream on a connection that went silent (no FIN: the proxy swallows everything) is
     ended by the server's pings going unanswered, which frees the stream."""
-    monkeypatch.setattr(app_module, "KEEPALIVE_TIMEOUT_SECONDS", 1.0)
 
     async def scenario() -> None:
-        server = Server(Settings(host="127.0.0.1", port=0, keepalive_seconds=1.0))
+        server = Server(
+            Settings(host="127.0.0.1", port=0, keepalive_seconds=1.0, keepalive_timeout_seconds=1.0)
+        )
         await server.start()
         proxy = Proxy(f"127.0.0.1:{server.port}")
         await proxy.start()

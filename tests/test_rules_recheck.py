@@ -25,9 +25,19 @@ from engine import (
 from engine.events import DealKind, DealScored, Mark, SheetMarked, TalonTaken
 from engine.rules import LOWEST_BARREL_WITHOUT_OBLIGATORY, SitterScores
 from tests.replay import replay_bots
-from tests.scenario import HANDS, TALON, TRICKS, dealt_game, of_type, play, run, stack
+from tests.scenario import (
+    FOUR_NINES_HANDS,
+    FOUR_NINES_TALON,
+    HANDS,
+    TALON,
+    TRICKS,
+    dealt_game,
+    of_type,
+    play,
+    run,
+    stack,
+)
 from tests.scenario import card as c
-from tests.test_rules_deal import FOUR_NINES_HANDS, FOUR_NINES_TALON
 from tests.test_rules_scoring import Setup, marks, reference_played, scored, sweep, sweep_game
 
 FOUR_NINES = DemandRedeal(RedealReason.FOUR_NINES)

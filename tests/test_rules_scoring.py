@@ -37,9 +37,21 @@ from engine.events import (
     TalonTaken,
 )
 from engine.scoring import rospis_share, round_to_5
-from tests.scenario import AUCTION_TO_110, DEALER, HANDS, TALON, TRICKS, dealt_game, of_type, play, run, stack
+from tests.scenario import (
+    AUCTION_TO_110,
+    DEALER,
+    FOUR_NINES_HANDS,
+    FOUR_NINES_TALON,
+    HANDS,
+    TALON,
+    TRICKS,
+    dealt_game,
+    of_type,
+    play,
+    run,
+    stack,
+)
 from tests.scenario import card as c
-from tests.test_rules_deal import FOUR_NINES_HANDS, FOUR_NINES_TALON
 
 # Seat 1 holds every ace and ten; with the talon's K♥ Q♥ it can also declare the ♥ marriage.
 SWEEP_HANDS = {

@@ -26,8 +26,9 @@ import server.streams as streams_module
 from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass, Rules
-from server.app import Server, Settings, parse_settings, tune_gc
+from server.app import Server, tune_gc
 from server.registry import Registry, SeatSpec
+from server.settings import Settings, parse_settings
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1 import thousand_events_pb2 as events_pb

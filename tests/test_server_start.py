@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from server.app import Server, Settings, StartError, parse_settings
+from server.app import Server, StartError
+from server.settings import Settings, parse_settings
 from tests.live_server import ROOT, live_server
 
 

@@ -16,8 +16,9 @@ from grpc import aio
 
 from engine import Rules
 from server import bots as bots_module
-from server.app import Server, Settings
+from server.app import Server
 from server.registry import Registry, SeatSpec
+from server.settings import Settings
 from server.store import Record, StoreError
 from server.stores import open_store
 from server.table import AnyTable

@@ -12,7 +12,8 @@ import grpc
 import pytest
 from grpc import aio
 
-from server.app import Server, Settings, parse_settings
+from server.app import Server
+from server.settings import Settings, parse_settings
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from connectrpc.errors import ConnectError
 
-from server.app import parse_settings
+from server.settings import parse_settings
 from tests.live_server import LiveServer, free_port
 from tests.test_ops_logs import Captured, captured  # noqa: F401 - the fixture
 from tests.test_ops_metrics import metered, scrape

@@ -167,19 +167,30 @@ class BlagogoApp(TableApp):
     def draw_players(self) -> None:
         v = self.view
         f = self.follower
+        # Narrow (the panel is 30 columns at 80): short names, "#" for the cards, a mark for opened, your
+        # own row in bold, and the target in the panel's title, so that no row wraps.
+        wide = self.size.width >= 120
         table = Table(box=None, expand=True, pad_edge=False)
-        for title in ("seat", "cards", "opened", "score"):
+        for title in ("seat", "cards", "opened", "score") if wide else ("seat", "#", "op", "score"):
             table.add_column(title, justify="left" if title == "seat" else "right")
-        names = f.names if self.size.width >= 120 else short_names(f.names)
+        names = f.names if wide else short_names(f.names)
+        panel = self.query_one("#players", Static)
         if v is not None:
+            panel.border_title = f"Players, to {v.rules.target}"
             for s, score in enumerate(v.scores):
-                name = ("▶ " if v.to_act == s else "") + seat_name(names, s) + (" ←" if s == f.seat else "")
+                name = (
+                    ("▶ " if v.to_act == s else "")
+                    + seat_name(names, s)
+                    + (" ←" if wide and s == f.seat else "")
+                )
                 known = v.known_cards[s] if s < len(v.known_cards) and s != f.seat else ()
-                cards = f"{v.card_counts[s]}" + (f" (known: {cards_text(known)})" if known else "")
-                opened = "yes" if v.opened[s] else "no"
-                table.add_row(name, cards, opened, str(score) + (" (bot)" if s in f.away else ""))
-            table.add_row("", "", "", f"to {v.rules.target}")
-        self.query_one("#players", Static).update(table)
+                cards = f"{v.card_counts[s]}" + (f" (known: {cards_text(known)})" if known and wide else "")
+                opened = ("yes" if v.opened[s] else "no") if wide else ("✓" if v.opened[s] else "·")
+                mine = "bold" if s == f.seat else ""
+                table.add_row(name, cards, opened, str(score) + (" (bot)" if s in f.away else ""), style=mine)
+                if known and not wide:  # the cards known to be in that hand, on a line of their own
+                    table.add_row(f"  has {cards_text(known)}", "", "", "", style="dim")
+        panel.update(table)
 
     def hand(self) -> list[Card]:
         v = self.view
