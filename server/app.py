@@ -180,7 +180,7 @@ class Server:
                 self.web_port = await self.web.start()
             except OSError as error:
                 await self._give_up(
-                    f"cannot listen on {self.settings.host}:{self.settings.web_port} (the web port): "
+                    f"cannot listen on {host}:{self.settings.web_port} (the web port): "
                     f"{error.strerror or error}; choose another --web-port"
                 )
         if self.metrics is not None:
@@ -188,7 +188,7 @@ class Server:
                 self.metrics_port = self.metrics.serve(host, self.settings.metrics_port)
             except OSError as error:
                 await self._give_up(
-                    f"cannot serve metrics on {self.settings.host}:{self.settings.metrics_port}: "
+                    f"cannot serve metrics on {host}:{self.settings.metrics_port}: "
                     f"{error.strerror or error}; choose another --metrics-port"
                 )
         for table in self.registry.all():
