@@ -254,9 +254,13 @@ def main() -> None:
     # process at once and leave PostgreSQL running, orphaned, on the port.
     signal.signal(signal.SIGTERM, _interrupt)
     with running(args.port) as server:
+        # Held from here, both signals wait for sigwait: one sent the moment the URL is read (as a script
+        # does) would otherwise land before the wait and end this process by an uncaught KeyboardInterrupt.
+        # PostgreSQL is already running, so it does not inherit the mask.
+        stops = {signal.SIGINT, signal.SIGTERM}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)
         print(server.url(), flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            signal.pause()
+        signal.sigwait(stops)
 
 
 def _interrupt(signum: int, frame: object) -> None:
