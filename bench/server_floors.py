@@ -112,11 +112,11 @@ async def serve_echo(port: int, fanout: Fanout) -> None:
     }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(ECHO_SERVICE, handlers),))
     server.add_insecure_port(f"{procs.HOST}:{port}")
-    await server.start()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT):  # before the port opens: a stop at once still drains
         loop.add_signal_handler(sig, stopping.set)
+    await server.start()
     await stopping.wait()
     await server.stop(0.5)
 

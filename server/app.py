@@ -299,11 +299,13 @@ class Server:
 
 async def serve(settings: Settings) -> None:
     server = Server(settings)
-    await server.start()
+    # Before the start, which announces the port: a stop sent the moment a supervisor or a test sees it
+    # must drain the server, not end it by the signal's default.
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
+    await server.start()
     waits = [loop.create_task(stopping.wait())]
     if server.node is not None:
         waits.append(loop.create_task(server.node.ended.wait()))  # another process took this node's id

@@ -110,3 +110,24 @@ def test_the_server_process_logs_json_serves_metrics_and_drains_on_sigterm(tmp_p
     assert messages[-2:] == ["draining", "stopped"]
     # health checks are logged at debug level only: probes every few seconds would drown the log
     assert not [line for line in lines if line["msg"] == "rpc"]
+
+
+def test_a_sigterm_sent_as_soon_as_the_server_says_serving_still_drains_it(tmp_path: Path) -> None:
+    """A supervisor may stop a process the moment it is up: the stop must be the graceful one, not the
+    signal's default (which ended the process with -15 before its handlers were installed after the start)."""
+    env = {**os.environ, "THOUSAND_LOG_FORMAT": "json", "THOUSAND_SHUTDOWN_GRACE": "1"}
+    argv = [sys.executable, "-m", "server.app", "--port", "0", "--db", str(tmp_path / "thousand.db")]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if json.loads(line)["msg"] == "serving":
+                process.send_signal(signal.SIGTERM)
+                break
+        _, rest = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, rest
+    assert [json.loads(line)["msg"] for line in rest.splitlines()][-2:] == ["draining", "stopped"]
