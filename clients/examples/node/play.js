@@ -10,7 +10,8 @@
 // twice. It adds a random seed of its own to the deals when it takes its seat and checks every deal, and at
 // the end the table's secret, against the table's commitment (fair.js; docs/protocol.md, "Verifiable
 // deals"): its first stream starts at the table's first event (after_sequence 0), not a snapshot, so that
-// it also sees the commitment of the deal its joining started. The game ends with GameOver, or with
+// it also sees the commitment of the deal its joining started; with --snapshot it starts from a snapshot,
+// whose deal in progress (Snapshot.deal) carries that commitment instead. The game ends with GameOver, or with
 // TableStopped when the server stops the table before its game ends (a table of bots only at the server's
 // move limit: this seat taken over on time, say): no winner then, and the JSON line says why ("stopped").
 //
@@ -43,6 +44,8 @@ const USAGE = `usage: node play.js [options]
   --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
   --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
   --unary                stream with StreamEvents and act with SubmitAction instead of one Play stream
+  --snapshot             start from a snapshot of the table as it is (the deal in progress checked from
+                         the snapshot's Snapshot.deal) instead of the table's first event
   --quiet                print only the standings and the JSON line, not a line per deal
   --help                 this text`;
 
@@ -58,6 +61,7 @@ function parseArgs(argv) {
     dropEvery: 0,
     quiet: false,
     unary: false,
+    snapshot: false,
     table: null,
   };
   const value = (i, flag) => {
@@ -84,6 +88,7 @@ function parseArgs(argv) {
       case '--drop-every': options.dropEvery = integer(value(i++, flag), flag); break;
       case '--quiet': options.quiet = true; break;
       case '--unary': options.unary = true; break;
+      case '--snapshot': options.snapshot = true; break;
       case '--table': options.table = value(i++, flag); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
@@ -329,7 +334,8 @@ class Seat {
     this.usePlay = !options.unary; // false: StreamEvents + SubmitAction (--unary, or a server without Play)
     // BigInt: the sequence number of the last message received. The first stream starts after 0, at the
     // table's first event: it then holds the commitment of the deal in progress when the seat was taken.
-    this.lastSeen = 0n;
+    // With --snapshot (null) it starts from a snapshot, whose Snapshot.deal holds what that check needs.
+    this.lastSeen = options.snapshot ? null : 0n;
     this.decided = null; // BigInt: the sequence number of the last Turn this seat acted on
     this.unanswered = new Map(); // request_id -> the action's request: sent on a Play stream, no result yet
     this.finished = false;
@@ -508,8 +514,11 @@ class Seat {
     switch (message.payload) {
       case 'snapshot': {
         // The first message of a fresh stream, or a resynchronization of a lagging one: start over from it.
+        // On a fair table its deal in progress goes to the check first, as if its start had been seen.
+        if (this.events === 0) this.snapshotSequence = sequence;
         this.snapshots += 1;
         this.lastSeen = sequence;
+        for (const line of this.verifier.catchUp(message.snapshot.deal)) this.verdict(line);
         const table = message.snapshot.table;
         const view = message.snapshot.view && message.snapshot.view.thousand;
         if (table && table.status === 'TABLE_STATUS_FINISHED') {
@@ -542,6 +551,12 @@ class Seat {
     return turn;
   }
 
+  /** A deal check's line: a failure on stderr, always; a deal verified on stdout unless --quiet. */
+  verdict(line) {
+    if (line && line.startsWith('FAILED')) console.error(`play.js: ${line}`);
+    else if (line && !this.options.quiet) console.log(line);
+  }
+
   onEvent(event, sequence) {
     if (event.event === 'seat_taken') this.verifier.seatTaken(event.seat_taken.seat, sequence);
     if (event.event === 'table_stopped') {
@@ -550,9 +565,7 @@ class Seat {
     }
     if (event.event !== 'thousand') return; // seat_taken, seat_released, or a case this client does not know
     const e = event.thousand;
-    const verdict = this.verifier.see(e, sequence);
-    if (verdict && verdict.startsWith('FAILED')) console.error(`play.js: ${verdict}`);
-    else if (verdict && !this.options.quiet) console.log(verdict);
+    this.verdict(this.verifier.see(e, sequence));
     switch (e.event) {
       case 'deal_scored': {
         this.deals += 1;
