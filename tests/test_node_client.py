@@ -23,7 +23,7 @@ import pytest
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
-from tests.test_server import run
+from tests.server_harness import run
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")

@@ -32,7 +32,7 @@ from server.registry import Registry, SeatSpec
 from server.settings import Settings
 from server.telemetry import Telemetry
 from tests.in_process import serving
-from tests.test_server import run, thousand_table, token_md
+from tests.server_harness import run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

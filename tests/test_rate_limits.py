@@ -14,7 +14,7 @@ from grpc_status import rpc_status
 from server.app import Server
 from server.ratelimit import RateLimiter
 from server.settings import Settings, parse_settings
-from tests.test_server import expect_error, thousand_table, token_md
+from tests.server_harness import expect_error, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
