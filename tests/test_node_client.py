@@ -41,8 +41,8 @@ def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
     target = root / "clients" / "examples" / "node"
     target.mkdir(parents=True)
-    for name in ("play.js", "fair.js", "route.js", "package.json", "package-lock.json"):
-        shutil.copy2(CLIENT / name, target / name)
+    for source in (*CLIENT.glob("*.js"), CLIENT / "package.json", CLIENT / "package-lock.json"):
+        shutil.copy2(source, target / source.name)
     log = root / "npm.log"
     with log.open("wb") as out:
         installed = subprocess.run(
