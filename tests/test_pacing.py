@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
-from tests.test_server import run
+from tests.server_harness import run
 
 
 async def bot_table(pacer: BotPacer, kind: int, name: str, steps: int, log: list[str]) -> None:
