@@ -23,8 +23,8 @@ import pytest
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.server_harness import run
 from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
-from tests.test_server import run
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -42,8 +42,8 @@ def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
     target = root / "clients" / "examples" / "node"
     target.mkdir(parents=True)
-    for name in ("play.js", "fair.js", "route.js", "package.json", "package-lock.json"):
-        shutil.copy2(CLIENT / name, target / name)
+    for source in (*CLIENT.glob("*.js"), CLIENT / "package.json", CLIENT / "package-lock.json"):
+        shutil.copy2(source, target / source.name)
     log = root / "npm.log"
     with log.open("wb") as out:
         installed = subprocess.run(
