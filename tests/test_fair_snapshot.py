@@ -33,8 +33,8 @@ from engine import Rules
 from engine.blagogo import BlagogoRules
 from tests.in_process import serving
 from tests.live_server import LiveServer, free_port
-from tests.tamper_proxy import tampering
 from tests.server_harness import run, token_md
+from tests.tamper_proxy import tampering
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
