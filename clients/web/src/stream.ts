@@ -65,6 +65,8 @@ export class EventStream {
   private current: AbortController | undefined;
   private watchdog: ReturnType<typeof setInterval> | undefined;
   private seenAtCheck: bigint | undefined;
+  /** The open connection has answered: a stream that has not, or is waiting to reconnect, is resumed at once. */
+  private live = false;
   /** resume() asked for the connection to be dropped: reopen it at once, as no loss. */
   private resuming = false;
   /** Cuts a backoff short (resume()). */
@@ -107,9 +109,10 @@ export class EventStream {
   /** The page is behind the table (an action of its seat was refused as late): ask the table's owner where
    * the table is, give the open stream CATCH_UP_MS to get there (it usually has the events on their way),
    * and resume it otherwise (a stream that stalled without a word, which the watchdog would find only after
-   * two of its checks). A table that cannot be asked is resumed all the same: that is what answers. */
+   * two of its checks). A stream not live, and a table that cannot be asked, are resumed at once. */
   async catchUp(): Promise<void> {
     if (this.stopped) return;
+    if (!this.live) return this.resume();
     let sequence: bigint | undefined;
     try {
       const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }, { timeoutMs: 5000 }), 2);
@@ -129,6 +132,7 @@ export class EventStream {
     while (!this.stopped) {
       const controller = new AbortController();
       this.current = controller;
+      this.live = false;
       this.sink.status({ state: "connecting" });
       let why = "the stream ended";
       let wait: number | undefined;
@@ -138,10 +142,9 @@ export class EventStream {
           { tableId: this.tableId, batchEvents: true, afterSequence: this.lastSeen },
           { headers: seatHeaders(this.options.token), signal: controller.signal },
         );
-        let live = false;
         for await (const message of messages) {
-          if (!live) {
-            live = true;
+          if (!this.live) {
+            this.live = true;
             attempt = 0;
             this.route.answered();
             this.sink.status({ state: "live" });
