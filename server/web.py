@@ -11,8 +11,9 @@ node that served it included; a gRPC client is given several addresses instead, 
 
 The page and the API share one origin, so a browser needs no CORS; ``--web-allowed-origin`` adds CORS for a
 frontend served from elsewhere (a development server, another site), and in a cluster every node's web port
-allows the pages of the others' (their advertised web endpoints, in this port's scheme), so that a page
-follows its table to the node that owns it (docs/protocol.md, "Clusters"). Nothing else is allowed.
+allows the pages of the others' (their advertised web endpoints, in this port's scheme; a node's that died or
+left too, whose pages live on in browsers), so that a page follows its table to the node that owns it
+(docs/protocol.md, "Clusters"). Nothing else is allowed.
 
 uvicorn serves the ASGI application on a socket this module binds, in the running event loop, with httptools
 for HTTP/1.1 and the gRPC port's TLS certificate when it has one. Stopping is a drain like the gRPC
@@ -67,8 +68,9 @@ def valid_origin(origin: str) -> bool:
 
 class Cors:
     """The CORS answers for the origins an operator allowed, and for the pages of the cluster's other nodes
-    (``peers``: their web endpoints, ``host:port``, as the cluster's membership last read them). None of
-    either: no CORS headers, preflights refused."""
+    (``peers``: their web endpoints, ``host:port``, as the cluster's membership last read them: every node's
+    the cluster has had, since a page outlives the node that served it). None of either: no CORS headers,
+    preflights refused."""
 
     def __init__(
         self,
@@ -255,6 +257,7 @@ class WebPort:
         root: Path,
         allowed_origins: Sequence[str] = (),
         peers: Callable[[], Collection[str]] | None = None,
+        nodes: Callable[[], Collection[str]] = tuple,
         max_message_bytes: int,
         tls_cert: str = "",
         tls_key: str = "",
@@ -271,7 +274,7 @@ class WebPort:
         self._tls = (tls_cert, tls_key)
         self.static = StaticFiles(root)
         self.cors = Cors(allowed_origins, peers=peers, scheme="https" if tls_cert else "http")
-        self._peers = peers
+        self._nodes = nodes
         self._serving = serving
         self.service: WebTableService | None = None
         self._server: uvicorn.Server | None = None
@@ -285,7 +288,7 @@ class WebPort:
         )
         cert, key = self._tls
         config = uvicorn.Config(
-            WebApp(api, self.static, self.cors, self._serving, self._peers or tuple),
+            WebApp(api, self.static, self.cors, self._serving, self._nodes),
             http="httptools",
             ws="none",
             lifespan="off",

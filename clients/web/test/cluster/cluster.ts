@@ -1,6 +1,7 @@
 // What the cluster's browser tests share (tests/test_web_cluster.py starts two real server processes, nodes a
-// and b, on one PostgreSQL): the page comes from node a (THOUSAND_WEB_URL), the table is created on node b
-// (THOUSAND_OWNER_WEB_URL, its process THOUSAND_OWNER_PID), and the page's session is read as plain data.
+// and b, on one PostgreSQL): the page comes from node a (THOUSAND_WEB_URL, its process THOUSAND_HOME_PID),
+// the table is created on node b (THOUSAND_OWNER_WEB_URL, its process THOUSAND_OWNER_PID) or on a, and the
+// page's session is read as plain data.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { randomToken, tableClient } from "../../src/api";
@@ -9,11 +10,17 @@ import { Nodes, Route } from "../../src/route";
 
 export const OWNER_URL = process.env["THOUSAND_OWNER_WEB_URL"] ?? "";
 export const OWNER_PID = Number(process.env["THOUSAND_OWNER_PID"] ?? "0");
+export const HOME_PID = Number(process.env["THOUSAND_HOME_PID"] ?? "0");
 assert.ok(OWNER_URL && OWNER_PID > 0, "THOUSAND_OWNER_WEB_URL and THOUSAND_OWNER_PID name node b");
 
 /** A seeded Thousand table with two greedy bots, created on node b (which keeps it: placement local). */
 export async function tableOnTheOwner(seed: bigint): Promise<string> {
-  const { table } = await tableClient(OWNER_URL).createTable({
+  return tableOn(OWNER_URL, seed);
+}
+
+/** A seeded Thousand table with two greedy bots, created on the node at `url`, which keeps it. */
+export async function tableOn(url: string, seed: bigint): Promise<string> {
+  const { table } = await tableClient(url).createTable({
     game: GameKind.THOUSAND,
     seed,
     practice: true,
@@ -22,7 +29,7 @@ export async function tableOnTheOwner(seed: bigint): Promise<string> {
     requestId: randomToken(12),
   });
   assert.ok(table);
-  assert.equal(table.webEndpoint, new URL(OWNER_URL).host, "the table is node b's");
+  assert.equal(table.webEndpoint, new URL(url).host, `the table is ${url}'s`);
   return table.tableId;
 }
 
