@@ -83,6 +83,9 @@ def run_node_test(path: Path, web_url: str, timeout: float, env: Mapping[str, st
     output = done.stdout + done.stderr
     assert done.returncode == 0, f"{path.name} failed:\n{output[-8000:]}"
     assert "# fail 0" in output and "# pass 0" not in output, output[-3000:]
+    # What the tests said (their figures: `pytest -rP` shows them), without TAP's own counts.
+    said = [line for line in done.stdout.splitlines() if line.startswith("# ") and " " in line[2:]]
+    print("\n".join(said))
 
 
 @pytest.mark.parametrize("name", node_tests("logic"))
