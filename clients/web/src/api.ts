@@ -152,16 +152,3 @@ export function randomToken(bytes = 32): string {
   for (const b of raw) text += String.fromCharCode(b);
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
-
-/** Calls a unary RPC, retrying transport failures (and RATE_LIMITED after its delay) unchanged. */
-export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const f = failure(error);
-      if (!retryable(f) || attempt + 1 >= attempts) throw error;
-      await sleep(f.retryDelayMs ?? backoffMs(attempt));
-    }
-  }
-}

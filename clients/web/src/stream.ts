@@ -82,6 +82,7 @@ export class EventStream {
   }
 
   start(): void {
+    void this.route.nodes.discover(this.route.origin); // the cluster's nodes, to go on with should this one die
     void this.run();
     const every = this.options.watchdogMs ?? 15000;
     if (every > 0) this.watchdog = setInterval(() => void this.check(), every);

@@ -2,7 +2,7 @@
 // neither reach its own origin nor the table's owner. It knows the cluster's other node from its node's
 // /cluster.json (no table of b's is listed for it to learn b from), goes on to it, waits out TABLE_MOVING
 // while b takes the table over, resumes the stream after the last event it had and plays on: nothing lost,
-// nothing shown twice, no error shown, and its calls go to the live node from then on.
+// nothing shown twice, no error shown, and its calls go to the live node from then on, the lobby's too.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
@@ -86,6 +86,13 @@ test("the node that served the page is killed mid-deal and the page plays on thr
   const stray = lateToA.filter((r) => r.at > onB);
   assert.deepEqual(stray, [], `calls to the dead node a after the page was live on b (${onB - killedAt} ms after the kill)`);
   assert.equal(await page.locator('[data-testid="refusal"]').count(), 0, "no refusal shown");
+  // Back in the lobby, which node b answers now: the table is listed, with this browser's seat.
+  await page.click('[data-key="back"]');
+  await page
+    .locator(`[data-key="back-${tableId}"]`)
+    .waitFor({ timeout: 10000 })
+    .catch(async () => assert.fail(`the lobby did not list the table: ${await page.locator("main, body").first().innerText()}`));
+  assert.equal(await page.locator('[role="alert"]').count(), 0, "the lobby shows no error");
   assert.deepEqual(pageErrors(page), []);
   await page.close();
 });
