@@ -93,6 +93,7 @@ test("the node that served the page is killed mid-deal and the page plays on thr
     .waitFor({ timeout: 10000 })
     .catch(async () => assert.fail(`the lobby did not list the table: ${await page.locator("main, body").first().innerText()}`));
   assert.equal(await page.locator('[role="alert"]').count(), 0, "the lobby shows no error");
+  await screenshot(page, "cluster-home-killed-lobby");
   assert.deepEqual(pageErrors(page), []);
   await page.close();
 });
