@@ -43,7 +43,7 @@ from typing import Any  # noqa: E402
 
 from grpc import aio  # noqa: E402
 
-from bench import attacks, procs  # noqa: E402
+from bench import attacks, attacks_shared, procs  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in chosen:
             figures[name] = {}
             for label, tree in trees:
-                run = attacks.Run(label, tree, Path(workdir), args.scale)
+                run = attacks_shared.Run(label, tree, Path(workdir), args.scale)
                 result = asyncio.run(attacks.ATTACKS[name](run))
                 figures[name][label] = result
                 print(f"{name:7} {label:6} " + "  ".join(f"{k}={v}" for k, v in result.items()), flush=True)

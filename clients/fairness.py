@@ -2,7 +2,10 @@
 reads before taking its seat, its check of every deal, and how a client names a table's kind of deals.
 
 The check itself is :mod:`engine.verify`; this module only ties it to what a client holds (the ``Table``
-message, its own seed), for the library (:class:`~clients.session.TableSession`) and the terminal client.
+message, its own seed, the stream's events), for the library (:class:`~clients.session.TableSession`), the
+bot SDK and the terminal client. A stream that starts from a snapshot never saw the deal in progress begin:
+the snapshot carries the events of it the check reads (``Snapshot.deal``), and :func:`catch_up` feeds them to
+the check, so that the deal's reveal is checked exactly as if the client had seen the deal start.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import secrets
 
 from clients.games import THOUSAND, game_of
-from clients.messages import SeatTaken
+from clients.messages import DealInProgress, SeatTaken
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
@@ -39,6 +42,24 @@ def checker_for(table: pb.Table | None, witness: Witness | None) -> DealChecker:
     return DealChecker(witness, THOUSAND.deals if table is None else game_of(table).deals)
 
 
+def feed(checker: DealChecker, event: object, sequence: int) -> str | None:
+    """One event of the stream to the check: a seat taken (from then on the seat's deals hold its seed), or
+    the game's; returns the line to show when a deal (or the table's secret) was just checked."""
+    if isinstance(event, SeatTaken):
+        checker.seat_taken(event.seat, sequence)
+        return None
+    return checker.see(event, sequence)
+
+
+def catch_up(checker: DealChecker, deal: DealInProgress | None) -> list[str]:
+    """A snapshot's deal in progress to the check, its events as if they had come on the stream; returns the
+    lines to show (none from a deal's first events, unless a game's check says otherwise)."""
+    if deal is None:
+        return []
+    lines = (feed(checker, item.event, item.sequence) for item in deal.events)
+    return [line for line in lines if line is not None]
+
+
 def deals_label(table: pb.Table) -> str:
     """How to show a table's deals: seeded (whoever knows the seed knows every card) or fair."""
     if table.seeded:
@@ -56,6 +77,7 @@ class SeatDeals:
         self.client_seed: str | None = None
         self.checker: DealChecker = checker_for(None, None)
         self._commitments: dict[str, pb.Table] = {}
+        self._news: list[str] = []
 
     def seen(self, table: pb.Table) -> pb.Table:
         """Remember a table read before joining it (its commitment must not change when the seed is sent)."""
@@ -77,9 +99,17 @@ class SeatDeals:
         self.checker = checker_for(table, witness_for(table, None, ""))
 
     def see(self, event: object, sequence: int) -> None:
-        """One event of the stream: a seat taken (from then on the seat's deals hold its seed), or the
-        game's."""
-        if isinstance(event, SeatTaken):
-            self.checker.seat_taken(event.seat, sequence)
-        else:
-            self.checker.see(event, sequence)
+        """One event of the stream (:func:`feed`); the line of a check it made is kept for :meth:`news`."""
+        line = feed(self.checker, event, sequence)
+        if line is not None:
+            self._news.append(line)
+
+    def caught_up(self, deal: DealInProgress | None) -> None:
+        """The stream started from a snapshot: its deal in progress (:func:`catch_up`)."""
+        self._news += catch_up(self.checker, deal)
+
+    def news(self) -> list[str]:
+        """The lines of the checks made since the last call ("deal 3 verified: …", "FAILED verification:
+        …"), to show."""
+        news, self._news = self._news, []
+        return news

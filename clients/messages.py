@@ -83,13 +83,27 @@ TableEvent: TypeAlias = SeatTaken | SeatReleased | TableNotice | E
 
 
 @dataclass(frozen=True, slots=True)
+class DealInProgress:
+    """A fair table's deal in progress as a snapshot carries it (``Snapshot.deal``): its number, its
+    commitment, and the events a check of the deal reads (its first event, its DeckShuffled, the seat's own
+    HandDealt and SeatTaken), each as it came on the stream before the snapshot: fed to a check
+    (:func:`clients.fairness.catch_up`), they let it check the deal as if it had seen the deal begin."""
+
+    number: int
+    commitment: str
+    events: tuple[EventMessage[Any, Any, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot(Generic[V, A]):
-    """The stream's starting point: the table, this stream's view (None before the game starts), the Turn."""
+    """The stream's starting point: the table, this stream's view (None before the game starts), the Turn,
+    and on a fair table the deal in progress (None on a seeded table, and while no deal is in progress)."""
 
     sequence: int
     table: pb.Table
     view: V | None
     turn: Turn[V, A] | None
+    deal: DealInProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ class Place:
             turn = game.decode_turn(message.turn) if message.HasField("turn") else None
             view = game.decode_view(snapshot.view) if snapshot.HasField("view") else None
             self.turn = turn
-            return Snapshot(message.sequence, snapshot.table, view, turn)
+            return Snapshot(message.sequence, snapshot.table, view, turn, game.decode_deal(snapshot))
         if not message.HasField("event"):
             return None
         if last is not None and message.sequence <= last:

@@ -27,7 +27,8 @@ What it takes care of:
   seen, actions are retried with the same ``request_id``.
 - **Fair deals**: :meth:`TableSession.join` adds a seed of the seat's own to the deals, after reading the
   table's commitment, and :attr:`TableSession.deals` checks every deal the stream reveals against them
-  (:mod:`clients.fairness`, :mod:`engine.verify`).
+  (:mod:`clients.fairness`, :mod:`engine.verify`), the deal in progress when the stream started from a
+  snapshot included (``Snapshot.deal``); :meth:`TableSession.deal_news` says what was checked.
 - **Errors**: every refusal is a :class:`~clients.errors.ServerError` carrying the gRPC code, the
   ``ErrorInfo`` reason (e.g. ``ILLEGAL_ACTION``), its ``rule`` metadata (e.g. ``MUST_FOLLOW_SUIT``) and the
   server's message.
@@ -52,7 +53,7 @@ from clients.connection import CHANNEL_OPTIONS, DEFAULT_SERVER, Connection, in_w
 from clients.errors import TRY_AGAIN, ServerError, StreamGaveUpError, refusal_error
 from clients.fairness import SeatDeals, new_client_seed
 from clients.games import AnyGame, GameAction, GameRules, encode_action, game_of_rules
-from clients.messages import ConnectionLost, EventMessage, Reconnected, StreamItem, Turn
+from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn
 from clients.place import Place, ResyncError
 from clients.routing import Route
 from clients.seats import KeptSeat, SeatKeeper
@@ -158,6 +159,12 @@ class TableSession:
         """Checks every deal the stream reveals, and a fair table's secret at the end (:mod:`engine.verify`:
         ``verified``, ``problems``, ``secret_checked``); set up by :meth:`join` and :meth:`watch`."""
         return self._deals.checker
+
+    def deal_news(self) -> list[str]:
+        """What :attr:`deals` checked since the last call, in lines to show: "deal 3 verified: …", or
+        "FAILED verification: …" (the same whether the stream saw the deal begin or started from a snapshot
+        taken during it)."""
+        return self._deals.news()
 
     @property
     def client_seed(self) -> str | None:
@@ -473,6 +480,8 @@ class TableSession:
                         item = self._at.accept(message)
                         if isinstance(item, EventMessage):
                             self._deals.see(item.event, item.sequence)
+                        elif isinstance(item, Snapshot):
+                            self._deals.caught_up(item.deal)  # the deal in progress, checked all the same
                         if item is not None:
                             yield item
                 if self.finished:

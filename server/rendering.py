@@ -15,6 +15,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from server import wire
 from server.clock import duration
+from server.deal_progress import deal_in_progress
 from server.seats import SeatEvent, TableEvent, seat_event_proto
 from server.wire import field_number
 from thousand.v1 import table_service_pb2 as pb
@@ -172,9 +173,18 @@ def turn_bytes(table: AnyTable, audience: int | None) -> bytes:
 
 
 def snapshot(table: AnyTable, audience: int | None) -> bytes:
-    """A serialized StreamEventsResponse holding the table as ``audience`` may see it, and its Turn."""
+    """A serialized StreamEventsResponse holding the table as ``audience`` may see it, and its Turn; on a
+    fair table, the deal in progress with the events a check of it reads (:mod:`server.deal_progress`)."""
     message = pb.StreamEventsResponse(sequence=table.sequence)
     message.snapshot.table.CopyFrom(table.describe())
     if table.started:
         message.snapshot.view.CopyFrom(table.adapter.view_to_proto(table.game, audience))
+    deal = deal_in_progress(table, audience)
+    if deal is not None:
+        progress = message.snapshot.deal
+        progress.number = deal.number
+        progress.commitment = deal.commitment
+        for sequence in deal.sequences:
+            seen = event_bytes(table, seen_by(table, table.log[sequence - 1], audience))
+            progress.events.add(sequence=sequence).event.ParseFromString(seen)
     return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, turn_bytes(table, audience))

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from scripts.compiled_engine import build
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 90
 
@@ -30,6 +32,10 @@ def last_json(*argv: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("engine", ["compiled", "python"])
 def test_engine_benchmark_prints_its_figures_as_json_last(engine: str) -> None:
+    if engine == "compiled":
+        # Built (or found in its cache) first, outside the benchmark's time limit: on a clean clone the
+        # mypyc build alone takes a good part of it on a loaded machine (the cached build is reused below).
+        build()
     result = last_json("bench/engine.py", "--seconds", "1", "--engine", engine)
     assert result["engine"] == engine
     assert result["deals_per_s"] > 0

@@ -39,8 +39,8 @@ from server.settings import Settings
 from server.store import TableConfig
 from server.stores import open_store
 from server.telemetry import Telemetry
+from tests.server_harness import expect_error, harness, run, token_md
 from tests.test_ops_metrics import Scrape
-from tests.test_server import expect_error, harness, run, token_md
 from thousand.v1 import blagogo_events_pb2
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

@@ -17,8 +17,8 @@ import pytest
 
 from server.settings import parse_settings
 from tests.in_process import serving
+from tests.server_harness import expect_error
 from tests.test_clocks import Watcher, clock_table, event_kind, my_turn
-from tests.test_server import expect_error
 from thousand.v1 import table_service_pb2 as pb
 
 

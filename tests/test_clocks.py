@@ -14,7 +14,7 @@ import pytest
 from grpc import aio
 
 from tests.in_process import serving
-from tests.test_server import error_info, expect_error, token_md
+from tests.server_harness import error_info, expect_error, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

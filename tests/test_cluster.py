@@ -21,7 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from clients.session import TableSession
 from scripts.postgres import Postgres
 from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
-from tests.test_server import expect_error, run, thousand_table, token_md
+from tests.server_harness import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

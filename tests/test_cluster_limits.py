@@ -10,8 +10,8 @@ from pathlib import Path
 import grpc
 
 from tests.cluster_harness import Cluster, cluster
+from tests.server_harness import expect_error, run, thousand_table
 from tests.test_cluster import stub, until
-from tests.test_server import expect_error, run, thousand_table
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -28,7 +28,7 @@ from server.store_pg import PostgresStore
 from server.stores import open_store
 from server.table import AnyTable, Table
 from tests.cluster_harness import Cluster, cluster
-from tests.test_server import run
+from tests.server_harness import run
 from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 

@@ -17,7 +17,7 @@ from server.app import Server
 from server.settings import Settings, parse_settings
 from server.stores import open_store
 from tests import in_process
-from tests.test_server import expect_error, run, thousand_table, token_md
+from tests.server_harness import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -34,7 +34,7 @@ from engine.verify import DealChecker, Witness, commitment
 from server.export import replay
 from tests.in_process import serving
 from tests.live_server import LiveServer, free_port
-from tests.test_server import expect_error, run, token_md
+from tests.server_harness import expect_error, run, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -25,7 +25,8 @@ SERVICE = "/thousand.v1.TableService/"
 METHODS = [
     method.name
     for method in pb.DESCRIPTOR.services_by_name["TableService"].methods
-    if not method.server_streaming  # every unary method, a new one included (StreamEvents: tests/test_server)
+    # every unary method, a new one included (StreamEvents: tests/test_server_streams.py)
+    if not method.server_streaming
 ]
 ACCEPTABLE = {
     grpc.StatusCode.OK,

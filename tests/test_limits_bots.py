@@ -19,8 +19,8 @@ import grpc
 from clients.messages import EventMessage
 from clients.session import TableSession
 from server.settings import parse_settings
+from tests.server_harness import expect_error, run, token_md
 from tests.test_limits_requests import TwoClients, two_clients
-from tests.test_server import expect_error, run, token_md
 from thousand.v1 import blagogo_rules_pb2 as bg_rules
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

@@ -13,10 +13,10 @@ from pathlib import Path
 from grpc import aio
 
 from tests.live_server import LiveServer, free_port, live_server
+from tests.server_harness import run, token_md
 from tests.test_limits_streams import play_method
 from tests.test_ops_metrics import Scrape
 from tests.test_play import action, start
-from tests.test_server import run, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -24,8 +24,8 @@ from grpc import aio
 
 from server.app import Server
 from server.settings import Settings, parse_settings
+from tests.server_harness import expect_error, run, thousand_table, token_md
 from tests.test_ops_metrics import Scrape, free_port, scrape
-from tests.test_server import expect_error, run, thousand_table, token_md
 from thousand.v1 import blagogo_actions_pb2 as bg_pb
 from thousand.v1 import blagogo_cards_pb2 as bg_cards
 from thousand.v1 import cards_pb2

@@ -14,10 +14,10 @@ from grpc import aio
 
 from server.rendering import MAX_BATCH
 from tests.live_server import LiveServer, live_server
+from tests.server_harness import error_info, run, thousand_table, token_md
 from tests.test_limits_requests import TwoClients, two_clients
 from tests.test_play import action, start
 from tests.test_rate_limits import retry_delay
-from tests.test_server import error_info, run, thousand_table, token_md
 from thousand.v1 import blagogo_rules_pb2 as bg_rules
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

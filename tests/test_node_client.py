@@ -23,7 +23,8 @@ import pytest
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
-from tests.test_server import run
+from tests.server_harness import run
+from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -41,8 +42,8 @@ def play_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT / "proto" / "thousand", root / "proto" / "thousand")
     target = root / "clients" / "examples" / "node"
     target.mkdir(parents=True)
-    for name in ("play.js", "fair.js", "route.js", "package.json", "package-lock.json"):
-        shutil.copy2(CLIENT / name, target / name)
+    for source in (*CLIENT.glob("*.js"), CLIENT / "package.json", CLIENT / "package-lock.json"):
+        shutil.copy2(source, target / source.name)
     log = root / "npm.log"
     with log.open("wb") as out:
         installed = subprocess.run(
@@ -141,6 +142,28 @@ def test_node_client_plays_the_same_game_over_streamevents_and_submitaction(
     for key in ("standings", "actions", "deals", "events", "sequence"):
         assert unary[key] == over_play[key], key
         assert unary_dropping[key] == over_play[key], key
+
+
+def test_node_client_started_from_a_snapshot_checks_the_deal_in_progress(
+    play_js: Path, server: LiveServer
+) -> None:
+    """``--snapshot`` at a table whose first player left seat 0 in the middle of a deal (its cards seen, an
+    action played): the client starts from a snapshot and checks that deal, not dealt with its seed, from
+    the snapshot's deal in progress (fair.js catchUp), then every later deal with its seed."""
+    table_id, number = run(sit_and_go(server.address, THOUSAND))
+    command = [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--snapshot"]
+    done = subprocess.run(
+        [*command, "--max-seconds", "90"], capture_output=True, text=True, timeout=100, check=False
+    )
+    assert done.returncode == 0, f"play.js exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr}"
+    result = last_json(done.stdout)
+    assert result["finished"] is True and result["snapshots"] == 1
+    assert int(result["snapshot_sequence"]) > 0
+    assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
+    assert result["verification_problems"] == [] and result["secret_verified"] is True
+    lines = done.stdout.splitlines()
+    assert verdict(THOUSAND, number, yours=False) in lines
+    assert verdict(THOUSAND, number + 1, yours=True) in lines
 
 
 def node_against(play_js: Path, *args: str, **settings: Any) -> tuple[dict[str, Any], str]:

@@ -18,8 +18,8 @@ import pytest
 from server import probe
 from server.app import Server
 from server.settings import Settings
+from tests.server_harness import run
 from tests.test_ops_metrics import Scrape, fetch, free_port
-from tests.test_server import run
 
 ROOT = Path(__file__).resolve().parent.parent
 

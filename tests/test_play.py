@@ -26,8 +26,8 @@ from engine import Bid, Pass
 from server.app import Server
 from server.streams import Reply, Subscriber
 from tests.in_process import serving
+from tests.server_harness import assert_hidden, expect_error, run, thousand_table, token_md
 from tests.test_ops_metrics import free_port, scrape
-from tests.test_server import assert_hidden, expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1 import thousand_events_pb2 as events_pb

@@ -14,7 +14,7 @@ from grpc_status import rpc_status
 from server.app import Server
 from server.ratelimit import RateLimiter
 from server.settings import Settings, parse_settings
-from tests.test_server import expect_error, thousand_table, token_md
+from tests.server_harness import expect_error, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -54,6 +54,10 @@ def test_idle_full_buckets_are_forgotten() -> None:
 def test_refusals_carry_rate_limited_and_retry_info() -> None:
     async def scenario() -> None:
         server = Server(Settings(host="127.0.0.1", port=0, rate_limit=2, rate_burst=3))
+        # The server's own limiter on a clock this test moves: no bucket refills while the calls run,
+        # however slowly a loaded machine runs them.
+        now = [0.0]
+        server.service.limiter = RateLimiter(2, 3, clock=lambda: now[0])
         await server.start()
         try:
             async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
@@ -72,7 +76,7 @@ def test_refusals_carry_rate_limited_and_retry_info() -> None:
                 table_id = tables[0].table_id
                 first = await stub.JoinTable(pb.JoinTableRequest(table_id=table_id))
                 second = await stub.JoinTable(pb.JoinTableRequest(table_id=table_id))
-                await asyncio.sleep(0.6)
+                now[0] += 0.6  # after the delay it was told
                 await stub.CreateTable(request)
                 # SubmitAction: per seat token, so two seats on one host do not share a bucket.
                 for joined in (first, second):

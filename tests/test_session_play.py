@@ -26,8 +26,8 @@ from clients.streams import PlayCall
 from engine import Action, Bid, Rules, View
 from server.app import Server
 from tests.in_process import serving, without_play
+from tests.server_harness import run
 from tests.test_ops_metrics import Scrape, free_port, scrape
-from tests.test_server import run
 from thousand.v1 import table_service_pb2 as pb
 
 

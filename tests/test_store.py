@@ -22,7 +22,7 @@ from server.settings import Settings
 from server.store import Record, StoreError
 from server.stores import open_store
 from server.table import AnyTable
-from tests.test_server import expect_error, run, thousand_table, token_md
+from tests.server_harness import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 

@@ -11,7 +11,7 @@ import pytest
 
 from server.store import Record, StoreError, TableConfig, TableFencedError
 from server.store_pg import MIGRATIONS, SCHEMA, PostgresStore
-from tests.test_server import run
+from tests.server_harness import run
 
 CONFIG = TableConfig(rules=b"", seats=[(True, "greedy")] * 3, seed=1, first_dealer=0)
 

@@ -18,7 +18,7 @@ from grpc import aio
 from clients.bots.strategy import greedy_player
 from codec import thousand as codec
 from server.service import SERVICE_NAME
-from tests.test_server import run, thousand_table
+from tests.server_harness import run, thousand_table
 from tests.web_harness import (
     TRANSPORTS,
     WEB_TRANSPORTS,

@@ -21,9 +21,9 @@ from connectrpc.errors import ConnectError
 
 from server.settings import parse_settings
 from tests.live_server import LiveServer, free_port
+from tests.server_harness import run, thousand_table
 from tests.test_ops_logs import Captured, captured  # noqa: F401 - the fixture
 from tests.test_ops_metrics import metered, scrape
-from tests.test_server import run, thousand_table
 from tests.test_tls import make_certificate
 from tests.web_harness import TRANSPORT_LABEL, WEB_TRANSPORTS, WebApi, http_request, web_client, web_server
 from thousand.v1 import table_service_pb2 as pb

@@ -7,7 +7,9 @@ a seat token it is given), streams the seat's events, resumes after a dropped co
 sequence number it saw, keeps the seat's view current between turns (the game's tracker,
 :mod:`clients.tracker`) so ``observe`` sees every change, thinks in a worker thread (a search bot never stalls
 the connection), submits with an idempotent request id, and surfaces the server's refusals as
-:class:`~clients.errors.ServerError` with their reason.
+:class:`~clients.errors.ServerError` with their reason. On a fair table it checks every deal, the one in
+progress when it sat down included (from the snapshot it starts with), says each verdict in its log and
+returns them in :class:`BotResult`.
 
 The one thing that differs by game is how a strategy is asked (:data:`ASK`): a Thousand strategy chooses from
 its view, whose ``legal_actions`` are complete (T-34); a 1000 Blagogo strategy is also handed the Turn's
@@ -62,7 +64,7 @@ class Placed(Protocol):
 
 @dataclass
 class BotResult:
-    """How a bot's game went."""
+    """How a bot's game went, and its deals' checks (docs/protocol.md, "Verifiable deals")."""
 
     seat: int
     decisions: int = 0
@@ -70,6 +72,13 @@ class BotResult:
     reconnects: int = 0
     finished: bool = False
     standings: tuple[Placed, ...] = field(default_factory=tuple)
+    verified_deals: tuple[int, ...] = ()
+    """The deals (rounds) checked and found fair, the one in progress when the bot sat down included."""
+    deal_problems: tuple[str, ...] = ()
+    """Why a deal (or the table's secret) failed its check; empty when every check passed."""
+    secret_checked: bool = False
+    """Whether the game's end disclosed the table's secret and it matched the commitment read before
+    joining (a fair table played to its end)."""
 
 
 async def run_bot(
@@ -122,7 +131,7 @@ async def run_bot(
             action = await asyncio.to_thread(ask, strategy, turn.view, turn.legal_actions, rng)
             await _submit(session, action, result, say)
 
-        async for item in session.stream():
+        async for item in session.stream():  # a snapshot first: its deal in progress is checked too
             match item:
                 case Snapshot(view=view, turn=turn, table=table):
                     playing = game_of(table)
@@ -143,6 +152,12 @@ async def run_bot(
                         await take(turn)
                 case ConnectionLost() | Reconnected():
                     _note_connection(item, result, say)
+            for line in session.deal_news():
+                say(line)  # "deal 2 verified: …", or "FAILED verification: …"
+        checks = session.deals
+        result.verified_deals = tuple(checks.verified)
+        result.deal_problems = tuple(checks.problems)
+        result.secret_checked = checks.secret_checked
         return result
 
 

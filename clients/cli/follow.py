@@ -14,7 +14,7 @@ from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
 from clients.cli.rules_text import clock_lines
 from clients.connection import in_words
-from clients.fairness import checker_for, deals_label
+from clients.fairness import catch_up, checker_for, deals_label
 from clients.games import game_of
 from clients.messages import (
     ConnectionLost,
@@ -131,7 +131,7 @@ class Follower(Generic[V, A, E]):
             if table.HasField("time_control"):  # the clocks are the table's rules, for every seat alike
                 out += [f"({line})" for line in clock_lines(table)]
         match item:
-            case Snapshot(sequence, table, view, turn):
+            case Snapshot(sequence, table, view, turn, deal):
                 self.table = table
                 self.names = display_names(table)
                 self.away = {s.seat for s in table.seats if s.taken_over}
@@ -143,6 +143,7 @@ class Follower(Generic[V, A, E]):
                 self._take_turn(turn)
                 self.finished = table.status == pb.TABLE_STATUS_FINISHED
                 out.append(f"(joined the table at event {sequence})")
+                out += catch_up(self.deals, deal)  # the deal in progress is checked when it is revealed
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
                 self.sequence = sequence

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from clients.messages import TableEvent, Turn, deadline, seat_event
+from clients.messages import DealInProgress, EventMessage, TableEvent, Turn, deadline, seat_event
 from clients.tracker import Tracker
 from engine.verify import Scheme
 from thousand.v1 import table_service_pb2 as pb
@@ -124,6 +124,16 @@ class ClientGame(Generic[R, V, A, E]):
         if kind != self.name:
             raise ValueError(f"a {kind} event at a table of {self.title}")
         return self.codec.event_from_proto(getattr(message, kind))
+
+    def decode_deal(self, message: pb.Snapshot) -> DealInProgress | None:
+        """A snapshot's deal in progress, its events decoded as the stream's are; None when it has none."""
+        if not message.HasField("deal"):
+            return None
+        deal = message.deal
+        events: tuple[EventMessage[V, A, E], ...] = tuple(
+            EventMessage(e.sequence, self.decode_event(e.event), None) for e in deal.events
+        )
+        return DealInProgress(deal.number, deal.commitment, events)
 
     def is_game_over(self, event: object) -> bool:
         return isinstance(event, self.game_over)

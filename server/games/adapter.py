@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from clients.bots.strategy import GameStrategies
 from engine.seeds import FairDeals
+from engine.verify import Scheme
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -116,6 +117,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     """The engine's action classes."""
     takeover_strategy: ClassVar[str]
     """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
+    deals: ClassVar[Scheme]
+    """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in progress
+    holds (:mod:`server.deal_progress`)."""
 
     # ------------------------------------------------------------------ rules
 

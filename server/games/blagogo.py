@@ -18,6 +18,7 @@ from clients.bots.strategy import GameStrategies
 from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
+from engine.blagogo.verify import BLAGOGO as BLAGOGO_DEALS
 from engine.seeds import FairDeals
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
@@ -40,6 +41,7 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     action_types = get_args(blagogo.Action)
     takeover_strategy = "random"
     strategies = BLAGOGO_BOTS
+    deals = BLAGOGO_DEALS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
         self._check_rules_case(message)

@@ -20,6 +20,7 @@ from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
 from engine.seeds import FairDeals
+from engine.verify import THOUSAND as THOUSAND_DEALS
 from server import view_wire, wire
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
@@ -37,6 +38,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     action_types = get_args(engine.Action)
     takeover_strategy = "greedy"
     strategies = THOUSAND_BOTS
+    deals = THOUSAND_DEALS
 
     def rules_from_request(self, message: pb.Rules, seats: int) -> engine.Rules:
         self._check_rules_case(message)

@@ -1366,6 +1366,7 @@ class Snapshot(_message.Message):
 
     TABLE_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    DEAL_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def table(self) -> Global___Table:
         """The table's public description."""
@@ -1374,19 +1375,96 @@ class Snapshot(_message.Message):
     def view(self) -> Global___View:
         """What this stream's seat (or a spectator) sees; unset before the game starts."""
 
+    @_builtins.property
+    def deal(self) -> Global___DealInProgress:
+        """On a fair table (Table.fairness), the deal in progress (a 1000 Blagogo round): what a client that starts
+        from this snapshot needs to check that deal when it is revealed, exactly as a client that saw it begin
+        does (docs/protocol.md, "Verifiable deals"). Unset on a seeded table, before the first deal, and from a
+        deal's reveal until the next deal is dealt.
+        """
+
     def __init__(
         self,
         *,
         table: Global___Table | None = ...,
         view: Global___View | None = ...,
+        deal: Global___DealInProgress | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "table", b"table", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["table", b"table", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal", b"deal", "table", b"table", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Snapshot: _TypeAlias = Snapshot  # noqa: Y015
+
+@_typing.final
+class DealInProgress(_message.Message):
+    """The deal in progress on a fair table as a stream that saw it begin has it (Snapshot.deal): its number, its
+    commitment, and the events of the table a check of the deal reads, with their sequence numbers.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMBER_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
+    number: _builtins.int
+    """The deal's number (DealStarted.number; RoundStarted.number in 1000 Blagogo)."""
+    commitment: _builtins.str
+    """The deal's commitment, as its DeckShuffled sent it before any card was seen (the same as in `events`)."""
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___SequencedEvent]:
+        """In sequence order, as this stream's seat (or a spectator) was sent them, hidden cards blanked (T-33,
+        B-21): the deal's first event (DealStarted, RoundStarted), its DeckShuffled, the HandDealt of this
+        stream's seat (none for a spectator, none yet for a Thousand dark opener who has not decided, T-31) and,
+        on a seat's stream, the seat's own latest SeatTaken, which says whether the deal was dealt with the seed
+        of the seat's current player (dealt after it) or before that player sat down. A client feeds them to its
+        check as if they had come on the stream.
+        """
+
+    def __init__(
+        self,
+        *,
+        number: _builtins.int = ...,
+        commitment: _builtins.str = ...,
+        events: _abc.Iterable[Global___SequencedEvent] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "events", b"events", "number", b"number"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DealInProgress: _TypeAlias = DealInProgress  # noqa: Y015
+
+@_typing.final
+class SequencedEvent(_message.Message):
+    """An event of the table with its sequence number (the same as it has on a stream)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    EVENT_FIELD_NUMBER: _builtins.int
+    sequence: _builtins.int
+    """The event's sequence number."""
+    @_builtins.property
+    def event(self) -> Global___Event:
+        """The event."""
+
+    def __init__(
+        self,
+        *,
+        sequence: _builtins.int = ...,
+        event: Global___Event | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event", b"event", "sequence", b"sequence"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SequencedEvent: _TypeAlias = SequencedEvent  # noqa: Y015
 
 @_typing.final
 class StreamEventsResponse(_message.Message):

@@ -4,7 +4,8 @@
 // Feed it the seat's Thousand events in order (as play.js decodes them: enums as names, uint64 as strings);
 // it checks every revealed deal against the commitment sent before any card, this seat's own seed, the
 // derivation of the order and the hands dealt, and at the game's end the table's secret against the
-// commitment read before the seat was taken.
+// commitment read before the seat was taken. A stream that starts from a snapshot gives it the snapshot's
+// deal in progress (Snapshot.deal) first: that deal is then checked as if its start had been seen.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -86,6 +87,22 @@ class DealVerifier {
   /** A SeatTaken event at `sequence` (BigInt): this seat's own tells from which deal on its seed is in. */
   seatTaken(seat, sequence) {
     if (seat === this.seat && sequence <= this.joinedAt) this.taken = sequence;
+  }
+
+  /**
+   * A snapshot's deal in progress (Snapshot.deal, on a fair table): its events (the deal's first event, its
+   * DeckShuffled, this seat's HandDealt and SeatTaken, with their sequence numbers) taken as if they had come
+   * on the stream, so that the deal is checked when it is revealed. Returns the lines to show (none, so far).
+   */
+  catchUp(deal) {
+    const lines = [];
+    for (const { sequence, event } of (deal && deal.events) || []) {
+      const at = BigInt(sequence);
+      if (event.event === 'seat_taken') this.seatTaken(event.seat_taken.seat, at);
+      const line = event.event === 'thousand' ? this.see(event.thousand, at) : null;
+      if (line) lines.push(line);
+    }
+    return lines;
   }
 
   /** Whether a deal started at `startedAt` and revealed at `revealedAt` was dealt with this seat's seed. */

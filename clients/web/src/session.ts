@@ -3,7 +3,9 @@
 //
 // A fresh page replays the table's history from its first event (after_sequence 0), so the score sheet, the
 // log and every deal's check are complete; a page that saved its state resumes right after the last event it
-// had. Either way each event is applied, and logged, exactly once. In a cluster the table's calls and its
+// had. Either way each event is applied, and logged, exactly once. A stream that has to start again from a
+// snapshot (a gap, a resume the table refuses) hands the snapshot's deal in progress (Snapshot.deal) to the
+// deal's check, which then checks that deal as if it had seen it begin. In a cluster the table's calls and its
 // stream go to its owner, wherever it moves (route.ts).
 import { create, equals, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
 import { ThousandViewSchema, type ThousandView } from "./gen/thousand/v1/thousand_views_pb";
@@ -15,6 +17,7 @@ import {
   TableSchema,
   TableStatus,
   type Action,
+  type DealInProgress,
   type Event,
   type Snapshot,
   type Table,
@@ -269,7 +272,19 @@ export class TableSession implements TableLike {
     const view = snapshot.view?.game;
     if (view?.case === "thousand" && this.model instanceof ThousandModel) this.model.reset(view.value);
     else if (view?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.reset(view.value);
+    this.catchUp(snapshot.deal);
     this.addLog(sequence, "Caught up with the table.");
+  }
+
+  /** A fair table's deal in progress (Snapshot.deal): its first events, our SeatTaken among them, to the deal's
+   * check as if they had come on the stream, so that the deal is checked when it is revealed. */
+  private catchUp(deal: DealInProgress | undefined): void {
+    for (const { sequence, event } of deal?.events ?? []) {
+      const e = event?.event;
+      if (e?.case === "seatTaken") this.model?.verifier.seatTaken(e.value.seat, sequence);
+      else if (e?.case === "thousand" && this.model instanceof ThousandModel) this.model.dealing(e.value, sequence);
+      else if (e?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.dealing(e.value, sequence);
+    }
   }
 
   private event(sequence: bigint, event: Event): void {

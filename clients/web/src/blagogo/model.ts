@@ -60,16 +60,23 @@ export class BlagogoModel {
     this.tracker.reset(view);
   }
 
-  apply(event: BlagogoEvent, names: Names, sequence = 0n): string | undefined {
+  /** What the round's check keeps of a round's first events (the round started, its commitment, our hand):
+   * from the stream, or from a snapshot's round in progress (Snapshot.deal) as if they had come on it. */
+  dealing(event: BlagogoEvent, sequence: bigint): void {
     const e = event.event;
-    let extra: string | undefined;
     if (e.case === "roundStarted") {
       const n = this.tracker.view?.cardCounts.length ?? 0;
       const dealing = Array.from({ length: n }, (_, i) => (e.value.first + i) % n);
       this.verifier.started(e.value.number, sequence, dealing, dealing.map((_, i) => (i === 0 ? 13 : 12)));
     } else if (e.case === "deckShuffled") this.verifier.shuffled(e.value.number, e.value.commitment);
     else if (e.case === "handDealt" && !e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
-    else if (e.case === "roundRevealed") {
+  }
+
+  apply(event: BlagogoEvent, names: Names, sequence = 0n): string | undefined {
+    const e = event.event;
+    let extra: string | undefined;
+    this.dealing(event, sequence);
+    if (e.case === "roundRevealed") {
       const r = e.value;
       extra = this.verifier.revealed({ number: r.number, order: r.order.map(cardCode), salt: r.salt, clientSeeds: r.clientSeeds })?.text;
     } else if (e.case === "gameOver") {

@@ -68,25 +68,26 @@ export class ThousandModel {
     this.tracker.reset(view);
   }
 
+  /** What the deal's check keeps of a deal's first events (the deal started, its commitment, our hand): from
+   * the stream, or from a snapshot's deal in progress (Snapshot.deal) as if they had come on it. */
+  dealing(event: ThousandEvent, sequence: bigint): void {
+    const e = event.event;
+    if (e.case === "dealStarted") {
+      const rules = this.tracker.view?.rules;
+      const players = rules?.players ?? 3;
+      const talons = players === 2 ? (rules?.twoPlayerDeal === TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2 ? 4 : 6) : 3;
+      const size = (24 - talons) / e.value.active.length;
+      this.verifier.started(e.value.number, sequence, [...e.value.active], e.value.active.map(() => size));
+    } else if (e.case === "handDealt" && !e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
+    else if (e.case === "deckShuffled") this.verifier.shuffled(e.value.number, e.value.commitment);
+  }
+
   /** Apply one event; returns its line for the log. */
   apply(event: ThousandEvent, names: Names, sequence = 0n): string | undefined {
     const e = event.event;
     const dealKind = this.tracker.view?.kind ?? DealKind.NORMAL;
+    this.dealing(event, sequence);
     switch (e.case) {
-      case "dealStarted": {
-        const rules = this.tracker.view?.rules;
-        const players = rules?.players ?? 3;
-        const talons = players === 2 ? (rules?.twoPlayerDeal === TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2 ? 4 : 6) : 3;
-        const size = (24 - talons) / e.value.active.length;
-        this.verifier.started(e.value.number, sequence, [...e.value.active], e.value.active.map(() => size));
-        break;
-      }
-      case "handDealt":
-        if (!e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
-        break;
-      case "deckShuffled":
-        this.verifier.shuffled(e.value.number, e.value.commitment);
-        break;
       case "redealDemanded":
         this.sheet.push({
           number: this.tracker.view?.dealNumber ?? 0,
