@@ -7,7 +7,8 @@ the browser uses.
   through apt-get when missing and running as root; never downloaded) with playwright-core: a whole seeded
   Thousand game clicked to the final standings, a 1000 Blagogo round with a meld, an addition and a bridge
   take, a refused action shown with its reason, a click on a view the table has left behind shown as no
-  error (the tab catching up), a spectator, a finished game's record and replay, a reload mid-deal. A missing browser fails them. Their screenshots are kept in ``artifacts/web/`` (gitignored).
+  error (the tab catching up), a spectator, a finished game's record and replay, a reload mid-deal. A
+  missing browser fails them. Their screenshots are kept in ``artifacts/web/`` (gitignored).
 - The built client stays under its size budget (150 KB gzipped; bench/web_client.py prints the figures).
 """
 
