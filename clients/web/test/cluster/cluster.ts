@@ -66,6 +66,27 @@ export async function followed(page: Page): Promise<Followed> {
   });
 }
 
+/** From now on, keep each status the page's session goes through, with where its calls go
+ * (`connecting @origin`, `retrying (why) @origin`, ...), and when it went live where. */
+export async function recordStatuses(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const s = (window as any).thousandSession; // eslint-disable-line
+    const seen: string[] = ((window as any).statuses = []); // eslint-disable-line
+    const live: { at: number; origin: string }[] = ((window as any).liveAt = []); // eslint-disable-line
+    s.onChange(() => {
+      const now = `${s.status.state}${s.status.why ? ` (${s.status.why})` : ""} @${s.route.origin}`;
+      if (seen[seen.length - 1] === now) return;
+      seen.push(now);
+      if (s.status.state === "live") live.push({ at: Date.now(), origin: s.route.origin });
+    });
+  });
+}
+
+/** What recordStatuses() kept: the statuses in order, and when the stream went live where. */
+export async function statuses(page: Page): Promise<{ statuses: string[]; liveAt: { at: number; origin: string }[] }> {
+  return page.evaluate(() => ({ statuses: (window as any).statuses, liveAt: (window as any).liveAt })); // eslint-disable-line
+}
+
 /** Every event from the first to the last seen applied once, in order: no gap, no repeat. */
 export function assertEveryEventOnce(f: Followed): void {
   const applied = f.applied.map(Number);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { BASE_URL, joinFromLobby, launch, open, pageErrors, playThousand, screenshot } from "../browser/browser";
-import { HOME_PID, OWNER_URL, assertEveryEventOnce, followed, ownerOf, tableOn } from "./cluster";
+import { HOME_PID, OWNER_URL, assertEveryEventOnce, followed, ownerOf, recordStatuses, statuses, tableOn } from "./cluster";
 
 const NODE_B = OWNER_URL; // the node that lives on: it owns nothing yet
 
@@ -33,17 +33,7 @@ test("the node that served the page is killed mid-deal and the page plays on thr
       const known = await page.evaluate(() => (window as any).thousandSession.route.nodes.known); // eslint-disable-line
       assert.fail(`the page did not learn node b (${NODE_B}) from ${BASE_URL}/cluster.json: it knows ${JSON.stringify(known)}`);
     });
-  await page.evaluate(() => {
-    const s = (window as any).thousandSession; // eslint-disable-line
-    const seen: string[] = ((window as any).statuses = []); // eslint-disable-line
-    const live: { at: number; origin: string }[] = ((window as any).liveAt = []); // eslint-disable-line
-    s.onChange(() => {
-      const now = `${s.status.state}${s.status.why ? ` (${s.status.why})` : ""} @${s.route.origin}`;
-      if (seen[seen.length - 1] === now) return;
-      seen.push(now);
-      if (s.status.state === "live") live.push({ at: Date.now(), origin: s.route.origin });
-    });
-  });
+  await recordStatuses(page);
   const first = await playThousand(page, 120000, (c) => (c["card"] ?? 0) >= 4); // mid-deal
   assert.equal(first["summary"] ?? 0, 0, JSON.stringify(first));
   assert.equal((await followed(page)).origin, BASE_URL, "the table is played on node a, the page's own");
@@ -54,9 +44,9 @@ test("the node that served the page is killed mid-deal and the page plays on thr
   const lateToA: typeof toA = [];
   const describe = async (): Promise<string> => {
     const { applied, ...figures } = await followed(page);
-    const statuses = await page.evaluate(() => (window as any).statuses as string[]); // eslint-disable-line
     const header = await page.locator(".table-header").innerText();
-    return `${JSON.stringify(figures)}, ${applied.length} events applied; page ${BASE_URL} (killed), node b ${NODE_B}; header ${JSON.stringify(header)}; ${statuses.join(", ")}`;
+    const went = (await statuses(page)).statuses.join(", ");
+    return `${JSON.stringify(figures)}, ${applied.length} events applied; page ${BASE_URL} (killed), node b ${NODE_B}; header ${JSON.stringify(header)}; ${went}`;
   };
   // The deal under way to its end, a whole deal, then into the next one, on node b.
   const afterKill = await playThousand(page, 200000, (c) => (c["summary"] ?? 0) >= 2 && (c["card"] ?? 0) >= 12).catch(async (error: Error) => {
@@ -80,7 +70,7 @@ test("the node that served the page is killed mid-deal and the page plays on thr
   assert.equal(seen.trackerMisses, 0, context);
   assert.equal(await ownerOf(NODE_B, tableId), new URL(NODE_B).host, "node b took the table over");
   // Once live on node b, the page leaves the dead node alone.
-  const liveAt = await page.evaluate(() => (window as any).liveAt as { at: number; origin: string }[]); // eslint-disable-line
+  const { liveAt } = await statuses(page);
   const onB = liveAt.find((l) => l.at > killedAt && l.origin === NODE_B)?.at;
   assert.ok(onB !== undefined, `the stream went live on node b: ${context}`);
   const stray = lateToA.filter((r) => r.at > onB);
