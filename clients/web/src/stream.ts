@@ -181,6 +181,7 @@ export class EventStream {
         if (f.reason === "TABLE_MOVING") why = "the table is moving to another server";
       }
       if (this.stopped) return;
+      this.live = false; // lost: waiting to reconnect
       const inMs = Math.max(retryDelay(attempt), wait ?? 0);
       this.reconnects += 1;
       this.sink.status({ state: "retrying", attempt: attempt + 1, inMs, why });
