@@ -31,10 +31,11 @@ from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARD_RANK, CARD_SUIT, FIRST_JOKER
 from server.app import Server
+from server.creations import SeatSpec
 from server.export import action_from_json, action_json, record_of, replay
 from server.games import BLAGOGO
 from server.metrics import Metrics
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.settings import Settings
 from server.store import TableConfig
 from server.stores import open_store

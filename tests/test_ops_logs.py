@@ -19,9 +19,10 @@ from prometheus_client import generate_latest
 from engine.blagogo import BlagogoRules
 from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
+from server.creations import SeatSpec
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
 from server.metrics import Metrics
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.settings import parse_settings
 from server.table import AnyTable
 from server.telemetry import Telemetry

@@ -15,9 +15,10 @@ from clients.bots.heuristic import HeuristicStrategy
 from clients.bots.ismcts import IsmctsStrategy
 from clients.bots.registry import STRATEGIES
 from engine import Game, Rules, view
+from server.creations import SeatSpec
 from server.games import BLAGOGO, THOUSAND
 from server.games.thousand import ThousandBot
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.stores import open_store
 from server.table import AnyTable
 from tests.cli_harness import run, serving
