@@ -21,9 +21,9 @@ from server.games.thousand import ThousandBot
 from server.registry import Registry
 from server.stores import open_store
 from server.table import AnyTable
+from tests.blagogo_players import TURNOVER_LIMIT, blagogo_events
 from tests.cli_harness import run, serving
 from tests.server_harness import harness
-from tests.test_blagogo_server import TURNOVER_LIMIT, blagogo_events
 from tests.test_cli_blagogo_plain import converse
 from thousand.v1 import table_service_pb2 as pb
 
