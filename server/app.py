@@ -128,7 +128,8 @@ class Server:
                 port=settings.web_port,
                 root=Path(settings.web_root),
                 allowed_origins=settings.web_allowed_origins,
-                peers=self._peer_web_endpoints if self.node is not None else None,
+                peers=self._page_web_endpoints if self.node is not None else None,
+                nodes=self._active_web_endpoints,
                 max_message_bytes=settings.max_message_bytes,
                 tls_cert=settings.tls_cert,
                 tls_key=settings.tls_key,
@@ -140,8 +141,13 @@ class Server:
         self._sweeper: asyncio.Task[None] | None = None
         self._readiness: asyncio.Task[None] | None = None
 
-    def _peer_web_endpoints(self) -> frozenset[str]:
-        """The web endpoints of the cluster's nodes, whose pages this node's web port serves too (CORS)."""
+    def _page_web_endpoints(self) -> frozenset[str]:
+        """The web endpoints of the cluster's nodes, alive or not, whose pages this node's web port serves
+        too (CORS)."""
+        return self.node.membership.page_endpoints if self.node is not None else frozenset()
+
+    def _active_web_endpoints(self) -> frozenset[str]:
+        """The web endpoints of the cluster's active nodes (none from a server that is not part of one)."""
         return self.node.membership.web_endpoints if self.node is not None else frozenset()
 
     def _listen(self, address: str) -> int:

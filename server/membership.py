@@ -57,8 +57,12 @@ class Membership:
         self.last_heartbeat = 0.0
         """time.monotonic() of the last heartbeat the database accepted."""
         self.web_endpoints: frozenset[str] = frozenset()
-        """The web endpoints of the active nodes, this one's included, read at every heartbeat: the pages
-        this node's web port lets call its API (CORS, :class:`server.web.Cors`)."""
+        """The web endpoints of the active nodes, this one's included, read at every heartbeat: where a page
+        may go on when the node it talks to dies (``/cluster.json``, :class:`server.web.WebApp`)."""
+        self.page_endpoints: frozenset[str] = frozenset()
+        """The web endpoints of every node the cluster has had, dead or gone too: the pages this node's web
+        port lets call its API (CORS, :class:`server.web.Cors`). A page outlives the node that served it
+        (killed, or stopped for an upgrade) and follows its table to the node that took it over."""
         self._db: psycopg.Connection[Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -179,9 +183,10 @@ class Membership:
 
     def _read_web_endpoints(self, db: psycopg.Connection[Any]) -> None:
         rows = db.execute(
-            f"SELECT web_endpoint FROM {SCHEMA}.nodes WHERE state = 'active' AND web_endpoint <> ''"
+            f"SELECT web_endpoint, state = 'active' FROM {SCHEMA}.nodes WHERE web_endpoint <> ''"
         ).fetchall()
-        self.web_endpoints = frozenset(str(endpoint) for (endpoint,) in rows)
+        self.web_endpoints = frozenset(str(endpoint) for endpoint, active in rows if active)
+        self.page_endpoints = frozenset(str(endpoint) for endpoint, _ in rows)
 
     def _tell(self, lost: str) -> None:
         if self._loop is not None:

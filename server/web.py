@@ -5,12 +5,15 @@ over the same tables, locks, rate limits and store, in the protocols a browser c
 plain POSTs, streams in enveloped messages, JSON or binary) and gRPC-Web. The URLs are Connect's standard
 ``/thousand.v1.TableService/<Method>`` and the seat token is the ``x-seat-token`` header, exactly the gRPC
 metadata, so any Connect or gRPC-Web client works. Everything else on the port is the built web client
-(:mod:`server.web_static`) and ``/healthz`` for HTTP load balancers.
+(:mod:`server.web_static`), ``/healthz`` for HTTP load balancers, and ``/cluster.json``: the web endpoints of
+the cluster's active nodes, from which a page learns where to go on should the node it talks to die (the
+node that served it included; a gRPC client is given several addresses instead, a page has only its own).
 
 The page and the API share one origin, so a browser needs no CORS; ``--web-allowed-origin`` adds CORS for a
 frontend served from elsewhere (a development server, another site), and in a cluster every node's web port
-allows the pages of the others' (their advertised web endpoints, in this port's scheme), so that a page
-follows its table to the node that owns it (docs/protocol.md, "Clusters"). Nothing else is allowed.
+allows the pages of the others' (their advertised web endpoints, in this port's scheme; a node's that died or
+left too, whose pages live on in browsers), so that a page follows its table to the node that owns it
+(docs/protocol.md, "Clusters"). Nothing else is allowed.
 
 uvicorn serves the ASGI application on a socket this module binds, in the running event loop, with httptools
 for HTTP/1.1 and the gRPC port's TLS certificate when it has one. Stopping is a drain like the gRPC
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -39,6 +43,7 @@ from thousand.v1 import table_service_connect as connect
 
 API_PREFIX: Final = f"/{SERVICE_NAME}/"
 HEALTH_PATH: Final = "/healthz"
+NODES_PATH: Final = "/cluster.json"
 CORS_ALLOWED_HEADERS: Final = (
     *("content-type", "connect-protocol-version", "connect-timeout-ms", "connect-accept-encoding"),
     *("connect-content-encoding", "grpc-timeout", "grpc-accept-encoding", "grpc-encoding", "x-grpc-web"),
@@ -63,8 +68,9 @@ def valid_origin(origin: str) -> bool:
 
 class Cors:
     """The CORS answers for the origins an operator allowed, and for the pages of the cluster's other nodes
-    (``peers``: their web endpoints, ``host:port``, as the cluster's membership last read them). None of
-    either: no CORS headers, preflights refused."""
+    (``peers``: their web endpoints, ``host:port``, as the cluster's membership last read them: every node's
+    the cluster has had, since a page outlives the node that served it). None of either: no CORS headers,
+    preflights refused."""
 
     def __init__(
         self,
@@ -134,7 +140,8 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 
 class WebApp:
-    """The port's ASGI application: the API (with CORS when allowed), ``/healthz``, and the web client."""
+    """The port's ASGI application: the API (with CORS when allowed), ``/healthz``, the cluster's nodes, and
+    the web client."""
 
     def __init__(
         self,
@@ -142,11 +149,13 @@ class WebApp:
         static: StaticFiles,
         cors: Cors,
         serving: Callable[[], bool],
+        nodes: Callable[[], Collection[str]] = tuple,
     ) -> None:
         self.api = api
         self.static = static
         self.cors = cors
         self.serving = serving
+        self.nodes = nodes
 
     async def __call__(self, scope: Scope, receive: ASGIReceive, send: ASGISend) -> None:
         if scope["type"] != "http":
@@ -157,8 +166,27 @@ class WebApp:
         elif path == HEALTH_PATH:
             ok = self.serving()
             await _plain(send, 200 if ok else 503, b"SERVING\n" if ok else b"NOT_SERVING\n")
+        elif path == NODES_PATH:
+            await self._nodes(scope, send)
         else:
             await self.static(scope, receive, send)
+
+    async def _nodes(self, scope: Scope, send: ASGISend) -> None:
+        """The web endpoints (``host:port``) of the cluster's active nodes, this one's among them; none from a
+        server that is not part of a cluster. Readable by the pages the API is (CORS): a page asks the node
+        it follows its table on, which need not be the one it came from."""
+        if scope["method"] not in ("GET", "HEAD"):
+            await _plain(send, 405, b"only GET and HEAD here\n", [(b"allow", b"GET, HEAD")])
+            return
+        body = json.dumps({"web_endpoints": sorted(self.nodes())}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"),
+            *self.cors.response_headers(_header(scope, b"origin")),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
     async def _api(self, scope: Scope, receive: ASGIReceive, send: ASGISend) -> None:
         origin = _header(scope, b"origin")
@@ -229,6 +257,7 @@ class WebPort:
         root: Path,
         allowed_origins: Sequence[str] = (),
         peers: Callable[[], Collection[str]] | None = None,
+        nodes: Callable[[], Collection[str]] = tuple,
         max_message_bytes: int,
         tls_cert: str = "",
         tls_key: str = "",
@@ -245,6 +274,7 @@ class WebPort:
         self._tls = (tls_cert, tls_key)
         self.static = StaticFiles(root)
         self.cors = Cors(allowed_origins, peers=peers, scheme="https" if tls_cert else "http")
+        self._nodes = nodes
         self._serving = serving
         self.service: WebTableService | None = None
         self._server: uvicorn.Server | None = None
@@ -258,7 +288,7 @@ class WebPort:
         )
         cert, key = self._tls
         config = uvicorn.Config(
-            WebApp(api, self.static, self.cors, self._serving),
+            WebApp(api, self.static, self.cors, self._serving, self._nodes),
             http="httptools",
             ws="none",
             lifespan="off",

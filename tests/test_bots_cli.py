@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import grpc
 import pytest
 
 from clients.bots.cli import main
 from clients.bots.loading import BotLoadError, load_bot
 from clients.bots.strategy import StrategyOptions
 from tests.live_server import live_server
+from thousand.v1 import table_service_pb2 as pb
+from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 MY_BOT = """
 import random
@@ -32,15 +35,21 @@ def test_an_authors_bot_from_its_own_file_plays_the_servers_bots(
     bot = tmp_path / "mybot.py"
     bot.write_text(MY_BOT)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    with live_server(tmp_path) as server:
+    # The server's own default pace (a second a bot move where an open seat is) is for people; the open
+    # seat of the table `play` creates is a bot's, so its bots move at once (a game took half an hour).
+    with live_server(tmp_path, ":memory:", "--bot-pace", "1") as server:
         code = main(
             [
                 "play", "--server", server.address, "--game", "blagogo", "--strategy", f"{bot}:Discarder",
                 "--against", "random,random", "--target", "60", "--turnover-limit", "1", "--seed", "3",
             ]
         )  # fmt: skip
-    captured = capsys.readouterr()
+        captured = capsys.readouterr()
+        table_id = captured.err.split("table ", 1)[1].split(":", 1)[0]
+        with grpc.insecure_channel(server.address) as channel:
+            table = pb_grpc.TableServiceStub(channel).GetTable(pb.GetTableRequest(table_id=table_id)).table
     assert code == 0, captured.err
+    assert not table.HasField("time_control"), table.time_control  # no clock, no pace
     assert "your bot against random, random (watch it: thousand watch " in captured.err
     assert "Discarder sits in seat 0 of table " in captured.err
     lines = captured.out.splitlines()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -287,7 +288,7 @@ def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_pat
     web port (CORS between the cluster's nodes, with nothing configured); a page from elsewhere may not."""
     from connectrpc.errors import ConnectError  # noqa: PLC0415
 
-    from tests.web_harness import refusal, web_client  # noqa: PLC0415
+    from tests.web_harness import http_request, refusal, web_client  # noqa: PLC0415
 
     with cluster(tmp_path, pg_url, ["a", "b"], web=True) as nodes:
 
@@ -310,6 +311,12 @@ def test_the_web_port_answers_for_every_table_and_redirects_to_the_owner(tmp_pat
             allowed = f"http://{nodes.web_address('b')}"
             await until(functools.partial(_cors_allows, port, allowed, allowed), timeout=2 * LEASE_SECONDS)
             assert await _cors_allows(port, "http://elsewhere:1", None)
+            # Every node lists the others' web ports, for a page to go on with should its own die.
+            listed = await http_request(port, "GET", "/cluster.json", headers={"origin": allowed})
+            assert json.loads(listed.body) == {
+                "web_endpoints": sorted([nodes.web_address("a"), nodes.web_address("b")])
+            }
+            assert listed.headers.get("access-control-allow-origin") == allowed
 
         run(scenario())
 

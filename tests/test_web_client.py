@@ -6,8 +6,9 @@ the browser uses.
 - The browser tests (``clients/web/test/browser``) drive Debian's Chromium (installed by ``make test``
   through apt-get when missing and running as root; never downloaded) with playwright-core: a whole seeded
   Thousand game clicked to the final standings, a 1000 Blagogo round with a meld, an addition and a bridge
-  take, a refused action shown with its reason, a spectator, a finished game's record and replay, a reload
-  mid-deal. A missing browser fails them. Their screenshots are kept in ``artifacts/web/`` (gitignored).
+  take, a refused action shown with its reason, a click on a view the table has left behind shown as no
+  error (the tab catching up), a spectator, a finished game's record and replay, a reload mid-deal. A
+  missing browser fails them. Their screenshots are kept in ``artifacts/web/`` (gitignored).
 - The built client stays under its size budget (150 KB gzipped; bench/web_client.py prints the figures).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -30,6 +32,8 @@ from tests.web_build import WEB, built
 ARTIFACTS = ROOT / "artifacts" / "web"
 CHROMIUM = "/usr/bin/chromium"
 BUDGET_GZIP_BYTES = 150 * 1024
+TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) )")
+"""node --test's own comment lines, beside those a test printed."""
 
 
 def node_tests(kind: str) -> list[str]:
@@ -83,6 +87,9 @@ def run_node_test(path: Path, web_url: str, timeout: float, env: Mapping[str, st
     output = done.stdout + done.stderr
     assert done.returncode == 0, f"{path.name} failed:\n{output[-8000:]}"
     assert "# fail 0" in output and "# pass 0" not in output, output[-3000:]
+    # What the tests said (their figures: `pytest -rP` shows them), without TAP's own counts.
+    said = [line for line in done.stdout.splitlines() if line.startswith("# ") and not TAP.match(line)]
+    print("\n".join(said))
 
 
 @pytest.mark.parametrize("name", node_tests("logic"))

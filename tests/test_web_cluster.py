@@ -5,10 +5,14 @@ PostgreSQL (tests/conftest.py), and the page in Chromium (clients/web/test/clust
   a's pages (CORS between the cluster's nodes, without configuration).
 - Node b is SIGKILLed, by its PID, mid-deal: the page goes on with node a, which took the table over, from
   the last event it had.
+- Node a, which served the page and owns its table, is SIGKILLed mid-deal: the page, which learned of node b
+  from a's ``/cluster.json``, goes on with b, which took the table over, from the last event it had.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +21,7 @@ import pytest
 from tests.cluster_harness import Cluster, cluster
 from tests.test_web_client import CHROMIUM, run_node_test, wait_listening
 from tests.web_build import WEB, built
+from tests.web_harness import http_request
 
 TESTS = WEB / "build" / "test" / "cluster"
 
@@ -57,3 +62,20 @@ def test_the_page_carries_on_when_the_owning_node_is_killed(nodes: Cluster) -> N
     assert nodes.owners() == {table_id: "a"}
     epochs = [e for (e,) in nodes.rows("SELECT epoch FROM {S}.claims WHERE table_id = %s", table_id)]
     assert len(epochs) == len(set(epochs))
+
+
+def test_the_page_plays_on_when_the_node_that_served_it_is_killed(nodes: Cluster) -> None:
+    a = nodes.nodes["a"].process
+    assert a is not None
+    env = {**owner_env(nodes), "THOUSAND_HOME_PID": str(a.pid)}
+    run_node_test(TESTS / "home.test.mjs", f"http://{nodes.web_address('a')}", 300, env)
+    assert a.poll() == -9, "node a was killed by the test"
+    ((table_id,),) = nodes.rows("SELECT table_id FROM {S}.tables")
+    claims = nodes.rows("SELECT node_id, reason FROM {S}.claims WHERE table_id = %s ORDER BY epoch", table_id)
+    assert ("b", "takeover") in claims, claims
+    assert nodes.owners() == {table_id: "b"}
+    # b lists itself alone as a node to go to, and still serves the pages a served (CORS).
+    b_port, a_page = nodes.web_ports["b"], f"http://{nodes.web_address('a')}"
+    listed = asyncio.run(http_request(b_port, "GET", "/cluster.json", headers={"origin": a_page}))
+    assert json.loads(listed.body) == {"web_endpoints": [nodes.web_address("b")]}
+    assert listed.headers.get("access-control-allow-origin") == a_page

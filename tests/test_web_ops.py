@@ -273,6 +273,10 @@ def test_the_built_client_is_served_with_types_validators_and_gzip(built: Path) 
             assert posted.status == 405 and posted.headers["allow"] == "GET, HEAD"
             health = await http_request(port, "GET", "/healthz")
             assert health.status == 200 and health.body == b"SERVING\n"
+            alone = await http_request(port, "GET", "/cluster.json")
+            assert alone.status == 200 and alone.headers["content-type"] == "application/json"
+            assert json.loads(alone.body) == {"web_endpoints": []}, "one server is no cluster"
+            assert (await http_request(port, "POST", "/cluster.json", b"x")).status == 405
 
     run(scenario())
 

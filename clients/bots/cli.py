@@ -42,6 +42,7 @@ from clients.session import TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
+from thousand.v1 import table_service_pb2 as pb
 
 MAX_DEALS: Final = 2000
 """``match`` stops after this many deals by default: random players never reach 1000 (5000 deals and more)."""
@@ -94,6 +95,16 @@ def _rules(args: argparse.Namespace, players: int) -> GameRules:
     return Rules(players=players)
 
 
+def _pace(seconds: float) -> pb.TimeControl:
+    """The new table's clocks: no turn clock, and the server's bots at ``seconds`` a move. The server's
+    default pace (a second at tables with an open seat) is for people to follow; the open seat here is a
+    bot's, which needs none: at that pace a whole game took half an hour."""
+    control = pb.TimeControl()
+    control.bot_pace.SetInParent()  # set, even at 0: unset would mean the server's default
+    control.bot_pace.FromNanoseconds(round(seconds * 1e9))
+    return control
+
+
 def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -111,6 +122,7 @@ async def _play(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 first_dealer=None if args.seed is None else 0,
                 practice=args.seed is not None,
+                time_control=_pace(args.bot_pace),
             )
         table_id = table.table_id
         _say(f"table {table_id}: your bot against {', '.join(against)} (watch it: thousand watch {table_id})")
@@ -229,6 +241,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--against",
         default="greedy,greedy",
         help="without --table: the server-run bots of a new table, comma-separated (default greedy,greedy)",
+    )
+    play.add_argument(
+        "--bot-pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="without --table: seconds each move of the new table's server-run bots takes (default 0; "
+        "1 to follow the game with thousand watch)",
     )
 
     match = commands.add_parser("match", help="a whole game between bots over gRPC")

@@ -113,6 +113,18 @@ export function retryable(f: Failure): boolean {
   return [Code.Unavailable, Code.Unknown, Code.DeadlineExceeded, Code.Internal, Code.Aborted].includes(f.code);
 }
 
+/** The refusals that only say the page was behind the table when its player acted: another move came first
+ * (STALE_SEQUENCE: the view the decision was made on is out of date), the turn had passed (NOT_YOUR_TURN),
+ * or the game ended (GAME_OVER). The player did nothing wrong, so a page shows no error for them: it drops
+ * the attempt and catches up with the table (docs/protocol.md, "From a browser"). Every other refusal
+ * (ILLEGAL_ACTION with its rule, SEAT_FORFEITED, ...) is the player's to read, in words. */
+const OVERTAKEN = new Set(["STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER"]);
+
+/** Whether an action's refusal only says the table moved on before it arrived (see OVERTAKEN). */
+export function overtaken(f: Failure): boolean {
+  return OVERTAKEN.has(f.reason);
+}
+
 /** Exponential backoff with jitter, capped (docs/protocol.md, "Durability"). */
 export function backoffMs(attempt: number, baseMs = 100, capMs = 5000): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 16));
@@ -139,17 +151,4 @@ export function randomToken(bytes = 32): string {
   let text = "";
   for (const b of raw) text += String.fromCharCode(b);
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** Calls a unary RPC, retrying transport failures (and RATE_LIMITED after its delay) unchanged. */
-export async function withRetries<T>(call: () => Promise<T>, attempts = 6): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const f = failure(error);
-      if (!retryable(f) || attempt + 1 >= attempts) throw error;
-      await sleep(f.retryDelayMs ?? backoffMs(attempt));
-    }
-  }
 }

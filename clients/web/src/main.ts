@@ -1,8 +1,8 @@
 // The web client's entry: one origin (the server serves this page and the TableService), three pages by the
 // address's hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching),
 // and a finished game's record and replay (#/replay/ID). In a cluster a table's calls go to the node that owns
-// it (route.ts); the page itself stays on the node it came from.
-import { Nodes } from "./route";
+// it (route.ts); the page itself stays on the node it came from, and knows the cluster's other nodes.
+import { Nodes, Route } from "./route";
 import { SeatStore } from "./seats";
 import { openLobby } from "./ui/lobby";
 import { openReplay } from "./ui/replay";
@@ -10,7 +10,7 @@ import { openTable } from "./ui/tablepage";
 
 const container = document.getElementById("app")!;
 const nodes = new Nodes(window.location.origin);
-const client = nodes.client(nodes.home);
+const anyNode = new Route(nodes); // no table's: the lobby's and the replays' calls, which any node answers
 const store = new SeatStore(window.localStorage);
 let close: (() => void) | undefined;
 
@@ -23,8 +23,8 @@ function route(): void {
   close?.();
   const [, page, id] = window.location.hash.split("/");
   if (page === "table" && id) close = openTable({ nodes, store, tableId: id, container, onLeave: () => go("#/") });
-  else if (page === "replay" && id) close = openReplay(client, id, container);
-  else close = openLobby({ client, nodes, store, container, go });
+  else if (page === "replay" && id) close = openReplay(anyNode, id, container);
+  else close = openLobby({ anyNode, nodes, store, container, go });
   window.scrollTo(0, 0);
 }
 

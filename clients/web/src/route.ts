@@ -8,8 +8,8 @@
 // the owner's origin, in the page's own scheme: the nodes of a cluster allow each other's pages (CORS), so a
 // page served by any node plays a table owned by any other. A refusal that points elsewhere is followed at
 // once, TABLE_MOVING (a takeover under way) is waited out with its RetryInfo delay, and a node that cannot be
-// reached is left for the next one the page knows (the one it came from, and every owner it was told of),
-// which serves the table or says where it went.
+// reached is left for the next one the page knows (the one it came from, every node of the cluster its web
+// port lists at /cluster.json, and every owner it was told of), which serves the table or says where it went.
 import { backoffMs, failure, retryable, sleep, tableClient, type Failure, type TableClient } from "./api";
 
 /** Milliseconds to wait on TABLE_MOVING without a RetryInfo delay. */
@@ -18,6 +18,11 @@ export const MOVING_DELAY_MS = 250;
 export const MAX_REDIRECTS = 8;
 /** How long a call keeps following a table that moves before it gives up (a takeover takes a lease or two). */
 export const MOVE_PATIENCE_MS = 60000;
+
+/** Where a node's web port lists the cluster's nodes: `{"web_endpoints": ["host:port", ...]}` (none from a
+ * server that is not part of a cluster). */
+export const NODES_PATH = "/cluster.json";
+const DISCOVER_TIMEOUT_MS = 5000;
 
 /** The cluster's web nodes this page knows, by origin: the one it came from first, then those it learned. */
 export class Nodes {
@@ -47,6 +52,24 @@ export class Nodes {
     const origin = new URL(`${new URL(this.home).protocol}//${webEndpoint}`).origin;
     if (!this.known.includes(origin)) this.known.push(origin);
     return origin;
+  }
+
+  /** Learn the cluster's nodes from the one at `origin` (its NODES_PATH), so that the page can go on when the
+   * node it talks to dies, the one it came from included: the tables' owners alone may all be that one. A
+   * node that cannot say changes nothing (the stream's watchdog asks again). */
+  async discover(origin = this.home): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), DISCOVER_TIMEOUT_MS);
+    try {
+      const reply = await fetch(new URL(NODES_PATH, origin), { cache: "no-store", signal: controller.signal });
+      if (!reply.ok) return;
+      const listed = ((await reply.json()) as { web_endpoints?: unknown }).web_endpoints;
+      if (Array.isArray(listed)) for (const endpoint of listed) if (typeof endpoint === "string") this.learn(endpoint);
+    } catch {
+      return; // unreachable, or not a node of this project: the nodes known stay as they are
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The known node after `origin` (for one that cannot be reached). */

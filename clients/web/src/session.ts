@@ -23,7 +23,7 @@ import {
   type Table,
   type Turn,
 } from "./gen/thousand/v1/table_service_pb";
-import { failure, randomToken, seatHeaders, type Failure } from "./api";
+import { failure, overtaken, randomToken, seatHeaders, type Failure } from "./api";
 import { fromBase64, toBase64 } from "./base64";
 import { BlagogoModel } from "./blagogo/model";
 import { Route, type Nodes } from "./route";
@@ -88,8 +88,12 @@ export class TableSession implements TableLike {
   turnSequence = 0n;
   log: LogLine[] = [];
   status: StreamStatus = { state: "connecting" };
-  /** The last refusal of this seat's action, in words, until the next action or Turn. */
+  /** The last refusal of this seat's action, in words, until the next action or Turn: one the player should
+   * read (never one that only says the table had moved on: see `overtakenBy`). */
   refusal: Failure | undefined;
+  /** The reasons of the actions refused because the table had moved on before they arrived (api.ts
+   * `overtaken`): dropped without a word, the page catching up instead; for the tests and the console. */
+  readonly overtakenBy: string[] = [];
   /** An action is on its way: nothing else may be sent until it is answered. */
   pending = false;
   /** Sequences of events applied, for the tests: each exactly once. */
@@ -178,7 +182,10 @@ export class TableSession implements TableLike {
     return this.legalActions().length > 0;
   }
 
-  /** Submit an action, retried unchanged (the same request_id) on transport failures; a refusal is kept. */
+  /** Submit an action, retried unchanged (the same request_id) on transport failures. Returns its refusal
+   * (undefined: applied). A refusal the player should read is kept in `refusal`; one that only says the
+   * view was out of date when the player chose (another move came first, the turn or the game was over) is
+   * not an error: the Turn it was chosen on is closed and the page catches up with the table. */
   async act(action: Action): Promise<Failure | undefined> {
     if (this.pending) return undefined;
     this.pending = true;
@@ -191,7 +198,12 @@ export class TableSession implements TableLike {
       this.actedOn = decidedOn;
       return undefined;
     } catch (error) {
-      return (this.refusal = failure(error));
+      const f = failure(error);
+      if (!overtaken(f)) return (this.refusal = f);
+      this.actedOn = decidedOn;
+      this.overtakenBy.push(f.reason);
+      void this.stream?.catchUp();
+      return f;
     } finally {
       this.pending = false;
       this.changed();

@@ -6,6 +6,8 @@
 // In a cluster the stream goes to the table's owner (route.ts): a TABLE_ELSEWHERE reopens it there at once,
 // a TABLE_MOVING (the owner died or left, and another node is taking the table over) after its delay, and a
 // node that cannot be reached is left for another; each time it resumes after the last event seen.
+// When the page learns it is behind (its player's action refused because the table had moved on), it asks
+// where the table is and, unless the stream gets there at once, resumes it without waiting for the watchdog.
 import { Code } from "@connectrpc/connect";
 import type { Event, Snapshot, Turn, StreamEventsResponse } from "./gen/thousand/v1/table_service_pb";
 import { TableStatus } from "./gen/thousand/v1/table_service_pb";
@@ -44,6 +46,9 @@ const FATAL = new Set(["TABLE_NOT_FOUND", "SEAT_TOKEN_INVALID", "SPECTATOR_CANNO
 
 class Resync extends Error {}
 
+/** How long catchUp() lets the open stream bring the events the table is known to have, before it resumes. */
+export const CATCH_UP_MS = 800;
+
 export interface StreamOptions {
   token?: string;
   /** Resume after this sequence (no snapshot); unset: start with a snapshot. */
@@ -60,6 +65,12 @@ export class EventStream {
   private current: AbortController | undefined;
   private watchdog: ReturnType<typeof setInterval> | undefined;
   private seenAtCheck: bigint | undefined;
+  /** The open connection has answered: a stream that has not, or is waiting to reconnect, is resumed at once. */
+  private live = false;
+  /** resume() asked for the connection to be dropped: reopen it at once, as no loss. */
+  private resuming = false;
+  /** Cuts a backoff short (resume()). */
+  private wake = new AbortController();
 
   constructor(
     private readonly route: Route,
@@ -71,6 +82,7 @@ export class EventStream {
   }
 
   start(): void {
+    void this.route.nodes.discover(this.route.origin); // the cluster's nodes, to go on with should this one die
     void this.run();
     const every = this.options.watchdogMs ?? 15000;
     if (every > 0) this.watchdog = setInterval(() => void this.check(), every);
@@ -87,11 +99,41 @@ export class EventStream {
     this.current?.abort();
   }
 
+  /** Reopen the stream now, after the last event seen: no backoff, and no "connection lost" (nothing was). */
+  resume(): void {
+    if (this.stopped) return;
+    this.resuming = true;
+    this.current?.abort();
+    this.wake.abort();
+  }
+
+  /** The page is behind the table (an action of its seat was refused as late): ask the table's owner where
+   * the table is, give the open stream CATCH_UP_MS to get there (it usually has the events on their way),
+   * and resume it otherwise (a stream that stalled without a word, which the watchdog would find only after
+   * two of its checks). A stream not live, and a table that cannot be asked, are resumed at once. */
+  async catchUp(): Promise<void> {
+    if (this.stopped) return;
+    if (!this.live) return this.resume();
+    let sequence: bigint | undefined;
+    try {
+      const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }, { timeoutMs: 5000 }), 2);
+      sequence = table?.sequence;
+    } catch {
+      sequence = undefined;
+    }
+    for (const until = Date.now() + CATCH_UP_MS; sequence !== undefined && Date.now() < until; ) {
+      if (this.lastSeen !== undefined && this.lastSeen >= sequence) return;
+      await sleep(20);
+    }
+    if (sequence === undefined || this.lastSeen === undefined || this.lastSeen < sequence) this.resume();
+  }
+
   private async run(): Promise<void> {
     let attempt = 0;
     while (!this.stopped) {
       const controller = new AbortController();
       this.current = controller;
+      this.live = false;
       this.sink.status({ state: "connecting" });
       let why = "the stream ended";
       let wait: number | undefined;
@@ -101,10 +143,9 @@ export class EventStream {
           { tableId: this.tableId, batchEvents: true, afterSequence: this.lastSeen },
           { headers: seatHeaders(this.options.token), signal: controller.signal },
         );
-        let live = false;
         for await (const message of messages) {
-          if (!live) {
-            live = true;
+          if (!this.live) {
+            this.live = true;
             attempt = 0;
             this.route.answered();
             this.sink.status({ state: "live" });
@@ -116,8 +157,10 @@ export class EventStream {
           this.sink.status({ state: "ended" });
           return;
         }
+        if (this.resumed()) continue;
       } catch (error) {
         if (this.stopped) return;
+        if (this.resumed()) continue;
         if (error instanceof Resync) {
           this.lastSeen = undefined;
           continue;
@@ -138,12 +181,23 @@ export class EventStream {
         if (f.reason === "TABLE_MOVING") why = "the table is moving to another server";
       }
       if (this.stopped) return;
+      this.live = false; // lost: waiting to reconnect
       const inMs = Math.max(retryDelay(attempt), wait ?? 0);
       this.reconnects += 1;
       this.sink.status({ state: "retrying", attempt: attempt + 1, inMs, why });
-      await sleep(inMs);
+      await sleep(inMs, this.wake.signal);
+      if (this.resumed()) continue;
       attempt += 1;
     }
+  }
+
+  /** Whether resume() asked for the connection just lost; the request is taken. */
+  private resumed(): boolean {
+    if (!this.resuming) return false;
+    this.resuming = false;
+    this.wake = new AbortController();
+    this.reconnects += 1;
+    return true;
   }
 
   private take(message: StreamEventsResponse): void {
@@ -170,6 +224,7 @@ export class EventStream {
 
   private async check(): Promise<void> {
     if (this.stopped) return;
+    void this.route.nodes.discover(this.route.origin); // the cluster's nodes as they are now, should this one die
     try {
       const { table } = await this.route.client.getTable({ tableId: this.tableId }, { timeoutMs: 5000 });
       const stuck = this.lastSeen !== undefined && this.lastSeen === this.seenAtCheck;

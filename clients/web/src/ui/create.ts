@@ -1,7 +1,7 @@
 // The form that creates a table: the game, the players, each seat open or a bot with its strategy, every
 // rule variant of the game, a turn clock and an optional seed. The creator then takes the first open seat.
 import { GameKind, SeatKind, TimeoutPolicy, type SeatConfig } from "../gen/thousand/v1/table_service_pb";
-import { failure, randomToken, withRetries } from "../api";
+import { failure, randomToken } from "../api";
 import { h, render } from "../dom";
 import { GAMES, gameInfo, rulesFrom, type Variant } from "../rules";
 import { join, type LobbyOptions } from "./lobby";
@@ -77,8 +77,8 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
     const requestId = randomToken(16);
     const seed = state.seed.trim() ? BigInt(state.seed.trim()) : undefined;
     try {
-      const { table } = await withRetries(() =>
-        opts.client.createTable({
+      const { table } = await opts.anyNode.call((c) =>
+        c.createTable({
           game: state.game,
           rules: rulesFrom(state.game, state.players, state.values),
           seats: seats as SeatConfig[],

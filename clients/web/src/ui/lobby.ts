@@ -1,9 +1,9 @@
 // The lobby: your name, your seats, every table with its status, players and changed rules (join a free
 // seat, watch, or open a finished game's record and replay), and the form that creates a table.
 import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure, type TableClient } from "../api";
+import { failure } from "../api";
 import { takeSeat } from "../join";
-import type { Nodes } from "../route";
+import type { Nodes, Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
 import type { SeatStore } from "../seats";
@@ -18,8 +18,9 @@ const STATUS: Record<number, string> = {
 };
 
 export interface LobbyOptions {
-  /** The page's own node: any node of a cluster answers the lobby's calls. */
-  client: TableClient;
+  /** Where the lobby's calls go: any node of a cluster answers them (the page's own first, then whichever
+   * answered last: the page's own may be gone). */
+  anyNode: Route;
   /** The cluster's nodes, where a table's seat is taken (its owner). */
   nodes: Nodes;
   store: SeatStore;
@@ -40,7 +41,7 @@ function seatsText(table: Table): string {
 }
 
 export function openLobby(opts: LobbyOptions): () => void {
-  const { client, store, container } = opts;
+  const { anyNode, store, container } = opts;
   let tables: Table[] = [];
   let more = false;
   let error: string | undefined;
@@ -173,7 +174,8 @@ export function openLobby(opts: LobbyOptions): () => void {
 
   async function refresh(): Promise<void> {
     try {
-      const reply = await client.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 100 });
+      // A node that cannot be reached is left for the next one, asked at once; the next refresh tries on.
+      const reply = await anyNode.call((c) => c.listTables({ game: filter, onlyOpenSeats: onlyOpen, pageSize: 100 }), 2);
       tables = reply.tables;
       for (const table of tables) opts.nodes.learn(table.webEndpoint); // other nodes, should this one fail
       more = reply.nextPageToken !== "";

@@ -3,7 +3,8 @@
 // the same table the game was played on.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { EventSchema, GameKind, SeatKind, TableSchema, TableStatus, type Event as TableEvent, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure, withRetries, type TableClient } from "../api";
+import { failure } from "../api";
+import type { Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { gameInfo } from "../rules";
 import { seatName, type TableLike } from "../session";
@@ -97,10 +98,12 @@ function lineOf(table: Table, event: TableEvent | undefined): string {
   return "";
 }
 
-export function openReplay(client: TableClient, tableId: string, container: HTMLElement): () => void {
+/** A finished game's record (ExportTable: any node answers, `anyNode` tries them in turn) and its replay. */
+export function openReplay(anyNode: Route, tableId: string, container: HTMLElement): () => void {
   render(container, h("p", { class: "loading" }, "Fetching the game's record…"));
   let closed = false;
-  withRetries(() => client.exportTable({ tableId }))
+  anyNode
+    .call((c) => c.exportTable({ tableId }))
     .then(({ recordJson }) => {
       if (!closed) show(recordJson);
     })

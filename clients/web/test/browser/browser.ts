@@ -32,12 +32,18 @@ export async function open(browser: Browser, phone = false): Promise<{ context: 
   const context = await browser.newContext(
     phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } },
   );
+  return { context, page: await newPage(context) };
+}
+
+/** A new tab in `context` (the same browser profile: the same localStorage, so the same seats), its script
+ * errors and console errors kept for pageErrors(). */
+export async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (m) => m.type() === "error" && !m.text().includes("Failed to load resource") && errors.push(m.text()));
   (page as unknown as { errors: string[] }).errors = errors;
-  return { context, page };
+  return page;
 }
 
 export function pageErrors(page: Page): string[] {

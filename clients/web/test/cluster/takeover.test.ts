@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { BASE_URL, joinFromLobby, launch, open, pageErrors, playThousand, screenshot } from "../browser/browser";
-import { OWNER_PID, OWNER_URL, assertEveryEventOnce, followed, ownerOf, tableOnTheOwner } from "./cluster";
+import { OWNER_PID, OWNER_URL, assertEveryEventOnce, followed, ownerOf, recordStatuses, statuses, tableOnTheOwner } from "./cluster";
 
 let browser: Browser;
 before(async () => {
@@ -21,14 +21,7 @@ test("the owning node is killed mid-deal and the page carries on with the node t
   const { page } = await open(browser);
   await joinFromLobby(page, tableId, "Kai");
   await page.locator(".board.thousand").waitFor({ timeout: 15000 });
-  await page.evaluate(() => {
-    const s = (window as any).thousandSession; // eslint-disable-line
-    const seen: string[] = ((window as any).statuses = []); // eslint-disable-line
-    s.onChange(() => {
-      const now = `${s.status.state}${s.status.why ? ` (${s.status.why})` : ""} @${s.route.origin}`;
-      if (seen[seen.length - 1] !== now) seen.push(now);
-    });
-  });
+  await recordStatuses(page);
   const first = await playThousand(page, 120000, (c) => (c["card"] ?? 0) >= 4); // mid-deal
   assert.equal(first["summary"] ?? 0, 0, JSON.stringify(first));
   assert.equal((await followed(page)).origin, OWNER_URL);
@@ -40,8 +33,7 @@ test("the owning node is killed mid-deal and the page carries on with the node t
   await screenshot(page, "cluster-takeover");
   const seen = await followed(page);
   const { applied, ...figures } = seen;
-  const statuses = await page.evaluate(() => (window as any).statuses as string[]); // eslint-disable-line
-  const context = `${JSON.stringify(figures)}; page ${BASE_URL}, owner ${OWNER_URL}; ${statuses.join(", ")}`;
+  const context = `${JSON.stringify(figures)}; page ${BASE_URL}, owner ${OWNER_URL}; ${(await statuses(page)).statuses.join(", ")}`;
   console.log(`killed at event ${killedAt}, then ${JSON.stringify(afterKill)}, ${applied.length} events applied: ${context}`);
   assert.equal(seen.origin, BASE_URL, `the table's calls go to node a now: ${context}`);
   assert.ok(seen.reconnects >= 1, `the stream was resumed: ${context}`);
