@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 import psycopg
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from server.creations import check_same_request
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
 from server.logs import get_logger
 from server.quotas import Holding
-from server.registry import check_same_request
 from server.store import TableConfig
 from server.store_pg import SCHEMA
 from server.table import AnyTable

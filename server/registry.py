@@ -1,19 +1,21 @@
-"""All tables of a server: creating, finding and listing them (newest first, paginated, by game)."""
+"""All tables of a server: creating, finding and listing them (newest first, paginated, by game).
+
+The tables are held in memory and rebuilt from the store on a restart, or when this node takes one over in a
+cluster; expired tables leave memory and stay in the store. A CreateTable retried with its request_id gets
+the table it made (:mod:`server.creations`).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
-import hashlib
-import json
 import secrets
 import time
-from dataclasses import dataclass
 from typing import Final, Protocol
 
 from engine.seeds import SECRET_BYTES
 from server.clock import TimeControl
+from server.creations import CREATE_REQUEST_WINDOW, CreateRequests, Creation, SeatSpec
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
@@ -28,8 +30,6 @@ from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PAGE_SIZE: Final = 20
 MAX_PAGE_SIZE: Final = 100
-CREATE_REQUEST_WINDOW: Final = 600.0
-"""Seconds during which a CreateTable request_id names the table it created (a retry gets that table)."""
 log = get_logger("thousand.registry")
 
 
@@ -52,7 +52,8 @@ class Directory(Protocol):
 
     async def created(self, request_id: str, digest: str, window: float) -> pb.Table | None:
         """The table a CreateTable with this request_id made on any node in the last ``window`` seconds;
-        REQUEST_ID_REUSED when that request's ``digest`` (:func:`creation_digest`) was another."""
+        REQUEST_ID_REUSED when that request's ``digest`` (:func:`server.creations.creation_digest`) was
+        another."""
         ...
 
     async def held_elsewhere(self, client: str) -> list[Holding]:
@@ -62,12 +63,6 @@ class Directory(Protocol):
     async def place(self, table: AnyTable) -> pb.Table:
         """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    bot: bool
-    strategy: str = ""
 
 
 class Registry:
@@ -97,11 +92,8 @@ class Registry:
         """Tables being created, waiting for their commit: they count against the quotas already."""
         self.left_in_store = 0
         """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time, or expired."""
-        self._created_by: dict[str, tuple[str, float, str]] = {}
-        """CreateTable request_id -> (table id, Unix creation time, request digest), for the last
-        CREATE_REQUEST_WINDOW s."""
-        self._creating_for: dict[str, tuple[asyncio.Future[AnyTable], str]] = {}
-        """CreateTable request_ids whose table is being created (waiting for its commit), with its digest."""
+        self._requests = CreateRequests()
+        """This node's recent CreateTable request_ids: a retry gets the table its request made."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
@@ -153,8 +145,9 @@ class Registry:
             secret=config.secret,
         )
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
-            known = (stored.table_id, stored.create_time, config.request_digest)
-            self._created_by[config.request_id] = known
+            self._requests.remember(
+                config.request_id, stored.table_id, stored.create_time, config.request_digest
+            )
         table.replay(stored.records)
         if table.finished and stored.finish_time is None:
             # Finished before the server noted finish times (or the note was lost): from now on, then.
@@ -196,56 +189,25 @@ class Registry:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
 
-        With a ``request_id`` seen in the last :data:`CREATE_REQUEST_WINDOW` seconds, the table that request
-        created (or is creating) is returned instead: the client's retry after a lost reply. The same
-        request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
+        With a ``request_id`` seen in the last :data:`~server.creations.CREATE_REQUEST_WINDOW` seconds, the
+        table that request created (or is creating) is returned instead: the client's retry after a lost
+        reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
-        new = _Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
-        if request_id:
-            digest = new.digest()
-            earlier = self._created_before(request_id, digest)
-            if earlier is not None:
-                return earlier
-            pending = self._creating_for.get(request_id)
-            if pending is not None:
-                check_same_request(request_id, pending[1], digest)
-                return await asyncio.shield(pending[0])
-            done: asyncio.Future[AnyTable] = asyncio.get_running_loop().create_future()
-            self._creating_for[request_id] = (done, digest)
-            try:
-                table = await self._create(new, digest)
-            except Exception as error:
-                done.set_exception(error)  # a retry waiting on it fails the same way
-                done.exception()  # and with none waiting, the error counts as seen
-                raise
-            except BaseException:
-                done.cancel()
-                raise
-            finally:
-                del self._creating_for[request_id]
-            done.set_result(table)
-            self._created_by[request_id] = (table.table_id, table.create_time, digest)
-            return table
-        return await self._create(new, "")
-
-    def _created_before(self, request_id: str, digest: str) -> AnyTable | None:
-        """The table a CreateTable with this request_id made within the window, if it is still here;
-        REQUEST_ID_REUSED when that request was not this one."""
-        now = time.time()
-        for stale in [k for k, (_, at, _) in self._created_by.items() if now - at >= CREATE_REQUEST_WINDOW]:
-            del self._created_by[stale]
-        known = self._created_by.get(request_id)
-        if known is None or known[0] not in self._tables:
-            return None
-        check_same_request(request_id, known[2], digest)
-        return self._tables[known[0]]
+        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
+        if not request_id:
+            return await self._create(new, "")
+        digest = new.digest()
+        earlier = self._requests.created_before(request_id, digest, self._tables)
+        if earlier is not None:
+            return earlier
+        return await self._requests.once(request_id, digest, lambda: self._create(new, digest))
 
     def holdings(self) -> list[Holding]:
         """The quotas' view of every unfinished table, and of those being created."""
         held = [self._holders[t.table_id] for t in self._tables.values() if not t.finished]
         return held + self._creating
 
-    async def _create(self, new: _Creation, digest: str) -> AnyTable:
+    async def _create(self, new: Creation, digest: str) -> AnyTable:
         rules, seats, seed, first_dealer = new.rules, new.seats, new.seed, new.first_dealer
         adapter = adapter_for_rules(rules)
         players = adapter.players(rules)
@@ -368,13 +330,7 @@ class Registry:
         self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
     ) -> tuple[list[AnyTable], str]:
         """One page of tables, newest first; ``game``: only that game's tables."""
-        if page_size < 0 or page_size > MAX_PAGE_SIZE:
-            raise ServiceError(
-                ErrorReason.INVALID_ARGUMENT,
-                f"page_size must be 0 to {MAX_PAGE_SIZE}, got {page_size}",
-                field="page_size",
-            )
-        size = page_size or DEFAULT_PAGE_SIZE
+        size = _page_size(page_size)
         before = _decode_token(page_token) if page_token else None
         tables = sorted(self._tables.values(), key=lambda t: -t.serial)
         chosen: list[AnyTable] = []
@@ -408,14 +364,9 @@ class Registry:
         if self.directory is None:
             tables, token = self.page(only_open, page_size, page_token, game)
             return [t.describe() for t in tables], token
-        if page_size < 0 or page_size > MAX_PAGE_SIZE:
-            raise ServiceError(
-                ErrorReason.INVALID_ARGUMENT,
-                f"page_size must be 0 to {MAX_PAGE_SIZE}, got {page_size}",
-                field="page_size",
-            )
+        size = _page_size(page_size)
         before = _decode_token(page_token) if page_token else None
-        described, last = await self.directory.page(only_open, page_size or DEFAULT_PAGE_SIZE, before, game)
+        described, last = await self.directory.page(only_open, size, before, game)
         return described, "" if last is None else _encode_token(last)
 
     async def describe(self, table_id: str) -> pb.Table:
@@ -426,54 +377,6 @@ class Registry:
         if self.directory is not None:
             return await self.directory.describe(table_id)
         raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class _Creation:
-    """One CreateTable request, as the registry was given it."""
-
-    rules: object
-    seats: list[SeatSpec]
-    seed: int | None
-    first_dealer: int | None
-    time_control: TimeControl | None
-    request_id: str
-    client: str
-
-    def digest(self) -> str:
-        return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)
-
-
-def creation_digest(
-    rules: object,
-    seats: list[SeatSpec],
-    seed: int | None,
-    first_dealer: int | None,
-    time_control: TimeControl | None,
-) -> str:
-    """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
-    request (the request_id and the client left out: a retry may come over another connection, or node)."""
-    adapter = adapter_for_rules(rules)
-    content = {
-        "game": adapter.name,
-        "rules": adapter.rules_to_bytes(rules).hex(),
-        "seats": [[s.bot, s.strategy] for s in seats],
-        "seed": seed,
-        "first_dealer": first_dealer,
-        "time_control": None if time_control is None else time_control.to_json(),
-    }
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
-
-
-def check_same_request(request_id: str, known: str, digest: str) -> None:
-    """REQUEST_ID_REUSED when a request_id that made a table comes with a different request ("": a table
-    stored before digests were, taken as the same)."""
-    if known and known != digest:
-        raise ServiceError(
-            ErrorReason.REQUEST_ID_REUSED,
-            f"request_id {request_id!r} was already used for a different CreateTable request",
-            field="request_id",
-        )
 
 
 def _check_strategies(adapter: AnyAdapter, seats: list[SeatSpec]) -> None:
@@ -487,6 +390,17 @@ def _check_strategies(adapter: AnyAdapter, seats: list[SeatSpec]) -> None:
                 f" (known: {', '.join(known)})",
                 field="seats",
             )
+
+
+def _page_size(page_size: int) -> int:
+    """A ListTables page_size checked (0: the default)."""
+    if page_size < 0 or page_size > MAX_PAGE_SIZE:
+        raise ServiceError(
+            ErrorReason.INVALID_ARGUMENT,
+            f"page_size must be 0 to {MAX_PAGE_SIZE}, got {page_size}",
+            field="page_size",
+        )
+    return page_size or DEFAULT_PAGE_SIZE
 
 
 def _encode_token(serial: int) -> str:

@@ -21,12 +21,13 @@ import grpc
 from engine import InvalidActionError, RulesError
 from engine.seeds import valid_client_seed
 from server.clock import TimeControl
+from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
 from server.play import play
 from server.ratelimit import RateLimiter
-from server.registry import CREATE_REQUEST_WINDOW, Registry, SeatSpec, creation_digest
+from server.registry import Registry
 from server.rendering import MAX_BATCH
 from server.requests import (
     TOKEN_METADATA,

@@ -10,8 +10,11 @@ A table holds either game: everything game-specific (the engine game, its action
 wire, its bots) goes through the table's :class:`~server.games.GameAdapter`. The table does the
 orchestration; its parts, each in its own module, do the rest:
 
+- :mod:`server.seating`: who plays each seat, and the changes to it (joins, leaves, the bot taking a seat
+  over on time, the player taking it back);
 - :mod:`server.seats`: seat state and tokens, the table's own events, the memory that makes retries
   idempotent;
+- :mod:`server.description`: the table as the contract's Table message;
 - :mod:`server.streams` (with :mod:`server.rendering`): the open streams, their bounded queues and what
   they are sent, serialized;
 - :mod:`server.turn_clock`: the turn clock, when the table has one;
@@ -21,34 +24,27 @@ orchestration; its parts, each in its own module, do the rest:
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import AsyncGenerator, Callable
 from typing import Any, Generic, TypeAlias
 
-from google.protobuf.timestamp_pb2 import Timestamp
-
 from engine import ActionError
-from engine.seeds import FAIR_SCHEME, FairDeals
-from server import rendering
+from engine.seeds import FairDeals
+from server import description, rendering
 from server.bots import Bots
-from server.clock import TimeControl, TimeoutPolicy, duration
+from server.clock import TimeControl, TimeoutPolicy
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError, from_action_error
 from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
 from server.logs import bind_request, get_logger
 from server.pacing import BotPacer
+from server.seating import Seating
 from server.seats import (
     RequestMemory,
-    SeatReclaimedEvent,
-    SeatReleasedEvent,
     SeatState,
     SeatTakenEvent,
-    SeatTakenOverEvent,
     StopReason,
     TableEvent,
     TableStoppedEvent,
-    TurnTimedOutEvent,
-    hash_token,
     seat_holding,
 )
 from server.stalls import StallWatch
@@ -94,7 +90,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         """The creator chose ``seed``: the deals follow from it (a practice table, Table.seeded)."""
         self.fair = FairDeals(adapter.name, secret, len(seats)) if secret else None
         """A fair table's deals (engine.seeds): its secret and the seed each seat's player gave."""
-        self._commitment = "" if self.fair is None else self.fair.commitment
+        self.commitment = "" if self.fair is None else self.fair.commitment
+        """A fair table's commitment to its secret (Table.fairness), hashed once."""
         self.game: GameT = adapter.new_game(rules, seed, first_dealer, self.fair)
         self.started = False
         self.create_time = time.time() if create_time is None else create_time
@@ -121,8 +118,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.on_lost: Callable[[], None] | None = None
         """Called when the store refused a write because another node owns the table now."""
         self.streams = Streams(self)
-        self._returns: set[asyncio.Task[None]] = set()
-        """Seats being taken back because their player's stream opened (:meth:`seat_returned`)."""
+        self.seating = Seating(self)
         self.clock = TurnClock(self)
         self.bots = Bots(self)
         for state in seats:
@@ -161,48 +157,11 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         return all(s.played_by_bot for s in self.seats)
 
     def status(self) -> pb.TableStatus.ValueType:
-        if self.finished:
-            return pb.TABLE_STATUS_FINISHED
-        return pb.TABLE_STATUS_PLAYING if self.started else pb.TABLE_STATUS_WAITING
+        return description.status(self)
 
     def describe(self) -> pb.Table:
-        created = Timestamp()
-        created.FromNanoseconds(int(self.create_time * 1e9))
-        return pb.Table(
-            table_id=self.table_id,
-            game=self.adapter.kind,
-            rules=self.adapter.rules_to_proto(self.rules),
-            status=self.status(),
-            seats=[
-                pb.Seat(
-                    seat=i,
-                    kind=pb.SEAT_KIND_BOT if s.bot else pb.SEAT_KIND_OPEN,
-                    strategy=s.strategy,
-                    taken=s.taken,
-                    player_name=s.player_name,
-                    taken_over=s.taken_over or s.forfeited,
-                    forfeited=s.forfeited,
-                    bank_remaining=duration(s.bank) if self.clocked else None,
-                )
-                for i, s in enumerate(self.seats)
-            ],
-            open_seats=self.open_seats(),
-            sequence=self.sequence,
-            create_time=created,
-            time_control=self.time_control.to_proto() if self.time_control is not None else None,
-            seeded=self.seeded,
-            fairness=self._fairness(),
-            stop_reason=self.stopped.to_proto() if self.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
-            endpoint=self.endpoints[0],
-            web_endpoint=self.endpoints[1],
-        )
-
-    def _fairness(self) -> pb.Fairness | None:
-        """Table.fairness: the commitment from the start, the secret too once the game is over."""
-        if self.fair is None:
-            return None
-        secret = self.fair.secret.hex() if self.game.is_over else ""
-        return pb.Fairness(scheme=FAIR_SCHEME, commitment=self._commitment, secret=secret)
+        """The table as the contract's Table message (:func:`server.description.describe`)."""
+        return description.describe(self)
 
     def authenticate(self, token: str | None) -> int:
         """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""
@@ -221,58 +180,17 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
     async def join(
         self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
     ) -> tuple[int, str]:
-        """Take a seat (caller holds the lock); ``token``: the client's own seat token, else one is drawn;
-        ``client_seed``: the player's seed for a fair table's deals from now on (ignored when seeded).
+        """Take a seat (caller holds the lock): :meth:`server.seating.Seating.join`."""
+        return await self.seating.join(seat, player_name, token, client_seed=client_seed)
 
-        A seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply
-        it lost (JoinTableRequest.seat_token), which must not take a second seat.
-        """
-        if token is not None:
-            held = self.seat_holding(token)
-            if held is not None:
-                return held, token
-        if seat is None:
-            free = [i for i, s in enumerate(self.seats) if not s.taken]
-            if not free:
-                raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
-            seat = free[0]
-        elif not 0 <= seat < len(self.seats):
-            raise ServiceError(
-                ErrorReason.INVALID_ARGUMENT,
-                f"seat {seat} does not exist; seats are 0 to {len(self.seats) - 1}",
-                field="seat",
-            )
-        state = self.seats[seat]
-        if state.bot:
-            raise ServiceError(ErrorReason.SEAT_NOT_OPEN, f"seat {seat} is a bot seat")
-        if state.taken:
-            if self.open_seats() == 0:
-                raise ServiceError(ErrorReason.TABLE_FULL, f"table {self.table_id} has no free seat")
-            raise ServiceError(ErrorReason.SEAT_TAKEN, f"seat {seat} is taken")
-        token = token if token is not None else secrets.token_urlsafe(32)
-        bind_request(seat=seat)
-        token_hash = hash_token(token)
-        # A player sitting down in a seat the bot took over plays it from now on: both stored in one commit.
-        reclaimed = state.taken_over
-        seed = client_seed if self.fair is not None else ""
-        # The seed before the join: replayed first, it is in place when the join starts the game and deals.
-        records = [Record("seed", seat, seed)] if seed else []
-        records.append(Record("join", seat, player_name, token_hash))
-        if reclaimed:
-            records.append(Record("reclaim", seat))
-        await self.record(*records)
-        self._seed(seat, seed)
-        self._take_seat(seat, token_hash, player_name)
-        if reclaimed:
-            self._reclaim(seat)
-        return seat, token
+    async def leave(self, seat: int) -> None:
+        """Give a seat up (caller holds the lock)."""
+        await self.seating.leave(seat)
 
-    def _take_seat(self, seat: int, token_hash: bytes, player_name: str) -> None:
-        state = self.seats[seat]
-        state.token_hash = token_hash
-        state.player_name = player_name
-        self._publish([SeatTakenEvent(seat, player_name, False)])
-        self.start_if_full()
+    async def reclaim(self, seat: int) -> bool:
+        """Take the seat back from the bot that plays it since a timeout (caller holds the lock): False when
+        it was not taken over, SEAT_FORFEITED for a seat that forfeited."""
+        return await self.seating.reclaim(seat)
 
     def start_if_full(self) -> None:
         """The game starts (its first deal is dealt) once every seat is taken."""
@@ -281,23 +199,6 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             if not self.replaying:
                 self.telemetry.table_started(self)
             self._advance([])
-
-    async def leave(self, seat: int) -> None:
-        await self.record(Record("leave", seat))
-        self._release_seat(seat)
-
-    def _seed(self, seat: int, seed: str) -> None:
-        """The seed of the player now in ``seat`` ("" once it is free) enters the deals dealt from now on."""
-        if self.fair is not None:
-            self.fair.seat(seat, seed)
-
-    def _release_seat(self, seat: int) -> None:
-        state = self.seats[seat]
-        state.token_hash = None
-        state.player_name = ""
-        self._seed(seat, "")
-        self._publish([SeatReleasedEvent(seat)])
-        self.streams.end_seat(seat)  # T-33: whoever gave the seat up sees nothing more of it
 
     # ------------------------------------------------------------------ actions
 
@@ -315,7 +216,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
             return remembered[1]
         stale = last_seen is not None and last_seen != self.sequence
         # The player is back: whatever becomes of this action, the seat is theirs again.
-        await self.reclaim(seat)
+        await self.seating.reclaim(seat)
         if not self.started:
             raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
         if self.finished:
@@ -393,7 +294,7 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self._engine_cursor = len(events)
         if new:
             self.bots.observe()
-        self._publish([*extra, *new])
+        self.publish([*extra, *new])
 
     async def store_decided(self, seat: int, action: ActionT) -> None:
         """Check and store a move the server decided (a bot's; caller holds the lock); the caller must then
@@ -410,7 +311,9 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.apply(seat, "", action)
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
         if self.seats[seat].one_turn:
-            self._reclaim(seat)  # the one move a timeout gave the bot is made: the seat is its player's
+            self.seating.reclaimed(
+                seat
+            )  # the one move a timeout gave the bot is made: the seat is its player's
 
     async def stop(self, reason: StopReason, message: str) -> None:
         """End the table before its game did (caller holds the lock): stored, then TableStopped, the
@@ -420,13 +323,13 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
     def _stop(self, reason: StopReason, message: str) -> None:
         self.stopped = reason
-        self._publish([TableStoppedEvent(reason, message)])
+        self.publish([TableStoppedEvent(reason, message)])
         if not self.replaying:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
             self.telemetry.table_stopped(self, reason, message)
 
-    def _publish(self, events: list[TableEvent[EventT]]) -> None:
+    def publish(self, events: list[TableEvent[EventT]]) -> None:
         """Log events with sequence numbers and send them to every stream."""
         if not events:
             return
@@ -439,55 +342,6 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         if self.on_change is not None and not self.replaying:
             self.on_change()
 
-    # ------------------------------------------------------------------ the turn clock's outcomes
-
-    def time_out(self, seat: int, policy: TimeoutPolicy) -> None:
-        """The seat's time ran out (stored): the server's bot plays it, for this one decision, until its
-        player is back, or to the end if it forfeits."""
-        state = self.seats[seat]
-        state.bank = 0.0
-        state.taken_over = True
-        state.forfeited = policy is TimeoutPolicy.FORFEIT
-        state.one_turn = policy is TimeoutPolicy.BOT_PLAYS_TURN
-        self.bots.take_over(seat)
-        over = SeatTakenOverEvent(seat, state.forfeited, state.one_turn)
-        self._publish([TurnTimedOutEvent(seat, policy), over])
-
-    async def reclaim(self, seat: int) -> bool:
-        """Take the seat back from the bot that plays it since a timeout (caller holds the lock); False when
-        it was not taken over. SEAT_FORFEITED for a seat that forfeited."""
-        state = self.seats[seat]
-        if state.forfeited:
-            raise ServiceError(ErrorReason.SEAT_FORFEITED, f"seat {seat} forfeited on time; the bot plays it")
-        if not state.taken_over:
-            return False
-        await self.record(Record("reclaim", seat))
-        self._reclaim(seat)
-        return True
-
-    def _reclaim(self, seat: int) -> None:
-        self.seats[seat].taken_over = False
-        self.seats[seat].one_turn = False
-        self._publish([SeatReclaimedEvent(seat)])
-
-    def seat_returned(self, seat: int | None) -> None:
-        """A seat's own stream opened: its player is back, and takes the seat back from the bot that plays it
-        since a timeout (TimeoutPolicy.BOT_PLAYS), as ReclaimSeat would; the stream then shows it."""
-        if seat is None or self.replaying:
-            return
-        state = self.seats[seat]
-        if state.taken_over and not state.forfeited and not state.one_turn:
-            task = asyncio.get_running_loop().create_task(self._take_back(seat))
-            self._returns.add(task)
-            task.add_done_callback(self._returns.discard)
-
-    async def _take_back(self, seat: int) -> None:
-        async with self.lock:
-            try:
-                await self.reclaim(seat)
-            except ServiceError:  # not stored: the seat stays the bot's until the player acts
-                return
-
     # ------------------------------------------------------------------ rebuilding from the store
 
     def replay(self, records: list[Record]) -> None:
@@ -496,18 +350,18 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         try:
             for record in records:
                 if record.kind == "seed":
-                    self._seed(record.seat, record.text)
+                    self.seating.seed(record.seat, record.text)
                 elif record.kind == "join":
-                    self._take_seat(record.seat, record.data, record.text)
+                    self.seating.take(record.seat, record.data, record.text)
                 elif record.kind == "leave":
-                    self._release_seat(record.seat)
+                    self.seating.release(record.seat)
                 elif record.kind == "action":
                     action = self.adapter.action_from_bytes(record.data)
                     self.apply(record.seat, record.text, action)
                 elif record.kind == "timeout":
-                    self.time_out(record.seat, TimeoutPolicy(record.text))
+                    self.seating.time_out(record.seat, TimeoutPolicy(record.text))
                 elif record.kind == "reclaim":
-                    self._reclaim(record.seat)
+                    self.seating.reclaimed(record.seat)
                 elif record.kind == "bank":
                     self.seats[record.seat].bank = float(record.text)
                 elif record.kind == "stop":
@@ -552,17 +406,17 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
         iterates; the stream subscribes when it is first iterated. A seat's stream takes the seat back from
-        the bot that plays it while its player was away (:meth:`seat_returned`).
+        the bot that plays it while its player was away (:meth:`server.seating.Seating.returned`).
         """
         stream = self.streams.open(Subscriber(audience, batch), after)
-        self.seat_returned(audience)
+        self.seating.returned(audience)
         return stream
 
     def stream_to(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
         """:meth:`stream` for a subscriber the caller keeps, to queue :class:`~server.streams.Reply` messages
         to it, which the stream yields in their place among the table's messages."""
         stream = self.streams.open(subscriber, after)
-        self.seat_returned(subscriber.audience)
+        self.seating.returned(subscriber.audience)
         return stream
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:

@@ -9,11 +9,11 @@ forfeited, to the end. Time a decision takes beyond ``per_move`` is
 taken from the seat's bank ("bank" record). Replaying the records yields the same events; the clock of the
 seat to act then starts afresh.
 
-The clock decides when; what a timeout does to the seat is the table's (:meth:`Table.time_out`). Time the
-server was not running (stopped, or its event loop blocked) is not the seat's: the table's
-:class:`~server.stalls.StallWatch` says how long that was since the decision's clock started, and the clock
-runs out only once that time (and a grace to read what the seat sent meanwhile) has passed too; the bank
-is charged for the seat's own time only.
+The clock decides when; what a timeout does to the seat is the table's seating's
+(:meth:`~server.seating.Seating.time_out`). Time the server was not running (stopped, or its event loop
+blocked) is not the seat's: the table's :class:`~server.stalls.StallWatch` says how long that was since the
+decision's clock started, and the clock runs out only once that time (and a grace to read what the seat sent
+meanwhile) has passed too; the bank is charged for the seat's own time only.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class TurnClock:
                 loop = asyncio.get_running_loop()
                 self.timer = loop.call_at(loop.time() + bots.STORE_RETRY_SECONDS, self._fired)
                 return
-            table.time_out(seat, policy)
+            table.seating.time_out(seat, policy)
         table.ensure_bots_running()
 
     def bank_record(self, seat: int) -> Record | None:

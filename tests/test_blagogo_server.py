@@ -1,147 +1,45 @@
 """1000 Blagogo on the gRPC server: the same tables, streams, bots and store as Thousand (server/games/).
 
 Whole games with 2, 5 and 8 players (open seats played by scripted clients choosing among their Turn's
-actions with a seeded generator, the other seats server-run ``random`` bots), hidden information on the wire
-(B-21), every error a Blagogo action can meet, a LayMelds the Turn does not list (B-22), resuming a stream,
-a restart on the same database mid-game, and the exported record of the finished game replaying exactly.
-
-The tables use a small ``target`` and ``turnover_limit=1`` (rules B-20, B-10): random players rarely go out,
-and without the limit a round whose cards are all dead would never end.
+actions with a seeded generator, tests/blagogo_players.py; the other seats server-run ``random`` bots),
+hidden information on the wire (B-21), every error a Blagogo action can meet, a LayMelds the Turn does not
+list (B-22), resuming a stream and the metrics by game. A restart mid-game and the exported record are in
+tests/test_blagogo_server_records.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import json
-import random
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import grpc
 import pytest
-from grpc import aio
 from prometheus_client import generate_latest
 
-from clients.bots.blagogo import BlagogoRandomStrategy
 from codec import blagogo as codec_blagogo
 from codec import thousand as codec
 from engine import Pass
 from engine import blagogo as bg
 from engine.blagogo import events as be
 from engine.blagogo.cards import CARD_RANK, CARD_SUIT, FIRST_JOKER
-from server.app import Server
-from server.export import action_from_json, action_json, record_of, replay
-from server.games import BLAGOGO
+from server.creations import SeatSpec
 from server.metrics import Metrics
-from server.registry import Registry, SeatSpec
-from server.settings import Settings
-from server.store import TableConfig
-from server.stores import open_store
+from server.registry import Registry
 from server.telemetry import Telemetry
+from tests.blagogo_players import (
+    TARGET,
+    TIMEOUT,
+    TURNOVER_LIMIT,
+    Player,
+    assert_gap_free,
+    blagogo_events,
+    blagogo_table,
+    seated,
+    submit,
+)
 from tests.server_harness import expect_error, harness, run, token_md
 from tests.test_ops_metrics import Scrape
-from thousand.v1 import blagogo_events_pb2
 from thousand.v1 import table_service_pb2 as pb
-from thousand.v1 import table_service_pb2_grpc as pb_grpc
-
-TARGET = 100
-TURNOVER_LIMIT = 1
-TIMEOUT = 60
-
-
-def blagogo_table(players: int, bots: int, seed: int, **rules: object) -> pb.CreateTableRequest:
-    seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
-    seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random") for _ in range(bots)]
-    request = pb.CreateTableRequest(
-        game=pb.GAME_KIND_BLAGOGO, seats=seats, seed=seed, practice=True, first_dealer=0
-    )
-    request.rules.blagogo.target = TARGET
-    request.rules.blagogo.turnover_limit = TURNOVER_LIMIT
-    for name, value in rules.items():
-        setattr(request.rules.blagogo, name, value)
-    return request
-
-
-async def seated(
-    stub: pb_grpc.TableServiceAsyncStub, request: pb.CreateTableRequest
-) -> tuple[str, list[tuple[int, str]]]:
-    table = (await stub.CreateTable(request)).table
-    joins = []
-    for seat in table.seats:
-        if seat.kind == pb.SEAT_KIND_OPEN:
-            joined = await stub.JoinTable(
-                pb.JoinTableRequest(table_id=table.table_id, player_name=f"p{seat.seat}")
-            )
-            joins.append((joined.seat, joined.seat_token))
-    return table.table_id, joins
-
-
-def submit(
-    table_id: str, request_id: str, action: bg.Action, last_seen: int | None = None
-) -> pb.SubmitActionRequest:
-    request = pb.SubmitActionRequest(
-        table_id=table_id,
-        request_id=request_id,
-        action=pb.Action(blagogo=codec_blagogo.action_to_proto(action)),
-    )
-    if last_seen is not None:
-        request.last_seen_sequence = last_seen
-    return request
-
-
-@dataclass
-class Player:
-    """A scripted client: streams its seat and plays a seeded random choice among its Turn's actions."""
-
-    stub: pb_grpc.TableServiceAsyncStub
-    table_id: str
-    seat: int
-    token: str
-    messages: list[pb.StreamEventsResponse] = field(default_factory=list)
-    acted: int = 0
-    rng: random.Random = field(init=False)
-    strategy: BlagogoRandomStrategy = field(default_factory=BlagogoRandomStrategy)
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(1000 + self.seat)
-
-    async def play(self, *, stop_after: int | None = None, after: int | None = None) -> bool:
-        """Play to the game's end (True), or stop at this seat's turn after ``stop_after`` actions (False)."""
-        request = pb.StreamEventsRequest(table_id=self.table_id)
-        if after is not None:
-            request.after_sequence = after
-        call = self.stub.StreamEvents(request, metadata=token_md(self.token))
-        async for message in call:
-            self.messages.append(message)
-            turn = message.turn
-            if turn.HasField("seat") and turn.seat == self.seat and turn.HasField("view"):
-                if stop_after is not None and self.acted >= stop_after:
-                    call.cancel()
-                    return False
-                view = codec_blagogo.view_from_proto(turn.view.blagogo)
-                assert view.viewer == self.seat and view.to_act == self.seat
-                choices = [codec_blagogo.action_from_proto(a.blagogo) for a in turn.legal_actions]
-                assert choices, "the acting seat's stream carries its actions"
-                assert set(view.legal_actions) <= set(choices), "the simple legal actions come first"
-                action = self.strategy.choose(view, choices, self.rng)
-                self.acted += 1
-                await self.stub.SubmitAction(
-                    submit(self.table_id, f"{self.seat}-{self.acted}", action, message.sequence),
-                    metadata=token_md(self.token),
-                )
-        return any(e.HasField("game_over") for e in blagogo_events(self.messages))
-
-
-def blagogo_events(messages: list[pb.StreamEventsResponse]) -> list[blagogo_events_pb2.BlagogoEvent]:
-    return [m.event.blagogo for m in messages if m.HasField("event") and m.event.HasField("blagogo")]
-
-
-def assert_gap_free(messages: list[pb.StreamEventsResponse], last: int) -> None:
-    """A snapshot, then every sequence number after it up to ``last``, once each."""
-    assert messages[0].HasField("snapshot")
-    sequences = [m.sequence for m in messages[1:] if m.WhichOneof("payload")]
-    assert sequences == list(range(messages[0].sequence + 1, last + 1))
 
 
 def assert_hidden(viewer: int | None, messages: list[pb.StreamEventsResponse], log: list[object]) -> int:
@@ -411,105 +309,7 @@ def test_resume_from_a_sequence_number_returns_exactly_the_missed_events() -> No
     run(scenario())
 
 
-# ---------------------------------------------------------------- durability and export
-
-
-def test_restart_on_the_same_database_mid_game_then_finish_and_export(tmp_path: Path) -> None:
-    """Stop the server mid-game; restarted on the same database the table is the same (sequence, seats,
-    tokens, game and rules), the game finishes, the client's events equal an engine replay of the stored
-    actions, and the exported record replays exactly."""
-    db = str(tmp_path / "b.db")
-
-    async def scenario() -> tuple[str, int, list[pb.StreamEventsResponse]]:
-        server = Server(Settings(host="127.0.0.1", port=0, db=db))
-        await server.start()
-        async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            stub = pb_grpc.TableServiceStub(channel)
-            table_id, joins = await seated(stub, blagogo_table(3, 2, seed=31, bridge_take_must_meld=True))
-            seat, token = joins[0]
-            player = Player(stub, table_id, seat, token)
-            assert not await asyncio.wait_for(player.play(stop_after=10), TIMEOUT)
-            before = (await stub.GetTable(pb.GetTableRequest(table_id=table_id))).table
-        await server.stop(grace=0.2)
-
-        restarted = Server(Settings(host="127.0.0.1", port=0, db=db))
-        await restarted.start()
-        try:
-            async with aio.insecure_channel(f"127.0.0.1:{restarted.port}") as channel:
-                stub = pb_grpc.TableServiceStub(channel)
-                after = (await stub.GetTable(pb.GetTableRequest(table_id=table_id))).table
-                assert after == before
-                assert after.game == pb.GAME_KIND_BLAGOGO and after.rules.blagogo.bridge_take_must_meld
-                player.stub = stub
-                seen = player.messages[-1].sequence
-                assert await asyncio.wait_for(player.play(after=seen), TIMEOUT)
-                final = (await stub.GetTable(pb.GetTableRequest(table_id=table_id))).table
-                assert final.status == pb.TABLE_STATUS_FINISHED
-        finally:
-            await restarted.stop(grace=0.2)
-        return table_id, seat, player.messages
-
-    table_id, seat, messages = asyncio.run(scenario())
-    assert_gap_free(messages, messages[-1].sequence)
-
-    stored = open_store(db).get(table_id)
-    assert stored is not None and stored.config.game == "blagogo"
-    game = bg.Game(
-        BLAGOGO.rules_from_bytes(stored.config.rules), stored.config.seed, stored.config.first_dealer
-    )
-    for record in stored.records:
-        while game.is_chance_node:
-            game.apply_chance()
-        if record.kind == "action":
-            game.apply(record.seat, BLAGOGO.action_from_bytes(record.data))
-    assert game.is_over
-    received = [codec_blagogo.event_from_proto(e) for e in blagogo_events(messages)]
-    assert received == bg.events_for(game, seat)[-len(received) :]
-
-    record = json.loads(json.dumps(record_of(stored), ensure_ascii=False))
-    assert record["game"] == "blagogo" and record["finished"] is True
-    assert record["rules"]["bridge_take_must_meld"] is True and record["rules"]["target"] == TARGET
-    replayed = replay(record)
-    assert isinstance(replayed, bg.Game)
-    assert replayed.events == game.events  # the whole game, hidden cards included, exactly
-    assert replayed.winner == record["winner"] == game.winner
-    assert [[s.seat, s.place, s.score] for s in replayed.standings] == [
-        [s["seat"], s["place"], s["score"]] for s in record["standings"]
-    ]
-    engine_events = [e for e in record["events"] if "blagogo" in e]
-    assert len(engine_events) == len(game.events)
-    assert engine_events[-1]["blagogo"]["gameOver"].get("winner", 0) == game.winner  # JSON leaves out a 0
-    kinds = {a["action"]["kind"] for a in record["actions"]}
-    assert {"draw_from_deck", "lay_melds", "discard"} <= kinds
-
-
-def test_blagogo_actions_round_trip_through_the_records_json() -> None:
-    card = bg.Card.parse
-    actions: list[bg.Action] = [
-        bg.DrawFromDeck(),
-        bg.TakeFromBridge(4),
-        bg.LayMelds(
-            (
-                bg.MeldSpec((card("Q♠"), card("★1"), card("★2")), (bg.Stands(bg.Rank.QUEEN),) * 2),
-                bg.MeldSpec((card("5♥'"), card("★4"), card("7♥")), (bg.Stands(bg.Rank.SIX, bg.Suit.HEARTS),)),
-            )
-        ),
-        bg.AddToMeld(2, (card("10♦"), card("★3")), (bg.Stands(bg.Rank.JACK, bg.Suit.DIAMONDS),), bg.End.HIGH),
-        bg.AddToMeld(0, (card("Q♣'"),)),
-        bg.SwapJoker(1, card("6♥")),
-        bg.Discard(card("A♠'")),
-    ]
-    for action in actions:
-        assert action_from_json(json.loads(json.dumps(action_json(action))), "blagogo") == action
-    with pytest.raises(ValueError, match="unknown action kind"):
-        action_from_json({"kind": "bid", "value": 100}, "blagogo")
-
-
-def test_tables_stored_before_blagogo_are_thousand_tables() -> None:
-    old = '{"rules": "", "seats": [[false, ""], [false, ""], [false, ""]], "seed": "5", "first_dealer": null}'
-    assert TableConfig.from_json(old).game == "thousand"
-    new = TableConfig(b"", [(True, "random")] * 2, 5, 0, game="blagogo")
-    assert TableConfig.from_json(new.to_json()) == new
+# ---------------------------------------------------------------- metrics
 
 
 def test_a_blagogo_table_is_counted_under_its_own_game() -> None:

@@ -20,8 +20,9 @@ from clients.bots.sdk import BotResult, run_bot
 from clients.errors import ServerError
 from clients.routing import Route
 from clients.streams import unbatched
+from server.creations import SeatSpec
 from server.games import adapter_for_name
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.seats import SeatState
 from server.store import StoredTable
 from server.store_pg import PostgresStore

@@ -1,4 +1,6 @@
-"""The engine stands alone: it imports no project package but itself, and its modules import one way.
+"""The engine stands alone: it imports no project package but itself, and its modules import one way. Above
+it, imports run one way too: the codec (the engine <-> protobuf mapping) imports only the engine and the
+generated ``thousand`` package, so server and clients can share it, and the clients never import the server.
 
 Read from the sources, every import statement counted (inside functions and ``if TYPE_CHECKING:`` blocks
 too), so a cycle cannot hide behind an import deferred to call time.
@@ -11,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
-PROJECT = ("engine", "server", "clients", "thousand", "tests", "bench", "scripts", "deploy")
+PROJECT = ("engine", "codec", "server", "clients", "thousand", "tests", "bench", "scripts", "deploy")
 
 
 def module_name(path: Path) -> str:
@@ -68,3 +70,21 @@ def test_engine_modules_import_one_way() -> None:
     for name in sorted(graph.keys() - packages):
         if name not in state:
             walk(name, [name])
+
+
+def foreign_imports(package: str, allowed: set[str]) -> dict[str, list[str]]:
+    """Each module of ``package`` that imports a project package outside ``allowed``, with those imports."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        foreign = sorted(m for m in imports(path) if m.split(".")[0] in set(PROJECT) - allowed)
+        if foreign:
+            found[str(path.relative_to(ROOT))] = foreign
+    return found
+
+
+def test_the_codec_imports_only_the_engine_and_the_generated_package() -> None:
+    assert foreign_imports("codec", {"codec", "engine", "thousand"}) == {}
+
+
+def test_the_clients_never_import_the_server() -> None:
+    assert foreign_imports("clients", {"clients", "codec", "engine", "thousand"}) == {}

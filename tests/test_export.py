@@ -11,8 +11,9 @@ import pytest
 from codec import thousand as codec
 from engine import Action, Bid, DemandRedeal, Game, GiveCard, Pass, PlayCard, RedealReason, Rules, events_for
 from engine.cards import Card
+from server.creations import SeatSpec
 from server.export import FORMAT, action_from_json, action_json, main, record_of, replay
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.stores import open_store
 
 

@@ -12,7 +12,8 @@ import pytest
 import server.streams as streams_module
 from engine import Rules
 from engine.cards import Card, Rank, Suit
-from server.registry import Registry, SeatSpec
+from server.creations import SeatSpec
+from server.registry import Registry
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.cards_pb2 import Card as CardMessage
 

@@ -19,14 +19,15 @@ from prometheus_client import generate_latest
 from engine.blagogo import BlagogoRules
 from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
+from server.creations import SeatSpec
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
 from server.metrics import Metrics
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.settings import parse_settings
 from server.table import AnyTable
 from server.telemetry import Telemetry
+from tests.blagogo_players import TURNOVER_LIMIT
 from tests.server_harness import Client, harness, run, seated, thousand_table, token_md
-from tests.test_blagogo_server import TURNOVER_LIMIT
 from tests.test_ops_metrics import Scrape
 from thousand.v1 import table_service_pb2 as pb
 

@@ -27,8 +27,9 @@ from engine import Pass, Rules
 from engine.actions import Shuffle
 from engine.events import DealScored
 from server.app import Server
+from server.creations import SeatSpec
 from server.metrics import Metrics
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.settings import Settings
 from server.telemetry import Telemetry
 from tests.in_process import serving

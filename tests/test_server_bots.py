@@ -15,14 +15,15 @@ from clients.bots.heuristic import HeuristicStrategy
 from clients.bots.ismcts import IsmctsStrategy
 from clients.bots.registry import STRATEGIES
 from engine import Game, Rules, view
+from server.creations import SeatSpec
 from server.games import BLAGOGO, THOUSAND
 from server.games.thousand import ThousandBot
-from server.registry import Registry, SeatSpec
+from server.registry import Registry
 from server.stores import open_store
 from server.table import AnyTable
+from tests.blagogo_players import TURNOVER_LIMIT, blagogo_events
 from tests.cli_harness import run, serving
 from tests.server_harness import harness
-from tests.test_blagogo_server import TURNOVER_LIMIT, blagogo_events
 from tests.test_cli_blagogo_plain import converse
 from thousand.v1 import table_service_pb2 as pb
 

@@ -11,7 +11,8 @@ import pytest
 
 import server.streams as streams_module
 from engine import Rules
-from server.registry import Registry, SeatSpec
+from server.creations import SeatSpec
+from server.registry import Registry
 from tests.server_harness import Client, expect_error, harness, run, seated, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 

@@ -17,7 +17,8 @@ from grpc import aio
 from engine import Rules
 from server import bots as bots_module
 from server.app import Server
-from server.registry import Registry, SeatSpec
+from server.creations import SeatSpec
+from server.registry import Registry
 from server.settings import Settings
 from server.store import Record, StoreError
 from server.stores import open_store

@@ -15,7 +15,8 @@ from engine import Rules
 from engine.blagogo import BlagogoRules
 from server import wire
 from server.clock import TimeControl
-from server.registry import Registry, SeatSpec
+from server.creations import SeatSpec
+from server.registry import Registry
 from server.rendering import MAX_BATCH, render, turn_bytes
 from server.seats import SeatReleasedEvent, SeatTakenEvent, seat_event_proto
 from server.table import AnyTable

@@ -1,0 +1,67 @@
+"""A table as the contract's ``Table`` message: what GetTable, ListTables and CreateTable answer, what a
+stream's snapshot and JoinTable's reply carry, and what a cluster node publishes of every table it holds.
+
+It is read from the table's state each time it is asked for, so it is never behind; only a fair table's
+commitment is kept by the table (it hashes the secret). The secret itself is shown once the game is over,
+never before: it would tell every deal to come.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from engine.seeds import FAIR_SCHEME
+from server.clock import duration
+from thousand.v1 import table_service_pb2 as pb
+
+if TYPE_CHECKING:
+    from server.table import AnyTable
+
+
+def describe(table: AnyTable) -> pb.Table:
+    created = Timestamp()
+    created.FromNanoseconds(int(table.create_time * 1e9))
+    return pb.Table(
+        table_id=table.table_id,
+        game=table.adapter.kind,
+        rules=table.adapter.rules_to_proto(table.rules),
+        status=status(table),
+        seats=[
+            pb.Seat(
+                seat=i,
+                kind=pb.SEAT_KIND_BOT if s.bot else pb.SEAT_KIND_OPEN,
+                strategy=s.strategy,
+                taken=s.taken,
+                player_name=s.player_name,
+                taken_over=s.taken_over or s.forfeited,
+                forfeited=s.forfeited,
+                bank_remaining=duration(s.bank) if table.clocked else None,
+            )
+            for i, s in enumerate(table.seats)
+        ],
+        open_seats=table.open_seats(),
+        sequence=table.sequence,
+        create_time=created,
+        time_control=table.time_control.to_proto() if table.time_control is not None else None,
+        seeded=table.seeded,
+        fairness=_fairness(table),
+        stop_reason=table.stopped.to_proto() if table.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
+        endpoint=table.endpoints[0],
+        web_endpoint=table.endpoints[1],
+    )
+
+
+def status(table: AnyTable) -> pb.TableStatus.ValueType:
+    if table.finished:
+        return pb.TABLE_STATUS_FINISHED
+    return pb.TABLE_STATUS_PLAYING if table.started else pb.TABLE_STATUS_WAITING
+
+
+def _fairness(table: AnyTable) -> pb.Fairness | None:
+    """Table.fairness: the commitment from the start, the secret too once the game is over."""
+    if table.fair is None:
+        return None
+    secret = table.fair.secret.hex() if table.game.is_over else ""
+    return pb.Fairness(scheme=FAIR_SCHEME, commitment=table.commitment, secret=secret)
