@@ -66,6 +66,11 @@ class Soak:
     tables_finished: int = 0
     actions: int = 0
     """Sequence growth summed over every table."""
+    delivered: int = 0
+    """Events the spectators were sent one by one (a stream that falls a queue behind is resynced by a
+    snapshot instead, which skips events: sequence growth alone counts those as played and seen)."""
+    resyncs: int = 0
+    """Snapshots after a stream's first: each one skipped the events a lagging spectator missed."""
     cancelled_at_end: int = 0
     """Streams of unfinished tables that ended CANCELLED after the deadline: the soak's own cancellation."""
     up: asyncio.Event = field(default_factory=asyncio.Event)
@@ -96,6 +101,7 @@ class Soak:
         over = created.table.status == pb.TABLE_STATUS_FINISHED
         waiting = first
         call = self.stub.StreamEvents(pb.StreamEventsRequest(table_id=table_id))
+        first_message = True
         try:
             remaining = self.deadline - time.monotonic()
             async with asyncio.timeout(max(0.0, remaining)):
@@ -107,8 +113,11 @@ class Soak:
                     kind = message.WhichOneof("payload")
                     if kind == "snapshot":
                         over = over or message.snapshot.table.status == pb.TABLE_STATUS_FINISHED
-                    elif kind == "event" and message.event.thousand.HasField("game_over"):
-                        over = True
+                        self.resyncs += not first_message
+                    elif kind == "event":
+                        self.delivered += 1 + len(message.more_events)
+                        over = over or message.event.thousand.HasField("game_over")
+                    first_message = False
             if over:
                 self.tables_finished += 1
             else:
@@ -172,6 +181,8 @@ async def _soak(args: argparse.Namespace, pid: int, port: int) -> dict[str, Any]
             "errors": sum(soak.errors.values()),
             "error_kinds": dict(soak.errors),
             "actions_per_s": round(soak.actions / elapsed, 1),
+            "events_delivered_per_s": round(soak.delivered / elapsed, 1),
+            "resyncs": soak.resyncs,
             "rss_start_bytes": rss_start,
             "rss_end_bytes": rss_end,
             "rss_growth_bytes": rss_end - rss_start,
@@ -237,7 +248,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  cancelled       {result['streams_cancelled_at_end']} streams at the end, by the soak itself"
         )
-    print(f"  actions/s       {result['actions_per_s']}")
+    print(f"  actions/s       {result['actions_per_s']} (sequence growth)")
+    print(
+        f"  delivered/s     {result['events_delivered_per_s']} events sent to the spectators one by one;"
+        f" {result['resyncs']} resyncs by snapshot"
+    )
     if "db_bytes" in result:
         print(f"  database file   {result['db_bytes'] / 2**20:.1f} MiB (with its WAL)")
     print(

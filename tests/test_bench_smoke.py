@@ -71,6 +71,8 @@ def test_soak_benchmark_prints_its_figures_as_json_last(db: str) -> None:
     assert result["errors"] == 0, result["error_kinds"]
     assert result["tables_finished"] >= 0
     assert result["actions_per_s"] > 0
+    assert 0 < result["events_delivered_per_s"] <= result["actions_per_s"]
+    assert result["resyncs"] >= 0
     assert result["rss_start_bytes"] > 0
     assert result["rss_end_bytes"] > 0
     assert result["rss_samples_mib"]
