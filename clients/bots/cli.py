@@ -100,8 +100,7 @@ def _pace(seconds: float) -> pb.TimeControl:
     default pace (a second at tables with an open seat) is for people to follow; the open seat here is a
     bot's, which needs none: at that pace a whole game took half an hour."""
     control = pb.TimeControl()
-    control.bot_pace.SetInParent()  # set, even at 0: unset would mean the server's default
-    control.bot_pace.FromNanoseconds(round(seconds * 1e9))
+    control.bot_pace.FromNanoseconds(round(seconds * 1e9))  # set even at 0: unset is the server's default
     return control
 
 
