@@ -17,6 +17,7 @@ from pettingzoo.test import api_test, seed_test
 import bots.envs.spiel
 from bots.envs.aec import env
 from bots.envs.single import SingleSeatEnv
+from clients.bots.learning import decode, encode
 from engine import Game, Rules, Shuffle, view
 from engine.encoding import (
     ACTIONS,
@@ -149,3 +150,16 @@ def test_gymnasium_episode_scores_what_the_sheet_says() -> None:
         total += reward
     assert total == environment.episode.game.records[0].score
     assert environment.episode.game.deals_played == 3
+
+
+def test_the_sdk_encodes_a_view_and_decodes_a_legal_id() -> None:
+    game = Game(Rules(players=3), 11)
+    game.apply_chance()
+    seat = game.to_act
+    assert seat is not None
+    obs, mask = encode(view(game, seat))
+    assert len(obs) == OBSERVATION_SIZE and sum(mask) == len(game.legal_actions())
+    chosen = mask.index(1)
+    assert decode(view(game, seat), chosen) in game.legal_actions()
+    with pytest.raises(EncodingError):
+        decode(view(game, seat), action_id(ACTIONS[-1]))
