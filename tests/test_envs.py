@@ -15,10 +15,16 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import bots.envs.spiel
+import bots.envs.spiel_blagogo
 from bots.envs.aec import env
+from bots.envs.aec_blagogo import env as blagogo_env
 from bots.envs.single import SingleSeatEnv
 from clients.bots.learning import decode, encode
 from engine import Game, Rules, Shuffle, view
+from engine.blagogo import BlagogoRules
+from engine.blagogo import Game as BlagogoGame
+from engine.blagogo import encoding as blagogo_encoding
+from engine.blagogo import view as blagogo_view
 from engine.encoding import (
     ACTIONS,
     LAYOUT,
@@ -163,3 +169,42 @@ def test_the_sdk_encodes_a_view_and_decodes_a_legal_id() -> None:
     assert decode(view(game, seat), chosen) in game.legal_actions()
     with pytest.raises(EncodingError):
         decode(view(game, seat), action_id(ACTIONS[-1]))
+
+
+# ---------------------------------------------------------------------------------------- 1000 Blagogo
+
+
+def test_blagogo_ids_stand_for_every_simple_action_and_candidate_of_random_rounds() -> None:
+    rng = random.Random(2)
+    for players in (2, 4, 8):
+        game = BlagogoGame(BlagogoRules(players=players, turnover_limit=1), players)
+        for _ in range(600):
+            if game.is_over:
+                break
+            if game.is_chance_node:
+                game.apply_chance()
+                continue
+            seat = game.to_act
+            assert seat is not None
+            legal, candidates = game.legal_actions(), game.candidate_melds()
+            ids = blagogo_encoding.legal_ids(legal, candidates)
+            for action in (*legal, *candidates):
+                chosen = blagogo_encoding.action_id(action, candidates)
+                assert chosen is not None, action
+                again = blagogo_encoding.action_of(chosen, legal, candidates)
+                assert blagogo_encoding.action_id(again, candidates) == chosen
+            v = blagogo_view(game, seat)
+            assert len(blagogo_encoding.observation(v)) == blagogo_encoding.OBSERVATION_SIZE
+            game.apply(seat, blagogo_encoding.action_of(rng.choice(ids), legal, candidates))
+
+
+def test_openspiel_blagogo_random_sim_test() -> None:
+    game = pyspiel.load_game(bots.envs.spiel_blagogo.SHORT_NAME, {"players": 3, "turnover_limit": 1})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_pettingzoo_blagogo_api_and_seed_tests() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(blagogo_env(players=3), num_cycles=200)
+        seed_test(lambda render_mode=None: blagogo_env(players=2), num_cycles=200)

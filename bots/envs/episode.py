@@ -20,10 +20,11 @@ EPISODE_PARAMETERS: Final[dict[str, int | bool | str]] = {"max_deals": 1, "first
 """The episode's own parameters: deals to play (0: the whole game, to 1000), and the first dealer."""
 
 
-def rule_parameters() -> dict[str, int | bool | str]:
-    """Every variant of :class:`engine.Rules` as a parameter and its default (an enum by its value)."""
+def rule_parameters(rules_type: type = Rules) -> dict[str, int | bool | str]:
+    """Every variant of the rules (:class:`engine.Rules` or ``BlagogoRules``) as a parameter and its
+    default (an enum by its value)."""
     out: dict[str, int | bool | str] = {}
-    for f in dataclasses.fields(Rules):
+    for f in dataclasses.fields(rules_type):
         default = f.default
         if isinstance(default, Enum):
             out[f.name] = str(default.value)
@@ -45,8 +46,16 @@ def rules_from(params: Mapping[str, object]) -> Rules:
     unknown = set(params) - set(PARAMETERS)
     if unknown:
         raise ValueError(f"unknown parameters {sorted(unknown)} (known: {sorted(PARAMETERS)})")
+    return Rules(**rule_kwargs(Rules, params))  # type: ignore[arg-type]
+
+
+def rule_kwargs(rules_type: type, params: Mapping[str, object]) -> dict[str, object]:
+    """The keyword arguments of ``rules_type`` that ``params`` names, each of its field's kind.
+
+    :raises ValueError: for a value of the wrong kind.
+    """
     kwargs: dict[str, object] = {}
-    for f in dataclasses.fields(Rules):
+    for f in dataclasses.fields(rules_type):
         if f.name not in params:
             continue
         value = params[f.name]
@@ -61,7 +70,7 @@ def rules_from(params: Mapping[str, object]) -> Rules:
             if type(value) is not int:
                 raise ValueError(f"{f.name} takes an integer, not {value!r}")
             kwargs[f.name] = value
-    return Rules(**kwargs)  # type: ignore[arg-type]
+    return kwargs
 
 
 class Episode:
@@ -86,8 +95,13 @@ class Episode:
         return [float(r.score) for r in self.game.records]
 
     def copy(self) -> Episode:
+        """An independent copy (``Game.copy``, no replay)."""
         twin = Episode.__new__(Episode)
         twin.rules = self.rules
         twin.max_deals = self.max_deals
         twin.game = self.game.copy()
         return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Episode:
+        """What OpenSpiel's clone of a Python state calls (a deep copy of the state's attributes)."""
+        return self.copy()
