@@ -22,9 +22,9 @@ an equity that reads the score sheet, and card play solved exactly over sampled 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
-from functools import lru_cache
 
 from bots.cardlib import marriage_points_of
 from bots.heuristic import TUNING, Tuning, give_order
@@ -72,14 +72,31 @@ def best_contract(  # noqa: PLR0917 - one contract question, its seven facts
     return best, value
 
 
-@lru_cache(maxsize=256)
-def talon_estimates(rules: Rules, hand: int) -> tuple[tuple[float, float, int, int, float], ...]:
+TalonRow = tuple[float, float, int, int, float]
+_TALONS: dict[tuple[Rules, int], tuple[TalonRow, ...]] = {}
+_TALONS_KEPT = 256
+
+
+class OutOfTimeError(Exception):
+    """The decision's deadline passed before every talon was valued (the caller falls back)."""
+
+
+def talon_estimates(rules: Rules, hand: int, deadline: float = math.inf) -> tuple[TalonRow, ...]:
     """For each talon the bidder may find (every 3 of the cards it does not hold): the declarer's expected
     points and their spread after the exchange, its contract cap (T-9) with the cards it keeps, and the
-    contract with the best plain expectation (2p - 1) c from 100 with that expectation."""
+    contract with the best plain expectation (2p - 1) c from 100 with that expectation. Kept for the next
+    decisions of the auction; computing them (about 30 ms) stops at ``deadline`` (``perf_counter``).
+
+    :raises OutOfTimeError: when ``deadline`` passes first.
+    """
+    known = _TALONS.get((rules, hand))
+    if known is not None:
+        return known
     unseen = [i for i in range(24) if not hand >> i & 1]
-    out: list[tuple[float, float, int, int, float]] = []
-    for talon in itertools.combinations(unseen, 3):
+    out: list[TalonRow] = []
+    for k, talon in enumerate(itertools.combinations(unseen, 3)):
+        if not k % 64 and time.perf_counter() > deadline:
+            raise OutOfTimeError
         full = hand | (1 << talon[0]) | (1 << talon[1]) | (1 << talon[2])
         kept = full
         for i in give_order(full)[:2]:
@@ -94,7 +111,10 @@ def talon_estimates(rules: Rules, hand: int) -> tuple[tuple[float, float, int, i
             elif c > mean + 2 * sigma:
                 break
         out.append((mean, sigma, cap, best, value))
-    return tuple(out)
+    if len(_TALONS) >= _TALONS_KEPT:
+        _TALONS.clear()
+    result = _TALONS[(rules, hand)] = tuple(out)
+    return result
 
 
 def declaring_value(rules: Rules, hand: int, bid: int, score: int, on_barrel: bool) -> float:
@@ -145,9 +165,12 @@ class ExpertStrategy(IsmctsStrategy):
 
     def __init__(self, options: StrategyOptions | None = None, tuning: Tuning = TUNING) -> None:
         super().__init__(options, tuning)
+        self._begun = 0.0
+        self._now_rng = random.Random(0)
 
     def choose(self, view: View, rng: random.Random) -> Action:
-        begun = time.perf_counter()
+        begun = self._begun = time.perf_counter()
+        self._now_rng = self._rng or rng
         legal = view.legal_actions
         if len(legal) == 1:
             self.observe(view)
@@ -179,6 +202,10 @@ class ExpertStrategy(IsmctsStrategy):
     def _auction(self, view: View, score: int, on_barrel: bool) -> Action:
         legal = view.legal_actions
         hand = sum(1 << c.index for c in view.hand)
+        try:
+            talon_estimates(view.rules, hand, search_deadline(self._begun, self.options.budget_ms, self._due))
+        except OutOfTimeError:  # a short deadline: the heuristic's bid, from its one-line valuation
+            return self._heuristic.choose(view, self._now_rng)
         limit = bid_limit(view.rules, hand, score, on_barrel)
         limit = max(limit, self._deny_barrel(view))
         bids = [a for a in legal if isinstance(a, Bid)]

@@ -117,7 +117,7 @@ def rollout(deal: Deal, rng: random.Random, relative: float, tuning: Tuning) -> 
         deal.apply(seat, rollout_action(deal, rng, relative, tuning))
 
 
-RESERVE = 0.15
+RESERVE = 0.25
 """The share of a decision's budget kept back from the search: an iteration under way when the search's
 deadline passes is finished, and the rest of the decision (the heuristic's default, sampling the last
 world) takes time too; bench/search.py measures the decision time's p99 against the budget."""
