@@ -4,13 +4,16 @@ expert strategy's auction equity (bots.expert): the barrel, 555, the talons."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from bots.expert import _contract_ev, bid_limit, declaring_value, talon_estimates
 from bots.heuristic import rollout_action
+from bots.registry import make_strategy
 from bots.solver import move_values
-from engine import Game, PlayCard, Rules
+from bots.strategy import StrategyOptions, decide
+from engine import Game, PlayCard, Rules, view
 from engine.deal import Deal
 from engine.phases import Phase
 
@@ -105,3 +108,33 @@ def test_the_auction_weighs_all_680_talons_and_a_stronger_hand_bids_higher() -> 
     assert bid_limit(rules, weak, 0, False) == 99
     assert bid_limit(rules, strong, 0, False) >= 150
     assert declaring_value(rules, strong, 120, 0, False) > declaring_value(rules, strong, 200, 0, False)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "expert"])
+def test_a_searching_strategy_answers_by_the_deadline_it_is_handed(name: str) -> None:
+    """``decide`` hands the Turn's deadline to a strategy that takes one: with a budget of ten seconds and a
+    deadline 40 ms away, every decision returns long before the budget (a loose bound: the machine is
+    shared; bench/search.py measures p50/p99)."""
+    strategy = make_strategy(name, StrategyOptions(budget_ms=10_000))
+    others = [make_strategy("heuristic") for _ in range(2)]
+    game = Game(Rules(players=3), 21)
+    rng = random.Random(1)
+    slowest = 0.0
+    while game.deals_dealt < 2 or not game.is_chance_node:
+        if game.is_chance_node:
+            game.apply_chance()
+        else:
+            seat = game.to_act
+            assert seat is not None
+            v = view(game, seat)
+            if seat == 0:
+                start = time.perf_counter()
+                action = decide(strategy, v, rng, time.monotonic() + 0.04)
+                slowest = max(slowest, time.perf_counter() - start)
+            else:
+                action = others[seat - 1].choose(v, rng)
+            game.apply(seat, action)
+        strategy.observe(view(game, 0))
+        for s, bot in enumerate(others, start=1):
+            bot.observe(view(game, s))
+    assert slowest < 2.0
