@@ -1,16 +1,17 @@
-"""``expert``: Thousand's strongest strategy here: bidding and the contract by expectation over the talons,
-an equity that reads the score sheet, and card play solved exactly over sampled worlds near the end.
+"""``expert``: Thousand's strongest strategy here: ISMCTS with card play solved exactly over sampled worlds
+near the end, the contract by expectation, and an equity that reads the score sheet.
 
-- **Auction** (three and four players): the bidder faces exactly C(17, 3) = 680 talons. For every one the
-  hand with the talon, less the two cards :func:`~bots.heuristic.give_order` gives away, is valued by the
-  play model of :mod:`bots.valuation` (mean and spread of the declarer's points); the value of declaring at
-  a bid is the mean over the 680 talons of the best contract then (or rospis, T-16). It bids on while that
-  beats what passing is worth. The equity knows the score sheet (T-25 to T-29): on the barrel only a
-  contract that reaches 1000 wins anything (and the game), so it bids that or nothing; a contract that
-  would leave its score at 555 is worth the score it would lose; an opponent on the barrel who bid what he
-  needs is outbid while that costs less than the game.
+- **Auction**: ISMCTS's (the heuristic's bid, overridden by paired rollouts when clearly worse) except where
+  the score sheet decides (T-25 to T-29): on the barrel only a contract that reaches 1000 wins anything (and
+  the game), so it bids that at once or passes; an opponent on the barrel who bid what he needs is outbid
+  while that costs less than the game. Those bids are valued exactly over the talons: the bidder faces
+  C(17, 3) = 680 of them, and for each the hand with the talon, less the two cards
+  :func:`~bots.heuristic.give_order` gives away, is valued by the play model of :mod:`bots.valuation`; the
+  value of declaring at a bid is the mean over the 680 of the best contract then (or rospis, T-16). Bidding
+  to that value everywhere (:func:`bid_limit` with :data:`PASS_VALUE`) measured worse than ISMCTS's auction.
 - **Contract**: the contract with the best expectation for the hand after the exchange, with the same
-  equity (a higher contract only while its chance pays for it; 555 and the barrel as above).
+  equity (a higher contract only while its chance pays for it; a contract that would leave the score at 555
+  is worth the score it would lose; the barrel as above).
 - **Card play**: ISMCTS (:mod:`bots.ismcts`) while many cards remain; once the seat holds at most
   :data:`SOLVE_CARDS` cards (more with a bigger budget) every sampled world is solved exactly
   (:mod:`bots.solver`) and the card with the best mean utility over the worlds is played (perfect
@@ -180,7 +181,9 @@ class ExpertStrategy(IsmctsStrategy):
         record = view.scores[me]
         if view.phase is Phase.AUCTION and view.rules.players != 2 and any(isinstance(a, Bid) for a in legal):
             self.observe(view)
-            return self._auction(view, record.score, record.on_barrel)
+            action = self._auction(view, record.score, record.on_barrel)
+            if action is not None:
+                return action
         if view.phase is Phase.CONTRACT:
             self.observe(view)
             action = self._contract(view, record.score, record.on_barrel)
@@ -199,15 +202,21 @@ class ExpertStrategy(IsmctsStrategy):
 
     # ------------------------------------------------------------------ auction and contract
 
-    def _auction(self, view: View, score: int, on_barrel: bool) -> Action:
+    def _auction(self, view: View, score: int, on_barrel: bool) -> Action | None:
+        """The score sheet's auction: on the barrel, bid what leaving it needs or pass; against an opponent
+        on the barrel who bid what he needs, outbid him while that costs less than the game. Elsewhere None:
+        ISMCTS's auction (the heuristic's bid, overridden by paired rollouts when clearly worse), which
+        measured better than bidding to the talons' expectation alone (see clients/bots/README.md)."""
+        deny = self._deny_barrel(view)
+        if not on_barrel and deny == 99:
+            return None
         legal = view.legal_actions
         hand = sum(1 << c.index for c in view.hand)
         try:
             talon_estimates(view.rules, hand, search_deadline(self._begun, self.options.budget_ms, self._due))
         except OutOfTimeError:  # a short deadline: the heuristic's bid, from its one-line valuation
             return self._heuristic.choose(view, self._now_rng)
-        limit = bid_limit(view.rules, hand, score, on_barrel)
-        limit = max(limit, self._deny_barrel(view))
+        limit = max(bid_limit(view.rules, hand, score, on_barrel), deny)
         bids = [a for a in legal if isinstance(a, Bid)]
         passes = [a for a in legal if isinstance(a, Pass)]
         if on_barrel and bids and limit >= bids[0].value:
