@@ -15,11 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from bots.envs.aec_base import CardGameAEC
 from bots.envs.episode import Episode, rules_from
 from engine import Shuffle, view
 from engine.cards import CARDS
@@ -33,7 +31,7 @@ def shuffled(rng: random.Random) -> Shuffle:
     return Shuffle(tuple(order))
 
 
-class ThousandEnv(AECEnv):  # type: ignore[misc]
+class ThousandEnv(CardGameAEC):
     """See the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -43,84 +41,38 @@ class ThousandEnv(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
-        super().__init__()
         self.max_deals = int(params.pop("max_deals", 1))
         self.first_dealer = int(params.pop("first_dealer", 0))
         self.rules = rules_from(params)
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
-        self.agents = self.possible_agents[:]
-        space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._rng = random.Random()
+        super().__init__(self.rules.players, NUM_ACTIONS, OBSERVATION_SIZE, render_mode)
         self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
-    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        seat = self.possible_agents.index(agent)
-        game = self.episode.game
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if game.to_act == seat and not self.episode.is_over:
-            mask[legal_ids(game.legal_actions())] = 1
-        obs = np.asarray(observation(view(game, seat)), np.float32)
-        return {"observation": obs, "action_mask": mask}
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)
+    def _start(self) -> None:
         self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._scores = [0] * self.rules.players
-        self._advance()
 
-    def _advance(self) -> None:
-        """Deal while the game is at a chance node and the episode goes on; then select the agent to act."""
-        episode = self.episode
-        while not episode.is_over and episode.game.is_chance_node:
-            episode.game.apply_chance(shuffled(self._rng))
-        if episode.is_over:
-            self.terminations = dict.fromkeys(self.agents, True)
-            return
-        seat = episode.game.to_act
-        assert seat is not None
-        self.agent_selection = self.possible_agents[seat]
+    def _over(self) -> bool:
+        return self.episode.is_over
 
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self.episode.game
-        seat = self.possible_agents.index(agent)
-        if action not in legal_ids(game.legal_actions()):
-            raise ValueError(f"action {action} is not legal for {agent} (see the observation's action_mask)")
-        self._cumulative_rewards[agent] = 0.0
-        game.apply(seat, action_of(int(action)))
-        self._advance()
-        scores = [r.score for r in game.records]
-        for s, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(scores[s] - self._scores[s])
-        self._scores = scores
-        self._accumulate_rewards()
-        if self.terminations[agent]:
-            # Every agent is done: PettingZoo then steps each of them once with None; start with the first.
-            self.agent_selection = self.possible_agents[0]
+    def _chance(self) -> bool:
+        return self.episode.game.is_chance_node
+
+    def _deal(self, rng: random.Random) -> None:
+        self.episode.game.apply_chance(shuffled(rng))
+
+    def _to_act(self) -> int | None:
+        return self.episode.game.to_act
+
+    def _legal_ids(self) -> list[int]:
+        return legal_ids(self.episode.game.legal_actions())
+
+    def _apply(self, seat: int, chosen: int) -> None:
+        self.episode.game.apply(seat, action_of(chosen))
+
+    def _observation(self, seat: int) -> list[float]:
+        return observation(view(self.episode.game, seat))
+
+    def _sheet(self) -> list[int]:
+        return [r.score for r in self.episode.game.records]
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -129,13 +81,9 @@ class ThousandEnv(AECEnv):  # type: ignore[misc]
         deal = game.deal
         lines = [f"scores {[r.score for r in game.records]}"]
         if deal is not None:
-            lines += [
-                f"seat {s}: {' '.join(str(c) for c in deal.hand(s))}" for s in range(self.rules.players)
-            ]
+            for s in range(self.rules.players):
+                lines.append(f"seat {s}: {' '.join(str(c) for c in deal.hand(s))}")
         return "\n".join(lines)
-
-    def close(self) -> None:
-        return None
 
 
 def env(**kwargs: Any) -> Any:
