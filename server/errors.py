@@ -58,6 +58,7 @@ class ErrorReason(Enum):
     PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
     OPERATOR_REQUIRED = "OPERATOR_REQUIRED"
     IDENTITY_UNAVAILABLE = "IDENTITY_UNAVAILABLE"
+    GUESTS_DISABLED = "GUESTS_DISABLED"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -95,6 +96,7 @@ _CODES: Final = {
     ErrorReason.PLAYER_NOT_FOUND: grpc.StatusCode.NOT_FOUND,
     ErrorReason.OPERATOR_REQUIRED: grpc.StatusCode.PERMISSION_DENIED,
     ErrorReason.IDENTITY_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    ErrorReason.GUESTS_DISABLED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

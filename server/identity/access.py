@@ -151,7 +151,7 @@ class TableAccess:
     async def joined(self, player: Player, table: pb.Table, seat: int, token: str, game: str) -> None:
         """A player took a seat: it is theirs (their history, their way back to it)."""
         record = PlayerSeat(player.player_id, table.table_id, seat, secret_hash(token), time.time(), game)
-        await stored(self.store.add_seat, record)
+        await stored(self.store.add_seat, record)  # a seat already a player's stays theirs
 
     async def visible(self, tables: Sequence[pb.Table], player: Player | None) -> list[pb.Table]:
         """ListTables' page without the unlisted tables the caller is not a player of, each described with

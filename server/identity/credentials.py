@@ -143,6 +143,12 @@ class Identities:
         if ban is not None and ban.in_force():
             raise banned(ban)
 
+    def forget_player(self, player_id: str) -> None:
+        """The player changed (UpdateMe): their next call reads them again."""
+        self._players = {
+            key: value for key, value in self._players.items() if value[0].player_id != player_id
+        }
+
     def forget_ban(self, player_id: str) -> None:
         """A ban or unban made here: in force at once on this node."""
         self._bans.pop(player_id, None)

@@ -106,6 +106,14 @@ class PlayerStore(ABC):
         rows = self._query(f"SELECT {_PLAYER_COLUMNS} FROM {{t}}players WHERE token_hash = ?", (token_hash,))
         return _player(rows[0]) if rows else None
 
+    def players_by_subject(self, issuer: str, subject: str) -> list[Player]:
+        """The OIDC player (issuer, subject), if any (a list: empty or one)."""
+        rows = self._query(
+            f"SELECT {_PLAYER_COLUMNS} FROM {{t}}players WHERE kind = 'oidc' AND issuer = ? AND subject = ?",
+            (issuer, subject),
+        )
+        return [_player(row) for row in rows]
+
     def player(self, player_id: str) -> Player | None:
         rows = self._query(f"SELECT {_PLAYER_COLUMNS} FROM {{t}}players WHERE player_id = ?", (player_id,))
         return _player(rows[0]) if rows else None
@@ -192,8 +200,9 @@ class PlayerStore(ABC):
 
     # ------------------------------------------------------------------ players' seats
 
-    def add_seat(self, seat: PlayerSeat) -> str:
-        """Make the seat the player's, unless it is another's already: the player it belongs to now."""
+    def add_seat(self, seat: PlayerSeat) -> tuple[str, bool]:
+        """Make the seat the player's, unless it belongs to a player already: the player it belongs to
+        now, and whether this call made it so."""
         rows = self._transaction(
             (
                 f"INSERT INTO {{t}}player_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0)"
@@ -201,11 +210,12 @@ class PlayerStore(ABC):
                 (seat.player_id, seat.table_id, seat.seat, seat.token_hash, seat.join_time, seat.game),
             ),
             (
-                "SELECT player_id FROM {t}player_seats WHERE table_id = ? AND token_hash = ?",
+                "SELECT player_id, join_time FROM {t}player_seats WHERE table_id = ? AND token_hash = ?",
                 (seat.table_id, seat.token_hash),
             ),
         )
-        return str(rows[0][0])
+        owner, join_time = rows[0]
+        return str(owner), owner == seat.player_id and float(join_time) == seat.join_time
 
     def seats(
         self, player_id: str, limit: int, before: tuple[float, str, int] | None = None
