@@ -57,13 +57,14 @@ def add_identity_arguments(parser: argparse.ArgumentParser, env: dict[str, str])
         action="append",
         default=None,
         help="an OpenID Connect issuer URL whose tokens sign players in (repeat for several; https, or http"
-        " on a loopback address); THOUSAND_OIDC_ISSUERS: comma-separated",
+        " on a loopback address); THOUSAND_OIDC_ISSUER: a comma-separated list",
     )
     group.add_argument(
         "--oidc-audience",
         action="append",
         default=None,
-        help="the audience (aud) tokens must name: one for every issuer, or one per --oidc-issuer in order",
+        help="the audience (aud) tokens must name: one for every issuer, or one per --oidc-issuer in order"
+        " (THOUSAND_OIDC_AUDIENCE: a comma-separated list)",
     )
     group.add_argument(
         "--admin-token-file",
@@ -81,7 +82,10 @@ def add_identity_arguments(parser: argparse.ArgumentParser, env: dict[str, str])
         help="the role that makes an OIDC token an operator's (empty: operators use --admin-token-file)",
     )
     group.add_argument(
-        "--no-guests", action="store_true", help="refuse PlayerService.CreateGuest (players sign in by OIDC)"
+        "--no-guests",
+        action="store_true",
+        default=env.get("THOUSAND_NO_GUESTS", "").lower() in ("1", "true", "yes"),
+        help="refuse PlayerService.CreateGuest (players sign in by OIDC)",
     )
     group.add_argument(
         "--guests-per-hour",
@@ -96,10 +100,10 @@ def identity_settings(
 ) -> IdentitySettings:
     urls = args.oidc_issuer
     if urls is None:
-        urls = [u.strip() for u in env.get("THOUSAND_OIDC_ISSUERS", "").split(",") if u.strip()]
+        urls = [u.strip() for u in env.get("THOUSAND_OIDC_ISSUER", "").split(",") if u.strip()]
     audiences = args.oidc_audience
     if audiences is None:
-        audiences = [a.strip() for a in env.get("THOUSAND_OIDC_AUDIENCES", "").split(",") if a.strip()]
+        audiences = [a.strip() for a in env.get("THOUSAND_OIDC_AUDIENCE", "").split(",") if a.strip()]
     for url in urls:
         if not _trusted_url(url):
             parser.error(f"--oidc-issuer {url!r} must be an https URL (http only on a loopback address)")

@@ -21,6 +21,7 @@ import asyncio
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,10 @@ MIN_REFRESH_SECONDS: Final = 5.0
 FETCH_TIMEOUT_SECONDS: Final = 5.0
 MAX_DOCUMENT_BYTES: Final = 1 << 20
 MAX_TOKEN_CHARS: Final = 16_384
+
+LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "::1", "localhost"})
+_DIRECT: Final = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+_PROXIED: Final = urllib.request.build_opener()
 
 AsymmetricKey = RSAKey | ECKey | OKPKey
 Fetch = Callable[[str], Awaitable[Mapping[str, Any]]]
@@ -101,8 +106,10 @@ async def fetch_json(url: str) -> Mapping[str, Any]:
 
     def get() -> Mapping[str, Any]:
         request = urllib.request.Request(url, headers={"accept": "application/json"})
+        host = urllib.parse.urlsplit(url).hostname or ""
+        opener = _DIRECT if host in LOOPBACK_HOSTS else _PROXIED  # a proxy never sees a loopback address
         try:
-            with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
+            with opener.open(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
                 body = response.read(MAX_DOCUMENT_BYTES + 1)
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise IssuerUnavailableError(f"cannot read {url}: {error}") from None
@@ -129,12 +136,14 @@ class OidcVerifier:
         fetch: Fetch = fetch_json,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        min_refresh_seconds: float = MIN_REFRESH_SECONDS,
     ) -> None:
         self.issuers = {issuer.url: issuer for issuer in issuers}
         self._fetch = fetch
         self._clock = clock
         self._monotonic = monotonic
         self._keys = {url: _Keys() for url in self.issuers}
+        self.min_refresh_seconds = min_refresh_seconds
         self.refreshes = 0
         """How many times keys were read (first reads included): for tests and metrics."""
 
@@ -204,7 +213,7 @@ class OidcVerifier:
         if now - held.read_at > KEYS_MAX_AGE:
             await self._refresh(issuer, held, stale=True)
         found = _pick(held.keys, kid)
-        if found is None and self._monotonic() - held.read_at >= MIN_REFRESH_SECONDS:
+        if found is None and self._monotonic() - held.read_at >= self.min_refresh_seconds:
             await self._refresh(issuer, held, stale=False)  # a key the issuer added since (rotation)
             found = _pick(held.keys, kid)
         if found is None:
@@ -213,7 +222,7 @@ class OidcVerifier:
 
     async def _refresh(self, issuer: Issuer, held: _Keys, *, stale: bool) -> None:
         async with held.lock:
-            if self._monotonic() - held.read_at < (KEYS_MAX_AGE if stale else MIN_REFRESH_SECONDS):
+            if self._monotonic() - held.read_at < (KEYS_MAX_AGE if stale else self.min_refresh_seconds):
                 return  # another call read them meanwhile
             try:
                 held.keys = await self._read_keys(issuer)

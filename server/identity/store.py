@@ -202,20 +202,19 @@ class PlayerStore(ABC):
 
     def add_seat(self, seat: PlayerSeat) -> tuple[str, bool]:
         """Make the seat the player's, unless it belongs to a player already: the player it belongs to
-        now, and whether this call made it so."""
-        rows = self._transaction(
-            (
-                f"INSERT INTO {{t}}player_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0)"
-                " ON CONFLICT (table_id, token_hash) DO NOTHING",
-                (seat.player_id, seat.table_id, seat.seat, seat.token_hash, seat.join_time, seat.game),
-            ),
-            (
-                "SELECT player_id, join_time FROM {t}player_seats WHERE table_id = ? AND token_hash = ?",
-                (seat.table_id, seat.token_hash),
-            ),
+        now, and whether this call made it so (a seat's player never changes once set)."""
+        inserted = self._query(
+            f"INSERT INTO {{t}}player_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0)"
+            " ON CONFLICT (table_id, token_hash) DO NOTHING RETURNING player_id",
+            (seat.player_id, seat.table_id, seat.seat, seat.token_hash, seat.join_time, seat.game),
         )
-        owner, join_time = rows[0]
-        return str(owner), owner == seat.player_id and float(join_time) == seat.join_time
+        if inserted:
+            return str(inserted[0][0]), True
+        rows = self._query(
+            "SELECT player_id FROM {t}player_seats WHERE table_id = ? AND token_hash = ?",
+            (seat.table_id, seat.token_hash),
+        )
+        return str(rows[0][0]), False
 
     def seats(
         self, player_id: str, limit: int, before: tuple[float, str, int] | None = None
