@@ -225,10 +225,13 @@ class Identities:
 
 
 def roles_of(token: VerifiedToken, claim: str) -> frozenset[str]:
-    """The roles a token's claim lists: a dotted path (``realm_access.roles``) to a list or a string."""
-    value: object = token.claims
-    for part in claim.split("."):
-        value = value.get(part) if isinstance(value, Mapping) else None
+    """The roles a token's claim lists: the claim of that name (an Auth0 namespaced claim, dots and all), else
+    a dotted path (``realm_access.roles``), to a list or a space-separated string."""
+    value: object = token.claims.get(claim)
+    if value is None:
+        value = token.claims
+        for part in claim.split("."):
+            value = value.get(part) if isinstance(value, Mapping) else None
     if isinstance(value, str):
         return frozenset(value.split())
     if isinstance(value, list):

@@ -70,6 +70,9 @@ class TableServiceStub:
     | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
     |                      |                     | no end)                                                    |
     | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+    | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+    | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+    | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -198,6 +201,9 @@ class TableServiceAsyncStub(TableServiceStub):
     | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
     |                      |                     | no end)                                                    |
     | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+    | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+    | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+    | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -322,6 +328,9 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
     |                      |                     | no end)                                                    |
     | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+    | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+    | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+    | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
