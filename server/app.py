@@ -28,7 +28,6 @@ from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
-from server.identity.wiring import SERVICE_NAMES as IDENTITY_SERVICES
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
@@ -97,7 +96,6 @@ class Server:
         reflection.enable_server_reflection(
             (
                 SERVICE_NAME,
-                *IDENTITY_SERVICES,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
