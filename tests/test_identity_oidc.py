@@ -18,7 +18,8 @@ import pytest
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
-from server.identity.oidc import Issuer
+from server.identity.credentials import roles_of
+from server.identity.oidc import Issuer, VerifiedToken
 from server.settings import parse_settings
 from tests.identity_harness import Served, bearer, served
 from tests.oidc_harness import AUDIENCE, Provider, new_key, oidc_provider
@@ -179,3 +180,36 @@ def test_an_oidc_role_opens_the_admin_service_and_nothing_else_does(tmp_path: Pa
 def test_an_issuer_must_be_https_unless_on_loopback(flags: list[str]) -> None:
     with pytest.raises(SystemExit):
         parse_settings([*flags, "--oidc-audience", "a"], env={})
+
+
+def test_unknown_key_ids_read_the_issuers_keys_at_most_once_in_a_while(tmp_path: Path) -> None:
+    with oidc_provider(tmp_path, {"ann": []}) as provider:
+
+        async def scenario() -> None:
+            async with served(tmp_path, issuers=(Issuer(provider.issuer, AUDIENCE),)) as s:
+                verifier = s.server.identity.identities.verifier
+                await s.players.GetMe(player_pb.GetMeRequest(), metadata=bearer(provider.token("ann")))
+                assert verifier.refreshes == 1
+                for number in range(5):  # made-up key ids cannot make the server hammer the issuer
+                    rogue = new_key(f"rogue-{number}")
+                    subject = f"mallory-{number}"
+                    await refused(
+                        s, signed(rogue, claims(provider, subject)), "unknown_key", subject, provider
+                    )
+                assert verifier.refreshes == 1
+
+        run(scenario())
+
+
+def test_roles_come_from_a_claim_by_name_or_by_a_dotted_path() -> None:
+    def token(claims: dict[str, Any]) -> VerifiedToken:
+        return VerifiedToken("https://id.example", "u1", claims)
+
+    assert roles_of(token({"roles": ["a", "b"]}), "roles") == {"a", "b"}
+    assert roles_of(token({"scope": "a b"}), "scope") == {"a", "b"}
+    assert roles_of(token({"realm_access": {"roles": ["admin"]}}), "realm_access.roles") == {"admin"}
+    namespaced = "https://thousand.example.com/roles"
+    assert roles_of(token({namespaced: ["admin"]}), namespaced) == {"admin"}
+    assert roles_of(token({"roles": [1, None, "x"]}), "roles") == {"x"}
+    assert roles_of(token({"roles": {"admin": True}}), "roles") == frozenset()
+    assert roles_of(token({}), "realm_access.roles") == frozenset()
