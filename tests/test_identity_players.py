@@ -356,6 +356,9 @@ def test_a_banned_player_is_refused_everywhere_until_unbanned(tmp_path: Path) ->
                 assert info.metadata["until"] == ""
             stream = s.tables.StreamEvents(pb.StreamEventsRequest(table_id=table.table_id), metadata=as_ann)
             await expect_error(stream.read(), "PLAYER_BANNED", grpc.StatusCode.PERMISSION_DENIED)
+            play = s.tables.Play(metadata=as_ann)
+            await play.write(pb.PlayRequest(start=pb.PlayStart(table_id=table.table_id)))
+            await expect_error(play.read(), "PLAYER_BANNED", grpc.StatusCode.PERMISSION_DENIED)
             assert len(await listed(s)) == 1  # nothing was created; anonymous calls go on
             found = await s.admin.GetPlayer(
                 admin_pb.GetPlayerRequest(player_id=ann.player_id), metadata=OPERATOR
