@@ -28,6 +28,7 @@ from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
+from server.identity.web import web_players
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
@@ -141,6 +142,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
+                more=(web_players(self.identity.players),),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -178,8 +180,8 @@ class Server:
         if self.metrics is not None:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
-            if GRPC_TRANSPORT in transports:  # the web port serves the TableService only
-                observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
         return interceptors
