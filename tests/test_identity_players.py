@@ -250,6 +250,16 @@ def test_my_games_newest_first_with_claimed_seats_and_an_operators_close(tmp_pat
             )
             assert [g.table_id for g in rest.games] == [first.table_id] and not rest.next_page_token
             assert not (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_bob)).games
+            for bad, field in (
+                (player_pb.ListMyGamesRequest(page_token="not-a-token"), "page_token"),
+                (player_pb.ListMyGamesRequest(page_size=101), "page_size"),
+            ):
+                info = await expect_error(
+                    s.players.ListMyGames(bad, metadata=as_ann),
+                    "INVALID_ARGUMENT",
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                )
+                assert info.metadata["field"] == field
 
             close = admin_pb.CloseTableRequest(table_id=first.table_id, reason="the venue closes")
             closed = (await s.admin.CloseTable(close, metadata=OPERATOR)).table

@@ -77,6 +77,8 @@ async def stored(call: Callable[..., T], *args: Any) -> T:
     """A store call off the event loop; STORE_UNAVAILABLE when the database fails it."""
     try:
         return await asyncio.to_thread(call, *args)
+    except ServiceError:
+        raise  # a refusal the call made itself (a bad page token)
     except Exception as error:
         log.warning("players' store failed", error=str(error), call=getattr(call, "__name__", "?"))
         raise ServiceError(
