@@ -82,7 +82,7 @@ class Server:
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.service.default_bot_pace = settings.bot_pace
-        self.identity = Identity(settings.identity, settings.db, self.registry)
+        self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
         self.health = health.aio.HealthServicer()
         self.draining = False

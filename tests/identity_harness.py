@@ -34,14 +34,22 @@ class Served:
 
 
 @asynccontextmanager
-async def served(directory: Path, db: str = "", **identity: Any) -> AsyncIterator[Served]:
+async def served(
+    directory: Path, db: str = "", server_settings: dict[str, Any] | None = None, **identity: Any
+) -> AsyncIterator[Served]:
     """A server on loopback with a file store (``db``: another), the operator token file, and ``identity``'s
-    settings; stopped after."""
+    settings (``server_settings``: more of the server's); stopped after."""
     token_file = directory / "admin-token"
     token_file.write_text(ADMIN_TOKEN + "\n", encoding="utf-8")
     settings = IdentitySettings(admin_token_file=str(token_file), **identity)
     server = Server(
-        Settings(host="127.0.0.1", port=0, db=db or str(directory / "thousand.db"), identity=settings)
+        Settings(
+            host="127.0.0.1",
+            port=0,
+            db=db or str(directory / "thousand.db"),
+            identity=settings,
+            **(server_settings or {}),
+        )
     )
     await server.start()
     try:

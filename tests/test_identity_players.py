@@ -386,3 +386,18 @@ def test_a_banned_player_is_refused_everywhere_until_unbanned(tmp_path: Path) ->
             assert [e.action for e in entries] == ["UnbanPlayer", "BanPlayer"]
 
     run(scenario())
+
+
+def test_claims_count_against_the_clients_request_rate(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path, server_settings={"rate_limit": 0.01, "rate_burst": 3}) as s:
+            _, as_ann = await guest(s, "ann")
+            claim = player_pb.SeatClaim(table_id="000000000000", seat_token=secrets.token_urlsafe(32))
+            three = player_pb.ClaimSeatsRequest(claims=[claim] * 3)
+            assert len((await s.players.ClaimSeats(three, metadata=as_ann)).outcomes) == 3
+            one = player_pb.ClaimSeatsRequest(claims=[claim])
+            await expect_error(
+                s.players.ClaimSeats(one, metadata=as_ann), "RATE_LIMITED", grpc.StatusCode.RESOURCE_EXHAUSTED
+            )
+
+    run(scenario())

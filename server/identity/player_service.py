@@ -73,12 +73,16 @@ class PlayerService:
         *,
         guests: bool = True,
         guest_limiter: RateLimiter | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.identities = identities
         self.players: PlayerStore = identities.store
         self.tables = tables
         self.guests = guests
         self.guest_limiter = guest_limiter if guest_limiter is not None else RateLimiter(0, 0)
+        self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
+        """The server's request rate (``--rate-limit``): ClaimSeats counts one request per claim, since each
+        reads a table from the store."""
 
     async def get_sign_in_options(
         self, request: player_pb.GetSignInOptionsRequest
@@ -126,13 +130,14 @@ class PlayerService:
         return player_pb.ListMyGamesResponse(games=games, next_page_token=token)
 
     async def claim_seats(
-        self, request: player_pb.ClaimSeatsRequest, player: Player
+        self, request: player_pb.ClaimSeatsRequest, player: Player, client: str = ""
     ) -> player_pb.ClaimSeatsResponse:
         claims = list(request.claims)
         if not 0 < len(claims) <= MAX_CLAIMS:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT, f"claims must hold 1 to {MAX_CLAIMS} seats", field="claims"
             )
+        self.limiter.check(f"ClaimSeats:peer:{client}", "ClaimSeats", len(claims))
         for claim in claims:
             table_id_of(claim.table_id)
             if not CLAIMED_TOKEN_FORMAT.fullmatch(claim.seat_token):
@@ -188,7 +193,7 @@ def method_handlers(service: PlayerService) -> dict[str, grpc.RpcMethodHandler[A
         return await service.list_my_games(request, await identities.player(context))
 
     async def claim(request: player_pb.ClaimSeatsRequest, context: Context) -> Any:
-        return await service.claim_seats(request, await identities.player(context))
+        return await service.claim_seats(request, await identities.player(context), client_of(context))
 
     return {
         "GetSignInOptions": method(

@@ -21,7 +21,9 @@ SERVICE_NAMES = (player_service.SERVICE_NAME, admin_service.SERVICE_NAME)
 class Identity:
     """Everything of players a server holds; ``close`` once the server stopped."""
 
-    def __init__(self, settings: IdentitySettings, db: str, registry: Registry) -> None:
+    def __init__(
+        self, settings: IdentitySettings, db: str, registry: Registry, limiter: RateLimiter | None = None
+    ) -> None:
         token = settings.admin_token()
         self.store = open_player_store(db)
         self.identities = Identities(
@@ -39,6 +41,7 @@ class Identity:
             registry.store,
             guests=settings.guests,
             guest_limiter=RateLimiter(settings.guests_per_hour / 3600, settings.guest_burst),
+            limiter=limiter,
         )
         self.admin = admin_service.AdminService(self.identities, registry)
 
