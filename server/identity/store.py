@@ -38,6 +38,60 @@ _BAN_COLUMNS: Final = "player_id, reason, operator, create_time, expire_time"
 _AUDIT_COLUMNS: Final = "entry_id, create_time, operator, action, table_id, seat, player_id, reason"
 
 
+SCHEMA_1: Final = """
+CREATE TABLE {t}players (
+    player_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    display_name TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    create_time {real} NOT NULL,
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    token_hash {blob} UNIQUE,
+    UNIQUE (issuer, subject)
+);
+CREATE TABLE {t}bans (
+    player_id TEXT PRIMARY KEY REFERENCES {t}players (player_id),
+    reason TEXT NOT NULL,
+    operator TEXT NOT NULL,
+    create_time {real} NOT NULL,
+    expire_time {real}
+);
+CREATE TABLE {t}audit_log (
+    entry_id {serial} PRIMARY KEY{autoincrement},
+    create_time {real} NOT NULL,
+    operator TEXT NOT NULL,
+    action TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE TABLE {t}player_seats (
+    player_id TEXT NOT NULL REFERENCES {t}players (player_id),
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    token_hash {blob} NOT NULL,
+    join_time {real} NOT NULL,
+    game TEXT NOT NULL,
+    outcome TEXT,
+    score INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    PRIMARY KEY (table_id, token_hash)
+);
+CREATE INDEX player_seats_by_player ON {t}player_seats (player_id, join_time DESC, table_id DESC, seat DESC);
+CREATE TABLE {t}private_tables (
+    table_id TEXT PRIMARY KEY,
+    unlisted {bool} NOT NULL,
+    invite_hash {blob} NOT NULL,
+    reservations TEXT NOT NULL,
+    creator TEXT NOT NULL
+);
+"""
+"""Version 1 of the players' schema (players, their bans and seats, the audit log, private tables), for
+either dialect: each fills in its table prefix and its names of the column types."""
+
+
 def new_player_id() -> str:
     """A player's id: 16 hex digits, not secret (reservations and the audit log name it)."""
     return secrets.token_hex(8)

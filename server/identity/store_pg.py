@@ -12,62 +12,18 @@ from typing import Any, Final
 
 import psycopg
 
-from server.identity.store import SCHEMA_KEY, PlayerStore
+from server.identity.store import SCHEMA_1, SCHEMA_KEY, PlayerStore
 from server.store_pg import MIGRATION_LOCK, SCHEMA, connect, redact
 
 MIGRATIONS: Final[Sequence[str]] = (
-    # 1: players, their bans and seats, the audit log, private tables.
-    """
-    CREATE TABLE thousand.players (
-        player_id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        display_name TEXT NOT NULL,
-        locale TEXT NOT NULL,
-        create_time DOUBLE PRECISION NOT NULL,
-        issuer TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        token_hash BYTEA UNIQUE,
-        UNIQUE (issuer, subject)
-    );
-    CREATE TABLE thousand.bans (
-        player_id TEXT PRIMARY KEY REFERENCES thousand.players (player_id),
-        reason TEXT NOT NULL,
-        operator TEXT NOT NULL,
-        create_time DOUBLE PRECISION NOT NULL,
-        expire_time DOUBLE PRECISION
-    );
-    CREATE TABLE thousand.audit_log (
-        entry_id BIGSERIAL PRIMARY KEY,
-        create_time DOUBLE PRECISION NOT NULL,
-        operator TEXT NOT NULL,
-        action TEXT NOT NULL,
-        table_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        player_id TEXT NOT NULL,
-        reason TEXT NOT NULL
-    );
-    CREATE TABLE thousand.player_seats (
-        player_id TEXT NOT NULL REFERENCES thousand.players (player_id),
-        table_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        token_hash BYTEA NOT NULL,
-        join_time DOUBLE PRECISION NOT NULL,
-        game TEXT NOT NULL,
-        outcome TEXT,
-        score INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        PRIMARY KEY (table_id, token_hash)
-    );
-    CREATE INDEX player_seats_by_player
-        ON thousand.player_seats (player_id, join_time DESC, table_id DESC, seat DESC);
-    CREATE TABLE thousand.private_tables (
-        table_id TEXT PRIMARY KEY,
-        unlisted BOOLEAN NOT NULL,
-        invite_hash BYTEA NOT NULL,
-        reservations TEXT NOT NULL,
-        creator TEXT NOT NULL
-    );
-    """,
+    SCHEMA_1.format(
+        t=f"{SCHEMA}.",
+        real="DOUBLE PRECISION",
+        blob="BYTEA",
+        serial="BIGSERIAL",
+        autoincrement="",
+        bool="BOOLEAN",
+    ),
 )
 
 

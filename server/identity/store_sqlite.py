@@ -7,60 +7,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from server.identity.store import SCHEMA_KEY, PlayerStore
+from server.identity.store import SCHEMA_1, SCHEMA_KEY, PlayerStore
 
 MIGRATIONS: Final[Sequence[str]] = (
-    # 1: players, their bans and seats, the audit log, private tables.
-    """
-    CREATE TABLE players (
-        player_id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        display_name TEXT NOT NULL,
-        locale TEXT NOT NULL,
-        create_time REAL NOT NULL,
-        issuer TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        token_hash BLOB UNIQUE,
-        UNIQUE (issuer, subject)
-    );
-    CREATE TABLE bans (
-        player_id TEXT PRIMARY KEY REFERENCES players (player_id),
-        reason TEXT NOT NULL,
-        operator TEXT NOT NULL,
-        create_time REAL NOT NULL,
-        expire_time REAL
-    );
-    CREATE TABLE audit_log (
-        entry_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        create_time REAL NOT NULL,
-        operator TEXT NOT NULL,
-        action TEXT NOT NULL,
-        table_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        player_id TEXT NOT NULL,
-        reason TEXT NOT NULL
-    );
-    CREATE TABLE player_seats (
-        player_id TEXT NOT NULL REFERENCES players (player_id),
-        table_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        token_hash BLOB NOT NULL,
-        join_time REAL NOT NULL,
-        game TEXT NOT NULL,
-        outcome TEXT,
-        score INTEGER NOT NULL,
-        place INTEGER NOT NULL,
-        PRIMARY KEY (table_id, token_hash)
-    );
-    CREATE INDEX player_seats_by_player ON player_seats (player_id, join_time DESC, table_id DESC, seat DESC);
-    CREATE TABLE private_tables (
-        table_id TEXT PRIMARY KEY,
-        unlisted INTEGER NOT NULL,
-        invite_hash BLOB NOT NULL,
-        reservations TEXT NOT NULL,
-        creator TEXT NOT NULL
-    );
-    """,
+    SCHEMA_1.format(
+        t="", real="REAL", blob="BLOB", serial="INTEGER", autoincrement=" AUTOINCREMENT", bool="INTEGER"
+    ),
 )
 
 
