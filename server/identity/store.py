@@ -143,6 +143,9 @@ class PlayerStore(ABC):
 
     def player_for_subject(self, issuer: str, subject: str, display_name: str) -> Player:
         """The OIDC player (issuer, subject), created on its first call (concurrent first calls: one wins)."""
+        known = self.players_by_subject(issuer, subject)
+        if known:
+            return known[0]  # a read, not a write transaction, for every call after the first
         rows = self._transaction(
             (
                 "INSERT INTO {t}players (player_id, kind, display_name, locale, create_time, issuer, subject)"
