@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc import aio
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
@@ -23,7 +24,8 @@ from server.identity.oidc import Issuer, VerifiedToken
 from server.settings import parse_settings
 from tests.identity_harness import Served, bearer, served
 from tests.oidc_harness import AUDIENCE, Provider, new_key, oidc_provider
-from tests.server_harness import expect_error, run
+from tests.server_harness import error_info, expect_error, run
+from tests.test_rate_limits import retry_delay
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import player_service_pb2 as player_pb
 
@@ -213,3 +215,24 @@ def test_roles_come_from_a_claim_by_name_or_by_a_dotted_path() -> None:
     assert roles_of(token({"roles": [1, None, "x"]}), "roles") == {"x"}
     assert roles_of(token({"roles": {"admin": True}}), "roles") == frozenset()
     assert roles_of(token({}), "realm_access.roles") == frozenset()
+
+
+def test_an_issuer_that_cannot_be_reached_is_identity_unavailable_with_a_retry_delay(tmp_path: Path) -> None:
+    with oidc_provider(tmp_path, {"ann": []}) as provider:
+        token = provider.token("ann")
+        issuer = provider.issuer
+    # The provider is stopped: its address answers nothing now.
+
+    async def scenario() -> None:
+        async with served(tmp_path, issuers=(Issuer(issuer, AUDIENCE),)) as s:
+            for _ in range(2):  # the second within the least time between two reads of the keys
+                try:
+                    await s.players.GetMe(player_pb.GetMeRequest(), metadata=bearer(token))
+                    raise AssertionError("a token was accepted without the issuer's keys")
+                except aio.AioRpcError as error:
+                    assert error.code() == grpc.StatusCode.UNAVAILABLE
+                    assert error_info(error).reason == "IDENTITY_UNAVAILABLE"
+                    assert retry_delay(error) > 0
+            assert s.server.identity.store.players_by_subject(issuer, "ann") == []
+
+    run(scenario())

@@ -216,6 +216,8 @@ class OidcVerifier:
         if found is None and self._monotonic() - held.read_at >= self.min_refresh_seconds:
             await self._refresh(issuer, held, stale=False)  # a key the issuer added since (rotation)
             found = _pick(held.keys, kid)
+        if found is None and not held.keys:  # none read yet: the issuer is down, not the token wrong
+            raise IssuerUnavailableError(f"no key of {issuer.url} could be read yet")
         if found is None:
             raise TokenRefusedError("unknown_key", "no key of the token's issuer has its key id (kid)")
         return found
