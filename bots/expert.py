@@ -30,7 +30,7 @@ import time
 from bots.cardlib import marriage_points_of
 from bots.heuristic import TUNING, Tuning, give_order
 from bots.ismcts import MAX_WORLDS, IsmctsStrategy, _Search, search_deadline
-from bots.solver import move_values
+from bots.solver import SolverTimeoutError, move_values
 from bots.strategy import StrategyOptions
 from bots.valuation import chance_at_least, estimate_declarer_points
 from bots.worlds import WorldSampler
@@ -196,6 +196,12 @@ class ExpertStrategy(IsmctsStrategy):
                 return action
         return super().choose(view, rng)
 
+    def _grace(self) -> float:
+        """Extra seconds the first world's solve may take past the search's deadline (a fifth of the
+        budget's reserve): without one solved world the decision falls back to ISMCTS."""
+        budget = self.options.budget_ms
+        return budget / 1000.0 * 0.05 if budget > 0 else math.inf
+
     def _solve_cards(self) -> int:
         budget = self.options.budget_ms
         return SOLVE_CARDS + (1 if budget >= 150 or budget <= 0 else 0)
@@ -279,7 +285,10 @@ class ExpertStrategy(IsmctsStrategy):
             deal = search.world(worlds)
             if deal is None:
                 break
-            values = move_values(deal)
+            try:
+                values = move_values(deal, deadline if worlds else deadline + self._grace())
+            except SolverTimeoutError:
+                break
             for move, v in values.items():
                 made = contract if v >= contract else -contract
                 u = made + 0.05 * v

@@ -16,6 +16,8 @@ in one world.
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Final
 
 from engine.actions import PlayCard
@@ -31,6 +33,7 @@ class Position:
     """A card-play position as plain masks: what the solver searches."""
 
     __slots__ = (
+        "deadline",
         "declarer",
         "following",
         "hands",
@@ -38,6 +41,7 @@ class Position:
         "marriage_ok",
         "must_beat",
         "n_active",
+        "nodes",
         "table",
         "tricks_left",
     )
@@ -47,6 +51,9 @@ class Position:
         self.declarer = deal.declarer
         self.following = deal._following
         self.n_active = len(deal.active)
+        self.deadline = math.inf
+        """``perf_counter()`` instant after which the search gives up (:class:`SolverTimeoutError`)."""
+        self.nodes = 0
         self.must_beat = deal.rules.must_beat
         self.marriage_ok = deal.tricks_played > 0 or deal.rules.marriage_on_first_trick
         self.tricks_left = deal.trick_count - deal.tricks_played
@@ -92,6 +99,9 @@ def solve(  # noqa: PLR0917 - the recursion's hot signature
 ) -> int:
     """The declarer's points still to come from this position (``seat`` to play to ``trick``) under best
     play of both sides, searched within the window (``alpha``, ``beta``)."""
+    pos.nodes += 1
+    if not pos.nodes & 511 and time.perf_counter() > pos.deadline:
+        raise SolverTimeoutError
     key: tuple[int, ...] | None = None
     if not trick:
         if pos.tricks_left == 0:
@@ -169,12 +179,20 @@ def solve(  # noqa: PLR0917 - the recursion's hot signature
     return best
 
 
-def move_values(deal: Deal) -> dict[tuple[int, bool], int]:
+class SolverTimeoutError(Exception):
+    """The solve ran past its deadline."""
+
+
+def move_values(deal: Deal, deadline: float = math.inf) -> dict[tuple[int, bool], int]:
     """In one world (a live deal in the play phase), each legal card of the seat to act, with whether it
-    declares a marriage, to the declarer's final deal points under best play after it."""
+    declares a marriage, to the declarer's final deal points under best play after it.
+
+    :raises SolverTimeoutError: once ``deadline`` (``perf_counter()``) has passed.
+    """
     seat = deal.to_act
     assert seat is not None and deal.declarer is not None
     pos = Position(deal)
+    pos.deadline = deadline
     trump = -1 if deal.trump is None else int(deal.trump)
     trick = list(deal.trick)
     so_far = deal.deal_points(deal.declarer)
