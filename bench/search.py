@@ -69,11 +69,11 @@ def per_call(fn: Any, arg: Game, seconds: float = 1.0) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def copy_figures(deals: int, seed: int) -> dict[str, Any]:
+def copy_figures(deals: int, seed: int, seconds: float = 1.0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for label, n in (("after_1_deal", 1), (f"after_{deals}_deals", deals)):
         game = played(n, seed)
-        copy_s, replay_s = per_call(Game.copy, game), per_call(replay, game)
+        copy_s, replay_s = per_call(Game.copy, game, seconds), per_call(replay, game, seconds)
         out[label] = {
             "deals": game.deals_dealt,
             "history": len(game.history),
@@ -129,8 +129,12 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=50.0)
     parser.add_argument("--strategies", default="ismcts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--copy-seconds", type=float, default=1.0, help="time each copy/replay measure")
     args = parser.parse_args()
-    figures: dict[str, Any] = {"copy": copy_figures(args.deals, args.seed), "decisions": []}
+    figures: dict[str, Any] = {
+        "copy": copy_figures(args.deals, args.seed, args.copy_seconds),
+        "decisions": [],
+    }
     for label, row in figures["copy"].items():
         print(
             f"Game.copy {label} ({row['deals']} deals, {row['history']} actions): {row['copy_us']} µs;"
