@@ -83,6 +83,8 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine compiled
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine python
+	$(BIN)/python bench/search.py --decisions 300 --strategies ismcts,expert
+	$(BIN)/python bench/envs.py --seconds 5
 	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10
