@@ -187,7 +187,7 @@ def test_a_tls_only_server_is_probed_healthy_as_the_image_and_manifests_probe_it
                 done = probe_with(command, probe_env)
                 assert done.returncode == 0, (command, done.stderr)
                 assert "SERVING" in done.stdout
-        # The plaintext probe of before fails against a TLS-only server; so does a name not in the certificate.
+        # The plaintext probe of before fails against a TLS-only server, and so does a wrong name.
         plain = probe_with([*healthcheck, "--no-tls"], named)
         assert plain.returncode == 1
         wrong = probe_with(healthcheck, {**base, "THOUSAND_TLS_SERVER_NAME": "other.test"})
