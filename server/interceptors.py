@@ -75,6 +75,20 @@ GRPC_TRANSPORT: Final = "grpc"
 QUIET_METHODS: Final = frozenset({"/grpc.health.v1.Health/Check"})
 """Logged at debug level: probes call them every few seconds."""
 
+ROUTINE_REFUSALS: Final = frozenset({"TABLE_MOVING"})
+"""Reasons of UNAVAILABLE refusals that are no fault: every deploy moves tables (a drained node's streams end
+with TABLE_MOVING and clients follow), so they are logged at info level, not as errors."""
+
+
+def log_level(full_method: str, code: grpc.StatusCode, reason: str | None) -> int:
+    """The level of a call's ``rpc`` line: error only for a server fault (and not for a table moving)."""
+    if code in SERVER_FAULTS and reason not in ROUTINE_REFUSALS:
+        return logging.ERROR
+    if full_method in QUIET_METHODS:
+        return logging.DEBUG
+    return logging.INFO
+
+
 Context = aio.ServicerContext[Any, Any]
 
 
@@ -375,12 +389,8 @@ class _LoggedCall(Call):
         self._sent += 1
 
     def done(self, code: grpc.StatusCode, context: Context) -> None:
-        if code in SERVER_FAULTS:
-            level = logging.ERROR
-        elif self._info.full_method in QUIET_METHODS:
-            level = logging.DEBUG
-        else:
-            level = logging.INFO
+        reason = None if code is grpc.StatusCode.OK else error_reason(context)
+        level = log_level(self._info.full_method, code, reason)
         if not _rpc_logger.isEnabledFor(level):
             return  # the line would be dropped: do not build it (most calls, at --log-level warning)
         fields: dict[str, Any] = {
@@ -392,10 +402,8 @@ class _LoggedCall(Call):
         }
         if self._info.type in ("SERVER_STREAM", "BIDI_STREAM"):
             fields["messages_sent"] = self._sent
-        if code is not grpc.StatusCode.OK:
-            reason = error_reason(context)
-            if reason is not None:
-                fields["error_reason"] = reason
+        if reason is not None:
+            fields["error_reason"] = reason
         log.log(level, "rpc", **fields)
 
 

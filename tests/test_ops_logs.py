@@ -20,6 +20,7 @@ from engine.blagogo import BlagogoRules
 from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
 from server.creations import SeatSpec
+from server.errors import ErrorReason, ServiceError
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
 from server.metrics import Metrics
 from server.registry import Registry
@@ -251,3 +252,39 @@ def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captur
     for outcome in ("went_out", "kantrame", "no_winner"):
         counted = scrape.value("thousand_deals_finished_total", game="blagogo", kind="round", outcome=outcome)
         assert counted == outcomes.count(outcome)
+
+
+def test_play_names_its_table_and_a_table_moving_is_no_error(captured: Captured) -> None:
+    """Issue #30, 5 and 6: a Play call's `rpc` line carries its table_id; a stream ended by its table moving
+    (what every drain of a cluster node does) is logged at info with its reason, not as an error, and the
+    Play stream's reader ends without an "AbortError" warning."""
+
+    async def scenario() -> str:
+        async with harness() as h:
+            table_id, [(_, token)] = await seated(h, thousand_table(3, bots=2))
+            start = pb.PlayRequest(start=pb.PlayStart(table_id=table_id))
+            requests: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
+            await requests.put(start)
+
+            async def sent() -> Any:
+                while (request := await requests.get()) is not None:
+                    yield request
+
+            call = h.stub.Play(sent(), metadata=token_md(token))
+            await call.read()  # the snapshot: the stream is live
+            moving = ServiceError(ErrorReason.TABLE_MOVING, "the node is stopping", retry_delay=0.5)
+            h.server.registry.drop(table_id, moving)
+            with pytest.raises(aio.AioRpcError) as ended:
+                while await call.read() is not aio.EOF:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            await requests.put(None)
+            await asyncio.sleep(0.2)  # the reader task sees the call end
+            return table_id
+
+    table_id = run(scenario())
+    (play,) = captured.find("rpc", grpc_method="Play")
+    assert play["table_id"] == table_id
+    assert play["grpc_code"] == "Unavailable" and play["error_reason"] == "TABLE_MOVING"
+    assert play["level"] == "info"
+    assert not [line for line in captured.lines() if line["level"] in ("warning", "error")], captured.text
