@@ -16,7 +16,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -45,6 +45,9 @@ from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
+
+FINAL_RESPONSE_SECONDS: Final = 0.5
+"""After the final scrape's collection, time for the metrics thread to write its response before the exit."""
 
 
 class StartError(Exception):
@@ -258,8 +261,23 @@ class Server:
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:
+            await self._final_scrape(self.metrics)
             self.metrics.close()
         log.info("stopped")
+
+    async def _final_scrape(self, metrics: Metrics) -> None:
+        """Wait (``--final-scrape-seconds`` at most) for Prometheus to scrape the final counts: a drained
+        process otherwise exits within a second, and what it counted since the last scrape is lost."""
+        wait = self.settings.final_scrape_seconds
+        if wait <= 0 or not self.metrics_port:
+            return
+        metrics.scrapes.forget()
+        log.info("waiting for a final scrape", timeout_s=wait)
+        scraped = await asyncio.to_thread(metrics.scrapes.wait, wait)
+        if scraped:
+            # The scrape's response is written by the metrics thread after the collection this saw.
+            await asyncio.sleep(FINAL_RESPONSE_SECONDS)
+        log.info("final scrape", scraped=scraped)
 
     async def _watch_lease(self, node: Node) -> None:
         """Readiness of a cluster node: the game service is SERVING only while the database accepts its

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
+from server.cluster_flags import node_settings
 from server.metrics import Metrics
 from server.registry import Registry
 from server.service import SERVICE_NAME
@@ -31,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 DOCS = ROOT / "docs" / "operations.md"
 PROMTOOL = shutil.which("promtool")
+SCRAPE_INTERVAL_SECONDS = 15
+"""prometheus.yml's (a common one): a draining server waits longer than this for its last scrape."""
 METRIC_NAME = re.compile(r"\b(?:grpc_server_\w+|thousand_\w+|process_\w+|python_\w+|up)\b")
 
 
@@ -220,7 +223,10 @@ def test_compose_starts_the_server_prometheus_and_grafana() -> None:
     assert server["ports"] == [f"{settings.port}:{settings.port}", f"{settings.web_port}:{settings.web_port}"]
     data = next(v.split(":")[1] for v in server["volumes"])
     assert Path(settings.db).parent == Path(data)
-    assert int(server["stop_grace_period"].rstrip("s")) > settings.shutdown_grace
+    assert (
+        int(server["stop_grace_period"].rstrip("s")) > settings.shutdown_grace + settings.final_scrape_seconds
+    )
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     for name, service in services.items():
         for volume in service.get("volumes", []):
             source = volume.split(":")[0]
@@ -336,7 +342,8 @@ def test_kubernetes_statefulset_probes_volume_grace_and_resources() -> None:
     )  # no kill mid-drain
     # the kubelet waits longer than the server's drain
     assert settings.shutdown_grace >= SHUTDOWN_GRACE_SECONDS
-    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + 5
+    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + settings.final_scrape_seconds + 5
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     assert {"cpu", "memory"} <= set(container["resources"]["requests"])
     assert "memory" in container["resources"]["limits"]
     # non-root, as the image
@@ -442,11 +449,30 @@ def test_kubernetes_cluster_nodes_share_the_database_and_each_is_reachable() -> 
         assert int(port) == settings.port
         assert 0.5 <= settings.lease_seconds <= 30
         advertised.add(settings.advertise_address)
+        # issue #30, 6: the web port is set, declared and exposed on the name each node advertises it on
+        web = node_settings(
+            settings.node_id,
+            settings.advertise_address,
+            settings.host,
+            settings.port,
+            web_port=settings.web_port,
+            lease_seconds=settings.lease_seconds,
+            placement=settings.placement,
+            finished_kept_seconds=settings.table_idle_seconds,
+        ).web_endpoint
+        assert web == f"{host}:{settings.web_port}" and settings.web_port
+        declared = {p["name"]: p["containerPort"] for p in container["ports"]}
+        assert declared["web"] == settings.web_port
+        exposed_ports = {p["name"]: p for p in headless["spec"]["ports"]}
+        assert (
+            exposed_ports["web"]["port"] == settings.web_port and exposed_ports["web"]["targetPort"] == "web"
+        )
     assert len(advertised) == len(names)
     # readiness is the game service (which needs the database and the lease); liveness the process
     assert container["readinessProbe"]["grpc"]["service"] == SERVICE_NAME
     assert container["livenessProbe"]["grpc"].get("service", "") == ""
-    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + 5
+    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + settings.final_scrape_seconds + 5
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     # one node at a time may be drained; the client service spreads over every node
     budget = objects["PodDisruptionBudget/thousand"]["spec"]
     assert budget["maxUnavailable"] == 1

@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from prometheus_client import CollectorRegistry
 
 from server import probe
 from server.app import Server
+from server.process_metrics import MemoryLimitCollector, memory_limit
 from server.settings import Settings
 from tests.live_server import live_server
 from tests.server_harness import run
@@ -192,3 +194,63 @@ def test_a_tls_only_server_is_probed_healthy_as_the_image_and_manifests_probe_it
         assert plain.returncode == 1
         wrong = probe_with(healthcheck, {**base, "THOUSAND_TLS_SERVER_NAME": "other.test"})
         assert wrong.returncode == 1
+
+
+def test_a_draining_server_waits_for_one_last_scrape_of_its_final_counts(tmp_path: Path) -> None:
+    """Issue #30, 5: with --final-scrape-seconds a drained server stays up until Prometheus has scraped it
+    once more (what it counted since the scrape before is not lost), then exits at once."""
+    metrics_port = free_port()
+    env = {**os.environ, "THOUSAND_LOG_FORMAT": "json", "THOUSAND_SHUTDOWN_GRACE": "1"}
+    env["THOUSAND_FINAL_SCRAPE_SECONDS"] = "30"
+    argv = [sys.executable, "-m", "server.app", "--port", "0", "--metrics-port", str(metrics_port)]
+    argv += ["--db", str(tmp_path / "thousand.db")]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+
+    def until(msg: str) -> dict[str, Any]:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if json.loads(line)["msg"] == msg:
+                return dict(json.loads(line))
+        raise AssertionError(f"the server exited before {msg!r}")
+
+    try:
+        serving = until("serving")
+        assert probe.main(["--address", f"127.0.0.1:{serving['port']}"], {}) == 0
+        process.send_signal(signal.SIGTERM)
+        assert until("waiting for a final scrape")["timeout_s"] == 30
+        time.sleep(1)
+        assert process.poll() is None  # drained, stores closed, and still there to be scraped
+        scraped = Scrape(fetch(f"http://127.0.0.1:{metrics_port}/metrics"))
+        health = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check", "grpc_code": "OK"}
+        assert scraped.value("grpc_server_handled_total", **health) == 1
+        started = time.monotonic()
+        assert until("final scrape")["scraped"] is True
+        process.wait(timeout=10)
+        assert time.monotonic() - started < 5
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+
+
+def test_the_memory_limit_is_read_from_the_control_group(tmp_path: Path) -> None:
+    """thousand_memory_limit_bytes: cgroup v2's memory.max or v1's memory.limit_in_bytes, none when
+    unlimited (issue #30, 4: the memory alert compares the resident memory with it)."""
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    (v2 / "memory.max").write_text("1073741824\n")
+    assert memory_limit(v2) == 1 << 30
+    (v2 / "memory.max").write_text("max\n")
+    assert memory_limit(v2) is None
+    v1 = tmp_path / "v1" / "memory"
+    v1.mkdir(parents=True)
+    (v1 / "memory.limit_in_bytes").write_text("536870912\n")
+    assert memory_limit(v1.parent) == 1 << 29
+    (v1 / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    assert memory_limit(v1.parent) is None
+    assert memory_limit(tmp_path / "none") is None
+    limited = CollectorRegistry()
+    (v2 / "memory.max").write_text("268435456\n")
+    limited.register(MemoryLimitCollector(v2))
+    assert limited.get_sample_value("thousand_memory_limit_bytes") == 1 << 28
