@@ -13,19 +13,25 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import tomllib
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import yaml
 
+from server.cluster import Figures
 from server.cluster_flags import node_settings
+from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.metrics import Metrics
+from server.process_metrics import MemoryLimitCollector
 from server.registry import Registry
 from server.service import SERVICE_NAME
 from server.settings import SHUTDOWN_GRACE_SECONDS, Settings, parse_settings
+from server.stores import open_store
 from server.telemetry import Telemetry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,17 +51,37 @@ def load_all(path: Path) -> list[dict[str, Any]]:
     return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 
+def _cluster_node_figures() -> Any:
+    """What :class:`ClusterCollector` reads of a node, with nothing done yet: for the names of its families
+    (a real node needs PostgreSQL; tests/test_cluster.py scrapes one)."""
+    return SimpleNamespace(
+        figures=Figures(),
+        store=SimpleNamespace(holdings={}),
+        lease_age=0.0,
+        settings=SimpleNamespace(lease_seconds=5.0),
+    )
+
+
 @cache
 def exposed() -> frozenset[str]:
-    """Every sample name the server's /metrics can show (counters as _total, histograms in three parts)."""
+    """Every sample name the server's /metrics can show (counters as _total, histograms in three parts,
+    summaries in two): a server's own, its store's, a cluster node's, and the memory limit when it has one."""
     metrics = Metrics()
     metrics.watch(Registry(), Telemetry())
+    metrics.registry.register(StoreCollector(open_store(":memory:")))
+    metrics.registry.register(ClusterCollector(_cluster_node_figures()))
+    limit = Path(tempfile.mkdtemp()) / "cgroup"
+    limit.mkdir()
+    (limit / "memory.max").write_text("1073741824\n")
+    metrics.registry.register(MemoryLimitCollector(limit))
     names = {"up"}
     for family in metrics.registry.collect():
         if family.type == "counter":
             names.add(f"{family.name}_total")
         elif family.type == "histogram":
             names |= {f"{family.name}_bucket", f"{family.name}_count", f"{family.name}_sum"}
+        elif family.type == "summary":
+            names |= {f"{family.name}_count", f"{family.name}_sum"}
         else:
             names.add(family.name)
     return frozenset(names)
@@ -108,14 +134,28 @@ def test_alert_rules_are_complete_and_use_exposed_metrics() -> None:
     doc_anchors = anchors(DOCS.read_text())
     names = [rule["alert"] for rule in alert_rules()]
     assert len(set(names)) == len(names)
-    # the issue's four concerns: errors, latency, tables without progress, stream lag
+    # the issue's four concerns: errors, latency, tables without progress, stream lag; and issue #30's:
+    # a vanished target, the store, loop stalls, the cluster's lease and dead nodes, memory
     for needed in (
         "ThousandHighErrorRate",
         "ThousandHighLatency",
         "ThousandBotTableStuck",
         "ThousandStreamsLagging",
+        "ThousandServerAbsent",
+        "ThousandStoreFailing",
+        "ThousandEventLoopStalled",
+        "ThousandClusterLeaseStale",
+        "ThousandClusterNodeDeclaredDead",
+        "ThousandMemoryNearLimit",
     ):
         assert needed in names
+    # no aggregation drops the target's labels: in a cluster every alert says which node
+    for rule in alert_rules():
+        assert not re.search(r"\bby\s*\(", rule["expr"]), f"{rule['alert']}: aggregate `without (...)`"
+        assert "absent(" in rule["expr"] or "instance" in rule["annotations"]["summary"], rule["alert"]
+    # a deploy's TABLE_MOVING (Unavailable) is no server error: only the store's alert covers that code
+    (errors,) = [rule for rule in alert_rules() if rule["alert"] == "ThousandHighErrorRate"]
+    assert "Unavailable" not in errors["expr"]
     for rule in alert_rules():
         assert re.fullmatch(r"Thousand[A-Z]\w+", rule["alert"])
         assert rule["labels"]["severity"] in ("critical", "warning", "info")
@@ -191,6 +231,22 @@ def test_dashboard_panels_query_exposed_metrics() -> None:
     # every metric of the issue is on the dashboard
     for family in families():
         assert {family, f"{family}_bucket"} & queried, f"{family} is on no panel"
+
+
+def test_dashboard_has_store_and_cluster_panels() -> None:
+    """Issue #30, 4: the store's and the cluster's metrics are on the dashboard, each node on its own line,
+    and the memory panel shows the limit the alert compares with."""
+    dashboard = json.loads((DEPLOY / "grafana" / "dashboards" / "thousand.json").read_text())
+    rows = {p["title"] for p in dashboard["panels"] if p["type"] == "row"}
+    assert {"Store", "Cluster"} <= rows
+    exprs = [t["expr"] for p in dashboard["panels"] if p["type"] != "row" for t in p["targets"]]
+    queried = {name for expr in exprs for name in METRIC_NAME.findall(expr)}
+    store_and_cluster = {n for n in exposed() if n.startswith(("thousand_store_", "thousand_cluster_"))}
+    assert store_and_cluster and store_and_cluster <= queried, store_and_cluster - queried
+    assert "thousand_memory_limit_bytes" in queried
+    for expr in exprs:
+        if re.search(r"thousand_(store|cluster)_", expr):
+            assert not re.search(r"\b(sum|max|min|avg)\s*(by\s*\([^)]*\))?\s*\(", expr), expr
 
 
 def test_grafana_provisioning_matches_compose() -> None:
