@@ -13,6 +13,7 @@ import asyncio
 import gc
 import math
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server import tracing
 from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
@@ -370,6 +372,8 @@ def tune_gc(threshold: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
+    if settings.otlp_endpoint:
+        tracing.configure_otlp(settings.otlp_endpoint, settings.node_id or socket.gethostname())
     tune_gc(settings.gc_threshold)
     try:
         asyncio.run(serve(settings))
@@ -377,6 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("cannot start", error=str(error))
         print(f"thousand-server: {error}", file=sys.stderr)
         return 1
+    finally:
+        tracing.shutdown()  # the spans still batched go out
     return 0
 
 
