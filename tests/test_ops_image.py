@@ -86,9 +86,9 @@ def test_one_lock_pins_every_dependency_for_development_and_the_image() -> None:
         text=True,
     ).stdout
     here = {canonicalize_name(p["name"]): p["version"] for p in json.loads(installed)}
-    for name, version in pins.items():
-        if name in here:  # packages of other extras (bench) may be missing
-            assert here[name] == version, f"{name}: {here[name]} installed, {version} locked (make)"
+    for package, version in pins.items():
+        if package in here:  # packages of other extras (bench) may be missing
+            assert here[package] == version, f"{package}: {here[package]} installed, {version} locked (make)"
 
 
 def _accepts(version: int, engines: str) -> bool:
