@@ -85,7 +85,7 @@ def test_one_lock_pins_every_dependency_for_development_and_the_image() -> None:
         capture_output=True,
         text=True,
     ).stdout
-    here = {canonicalize_name(p["name"]): p["version"] for p in json.loads(installed)}
+    here: dict[str, str] = {canonicalize_name(p["name"]): p["version"] for p in json.loads(installed)}
     for package, version in pins.items():
         if package in here:  # packages of other extras (bench) may be missing
             assert here[package] == version, f"{package}: {here[package]} installed, {version} locked (make)"
