@@ -96,11 +96,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     ]
     fair = game.fair
     return {
-        "format": FORMAT,
-        "game": adapter.name,
-        "table_id": stored.table_id,
-        "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
-        "rules": rules_json(table.rules),
+        **_heading(stored, table),
         "seed": str(stored.config.seed),
         "seeded": stored.config.seeded,
         **({} if fair is None else {"fair": _fair_json(fair)}),
@@ -119,16 +115,23 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
+def _heading(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
+    """What every record starts with: its format, the game, the table and its rules."""
+    return {
+        "format": FORMAT,
+        "game": table.adapter.name,
+        "table_id": stored.table_id,
+        "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
+        "rules": rules_json(table.rules),
+    }
+
+
 def _unfinished_record(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
     """A game still in play as anyone watching it may see it: nothing that tells a coming card."""
     adapter = table.adapter
     fair = table.game.fair
     return {
-        "format": FORMAT,
-        "game": adapter.name,
-        "table_id": stored.table_id,
-        "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
-        "rules": rules_json(table.rules),
+        **_heading(stored, table),
         "seed": "",
         "seeded": stored.config.seeded,
         **({} if fair is None else {"fair": {"scheme": FAIR_SCHEME, "commitment": fair.commitment}}),

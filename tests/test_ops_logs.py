@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -28,48 +26,10 @@ from server.settings import parse_settings
 from server.table import AnyTable
 from server.telemetry import Telemetry
 from tests.blagogo_players import TURNOVER_LIMIT
+from tests.conftest import Captured
 from tests.server_harness import Client, harness, run, seated, thousand_table, token_md
 from tests.test_ops_metrics import Scrape
 from thousand.v1 import table_service_pb2 as pb
-
-
-class Captured:
-    def __init__(self) -> None:
-        self.stream = io.StringIO()
-
-    @property
-    def text(self) -> str:
-        return self.stream.getvalue()
-
-    def lines(self) -> list[dict[str, Any]]:
-        """Every line, parsed: each must be one JSON object."""
-        parsed = []
-        for line in self.text.splitlines():
-            value = json.loads(line)
-            assert isinstance(value, dict), line
-            parsed.append(value)
-        return parsed
-
-    def find(self, msg: str, **fields: object) -> list[dict[str, Any]]:
-        return [
-            line
-            for line in self.lines()
-            if line["msg"] == msg and all(line.get(k) == v for k, v in fields.items())
-        ]
-
-
-@pytest.fixture
-def captured() -> Iterator[Captured]:
-    """The process's logs as JSON lines in memory, at debug level; the logging setup is restored after."""
-    root = logging.getLogger()
-    level = root.level
-    capture = Captured()
-    handler = configure_logging("json", "debug", stream=capture.stream)
-    try:
-        yield capture
-    finally:
-        unconfigure_logging(handler)
-        root.setLevel(level)
 
 
 def test_a_whole_game_logged_as_json_without_tokens_or_cards(captured: Captured) -> None:

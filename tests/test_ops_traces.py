@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -25,30 +24,15 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, format_span_id, format_trace_id
 
 from server import tracing
-from server.logs import configure_logging, unconfigure_logging
+from tests.conftest import Captured
 from tests.live_server import ROOT, free_port
 from tests.server_harness import Harness, harness, run, seated, thousand_table, token_md
-from tests.test_ops_logs import Captured
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CLIENT_SPAN = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{CLIENT_TRACE}-{CLIENT_SPAN}-01"
-
-
-@pytest.fixture
-def captured() -> Iterator[Captured]:
-    """The process's log lines, as JSON, in memory."""
-    capture = Captured()
-    root = logging.getLogger()
-    level = root.level
-    handler = configure_logging("json", "info", stream=capture.stream)
-    try:
-        yield capture
-    finally:
-        unconfigure_logging(handler)
-        root.setLevel(level)
 
 
 @pytest.fixture
