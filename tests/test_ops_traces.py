@@ -27,6 +27,7 @@ from server import tracing
 from tests.conftest import Captured
 from tests.live_server import ROOT, free_port
 from tests.server_harness import Harness, harness, run, seated, thousand_table, token_md
+from tests.web_harness import http_request, web_server
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -195,3 +196,31 @@ def test_the_server_exports_its_spans_by_otlp_when_an_endpoint_is_set() -> None:
     assert listed.trace_id.hex() == CLIENT_TRACE
     service = {a.key: a.value.string_value for a in exported[0][0].resource.attributes}
     assert service["service.name"] == "thousand-server"
+
+
+def test_a_browsers_traceparent_header_on_the_web_port_continues_its_trace(
+    spans: InMemorySpanExporter, captured: Captured
+) -> None:
+    """The web port (Connect) reads the W3C header as the gRPC port reads the metadata."""
+
+    async def scenario() -> int:
+        async with web_server() as (server, _, _):
+            response = await http_request(
+                server.web_port,
+                "POST",
+                "/thousand.v1.TableService/ListTables",
+                b"{}",
+                {
+                    "content-type": "application/json",
+                    "connect-protocol-version": "1",
+                    "traceparent": TRACEPARENT,
+                },
+            )
+            return response.status
+
+    assert run(scenario()) == 200
+    listed = by_name(spans.get_finished_spans(), "thousand.v1.TableService/ListTables")
+    assert trace_of(listed) == CLIENT_TRACE and parent_of(listed) == CLIENT_SPAN
+    assert listed.attributes is not None and listed.attributes["thousand.transport"] == "connect"
+    (line,) = captured.find("rpc", grpc_method="ListTables")
+    assert line["trace_id"] == CLIENT_TRACE and line["transport"] == "connect"
