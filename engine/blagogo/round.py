@@ -52,6 +52,7 @@ from engine.blagogo.actions import (
     take,
 )
 from engine.blagogo.cards import CARDS, Card, cards_of, indices_of
+from engine.blagogo.dead_round import is_dead, is_stalled
 from engine.blagogo.errors import BlagogoReason, illegal
 from engine.blagogo.events import (
     BridgeStarted,
@@ -61,6 +62,7 @@ from engine.blagogo.events import (
     DeckExhausted,
     Discarded,
     Event,
+    Exhaustion,
     HandDealt,
     RoundRevealed,
     WentOut,
@@ -70,6 +72,9 @@ from engine.blagogo.round_state import Commit, Phase, RoundState
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 
 __all__ = ["Phase", "Round"]
+
+PLACING: tuple[type, ...] = (LayMelds, AddToMeld, SwapJoker)
+"""The actions that put a card on the table."""
 
 
 class Round(RoundState):
@@ -135,6 +140,9 @@ class Round(RoundState):
         """Apply ``seat``'s action and return its events; on rejection raise with the round unchanged."""
         commit = self._plan(seat, action)
         self._legal = None
+        if type(action) in PLACING:
+            self.quiet_turns = 0
+            self.placed_since_turnover = True
         events: list[Event] = []
         commit(events)
         return events
@@ -271,18 +279,31 @@ class Round(RoundState):
         nxt = (seat + 1) % n
         self.to_act = nxt
         self.turns[nxt] += 1
+        self.quiet_turns += 1
         self.phase = Phase.DRAW
         if self.deck:
             return
-        limit = self.rules.turnover_limit
-        if not self.bridge or (limit and self.turnovers >= limit):  # B-10: the round ends with no winner
-            events.append(DeckExhausted(self.turnovers))
+        reason = self._unwon()
+        if reason is not None:  # B-10: the round ends with no winner
+            events.append(DeckExhausted(self.turnovers, reason))
             self._finish(events)
             return
         self.deck = self.bridge[::-1]  # B-10: face down, the earliest-laid card on top
         self.bridge = []
         self.turnovers += 1
+        self.placed_since_turnover = False
         events.append(BridgeTurnedOver(len(self.deck)))
+
+    def _unwon(self) -> Exhaustion | None:
+        """Why the round ends with no winner now that a draw is due from an empty deck (B-10), if it does."""
+        if not self.bridge:
+            return Exhaustion.NOTHING_TO_DRAW
+        limit = self.rules.turnover_limit
+        if limit and self.turnovers >= limit:
+            return Exhaustion.TURNOVER_LIMIT
+        if is_dead(self) or is_stalled(self, self.quiet_turns, self.placed_since_turnover):
+            return Exhaustion.NO_ONE_CAN_GO_OUT
+        return None
 
     def _finish(self, events: list[Event]) -> None:
         self.phase = Phase.OVER
