@@ -248,19 +248,19 @@ def _joined(meld: TableMeld, index: int, cap: int) -> list[tuple[TableMeld, tupl
     if meld.closed:
         return out
     if meld.kind is MeldKind.SET:
-        meanings = (STANDS_SET[meld.rank],) if index >= FIRST_JOKER else ()
-        tries: list[tuple[tuple[Stands, ...], End | None]] = [(meanings, None)]
+        as_set: tuple[Stands, ...] = (STANDS_SET[meld.rank],) if index >= FIRST_JOKER else ()
+        tries: list[tuple[tuple[Stands, ...], End | None]] = [(as_set, None)]
     else:
         assert meld.suit is not None
         tries = []
         for end, rank in ((End.HIGH, (meld.high + 1) % RANKS), (End.LOW, (meld.rank - 1) % RANKS)):
             meaning = (STANDS_RUN[meld.suit * RANKS + rank],) if index >= FIRST_JOKER else ()
             tries.append((meaning, end))
-    for meanings, end in tries:
+    for meanings, at_end in tries:
         if index >= FIRST_JOKER and meld.jokers >= cap:
             continue
         with contextlib.suppress(IllegalActionError, InvalidActionError):
-            out.append((extend_meld(meld, meld.owner, (card,), meanings, end), ()))
+            out.append((extend_meld(meld, meld.owner, (card,), meanings, at_end), ()))
     if index < FIRST_JOKER:
         try:
             swapped, joker = swap_joker(meld, meld.owner, card)

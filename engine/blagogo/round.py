@@ -24,9 +24,10 @@ are in :mod:`engine.blagogo.round_state`, the meld actions' in :mod:`engine.blag
 
 - The deck is turned over (B-10) at the start of the turn of the player who must draw from an empty deck,
   before they decide; so the bridge they could have taken from is now the deck. At the start of every turn
-  the bridge holds at least the last discard, so B-10's "bridge empty too" never happens: a round in which
-  every card left is dead would go on for ever. The variant ``turnover_limit`` (off by default; not in the
-  source) ends the round with no winner when the deck runs out after that many turnovers.
+  the bridge holds at least the last discard, so B-10's "bridge empty too" never happens; at that moment a
+  round nobody can go out of ends instead (:mod:`engine.blagogo.dead_round`). The variant ``turnover_limit``
+  (off by default; not in the source) ends the round with no winner when the deck runs out after that many
+  turnovers.
 - B-9 ``bridge_take_must_meld``: taking is allowed when some sequence of the turn's meld actions can put the
   deepest card taken on the table (a joker swapped out first, then laid with it, counts:
   :func:`engine.blagogo.placing.can_meld_this_turn`); until it is on the table the player may not discard.
