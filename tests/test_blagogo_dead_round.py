@@ -19,11 +19,14 @@ import pytest
 
 from clients.bots.blagogo import make_blagogo_strategy
 from clients.bots.strategy import StrategyOptions
+from clients.cli.blagogo_text import event_lines
+from codec.blagogo.events import event_from_proto, event_to_proto
 from engine.blagogo import BlagogoRules, Game, LayMelds, MeldSpec, dead_round, view
 from engine.blagogo.actions import STANDS_RUN, STANDS_SET, Action, Discard, Stands
 from engine.blagogo.cards import CARDS, FIRST_JOKER, cards_of, indices_of
 from engine.blagogo.events import DeckExhausted, Event, Exhaustion, WentOut
 from engine.blagogo.round import Round
+from thousand.v1 import blagogo_events_pb2
 
 MAX_ROUND_ACTIONS = 5000
 """Far above a real round (a few hundred actions); a round beyond it is a round that would not end."""
@@ -181,3 +184,31 @@ def test_no_ended_round_could_have_been_won_on_the_next_turn() -> None:
             )
         checked += 1
     assert checked >= 1, "no ended round to check"
+
+
+# ------------------------------------------------------------------------------- what clients are told
+
+
+@pytest.mark.parametrize("reason", list(Exhaustion))
+def test_the_reason_round_trips_through_the_codec(reason: Exhaustion) -> None:
+    """B-10: DeckExhausted carries why the round ended (BlagogoExhaustion, an additive field)."""
+    event = DeckExhausted(3, reason)
+    assert event_from_proto(event_to_proto(event)) == event
+
+
+def test_an_event_without_a_reason_reads_as_nothing_to_draw() -> None:
+    """An event sent before the reason existed (the field unset) reads as the engine's old only reason."""
+    ev = blagogo_events_pb2.BlagogoEvent
+    message = ev(deck_exhausted=ev.DeckExhausted(turnovers=2))
+    assert event_from_proto(message) == DeckExhausted(2, Exhaustion.NOTHING_TO_DRAW)
+
+
+def test_the_terminal_client_says_no_one_could_go_out() -> None:
+    """Clients say what happened: 'the round ended: no one could go out'."""
+    names = ["Ann", "Bob"]
+    assert event_lines(DeckExhausted(4, Exhaustion.NO_ONE_CAN_GO_OUT), names) == [
+        "The round ended: no one could go out (no winner)"
+    ]
+    assert "limit" in event_lines(DeckExhausted(2, Exhaustion.TURNOVER_LIMIT), names)[0]
+    old = event_lines(DeckExhausted(1, Exhaustion.NOTHING_TO_DRAW), names)
+    assert old[0].startswith("Nothing left to draw")
