@@ -74,8 +74,10 @@ OPENING_CARDS: Final = 12
 """The most cards an opening lays: a player who has not opened holds 13 in the play phase and keeps one."""
 BEST_CARD: Final = 25
 """A joker's best value in a meld (standing for an ace in a set)."""
-SEARCH_BUDGET: Final = 1_500
-"""Steps :func:`can_go_out_alone` may take for one player before it answers a generous yes."""
+ANY_FACE: Final = -1
+"""In ``RoundState.go_out_draws``: no drawn card at all could help (the quick answer)."""
+SEARCH_BUDGET: Final = 400
+"""Steps the search may take for one drawn card before it answers a generous yes."""
 
 
 def circulating(state: RoundState) -> int:
@@ -179,30 +181,32 @@ def can_go_out_alone(state: RoundState, seat: int) -> bool:
     placed even with any one more card make it impossible. Otherwise searched: every card the player could
     draw (any face in the deck or the bridge), then every way to put all the cards but one on the
     table, one card at a time (the opening minimum aside: generous). A search that grows past
-    ``SEARCH_BUDGET`` steps answers yes, so the answer may be a generous yes, never a wrong no.
+    ``SEARCH_BUDGET`` steps for one drawn card answers yes, so the answer may be a generous yes, never a
+    wrong no.
     """
     hand = state.hands[seat]
-    cap = state.rules.max_jokers_per_meld or JOKER_COUNT
-    melds = tuple(m for m in state.playable(seat, state.melds) if not m.closed)
-    if _hopeless(hand, melds, cap) >= 2:
-        return False  # the quick answer: two cards that could not be placed even with any one more card
-    others = 0
+    known = state.go_out_draws.get((seat, hand))
+    if known is None:
+        known = state.go_out_draws[seat, hand] = {}
+        cap = state.rules.max_jokers_per_meld or JOKER_COUNT
+        if _hopeless(hand, _open_melds(state, seat), cap) >= 2:
+            known[ANY_FACE] = False  # the quick answer: two cards that no one more card could place
+    if ANY_FACE in known:
+        return False
     for index in (*state.deck, *state.bridge):
-        others |= 1 << index
-    budget = [SEARCH_BUDGET]
-    seen: set[int] = set()
-    while others:
-        low = others & -others
-        others ^= low
-        drawn = low.bit_length() - 1
-        face = CARD_FACE[drawn]
-        if face in seen:
-            continue  # the two copies of a face (or two jokers) play alike
-        seen.add(face)
-        cards = tuple(sorted((*indices_of(hand), drawn)))
-        if _place_all(cards, melds, cap, True, budget):
+        face = CARD_FACE[index]
+        wins = known.get(face)
+        if wins is None:
+            cards = tuple(sorted((*indices_of(hand), index)))
+            cap = state.rules.max_jokers_per_meld or JOKER_COUNT
+            wins = known[face] = _place_all(cards, _open_melds(state, seat), cap, True, [SEARCH_BUDGET])
+        if wins:
             return True
     return False
+
+
+def _open_melds(state: RoundState, seat: int) -> tuple[TableMeld, ...]:
+    return tuple(m for m in state.playable(seat, state.melds) if not m.closed)
 
 
 def _hopeless(hand: int, melds: Sequence[TableMeld], cap: int) -> int:

@@ -144,6 +144,8 @@ class Round(RoundState):
         if type(action) in PLACING:
             self.quiet_turns = 0
             self.placed_since_turnover = True
+            if self.go_out_draws:
+                self.go_out_draws = {}
         events: list[Event] = []
         commit(events)
         return events
