@@ -17,8 +17,8 @@ from itertools import combinations, product
 
 import pytest
 
-from clients.bots.blagogo import make_blagogo_strategy
-from clients.bots.strategy import StrategyOptions
+from bots.blagogo import make_blagogo_strategy
+from bots.strategy import StrategyOptions
 from clients.cli.blagogo_text import event_lines
 from codec.blagogo.events import event_from_proto, event_to_proto
 from engine.blagogo import BlagogoRules, Game, LayMelds, MeldSpec, dead_round, view
