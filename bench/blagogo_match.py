@@ -31,33 +31,25 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
-from bench.procs import HOST, ROOT, cpu_seconds, free_port, start, stop, wait_for_port  # noqa: E402
+from bench.procs import (  # noqa: E402
+    HOST,
+    ROOT,
+    cpu_seconds,
+    free_port,
+    server_argv,
+    start,
+    stop,
+    wait_for_port,
+)
 
 ISSUE_33 = "heuristic,heuristic,random,random,heuristic"
-
-
-def server_argv(port: int) -> list[str]:
-    """The game server with its defaults, as ``make run`` starts it (only the address and a quiet log)."""
-    return [
-        sys.executable,
-        "-m",
-        "server.app",
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        "--db",
-        ":memory:",
-        "--log-level",
-        "warning",
-    ]
 
 
 def run(strategies: str, seed: int, timeout: float) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-blagogo-") as work:
         log = Path(work) / "server.log"
-        server = start(server_argv(port), log)
+        server = start(server_argv(port, fast_bots=False), log)  # the defaults, as `make run`
         try:
             wait_for_port(port, server, log)
             argv = [
