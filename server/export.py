@@ -51,10 +51,10 @@ from google.protobuf import json_format
 
 from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
-from server.seats import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 from server.store import DEFAULT_GAME, StoredTable
-from server.stores import is_postgres, open_store
-from server.table import AnyTable, Table
+from server.store_select import is_postgres, open_store
+from server.table import Table
+from server.table_state import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 
 FORMAT: Final = "thousand.game-record/1"
 
@@ -62,7 +62,7 @@ FORMAT: Final = "thousand.game-record/1"
 def record_of(stored: StoredTable) -> dict[str, Any]:
     """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
     adapter = adapter_for_name(stored.config.game)
-    table: AnyTable = Table(
+    table: Table = Table(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -115,7 +115,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _stop_message(table: AnyTable) -> str:
+def _stop_message(table: Table) -> str:
     """What the server said when it stopped the table: its last event says it."""
     last = table.log[-1] if table.log else None
     return last.message if isinstance(last, TableStoppedEvent) else ""

@@ -37,8 +37,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from server.clock import TimeControl
 from server.logs import get_logger
+from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""

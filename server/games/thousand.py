@@ -2,7 +2,7 @@
 
 Thousand lists every legal action (T-34), so an action outside the list is refused by applying it (the engine
 raises, unchanged). The acting seat's view and its legal actions go out with every action, so both are
-written the fast way: the view by :mod:`server.view_wire`, each action's bytes cached.
+written the fast way: the view by :mod:`server.thousand_view_bytes`, each action's bytes cached.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from engine import events as thousand_events
 from engine.cards import Card
 from engine.seeds import FairDeals
 from engine.verify import THOUSAND as THOUSAND_DEALS
-from server import view_wire, wire
+from server import protobuf_wire as wire
+from server import thousand_view_bytes as view_wire
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.thousand_actions_pb2 import ThousandAction
@@ -142,7 +143,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
         return pb.View(thousand=codec.view_to_proto(engine.view(game, audience)))
 
     def view_bytes(self, game: engine.Game, audience: int | None) -> bytes:
-        """Written by hand (:mod:`server.view_wire`, the same bytes as serializing :meth:`view_to_proto`): the
+        """Written by hand (:mod:`server.thousand_view_bytes`, the same bytes as serializing :meth:`view_to_proto`): the
         acting seat's view is sent with every action; no View wrapper built around it and copied either."""
         return wire.message_field(_VIEW_THOUSAND, view_wire.view_bytes(engine.view(game, audience)))
 
