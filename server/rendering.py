@@ -1,10 +1,11 @@
 """What a table's streams send, serialized: StreamEventsResponse messages of its events, Turns and snapshots.
 
 Everything here reads the table's core (:class:`~server.table_core.TableCore`) and its turn clock, given as
-arguments. A message is written from serialized pieces (:mod:`server.protobuf_wire`), each piece once per change however many
-audiences share it: an event every seat sees alike (every card played, every bid) is serialized once for
-all of them, and so is the Turn every stream but the acting seat's gets. The pieces go in field-number order,
-as protobuf's own serializer writes them, so the bytes are protobuf's (tests/test_wire.py compares them).
+arguments. A message is written from serialized pieces (:mod:`server.protobuf_wire`), each piece once per
+change however many audiences share it: an event every seat sees alike (every card played, every bid) is
+serialized once for all of them, and so is the Turn every stream but the acting seat's gets. The pieces go in
+field-number order, as protobuf's own serializer writes them, so the bytes are protobuf's (tests/test_wire.py
+compares them).
 """
 
 from __future__ import annotations
@@ -145,8 +146,8 @@ def event_bytes(adapter: AnyAdapter, seen: TableEvent[Any]) -> bytes:
 def turn_bytes(core: TableCore, clock: TurnClock, audience: int | None) -> bytes:
     """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
 
-    Written field by field in field-number order (see :mod:`server.protobuf_wire`): the legal actions come from
-    the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
+    Written field by field in field-number order (see :mod:`server.protobuf_wire`): the legal actions come
+    from the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
     """
     seat = core.to_act
     if seat is None:

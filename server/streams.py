@@ -209,7 +209,7 @@ class Streams:
             )
         return self._stream(core, clock, subscriber, after, resynced, opened)
 
-    async def _stream(
+    async def _stream(  # noqa: PLR0917  # the arguments of open(), passed on
         self,
         core: TableCore,
         clock: TurnClock,

@@ -56,6 +56,7 @@ from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
 
+
 class Table:
     """A table of one game (its ``adapter``'s) with open and bot seats."""
 

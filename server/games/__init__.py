@@ -41,7 +41,7 @@ AnyAdapter = GameAdapter[Any, Any, Any, Any]
 THOUSAND: Final = ThousandAdapter()
 BLAGOGO: Final = BlagogoAdapter()
 ADAPTERS: Final[tuple[AnyAdapter, ...]] = (THOUSAND, BLAGOGO)
-"""Every game the server plays, in GameKind order."""
+"""Every game the server plays, in GameKind order (:data:`games.GAMES`'s: a test holds them alike)."""
 GAMES: Final = tuple(a.name for a in ADAPTERS)
 """The games' names: the store's game names and the ``game`` metric label's values."""
 
