@@ -4,9 +4,10 @@ A **command** is what someone asks of a table (a person joins, acts, leaves or t
 moves; a seat's time runs out; the server stops the table). :meth:`server.table_core.TableCore.decide` turns
 it into a **change**: the steps to store and then apply (in one commit), or a refusal with its reason, or the
 outcome of a retried request that changes nothing. A **step** is one stored record
-(:class:`server.store.Record`) as a typed value: :func:`step_of` reads a stored record back, so a table rebuilt from its store applies the
-very steps the live table applied. A **frame** is the table after a step, as the shell's parts need it (who
-acts, the seats, whether it is over): an immutable value, so no part needs a pointer to the table.
+(:class:`server.store.Record`) as a typed value: :func:`step_of` reads a stored record back, so a table
+rebuilt from its store applies the very steps the live table applied. A **frame** is the table after a step,
+as the shell's parts need it (who acts, the seats, whether it is over): an immutable value, so no part needs
+a pointer to the table.
 """
 
 from __future__ import annotations
