@@ -115,14 +115,14 @@ def test_every_command_at_every_state_is_decided_without_change_and_applies_as_o
             assert [record_of(step_of(r, adapter.action_from_bytes)) for r in records] == records
             events = _applied(twin, change)
             assert twin.log == [*core.log, *events]
-        seat = core.to_act
-        assert seat is not None
-        action = rng.choice(list(adapter.turn_actions(core.game, seat)))
-        change = core.decide(Act(seat, f"play{core.decisions}", core.sequence, action))
+        acting = core.to_act
+        assert acting is not None
+        action = rng.choice(list(adapter.turn_actions(core.game, acting)))
+        change = core.decide(Act(acting, f"play{core.decisions}", core.sequence, action))
         assert change.refusal is None, change.refusal
         stored.extend(change.steps)
         _applied(core, change)
-        retried = core.decide(Act(seat, f"play{core.decisions - 1}", None, action))
+        retried = core.decide(Act(acting, f"play{core.decisions - 1}", None, action))
         assert retried.sequence == core.sequence and not retried.steps  # a retry: its first outcome
     rebuilt = _core(adapter, rules, seed)
     rebuilt.replay(step_of(record_of(s), adapter.action_from_bytes) for s in stored)
