@@ -70,12 +70,13 @@ class Bots:
         strategy still decides from the whole view it is given at its turn.
         """
         players = self._players
-        for seat, state in enumerate(published.frame.seats):
-            if state.taken_over and seat not in players:
-                player = players[seat] = self._adapter.new_bot(self._adapter.takeover_strategy)
-                if player.observes:
-                    player.observe(game, seat)
-        if published.moved:
+        if not published.moved:  # a seat's change, not the game's: maybe a seat taken over
+            for seat, state in enumerate(published.frame.seats):
+                if state.taken_over and seat not in players:
+                    player = players[seat] = self._adapter.new_bot(self._adapter.takeover_strategy)
+                    if player.observes:
+                        player.observe(game, seat)
+            return
             for seat, player in players.items():
                 if player.observes:
                     try:

@@ -319,7 +319,7 @@ class Table:
     def ensure_bots_running(self) -> None:
         """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
         self.clock.ensure_armed(self._timer_fired)
-        if self.core.frame().bot_to_act is not None:
+        if self.core.bot_to_act() is not None:
             self.bots.ensure_running(self._play_bots)
 
     def _bot_pace(self) -> float:
@@ -341,8 +341,7 @@ class Table:
             kind = BOTS_ONLY if self.played_by_bots_only() else PEOPLE
             await self.pacer.turn(kind)
             async with self.lock:
-                frame = self.core.frame()
-                seat = frame.bot_to_act
+                seat = self.core.bot_to_act()
                 if seat is None:
                     return
                 try:

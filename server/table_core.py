@@ -150,7 +150,15 @@ class TableCore:
     @property
     def to_act(self) -> int | None:
         """The seat that must decide now; None before the start and once the table is finished."""
-        return self.game.to_act if self.started and not self.finished else None
+        if not self.started or self.stopped is not None:
+            return None
+        seat: int | None = self.game.to_act  # None once the game is over
+        return seat
+
+    def bot_to_act(self) -> int | None:
+        """The seat to act when a server-run bot plays it (a bot seat, or one taken over on time)."""
+        seat = self.to_act
+        return seat if seat is not None and self.seats[seat].played_by_bot else None
 
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if not s.taken)
@@ -161,9 +169,8 @@ class TableCore:
 
     def frame(self) -> Frame:
         """The table as it is now, as a value."""
-        return Frame(
-            self.sequence, self.decisions, self.to_act, self.started, self.finished, tuple(self.seats)
-        )
+        finished = self.stopped is not None or bool(self.game.is_over)
+        return Frame(len(self.log), self.decisions, self.to_act, self.started, finished, tuple(self.seats))
 
     # ------------------------------------------------------------------ deciding
 
