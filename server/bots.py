@@ -77,12 +77,12 @@ class Bots:
                     if player.observes:
                         player.observe(game, seat)
             return
-            for seat, player in players.items():
-                if player.observes:
-                    try:
-                        player.observe(game, seat)
-                    except Exception:  # another seat's action must not fail for a bot's memory
-                        log.exception("bot observe failed", seat=seat, strategy=player.strategy)
+        for seat, player in players.items():
+            if player.observes:
+                try:
+                    player.observe(game, seat)
+                except Exception:  # another seat's action must not fail for a bot's memory
+                    log.exception("bot observe failed", seat=seat, strategy=player.strategy)
 
     def decide(self, game: Any, seat: int, sequence: int, bot_seat: bool) -> Any:
         """The seat's move now, from what the seat may see: the same on any node, after any restart (its
