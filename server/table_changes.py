@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from server.errors import ServiceError
 from server.store import Record
@@ -91,6 +91,10 @@ class Seeded:
     seat: int
     seed: str
 
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("seed", self.seat, self.seed)
+
 
 @dataclass(frozen=True, slots=True)
 class Joined:
@@ -98,10 +102,18 @@ class Joined:
     player_name: str
     token_hash: bytes
 
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("join", self.seat, self.player_name, self.token_hash)
+
 
 @dataclass(frozen=True, slots=True)
 class Left:
     seat: int
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("leave", self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,16 +126,28 @@ class Acted:
     data: bytes
     """The action as the store keeps it (the game's action message, serialized)."""
 
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("action", self.seat, self.request_id, self.data)
+
 
 @dataclass(frozen=True, slots=True)
 class TimedOut:
     seat: int
     policy: TimeoutPolicy
 
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("timeout", self.seat, self.policy.value)
+
 
 @dataclass(frozen=True, slots=True)
 class Reclaimed:
     seat: int
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("reclaim", self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +155,19 @@ class BankCharged:
     seat: int
     left: float
 
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("bank", self.seat, f"{self.left:.3f}")
+
 
 @dataclass(frozen=True, slots=True)
 class Stopped:
     reason: StopReason
     message: str
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("stop", -1, self.reason.value, self.message.encode())
 
 
 Step: TypeAlias = Seeded | Joined | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped
@@ -143,23 +175,7 @@ Step: TypeAlias = Seeded | Joined | Left | Acted | TimedOut | Reclaimed | BankCh
 
 def record_of(step: Step) -> Record:
     """The step as the store keeps it."""
-    match step:
-        case Seeded(seat, seed):
-            return Record("seed", seat, seed)
-        case Joined(seat, name, token_hash):
-            return Record("join", seat, name, token_hash)
-        case Left(seat):
-            return Record("leave", seat)
-        case Acted(seat, request_id, _, data):
-            return Record("action", seat, request_id, data)
-        case TimedOut(seat, policy):
-            return Record("timeout", seat, policy.value)
-        case Reclaimed(seat):
-            return Record("reclaim", seat)
-        case BankCharged(seat, left):
-            return Record("bank", seat, f"{left:.3f}")
-        case Stopped(reason, message):
-            return Record("stop", -1, reason.value, message.encode())
+    return step.record()
 
 
 def step_of(record: Record, action_from_bytes: Any) -> Step:
@@ -189,8 +205,7 @@ def step_of(record: Record, action_from_bytes: Any) -> Step:
 # ------------------------------------------------------------------------------------------------ changes
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """What a command does: ``steps`` to store in one commit and then apply, in order; ``refusal``: the
     error the command ends with, after its steps (if any: a person's action taking the seat back is refused
     with the seat theirs again); ``sequence``: a retried action's first outcome (nothing to do); ``seat``:
@@ -204,7 +219,7 @@ class Change:
 
     @property
     def records(self) -> list[Record]:
-        return [record_of(step) for step in self.steps]
+        return [step.record() for step in self.steps]
 
 
 def refuse(error: ServiceError) -> Change:
@@ -215,8 +230,7 @@ def refuse(error: ServiceError) -> Change:
 # ------------------------------------------------------------------------------------------------- frames
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     """The table right after a step, as the shell's parts read it.
 
     ``to_act``: the seat that must decide (None before the start, at the end, or at a chance node);
@@ -245,8 +259,7 @@ class Frame:
         return all(s.played_by_bot for s in self.seats)
 
 
-@dataclass(frozen=True, slots=True)
-class Published:
+class Published(NamedTuple):
     """Events a step logged (numbered from ``first``), with the frame after them: what streams are sent."""
 
     events: Sequence[TableEvent[Any]]

@@ -294,13 +294,14 @@ class TableCore:
                 pass
 
     def _apply(self, step: Step) -> Iterator[Published]:
+        if type(step) is Acted:  # nearly every step: without the match's pattern lookups
+            self.adapter.apply(self.game, step.seat, step.action)
+            self.decisions += 1
+            yield from self._advance()
+            if step.request_id:
+                self._requests.remember(step.seat, step.request_id, step.action, len(self.log))
+            return
         match step:
-            case Acted(seat, request_id, action, _):
-                self.adapter.apply(self.game, seat, action)
-                self.decisions += 1
-                yield from self._advance()
-                if request_id:
-                    self._requests.remember(seat, request_id, action, self.sequence)
             case Joined(seat, player_name, token_hash):
                 self._set(seat, token_hash=token_hash, player_name=player_name)
                 yield self._log([SeatTakenEvent(seat, player_name, False)])
