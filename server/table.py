@@ -201,6 +201,10 @@ class Table:
         bind_request(seat=found)
         return found
 
+    def seat_holding(self, token: str) -> int | None:
+        """The seat this token holds, if any (:func:`server.table_state.seat_holding`)."""
+        return self.core.seat_holding(token)
+
     # ------------------------------------------------------------------ the one path of every change
 
     async def run(self, command: Command) -> Change:
