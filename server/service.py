@@ -20,6 +20,7 @@ import grpc
 
 from engine import InvalidActionError, RulesError
 from engine.seeds import valid_client_seed
+from server import tracing
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
@@ -42,7 +43,7 @@ from server.requests import (
 from server.streams import SPECTATORS
 from server.table import Table
 from server.table_state import hash_token
-from server.telemetry import requested_kind
+from server.telemetry import action_kind, game_label, requested_kind
 from server.time_control import TimeControl
 from thousand.v1 import table_service_pb2 as pb
 
@@ -321,7 +322,16 @@ class TableService:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
         async with table.lock:
             seat = table.authenticate(token)
-            sequence = await table.submit(seat, request_id, last_seen, action)
+            with tracing.span(
+                "table.action",
+                {
+                    "thousand.table_id": table.table_id,
+                    "thousand.game": game_label(table),
+                    "thousand.seat": seat,
+                    "thousand.action": action_kind(table, action),
+                },
+            ):
+                sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
         return sequence
 

@@ -25,7 +25,7 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from server import bots as bot_pauses
-from server import description
+from server import description, tracing
 from server.bots import Bots
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter
@@ -253,7 +253,12 @@ class Table:
         for published in core.apply(change):
             self.last_activity = time.monotonic()
             self.clock.update(published.frame, self._timer_fired)
-            self.streams.publish(core, self.clock, published)
+            attributes: dict[str, str | int] = {
+                "thousand.table_id": self.table_id,
+                "thousand.events": len(published.events),
+            }
+            with tracing.span("table.publish", attributes):
+                self.streams.publish(core, self.clock, published)
             self._follow(published)
             if self.on_change is not None:
                 self.on_change()
