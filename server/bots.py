@@ -84,14 +84,17 @@ class Bots:
                 except Exception:  # another seat's action must not fail for a bot's memory
                     log.exception("bot observe failed", seat=seat, strategy=player.strategy)
 
-    def decide(self, game: Any, seat: int, sequence: int, bot_seat: bool) -> Any:
+    def decide(
+        self, game: Any, seat: int, sequence: int, bot_seat: bool, deadline: float | None = None
+    ) -> Any:
         """The seat's move now, from what the seat may see: the same on any node, after any restart (its
         generator is the decision's own: a function of the table's seed, the seat, who plays it and the
         sequence number; its memory rebuilt by the replay). It only reads the game, so it may run in a
-        worker thread."""
+        worker thread. ``deadline`` (``time.monotonic()``; None: the strategy's own budget) is handed to a
+        strategy that takes one (:func:`bots.strategy.decide`)."""
         who = "bot" if bot_seat else "takeover"
         rng = random.Random(f"{self._seed}:{who}:{seat}:{sequence}")
-        return self._players[seat].decide(game, seat, rng)
+        return self._players[seat].decide(game, seat, rng, deadline)
 
     def ensure_running(self, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Start the loop (``loop()``, the table's) when it does not run."""

@@ -379,10 +379,14 @@ class Table:
         core, bots = self.core, self.bots
         asked = time.perf_counter()
         bot_seat = core.seats[seat].bot
+        # A bot's decision is due within the table's time per move, as a client's would be (its clock is not
+        # run: a bot seat has no bank); without a turn clock, the strategy's own budget.
+        control = core.time_control
+        deadline = None if control is None or not control.clocked else time.monotonic() + control.per_move
         if bots.player(seat).searching:
-            action = await asyncio.to_thread(bots.decide, core.game, seat, core.sequence, bot_seat)
+            action = await asyncio.to_thread(bots.decide, core.game, seat, core.sequence, bot_seat, deadline)
         else:
-            action = bots.decide(core.game, seat, core.sequence, bot_seat)
+            action = bots.decide(core.game, seat, core.sequence, bot_seat, deadline)
         self.telemetry.bot_decided(bots.strategy_of(seat, core.seats), time.perf_counter() - asked)
         change = core.decide(BotMove(seat, action))
         if change.refusal is not None:

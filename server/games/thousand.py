@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any, Final
 
 import engine
-from bots.strategy import GameStrategies, Strategy
+from bots.strategy import GameStrategies, Strategy, decide
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
@@ -111,8 +111,10 @@ class ThousandBot(SeatBot[engine.Game, engine.Action]):
         super().__init__(strategy, registry)
         self.player = registry.make(strategy)
 
-    def decide(self, game: engine.Game, seat: int, rng: random.Random) -> engine.Action:
-        return self.player.choose(engine.view(game, seat), rng)
+    def decide(
+        self, game: engine.Game, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> engine.Action:
+        return decide(self.player, engine.view(game, seat), rng, deadline)
 
     def observe(self, game: engine.Game, seat: int) -> None:
         self.player.observe(engine.view(game, seat))
