@@ -1,11 +1,12 @@
 """``make lock``: write requirements.lock, the exact versions of every Python package the project installs.
 
-Development (``make``: ``pip install -c requirements.lock -e '.[dev]'``) and the image (deploy/Dockerfile:
-``PIP_CONSTRAINT=requirements.lock pip install .``) install from this one lock, so what was tested is what
-ships. It is made by installing the project with its ``dev`` and ``rl`` extras into a fresh virtual environment, with
-no constraint (the newest versions pyproject.toml's ranges allow), and freezing it: run it after changing
-the dependencies in pyproject.toml, and to take newer versions. The build's own packages (setuptools, wheel,
-and mypy, whose mypyc compiles the engine) are in it too, so a compiled build is pinned as well.
+Development (``make``: ``pip install -c requirements.lock -e '.[dev,rl]'``) and the image
+(deploy/Dockerfile: ``PIP_CONSTRAINT=requirements.lock pip install .``) install from this one lock, so what
+was tested is what ships. It is made by installing the project with its ``dev`` and ``rl`` extras into a
+fresh virtual environment, with no constraint (the newest versions pyproject.toml's ranges allow), and
+freezing it: run it after changing the dependencies in pyproject.toml, and to take newer versions. The
+build's own packages (setuptools, wheel, and mypy, whose mypyc compiles the engine) are in it too, so a
+compiled build is pinned as well.
 """
 
 from __future__ import annotations
