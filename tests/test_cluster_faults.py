@@ -7,10 +7,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from grpc import aio
+
 from scripts.postgres import Postgres
 from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
-from tests.server_harness import run, thousand_table
-from tests.test_cluster import stub
+from tests.server_harness import error_info, run, thousand_table, token_md
+from tests.test_cluster import _owned_by, a_move, stub, until
+from thousand.v1 import table_service_pb2 as pb
+from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 REFUSED_SECONDS = 1.5 * LEASE_SECONDS
 """How long PostgreSQL refuses connections once it has started again: longer than a lease."""
@@ -58,3 +62,57 @@ async def slow_restart(nodes: Cluster, database: Postgres) -> None:
     for name in ("a", "b", "c"):
         assert nodes.metric(name, "thousand_cluster_nodes_declared_dead_total") == 0
         assert nodes.metric(name, "thousand_cluster_tables_owned") == 2
+
+
+def test_a_node_woken_from_a_freeze_never_answers_as_the_owner_of_a_table_it_lost(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """Issue #32's second finding: requests that reached a frozen node are answered the moment it wakes,
+    before its heartbeat learns that it lost its tables; they must not present its old state as the owner's
+    (GetTable naming it at its old sequence, a stream's snapshot or Turn at that sequence)."""
+    with cluster(tmp_path, pg_url, ["a", "b"]) as nodes:
+        run(woken(nodes))
+
+
+async def woken(nodes: Cluster) -> None:
+    a, b = stub(nodes.address("a")), stub(nodes.address("b"))
+    table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
+    token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
+    await a_move(a, table_id, token, "r0")
+    old = (await a.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence
+    nodes.nodes["a"].freeze()
+    try:
+        await until(lambda: _owned_by(b, table_id, nodes.address("b")), timeout=20)
+        newer = await a_move(b, table_id, token, "r1")  # the game goes on at b, past a's state
+        assert newer > old
+        # Sent to the frozen node: it reads them the moment it wakes.
+        described = [
+            asyncio.ensure_future(a.GetTable(pb.GetTableRequest(table_id=table_id), timeout=30))
+            for _ in range(5)
+        ]
+        streamed = [asyncio.ensure_future(_first_message(a, table_id, token)) for _ in range(3)]
+        await asyncio.sleep(0.3)
+    finally:
+        nodes.nodes["a"].thaw()
+    for reply in await asyncio.gather(*described, return_exceptions=True):
+        if isinstance(reply, aio.AioRpcError):
+            assert error_info(reply).reason in ("TABLE_MOVING", "TABLE_ELSEWHERE"), reply.details()
+            continue
+        assert not isinstance(reply, BaseException), reply
+        as_owner = reply.table.endpoint == nodes.address("a")
+        assert not as_owner, f"the woken node named itself the owner at {reply.table.sequence} (b: {newer})"
+        assert reply.table.sequence >= newer
+    for first in await asyncio.gather(*streamed, return_exceptions=True):
+        if isinstance(first, aio.AioRpcError):
+            assert error_info(first).reason in ("TABLE_MOVING", "TABLE_ELSEWHERE"), first.details()
+            continue
+        assert not isinstance(first, BaseException), first
+        assert first >= newer, f"the woken node streamed its state at {first} (b: {newer})"
+
+
+async def _first_message(node: pb_grpc.TableServiceAsyncStub, table_id: str, token: str) -> int:
+    """The sequence of the first message of the seat's stream."""
+    request = pb.StreamEventsRequest(table_id=table_id)
+    async for message in node.StreamEvents(request, metadata=token_md(token), timeout=30):
+        return int(message.sequence)
+    raise AssertionError("the stream ended without a message")
