@@ -113,13 +113,10 @@ def _claimable(kept_after: float, *, finished: bool = False) -> tuple[str, dict[
     )
 
 
-def _owned(kept_after: float) -> tuple[str, dict[str, object]]:
-    """The SQL condition of a table the database says this node (``%(me)s``) should be serving."""
-    return (
-        "t.owner = %(me)s AND t.expire_time IS NULL"
-        " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)",
-        {"kept_after": kept_after},
-    )
+def _owned() -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table the database says this node (``%(me)s``) should be serving: unfinished
+    (a finished one is claimed when a client asks for it, :meth:`Node._orphan_asked`)."""
+    return "t.owner = %(me)s AND t.expire_time IS NULL AND NOT t.finished", {}
 
 
 class Node:
@@ -152,6 +149,8 @@ class Node:
         """Set when the node must stop serving: another process took its id over."""
         self._dirty: set[str] = set()
         self._tasks: list[asyncio.Task[Any]] = []
+        self._asked: set[str] = set()
+        """Finished tables being claimed because a client asked for them."""
 
     @property
     def node_id(self) -> str:
@@ -162,7 +161,7 @@ class Node:
     async def start(self) -> None:
         """Join the cluster, take back the tables that still name this node, and start heartbeating."""
         await asyncio.to_thread(self.membership.join)
-        await self._claim(*_owned(self.kept_after()), "restart")
+        await self._claim(*_owned(), "restart")
         loop = asyncio.get_running_loop()
         self.membership.start(loop)
         self._tasks = [loop.create_task(self._run()), loop.create_task(self._listen())]
@@ -176,7 +175,7 @@ class Node:
         membership joins again once they are), joined again since (start over with the tables that still
         name this node) or superseded (stop serving)."""
         if why == REJOINED:
-            self._in_background(self._claim(*_owned(self.kept_after()), "rejoin"))
+            self._in_background(self._claim(*_owned(), "rejoin"))
             return
         self.drop_all()
         if why == DEAD:
@@ -274,7 +273,7 @@ class Node:
     async def _reconcile(self) -> None:
         """Claim again the tables the database says this node owns but it does not hold (a hand-off whose
         NOTIFY was lost)."""
-        condition, params = _owned(self.kept_after())
+        condition, params = _owned()
         async with self.database.using() as db:
             found = await db.execute(
                 f"SELECT table_id FROM {SCHEMA}.tables t WHERE {condition}", {**params, "me": self.node_id}
@@ -402,11 +401,25 @@ class Node:
         )
 
     def _orphan_asked(self, table_id: str) -> None:
-        """A client asked to stream a finished table nobody serves: claim it (its retry finds it here)."""
+        """A client asked for a finished table nobody serves (its owner gone, or this node, which left it
+        in the database): claim it, so that the client's retry finds it here."""
+        if table_id in self._asked:
+            return
+        self._asked.add(table_id)
         condition, params = _claimable(self.kept_after(), finished=True)
-        self._in_background(
-            self._claim(f"t.table_id = %(id)s AND {condition}", {**params, "id": table_id}, "asked")
+        claim = self._claim(
+            f"t.table_id = %(id)s AND (({condition}) OR (t.owner = %(me)s AND t.expire_time IS NULL))",
+            {**params, "id": table_id},
+            "asked",
         )
+
+        async def claimed() -> None:
+            try:
+                await claim
+            finally:
+                self._asked.discard(table_id)
+
+        self._in_background(claimed())
 
     def drop(self, table_id: str, *, lost: bool = True) -> None:
         """Stop serving a table: ``lost`` to another node (counted, logged), or handed to one."""

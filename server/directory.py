@@ -99,7 +99,7 @@ class ClusterDirectory:
                 f"table {table_id} is served by node {owner} at {endpoint}",
                 **where,
             )
-        if finished and not live:
+        if finished:  # nobody serves it: no live owner, or this node, which left it in the database
             self.orphan_asked(table_id)
         return _moving(table_id)
 

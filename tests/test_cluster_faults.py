@@ -13,6 +13,7 @@ from scripts.postgres import Postgres
 from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
 from tests.server_harness import error_info, run, thousand_table, token_md
 from tests.test_cluster import _owned_by, a_move, stub, until
+from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -116,3 +117,84 @@ async def _first_message(node: pb_grpc.TableServiceAsyncStub, table_id: str, tok
     async for message in node.StreamEvents(request, metadata=token_md(token), timeout=30):
         return int(message.sequence)
     raise AssertionError("the stream ended without a message")
+
+
+LIVE_TABLES = 8
+FINISHED_TABLES = 3
+REPLAY_BOUND_SECONDS = 3.0
+"""Time allowed after the lease for a survivor to claim and replay its share of the frozen node's tables
+(a loaded two-core machine; each table here has a few dozen records)."""
+
+
+def test_a_frozen_node_s_live_tables_are_all_claimed_within_the_lease_and_its_finished_ones_never(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """Issue #32's fourth finding: a frozen node's tables were claimed a few at a time, and its finished
+    tables were taken over too and replayed for nothing."""
+    with cluster(tmp_path, pg_url, ["a", "b", "c"]) as nodes:
+        run(frozen_with_many(nodes))
+
+
+def finished_quickly() -> pb.CreateTableRequest:
+    """A table of random bots playing 1000 Blagogo to 300 (a few hundred moves: a second or two)."""
+    bot = pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random")
+    request = pb.CreateTableRequest(game=pb.GAME_KIND_BLAGOGO, seats=[bot, bot, bot], seed=11)
+    request.rules.blagogo.CopyFrom(blagogo_pb.BlagogoRules(target=300))
+    return request
+
+
+async def frozen_with_many(nodes: Cluster) -> None:
+    a, b = stub(nodes.address("a")), stub(nodes.address("b"))
+    finished = [(await a.CreateTable(finished_quickly())).table.table_id for _ in range(FINISHED_TABLES)]
+    live = []
+    for _ in range(LIVE_TABLES):
+        table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
+        token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
+        await a_move(a, table_id, token, "r0")  # a few dozen records to replay
+        live.append(table_id)
+
+    async def all_finished() -> bool:
+        rows = nodes.rows("SELECT count(*) FROM {S}.tables WHERE finished AND table_id = ANY(%s)", finished)
+        return bool(rows[0][0] == FINISHED_TABLES)
+
+    await until(all_finished, timeout=120)
+    frozen_at = nodes.rows("SELECT now()")[0][0]
+    nodes.nodes["a"].freeze()
+    try:
+
+        async def all_claimed() -> bool:
+            owners = nodes.owners()
+            return all(owners[t] in ("b", "c") for t in live)
+
+        await until(all_claimed, timeout=30)
+        # Served where claimed: each survivor answers for its tables as their owner.
+        for table_id in live:
+            endpoint = (await b.GetTable(pb.GetTableRequest(table_id=table_id))).table.endpoint
+            assert endpoint in (nodes.address("b"), nodes.address("c"))
+    finally:
+        nodes.nodes["a"].thaw()
+    claims = nodes.rows(
+        "SELECT table_id, extract(epoch FROM claimed - %s) FROM {S}.claims WHERE claimed > %s",
+        frozen_at,
+        frozen_at,
+    )
+    late = [(t, float(after)) for t, after in claims if float(after) > LEASE_SECONDS + REPLAY_BOUND_SECONDS]
+    assert not late, late
+    assert {t for t, _ in claims if t in live} == set(live)
+    assert not [t for t, _ in claims if t in finished], "a finished table was claimed"
+    # Asked for, a finished table is claimed then and served (a stream of its whole game).
+    first = finished[0]
+    sequence = 0
+    deadline = asyncio.get_running_loop().time() + 30
+    while not sequence:
+        try:
+            async for message in b.StreamEvents(pb.StreamEventsRequest(table_id=first), timeout=10):
+                sequence = message.sequence
+                break
+        except aio.AioRpcError as error:
+            assert error_info(error).reason in ("TABLE_MOVING", "TABLE_ELSEWHERE"), error.details()
+            assert asyncio.get_running_loop().time() < deadline
+            if error_info(error).reason == "TABLE_ELSEWHERE":
+                b = stub(error_info(error).metadata["endpoint"])
+            await asyncio.sleep(0.2)
+    assert sequence > 0
