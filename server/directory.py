@@ -17,6 +17,7 @@ answers (its fence, which finished tables it keeps, where a new table goes).
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -36,6 +37,8 @@ from server.table import AnyTable
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.cluster")
+REMEMBERED_OWNERS: Final = 10_000
+"""How many tables' last seen live owners a node remembers, to send clients on while the database is away."""
 
 _ROW: Final = (
     "SELECT t.table_id, t.serial, t.summary, t.config, t.create_time, t.open_seats, t.owner,"
@@ -68,6 +71,8 @@ class ClusterDirectory:
         self.orphan_asked = orphan_asked
         """Called with a finished table nobody serves that a client asked to stream (claimed on demand:
         takeovers leave finished tables alone)."""
+        self._owners: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
+        """table id -> (node id, endpoint, web endpoint) of its live owner when last read, newest last."""
 
     def vouches(self) -> bool:
         return self._vouches()
@@ -86,22 +91,36 @@ class ClusterDirectory:
     async def refusal(self, table_id: str) -> ServiceError:
         if self.registry.find(table_id) is not None:  # held, but its lease no longer vouches for it
             return _moving(table_id)
-        rows = await self._rows(_ROW + " WHERE t.table_id = %(id)s", {"id": table_id})
+        try:
+            rows = await self._rows(_ROW + " WHERE t.table_id = %(id)s", {"id": table_id})
+        except ServiceError:
+            seen = self._owners.get(table_id)
+            if seen is None or seen[0] == self.node_id:
+                raise
+            return _elsewhere(table_id, *seen)  # the owner serves its tables from memory meanwhile
         if not rows:
             return ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
         _, _, _, _, _, _, owner, live, endpoint, web_endpoint, expired, finished = rows[0]
         if expired:
             return ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
+        self._remember(table_id, owner, live, endpoint, web_endpoint)
         if live and owner != self.node_id:
-            where = {"endpoint": endpoint} | ({"web_endpoint": web_endpoint} if web_endpoint else {})
-            return ServiceError(
-                ErrorReason.TABLE_ELSEWHERE,
-                f"table {table_id} is served by node {owner} at {endpoint}",
-                **where,
-            )
+            return _elsewhere(table_id, owner, endpoint, web_endpoint)
         if finished:  # nobody serves it: no live owner, or this node, which left it in the database
             self.orphan_asked(table_id)
         return _moving(table_id)
+
+    def _remember(
+        self, table_id: str, owner: str | None, live: bool, endpoint: str, web_endpoint: str
+    ) -> None:
+        """Note where a table was just read to be served (or that it has no live owner)."""
+        if not live or owner is None:
+            self._owners.pop(table_id, None)
+            return
+        self._owners[table_id] = (owner, endpoint, web_endpoint or "")
+        self._owners.move_to_end(table_id)
+        if len(self._owners) > REMEMBERED_OWNERS:
+            self._owners.popitem(last=False)
 
     async def describe(self, table_id: str) -> pb.Table:
         rows = await self._rows(
@@ -140,6 +159,7 @@ class ClusterDirectory:
         """A table as this node holds it, else as its owner last published it, with the owner's endpoints
         (none while it has no live owner)."""
         table_id, _, summary, config, create_time, open_seats, _, live, endpoint, web_endpoint, _, _ = row
+        self._remember(table_id, row[6], live, endpoint, web_endpoint)
         held = self.registry.find(table_id)
         if held is not None and self.vouches():
             return held.describe()
@@ -201,6 +221,15 @@ class ClusterDirectory:
         if node_id == self.node_id or int(load) + 1 >= own:
             return None
         return str(node_id), str(endpoint), str(web_endpoint or ""), int(load), own
+
+
+def _elsewhere(table_id: str, owner: str, endpoint: str, web_endpoint: str) -> ServiceError:
+    message = f"table {table_id} is served by node {owner} at {endpoint}"
+    if web_endpoint:
+        return ServiceError(
+            ErrorReason.TABLE_ELSEWHERE, message, endpoint=endpoint, web_endpoint=web_endpoint
+        )
+    return ServiceError(ErrorReason.TABLE_ELSEWHERE, message, endpoint=endpoint)
 
 
 def _moving(table_id: str) -> ServiceError:

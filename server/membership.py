@@ -18,8 +18,13 @@ earlier than the moment this node sent it, so until :data:`FENCE_FRACTION` of a 
 last accepted heartbeat (by a clock that counts a frozen process's and a suspended machine's time), no
 other node can hold this node's tables: :meth:`Membership.vouches`. Past it, the node does not answer as
 their owner (:mod:`server.directory`): a node woken from a freeze says TABLE_MOVING instead of serving the
-state it had. A failed heartbeat shortens the fence to what the lock-gone rule allows, and a node declared
-dead lets its tables go before it joins again.
+state it had. A node declared dead lets its tables go before it joins again.
+
+While its heartbeats fail (the database down, restarting, failing over) the node keeps vouching: nothing of
+its tables can change without the database (every write waits, STORE_UNAVAILABLE), nor be claimed by
+another node until a lease after that node sees the database again, and their history is committed: the
+streams go on from memory. The one case this trusts too much is a network cut of this node alone, whose
+clients then see the table as it was until the cut heals and the node finds its tables gone.
 """
 
 from __future__ import annotations
@@ -85,8 +90,8 @@ class Membership:
         """time.monotonic() of the last heartbeat the database accepted."""
         self.fence = 0.0
         """:func:`lease_clock` time until which no other node can hold this node's tables."""
-        self._last_sent = 0.0
-        """:func:`lease_clock` time of the send of the last heartbeat the database accepted."""
+        self.unreachable = False
+        """The last heartbeat failed: the database cannot be reached (see the fence, above)."""
         self._dropped = threading.Event()
         """Set by the loop once it let every table go after this node was declared dead."""
         self.web_endpoints: frozenset[str] = frozenset()
@@ -112,7 +117,7 @@ class Membership:
 
     def vouches(self) -> bool:
         """Whether no other node can hold this node's tables now (the fence, above)."""
-        return lease_clock() < self.fence
+        return self.unreachable or lease_clock() < self.fence
 
     def join(self) -> None:
         """Register a new generation of this node, holding its lock (blocking: call it in a thread)."""
@@ -190,15 +195,14 @@ class Membership:
                 lost = self._heartbeat()
             except psycopg.Error as error:
                 self.database.outage()
-                # The others may declare a node whose lock is gone dead this soon after its last heartbeat.
-                self.fence = min(self.fence, self._last_sent + LOCK_GONE_FRACTION * self.lease_seconds)
+                self.unreachable = True
                 if self._db is not None and self._db.broken:
                     self._db.close()
                 log.warning("heartbeat failed", error=str(error))
                 continue
             if lost is None:
                 continue
-            self.fence = 0.0
+            self.fence, self.unreachable = 0.0, False
             if lost == SUPERSEDED:
                 self._tell(lost)
                 return
@@ -245,7 +249,7 @@ class Membership:
     def _accepted(self, sent: float) -> None:
         """The database accepted a heartbeat (or a join) sent at ``sent`` (:func:`lease_clock`)."""
         self.last_heartbeat = time.monotonic()
-        self._last_sent = sent
+        self.unreachable = False
         self.fence = sent + FENCE_FRACTION * self.lease_seconds
 
     def _read_web_endpoints(self, db: psycopg.Connection[Any]) -> None:

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+import pytest
 from grpc import aio
 
 from scripts.postgres import Postgres
 from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
 from tests.server_harness import error_info, run, thousand_table, token_md
-from tests.test_cluster import _owned_by, a_move, stub, until
+from tests.test_cluster import _owned_by, a_move, legal_action, stub, until
 from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -198,3 +200,70 @@ async def frozen_with_many(nodes: Cluster) -> None:
                 b = stub(error_info(error).metadata["endpoint"])
             await asyncio.sleep(0.2)
     assert sequence > 0
+
+
+def test_live_tables_keep_serving_their_streams_from_memory_while_postgresql_is_down(tmp_path: Path) -> None:
+    """Issue #32's fifth finding: with PostgreSQL down, resumed streams failed with STORE_UNAVAILABLE though
+    the owner holds the table in memory. They are served from memory; another node that knew where the table
+    is sends the client there; only a write waits (STORE_UNAVAILABLE, retryable)."""
+    database = Postgres(fsync=False)
+    try:
+        database.start()
+        url = database.create_database("down")
+        with cluster(tmp_path, url, ["a", "b"]) as nodes:
+            run(database_down(nodes, database))
+    finally:
+        database.remove()
+
+
+async def database_down(nodes: Cluster, database: Postgres) -> None:
+    a, b = stub(nodes.address("a")), stub(nodes.address("b"))
+    table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
+    token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
+    await a_move(a, table_id, token, "r0")
+    action = await legal_action(a, table_id, token)  # the bots played: seat 0's turn again
+    sequence = (await a.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence
+    await b.GetTable(pb.GetTableRequest(table_id=table_id))  # b has seen where the table is
+    open_stream = a.StreamEvents(pb.StreamEventsRequest(table_id=table_id, after_sequence=sequence - 1))
+    opened = asyncio.Event()
+    ended = asyncio.ensure_future(_ending(open_stream, opened))
+    await asyncio.wait_for(opened.wait(), timeout=10)  # open, and served up to date
+    database.crash()
+    try:
+        await asyncio.sleep(2 * LEASE_SECONDS)  # the node's lease long past, its heartbeats failing
+        assert not ended.done(), ended.result()
+        resumed = []
+        resume = pb.StreamEventsRequest(table_id=table_id, after_sequence=1)
+        async for message in a.StreamEvents(resume, timeout=10):
+            if message.HasField("event"):
+                resumed.append(message.sequence)
+            if message.sequence >= sequence:
+                break
+        assert resumed == list(range(2, sequence + 1))
+        assert (await a.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence == sequence
+        with pytest.raises(aio.AioRpcError) as elsewhere:
+            await _first_message(b, table_id, token)
+        assert error_info(elsewhere.value).reason == "TABLE_ELSEWHERE", elsewhere.value.details()
+        assert error_info(elsewhere.value).metadata["endpoint"] == nodes.address("a")
+        request = pb.SubmitActionRequest(table_id=table_id, request_id="during", action=action)
+        with pytest.raises(aio.AioRpcError) as waits:
+            await a.SubmitAction(request, metadata=token_md(token), timeout=10)
+        assert error_info(waits.value).reason == "STORE_UNAVAILABLE", waits.value.details()
+    finally:
+        database.start()
+    assert not ended.done()
+    open_stream.cancel()
+    # Once PostgreSQL is back, nothing moved and the game goes on where it was.
+    await asyncio.sleep(2 * LEASE_SECONDS)
+    assert set(nodes.owners().values()) == {"a"}
+    assert await a_move(a, table_id, token, "r1") > sequence
+
+
+async def _ending(stream: Any, opened: asyncio.Event) -> str:
+    """How a stream ended (it must not, here); ``opened`` set at its first message."""
+    try:
+        async for _ in stream:
+            opened.set()
+    except aio.AioRpcError as error:
+        return f"{error.code()}: {error.details()}"
+    return "ended"
