@@ -25,6 +25,8 @@ on PostgreSQL rather than a protocol of our own:
 - **Placement.** A table is created on the node asked; with ``--placement least-loaded`` it is handed to the
   node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
   owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
+- **Rebalancing.** A node two or more unfinished tables above the least loaded live one hands it a table,
+  one per ``--rebalance-seconds``, between two actions (:mod:`server.rebalancing`).
 
 What any node answers about tables it does not hold is :mod:`server.directory`'s.
 """
@@ -45,6 +47,7 @@ from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
 from server.membership import DEAD, LOCK_GONE_FRACTION, REJOINED, SUPERSEDED, Membership
+from server.rebalancing import DEFAULT_REBALANCE_SECONDS, Rebalancer
 from server.registry import Registry
 from server.store import StoredTable
 from server.store_pg import SCHEMA, Holding, PostgresStore
@@ -69,6 +72,9 @@ class NodeSettings:
     """The web port's address, when the node serves one."""
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     placement: str = "local"
+    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS
+    """``--rebalance-seconds``: the pause between two tables this node gives away to spread the load (0:
+    it never does)."""
     finished_kept_seconds: float = 0.0
     """``--table-idle-seconds``: a finished table older than this is not taken over (0: every one is)."""
 
@@ -145,6 +151,7 @@ class Node:
             place=self.place,
             orphan_asked=self._orphan_asked,
         )
+        self.rebalancer = Rebalancer(settings.node_id, registry, self.directory, hand_off=self.hand_off)
         self.ended = asyncio.Event()
         """Set when the node must stop serving: another process took its id over."""
         self._dirty: set[str] = set()
@@ -215,6 +222,7 @@ class Node:
     async def _run(self) -> None:
         settings = self.settings
         next_reconcile = time.monotonic() + RECONCILE_SECONDS
+        next_rebalance = time.monotonic() + settings.rebalance_seconds
         while not self.ended.is_set():
             now = time.monotonic()
             try:
@@ -223,7 +231,12 @@ class Node:
                 if now >= next_reconcile:
                     await self._reconcile()
                     next_reconcile = now + RECONCILE_SECONDS
+                if settings.rebalance_seconds and now >= next_rebalance and self.may_declare():
+                    next_rebalance = now + settings.rebalance_seconds
+                    await self.rebalancer.turn()
             except psycopg.Error as error:  # connected again next turn (ClusterDatabase.using)
+                log.warning("cluster database unavailable", error=str(error))
+            except ServiceError as error:  # the directory's STORE_UNAVAILABLE
                 log.warning("cluster database unavailable", error=str(error))
             except Exception:  # one bad turn must not end the node's membership
                 log.exception("cluster turn failed")
@@ -455,7 +468,8 @@ class Node:
         return table.describe()
 
     async def hand_off(self, table: AnyTable, target: str) -> bool:
-        """Give a table this node just created to node ``target``; False when it stays here."""
+        """Give a table to node ``target`` (just created here, or to spread the load, under its lock);
+        False when it stays here."""
         held = self.store.holdings.get(table.table_id)
         if held is None:
             return False

@@ -1,4 +1,5 @@
-"""A cluster node's flags (``--node-id``, ``--advertise-address``, ``--lease-seconds``, ``--placement``) and
+"""A cluster node's flags (``--node-id``, ``--advertise-address``, ``--lease-seconds``, ``--placement``,
+``--rebalance-seconds``) and
 the settings of :class:`~server.cluster.Node` they make, with their defaults: what ``thousand-server`` adds
 to its command line for a PostgreSQL ``--db``."""
 
@@ -14,7 +15,12 @@ WILDCARDS: Final = ("", "0.0.0.0", "::", "[::]")
 
 
 def add_cluster_arguments(
-    parser: argparse.ArgumentParser, env: dict[str, str], *, lease_seconds: float, placement: str
+    parser: argparse.ArgumentParser,
+    env: dict[str, str],
+    *,
+    lease_seconds: float,
+    placement: str,
+    rebalance_seconds: float,
 ) -> None:
     cluster = parser.add_argument_group("cluster (with a PostgreSQL --db): docs/operations.md")
     cluster.add_argument(
@@ -40,6 +46,13 @@ def add_cluster_arguments(
         default=env.get("THOUSAND_PLACEMENT", placement),
         help="where CreateTable puts a table: on the node asked, or on the one with the fewest unfinished",
     )
+    cluster.add_argument(
+        "--rebalance-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_REBALANCE_SECONDS", rebalance_seconds)),
+        help="a node two or more unfinished tables above the least loaded one gives it a table, one per this"
+        " many seconds, between two actions (0: never)",
+    )
 
 
 def node_settings(
@@ -52,6 +65,7 @@ def node_settings(
     lease_seconds: float,
     placement: str,
     finished_kept_seconds: float,
+    rebalance_seconds: float,
 ) -> NodeSettings:
     """The node's settings once its port is bound: its endpoint is ``advertise_address``, else the host
     and port it listens on (the machine's name for a wildcard host); its id, the endpoint unless given."""
@@ -65,4 +79,5 @@ def node_settings(
         lease_seconds=lease_seconds,
         placement=placement,
         finished_kept_seconds=finished_kept_seconds,
+        rebalance_seconds=rebalance_seconds,
     )

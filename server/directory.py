@@ -203,6 +203,17 @@ class ClusterDirectory:
         """Serve a table just created here, or hand it to another node (the node's ``--placement``)."""
         return await self._place(table)
 
+    async def loads(self) -> dict[str, int]:
+        """Every live node's unfinished tables, by node id."""
+        rows = await self._rows(
+            f"SELECT n.node_id, count(t.table_id) FROM {SCHEMA}.nodes n"
+            f" LEFT JOIN {SCHEMA}.tables t ON t.owner = n.node_id"
+            " AND NOT t.finished AND t.expire_time IS NULL"
+            f" WHERE {LIVE_OWNER} GROUP BY n.node_id",
+            {},
+        )
+        return {str(node_id): int(count) for node_id, count in rows}
+
     async def least_loaded(self) -> tuple[str, str, str, int, int] | None:
         """The live node with the fewest unfinished tables, when placing a table there beats keeping it here
         (its load plus that table below this node's, the table counted): (node id, endpoint, web endpoint,

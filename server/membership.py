@@ -123,16 +123,19 @@ class Membership:
         """Register a new generation of this node, holding its lock (blocking: call it in a thread)."""
         db = self._connection()
         sent = lease_clock()
-        row = db.execute(
-            f"INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
-            " lease_seconds, heartbeat, started, state)"
-            f" VALUES (%s, 1, %s, %s, nextval('{SCHEMA}.node_lock_key'), %s, now(), now(), 'active')"
-            " ON CONFLICT (node_id) DO UPDATE SET generation = n.generation + 1,"
-            " endpoint = EXCLUDED.endpoint, web_endpoint = EXCLUDED.web_endpoint,"
-            " lease_seconds = EXCLUDED.lease_seconds, heartbeat = now(), started = now(), state = 'active'"
-            " RETURNING generation, lock_key",
-            (self.node_id, self.endpoint, self.web_endpoint, self.lease_seconds),
-        ).fetchone()
+        with db.transaction():  # a new generation, unlike a heartbeat, must survive a crash: flushed
+            db.execute("SET LOCAL synchronous_commit = on")
+            row = db.execute(
+                f"INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
+                " lease_seconds, heartbeat, started, state)"
+                f" VALUES (%s, 1, %s, %s, nextval('{SCHEMA}.node_lock_key'), %s, now(), now(), 'active')"
+                " ON CONFLICT (node_id) DO UPDATE SET generation = n.generation + 1,"
+                " endpoint = EXCLUDED.endpoint, web_endpoint = EXCLUDED.web_endpoint,"
+                " lease_seconds = EXCLUDED.lease_seconds, heartbeat = now(), started = now(),"
+                " state = 'active'"
+                " RETURNING generation, lock_key",
+                (self.node_id, self.endpoint, self.web_endpoint, self.lease_seconds),
+            ).fetchone()
         assert row is not None
         self.generation, self.lock_key = int(row[0]), int(row[1])
         self._take_lock(db)
@@ -166,6 +169,9 @@ class Membership:
             if self._db is not None:
                 self._db.close()
             self._db = self.database.connect_blocking()
+            # A heartbeat must not wait behind the store's commits for its own flush of the write-ahead
+            # log: one lost in a crash is harmless (the grace after an outage covers it).
+            self._db.execute("SET synchronous_commit = off")
             if self.lock_key:
                 self._take_lock(self._db)
         return self._db
