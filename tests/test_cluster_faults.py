@@ -19,6 +19,9 @@ from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
+RETRY_SECONDS = 30.0
+"""How long a test's own move is retried while its table is moving (a loaded machine's nodes may take a
+while to claim it, and refuse to act as owners while their lease is unsure)."""
 REFUSED_SECONDS = 1.5 * LEASE_SECONDS
 """How long PostgreSQL refuses connections once it has started again: longer than a lease."""
 
@@ -81,12 +84,12 @@ async def woken(nodes: Cluster) -> None:
     a, b = stub(nodes.address("a")), stub(nodes.address("b"))
     table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
     token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
-    await a_move(a, table_id, token, "r0")
+    await moved(a, table_id, token, "r0")
     old = (await a.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence
     nodes.nodes["a"].freeze()
     try:
         await until(lambda: _owned_by(b, table_id, nodes.address("b")), timeout=20)
-        newer = await a_move(b, table_id, token, "r1")  # the game goes on at b, past a's state
+        newer = await moved(b, table_id, token, "r1")  # the game goes on at b, past a's state
         assert newer > old
         # Sent to the frozen node: it reads them the moment it wakes.
         described = [
@@ -113,6 +116,18 @@ async def woken(nodes: Cluster) -> None:
         assert first >= newer, f"the woken node streamed its state at {first} (b: {newer})"
 
 
+async def moved(node: pb_grpc.TableServiceAsyncStub, table_id: str, token: str, request_id: str) -> int:
+    """The seat's move (:func:`tests.test_cluster.a_move`), retried while the table is moving."""
+    deadline = asyncio.get_running_loop().time() + RETRY_SECONDS
+    while True:
+        try:
+            return await a_move(node, table_id, token, request_id)
+        except aio.AioRpcError as error:
+            if error_info(error).reason != "TABLE_MOVING" or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
 async def _first_message(node: pb_grpc.TableServiceAsyncStub, table_id: str, token: str) -> int:
     """The sequence of the first message of the seat's stream."""
     request = pb.StreamEventsRequest(table_id=table_id)
@@ -123,7 +138,7 @@ async def _first_message(node: pb_grpc.TableServiceAsyncStub, table_id: str, tok
 
 LIVE_TABLES = 8
 FINISHED_TABLES = 3
-REPLAY_BOUND_SECONDS = 3.0
+REPLAY_BOUND_SECONDS = 4.0
 """Time allowed after the lease for a survivor to claim and replay its share of the frozen node's tables
 (a loaded two-core machine; each table here has a few dozen records)."""
 
@@ -133,8 +148,8 @@ def test_a_frozen_node_s_live_tables_are_all_claimed_within_the_lease_and_its_fi
 ) -> None:
     """Issue #32's fourth finding: a frozen node's tables were claimed a few at a time, and its finished
     tables were taken over too and replayed for nothing."""
-    with cluster(tmp_path, pg_url, ["a", "b", "c"]) as nodes:
-        run(frozen_with_many(nodes))
+    with cluster(tmp_path, pg_url, ["a", "b", "c"], flags=("--rebalance-seconds", "0")) as nodes:
+        run(frozen_with_many(nodes))  # all of a's tables on a when it freezes
 
 
 def finished_quickly() -> pb.CreateTableRequest:
@@ -152,7 +167,7 @@ async def frozen_with_many(nodes: Cluster) -> None:
     for _ in range(LIVE_TABLES):
         table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
         token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
-        await a_move(a, table_id, token, "r0")  # a few dozen records to replay
+        await moved(a, table_id, token, "r0")  # a few dozen records to replay
         live.append(table_id)
 
     async def all_finished() -> bool:
@@ -220,7 +235,7 @@ async def database_down(nodes: Cluster, database: Postgres) -> None:
     a, b = stub(nodes.address("a")), stub(nodes.address("b"))
     table_id = (await a.CreateTable(thousand_table(bots=2))).table.table_id
     token = (await a.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0))).seat_token
-    await a_move(a, table_id, token, "r0")
+    await moved(a, table_id, token, "r0")
     action = await legal_action(a, table_id, token)  # the bots played: seat 0's turn again
     sequence = (await a.GetTable(pb.GetTableRequest(table_id=table_id))).table.sequence
     await b.GetTable(pb.GetTableRequest(table_id=table_id))  # b has seen where the table is
@@ -256,7 +271,7 @@ async def database_down(nodes: Cluster, database: Postgres) -> None:
     # Once PostgreSQL is back, nothing moved and the game goes on where it was.
     await asyncio.sleep(2 * LEASE_SECONDS)
     assert set(nodes.owners().values()) == {"a"}
-    assert await a_move(a, table_id, token, "r1") > sequence
+    assert await moved(a, table_id, token, "r1") > sequence
 
 
 async def _ending(stream: Any, opened: asyncio.Event) -> str:
@@ -309,4 +324,4 @@ async def rolling_restart(nodes: Cluster) -> None:
     for table_id, token in tokens.items():
         owner = nodes.owners()[table_id]
         assert owner is not None
-        await a_move(stub(nodes.address(owner)), table_id, token, "after")
+        await moved(stub(nodes.address(owner)), table_id, token, "after")
