@@ -278,9 +278,7 @@ def rebalance(url: str, tables: int, lease: float, workdir: Path) -> dict[str, A
             for i in range(tables):
                 address = f"{HOST}:{ports[names[i % 3]]}"
                 async with aio.insecure_channel(address) as channel:
-                    request = pb.CreateTableRequest(
-                        game=pb.GAME_KIND_THOUSAND, seats=[open_seat, BOT, BOT], seed=9000 + i
-                    )
+                    request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=[open_seat, BOT, BOT])
                     await pb_grpc.TableServiceStub(channel).CreateTable(request)
 
         asyncio.run(create())
