@@ -43,49 +43,23 @@ from typing import Any, Final
 import psycopg
 
 from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase
+from server.cluster_flags import NodeSettings
 from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
 from server.membership import DEAD, LOCK_GONE_FRACTION, REJOINED, SUPERSEDED, Membership
-from server.rebalancing import DEFAULT_REBALANCE_SECONDS, Rebalancer
+from server.rebalancing import Rebalancer
 from server.registry import Registry
 from server.store import StoredTable
 from server.store_pg import SCHEMA, Holding, PostgresStore
 from server.table import AnyTable
 from thousand.v1 import table_service_pb2 as pb
 
-DEFAULT_LEASE_SECONDS: Final = 5.0
 CHANNEL: Final = "thousand_tables"
 """NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables)."""
 RECONCILE_SECONDS: Final = 10.0
 """How often a node looks for tables the database says it owns but it does not hold (a lost NOTIFY)."""
-PLACEMENTS: Final = ("local", "least-loaded")
 log = get_logger("thousand.cluster")
-
-
-@dataclass(frozen=True, slots=True)
-class NodeSettings:
-    node_id: str
-    endpoint: str
-    """The gRPC address clients reach this node at (``--advertise-address``)."""
-    web_endpoint: str = ""
-    """The web port's address, when the node serves one."""
-    lease_seconds: float = DEFAULT_LEASE_SECONDS
-    placement: str = "local"
-    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS
-    """``--rebalance-seconds``: the pause between two tables this node gives away to spread the load (0:
-    it never does)."""
-    finished_kept_seconds: float = 0.0
-    """``--table-idle-seconds``: a finished table older than this is not taken over (0: every one is)."""
-
-    @property
-    def heartbeat_seconds(self) -> float:
-        return self.lease_seconds / 4
-
-    @property
-    def tick_seconds(self) -> float:
-        """How often the node looks for dead nodes and publishes its tables' summaries."""
-        return min(0.25, self.lease_seconds / 8)
 
 
 @dataclass(slots=True)

@@ -7,11 +7,39 @@ from __future__ import annotations
 
 import argparse
 import socket
+from dataclasses import dataclass
 from typing import Final
 
-from server.cluster import PLACEMENTS, NodeSettings
+from server.rebalancing import DEFAULT_REBALANCE_SECONDS
 
 WILDCARDS: Final = ("", "0.0.0.0", "::", "[::]")
+DEFAULT_LEASE_SECONDS: Final = 5.0
+PLACEMENTS: Final = ("local", "least-loaded")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSettings:
+    node_id: str
+    endpoint: str
+    """The gRPC address clients reach this node at (``--advertise-address``)."""
+    web_endpoint: str = ""
+    """The web port's address, when the node serves one."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    placement: str = "local"
+    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS
+    """``--rebalance-seconds``: the pause between two tables this node gives away to spread the load (0:
+    it never does)."""
+    finished_kept_seconds: float = 0.0
+    """``--table-idle-seconds``: a finished table older than this is not taken over (0: every one is)."""
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        return self.lease_seconds / 4
+
+    @property
+    def tick_seconds(self) -> float:
+        """How often the node looks for dead nodes and publishes its tables' summaries."""
+        return min(0.25, self.lease_seconds / 8)
 
 
 def add_cluster_arguments(

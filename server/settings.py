@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from server.clock import MAX_BOT_PACE
-from server.cluster import DEFAULT_LEASE_SECONDS
-from server.cluster_flags import add_cluster_arguments
+from server.cluster_flags import DEFAULT_LEASE_SECONDS, add_cluster_arguments
 from server.logs import LOG_FORMATS, LOG_LEVELS
 from server.pacing import DEFAULT_MAX_MOVES
 from server.quotas import (
