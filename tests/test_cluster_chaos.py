@@ -21,7 +21,7 @@ from grpc import aio
 
 from clients.errors import ServerError
 from scripts.postgres import Postgres
-from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
+from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster_on_own_database
 from tests.server_harness import run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -176,18 +176,12 @@ async def scenario(nodes: Cluster, database: Postgres) -> Chaos:
 def test_a_seeded_run_of_kills_freezes_and_a_database_restart_loses_forks_and_repeats_nothing(
     tmp_path: Path,
 ) -> None:
-    database = Postgres(fsync=False)
-    try:
-        database.start()
-        url = database.create_database("chaos")
-        with cluster(tmp_path, url, ["a", "b", "c"]) as nodes:
-            chaos = run(scenario(nodes, database))
-            check(nodes, chaos)
-        for name in ("a", "b", "c"):
-            log = (tmp_path / f"node-{name}.log").read_text()
-            assert "cluster turn failed" not in log and "Traceback" not in log, name
-    finally:
-        database.remove()
+    with cluster_on_own_database(tmp_path, ["a", "b", "c"]) as (nodes, database):
+        chaos = run(scenario(nodes, database))
+        check(nodes, chaos)
+    for name in ("a", "b", "c"):
+        log = (tmp_path / f"node-{name}.log").read_text()
+        assert "cluster turn failed" not in log and "Traceback" not in log, name
 
 
 def check(nodes: Cluster, chaos: Chaos) -> None:

@@ -12,7 +12,7 @@ import pytest
 from grpc import aio
 
 from scripts.postgres import Postgres
-from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
+from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster, cluster_on_own_database
 from tests.server_harness import error_info, run, thousand_table, token_md
 from tests.test_cluster import _owned_by, a_move, legal_action, stub, until
 from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
@@ -31,18 +31,12 @@ def test_postgresql_slow_to_accept_after_a_crash_declares_no_node_dead_and_moves
 ) -> None:
     """Issue #32's first finding: a crash restart whose recovery outlasts a lease (here PostgreSQL refusing
     TCP for 1.5 leases after it started, then reloaded) made every node declare the others dead."""
-    database = Postgres(fsync=False)
-    try:
-        database.start()
-        url = database.create_database("slow")
-        with cluster(tmp_path, url, ["a", "b", "c"]) as nodes:
-            run(slow_restart(nodes, database))
-        for name in ("a", "b", "c"):
-            log = (tmp_path / f"node-{name}.log").read_text()
-            assert "node declared dead" not in log, name
-            assert "declared dead by the cluster" not in log, name
-    finally:
-        database.remove()
+    with cluster_on_own_database(tmp_path, ["a", "b", "c"]) as (nodes, database):
+        run(slow_restart(nodes, database))
+    for name in ("a", "b", "c"):
+        log = (tmp_path / f"node-{name}.log").read_text()
+        assert "node declared dead" not in log, name
+        assert "declared dead by the cluster" not in log, name
 
 
 async def slow_restart(nodes: Cluster, database: Postgres) -> None:
@@ -221,14 +215,8 @@ def test_live_tables_keep_serving_their_streams_from_memory_while_postgresql_is_
     """Issue #32's fifth finding: with PostgreSQL down, resumed streams failed with STORE_UNAVAILABLE though
     the owner holds the table in memory. They are served from memory; another node that knew where the table
     is sends the client there; only a write waits (STORE_UNAVAILABLE, retryable)."""
-    database = Postgres(fsync=False)
-    try:
-        database.start()
-        url = database.create_database("down")
-        with cluster(tmp_path, url, ["a", "b"]) as nodes:
-            run(database_down(nodes, database))
-    finally:
-        database.remove()
+    with cluster_on_own_database(tmp_path, ["a", "b"]) as (nodes, database):
+        run(database_down(nodes, database))
 
 
 async def database_down(nodes: Cluster, database: Postgres) -> None:
