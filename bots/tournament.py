@@ -26,8 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from clients.bots.registry import STRATEGIES, make_strategy
-from clients.bots.strategy import StrategyOptions
+from bots.registry import STRATEGIES, make_strategy
+from bots.strategy import StrategyOptions
 from engine import Game, Rules, Shuffle, view
 from engine.cards import CARDS
 from engine.events import DealScored

@@ -1,7 +1,7 @@
 """``ismcts``: information-set Monte Carlo tree search over determinized engine deals.
 
 Every decision samples *worlds*, complete deals consistent with everything the seat knows
-(:mod:`clients.bots.worlds`, from a :class:`~clients.bots.belief.Belief` fed by the seat's views), each one a
+(:mod:`bots.worlds`, from a :class:`~bots.belief.Belief` fed by the seat's views), each one a
 live ``engine.Deal`` rebuilt by replaying the deal's public history, so the simulated rules are the engine's.
 A world is also weighed by how well it explains the other seats' bids: a world in which the heuristic would
 not have made their bids and passes is mostly rejected (soft, so a surprising bidder is still covered).
@@ -29,8 +29,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from clients.bots.belief import Belief
-from clients.bots.heuristic import (
+from bots.belief import Belief
+from bots.heuristic import (
     TUNING,
     HeuristicStrategy,
     Tuning,
@@ -38,9 +38,9 @@ from clients.bots.heuristic import (
     max_bid,
     rollout_action,
 )
-from clients.bots.strategy import StrategyOptions
-from clients.bots.world_facts import voluntary_auction
-from clients.bots.worlds import WorldSampler, clone_deal
+from bots.strategy import StrategyOptions
+from bots.world_facts import voluntary_auction
+from bots.worlds import WorldSampler, clone_deal
 from engine import (
     Action,
     Bid,

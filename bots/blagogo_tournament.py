@@ -1,8 +1,8 @@
 """Local duplicate tournaments of 1000 Blagogo strategies: ``thousand-bot tournament --game blagogo``.
 
-Like :mod:`clients.bots.tournament` for Thousand: every seeded round (a stacked
+Like :mod:`bots.tournament` for Thousand: every seeded round (a stacked
 :class:`engine.blagogo.Shuffle` and a dealer, both derived from the seed and the round's number) is played
-once per *seating* (:func:`clients.bots.tournament.seatings`: every rotation, so each strategy sits in
+once per *seating* (:func:`bots.tournament.seatings`: every rotation, so each strategy sits in
 each seat equally often with the same cards), each time in a fresh :class:`engine.blagogo.Game`. A seat's
 score is the round's delta from the ``RoundScored`` event (B-18, B-19). The strategies see only their seat's
 view and the Turn's actions (the simple legal actions, then the candidate melds), exactly as over gRPC.
@@ -12,7 +12,7 @@ the deck runs out after the bridge was turned over twice), and a round still goi
 :data:`MAX_ACTIONS` actions is scored 0 for everyone and counted as ``stalled``.
 
 A duplicate *set* is one seeded round with all its seatings; results are means over sets with 95% confidence
-intervals (:class:`clients.bots.tournament.TournamentResult`), and the paired difference between strategies.
+intervals (:class:`bots.tournament.TournamentResult`), and the paired difference between strategies.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clients.bots.blagogo import BLAGOGO_STRATEGIES, make_blagogo_strategy
-from clients.bots.strategy import StrategyOptions
-from clients.bots.tournament import (
+from bots.blagogo import BLAGOGO_STRATEGIES, make_blagogo_strategy
+from bots.strategy import StrategyOptions
+from bots.tournament import (
     Progress,
     TournamentResult,
     duplicate_set,

@@ -5,7 +5,7 @@ A Blagogo strategy sees what a client of the seat sees, and nothing more (B-21):
 (draw, takes, discards, joker swaps, single-card additions) followed by some candidate melds
 (:class:`~engine.blagogo.LayMelds`; not every legal one). It returns one of those actions. That is what a
 server's Turn holds for Blagogo (``server/games.py``: ``BlagogoAdapter.turn_actions``), so the same object
-plays locally (:mod:`clients.bots.blagogo_tournament`) and over gRPC.
+plays locally (:mod:`bots.blagogo_tournament`) and over gRPC.
 
 - ``random``: the seeded random player of :mod:`engine.blagogo.randomplay`, from the view: at the draw a
   random take with probability 0.2, else the draw; in the play phase a random meld action (candidate meld,
@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, runtime_checkable
 
-from clients.bots.strategy import GameStrategies, StrategyOptions
+from bots.strategy import GameStrategies, StrategyOptions
 from engine.blagogo import (
     Action,
     AddToMeld,
@@ -319,7 +319,7 @@ BLAGOGO_STRATEGIES: dict[str, Callable[[StrategyOptions], BlagogoStrategy]] = {
 BLAGOGO: Final = GameStrategies(
     "1000 Blagogo", BLAGOGO_STRATEGIES, stateless=frozenset({"random", "heuristic"})
 )
-"""1000 Blagogo's registry (:mod:`clients.bots.registry`): neither strategy keeps memory between views."""
+"""1000 Blagogo's registry (:mod:`bots.registry`): neither strategy keeps memory between views."""
 
 
 def make_blagogo_strategy(name: str, options: StrategyOptions | None = None) -> BlagogoStrategy:

@@ -1,8 +1,8 @@
 """``heuristic``: a rule-based player of Thousand that sees only its seat's view (T-33).
 
-- **Auction**: the hand is valued by :func:`~clients.bots.valuation.estimate_declarer_points`, a linear model
+- **Auction**: the hand is valued by :func:`~bots.valuation.estimate_declarer_points`, a linear model
   of the points the declarer takes with this player's own exchange and card play (fitted offline by
-  self-play, see :mod:`clients.bots.valuation`), which covers sure tricks, marriages and the expected talon.
+  self-play, see :mod:`bots.valuation`), which covers sure tricks, marriages and the expected talon.
   It bids on while the next bid stays below the estimate less a safety margin; the bid cap of T-9 is the
   engine's (the legal list).
 - **Redeals**: a weak hand, four nines or a weak talon are given back when the deal is worth less than
@@ -11,7 +11,7 @@
   cannot win, preferably making a void, and never a king or queen that could complete an opponent's marriage.
 - **Contract**: raises to what the hand after the talon clearly makes; concedes (rospis) only a hopeless
   contract that would hand the opponents more than their rospis share.
-- **Card play** (:mod:`clients.bots.card_play`): declares marriages as soon as allowed (the biggest first),
+- **Card play** (:mod:`bots.card_play`): declares marriages as soon as allowed (the biggest first),
   draws trumps as declarer, cashes masters, wins tricks cheaply, banks points that could be lost later, and
   defends as a team: a defender gives points to a partner who holds the trick and starves the declarer of
   them.
@@ -26,9 +26,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from clients.bots.belief import Belief
-from clients.bots.card_play import Knowledge, choose_play, knowledge_from_deal, knowledge_from_view
-from clients.bots.cardlib import (
+from bots.belief import Belief
+from bots.card_play import Knowledge, choose_play, knowledge_from_deal, knowledge_from_view
+from bots.cardlib import (
     CARD_POINTS,
     KING,
     MARRIAGE_MASKS,
@@ -39,8 +39,8 @@ from clients.bots.cardlib import (
     indices,
     marriage_cards,
 )
-from clients.bots.strategy import StrategyOptions
-from clients.bots.valuation import chance_at_least, estimate_declarer_points
+from bots.strategy import StrategyOptions
+from bots.valuation import chance_at_least, estimate_declarer_points
 from engine import (
     Action,
     Bid,

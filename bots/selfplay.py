@@ -4,7 +4,7 @@ This is the project's demonstration (``make demo``) and a smoke test of a whole 
 engine and one strategy object per seat, each seeing only its own seat's view (T-33). ``greedy`` (the
 default) bids what its cards are worth and plays the cheapest winning card; ``random`` picks a uniformly
 random legal action (such players almost never make a contract, so their games rarely end); ``heuristic``
-and ``ismcts`` are the real bots (:mod:`clients.bots.registry`).
+and ``ismcts`` are the real bots (:mod:`bots.registry`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
-from clients.bots.registry import STRATEGIES, make_strategy
-from clients.bots.strategy import Strategy
+from bots.registry import STRATEGIES, make_strategy
+from bots.strategy import Strategy
 from engine import Game, Rules, view
 from engine.events import DealScored, GameOver, SheetMarked
 

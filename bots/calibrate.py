@@ -1,6 +1,6 @@
-"""Fit the heuristic's hand-valuation models (:data:`clients.bots.valuation.MODELS`) by self-play.
+"""Fit the heuristic's hand-valuation models (:data:`bots.valuation.MODELS`) by self-play.
 
-``python -m clients.bots.calibrate --deals 20000`` deals seeded deals, makes each active seat in turn the
+``python -m bots.calibrate --deals 20000`` deals seeded deals, makes each active seat in turn the
 declarer of an uncontested 100 (the others pass), lets the heuristic exchange and play every seat, and
 regresses the declarer's deal points (T-22) on the features of its hand as dealt (``bid``: the talon is
 still to come) and after its exchange (``play``). It prints the models as Python literals to paste into
@@ -15,8 +15,8 @@ import random
 import sys
 from collections.abc import Sequence
 
-from clients.bots.heuristic import rollout_action
-from clients.bots.valuation import FEATURES, Model, hand_features
+from bots.heuristic import rollout_action
+from bots.valuation import FEATURES, Model, hand_features
 from engine import Action, Bid, Concede, DealSetup, DemandRedeal, Pass, Phase, Rules, TwoPlayerDeal
 from engine.cards import CARDS
 from engine.deal import Deal

@@ -4,7 +4,7 @@ A depth-first search over the tricks played so far: each trick's hidden plays mu
 (the cards each other hand can still hold, the voids every play shows, the trick's winner and worth, a
 marriage led), and a hidden play that needs a void is weighed down (:data:`VOID_WEIGHT`), so that the pick
 comes closer to the true posterior, in which following suit is the likelier explanation. The search is
-bounded (:data:`SEARCH_BUDGET`); :mod:`clients.bots.worlds` tries another world when it runs out.
+bounded (:data:`SEARCH_BUDGET`); :mod:`bots.worlds` tries another world when it runs out.
 
 :class:`Placement` is what is left to place while one world is sampled: the search fills it with the hidden
 plays, and the sampler then deals the rest of the cards around them.
@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from clients.bots.cardlib import CARD_POINTS, MARRIAGE_MASKS, implied_forbidden, indices, trick_winner
-from clients.bots.world_facts import WorldFacts
+from bots.cardlib import CARD_POINTS, MARRIAGE_MASKS, implied_forbidden, indices, trick_winner
+from bots.world_facts import WorldFacts
 
 VOID_WEIGHT = 0.25
 """Relative weight of a hidden play that shows a void (per suit shown void) against one that follows."""

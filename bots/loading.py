@@ -1,7 +1,7 @@
 """A bot author's own strategy, named where a strategy's name goes: ``path/to/mybot.py:MyBot`` (a file of
 theirs, not installed anywhere) or ``package.module:MyBot`` (an importable module).
 
-The class is made with the seat's :class:`~clients.bots.strategy.StrategyOptions` if its constructor takes
+The class is made with the seat's :class:`~bots.strategy.StrategyOptions` if its constructor takes
 an argument, else with none. It needs ``choose`` (Thousand: ``choose(view, rng)``; 1000 Blagogo:
 ``choose(view, actions, rng)``); ``observe(view)`` and ``name`` are optional (the class's name then names
 it). Anything wrong (no such file, a syntax error in it, no such class, no ``choose``) is a
@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from clients.bots.strategy import StrategyOptions
+from bots.strategy import StrategyOptions
 
 
 class BotLoadError(Exception):

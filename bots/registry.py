@@ -1,6 +1,6 @@
 """Each game's one registry of strategies, used by the local tournaments, the bot SDK's command line and the
 server's bot seats alike: :data:`THOUSAND` (its factories are :data:`STRATEGIES`) and
-:data:`~clients.bots.blagogo.BLAGOGO` (:data:`~clients.bots.blagogo.BLAGOGO_STRATEGIES`).
+:data:`~bots.blagogo.BLAGOGO` (:data:`~bots.blagogo.BLAGOGO_STRATEGIES`).
 
 ``make_strategy(name, options)`` builds a fresh Thousand strategy for one seat, ``make_blagogo_strategy`` a
 1000 Blagogo one; :func:`registry_for` gives a game's registry by the game's name.
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from clients.bots.blagogo import BLAGOGO, BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
-from clients.bots.heuristic import HeuristicStrategy
-from clients.bots.ismcts import IsmctsStrategy
-from clients.bots.strategy import GameStrategies, GreedyStrategy, RandomStrategy, Strategy, StrategyOptions
+from bots.blagogo import BLAGOGO, BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
+from bots.heuristic import HeuristicStrategy
+from bots.ismcts import IsmctsStrategy
+from bots.strategy import GameStrategies, GreedyStrategy, RandomStrategy, Strategy, StrategyOptions
 
 STRATEGIES: dict[str, Callable[[StrategyOptions], Strategy]] = {
     "random": RandomStrategy,

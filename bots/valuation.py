@@ -3,7 +3,7 @@
 The auction, the redeals, the contract and rospis all ask one question of a hand, before or after the talon:
 how many deal points will the declarer take with it, and how surely. The answer is a linear model over a
 few features of the hand, fitted by self-play of the heuristic's own exchange and card play
-(``python -m clients.bots.calibrate`` refits :data:`MODELS`), with the spread of its residuals.
+(``python -m bots.calibrate`` refits :data:`MODELS`), with the spread of its residuals.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from clients.bots.cardlib import ACE, MARRIAGE_MASKS, MARRIAGE_POINTS, SUIT_MASKS, TEN
+from bots.cardlib import ACE, MARRIAGE_MASKS, MARRIAGE_POINTS, SUIT_MASKS, TEN
 from engine import Rules, TwoPlayerDeal
 from engine.cards import points_of
 

@@ -1,16 +1,16 @@
 """What one seat knows of a deal, as masks and maps: the facts every sampled world must agree with.
 
-Read once per decision from the seat's view and its :class:`~clients.bots.belief.Belief`: its hand, the talon
+Read once per decision from the seat's view and its :class:`~bots.belief.Belief`: its hand, the talon
 if shown, the cards it gave or received, every card seen played and the hidden plays still to fill, the
 voids shown by the live trick, the marriages declared, and the marriage points the bids and the contract
-imply (T-9, T-15, T-31). :mod:`clients.bots.worlds` deals the unknown cards around them and
-:mod:`clients.bots.hidden_plays` fills the hidden plays.
+imply (T-9, T-15, T-31). :mod:`bots.worlds` deals the unknown cards around them and
+:mod:`bots.hidden_plays` fills the hidden plays.
 """
 
 from __future__ import annotations
 
-from clients.bots.belief import Belief
-from clients.bots.cardlib import MARRIAGE_MASKS, implied_forbidden, indices, marriage_points_of
+from bots.belief import Belief
+from bots.cardlib import MARRIAGE_MASKS, implied_forbidden, indices, marriage_points_of
 from engine import BidCap, DealKind, OpeningBid, Phase, View
 from engine.cards import FULL_MASK
 from engine.layout import deal_layout

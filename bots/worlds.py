@@ -1,8 +1,8 @@
 """Determinizations: complete deals consistent with all one seat knows, as live ``engine.Deal`` objects.
 
-A world is sampled from what the seat knows (:class:`~clients.bots.world_facts.WorldFacts`, read from its
-:class:`~clients.bots.belief.Belief` and current view): the unseen cards are dealt to the other hands, the
-hidden plays (:mod:`clients.bots.hidden_plays`) and the talons, respecting its hand, the talon if shown, the
+A world is sampled from what the seat knows (:class:`~bots.world_facts.WorldFacts`, read from its
+:class:`~bots.belief.Belief` and current view): the unseen cards are dealt to the other hands, the
+hidden plays (:mod:`bots.hidden_plays`) and the talons, respecting its hand, the talon if shown, the
 cards it gave or received, every card seen played, the voids shown by failing to follow suit or to trump,
 the winner and worth of every trick, the marriages declared and the bid caps of T-9 and T-31 that the bids
 and the contract imply. From the sampled cards this module derives the deck order (the hands as dealt and
@@ -17,10 +17,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from clients.bots.belief import Belief
-from clients.bots.cardlib import MARRIAGE_MASKS, MARRIAGE_POINTS, indices, marriage_points_of
-from clients.bots.hidden_plays import Placement, search_hidden_plays
-from clients.bots.world_facts import WorldFacts, voluntary_auction
+from bots.belief import Belief
+from bots.cardlib import MARRIAGE_MASKS, MARRIAGE_POINTS, indices, marriage_points_of
+from bots.hidden_plays import Placement, search_hidden_plays
+from bots.world_facts import WorldFacts, voluntary_auction
 from engine import (
     Action,
     ActionError,

@@ -11,14 +11,14 @@ before, it still knows that card's rank (card points identify the rank) and keep
 played after the seat's own), with the trick's total points when one trick was taken between two views.
 
 Marriages (``view.marriages``) are tied to the trick whose lead declared them, so the trump of every trick is
-known; failing to follow suit or to trump shows a void (:func:`~clients.bots.cardlib.implied_forbidden`).
+known; failing to follow suit or to trump shows a void (:func:`~bots.cardlib.implied_forbidden`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clients.bots.cardlib import CARD_POINTS, implied_forbidden
+from bots.cardlib import CARD_POINTS, implied_forbidden
 from engine import Phase, View
 
 _PHASE_ORDER = {

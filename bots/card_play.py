@@ -2,7 +2,7 @@
 
 :class:`Knowledge` is the seat's view of a card-play decision as masks: its hand, the cards out of play, the
 voids the other seats have shown, the trump and the trick. It is built from a live view and the seat's
-:class:`~clients.bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only
+:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only
 what that seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as
 soon as allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points
 banked that could be lost later, and a defence played as a team, giving points to a partner who holds the
@@ -11,8 +11,8 @@ trick and starving the declarer of them.
 
 from __future__ import annotations
 
-from clients.bots.belief import Belief
-from clients.bots.cardlib import (
+from bots.belief import Belief
+from bots.cardlib import (
     CARD_POINTS,
     KING,
     MARRIAGE_MASKS,
