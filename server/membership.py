@@ -49,6 +49,8 @@ FENCE_FRACTION: Final = 0.8
 for the time the statement took to reach the database, and clocks that run a little apart)."""
 LOCK_GONE_FRACTION: Final = 0.375
 """How old a heartbeat may be, by a lease, before a node whose lock is gone is declared dead."""
+LATE_FRACTION: Final = 0.25
+"""A heartbeat later than this much of a lease after it was due is logged ("heartbeat late")."""
 DROP_WAIT_SECONDS: Final = 10.0
 """How long a node declared dead waits for its loop to let its tables go before it joins again anyway."""
 
@@ -197,8 +199,10 @@ class Membership:
             due = max(due + self.heartbeat_seconds, time.monotonic())
             if self._stopping.wait(max(0.0, due - time.monotonic())):
                 return
+            woke = time.monotonic()
             try:
                 lost = self._heartbeat()
+                self._note_slow(woke - due, time.monotonic() - woke)
             except psycopg.Error as error:
                 self.database.outage()
                 self.unreachable = True
@@ -225,6 +229,12 @@ class Membership:
                     self.database.outage()
                     log.warning("could not join again", error=str(error))
                     self._stopping.wait(self.heartbeat_seconds)
+
+    def _note_slow(self, woke_late: float, took: float) -> None:
+        """Log a heartbeat that came late, saying which part was slow: the thread's waking (this process
+        starved of CPU, or a pause holding every thread) or the database's answer."""
+        if woke_late + took > LATE_FRACTION * self.lease_seconds:
+            log.warning("heartbeat late", woke_late_s=round(woke_late, 3), took_s=round(took, 3))
 
     def dropped(self) -> None:
         """The loop let every table go after this node was declared dead (from any thread)."""
