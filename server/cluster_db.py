@@ -4,7 +4,7 @@ key of its advisory lock, and what it has seen of the database's outages.
 Three parts use it, each given it as an argument: the membership's heartbeat thread (a blocking connection
 of its own, which holds the lock), the node's loop (claims, takeovers, summaries: one connection, one task
 at a time) and the directory (the requests about tables held elsewhere, on a reading connection). Every
-failure any of them meets, and every connection made again after one, is an *outage* here: the node
+failure any of them meets, up to the next connection made after it, is an *outage* here: the node
 declares no other node dead until a whole lease has passed since the last one (:attr:`steady_seconds`).
 That is the grace after a PostgreSQL restart, a failover or a network cut measured from when this node can
 see the cluster again, not from when PostgreSQL started: the others' heartbeats, stale while nobody could
@@ -46,6 +46,8 @@ class ClusterDatabase:
         self.last_outage = time.monotonic()
         """time.monotonic() of the last failure or reconnection of any of the node's connections (its
         start counts as one: a node just started has not seen the others heartbeat yet)."""
+        self._failed = False
+        """A connection failed since one was last made."""
         self._db: psycopg.AsyncConnection[Any] | None = None
         self._reads: psycopg.AsyncConnection[Any] | None = None
         self._using = asyncio.Lock()
@@ -54,8 +56,16 @@ class ClusterDatabase:
     # ------------------------------------------------------------------ outages
 
     def outage(self) -> None:
-        """A connection failed, or was made again after one (from any thread)."""
+        """A connection failed (from any thread)."""
         self.last_outage = time.monotonic()
+        self._failed = True
+
+    def _connected(self) -> None:
+        """A connection was made: the end of an outage when one failed since the last (a first connection
+        of a part, the reading one at its first request, is none)."""
+        if self._failed:
+            self._failed = False
+            self.last_outage = time.monotonic()
 
     @property
     def steady_seconds(self) -> float:
@@ -65,26 +75,31 @@ class ClusterDatabase:
     # ------------------------------------------------------------------ connections
 
     def connect_blocking(self) -> psycopg.Connection[Any]:
-        """A blocking connection of its own (the heartbeat thread's); counted as an outage's end."""
+        """A blocking connection of its own (the heartbeat thread's)."""
         try:
             made = connect(self.url)
-        finally:
+        except psycopg.Error:
             self.outage()
+            raise
+        self._connected()
         return made
 
     async def connect(self) -> psycopg.AsyncConnection[Any]:
-        """An asynchronous connection of its own (the listener's); counted as an outage's end."""
+        """An asynchronous connection of its own (the listener's)."""
         try:
-            return await psycopg.AsyncConnection.connect(
+            made = await psycopg.AsyncConnection.connect(
                 self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS
             )
-        finally:
+        except psycopg.Error:
             self.outage()
+            raise
+        self._connected()
+        return made
 
     @contextlib.asynccontextmanager
     async def using(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         """The node's connection, for this task alone until the block ends; connected again after it was
-        lost, and closed when a statement in the block broke it (a failure is an outage)."""
+        lost, and closed when a statement in the block broke it (an outage)."""
         async with self._using:
             if self._db is None or self._db.closed or self._db.broken:
                 await close_quietly(self._db)
@@ -92,8 +107,9 @@ class ClusterDatabase:
                 self._db = await self.connect()
             try:
                 yield self._db
-            except psycopg.Error:
-                self.outage()
+            except psycopg.Error as error:
+                if isinstance(error, psycopg.OperationalError) or self._db.broken:
+                    self.outage()  # not a statement's own error: the database's
                 if self._db.broken:
                     await close_quietly(self._db)
                 raise
@@ -108,8 +124,10 @@ class ClusterDatabase:
                 self._reads = await self.connect()
             cursor = await self._reads.execute(query, {**params, "lock_class": LOCK_CLASS})
             return await cursor.fetchall()
-        except psycopg.Error:
-            self.outage()
+        except psycopg.Error as error:
+            broken = self._reads is not None and self._reads.broken
+            if isinstance(error, psycopg.OperationalError) or broken:
+                self.outage()
             raise
 
     async def close(self) -> None:
