@@ -57,7 +57,11 @@ class Rebalancer:
         if self.node_id not in loads or len(loads) < 2:
             return False
         target = min(loads, key=lambda node: (loads[node], node))
-        if loads[self.node_id] - loads[target] < 2:
+        fair = sum(loads.values()) / len(loads)
+        own = loads[self.node_id]
+        # Two or more above the least loaded, from above the fair share to below it: nodes giving at the
+        # same moment to one target stop once it has its share, instead of overshooting it in turn.
+        if own - loads[target] < 2 or not loads[target] < fair < own:
             return False
         table = self._candidate()
         if table is None:
