@@ -73,6 +73,8 @@ class Figures:
     dropped: int = 0
     """Tables let go because another node holds them now."""
     nodes_declared_dead: int = 0
+    rebalanced: int = 0
+    """Tables given to a less loaded node to spread the load."""
     replay_seconds: float = 0.0
     """Time spent loading and replaying claimed tables."""
 
@@ -207,7 +209,7 @@ class Node:
                     next_reconcile = now + RECONCILE_SECONDS
                 if settings.rebalance_seconds and now >= next_rebalance and self.may_declare():
                     next_rebalance = now + settings.rebalance_seconds
-                    await self.rebalancer.turn()
+                    self.figures.rebalanced += await self.rebalancer.turn()
             except psycopg.Error as error:  # connected again next turn (ClusterDatabase.using)
                 log.warning("cluster database unavailable", error=str(error))
             except ServiceError as error:  # the directory's STORE_UNAVAILABLE

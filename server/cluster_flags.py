@@ -93,7 +93,7 @@ def node_settings(
     lease_seconds: float,
     placement: str,
     finished_kept_seconds: float,
-    rebalance_seconds: float,
+    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS,
 ) -> NodeSettings:
     """The node's settings once its port is bound: its endpoint is ``advertise_address``, else the host
     and port it listens on (the machine's name for a wildcard host); its id, the endpoint unless given."""

@@ -66,7 +66,7 @@ class ClusterCollector(Collector):
         yield CounterMetricFamily(
             "thousand_cluster_tables_rebalanced",
             "Tables this node gave to a less loaded node to spread the load (--rebalance-seconds).",
-            node.rebalancer.moved,
+            figures.rebalanced,
         )
         yield CounterMetricFamily(
             "thousand_cluster_nodes_declared_dead",

@@ -47,8 +47,6 @@ class Rebalancer:
         self.registry = registry
         self.directory = directory
         self.hand_off = hand_off
-        self.moved = 0
-        """Tables this node gave away to spread the load (``thousand_cluster_tables_rebalanced``)."""
 
     async def turn(self) -> bool:
         """Give one table to the least loaded live node when this one holds two or more tables more; True
@@ -71,7 +69,6 @@ class Rebalancer:
                 return False
             moved = await self.hand_off(table, target)
         if moved:
-            self.moved += 1
             log.info(
                 "table rebalanced",
                 table_id=table.table_id,
