@@ -31,7 +31,8 @@ def test_postgresql_slow_to_accept_after_a_crash_declares_no_node_dead_and_moves
 ) -> None:
     """Issue #32's first finding: a crash restart whose recovery outlasts a lease (here PostgreSQL refusing
     TCP for 1.5 leases after it started, then reloaded) made every node declare the others dead."""
-    with cluster_on_own_database(tmp_path, ["a", "b", "c"]) as (nodes, database):
+    no_rebalancing = ("--rebalance-seconds", "0")  # two tables each, where they were made
+    with cluster_on_own_database(tmp_path, ["a", "b", "c"], flags=no_rebalancing) as (nodes, database):
         run(slow_restart(nodes, database))
     for name in ("a", "b", "c"):
         log = (tmp_path / f"node-{name}.log").read_text()
