@@ -15,7 +15,7 @@ from typing import Any, Final, get_args
 
 import engine
 from bots.registry import THOUSAND as THOUSAND_BOTS
-from bots.strategy import GameStrategies, Strategy
+from bots.strategy import GameStrategies, Strategy, decide
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
@@ -69,10 +69,7 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
         return game.events
 
     def check(self, game: engine.Game, seat: int, action: engine.Action) -> None:
-        if game.to_act == seat and action in game.legal_actions():
-            return
-        game.apply(seat, action)  # not in the complete list (T-34): the engine raises and changes nothing
-        raise AssertionError(f"the engine accepted {action!r} outside its legal list")
+        game.validate(seat, action)
 
     def apply(self, game: engine.Game, seat: int, action: engine.Action) -> None:
         game.apply(seat, action)
@@ -170,8 +167,10 @@ class ThousandBot(SeatBot[engine.Game, engine.Action]):
         super().__init__(strategy, registry)
         self.player = registry.make(strategy)
 
-    def decide(self, game: engine.Game, seat: int, rng: random.Random) -> engine.Action:
-        return self.player.choose(engine.view(game, seat), rng)
+    def decide(
+        self, game: engine.Game, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> engine.Action:
+        return decide(self.player, engine.view(game, seat), rng, deadline)
 
     def observe(self, game: engine.Game, seat: int) -> None:
         self.player.observe(engine.view(game, seat))
