@@ -119,6 +119,7 @@ class Server:
                     lease_seconds=settings.lease_seconds,
                     placement=settings.placement,
                     finished_kept_seconds=settings.table_idle_seconds,
+                    rebalance_seconds=settings.rebalance_seconds,
                 ),
                 self.registry,
                 self.store,

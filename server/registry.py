@@ -64,6 +64,11 @@ class Directory(Protocol):
         """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
         ...
 
+    def vouches(self) -> bool:
+        """Whether this node may answer as the owner of the tables it holds: no other node can have taken
+        them over (its lease is surely valid); when not, it answers for them as for any other."""
+        ...
+
 
 class Registry:
     """The server's tables, kept in ``store`` when there is one."""
@@ -350,7 +355,7 @@ class Registry:
         """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
         TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
         table = self._tables.get(table_id)
-        if table is not None:
+        if table is not None and (self.directory is None or self.directory.vouches()):
             return table
         if self.directory is not None:
             raise await self.directory.refusal(table_id)
@@ -372,7 +377,7 @@ class Registry:
     async def describe(self, table_id: str) -> pb.Table:
         """GetTable: the table as this node holds it, or (in a cluster) as its owner last published it."""
         table = self._tables.get(table_id)
-        if table is not None:
+        if table is not None and (self.directory is None or self.directory.vouches()):
             return table.describe()
         if self.directory is not None:
             return await self.directory.describe(table_id)
