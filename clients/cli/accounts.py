@@ -1,0 +1,257 @@
+"""The terminal client's player commands: ``thousand login``, ``logout``, ``whoami``, ``games`` and ``claim``
+(docs/protocol.md, "Players").
+
+``login`` signs the user in on one server and keeps the credential on this machine (:mod:`clients.logins`);
+every later command to that server sends it, so the seats the user takes are their player's and follow them to
+any device where they sign in. A guest's player token is the only key to a guest's history: ``whoami
+--show-token`` prints it (to sign in elsewhere with ``login --token``), and ``logout`` warns before it is
+forgotten. With an issuer named in the server's sign-in options, ``login`` uses the device authorization grant
+(:mod:`clients.device_flow`): the person approves on the issuer's page, in any browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from datetime import datetime
+from typing import Final, TextIO
+
+from clients.cli.options import connection_from_args, default_name
+from clients.connection import Connection
+from clients.device_flow import DeviceFlow, DeviceFlowError
+from clients.errors import ServerError
+from clients.games import game_of_kind
+from clients.logins import GUEST, OIDC, Login, LoginKeeper
+from clients.players import PlayerClient
+from clients.seats import SeatKeeper
+from thousand.v1 import player_service_pb2 as player_pb
+
+EXIT_ERROR: Final = 1
+LOCALES: Final = ("en", "ru", "uk", "be", "pl")
+
+_RESULT_WORDS: Final = {
+    player_pb.GAME_RESULT_PLAYING: "playing",
+    player_pb.GAME_RESULT_WON: "won",
+    player_pb.GAME_RESULT_LOST: "lost",
+    player_pb.GAME_RESULT_STOPPED: "stopped",
+    player_pb.GAME_RESULT_UNKNOWN: "unknown (table removed)",
+}
+_CLAIM_WORDS: Final = {
+    player_pb.CLAIM_STATUS_CLAIMED: "now yours",
+    player_pb.CLAIM_STATUS_ALREADY_YOURS: "yours already",
+    player_pb.CLAIM_STATUS_TABLE_NOT_FOUND: "the server no longer has this table",
+    player_pb.CLAIM_STATUS_TOKEN_NOT_FOUND: "no seat of this table has this token",
+    player_pb.CLAIM_STATUS_OTHER_PLAYER: "it belongs to another player",
+}
+
+
+def _fail(command: str, words: str) -> int:
+    print(f"thousand {command}: {words}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _kind_words(player: player_pb.Player) -> str:
+    if player.kind == player_pb.PLAYER_KIND_OIDC:
+        return f"signed in with {player.issuer}"
+    return "guest player"
+
+
+def _locale(args: argparse.Namespace) -> str:
+    """The locale asked for, else the environment's language when it is one of ours, else none."""
+    if args.locale is not None:
+        return str(args.locale)
+    language = (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").split(".")[0].split("_")[0]
+    return language if language in LOCALES else ""
+
+
+async def login(args: argparse.Namespace, stdout: TextIO) -> int:
+    connection = connection_from_args(args, signed_in=False)
+    keeper = LoginKeeper()
+    before = keeper.find(connection.key)
+    if before is not None and before.kind == GUEST and not args.token:
+        return _fail(
+            "login",
+            f"you are signed in on {connection.address} as {before.display_name} (a guest) already; "
+            "`thousand logout` first to sign in as someone else",
+        )
+    if args.token:
+        return await _login_with_token(connection, keeper, args.token, stdout)
+    async with PlayerClient(connection) as players:
+        options = await players.sign_in_options()
+    providers = list(options.providers)
+    if args.issuer:
+        providers = [p for p in providers if p.issuer.rstrip("/") == args.issuer.rstrip("/")]
+        if not providers:
+            trusted = ", ".join(p.issuer for p in options.providers) or "none"
+            return _fail("login", f"the server does not trust {args.issuer} (it trusts: {trusted})")
+    if providers and not args.guest:
+        return await _login_with_issuer(connection, keeper, providers[0], args.client_id, stdout)
+    if not options.guests:
+        return _fail("login", f"the server at {connection.address} makes no guest players")
+    name = args.name or SeatKeeper().last_name(connection.key) or default_name()
+    async with PlayerClient(connection) as players:
+        created = await players.create_guest(name, _locale(args))
+    player = created.player
+    keeper.keep(Login(connection.key, GUEST, created.player_token, player.player_id, player.display_name))
+    print(f"Signed in on {connection.address} as {player.display_name} (a guest player).", file=stdout)
+    print(
+        "Your games are now kept under this name. To play from another device, sign in there with "
+        "`thousand login --token TOKEN` (`thousand whoami --show-token` shows it; keep it secret).",
+        file=stdout,
+    )
+    return 0
+
+
+async def _login_with_token(connection: Connection, keeper: LoginKeeper, token: str, stdout: TextIO) -> int:
+    async with PlayerClient(_with(connection, token)) as players:
+        player = await players.me()
+    kind = OIDC if player.kind == player_pb.PLAYER_KIND_OIDC else GUEST
+    keeper.keep(Login(connection.key, kind, token, player.player_id, player.display_name, player.issuer))
+    print(f"Signed in on {connection.address} as {player.display_name} ({_kind_words(player)}).", file=stdout)
+    return 0
+
+
+async def _login_with_issuer(
+    connection: Connection,
+    keeper: LoginKeeper,
+    provider: player_pb.IdentityProvider,
+    client_id: str | None,
+    stdout: TextIO,
+) -> int:
+    flow = DeviceFlow(provider.issuer, client_id or provider.audience, resource=provider.audience)
+    try:
+        code = await asyncio.to_thread(flow.start)
+        where = code.verification_uri_complete or code.verification_uri
+        print(f"To sign in with {provider.issuer}, open this page in a browser (on any device):", file=stdout)
+        print(f"  {where}", file=stdout)
+        print(f"and enter the code  {code.user_code}  if it asks for one.", file=stdout)
+        print("Waiting for your sign-in there (Ctrl+C to give up)...", file=stdout, flush=True)
+        tokens = await asyncio.to_thread(flow.wait, code)
+    except DeviceFlowError as error:
+        return _fail("login", str(error))
+    async with PlayerClient(_with(connection, tokens.credential)) as players:
+        player = await players.me()
+    keeper.keep(
+        Login(
+            connection.key,
+            OIDC,
+            tokens.credential,
+            player.player_id,
+            player.display_name,
+            player.issuer,
+            tokens.expires,
+        )
+    )
+    until = ""
+    if tokens.expires:
+        until = f" until {datetime.fromtimestamp(tokens.expires).strftime('%H:%M')}"
+    print(
+        f"Signed in on {connection.address} as {player.display_name} (with {provider.issuer}){until}.",
+        file=stdout,
+    )
+    return 0
+
+
+def _with(connection: Connection, credential: str) -> Connection:
+    return Connection(
+        connection.address, connection.tls, connection.ca_file, connection.connect_timeout, credential
+    )
+
+
+async def logout(args: argparse.Namespace, stdout: TextIO) -> int:
+    connection = connection_from_args(args, signed_in=False)
+    gone = LoginKeeper().forget(connection.key)
+    if gone is None:
+        print(f"You were not signed in on {connection.address}.", file=stdout)
+        return 0
+    print(
+        f"Signed out of {connection.address} ({gone.display_name} is forgotten on this machine).", file=stdout
+    )
+    if gone.kind == GUEST:
+        print(
+            "A guest's games are reached only with its player token: if you did not keep it, start afresh "
+            "with `thousand login`.",
+            file=stdout,
+        )
+    return 0
+
+
+async def whoami(args: argparse.Namespace, stdout: TextIO) -> int:
+    connection = connection_from_args(args)
+    kept = LoginKeeper().find(connection.key)
+    if connection.credential is None:
+        print(f"Not signed in on {connection.address}: `thousand login` signs you in.", file=stdout)
+        return EXIT_ERROR
+    async with PlayerClient(connection) as players:
+        player = await players.me()
+    print(f"{player.display_name} ({_kind_words(player)}) on {connection.address}", file=stdout)
+    print(f"  player id: {player.player_id}", file=stdout)
+    print(f"  language:  {player.locale or 'not chosen'}", file=stdout)
+    if kept is not None and kept.expires:
+        print(f"  signed in until {datetime.fromtimestamp(kept.expires):%Y-%m-%d %H:%M}", file=stdout)
+    if args.show_token:
+        print(f"  player token (secret): {connection.credential}", file=stdout)
+    return 0
+
+
+def game_line(game: player_pb.PlayerGame) -> str:
+    """One game of the history: when, which game, how it went, the seat and the table's id."""
+    when = datetime.fromtimestamp(game.join_time.ToSeconds()).strftime("%Y-%m-%d %H:%M")
+    result = _RESULT_WORDS.get(game.result, "unknown")
+    if game.place:
+        result = f"{result}, place {game.place}, {game.score} points"
+    title = game_of_kind(game.game).title
+    return f"{when}  {title:<14} {result:<28} seat {game.seat}  table {game.table_id}"
+
+
+async def games(args: argparse.Namespace, stdout: TextIO) -> int:
+    connection = connection_from_args(args)
+    if connection.credential is None:
+        return _fail("games", f"you are not signed in on {connection.address}: `thousand login` first")
+    async with PlayerClient(connection) as players:
+        page = await players.games_page(args.limit, args.page or "")
+    if not page.games:
+        print("No games yet. Start one with: thousand new", file=stdout)
+    for game in page.games:
+        print(game_line(game), file=stdout)
+    if page.games:
+        print("A finished game's record: thousand export TABLE (replays exactly).", file=stdout)
+    if page.next_page_token:
+        print(f"Older games: thousand games --page {page.next_page_token}", file=stdout)
+    return 0
+
+
+async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
+    connection = connection_from_args(args)
+    if connection.credential is None:
+        return _fail("claim", f"you are not signed in on {connection.address}: `thousand login` first")
+    seats = SeatKeeper().held(connection.key)
+    if not seats:
+        print(f"No seats of yours on {connection.address} are kept on this machine.", file=stdout)
+        return 0
+    async with PlayerClient(connection) as players:
+        outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats])
+    claimed = 0
+    for outcome in outcomes:
+        claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED
+        words = _CLAIM_WORDS.get(outcome.status, "not claimed")
+        print(f"table {outcome.table_id}, seat {outcome.seat}: {words}", file=stdout)
+    print(f"{claimed} seat(s) joined your history; `thousand games` lists them.", file=stdout)
+    return 0
+
+
+def player_problem(error: ServerError, address: str) -> str | None:
+    """A refused credential in words, with what to do; None for any other refusal."""
+    if error.reason == "PLAYER_TOKEN_INVALID":
+        problem = error.metadata.get("problem", "")
+        if problem == "expired":
+            return f"your sign-in on {address} expired: `thousand login` again"
+        if problem == "unknown_token":
+            return f"the server at {address} no longer knows your player: `thousand logout`, then login"
+        why = problem or error.message
+        return f"the server at {address} refused your sign-in ({why}): `thousand login` again"
+    if error.reason == "PLAYER_BANNED":
+        return f"your player is banned on {address}: {error.message}"
+    return None
