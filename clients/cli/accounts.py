@@ -87,7 +87,7 @@ async def login(args: argparse.Namespace, stdout: TextIO) -> int:
             trusted = ", ".join(p.issuer for p in options.providers) or "none"
             return _fail("login", f"the server does not trust {args.issuer} (it trusts: {trusted})")
     if providers and not args.guest:
-        return await _login_with_issuer(connection, keeper, providers[0], args.client_id, stdout)
+        return await _login_with_issuer(connection, keeper, providers[0], args, stdout)
     if not options.guests:
         return _fail("login", f"the server at {connection.address} makes no guest players")
     name = args.name or SeatKeeper().last_name(connection.key) or default_name()
@@ -117,10 +117,10 @@ async def _login_with_issuer(
     connection: Connection,
     keeper: LoginKeeper,
     provider: player_pb.IdentityProvider,
-    client_id: str | None,
+    args: argparse.Namespace,
     stdout: TextIO,
 ) -> int:
-    flow = DeviceFlow(provider.issuer, client_id or provider.audience, resource=provider.audience)
+    flow = DeviceFlow(provider.issuer, args.client_id or provider.audience, resource=provider.audience)
     try:
         code = await asyncio.to_thread(flow.start)
         where = code.verification_uri_complete or code.verification_uri
@@ -133,6 +133,11 @@ async def _login_with_issuer(
         return _fail("login", str(error))
     async with PlayerClient(_with(connection, tokens.credential)) as players:
         player = await players.me()
+        if args.name and args.name != player.display_name:
+            player = await players.update_me(display_name=args.name)  # the issuer's name was not wanted
+        locale = _locale(args)
+        if locale and not player.locale:
+            player = await players.update_me(locale=locale)
     keeper.keep(
         Login(
             connection.key,

@@ -254,7 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(mode 0600), and every later command to this server plays as you.",
     )
     login.add_argument("--guest", action="store_true", help="a guest player, even when an issuer is offered")
-    login.add_argument("--name", default=None, help="a guest's display name (default: your last, or $USER)")
+    login.add_argument(
+        "--name", default=None, help="your display name (a guest's default: your last, or $USER)"
+    )
     login.add_argument(
         "--locale", default=None, help="your language: en, ru, uk, be, pl (default: from $LANG)"
     )
