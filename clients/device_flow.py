@@ -11,12 +11,12 @@ access token when the issuer made it a JWT, else the ID token (whose audience is
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -58,7 +58,8 @@ class Tokens:
 
 
 class DeviceFlow:
-    """One issuer's device flow for one client id (blocking HTTP: run it in a thread from async code)."""
+    """One issuer's device flow for one client id (:meth:`start` is blocking HTTP: run it in a thread
+    from async code)."""
 
     def __init__(self, issuer: str, client_id: str, *, resource: str = "") -> None:
         self.issuer = issuer.rstrip("/")
@@ -101,16 +102,17 @@ class DeviceFlow:
         except (KeyError, TypeError, ValueError):
             raise DeviceFlowError("the issuer's answer to the device authorization is incomplete") from None
 
-    def wait(self, code: DeviceCode, sleep: Callable[[float], None] = time.sleep) -> Tokens:
+    async def wait(self, code: DeviceCode) -> Tokens:
         """Polls the token endpoint until the person approved (the tokens), refused or let the code expire
-        (:class:`DeviceFlowError`)."""
+        (:class:`DeviceFlowError`). Each request runs in a thread; the waits between are the event loop's,
+        so that Ctrl+C (a cancelled task) ends the wait at once."""
         interval = code.interval
         form = {"grant_type": GRANT_TYPE, "device_code": code.device_code, "client_id": self.client_id}
         while True:
             if time.monotonic() >= code.expires_at:
                 raise DeviceFlowError("the code expired before the sign-in was approved: try again")
-            sleep(interval)
-            answer = self._post(self.endpoints()["token_endpoint"], form)
+            await asyncio.sleep(interval)
+            answer = await asyncio.to_thread(self._post, self.endpoints()["token_endpoint"], form)
             match answer.get("error"):
                 case None:
                     return _tokens(answer)

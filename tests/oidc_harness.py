@@ -134,7 +134,7 @@ class Provider:
         )
         filled = {"user_code": user_code, "login": login, "password": "any", "confirm": "yes"}
         with person.open(verification_uri or self.issuer + "/device", timeout=10) as response:
-            page = response.read().decode()
+            page = str(response.read().decode())
         for _ in range(8):
             form = _form(page)
             if form is None:
@@ -144,7 +144,7 @@ class Provider:
                 fields[name] = filled.get(name, fields[name])
             body = urllib.parse.urlencode(fields).encode()
             with person.open(action, data=body, timeout=10) as response:
-                page = response.read().decode()
+                page = str(response.read().decode())
         raise AssertionError(f"the provider's pages never ended: {page[:500]}")
 
     def _get(self, url: str) -> Any:

@@ -128,7 +128,7 @@ async def _login_with_issuer(
         print(f"  {where}", file=stdout)
         print(f"and enter the code  {code.user_code}  if it asks for one.", file=stdout)
         print("Waiting for your sign-in there (Ctrl+C to give up)...", file=stdout, flush=True)
-        tokens = await asyncio.to_thread(flow.wait, code)
+        tokens = await flow.wait(code)
     except DeviceFlowError as error:
         return _fail("login", str(error))
     async with PlayerClient(_with(connection, tokens.credential)) as players:
