@@ -61,14 +61,7 @@ def test_a_bot_plays_a_private_table_as_a_player_and_the_game_joins_its_history(
         assert games[0].place >= 1 and games[0].seat == 0
 
         out = io.StringIO()
-        assert (
-            asyncio.run(
-                asyncio.to_thread(
-                    cli_main, ["games", "--server", server.address, "--player-token", token], None, out
-                )
-            )
-            == 0
-        )
+        assert cli_main(["games", "--server", server.address, "--player-token", token], None, out) == 0
         line = out.getvalue().splitlines()[0]
         assert re.search(
             rf"(won|lost), place {games[0].place}, -?\d+ points\s+seat 0  table {table_id}", line
