@@ -20,11 +20,16 @@ from typing import Any
 
 import pytest
 
+from clients.connection import Connection
+from clients.players import PlayerClient
+from clients.session import TableSession, new_invite_code
+from engine import Rules
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
 from tests.server_harness import run
 from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
+from thousand.v1 import player_service_pb2 as player_pb
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -380,3 +385,48 @@ def test_node_client_ends_when_the_server_stops_the_table(play_js: Path, tmp_pat
     assert result["winner"] is None and result["standings"] == [] and result["deals"] < 3
     assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
     assert "The server stopped the table (STOP_REASON_MOVE_LIMIT)" in out.read_text()
+
+
+def test_node_client_plays_a_private_table_as_a_player_with_its_invite(
+    play_js: Path, server: LiveServer
+) -> None:
+    """``--player-token`` and ``--invite``: a guest's private table, refused without its invite, played to the
+    end with it; the game is then in the guest's history (PlayerService, from the Python library)."""
+
+    async def private_table() -> tuple[str, str, str]:
+        async with PlayerClient(server.address) as players:
+            guest = await players.create_guest("Node", "en")
+        invite = new_invite_code()
+        as_guest = Connection(server.address, credential=guest.player_token)
+        async with TableSession(as_guest) as lobby:
+            table = await lobby.create_table(
+                Rules(), [None, "greedy", "greedy"], seed=3, practice=True, unlisted=True, invite_code=invite
+            )
+        return guest.player_token, table.table_id, invite
+
+    token, table_id, invite = run(private_table())
+    refused = subprocess.run(
+        [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 1 and "INVITE_INVALID" in refused.stderr, refused.stderr
+    env_token = {"THOUSAND_PLAYER_TOKEN": token}
+    done = subprocess.run(
+        [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--invite", invite,
+         "--seed", "3", "--quiet", "--max-seconds", "90"],
+        capture_output=True, text=True, timeout=100, check=False, env={**os.environ, **env_token},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = last_json(done.stdout)
+    assert result["finished"] is True and result["table_id"] == table_id
+
+    async def history() -> list[player_pb.PlayerGame]:
+        async with PlayerClient(Connection(server.address, credential=token)) as players:
+            return [game async for game in players.games()]
+
+    games = run(history())
+    assert [game.table_id for game in games] == [table_id]
+    assert games[0].result in (player_pb.GAME_RESULT_WON, player_pb.GAME_RESULT_LOST)
