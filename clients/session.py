@@ -118,6 +118,8 @@ class TableSession:
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: PlayCall | None = None
         self._deals = SeatDeals()
+        self.invite_code = ""
+        """The invite of the private table this session created or joined with one (to share)."""
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -255,7 +257,7 @@ class TableSession:
             request.time_control.CopyFrom(time_control)
         request.practice = practice
         request.unlisted = unlisted
-        request.invite_code = invite_code
+        request.invite_code = self.invite_code = invite_code
         for reserved_seat, player_id in reservations:
             request.reservations.add(seat=reserved_seat, player_id=player_id)
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
@@ -376,6 +378,7 @@ class TableSession:
         )
         self.attach(table_id, response.seat, response.seat_token)
         self._at.table = response.table
+        self.invite_code = invite_code or self.invite_code
         since = response.table.sequence if joined_at is None else joined_at
         self._deals.joined(before, response.table, response.seat, seed, since)
         if self.keeper is not None:

@@ -62,7 +62,7 @@ def test_a_bot_plays_a_private_table_as_a_player_and_the_game_joins_its_history(
 
         out = io.StringIO()
         assert cli_main(["games", "--server", server.address, "--player-token", token], None, out) == 0
-        line = out.getvalue().splitlines()[0]
+        line = out.getvalue().splitlines()[1]  # under the header
         assert re.search(
-            rf"(won|lost), place {games[0].place}, -?\d+ points\s+seat 0  table {table_id}", line
+            rf"{table_id}\s+Thousand\s+0  (won|lost) \(place {games[0].place}, -?\d+ points\)$", line
         )

@@ -144,7 +144,7 @@ def test_a_guest_plays_and_finds_the_game_on_a_second_device_and_claims_old_seat
 
         played = table_of(laptop.run("new", *QUICK, ok=False).stdout)
         games = laptop.run("games").stdout
-        assert re.search(rf"Thousand\s+playing\s+seat 0  table {played}", games), games
+        assert re.search(rf"^\S+ \S+  {played}\s+Thousand\s+0  playing$", games, re.M), games
         assert anonymous not in games  # not the player's until claimed
 
         claimed = laptop.run("claim").stdout

@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import os
 import sys
+from dataclasses import replace
 from datetime import datetime
 from typing import Final, TextIO
 
@@ -70,10 +71,14 @@ async def login(args: argparse.Namespace, stdout: TextIO) -> int:
     connection = connection_from_args(args, signed_in=False)
     keeper = LoginKeeper()
     before = keeper.find(connection.key)
-    if before is not None and before.kind == GUEST and not args.token:
+    # A guest's token is the guest's only key: never dropped by a new login. A signed-in account may sign in
+    # again (its token expires), but becoming a guest instead is a `logout` first, said so.
+    replaced = before is not None and (before.kind == GUEST or (args.guest and not before.expired()))
+    if before is not None and replaced and not args.token:
+        what = "a guest" if before.kind == GUEST else f"with {before.issuer}"
         return _fail(
             "login",
-            f"you are signed in on {connection.address} as {before.display_name} (a guest) already; "
+            f"you are signed in on {connection.address} as {before.display_name} ({what}) already; "
             "`thousand logout` first to sign in as someone else",
         )
     if args.token:
@@ -96,11 +101,12 @@ async def login(args: argparse.Namespace, stdout: TextIO) -> int:
     player = created.player
     keeper.keep(Login(connection.key, GUEST, created.player_token, player.player_id, player.display_name))
     print(f"Signed in on {connection.address} as {player.display_name} (a guest player).", file=stdout)
-    print(
-        "Your games are now kept under this name. To play from another device, sign in there with "
-        "`thousand login --token TOKEN` (`thousand whoami --show-token` shows it; keep it secret).",
-        file=stdout,
-    )
+    for line in (
+        "Your games are kept for this player now, on every device where you sign in:",
+        "  thousand whoami --show-token   shows its player token (keep it secret),",
+        "  thousand login --token TOKEN   signs you in with it on another device.",
+    ):
+        print(line, file=stdout)
     return 0
 
 
@@ -124,7 +130,8 @@ async def _login_with_issuer(
     try:
         code = await asyncio.to_thread(flow.start)
         where = code.verification_uri_complete or code.verification_uri
-        print(f"To sign in with {provider.issuer}, open this page in a browser (on any device):", file=stdout)
+        print(f"To sign in with {provider.issuer},", file=stdout)
+        print("open this page in a browser, on any device:", file=stdout)
         print(f"  {where}", file=stdout)
         print(f"and enter the code  {code.user_code}  if it asks for one.", file=stdout)
         print("Waiting for your sign-in there (Ctrl+C to give up)...", file=stdout, flush=True)
@@ -175,22 +182,22 @@ async def logout(args: argparse.Namespace, stdout: TextIO) -> int:
         f"Signed out of {connection.address} ({gone.display_name} is forgotten on this machine).", file=stdout
     )
     if gone.kind == GUEST:
-        print(
-            "A guest's games are reached only with its player token: if you did not keep it, start afresh "
-            "with `thousand login`.",
-            file=stdout,
-        )
+        print("A guest is reached only with its player token: unless you kept it", file=stdout)
+        print("(thousand whoami --show-token), `thousand login` starts a new player.", file=stdout)
     return 0
 
 
 async def whoami(args: argparse.Namespace, stdout: TextIO) -> int:
     connection = connection_from_args(args)
-    kept = LoginKeeper().find(connection.key)
+    keeper = LoginKeeper()
+    kept = keeper.find(connection.key)
     if connection.credential is None:
         print(f"Not signed in on {connection.address}: `thousand login` signs you in.", file=stdout)
         return EXIT_ERROR
     async with PlayerClient(connection) as players:
         player = await players.me()
+    if kept is not None and kept.credential == connection.credential:
+        keeper.keep(replace(kept, display_name=player.display_name))  # renamed elsewhere, maybe
     print(f"{player.display_name} ({_kind_words(player)}) on {connection.address}", file=stdout)
     print(f"  player id: {player.player_id}", file=stdout)
     print(f"  language:  {player.locale or 'not chosen'}", file=stdout)
@@ -201,14 +208,18 @@ async def whoami(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+GAMES_HEADER: Final = f"{'when':<16}  {'table':<12}  {'game':<12}  seat  result"
+
+
 def game_line(game: player_pb.PlayerGame) -> str:
-    """One game of the history: when, which game, how it went, the seat and the table's id."""
+    """One game of the history, under :data:`GAMES_HEADER` (80 columns): when the seat was taken, the
+    table's id (for ``thousand export``), which game, the seat, how it went (place and score once over)."""
     when = datetime.fromtimestamp(game.join_time.ToSeconds()).strftime("%Y-%m-%d %H:%M")
     result = _RESULT_WORDS.get(game.result, "unknown")
     if game.place:
-        result = f"{result}, place {game.place}, {game.score} points"
+        result = f"{result} (place {game.place}, {game.score} points)"
     title = game_of_kind(game.game).title
-    return f"{when}  {title:<14} {result:<28} seat {game.seat}  table {game.table_id}"
+    return f"{when}  {game.table_id:<12}  {title:<12}  {game.seat:>4}  {result}"
 
 
 async def games(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -219,10 +230,12 @@ async def games(args: argparse.Namespace, stdout: TextIO) -> int:
         page = await players.games_page(args.limit, args.page or "")
     if not page.games:
         print("No games yet. Start one with: thousand new", file=stdout)
+    else:
+        print(GAMES_HEADER, file=stdout)
     for game in page.games:
         print(game_line(game), file=stdout)
     if page.games:
-        print("A finished game's record: thousand export TABLE (replays exactly).", file=stdout)
+        print("A finished game's record (it replays exactly): thousand export TABLE", file=stdout)
     if page.next_page_token:
         print(f"Older games: thousand games --page {page.next_page_token}", file=stdout)
     return 0

@@ -45,6 +45,7 @@ from clients.cli.plain import PlainClient
 from clients.cli.text import table_line
 from clients.errors import ServerError
 from clients.games import table_rules
+from clients.logins import LoginKeeper
 from clients.seats import SeatKeeper
 from clients.session import OPEN, TableSession, new_invite_code
 from engine import RulesError
@@ -60,9 +61,13 @@ def _session(args: argparse.Namespace) -> TableSession:
 
 
 def _name(args: argparse.Namespace, session: TableSession) -> str:
-    """The name to sit down with: the one given, else the one last used with this server, else $USER."""
+    """The name to sit down with: the one given, else (signed in) the player's display name as last seen
+    here, else the one last used with this server, else $USER."""
     if args.name:
         return str(args.name)
+    login = LoginKeeper().find(session.connection.key) if session.connection.credential else None
+    if login is not None and login.display_name:
+        return login.display_name
     kept = session.keeper.last_name(session.connection.key) if session.keeper is not None else None
     return kept or default_name()
 
@@ -183,6 +188,8 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
                 f"(`thousand leave {session.table_id}` gives it up).",
                 file=stdout,
             )
+            if session.invite_code:
+                print(f"The table's invite code: {session.invite_code}", file=stdout)
 
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
