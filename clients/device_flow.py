@@ -17,11 +17,13 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 GRANT_TYPE: Final = "urn:ietf:params:oauth:grant-type:device_code"
-SCOPE: Final = "openid"
+SCOPE: Final = "openid offline_access"
+"""``offline_access``: a refresh token too, so that the client renews the short-lived token by itself
+(:meth:`DeviceFlow.refresh`) instead of asking the person to sign in again every hour."""
 HTTP_TIMEOUT: Final = 10.0
 
 
@@ -52,6 +54,8 @@ class Tokens:
     credential: str
     expires: float
     """time.time() when the credential stops being valid (0: the issuer did not say)."""
+    refresh_token: str = ""
+    """What renews the credential (:meth:`DeviceFlow.refresh`); empty when the issuer gave none."""
 
     def __repr__(self) -> str:
         return f"Tokens(expires={self.expires!r})"
@@ -127,6 +131,18 @@ class DeviceFlow:
                 case _:
                     raise DeviceFlowError(f"the issuer refused the sign-in: {_described(answer)}")
 
+    def refresh(self, refresh_token: str) -> Tokens:
+        """A new credential for a refresh token (RFC 6749, 6), blocking; the same refresh token is kept when
+        the issuer does not rotate it. :class:`DeviceFlowError` when it was refused (revoked, expired)."""
+        form = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": self.client_id}
+        if self.resource:
+            form["resource"] = self.resource
+        answer = self._post(self.endpoints()["token_endpoint"], form)
+        if "error" in answer:
+            raise DeviceFlowError(f"the issuer did not renew the sign-in: {_described(answer)}")
+        tokens = _tokens(answer)
+        return tokens if tokens.refresh_token else replace(tokens, refresh_token=refresh_token)
+
     def _post(self, url: str, form: dict[str, str]) -> dict[str, Any]:
         request = urllib.request.Request(
             url,
@@ -148,7 +164,7 @@ def _tokens(answer: dict[str, Any]) -> Tokens:
         )
     expires_in = answer.get("expires_in")
     expires = time.time() + float(expires_in) if isinstance(expires_in, int | float) else 0.0
-    return Tokens(credential, expires)
+    return Tokens(credential, expires, str(answer.get("refresh_token", "")))
 
 
 def _described(answer: dict[str, Any]) -> str:

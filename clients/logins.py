@@ -37,9 +37,16 @@ class Login:
     """For :data:`OIDC`: the issuer that signed the credential."""
     expires: float = 0.0
     """time.time() when the credential stops being valid; 0: it does not expire (a player token)."""
+    refresh_token: str = ""
+    """For :data:`OIDC`: what renews the credential at the issuer (secret too); empty: none."""
+    client_id: str = ""
+    """For :data:`OIDC`: the client id the credential was issued to (a refresh needs it)."""
+    audience: str = ""
+    """For :data:`OIDC`: the resource the credential is for (the server's audience)."""
 
-    def expired(self, now: float | None = None) -> bool:
-        return bool(self.expires) and (time.time() if now is None else now) >= self.expires
+    def expired(self, now: float | None = None, *, margin: float = 0.0) -> bool:
+        """Whether the credential is no longer valid (or will not be in ``margin`` seconds)."""
+        return bool(self.expires) and (time.time() if now is None else now) + margin >= self.expires
 
     def __repr__(self) -> str:  # never the credential, in a log or a traceback
         return f"Login({self.server!r}, {self.kind!r}, player_id={self.player_id!r})"
@@ -100,6 +107,9 @@ def _login(entry: Any) -> Login | None:
             display_name=str(entry.get("display_name", "")),
             issuer=str(entry.get("issuer", "")),
             expires=float(entry.get("expires", 0.0)),
+            refresh_token=str(entry.get("refresh_token", "")),
+            client_id=str(entry.get("client_id", "")),
+            audience=str(entry.get("audience", "")),
         )
     except (KeyError, TypeError, ValueError):
         return None

@@ -17,6 +17,7 @@ import stat
 import subprocess
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from clients.connection import Connection
@@ -213,6 +214,16 @@ def test_the_device_flow_signs_the_terminal_client_in_with_the_test_provider(tmp
         assert f"Carol (signed in with {provider.issuer})" in whoami and "signed in until" in whoami
         played = table_of(laptop.run("new", *QUICK, ok=False).stdout)
         assert played in laptop.run("games").stdout
+
+        # The sign-in is renewed with its refresh token once it is about to expire, without the person.
+        keeper = LoginKeeper(tmp_path / "laptop" / "thousand" / "players.json")
+        signed = keeper.find(server.address)
+        assert signed is not None and signed.kind == "oidc" and signed.refresh_token
+        keeper.keep(replace(signed, expires=time.time() + 5))
+        assert played in laptop.run("games").stdout
+        renewed = keeper.find(server.address)
+        assert renewed is not None and renewed.credential != signed.credential
+        assert renewed.expires > time.time() + 300 and renewed.player_id == signed.player_id
 
         # A person who gives up waiting (Ctrl+C) is not signed in, and sees no traceback.
         other = Device(tmp_path / "other", server.address)

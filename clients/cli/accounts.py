@@ -154,6 +154,9 @@ async def _login_with_issuer(
             player.display_name,
             player.issuer,
             tokens.expires,
+            tokens.refresh_token,
+            flow.client_id,
+            provider.audience,
         )
     )
     until = ""
@@ -164,6 +167,36 @@ async def _login_with_issuer(
         file=stdout,
     )
     return 0
+
+
+RENEW_MARGIN: Final = 60.0
+"""Seconds before its end an OIDC credential is renewed (a game's calls must not meet its expiry)."""
+
+
+async def renewed(args: argparse.Namespace) -> None:
+    """Renews the kept OIDC sign-in of the server with its refresh token when it is (about to be) expired,
+    before a command sends it. A refused renewal leaves it as it is: the server then says it expired, and
+    the words say to sign in again."""
+    connection = connection_from_args(args, signed_in=False)
+    keeper = LoginKeeper()
+    login = keeper.find(connection.key)
+    if login is None or login.kind != OIDC or not login.refresh_token:
+        return
+    if not login.expired(margin=RENEW_MARGIN):
+        return
+    flow = DeviceFlow(login.issuer, login.client_id or login.audience, resource=login.audience)
+    try:
+        tokens = await asyncio.to_thread(flow.refresh, login.refresh_token)
+    except DeviceFlowError:
+        return
+    keeper.keep(
+        replace(
+            login,
+            credential=tokens.credential,
+            expires=tokens.expires,
+            refresh_token=tokens.refresh_token,
+        )
+    )
 
 
 def _with(connection: Connection, credential: str) -> Connection:

@@ -194,6 +194,8 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
+        if args.command not in ("login", "logout"):
+            await accounts.renewed(args)
         match args.command:
             case "tables":
                 return await list_tables(args, stdout)
