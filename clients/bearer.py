@@ -17,63 +17,44 @@ from grpc import aio
 AUTHORIZATION: Final = "authorization"
 
 
-def _with_bearer(details: aio.ClientCallDetails, credential: str) -> aio.ClientCallDetails:
-    entries = list(details.metadata or ())
-    if not any(key == AUTHORIZATION for key, _ in entries):
-        entries.append((AUTHORIZATION, f"Bearer {credential}"))
-    return aio.ClientCallDetails(
-        details.method,
-        details.timeout,
-        aio.Metadata(*entries),
-        details.credentials,
-        details.wait_for_ready,
-    )
+class _Bearer:
+    """What the four kinds of interceptor share: the credential, added to a call's metadata."""
 
-
-class _UnaryUnary(aio.UnaryUnaryClientInterceptor):
     def __init__(self, credential: str) -> None:
         self._credential = credential
 
-    async def intercept_unary_unary(
-        self, continuation: Callable[..., Any], client_call_details: aio.ClientCallDetails, request: Any
-    ) -> Any:
-        return await continuation(_with_bearer(client_call_details, self._credential), request)
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"  # never the credential
+
+    def details(self, details: aio.ClientCallDetails) -> aio.ClientCallDetails:
+        entries = list(details.metadata or ())
+        if not any(key == AUTHORIZATION for key, _ in entries):
+            entries.append((AUTHORIZATION, f"Bearer {self._credential}"))
+        metadata = aio.Metadata(*entries)
+        return aio.ClientCallDetails(
+            details.method, details.timeout, metadata, details.credentials, details.wait_for_ready
+        )
 
 
-class _UnaryStream(aio.UnaryStreamClientInterceptor):
-    def __init__(self, credential: str) -> None:
-        self._credential = credential
-
-    async def intercept_unary_stream(
-        self, continuation: Callable[..., Any], client_call_details: aio.ClientCallDetails, request: Any
-    ) -> Any:
-        return await continuation(_with_bearer(client_call_details, self._credential), request)
+# A channel files each interceptor under the first kind it implements only, so one class a kind.
+class _UnaryUnary(_Bearer, aio.UnaryUnaryClientInterceptor):
+    async def intercept_unary_unary(self, go: Callable[..., Any], details: Any, request: Any) -> Any:
+        return await go(self.details(details), request)
 
 
-class _StreamUnary(aio.StreamUnaryClientInterceptor):
-    def __init__(self, credential: str) -> None:
-        self._credential = credential
-
-    async def intercept_stream_unary(
-        self,
-        continuation: Callable[..., Any],
-        client_call_details: aio.ClientCallDetails,
-        request_iterator: Any,
-    ) -> Any:
-        return await continuation(_with_bearer(client_call_details, self._credential), request_iterator)
+class _UnaryStream(_Bearer, aio.UnaryStreamClientInterceptor):
+    async def intercept_unary_stream(self, go: Callable[..., Any], details: Any, request: Any) -> Any:
+        return await go(self.details(details), request)
 
 
-class _StreamStream(aio.StreamStreamClientInterceptor):
-    def __init__(self, credential: str) -> None:
-        self._credential = credential
+class _StreamUnary(_Bearer, aio.StreamUnaryClientInterceptor):
+    async def intercept_stream_unary(self, go: Callable[..., Any], details: Any, requests: Any) -> Any:
+        return await go(self.details(details), requests)
 
-    async def intercept_stream_stream(
-        self,
-        continuation: Callable[..., Any],
-        client_call_details: aio.ClientCallDetails,
-        request_iterator: Any,
-    ) -> Any:
-        return await continuation(_with_bearer(client_call_details, self._credential), request_iterator)
+
+class _StreamStream(_Bearer, aio.StreamStreamClientInterceptor):
+    async def intercept_stream_stream(self, go: Callable[..., Any], details: Any, requests: Any) -> Any:
+        return await go(self.details(details), requests)
 
 
 def bearer_interceptors(credential: str) -> list[aio.ClientInterceptor]:

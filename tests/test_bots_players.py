@@ -12,13 +12,11 @@ import pytest
 
 from clients.bots.cli import main as bot_main
 from clients.cli.main import main as cli_main
-from clients.connection import Connection
 from clients.errors import ServerError
-from clients.players import PlayerClient
-from clients.session import TableSession, new_invite_code
-from engine import Rules
+from clients.session import TableSession
 from tests.cli_harness import run
 from tests.live_server import live_server
+from tests.players_harness import PrivateTable, guest_private_table, history
 from thousand.v1 import player_service_pb2 as player_pb
 
 
@@ -28,34 +26,23 @@ def test_a_bot_plays_a_private_table_as_a_player_and_the_game_joins_its_history(
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     with live_server(tmp_path, str(tmp_path / "thousand.db")) as server:
 
-        async def private_table() -> tuple[str, str, str]:
-            async with PlayerClient(server.address) as players:
-                guest = await players.create_guest("Robo", "en")
-            invite = new_invite_code()
-            owner = Connection(server.address, credential=guest.player_token)
-            async with TableSession(owner) as lobby:
-                table = await lobby.create_table(
-                    Rules(), [None, "greedy", "greedy"], seed=5, practice=True, first_dealer=0,
-                    unlisted=True, invite_code=invite,
-                )  # fmt: skip
+        async def private_table() -> PrivateTable:
+            private = await guest_private_table(server.address, "Robo", seed=5)
             async with TableSession(server.address) as stranger:
                 with pytest.raises(ServerError) as refused:
-                    await stranger.join(table.table_id, name="stranger")
+                    await stranger.join(private.table_id, name="stranger")
                 assert refused.value.reason == "INVITE_INVALID"
                 listed = await stranger.list_tables()
-                assert table.table_id not in {t.table_id for t in listed}
-            return guest.player_token, table.table_id, invite
+                assert private.table_id not in {t.table_id for t in listed}
+            return private
 
-        token, table_id, invite = run(private_table())
+        private = run(private_table())
+        token, table_id, invite = private.token, private.table_id, private.invite
         argv = ["play", "--server", server.address, "--table", table_id, "--strategy", "greedy"]
         code = bot_main([*argv, "--player-token", token, "--invite", invite, "--seed", "5", "--json"])
         assert code == 0, capsys.readouterr()
 
-        async def history() -> list[player_pb.PlayerGame]:
-            async with PlayerClient(Connection(server.address, credential=token)) as players:
-                return [game async for game in players.games()]
-
-        games = run(history())
+        games = run(history(server.address, token))
         assert [game.table_id for game in games] == [table_id]
         assert games[0].result in (player_pb.GAME_RESULT_WON, player_pb.GAME_RESULT_LOST)
         assert games[0].place >= 1 and games[0].seat == 0

@@ -20,13 +20,10 @@ from typing import Any
 
 import pytest
 
-from clients.connection import Connection
-from clients.players import PlayerClient
-from clients.session import TableSession, new_invite_code
-from engine import Rules
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.players_harness import guest_private_table, history
 from tests.server_harness import run
 from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
 from thousand.v1 import player_service_pb2 as player_pb
@@ -393,18 +390,8 @@ def test_node_client_plays_a_private_table_as_a_player_with_its_invite(
     """``--player-token`` and ``--invite``: a guest's private table, refused without its invite, played to the
     end with it; the game is then in the guest's history (PlayerService, from the Python library)."""
 
-    async def private_table() -> tuple[str, str, str]:
-        async with PlayerClient(server.address) as players:
-            guest = await players.create_guest("Node", "en")
-        invite = new_invite_code()
-        as_guest = Connection(server.address, credential=guest.player_token)
-        async with TableSession(as_guest) as lobby:
-            table = await lobby.create_table(
-                Rules(), [None, "greedy", "greedy"], seed=3, practice=True, unlisted=True, invite_code=invite
-            )
-        return guest.player_token, table.table_id, invite
-
-    token, table_id, invite = run(private_table())
+    private = run(guest_private_table(server.address, "Node", seed=3))
+    token, table_id, invite = private.token, private.table_id, private.invite
     refused = subprocess.run(
         [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--quiet"],
         capture_output=True,
@@ -423,10 +410,6 @@ def test_node_client_plays_a_private_table_as_a_player_with_its_invite(
     result = last_json(done.stdout)
     assert result["finished"] is True and result["table_id"] == table_id
 
-    async def history() -> list[player_pb.PlayerGame]:
-        async with PlayerClient(Connection(server.address, credential=token)) as players:
-            return [game async for game in players.games()]
-
-    games = run(history())
+    games = run(history(server.address, token))
     assert [game.table_id for game in games] == [table_id]
     assert games[0].result in (player_pb.GAME_RESULT_WON, player_pb.GAME_RESULT_LOST)
