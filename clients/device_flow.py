@@ -184,7 +184,8 @@ def _open(request: urllib.request.Request, who: str, *, errors_have_bodies: bool
         raise DeviceFlowError(f"{who} answered HTTP {error.code} ({error.reason})") from None
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise DeviceFlowError(f"cannot reach {who}: {reason}") from None
+        words = getattr(reason, "strerror", None) or str(reason)
+        raise DeviceFlowError(f"cannot reach {who} ({words.lower()}): try again later") from None
 
 
 def _json(body: bytes) -> Any:
