@@ -4,8 +4,9 @@ verification page on any device with a browser, enters the code and signs in the
 polls the token endpoint (at the interval the issuer asks, slower on ``slow_down``) until the person approved
 or refused, or the code expired.
 
-The token asked for is for the game server: the ``resource`` (RFC 8707) and the client id are the audience
-the server names in its sign-in options (``IdentityProvider.audience``). What the server is then sent is the
+The token asked for is for the game server: the ``resource`` (RFC 8707; ``audience`` too, which Auth0 reads)
+is the audience the server names in its sign-in options (``IdentityProvider.audience``), and so is the client
+id unless the person names another (``thousand login --client-id``). What the server is then sent is the
 access token when the issuer made it a JWT, else the ID token (whose audience is the client id).
 """
 
@@ -90,7 +91,8 @@ class DeviceFlow:
         """Asks for a device code and the user code to show."""
         form = {"client_id": self.client_id, "scope": SCOPE}
         if self.resource:
-            form["resource"] = self.resource
+            form["resource"] = self.resource  # RFC 8707
+            form["audience"] = self.resource  # what Auth0 reads instead
         answer = self._post(self.endpoints()["device_authorization_endpoint"], form)
         if "error" in answer:
             raise DeviceFlowError(f"the issuer refused to start the sign-in: {_described(answer)}")
