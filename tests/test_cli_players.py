@@ -151,7 +151,7 @@ def test_a_guest_plays_and_finds_the_game_on_a_second_device_and_claims_old_seat
         claimed = laptop.run("claim").stdout
         assert f"table {anonymous}, seat 0: now yours" in claimed
         assert f"table {played}, seat 0: yours already" in claimed
-        assert "1 seat(s) joined your history" in claimed
+        assert "1 seat joined your history" in claimed
         assert anonymous in laptop.run("games").stdout
 
         # The second device: the Python library with the player's token, which the user carried over.

@@ -289,7 +289,8 @@ async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
         claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED
         words = _CLAIM_WORDS.get(outcome.status, "not claimed")
         print(f"table {outcome.table_id}, seat {outcome.seat}: {words}", file=stdout)
-    print(f"{claimed} seat(s) joined your history; `thousand games` lists them.", file=stdout)
+    seats_words = "1 seat" if claimed == 1 else f"{claimed} seats"
+    print(f"{seats_words} joined your history; `thousand games` lists your games.", file=stdout)
     return 0
 
 
