@@ -105,6 +105,31 @@ class Game:
         """Every applied action with its seat (None for chance), enough to replay the game (T-35)."""
         self.events: list[Event] = [GameStarted(rules, first_dealer)]
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands, without replaying its history: what a search needs
+        to play many futures of one position (bench/copy.py measures it against a replay).
+
+        The score sheet, the deal (``Deal.copy``), the history and the events are copied; their immutable
+        values (actions, events, cards) are shared. Spelled out attribute by attribute for the compiled
+        engine, as ``Deal.copy`` is; tests/test_game_copy.py checks that every attribute is copied.
+        """
+        fair = None if self.fair is None else self.fair.copy()
+        twin = Game(self.rules, self.seed, self.first_dealer, fair=fair)
+        twin.dealer = self.dealer
+        twin.records = [
+            SeatRecord(r.score, r.bolts, r.on_barrel, r.barrel_deals, r.barrel_visits, r.falls)
+            for r in self.records
+        ]
+        twin.deal = None if self.deal is None else self.deal.copy()
+        twin.deals_dealt = self.deals_dealt
+        twin.deals_played = self.deals_played
+        twin.golden_played = self.golden_played
+        twin.winner = self.winner
+        twin.standings = self.standings
+        twin.history = self.history.copy()
+        twin.events = self.events.copy()
+        return twin
+
     # ------------------------------------------------------------------ queries
 
     @property

@@ -115,7 +115,15 @@ class Bots:
     def _decide(self, seat: int) -> Any:
         """The seat's move, from what the seat may see: the one call into the game's strategies (through
         the seat's player). It only reads the table, so it may run in a worker thread."""
-        return self._players[seat].decide(self._table.game, seat, self._rng(seat))
+        return self._players[seat].decide(self._table.game, seat, self._rng(seat), self.deadline())
+
+    def deadline(self) -> float | None:
+        """A bot's decision is due within the table's time per move, as a client's would be (its clock is not
+        run: a bot seat has no bank); None on a table without a turn clock (the strategy's own budget)."""
+        control = self._table.time_control
+        if control is None or control.per_move <= 0:
+            return None
+        return time.monotonic() + control.per_move
 
     def next_move(self, seat: int) -> Any:
         """The move the seat's bot makes now: the same on any node, after any restart (its generator is the

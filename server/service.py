@@ -20,6 +20,7 @@ import grpc
 
 from engine import InvalidActionError, RulesError
 from engine.seeds import valid_client_seed
+from server import tracing
 from server.clock import TimeControl
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
@@ -43,7 +44,7 @@ from server.requests import (
 from server.seats import hash_token
 from server.streams import SPECTATORS
 from server.table import AnyTable
-from server.telemetry import requested_kind
+from server.telemetry import action_kind, game_label, requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
 SERVICE_NAME: Final = "thousand.v1.TableService"
@@ -321,7 +322,16 @@ class TableService:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
         async with table.lock:
             seat = table.authenticate(token)
-            sequence = await table.submit(seat, request_id, last_seen, action)
+            with tracing.span(
+                "table.action",
+                {
+                    "thousand.table_id": table.table_id,
+                    "thousand.game": game_label(table),
+                    "thousand.seat": seat,
+                    "thousand.action": action_kind(table, action),
+                },
+            ):
+                sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
         return sequence
 

@@ -68,6 +68,10 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
+    final_scrape_seconds: float = 0.0
+    otlp_endpoint: str = ""
+    """OpenTelemetry: the OTLP/gRPC collector spans are exported to (``http://collector:4317``); "": off."""
+    """With metrics: after the drain, seconds to wait for one more scrape of the final counts (0: none)."""
     max_tables: int = DEFAULT_MAX_TABLES
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
     max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
@@ -248,6 +252,19 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="seconds in-flight calls get to finish on SIGTERM",
     )
     parser.add_argument(
+        "--otlp-endpoint",
+        default=env.get("THOUSAND_OTLP_ENDPOINT", defaults.otlp_endpoint),
+        help="export OpenTelemetry traces by OTLP/gRPC to this collector (http://host:4317 plaintext, "
+        "https:// TLS); unset: no traces",
+    )
+    parser.add_argument(
+        "--final-scrape-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_FINAL_SCRAPE_SECONDS", defaults.final_scrape_seconds)),
+        help="with --metrics-port: after the drain, wait this long at most for Prometheus to scrape the "
+        "final counts (more than its scrape interval); 0: exit at once",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
@@ -360,6 +377,10 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--lease-seconds must be 0.5 to 600")
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
         parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
+    if args.otlp_endpoint and not args.otlp_endpoint.startswith(("http://", "https://")):
+        parser.error("--otlp-endpoint is a URL: http://host:4317 (plaintext) or https://host:4317 (TLS)")
+    if args.final_scrape_seconds < 0:
+        parser.error("--final-scrape-seconds must be 0 or more")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     origins = args.web_allowed_origin
@@ -381,6 +402,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_format=args.log_format,
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
+        final_scrape_seconds=args.final_scrape_seconds,
+        otlp_endpoint=args.otlp_endpoint,
         max_tables=args.max_tables,
         max_tables_per_client=args.max_tables_per_client,
         max_bot_tables=args.max_bot_tables,

@@ -32,12 +32,8 @@ def test_the_server_seats_every_strategy_of_each_games_registry() -> None:
     assert THOUSAND.strategy_names() == sorted(STRATEGIES)
     assert BLAGOGO.strategy_names() == sorted(BLAGOGO_STRATEGIES)
     assert "heuristic" in BLAGOGO.strategy_names()
-    assert [THOUSAND.new_bot(name).searching for name in THOUSAND.strategy_names()] == [
-        False,
-        False,
-        True,
-        False,
-    ]
+    searching = {name: THOUSAND.new_bot(name).searching for name in THOUSAND.strategy_names()}
+    assert searching == {"expert": True, "greedy": False, "heuristic": False, "ismcts": True, "random": False}
     assert not any(BLAGOGO.new_bot(name).observes for name in BLAGOGO.strategy_names())
 
 

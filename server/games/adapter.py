@@ -94,8 +94,9 @@ class SeatBot(ABC, Generic[GameT, ActionT]):
         """It keeps memory between views: it is shown its seat's view after every change."""
 
     @abstractmethod
-    def decide(self, game: GameT, seat: int, rng: random.Random) -> ActionT:
-        """The seat's action, from what the seat may see."""
+    def decide(self, game: GameT, seat: int, rng: random.Random, deadline: float | None = None) -> ActionT:
+        """The seat's action, from what the seat may see; ``deadline`` (``time.monotonic()``, None for
+        none) is the decision's, handed to a strategy that can take one (:func:`bots.strategy.decide`)."""
 
     @abstractmethod
     def observe(self, game: GameT, seat: int) -> None:

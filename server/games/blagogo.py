@@ -201,7 +201,9 @@ class BlagogoBot(SeatBot[blagogo.Game, blagogo.Action]):
         self.player = registry.make(strategy)
         self._turn_actions = turn_actions
 
-    def decide(self, game: blagogo.Game, seat: int, rng: random.Random) -> blagogo.Action:
+    def decide(
+        self, game: blagogo.Game, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> blagogo.Action:
         return self.player.choose(blagogo.view(game, seat), self._turn_actions(game, seat), rng)
 
     def observe(self, game: blagogo.Game, seat: int) -> None:

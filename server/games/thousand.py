@@ -15,7 +15,7 @@ from typing import Any, Final, get_args
 
 import engine
 from bots.registry import THOUSAND as THOUSAND_BOTS
-from bots.strategy import GameStrategies, Strategy
+from bots.strategy import GameStrategies, Strategy, decide
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card
@@ -170,8 +170,10 @@ class ThousandBot(SeatBot[engine.Game, engine.Action]):
         super().__init__(strategy, registry)
         self.player = registry.make(strategy)
 
-    def decide(self, game: engine.Game, seat: int, rng: random.Random) -> engine.Action:
-        return self.player.choose(engine.view(game, seat), rng)
+    def decide(
+        self, game: engine.Game, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> engine.Action:
+        return decide(self.player, engine.view(game, seat), rng, deadline)
 
     def observe(self, game: engine.Game, seat: int) -> None:
         self.player.observe(engine.view(game, seat))
