@@ -20,8 +20,7 @@ LOCK := requirements.lock
 
 # The rl extra (bots/envs: OpenSpiel, PettingZoo, Gymnasium, numpy) too: tests/test_envs.py runs their checks.
 $(STAMP): $(BIN)/python pyproject.toml $(LOCK)
-	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
-	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[rl]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,rl]'
 	touch $(STAMP)
 
 ## lock: write requirements.lock anew (after changing the dependencies in pyproject.toml, or to update them)

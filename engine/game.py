@@ -221,13 +221,8 @@ class Game:
         ``seat`` is typed ``object`` because anything is answered: a value that is not a seat number (a bool,
         a float, a string) is rejected as INVALID_SEAT, in the compiled engine as in the interpreted one.
         """
-        if self.winner is not None:
-            raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat
-            raise IllegalActionError(Reason.INVALID_SEAT, f"there is no seat {seat!r}")
-        deal = self.deal
-        if deal is None or deal.is_over:
-            raise IllegalActionError(Reason.CHANCE_NODE, "the next deal has not been dealt yet")
+        deal = self._deal_for(seat)
+        assert type(seat) is int
         events = deal.apply(seat, action)
         self.history.append((seat, action))
         if deal.phase is _OVER:
@@ -235,6 +230,36 @@ class Game:
         else:
             self.events += events
         return events
+
+    def validate(self, seat: object, action: object) -> None:
+        """Raise why ``action`` is illegal for ``seat`` now, with the reason :meth:`apply` would give; return
+        None if it is legal. Nothing changes either way, so no caller needs to apply to a copy (T-34).
+
+        :raises IllegalActionError: GAME_OVER, INVALID_SEAT, CHANCE_NODE, NOT_YOUR_TURN or the rule broken.
+        :raises InvalidActionError: for a malformed action.
+        """
+        deal = self._deal_for(seat)
+        assert type(seat) is int
+        deal.validate(seat, action)
+
+    def is_legal(self, seat: object, action: object) -> bool:
+        """Whether :meth:`validate` accepts ``action``."""
+        try:
+            self.validate(seat, action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def _deal_for(self, seat: object) -> Deal:
+        """The deal in progress that ``seat`` may act in, or the reason there is none."""
+        if self.winner is not None:
+            raise IllegalActionError(Reason.GAME_OVER, "the game is over")
+        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat
+            raise IllegalActionError(Reason.INVALID_SEAT, f"there is no seat {seat!r}")
+        deal = self.deal
+        if deal is None or deal.is_over:
+            raise IllegalActionError(Reason.CHANCE_NODE, "the next deal has not been dealt yet")
+        return deal
 
     def _after(self, deal: Deal, events: list[Event]) -> None:
         if deal.phase is _OVER:

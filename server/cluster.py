@@ -43,7 +43,7 @@ from server.logs import get_logger
 from server.membership import SUPERSEDED, Membership
 from server.registry import Registry
 from server.store_pg import SCHEMA, Holding, PostgresStore
-from server.table import AnyTable
+from server.table import Table
 
 DEFAULT_LEASE_SECONDS: Final = 5.0
 CHANNEL: Final = "thousand_tables"
@@ -305,7 +305,7 @@ class Node:
 
     async def _claim(
         self, condition: str, params: dict[str, object], reason: str, limit: int | None = None
-    ) -> list[AnyTable]:
+    ) -> list[Table]:
         """Raise the epoch of (at most ``limit``) tables matching ``condition`` to this node's, record the
         claims, then load, replay and serve them."""
         async with self._using() as db:
@@ -329,7 +329,7 @@ class Node:
                         )
             return [await self._serve(t, int(e), int(n), reason) for t, e, n in claimed]
 
-    async def _serve(self, table_id: str, epoch: int, next_number: int, reason: str) -> AnyTable:
+    async def _serve(self, table_id: str, epoch: int, next_number: int, reason: str) -> Table:
         started = time.perf_counter()
         self.registry.drop(table_id, _moving())  # a table held at an older epoch is stale
         stored = await asyncio.to_thread(self.store.get, table_id)
@@ -353,7 +353,7 @@ class Node:
         )
         return table
 
-    def hold(self, table: AnyTable) -> None:
+    def hold(self, table: Table) -> None:
         """Serve a table this node owns: its endpoints, and the hooks that publish and drop it."""
         table_id = table.table_id
         table.endpoints = (self.settings.endpoint, self.settings.web_endpoint)
@@ -384,7 +384,7 @@ class Node:
             self.drop(table.table_id)
         self.store.holdings.clear()
 
-    async def hand_off(self, table: AnyTable, target: str) -> bool:
+    async def hand_off(self, table: Table, target: str) -> bool:
         """Give a table this node just created to node ``target``; False when it stays here."""
         held = self.store.holdings.get(table.table_id)
         if held is None:

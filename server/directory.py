@@ -23,7 +23,7 @@ from server.logs import get_logger
 from server.quotas import Holding
 from server.store import TableConfig
 from server.store_pg import SCHEMA
-from server.table import AnyTable
+from server.table import Table
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ class ClusterDirectory:
         )
         return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if table_id not in held]
 
-    async def place(self, table: AnyTable) -> pb.Table:
+    async def place(self, table: Table) -> pb.Table:
         """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""
         node = self.node
         node.hold(table)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from server.clock import MAX_BOT_PACE
 from server.cluster import DEFAULT_LEASE_SECONDS
 from server.cluster_flags import add_cluster_arguments
 from server.identity.flags import IdentitySettings, add_identity_arguments, identity_settings
@@ -28,6 +27,7 @@ from server.quotas import (
     DEFAULT_MAX_TABLES_PER_CLIENT,
     TableQuotas,
 )
+from server.time_control import MAX_BOT_PACE
 from server.web import valid_origin
 
 DEFAULT_PORT: Final = 50051
