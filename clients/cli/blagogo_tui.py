@@ -121,6 +121,8 @@ class BlagogoApp(TableApp):
             text.append("Connection lost — reconnecting…\n", style="bold red")
         if v is None or v.phase is None:
             text.append("Waiting for the game to start (every seat must be taken).\n")
+            if self.session.invite_code:
+                text.append(f"Private table; its invite code:\n  {self.session.invite_code}\n")
             for seat in f.table.seats:
                 text.append(f"  {seat_name(f.names, seat.seat)}: {'taken' if seat.taken else 'free'}\n")
             return text

@@ -6,6 +6,12 @@
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
     thousand leave TABLE                 give your seat up
+    thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
+    thousand whoami / logout             who you are signed in as / forget it on this machine
+    thousand games                       your games, newest first: results and table ids (export, replay)
+    thousand claim                       make the seats you took before signing in part of your history
+    thousand new --private               a table not listed to others; prints the invite code
+    thousand join TABLE --invite CODE    take a seat at a private table
 
 Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER; a cluster's nodes
 as ``a:50051,b:50051``: a table is followed to whichever node serves it), ``--tls`` and ``--tls-ca``;
@@ -26,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
+from clients.cli import accounts
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -38,8 +45,9 @@ from clients.cli.plain import PlainClient
 from clients.cli.text import table_line
 from clients.errors import ServerError
 from clients.games import table_rules
+from clients.logins import LoginKeeper
 from clients.seats import SeatKeeper
-from clients.session import OPEN, TableSession
+from clients.session import OPEN, TableSession, new_invite_code
 from engine import RulesError
 
 __all__ = ["build_parser", "main", "rules_from_args"]
@@ -53,9 +61,13 @@ def _session(args: argparse.Namespace) -> TableSession:
 
 
 def _name(args: argparse.Namespace, session: TableSession) -> str:
-    """The name to sit down with: the one given, else the one last used with this server, else $USER."""
+    """The name to sit down with: the one given, else (signed in) the player's display name as last seen
+    here, else the one last used with this server, else $USER."""
     if args.name:
         return str(args.name)
+    login = LoginKeeper().find(session.connection.key) if session.connection.credential else None
+    if login is not None and login.display_name:
+        return login.display_name
     kept = session.keeper.last_name(session.connection.key) if session.keeper is not None else None
     return kept or default_name()
 
@@ -89,6 +101,7 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     async with _session(args) as session:
         strategy = args.strategy or cli_game_named(args.game).default_bot
         seats = [OPEN] * (rules.players - bots) + [strategy] * bots
+        invite = new_invite_code() if args.private else ""
         table = await session.create_table(
             rules,
             seats,
@@ -96,20 +109,25 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             first_dealer=args.first_dealer,
             practice=args.seed is not None,
             time_control=time_control_from_args(args),
+            unlisted=args.private,
+            invite_code=invite,
         )
-        seat = await session.join(table.table_id, name=_name(args, session))
+        seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
         print(f"Table {table.table_id} created; you sit in seat {seat}.", file=stdout)
+        if invite:
+            print(f"It is private: not listed to others. Invite code: {invite}", file=stdout)
         waiting = table.open_seats - 1
         if waiting:
             others = "another player" if waiting == 1 else f"{waiting} more players"
-            print(f"Waiting for {others}: thousand join {table.table_id}", file=stdout)
+            join = f"thousand join {table.table_id}" + (f" --invite {invite}" if invite else "")
+            print(f"Waiting for {others}: {join}", file=stdout, flush=True)
         return await play(session, args.plain, stdin, stdout)
 
 
 async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     async with _session(args) as session:
         seat = await session.join(
-            args.table, args.seat, _name(args, session)
+            args.table, args.seat, _name(args, session), invite_code=args.invite
         )  # a seat of yours keeps its name
         if session.resumed:
             print(f"You are back in seat {seat} of table {args.table}.", file=stdout)
@@ -170,10 +188,14 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
                 f"(`thousand leave {session.table_id}` gives it up).",
                 file=stdout,
             )
+            if session.invite_code:
+                print(f"The table's invite code: {session.invite_code}", file=stdout)
 
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
+        if args.command not in ("login", "logout"):
+            await accounts.renewed(args)
         match args.command:
             case "tables":
                 return await list_tables(args, stdout)
@@ -187,9 +209,24 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await leave_table(args, stdout)
             case "export":
                 return await export_table(args, stdout)
+            case "login":
+                return await accounts.login(args, stdout)
+            case "logout":
+                return await accounts.logout(args, stdout)
+            case "whoami":
+                return await accounts.whoami(args, stdout)
+            case "games":
+                return await accounts.games(args, stdout)
+            case "claim":
+                return await accounts.claim(args, stdout)
     except ServerError as error:
+        words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
+        if words is None and error.reason == "INVITE_INVALID":
+            words = "this table is private: ask its players for the invite code (--invite CODE)"
+            if getattr(args, "invite", ""):
+                words = "the invite code is not this table's: check it with whoever invited you"
         reason = f" [{error.reason}]" if error.reason else ""
-        print(f"thousand {args.command}: {error.message}{reason}", file=sys.stderr)
+        print(f"thousand {args.command}: {words or error.message}{reason}", file=sys.stderr)
         return EXIT_ERROR
     raise AssertionError(args.command)
 

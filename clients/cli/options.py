@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import fields
+from dataclasses import fields, replace
 from enum import Enum
 from typing import Any, Final
 
@@ -18,6 +18,7 @@ from clients.cli.games import CLI_GAMES, cli_game_named
 from clients.cli.rules_text import label
 from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
 from clients.games import GameRules
+from clients.logins import LoginKeeper
 from engine import RulesError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -102,10 +103,24 @@ def time_control_from_args(args: argparse.Namespace) -> pb.TimeControl | None:
     return control
 
 
-def connection_from_args(args: argparse.Namespace) -> Connection:
-    return Connection.from_env(
-        args.server, tls=True if args.tls else None, ca_file=args.tls_ca, connect_timeout=args.connect_timeout
+def connection_from_args(args: argparse.Namespace, *, signed_in: bool = True) -> Connection:
+    """The server of the options (and the environment), with the user's credential when ``signed_in``:
+    ``--player-token``, else $THOUSAND_PLAYER_TOKEN, else the login kept for that server
+    (:mod:`clients.logins`, ``thousand login``); without any, the calls are anonymous."""
+    given = getattr(args, "player_token", None) if signed_in else None
+    connection = Connection.from_env(
+        args.server,
+        tls=True if args.tls else None,
+        ca_file=args.tls_ca,
+        connect_timeout=args.connect_timeout,
+        credential=given,
+        env=None if signed_in else {k: v for k, v in os.environ.items() if k != "THOUSAND_PLAYER_TOKEN"},
     )
+    if signed_in and connection.credential is None:
+        kept = LoginKeeper().find(connection.key)
+        if kept is not None:
+            connection = replace(connection, credential=kept.credential)
+    return connection
 
 
 def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -127,6 +142,11 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     parser.add_argument(
         "--connect-timeout", metavar="SECONDS", type=float, default=unset,
         help=f"how long to try a server that does not answer (default {CONNECT_TIMEOUT:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--player-token", metavar="TOKEN", default=unset,
+        help="play as this player (a player token or an OpenID Connect token; or $THOUSAND_PLAYER_TOKEN;"
+        " default: your `thousand login` on that server, if any)",
     )  # fmt: skip
 
 
@@ -177,6 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
     )
     new.add_argument("--name", default=None, help="your name at the table (default: your last, or $USER)")
+    new.add_argument(
+        "--private", action="store_true",
+        help="a private table: not listed to others, and joined only with the invite code printed",
+    )  # fmt: skip
     clocks = new.add_argument_group("clocks")
     clocks.add_argument("--clock", type=float, metavar="SECONDS", help="a turn clock: seconds per move")
     clocks.add_argument(
@@ -201,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("table", help="the table's id (see `thousand tables`)")
     join.add_argument("--seat", type=int, default=None, help="the seat to take (default: yours, or any free)")
     join.add_argument("--name", default=None, help="your name at the table (default: as before, or $USER)")
+    join.add_argument("--invite", metavar="CODE", default="", help="a private table's invite code")
 
     watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
     watch.add_argument("table", help="the table's id (see `thousand tables`)")
@@ -218,4 +243,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("table", help="the table's id (see `thousand tables`)")
     export.add_argument("--out", default="-", help="file to write ('-': standard output, the default)")
+
+    login = commands.add_parser(
+        "login",
+        parents=[server],
+        help="sign in on the server, so that your games follow you (a guest, or your account)",
+        description="Sign in on the server. With an OpenID Connect issuer in the server's sign-in options, "
+        "you approve the sign-in on the issuer's page in any browser (device flow); otherwise (or with "
+        "--guest) a guest player is made with your name. The credential is kept on this machine "
+        "(mode 0600), and every later command to this server plays as you.",
+    )
+    login.add_argument("--guest", action="store_true", help="a guest player, even when an issuer is offered")
+    login.add_argument(
+        "--name", default=None, help="your display name (a guest's default: your last, or $USER)"
+    )
+    login.add_argument(
+        "--locale", default=None, help="your language: en, ru, uk, be, pl (default: from $LANG)"
+    )
+    login.add_argument("--issuer", default=None, help="which of the server's issuers (default: its first)")
+    login.add_argument(
+        "--client-id", default=None,
+        help="the client id registered with the issuer (default: the audience the server names)",
+    )  # fmt: skip
+    login.add_argument(
+        "--token", default=None, help="sign in with a player token you kept (another device's: whoami)"
+    )
+    commands.add_parser("logout", parents=[server], help="forget your sign-in on the server (this machine)")
+    whoami = commands.add_parser("whoami", parents=[server], help="the player you are signed in as")
+    whoami.add_argument(
+        "--show-token", action="store_true", help="print your player token too (secret: to sign in elsewhere)"
+    )
+    games = commands.add_parser(
+        "games", parents=[server], help="your games, newest first, with their results and table ids"
+    )
+    games.add_argument("--limit", type=int, default=20, help="games per page, 1 to 100 (default 20)")
+    games.add_argument("--page", default=None, help="the page the previous listing named (older games)")
+    commands.add_parser(
+        "claim",
+        parents=[server],
+        help="make the seats you took here before signing in yours, so their games join your history",
+    )
     return parser
