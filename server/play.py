@@ -80,6 +80,7 @@ async def play(
     try:
         await service.caller(context)  # a credential sent is checked first, as on every call
         table, after = await _start(service, requests)
+        await service.seat_caller(table.table_id, context)  # a seat token of another player's seat
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
         service.limit_resume(table, after, client_of(context), token)

@@ -93,6 +93,16 @@ class TableService:
         PLAYER_BANNED)."""
         return None if self.access is None else await self.access.identities.caller(context)
 
+    async def seat_caller(self, table_id: str, context: Context) -> Player | None:
+        """:meth:`caller`, and the seat token sent checked against the seat's player: SEAT_RESERVED when it
+        is another player's seat, PLAYER_BANNED when its player is banned (so a ban holds with a seat token
+        alone). Made by every call acting as or watching from a seat."""
+        player = await self.caller(context)
+        token = token_of(context)
+        if self.access is not None and token is not None:
+            await self.access.check_seat(table_id, token, player)
+        return player
+
     def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
         (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
@@ -387,7 +397,7 @@ def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
 
 def _unary(
     fn: Callable[[Req, Context], Awaitable[Resp]],
-    screen: Callable[[Context], Awaitable[object]] | None = None,
+    screen: Callable[[Any, Context], Awaitable[object]] | None = None,
 ) -> Callable[[Req, Context], Awaitable[Resp]]:
     """``fn`` with its refusals sent as statuses; ``screen``: a check of the caller made first."""
 
@@ -396,7 +406,7 @@ def _unary(
             if isinstance(request, Malformed):
                 raise request.refuse()
             if screen is not None:
-                await screen(context)
+                await screen(request, context)
             return await fn(request, context)
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
@@ -431,7 +441,7 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            await service.caller(context)
+            await service.seat_caller(request.table_id, context)
             responses = await service.stream_events(request, token_of(context), client_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
@@ -455,7 +465,12 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         player = await service.caller(context)
         return await _limited(service, "JoinTable", context, None, service.join_table(request, player))
 
-    screen = service.caller
+    async def screen(request: Any, context: Context) -> None:
+        await service.caller(context)
+
+    async def seat_screen(request: Any, context: Context) -> None:
+        await service.seat_caller(request.table_id, context)
+
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
             _unary(create),
@@ -478,7 +493,7 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
         "LeaveTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.leave_table(r, token_of(c)), screen),
+            _unary(lambda r, c: service.leave_table(r, token_of(c)), seat_screen),
             request_deserializer=parse(pb.LeaveTableRequest),
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
@@ -487,13 +502,13 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
                 lambda r, c: _limited(
                     service, "SubmitAction", c, token_of(c), service.submit_action(r, token_of(c))
                 ),
-                screen,
+                seat_screen,
             ),
             request_deserializer=parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
         "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.reclaim_seat(r, token_of(c)), screen),
+            _unary(lambda r, c: service.reclaim_seat(r, token_of(c)), seat_screen),
             request_deserializer=parse(pb.ReclaimSeatRequest),
             response_serializer=pb.ReclaimSeatResponse.SerializeToString,
         ),

@@ -26,6 +26,8 @@ INVITE_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
 MIN_INVITE_SYMBOLS: Final = 8
 """Different characters an invite code has at least: 16 random bytes in base64url have about 18."""
 MAX_PLAYER_ID_LENGTH: Final = 64
+MAX_CACHED_OWNERS: Final = 100_000
+"""Seats whose player :meth:`TableAccess.check_seat` remembers (emptied when full)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,8 @@ class TableAccess:
     def __init__(self, identities: Identities) -> None:
         self.identities = identities
         self.store = identities.store
+        self._owners: dict[tuple[str, bytes], str] = {}
+        """(table id, seat token hash) -> the player the seat belongs to."""
 
     async def prepare(
         self, request: pb.CreateTableRequest, open_seats: Sequence[bool], creator: Player | None
@@ -152,6 +156,29 @@ class TableAccess:
         """A player took a seat: it is theirs (their history, their way back to it)."""
         record = PlayerSeat(player.player_id, table.table_id, seat, secret_hash(token), time.time(), game)
         await stored(self.store.add_seat, record)  # a seat already a player's stays theirs
+
+    async def check_seat(self, table_id: str, token: str, caller: Player | None) -> None:
+        """A seat token is used: SEAT_RESERVED when the seat is another player's than the caller's (a
+        player's seat is theirs, not whoever holds its token beside their own credential), PLAYER_BANNED when
+        it is a banned player's and the caller sends no credential (a ban also holds for the seats the player
+        took before it). An anonymous seat, or a token of no seat here, is left to the table's own check."""
+        key = (table_id, secret_hash(token))
+        owner = self._owners.get(key)
+        if owner is None:
+            owner = await stored(self.store.seat_owner, *key)
+            if owner is None:
+                return  # not cached: a claim may make it a player's later
+            if len(self._owners) >= MAX_CACHED_OWNERS:
+                self._owners.clear()
+            self._owners[key] = owner  # a seat's player never changes once set
+        if caller is None:
+            await self.identities.check_ban(owner)
+        elif caller.player_id != owner:
+            raise ServiceError(
+                ErrorReason.SEAT_RESERVED,
+                "this seat token is of another player's seat; a signed-in player acts only in their own",
+                field="x-seat-token",
+            )
 
     async def visible(self, tables: Sequence[pb.Table], player: Player | None) -> list[pb.Table]:
         """ListTables' page without the unlisted tables the caller is not a player of, each described with

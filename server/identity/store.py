@@ -273,6 +273,14 @@ class PlayerStore(ABC):
         )
         return str(rows[0][0]), False
 
+    def seat_owner(self, table_id: str, token_hash: bytes) -> str | None:
+        """The player the seat with this token belongs to, None when no player's (an anonymous seat)."""
+        rows = self._query(
+            "SELECT player_id FROM {t}player_seats WHERE table_id = ? AND token_hash = ?",
+            (table_id, token_hash),
+        )
+        return str(rows[0][0]) if rows else None
+
     def seats(
         self, player_id: str, limit: int, before: tuple[float, str, int] | None = None
     ) -> list[PlayerSeat]:
