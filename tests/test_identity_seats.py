@@ -1,0 +1,111 @@
+"""A seat taken by a player is the player's: its seat token beside another player's credential is refused
+(SEAT_RESERVED), and a banned player's seat token alone is refused (PLAYER_BANNED), on every call acting as
+or watching from a seat; nothing changes at the table. Real server, real store, real gRPC calls."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import grpc
+
+from codec import thousand as codec
+from engine import Pass
+from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
+from tests.server_harness import expect_error, run, thousand_table, token_md
+from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import player_service_pb2 as player_pb
+from thousand.v1 import table_service_pb2 as pb
+
+OPERATOR = bearer(ADMIN_TOKEN)
+Metadata = tuple[tuple[str, str], ...]
+
+
+async def guest(s: Served, name: str) -> tuple[player_pb.Player, Metadata]:
+    created = await s.players.CreateGuest(player_pb.CreateGuestRequest(display_name=name, locale="en"))
+    return created.player, bearer(created.player_token)
+
+
+def seat_calls(s: Served, table_id: str, metadata: Metadata) -> list[Callable[[], Awaitable[object]]]:
+    """Every unary call that acts as a seat, made with ``metadata``."""
+    action = pb.Action(thousand=codec.action_to_proto(Pass()))
+    return [
+        lambda: s.tables.SubmitAction(
+            pb.SubmitActionRequest(table_id=table_id, request_id="r1", action=action), metadata=metadata
+        ),
+        lambda: s.tables.ReclaimSeat(pb.ReclaimSeatRequest(table_id=table_id), metadata=metadata),
+        lambda: s.tables.LeaveTable(pb.LeaveTableRequest(table_id=table_id), metadata=metadata),
+    ]
+
+
+async def refused_everywhere(
+    s: Served, table_id: str, metadata: Metadata, reason: str, code: grpc.StatusCode
+) -> None:
+    for call in seat_calls(s, table_id, metadata):
+        await expect_error(call(), reason, code)
+    stream = s.tables.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=metadata)
+    await expect_error(stream.read(), reason, code)
+    play = s.tables.Play(metadata=metadata)
+    await play.write(pb.PlayRequest(start=pb.PlayStart(table_id=table_id)))
+    await expect_error(play.read(), reason, code)
+
+
+async def watches(s: Served, table_id: str, metadata: Metadata) -> None:
+    """The seat's stream starts (its first message arrives)."""
+    stream = s.tables.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=metadata)
+    assert await stream.read() is not grpc.aio.EOF
+    stream.cancel()
+
+
+def test_a_players_seat_token_is_refused_beside_another_players_credential(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            _, as_ann = await guest(s, "Ann")
+            _, as_bob = await guest(s, "Bob")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            ann = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+            bob = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_bob)
+            anonymous = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, player_name="Cy"))
+            before = await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))
+            # Bob holds Ann's seat token: refused, whatever the call, and the table is as it was.
+            stolen = as_bob + token_md(ann.seat_token)
+            info = await expect_error(
+                seat_calls(s, table_id, stolen)[0](), "SEAT_RESERVED", grpc.StatusCode.PERMISSION_DENIED
+            )
+            assert info.metadata["field"] == "x-seat-token"
+            await refused_everywhere(s, table_id, stolen, "SEAT_RESERVED", grpc.StatusCode.PERMISSION_DENIED)
+            assert await s.tables.GetTable(pb.GetTableRequest(table_id=table_id)) == before
+            # His own seat, an anonymous seat's token, and Ann's token sent by nobody signed in still work.
+            await watches(s, table_id, as_bob + token_md(bob.seat_token))
+            await watches(s, table_id, as_bob + token_md(anonymous.seat_token))
+            await watches(s, table_id, token_md(ann.seat_token))
+            await watches(s, table_id, as_ann + token_md(ann.seat_token))
+
+    run(scenario())
+
+
+def test_a_banned_players_seat_token_alone_is_refused_until_unbanned(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            ann_player, as_ann = await guest(s, "Ann")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            ann = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+            anonymous = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, player_name="Cy"))
+            await watches(s, table_id, token_md(ann.seat_token))  # remembered as Ann's seat before the ban
+            await s.admin.BanPlayer(
+                admin_pb.BanPlayerRequest(player_id=ann_player.player_id, reason="cheating"),
+                metadata=OPERATOR,
+            )
+            before = await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))
+            await refused_everywhere(
+                s, table_id, token_md(ann.seat_token), "PLAYER_BANNED", grpc.StatusCode.PERMISSION_DENIED
+            )
+            assert await s.tables.GetTable(pb.GetTableRequest(table_id=table_id)) == before
+            await watches(s, table_id, token_md(anonymous.seat_token))  # the others play on
+            await s.admin.UnbanPlayer(
+                admin_pb.UnbanPlayerRequest(player_id=ann_player.player_id, reason="appeal"),
+                metadata=OPERATOR,
+            )
+            await watches(s, table_id, token_md(ann.seat_token))
+
+    run(scenario())
