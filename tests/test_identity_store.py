@@ -133,6 +133,14 @@ def test_a_seat_belongs_to_its_first_player_and_pages_come_newest_first(players:
     assert players.seats_at(["t1", "t9"], ann.player_id) == {"t1"}
 
 
+def test_a_seats_owner_is_found_by_table_and_token_hash(players: PlayerStore) -> None:
+    ann = players.create_guest("ann", "", b"a" * 32)
+    players.add_seat(PlayerSeat(ann.player_id, "t1", 0, b"s" * 32, 1000.0, "thousand"))
+    assert players.seat_owner("t1", b"s" * 32) == ann.player_id
+    assert players.seat_owner("t2", b"s" * 32) is None  # the same token at another table is no seat of hers
+    assert players.seat_owner("t1", b"x" * 32) is None
+
+
 def test_a_private_table_keeps_its_invite_hash_and_reservations(players: PlayerStore) -> None:
     privacy = Privacy(
         "t1", unlisted=True, invite_hash=b"i" * 32, reservations={0: "p1", 2: "p2"}, creator="p0"
