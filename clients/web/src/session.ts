@@ -108,6 +108,8 @@ export class TableSession implements TableLike {
   private stream: EventStream | undefined;
   private listeners: (() => void)[] = [];
   private actedOn: bigint | undefined;
+  /** A fresh page's history: the table's sequence when it opened (undefined once read, or when resumed). */
+  private historyUntil: bigint | undefined;
 
   constructor(
     nodes: Nodes,
@@ -140,6 +142,7 @@ export class TableSession implements TableLike {
       const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }));
       this.setTable(table);
       lastSeen = 0n; // the whole history: the sheet and the log from the first deal
+      this.historyUntil = table?.sequence ?? 0n;
     }
     this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
     this.stream = new EventStream(
@@ -289,6 +292,7 @@ export class TableSession implements TableLike {
 
   private event(sequence: bigint, event: Event): void {
     this.applied.push(sequence);
+
     const e = event.event;
     const table = this.table;
     let line: string | undefined;
@@ -332,6 +336,11 @@ export class TableSession implements TableLike {
     }
     if (table) table.sequence = sequence;
     if (line) this.addLog(sequence, line);
+    if (this.historyUntil !== undefined && sequence >= this.historyUntil) {
+      // The history the page opened on is read: a summary from it was not seen live.
+      this.historyUntil = undefined;
+      this.model?.forgetPastSummary();
+    }
   }
 
   private setTurn(sequence: bigint, turn: Turn | undefined): void {
