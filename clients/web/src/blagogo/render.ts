@@ -231,7 +231,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       bridgePanel(view, ui, legal),
       h(
         "section",
-        { class: "melds", "aria-label": "Melds on the table" },
+        { class: "melds", "aria-label": "Melds on the table", tabindex: 0 },
         h("h3", {}, TABLE_WORDS.meldsTitle(view.melds.length)),
         byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, view, m, ui, legal)))),
       ),

@@ -38,15 +38,17 @@ export interface CardButtonOptions {
   refuse?: () => void;
 }
 
-function buttonAttrs(cls: string[], opts: CardButtonOptions): Record<string, string | boolean | undefined | ((event: Event) => void)> {
+function buttonAttrs(cls: string[], opts: CardButtonOptions, short: string): Record<string, string | boolean | undefined | ((event: Event) => void)> {
   const refusing = !opts.enabled && opts.refuse !== undefined;
+  // The name starts with what the card shows ("10♥"), so that speech input and screen readers agree.
+  const label = opts.label.includes(short) ? opts.label : `${short}, ${opts.label}`;
   return {
     class: [...cls, opts.enabled ? "playable" : "", refusing ? "unplayable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""].filter(Boolean).join(" "),
     "data-key": opts.key,
-    "aria-label": opts.label,
+    "aria-label": label,
     "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
     "aria-disabled": refusing ? "true" : undefined,
-    title: opts.label,
+    title: label,
     disabled: !opts.enabled && !refusing,
     onclick: () => (opts.enabled ? opts.onClick() : opts.refuse?.()),
   };
@@ -57,7 +59,7 @@ export function cardButton(card: Card, opts: CardButtonOptions): HTMLButtonEleme
   const red = isRed(card.suit);
   return h(
     "button",
-    buttonAttrs(["card", red ? "red" : ""], opts),
+    buttonAttrs(["card", red ? "red" : ""], opts, cardLabel(card)),
     face(rankText(card), suitSymbol(card.suit), red),
   );
 }
@@ -105,7 +107,7 @@ export function blagogoButton(card: BlagogoCard, opts: CardButtonOptions): HTMLB
   const f = blagogoFace(card);
   return h(
     "button",
-    buttonAttrs(["card", f.red ? "red" : "", card.joker ? "joker" : "", card.copy === 1 ? "second-deck" : ""], opts),
+    buttonAttrs(["card", f.red ? "red" : "", card.joker ? "joker" : "", card.copy === 1 ? "second-deck" : ""], opts, f.rank + (card.joker ? "" : f.suit)),
     face(f.rank, f.suit, f.red, f.copy),
   );
 }

@@ -22,6 +22,7 @@ export const TEXT = {
   yourTurn: "Your turn",
   yourTurnTitle: "▶ Your turn",
   table: "Table",
+  appTitle: "Thousand",
   rules: "Rules:",
   standardRules: "Standard rules",
   seeded: " · Seeded practice table: its cards follow from a known seed",
@@ -168,6 +169,7 @@ export function openTable(opts: TablePageOptions): () => void {
     if (saved) store.saveState(tableId, viewer, saved);
   }
   session.onChange(schedule);
+  document.body.classList.add("at-table");
   const clock = setInterval(() => tickClocks(container), 250);
   render(container, h("p", { class: "loading" }, "Opening the table…"));
   session.start().catch((error: unknown) => {
@@ -176,6 +178,8 @@ export function openTable(opts: TablePageOptions): () => void {
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   return () => {
     clearInterval(clock);
+    document.body.classList.remove("at-table");
+    document.title = TEXT.appTitle;
     session.stop();
   };
 }
@@ -263,7 +267,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": "What happened" },
+    { class: "log", "aria-label": "What happened", tabindex: 0 },
     h("h2", {}, "Log (newest first)"),
     h(
       "ul",
@@ -272,6 +276,12 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     ),
   );
   const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
+  // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
+  const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
+  if (side) {
+    side.append(log);
+    return [header, lost, toasts, body];
+  }
   return [header, lost, toasts, body, log];
 }
 

@@ -74,14 +74,20 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
         if (!inside)
           outside.push(`${selector} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").slice(0, 60)}" at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} of ${w}x${hgt}`);
       }
-    return { outside, overflow: document.documentElement.scrollWidth - w };
+    const overflow = document.documentElement.scrollWidth - w;
+    if (overflow > 1)
+      for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+        const box = el.getBoundingClientRect();
+        if (box.right > w + 1 && outside.length < 12) outside.push(`wider than the screen: ${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}-${Math.round(box.right)}`);
+      }
+    return { outside, overflow };
   }, ACTIONABLE);
 }
 
 /** Fails when anything the player may act on is off the screen, or the page is wider than the screen. */
 export async function assertOnScreen(page: Page, where: string): Promise<void> {
   const { outside, overflow } = await offscreen(page);
-  assert.ok(overflow <= 1, `${where}: the page is ${overflow}px wider than the screen`);
+  assert.ok(overflow <= 1, `${where}: the page is ${overflow}px wider than the screen: ${outside.join("; ")}`);
   assert.deepEqual(outside, [], `${where}: actionable elements off the screen`);
 }
 
