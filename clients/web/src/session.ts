@@ -46,12 +46,21 @@ export interface TableLike {
   act(action: Action): Promise<Failure | undefined>;
 }
 
+/** How seats are named to people, in one place: the terminal client names them the same way
+ * (clients/cli/follow.py), seats counted from 1. */
+export const SEAT_WORDS = {
+  nobody: "nobody",
+  bot: (strategy: string, seat: number) => `${strategy} bot (seat ${seat + 1})`,
+  open: (seat: number) => `Seat ${seat + 1}`,
+  you: (name: string) => `${name} (you)`,
+} as const;
+
 /** A seat's display name: the player's, the bot's strategy, or its number; "(you)" for the viewer's own. */
 export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
-  if (seat === undefined) return "nobody";
+  if (seat === undefined) return SEAT_WORDS.nobody;
   const s = table?.seats[seat];
-  const base = s?.kind === SeatKind.BOT ? `Bot ${seat + 1} (${s.strategy})` : s?.playerName || `Seat ${seat + 1}`;
-  return seat === me ? `${base} (you)` : base;
+  const base = s?.kind === SeatKind.BOT ? SEAT_WORDS.bot(s.strategy, seat) : s?.playerName || SEAT_WORDS.open(seat);
+  return seat === me ? SEAT_WORDS.you(base) : base;
 }
 
 export interface LogLine {

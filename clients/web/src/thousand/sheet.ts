@@ -6,7 +6,7 @@ import type { TableLike } from "../session";
 import type { SheetRow, ThousandModel } from "./model";
 import { KIND_WORDS, MARK_SIGNS, MARK_WORDS, OUTCOME_WORDS, REDEAL_WORDS, markLegend, signed } from "./words";
 
-function marksOf(row: SheetRow, seat: number): { sign: string; words: string }[] {
+export function marksOf(row: SheetRow, seat: number): { sign: string; words: string }[] {
   const own = row.marks.filter((m) => m.seat === seat);
   // A third bolt comes as a bolt and its penalty: one sign for both (•••), not four dots.
   const third = own.some((m) => m.mark === Mark.BOLT_PENALTY);
