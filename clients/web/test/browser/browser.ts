@@ -216,9 +216,9 @@ export async function state(page: Page): Promise<PageState> {
   });
 }
 
-/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks (a player's
- * setting) so that a long game is clicked through quickly. */
-export async function setName(page: Page, name: string, armingMs = 40, trickMs = 150): Promise<void> {
+/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks and `trickMs` the
+ * time a finished trick stays on show (a player's settings) so that a long game is clicked through quickly. */
+export async function setName(page: Page, name: string, armingMs = 40, trickMs = 0): Promise<void> {
   await page.goto(`${BASE_URL}/#/`);
   await page.evaluate(([arming, trick]) => {
     localStorage.setItem("thousand.arming-ms.v1", String(arming));
@@ -228,7 +228,7 @@ export async function setName(page: Page, name: string, armingMs = 40, trickMs =
 }
 
 /** Join a table from the lobby's list (as a person would). */
-export async function joinFromLobby(page: Page, tableId: string, name: string, trickMs = 150): Promise<void> {
+export async function joinFromLobby(page: Page, tableId: string, name: string, trickMs = 0): Promise<void> {
   await setName(page, name, 40, trickMs);
   await page.locator(`[data-testid="join-${tableId}"]`).first().click({ timeout: 15000 });
   await page.waitForURL(`**/#/table/${tableId}`);

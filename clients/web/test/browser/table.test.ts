@@ -51,6 +51,10 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
 
+/** The whole games' trick hold (a player's setting; the default, 1.1 s, has a test of its own): short, so
+ * that three whole games stay quick, yet long enough to be seen in the page. */
+const HOLD_MS = 80;
+
 const SIZES = [
   { name: "laptop", size: LAPTOP },
   { name: "wide", size: WIDE },
@@ -86,7 +90,7 @@ for (const { name, size } of SIZES)
   test(`Thousand at ${size.width}x${size.height}: a whole game, every choice on screen, tricks shown then taken`, { timeout: 300000 }, async () => {
     const tableId = await thousandTableFor(name);
     const { page } = await openSized(browser, size);
-    await joinFromLobby(page, tableId, "Ann");
+    await joinFromLobby(page, tableId, "Ann", HOLD_MS);
     await page.locator(".board.thousand").waitFor({ timeout: 15000 });
     await watchTricks(page);
     const shots = new Set<string>();
@@ -136,11 +140,11 @@ for (const { name, size } of SIZES)
     }
     await shot(page, `thousand-${name}-final`);
     const tricks = await trickStats(page);
-    // Each trick was on the table whole, its last card included, for the player's setting (150 ms here).
+    // Each trick was on the table whole, its last card included, for the player's setting (HOLD_MS here).
     const taken = await page.evaluate(() => (window as any).thousandSession.log.filter((l: { text: string }) => / takes trick /.test(l.text)).length); // eslint-disable-line
     assert.ok(tricks.full >= 20 && tricks.full >= taken * 0.9, `${tricks.full} whole tricks shown of the last ${taken} taken`);
     const median = medianOf(tricks.spans);
-    assert.ok(median >= 100 && median <= 1000, `a taken trick stayed ${median.toFixed(0)} ms`);
+    assert.ok(median >= HOLD_MS * 0.6 && median <= 1000, `a taken trick stayed ${median.toFixed(0)} ms`);
     assert.ok(explained, "no refused click was tried");
     console.log(`# Thousand ${name}: ${decisions} decisions on screen; ${tricks.spans.length} tricks held a median ${median.toFixed(0)} ms`);
     assert.deepEqual(pageErrors(page), []);
@@ -310,10 +314,12 @@ test("the lobby: no clock shown for a table without one; Join and Watch on a pho
   await row.waitFor({ timeout: 15000 });
   assert.doesNotMatch(await row.innerText(), /clock/, "a table without a turn clock shows none");
   for (const selector of [`[data-testid="join-${tableId}"]`, `[data-testid="watch-${tableId}"]`]) {
-    const el = page.locator(selector).first();
-    await el.scrollIntoViewIfNeeded();
-    const box = (await el.boundingBox())!;
-    assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `${selector} is off the screen at x ${box.x}`);
+    // Where it is with nothing scrolled sideways (a person does not look for buttons to the right).
+    const box = await page.locator(selector).first().evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right };
+    });
+    assert.ok(box.left >= 0 && box.right <= PHONE.width, `${selector} is off the screen at x ${box.left}-${box.right}`);
   }
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width + 1, "the lobby is wider than the phone");
   await shot(page, "lobby-phone");
