@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run web web-typecheck demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run web web-typecheck oidc demo test lint typecheck unit system bench proto proto-release breaking clean lock
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does):
 # promtool, openssl (the TLS tests' certificates), and the Chromium the web client's browser tests drive (never a browser download).
@@ -14,9 +14,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# requirements.lock: the exact versions of every package, for development and the image (deploy/Dockerfile)
+# alike; `make lock` writes it anew from pyproject.toml's ranges (scripts/lock.py).
+LOCK := requirements.lock
+
+$(STAMP): $(BIN)/python pyproject.toml $(LOCK)
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
+
+## lock: write requirements.lock anew (after changing the dependencies in pyproject.toml, or to update them)
+lock: $(BIN)/python
+	$(BIN)/python scripts/lock.py
 
 ## run: build the web client, start the server: gRPC on 127.0.0.1:50051, the web client and the API for
 ## browsers (Connect, gRPC-Web) on http://127.0.0.1:8080/ (settings: thousand-server --help)
@@ -45,6 +53,18 @@ $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 web-typecheck: $(WEB_DEPS)
 	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
+# The OpenID provider the identity tests start (tests/oidc: npm oidc-provider, exactly as its lock file pins it).
+OIDC      := tests/oidc
+OIDC_DEPS := $(OIDC)/node_modules/.installed
+
+## oidc: install the test OpenID provider (npm ci in tests/oidc)
+oidc: $(OIDC_DEPS)
+
+$(OIDC_DEPS): $(OIDC)/package.json $(OIDC)/package-lock.json
+	scripts/system-packages.sh node=nodejs npm=npm
+	cd $(OIDC) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)
 	$(BIN)/thousand-selfplay --seed 1
@@ -60,7 +80,7 @@ lint: $(STAMP)
 typecheck: $(STAMP) web-typecheck
 	$(BIN)/mypy
 
-unit: $(STAMP) system web
+unit: $(STAMP) system web oidc
 	$(BIN)/pytest
 
 system:
@@ -68,7 +88,7 @@ system:
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine compiled
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine python
 	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout

@@ -8,7 +8,7 @@ Seeded games are played with ``ismcts`` in every seat at the given time budget p
 views after every action as a tournament does; for every searched decision the benchmark records the search's
 iterations (one rollout each: a sampled world played out to the end of the deal) and its time. Card play is
 searched with a tree; the auction, exchange and contract with paired rollouts of a few candidate actions. It
-also times :class:`clients.bots.worlds.WorldSampler` alone (sampling and replaying a world) on the same
+also times :class:`bots.worlds.WorldSampler` alone (sampling and replaying a world) on the same
 decisions. The last line printed is one JSON object with the figures.
 """
 
@@ -31,10 +31,10 @@ from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any  # noqa: E402
 
-from clients.bots.belief import Belief  # noqa: E402
-from clients.bots.ismcts import IsmctsStrategy  # noqa: E402
-from clients.bots.strategy import StrategyOptions  # noqa: E402
-from clients.bots.worlds import WorldSampler  # noqa: E402
+from bots.belief import Belief  # noqa: E402
+from bots.ismcts import IsmctsStrategy  # noqa: E402
+from bots.strategy import StrategyOptions  # noqa: E402
+from bots.worlds import WorldSampler  # noqa: E402
 from engine import Game, Rules, View, view  # noqa: E402
 
 

@@ -80,7 +80,7 @@ _BID_MADE: dict[tuple[int, int, bool], BidMade] = {}
 
 def trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
     """T-19: the position (0-based, in playing order) of the card that takes a trick of (seat, card index)
-    plays; the bots read tricks with it too (clients/bots/cardlib.py)."""
+    plays; the bots read tricks with it too (bots/cardlib.py)."""
     lead_suit = trick[0][1] // 6
     best_pos = 0
     best = trick[0][1]

@@ -13,10 +13,11 @@ import asyncio
 import gc
 import math
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -24,10 +25,13 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server import tracing
 from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
+from server.identity.web import web_players
+from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
 from server.metrics import Metrics
@@ -42,9 +46,14 @@ from server.stores import open_store
 from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
+from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
+
+FINAL_RESPONSE_SECONDS: Final = 0.5
+"""After the final scrape's collection, time for the metrics thread to write its response before the exit."""
 
 
 class StartError(Exception):
@@ -78,6 +87,8 @@ class Server:
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.service.default_bot_pace = settings.bot_pace
+        self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
+        self.service.access = self.identity.access
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -86,7 +97,7 @@ class Server:
             interceptors=self._interceptors(GRPC_TRANSPORT),
             options=settings.grpc_options,
         )
-        self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
+        self.grpc.add_generic_rpc_handlers((generic_handler(self.service), *self.identity.handlers()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
             (
@@ -136,6 +147,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
+                more=(web_players(self.identity.players),),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -160,6 +172,7 @@ class Server:
             return self.grpc.add_insecure_port(address)
         except RuntimeError:
             self.store.close()
+            self.identity.close()
             raise StartError(
                 f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
                 "is not this machine's; stop the other process or choose another --port"
@@ -172,6 +185,9 @@ class Server:
         if self.metrics is not None:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
+            observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
+                observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
         return interceptors
 
@@ -220,6 +236,7 @@ class Server:
         await self.grpc.stop(0)
         self.stalls.stop()
         self.store.close()
+        self.identity.close()
         if self.node is not None:
             await self.node.stop()
         raise StartError(message)
@@ -255,11 +272,27 @@ class Server:
         await asyncio.gather(*stopping)
         self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        self.identity.close()
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:
+            await self._final_scrape(self.metrics)
             self.metrics.close()
         log.info("stopped")
+
+    async def _final_scrape(self, metrics: Metrics) -> None:
+        """Wait (``--final-scrape-seconds`` at most) for Prometheus to scrape the final counts: a drained
+        process otherwise exits within a second, and what it counted since the last scrape is lost."""
+        wait = self.settings.final_scrape_seconds
+        if wait <= 0 or not self.metrics_port:
+            return
+        metrics.scrapes.forget()
+        log.info("waiting for a final scrape", timeout_s=wait)
+        scraped = await asyncio.to_thread(metrics.scrapes.wait, wait)
+        if scraped:
+            # The scrape's response is written by the metrics thread after the collection this saw.
+            await asyncio.sleep(FINAL_RESPONSE_SECONDS)
+        log.info("final scrape", scraped=scraped)
 
     async def _watch_lease(self, node: Node) -> None:
         """Readiness of a cluster node: the game service is SERVING only while the database accepts its
@@ -352,6 +385,8 @@ def tune_gc(threshold: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
+    if settings.otlp_endpoint:
+        tracing.configure_otlp(settings.otlp_endpoint, settings.node_id or socket.gethostname())
     tune_gc(settings.gc_threshold)
     try:
         asyncio.run(serve(settings))
@@ -359,6 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("cannot start", error=str(error))
         print(f"thousand-server: {error}", file=sys.stderr)
         return 1
+    finally:
+        tracing.shutdown()  # the spans still batched go out
     return 0
 
 

@@ -7,10 +7,10 @@ step of bot work (choosing the move; applying it once stored) waits for its turn
 take turns; a table played by bots only may be paced, and is stopped at the pacer's limit of moves.
 
 A bot seat plays the strategy named in its :class:`~server.seats.SeatState` (checked against the game's
-registry, :mod:`clients.bots.registry`, when the table is created); a seat taken over when its time ran out
+registry, :mod:`bots.registry`, when the table is created); a seat taken over when its time ran out
 plays the game's takeover strategy. Each such seat has one player (:class:`~server.games.SeatBot`) made when
 the table is, or when the seat's time runs out, and kept to the end of the game, so a strategy with memory
-(the Thousand heuristic's and ISMCTS's beliefs, :mod:`clients.bots.belief`) is shown its seat's view after
+(the Thousand heuristic's and ISMCTS's beliefs, :mod:`bots.belief`) is shown its seat's view after
 every change, as the local tournament shows it. Replaying a table's stored records after a restart makes and
 shows them in the same order, so those memories are rebuilt as they were.
 

@@ -30,7 +30,7 @@ from grpc import aio
 
 from server import wire
 from server.errors import ErrorReason, ServiceError
-from server.logs import get_logger
+from server.logs import bind_request, get_logger
 from server.requests import Context, Malformed, client_of, table_id_of, token_of
 from server.streams import SPECTATORS, Reply, Subscriber
 from server.table import AnyTable
@@ -78,6 +78,7 @@ async def play(
 ) -> AsyncGenerator[bytes, None]:
     """The Play method's handler: serialized PlayResponses. A bad start ends the call with its status."""
     try:
+        await service.caller(context)  # a credential sent is checked first, as on every call
         table, after = await _start(service, requests)
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS
@@ -135,7 +136,9 @@ async def _start(service: TableService, requests: AsyncIterator[object]) -> tupl
             field="start",
         )
     start = first.start
-    table = await service.registry.owned(table_id_of(start.table_id))
+    table_id = table_id_of(start.table_id)
+    bind_request(table_id=table_id)  # the call's `rpc` line, and every other line of it, names the table
+    table = await service.registry.owned(table_id)
     return table, start.after_sequence if start.HasField("after_sequence") else None
 
 
@@ -206,8 +209,8 @@ class _Actions:
                     self.service.registry.telemetry.limit_refused("play_spectator_action")
                     self.subscriber.end()
                     return
-        except aio.UsageError:  # the call ended under the reader: nothing more to read, nobody to answer
-            return
+        except (aio.UsageError, aio.AbortError):  # the call ended under the reader (the stream aborted with
+            return  # TABLE_MOVING as its node drains, say): nothing more to read, nobody to answer
         except Exception as error:  # reading the client's messages failed: end the stream rather than hang
             log.warning("play stream's requests failed", table_id=self.table.table_id, error=repr(error))
             self.subscriber.end()

@@ -30,7 +30,7 @@ from typing import Any, Generic, TypeAlias
 
 from engine import ActionError
 from engine.seeds import FairDeals
-from server import description, rendering
+from server import description, rendering, tracing
 from server.bots import Bots
 from server.clock import TimeControl, TimeoutPolicy
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError, from_action_error
@@ -337,7 +337,10 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         self.clock.update()
         first = self.sequence + 1
         self.log.extend(events)
-        self.streams.publish(events, first)
+        with tracing.span(
+            "table.publish", {"thousand.table_id": self.table_id, "thousand.events": len(events)}
+        ):
+            self.streams.publish(events, first)
         self.telemetry.events_published(self, events, replaying=self.replaying)
         if self.on_change is not None and not self.replaying:
             self.on_change()

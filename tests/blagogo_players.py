@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from clients.bots.blagogo import BlagogoRandomStrategy
+from bots.blagogo import BlagogoRandomStrategy
 from codec import blagogo as codec_blagogo
 from engine import blagogo as bg
 from tests.server_harness import token_md

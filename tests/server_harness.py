@@ -17,7 +17,7 @@ from google.rpc import error_details_pb2
 from grpc import aio
 from grpc_status import rpc_status
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from codec import thousand as codec
 from server.app import Server
 from server.settings import Settings

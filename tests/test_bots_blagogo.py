@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from clients.bots.blagogo import BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
-from clients.bots.blagogo_tournament import tournament
+from bots.blagogo import BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
+from bots.blagogo_tournament import tournament
+from bots.registry import STRATEGIES, strategies_for
 from clients.bots.cli import main
-from clients.bots.registry import STRATEGIES, strategies_for
 from engine.blagogo import BlagogoRules, Game, view
 from tests.live_server import live_server
 

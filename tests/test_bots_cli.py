@@ -9,9 +9,9 @@ from pathlib import Path
 import grpc
 import pytest
 
+from bots.loading import BotLoadError, load_bot
+from bots.strategy import StrategyOptions
 from clients.bots.cli import main
-from clients.bots.loading import BotLoadError, load_bot
-from clients.bots.strategy import StrategyOptions
 from tests.live_server import live_server
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

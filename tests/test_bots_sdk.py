@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.bots.blagogo import make_blagogo_strategy
+from bots.blagogo import make_blagogo_strategy
 from clients.bots.cli import main
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import run_bot

@@ -1,5 +1,5 @@
-"""The bots of ``clients.bots``: legal actions from views only (T-33, T-34), determinizations that agree with
-what a seat knows, reproducible searches, and the duplicate tournament runner."""
+"""The strategies of the ``bots`` package: legal actions from views only (T-33, T-34), determinizations that
+agree with what a seat knows, reproducible searches, and the duplicate tournament runner."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from clients.bots import STRATEGIES, Strategy, StrategyOptions, make_strategy
-from clients.bots.belief import Belief
-from clients.bots.ismcts import IsmctsStrategy
-from clients.bots.tournament import main as tournament_main
-from clients.bots.tournament import seatings, tournament
-from clients.bots.worlds import WorldSampler, clone_deal
+from bots import STRATEGIES, Strategy, StrategyOptions, make_strategy
+from bots.belief import Belief
+from bots.ismcts import IsmctsStrategy
+from bots.tournament import main as tournament_main
+from bots.tournament import seatings, tournament
+from bots.worlds import WorldSampler, clone_deal
 from engine import (
     Action,
     BidCap,

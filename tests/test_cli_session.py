@@ -13,8 +13,8 @@ import grpc
 import pytest
 
 import server.streams as streams_module
+from bots.strategy import greedy_player
 from clients.backoff import Backoff
-from clients.bots.strategy import greedy_player
 from clients.errors import ServerError
 from clients.games import THOUSAND
 from clients.messages import ConnectionLost, EventMessage, Reconnected, Snapshot, StreamItem, Turn

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from clients.bots.strategy import greedy_player, random_player
+from bots.strategy import greedy_player, random_player
 from clients.tracker.thousand import ViewTracker
 from engine import Game, Rules, View, events_for, view
 from engine.rules import BidCap, OpeningBid, SitterScores, TwoPlayerDeal, WeakTalon

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from bots.strategy import greedy_player
 from clients.backoff import Backoff
-from clients.bots.strategy import greedy_player
 from clients.cli.text import action_card
 from clients.cli.tui import ThousandApp
 from clients.errors import ServerError

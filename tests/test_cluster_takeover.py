@@ -15,7 +15,7 @@ from pathlib import Path
 
 from grpc import aio
 
-from clients.bots.registry import make_blagogo_strategy, make_strategy
+from bots.registry import make_blagogo_strategy, make_strategy
 from clients.bots.sdk import BotResult, run_bot
 from clients.errors import ServerError
 from clients.routing import Route

@@ -16,7 +16,7 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Game, events_for
 from server.app import Server

@@ -1,6 +1,7 @@
 """The engine stands alone: it imports no project package but itself, and its modules import one way. Above
 it, imports run one way too: the codec (the engine <-> protobuf mapping) imports only the engine and the
-generated ``thousand`` package, so server and clients can share it, and the clients never import the server.
+generated ``thousand`` package, and the bot strategies (``bots``) only the engine, so server and clients can
+share both, and the clients never import the server.
 
 Read from the sources, every import statement counted (inside functions and ``if TYPE_CHECKING:`` blocks
 too), so a cycle cannot hide behind an import deferred to call time.
@@ -13,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
-PROJECT = ("engine", "codec", "server", "clients", "thousand", "tests", "bench", "scripts", "deploy")
+PROJECT = ("engine", "codec", "bots", "server", "clients", "thousand", "tests", "bench", "scripts", "deploy")
 
 
 def module_name(path: Path) -> str:
@@ -86,5 +87,10 @@ def test_the_codec_imports_only_the_engine_and_the_generated_package() -> None:
     assert foreign_imports("codec", {"codec", "engine", "thousand"}) == {}
 
 
+def test_the_bots_import_only_the_engine() -> None:
+    """The server seats the strategies and the clients run them: neither may be below them."""
+    assert foreign_imports("bots", {"bots", "engine"}) == {}
+
+
 def test_the_clients_never_import_the_server() -> None:
-    assert foreign_imports("clients", {"clients", "codec", "engine", "thousand"}) == {}
+    assert foreign_imports("clients", {"clients", "codec", "bots", "engine", "thousand"}) == {}

@@ -23,7 +23,7 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from clients.messages import EventMessage
 from clients.session import TableSession
 from codec import thousand as codec

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from grpc import aio
 
-from clients.bots.blagogo import make_blagogo_strategy
+from bots.blagogo import make_blagogo_strategy
 from clients.bots.example import CautiousBot
 from clients.bots.sdk import AnyStrategy, BotResult, run_bot
 from clients.cli.follow import Follower

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from engine import Card, Concede, DemandRedeal, Game, Phase, PlayCard, Rules, Suit
 from engine.cards import CARDS
 from engine.deal import Deal

@@ -20,7 +20,7 @@ import grpc
 import pytest
 from grpc import aio
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass
 from server.app import Server

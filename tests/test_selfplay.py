@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clients.bots.registry import make_strategy
-from clients.bots.selfplay import main, play_game
+from bots.registry import make_strategy
+from bots.selfplay import main, play_game
 from engine import Rules
 
 

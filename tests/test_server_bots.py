@@ -1,4 +1,4 @@
-"""Server-run bot seats play every strategy of their game's registry (clients/bots/registry.py), each seat
+"""Server-run bot seats play every strategy of their game's registry (bots/registry.py), each seat
 with one strategy object for the whole game that is shown its seat's view after every change (T-33, B-21),
 as the local tournament shows it; a restart rebuilds those memories as they were."""
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from clients.bots.belief import Belief
-from clients.bots.blagogo import BLAGOGO_STRATEGIES
-from clients.bots.heuristic import HeuristicStrategy
-from clients.bots.ismcts import IsmctsStrategy
-from clients.bots.registry import STRATEGIES
+from bots.belief import Belief
+from bots.blagogo import BLAGOGO_STRATEGIES
+from bots.heuristic import HeuristicStrategy
+from bots.ismcts import IsmctsStrategy
+from bots.registry import STRATEGIES
 from engine import Game, Rules, view
 from server.creations import SeatSpec
 from server.games import BLAGOGO, THOUSAND

@@ -77,7 +77,7 @@ def test_a_table_of_bots_plays_itself_to_the_end_for_a_spectator() -> None:
 
 @pytest.mark.parametrize("strategy", ["heuristic", "ismcts"])
 def test_server_side_bots_of_every_strategy(strategy: str) -> None:
-    """Bot seats run the real strategies of clients.bots; a searching one thinks off the event loop."""
+    """Bot seats run the real strategies of the bots package; a searching one thinks off the event loop."""
 
     async def scenario() -> None:
         async with harness() as h:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from engine import Game, Rules, blagogo, events_for, view
 from engine.blagogo import randomplay
 from engine.blagogo.verify import BLAGOGO

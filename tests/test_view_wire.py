@@ -16,7 +16,7 @@ from typing import Final
 
 import pytest
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import (
     SPECTATOR,

@@ -15,7 +15,7 @@ import pytest
 from connectrpc.errors import ConnectError
 from grpc import aio
 
-from clients.bots.strategy import greedy_player
+from bots.strategy import greedy_player
 from codec import thousand as codec
 from server.service import SERVICE_NAME
 from tests.server_harness import run, thousand_table

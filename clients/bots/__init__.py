@@ -1,11 +1,5 @@
-"""Bot strategies for Thousand and a local duplicate tournament runner.
+"""The bot authors' side of the client: the SDK (:mod:`clients.bots.sdk`) that seats a strategy at a live
+table, the ``thousand-bot`` command (:mod:`clients.bots.cli`) and an example strategy to start from.
 
-A strategy (:class:`~clients.bots.strategy.Strategy`) sees only its seat's :class:`engine.View` (T-33) and
-returns one of the view's legal actions, so the same object plays in a local tournament, in a server's bot
-seat or in a remote client. Build one by name from :data:`~clients.bots.registry.STRATEGIES`.
+The strategies themselves live in the top-level package :mod:`bots`, which the server imports too.
 """
-
-from clients.bots.registry import STRATEGIES, make_strategy
-from clients.bots.strategy import Strategy, StrategyOptions
-
-__all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]

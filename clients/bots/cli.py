@@ -2,19 +2,19 @@
 
 - ``thousand-bot play --server ADDR --table ID [--seat N] --strategy S``: one bot joins a live table; without
   ``--table`` it sits at a new table against the server's bots (``--against greedy,heuristic``). ``S`` is a
-  strategy's name or the author's own class, ``path/to/mybot.py:MyBot`` (:mod:`clients.bots.loading`). Its
+  strategy's name or the author's own class, ``path/to/mybot.py:MyBot`` (:mod:`bots.loading`). Its
   seat is kept (:mod:`clients.seats`): started again after a crash, it takes the seat back.
 - ``thousand-bot match --server ADDR --game thousand --strategies a,b,c [--seed S] [--json]``: creates a table
   on that server, runs one bot client per strategy (real gRPC clients), plays the whole game and prints the
   final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``. It says the
   scores as it goes, and stops after ``--max-deals`` deals (default 2000) if nobody has won by then.
 - ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
-  [--json]``: duplicate deals played locally with the engine (see :mod:`clients.bots.tournament`).
+  [--json]``: duplicate deals played locally with the engine (see :mod:`bots.tournament`).
 
-``--game blagogo`` plays 1000 Blagogo with its strategies (:mod:`clients.bots.blagogo`) and 2 to 8 players:
+``--game blagogo`` plays 1000 Blagogo with its strategies (:mod:`bots.blagogo`) and 2 to 8 players:
 ``match`` creates a Blagogo table (``--target``, ``--turnover-limit`` for short games), ``play`` sits a
 Blagogo bot at a Blagogo table, and ``tournament`` plays duplicate rounds locally (``--rounds`` N,
-``--players`` P; see :mod:`clients.bots.blagogo_tournament`).
+``--players`` P; see :mod:`bots.blagogo_tournament`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ import sys
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final
 
-from clients.bots import blagogo_tournament, tournament
+from bots import blagogo_tournament, tournament
+from bots.loading import BotLoadError, is_bot_spec, load_bot
+from bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
+from bots.strategy import Strategy, StrategyOptions
 from clients.bots.example import CautiousBot
-from clients.bots.loading import BotLoadError, is_bot_spec, load_bot
 from clients.bots.progress import Progress, follow_match, seat_names
-from clients.bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
 from clients.bots.sdk import AnyStrategy, BotResult, Placed, run_bot
-from clients.bots.strategy import Strategy, StrategyOptions
 from clients.connection import DEFAULT_SERVER, Connection
 from clients.errors import ServerError
 from clients.games import GameRules

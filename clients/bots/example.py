@@ -18,7 +18,7 @@ from engine.cards import marriage_points_in, mask_of, points_of
 
 
 class CautiousBot:
-    """The SDK needs only ``name``, ``choose`` and ``observe`` (see :mod:`clients.bots.strategy`)."""
+    """The SDK needs only ``name``, ``choose`` and ``observe`` (see :mod:`bots.strategy`)."""
 
     name = "example"
 

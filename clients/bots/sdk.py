@@ -1,5 +1,5 @@
-"""The bot SDK: connect any strategy of either game to a live table (:mod:`clients.bots.strategy` for
-Thousand, :mod:`clients.bots.blagogo` for 1000 Blagogo).
+"""The bot SDK: connect any strategy of either game to a live table (:mod:`bots.strategy` for
+Thousand, :mod:`bots.blagogo` for 1000 Blagogo).
 
 A bot author writes one class with a ``choose`` method (see ``clients/bots/example.py``); :func:`run_bot` does
 the rest through :class:`clients.session.TableSession`, the same way for every game: it joins a seat (or takes
@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn, Protocol
 
-from clients.bots.blagogo import BlagogoStrategy
-from clients.bots.strategy import Strategy
+from bots.blagogo import BlagogoStrategy
+from bots.strategy import Strategy
 from clients.connection import Connection
 from clients.errors import ServerError
 from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of

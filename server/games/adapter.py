@@ -10,7 +10,7 @@ An adapter is stateless and does, for its game:
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **records**: actions to and from the JSON of a game record (:mod:`server.export`);
-- **bots**: its registry of strategies (:mod:`clients.bots.registry`), and a bot for a seat
+- **bots**: its registry of strategies (:mod:`bots.registry`), and a bot for a seat
   (:class:`SeatBot`): one strategy object kept for the whole game, deciding from its seat's view (and, in
   Blagogo, the Turn's actions) and observing the seat's view after every change.
 
@@ -26,7 +26,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from clients.bots.strategy import GameStrategies
+from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
 from server.errors import ErrorReason, ServiceError
@@ -234,7 +234,7 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     # ------------------------------------------------------------------ bots
 
     strategies: ClassVar[GameStrategies[Any]]
-    """The game's registry of strategies (:mod:`clients.bots.registry`): every one can play a bot seat."""
+    """The game's registry of strategies (:mod:`bots.registry`): every one can play a bot seat."""
 
     def strategy_names(self) -> list[str]:
         return self.strategies.names()

@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final, get_args
 
-from clients.bots.blagogo import BLAGOGO as BLAGOGO_BOTS
-from clients.bots.blagogo import BlagogoStrategy
-from clients.bots.strategy import GameStrategies
+from bots.blagogo import BLAGOGO as BLAGOGO_BOTS
+from bots.blagogo import BlagogoStrategy
+from bots.strategy import GameStrategies
 from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events

@@ -14,8 +14,8 @@ from enum import Enum
 from typing import Any, Final, get_args
 
 import engine
-from clients.bots.registry import THOUSAND as THOUSAND_BOTS
-from clients.bots.strategy import GameStrategies, Strategy
+from bots.registry import THOUSAND as THOUSAND_BOTS
+from bots.strategy import GameStrategies, Strategy
 from codec import thousand as codec
 from engine import events as thousand_events
 from engine.cards import Card

@@ -1,0 +1,11 @@
+"""Bot strategies for Thousand and a local duplicate tournament runner.
+
+A strategy (:class:`~bots.strategy.Strategy`) sees only its seat's :class:`engine.View` (T-33) and
+returns one of the view's legal actions, so the same object plays in a local tournament, in a server's bot
+seat or in a remote client. Build one by name from :data:`~bots.registry.STRATEGIES`.
+"""
+
+from bots.registry import STRATEGIES, make_strategy
+from bots.strategy import Strategy, StrategyOptions
+
+__all__ = ["STRATEGIES", "Strategy", "StrategyOptions", "make_strategy"]

@@ -1,0 +1,308 @@
+"""The heuristic's card play (T-18 to T-20), from what the acting seat knows (T-33).
+
+:class:`Knowledge` is the seat's view of a card-play decision as masks: its hand, the cards out of play, the
+voids the other seats have shown, the trump and the trick. It is built from a live view and the seat's
+:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only
+what that seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as
+soon as allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points
+banked that could be lost later, and a defence played as a team, giving points to a partner who holds the
+trick and starving the declarer of them.
+"""
+
+from __future__ import annotations
+
+from bots.belief import Belief
+from bots.cardlib import (
+    CARD_POINTS,
+    KING,
+    MARRIAGE_MASKS,
+    MARRIAGE_POINTS,
+    QUEEN,
+    SUIT_MASKS,
+    TEN,
+    above,
+    beats,
+    best_in,
+    indices,
+    lowest_in,
+    marriage_cards,
+    trick_winner,
+)
+from engine import Rules, View
+from engine.cards import FULL_MASK
+from engine.deal import Deal
+
+
+class Knowledge:
+    """What the acting seat knows at a card-play decision, as masks."""
+
+    __slots__ = (
+        "active",
+        "declarer",
+        "friends",
+        "hand",
+        "married",
+        "out",
+        "played",
+        "rules",
+        "seat",
+        "trick",
+        "trump",
+        "voids",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        active: tuple[int, ...],
+        declarer: int,
+        hand: int,
+        *,
+        trick: list[tuple[int, int]],
+        trump: int | None,
+        played: int,
+        voids: dict[int, int],
+        rules: Rules,
+    ) -> None:
+        self.seat = seat
+        self.active = active
+        self.declarer = declarer
+        self.hand = hand
+        self.trick = trick
+        self.trump = trump
+        self.played = played
+        """Cards known to be out of play (taken tricks and the trick on the table)."""
+        self.voids = voids
+        """Cards each seat is known not to hold (from its plays)."""
+        self.rules = rules
+        self.out = FULL_MASK & ~hand & ~played
+        """Cards the other seats may hold (or a hidden talon)."""
+        self.married = marriage_cards(hand)
+        self.friends: tuple[int, ...] = (
+            ()
+            if seat == declarer or len(active) < 3
+            else tuple(s for s in active if s not in (seat, declarer))
+        )
+
+    def out_for(self, seat: int) -> int:
+        return self.out & ~self.voids.get(seat, 0)
+
+    def after_me(self) -> tuple[int, ...]:
+        """Seats still to play in this trick after this seat."""
+        n = len(self.active)
+        if not self.trick:
+            start = self.active.index(self.seat)
+            return tuple(self.active[(start + k) % n] for k in range(1, n))
+        leader = self.trick[0][0]
+        start = self.active.index(leader)
+        order = [self.active[(start + k) % n] for k in range(n)]
+        return tuple(order[len(self.trick) + 1 :])
+
+
+def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
+    assert view.viewer is not None and view.declarer is not None
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c.index
+    return Knowledge(
+        seat=view.viewer,
+        active=view.active,
+        declarer=view.declarer,
+        hand=hand,
+        trick=[(s, c.index) for s, c in view.trick],
+        trump=None if view.trump is None else int(view.trump),
+        played=belief.played_mask(),
+        voids=belief.voids(view.rules.must_beat),
+        rules=view.rules,
+    )
+
+
+def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
+    """The acting seat's knowledge in a simulated deal (its own cards and the public plays only)."""
+    played = 0
+    for m in deal.won:
+        played |= m
+    trick = [(s, c.index) for s, c in deal.trick_cards()]
+    for _, i in trick:
+        played |= 1 << i
+    declarer = deal.declarer
+    assert declarer is not None
+    return Knowledge(
+        seat=seat,
+        active=deal.active,
+        declarer=declarer,
+        hand=deal.hands[seat],
+        trick=trick,
+        trump=None if deal.trump is None else int(deal.trump),
+        played=played & FULL_MASK,
+        voids={},
+        rules=deal.rules,
+    )
+
+
+def _master(k: Knowledge, index: int) -> bool:
+    """No card that may be in another hand is higher in the card's suit."""
+    return not (_ABOVE[index] & k.out)
+
+
+_ABOVE = tuple(above(i) for i in range(24))
+
+
+def _keep_value(k: Knowledge, index: int) -> float:
+    """How much the seat would rather keep a card: low values are thrown first."""
+    value = float(CARD_POINTS[index])
+    if not _ABOVE[index] & k.out:
+        value += 12.0
+    if k.married >> index & 1:
+        value += 25.0
+    suit = index // 6
+    if suit == k.trump:
+        value += 8.0 + index % 6
+    # Short suits are thrown first (towards a void).
+    return value + 0.5 * (k.hand & SUIT_MASKS[suit]).bit_count()
+
+
+def _lowest(k: Knowledge, legal: int) -> int:
+    return min(indices(legal), key=lambda i: (_keep_value(k, i), i))
+
+
+def _highest_dump(k: Knowledge, legal: int) -> int:
+    """The most points worth giving to a partner's trick (not a master nor a marriage card, if possible)."""
+    cards = indices(legal)
+    marriage = k.married
+    plain = [i for i in cards if not _master(k, i) and not marriage >> i & 1 and i // 6 != k.trump]
+    if plain:
+        return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+    return _lowest(k, legal)
+
+
+def _could_beat(k: Knowledge, seat: int, index: int, lead_suit: int) -> bool:
+    """Whether ``seat`` (still to play) might beat ``index``, the best card of the trick so far."""
+    out = k.out_for(seat)
+    suit = index // 6
+    if above(index) & out:
+        return True
+    trump = k.trump
+    if trump is None or suit == trump:
+        return False
+    if not out & SUIT_MASKS[trump]:
+        return False
+    # A trump beats it if the seat has none of the suit led: likely when few of that suit are left out.
+    if k.voids.get(seat, 0) & SUIT_MASKS[lead_suit] == SUIT_MASKS[lead_suit]:
+        return True
+    return (k.out & SUIT_MASKS[lead_suit]).bit_count() <= 1
+
+
+def choose_play(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
+    """The card to play (and whether it declares a marriage) from the legal ``legal`` mask."""
+    if not k.trick:
+        return _lead(k, legal, marriages)
+    return _follow(k, legal), False
+
+
+def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
+    if marriages:
+        suit = max(range(4), key=lambda s: MARRIAGE_POINTS[s] if marriages & MARRIAGE_MASKS[s] else -1)
+        king = 6 * suit + KING
+        queen = 6 * suit + QUEEN
+        return (king if not (above(king) & k.out) else queen), True
+    out = k.out
+    trump = k.trump
+    declarer = k.seat == k.declarer
+    hand = legal
+    if trump is not None:
+        trumps = hand & SUIT_MASKS[trump]
+        out_trumps = out & SUIT_MASKS[trump]
+        if declarer and trumps and out_trumps:
+            top = best_in(trumps)
+            if _master(k, top):
+                return top, False
+            if trumps.bit_count() > out_trumps.bit_count() + 1:
+                return lowest_in(trumps), False
+    # Cash masters in side suits, aces first; a suit the opponents still hold is safer from trumps.
+    best: tuple[float, int] | None = None
+    enemies = [s for s in k.active if s != k.seat and s not in k.friends]
+    for s in range(4):
+        mine = hand & SUIT_MASKS[s]
+        if not mine or s == trump:
+            continue
+        top = best_in(mine)
+        if not _master(k, top):
+            continue
+        left = (out & SUIT_MASKS[s]).bit_count()
+        risky = False
+        if trump is not None and out & SUIT_MASKS[trump]:
+            for e in enemies:
+                if k.voids.get(e, 0) & SUIT_MASKS[s] == SUIT_MASKS[s] and k.out_for(e) & SUIT_MASKS[trump]:
+                    risky = True
+            if left <= 1:
+                risky = True
+        if risky:
+            continue
+        score = CARD_POINTS[top] + min(left, 3) * 2.0
+        if best is None or score > best[0]:
+            best = (score, top)
+    if best is not None:
+        return best[1], False
+    if trump is not None and declarer:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps and out & SUIT_MASKS[trump] and trumps.bit_count() >= 3:
+            return best_in(trumps), False
+    cards = indices(hand)
+    if not declarer:
+        # A defender without a sure winner leads high (not from a marriage): it makes the declarer spend
+        # its high cards, and a partner behind the declarer may win the trick.
+        plain = [i for i in cards if not k.married >> i & 1] or cards
+        return max(plain, key=lambda i: (i % 6, -(i // 6))), False
+    # The declarer without a sure winner loses the lead cheaply, from a short suit, keeping marriages,
+    # masters and tens.
+
+    def lead_cost(i: int) -> tuple[float, int]:
+        cost = _keep_value(k, i)
+        rank = i % 6
+        if rank == TEN and (out >> (i + 1) & 1):
+            cost += 15.0  # a ten led while the ace is out is usually lost
+        if rank in (KING, QUEEN) and (out & MARRIAGE_MASKS[i // 6]):
+            cost += 3.0
+        return cost, i
+
+    return min(cards, key=lead_cost), False
+
+
+def _follow(k: Knowledge, legal: int) -> int:
+    trick = k.trick
+    trump = k.trump
+    lead_suit = trick[0][1] // 6
+    pos = trick_winner(trick, trump)
+    win_seat, best = trick[pos]
+    after = k.after_me()
+    friends = k.friends
+    enemies_after = [s for s in after if s not in friends]
+    friend_winning = win_seat in friends
+    cards = indices(legal)
+    winners = [i for i in cards if beats(i, best, trump)]
+
+    if friend_winning:
+        holds = not any(_could_beat(k, s, best, lead_suit) for s in enemies_after)
+        if holds:
+            # Overtake only by following suit (it banks the points for this seat), else give points.
+            own = [i for i in winners if i // 6 == lead_suit and i // 6 != trump]
+            if own and not enemies_after:
+                return max(own, key=lambda i: (CARD_POINTS[i], -i))
+            return _highest_dump(k, legal)
+        if not enemies_after:
+            return _highest_dump(k, legal)
+    safe = [i for i in winners if not any(_could_beat(k, s, i, lead_suit) for s in enemies_after)]
+    if safe:
+        if not enemies_after:
+            follow = [i for i in safe if i // 6 != trump]
+            if follow:
+                plain = [i for i in follow if not _master(k, i)]
+                if plain:
+                    return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+                return min(follow)
+            return min(safe)
+        # Still others to play: the lowest sure winner keeps the higher cards as masters.
+        return min(safe, key=lambda i: (i // 6 == trump, i % 6))
+    # Cannot win for sure: lose as little as possible.
+    return _lowest(k, legal)

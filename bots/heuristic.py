@@ -1,0 +1,363 @@
+"""``heuristic``: a rule-based player of Thousand that sees only its seat's view (T-33).
+
+- **Auction**: the hand is valued by :func:`~bots.valuation.estimate_declarer_points`, a linear model
+  of the points the declarer takes with this player's own exchange and card play (fitted offline by
+  self-play, see :mod:`bots.valuation`), which covers sure tricks, marriages and the expected talon.
+  It bids on while the next bid stays below the estimate less a safety margin; the bid cap of T-9 is the
+  engine's (the legal list).
+- **Redeals**: a weak hand, four nines or a weak talon are given back when the deal is worth less than
+  nothing to this seat (``relative`` > 0 counts the opponents' gain), or when the contract looks lost.
+- **Exchange**: keeps marriages, masters (aces, guarded tens) and the trump suit; gives away cards that
+  cannot win, preferably making a void, and never a king or queen that could complete an opponent's marriage.
+- **Contract**: raises to what the hand after the talon clearly makes; concedes (rospis) only a hopeless
+  contract that would hand the opponents more than their rospis share.
+- **Card play** (:mod:`bots.card_play`): declares marriages as soon as allowed (the biggest first),
+  draws trumps as declarer, cashes masters, wins tricks cheaply, banks points that could be lost later, and
+  defends as a team: a defender gives points to a partner who holds the trick and starves the declarer of
+  them.
+
+This module holds the bidding, exchange and contract decisions and the strategy that joins them. The same
+decisions drive the ISMCTS rollouts (:func:`rollout_action`), computed straight from a live
+``engine.Deal`` with only what the acting seat could know.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bots.belief import Belief
+from bots.card_play import Knowledge, choose_play, knowledge_from_deal, knowledge_from_view
+from bots.cardlib import (
+    CARD_POINTS,
+    KING,
+    MARRIAGE_MASKS,
+    QUEEN,
+    SUIT_MASKS,
+    TEN,
+    above,
+    indices,
+    marriage_cards,
+)
+from bots.strategy import StrategyOptions
+from bots.valuation import chance_at_least, estimate_declarer_points
+from engine import (
+    Action,
+    Bid,
+    ChooseTalon,
+    Concede,
+    DeclareDark,
+    DeclineDark,
+    DemandRedeal,
+    DiscardCard,
+    GiveCard,
+    NameContract,
+    Pass,
+    Phase,
+    PlayCard,
+    RedealReason,
+    Rules,
+    View,
+)
+from engine.actions import PLAY, PLAY_MARRIAGE
+from engine.cards import FULL_MASK, Card
+from engine.deal import Deal
+
+# ---------------------------------------------------------------------------------------- bidding
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """Thresholds of the heuristic (tuned by duplicate tournaments between variants)."""
+
+    bid_margin: float = 35.0
+    """How far below the estimated points the last bid must stay."""
+    contract_margin: float = 12.0
+    raise_confidence: float = 0.9
+    redeal_below: float = 0.5
+    """A declarer demands an available redeal when its chance to make the contract is below this."""
+    rospis: bool = True
+    """Concede (T-16) a hopeless contract when that hands the opponents less (see :func:`rospis_pays`)."""
+    weak_hand_redeal: bool = True
+    """Demand the weak-hand redeal (T-13) when the opponents' gain counts (``relative`` >= 0.3)."""
+
+
+TUNING = Tuning()
+
+
+def max_bid(rules: Rules, hand: int, tuning: Tuning = TUNING) -> int:
+    mean, _ = estimate_declarer_points(rules, hand, "bid")
+    return int((mean - tuning.bid_margin) // 5 * 5)
+
+
+def choose_auction(
+    rules: Rules,
+    hand: int,
+    legal: tuple[Action, ...],
+    relative: float,
+    tuning: Tuning = TUNING,
+) -> Action:
+    bids = [a for a in legal if isinstance(a, Bid)]
+    passes = [a for a in legal if isinstance(a, Pass)]
+    redeals = [a for a in legal if isinstance(a, DemandRedeal)]
+    limit = max_bid(rules, hand, tuning)
+    if redeals and relative >= 0.3 and tuning.weak_hand_redeal and limit < 90:
+        return redeals[0]
+    if bids and bids[0].value <= limit:
+        return bids[0]
+    if passes:
+        return passes[0]
+    return bids[0] if bids else legal[0]
+
+
+# ---------------------------------------------------------------------------------------- exchange
+
+
+def give_order(hand: int) -> list[int]:
+    """The declarer's cards from the first to give away to the last (T-14, T-5)."""
+    marriages = marriage_cards(hand)
+    best_suit = -1
+    for s in range(4):
+        if marriages & MARRIAGE_MASKS[s]:
+            best_suit = s
+    out = FULL_MASK & ~hand
+
+    def keep(i: int) -> float:
+        s = i // 6
+        rank = i % 6
+        value = float(CARD_POINTS[i])
+        if marriages >> i & 1:
+            value += 100.0
+        if not above(i) & out:
+            value += 30.0 if rank >= TEN else 8.0
+        if s == best_suit:
+            value += 20.0
+        if rank in (KING, QUEEN) and not marriages >> i & 1:
+            partner = 6 * s + (QUEEN if rank == KING else KING)
+            if out >> partner & 1:
+                value += 18.0  # it could complete an opponent's marriage
+        n = (hand & SUIT_MASKS[s]).bit_count()
+        if n == 1 and rank < TEN:
+            value -= 4.0  # giving a singleton makes a void
+        value += n * 0.8
+        return value
+
+    return sorted(indices(hand), key=lambda i: (keep(i), i))
+
+
+def estimate_after_exchange(rules: Rules, hand: int) -> tuple[float, float]:
+    """The declarer's expected points with the talon taken, once it has given away its worst cards."""
+    kept = hand
+    for i in give_order(hand)[:2]:  # two cards leave the declarer's hand in every variant
+        kept &= ~(1 << i)
+    return estimate_declarer_points(rules, kept, "play")
+
+
+def choose_exchange(
+    hand: int, legal: tuple[Action, ...], auction: tuple[tuple[int, int | None], ...]
+) -> Action:
+    """The next card to give (T-14) or discard (T-5): the least useful first.
+
+    Of two opponents, the weaker one (by its last bid: it passed early or bid little) gets the card that
+    could help (points, a king or queen), the stronger one a harmless nine or jack. With two players the
+    card given to the opponent goes first and the discard (to the talon the last trick takes) second.
+    """
+    order = give_order(hand)
+    gives = [a for a in legal if isinstance(a, GiveCard)]
+    discards = [a for a in legal if isinstance(a, DiscardCard)]
+    card = order[0]
+    if gives:
+        receivers = sorted({a.to for a in gives})
+        to = receivers[0]
+        if len(receivers) > 1:
+            strength = {r: max((b or 0 for s, b in auction if s == r), default=0) for r in receivers}
+            weak, strong = sorted(receivers, key=lambda r: (strength[r], r))
+            to = strong if CARD_POINTS[card] <= 2 and card % 6 not in (KING, QUEEN) else weak
+        for g in gives:
+            if g.card.index == card and g.to == to:
+                return g
+    for d in discards:
+        if d.card.index == card:
+            return d
+    return legal[0]
+
+
+# ---------------------------------------------------------------------------------------- contract
+
+
+def rospis_pays(mean: float, sigma: float, contract: int, relative: float) -> bool:
+    """T-16: whether conceding beats playing a contract that is as good as lost.
+
+    Either way the declarer writes minus the contract; conceding hands each opponent half of it (rounded up
+    to 5) instead of the points they would take, and spares a bolt. It pays when the contract is hopeless
+    and the opponents would take more than that half (the declarer takes little, they have marriages).
+    """
+    if relative <= 0 or chance_at_least(mean, sigma, contract) > 0.02:
+        return False
+    share = -(-contract // 10) * 5
+    opponents = (120 - mean) / 2 + 10  # the card points left, plus what their marriages add on average
+    return opponents > share
+
+
+def choose_contract(
+    rules: Rules, hand: int, bid: int, legal: tuple[Action, ...], *, relative: float, tuning: Tuning = TUNING
+) -> Action:
+    contracts = [a for a in legal if isinstance(a, NameContract)]
+    redeals = [a for a in legal if isinstance(a, DemandRedeal)]
+    mean, sigma = estimate_declarer_points(rules, hand, "play")
+    if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
+        return redeals[0]
+    concede = next((a for a in legal if isinstance(a, Concede)), None)
+    if concede is not None and tuning.rospis and rospis_pays(mean, sigma, bid, relative):
+        return concede
+    if not contracts:
+        return legal[0]
+    best = contracts[0]
+    for a in contracts:
+        if chance_at_least(mean, sigma, a.value) >= tuning.raise_confidence and a.value > best.value:
+            best = a
+    return best
+
+
+# ---------------------------------------------------------------------------------------- the strategy
+
+
+def _mask(cards: tuple[Card, ...]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    return mask
+
+
+def _play_masks(legal: tuple[Action, ...]) -> tuple[int, int]:
+    plain = 0
+    marriage = 0
+    for a in legal:
+        if isinstance(a, PlayCard):
+            if a.marriage:
+                marriage |= 1 << a.card.index
+            else:
+                plain |= 1 << a.card.index
+    return plain, marriage
+
+
+def _play_action(index: int, marriage: bool) -> PlayCard:
+    return PLAY_MARRIAGE[index] if marriage else PLAY[index]
+
+
+def decide(
+    rules: Rules,
+    phase: Phase,
+    hand: int,
+    legal: tuple[Action, ...],
+    *,
+    bid: int,
+    auction: tuple[tuple[int, int | None], ...],
+    knowledge: Knowledge | None,
+    relative: float,
+    rng: random.Random,
+    tuning: Tuning = TUNING,
+) -> Action:
+    """The heuristic's action at any decision, from the seat's hand and (in play) what it knows."""
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    if isinstance(first, DeclareDark | DeclineDark):
+        return next(a for a in legal if isinstance(a, DeclineDark))
+    if isinstance(first, ChooseTalon):
+        return rng.choice(legal)
+    if phase is Phase.AUCTION:
+        return choose_auction(rules, hand, legal, relative, tuning)
+    if phase is Phase.EXCHANGE:
+        redeals = [a for a in legal if isinstance(a, DemandRedeal)]
+        if bid:
+            mean, sigma = estimate_after_exchange(rules, hand)
+            if redeals and chance_at_least(mean, sigma, bid) < tuning.redeal_below:
+                return redeals[0]
+            concede = next((a for a in legal if isinstance(a, Concede)), None)
+            if concede is not None and tuning.rospis and rospis_pays(mean, sigma, bid, relative):
+                return concede
+        return choose_exchange(hand, legal, auction)
+    if phase is Phase.CONTRACT:
+        return choose_contract(rules, hand, bid, legal, relative=relative, tuning=tuning)
+    # Play.
+    plain, marriage = _play_masks(legal)
+    if not plain and not marriage:
+        return legal[0]
+    redeal = next((a for a in legal if isinstance(a, DemandRedeal)), None)
+    if redeal is not None and redeal.reason is RedealReason.FOUR_NINES and relative >= 0.3:
+        return redeal
+    assert knowledge is not None
+    index, declare = choose_play(knowledge, plain | marriage, marriage)
+    return _play_action(index, declare)
+
+
+class HeuristicStrategy:
+    """The rule-based player; see the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, options: StrategyOptions | None = None, tuning: Tuning = TUNING) -> None:
+        self.options = options or StrategyOptions()
+        self._rng = random.Random(self.options.seed) if self.options.seed is not None else None
+        self._belief: Belief | None = None
+        self.tuning = tuning
+
+    def observe(self, view: View) -> None:
+        if view.viewer is None:
+            return
+        if self._belief is None or self._belief.seat != view.viewer:
+            self._belief = Belief(view.viewer)
+        self._belief.update(view)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        self.observe(view)
+        assert self._belief is not None and view.phase is not None and view.viewer is not None
+        legal = view.legal_actions
+        knowledge = knowledge_from_view(view, self._belief) if view.phase is Phase.PLAY else None
+        return decide(
+            view.rules,
+            view.phase,
+            _mask(view.hand),
+            legal,
+            bid=view.bid or 0,
+            auction=view.auction,
+            knowledge=knowledge,
+            relative=self.options.relative,
+            rng=self._rng or rng,
+            tuning=self.tuning,
+        )
+
+
+def rollout_action(deal: Deal, rng: random.Random, relative: float, tuning: Tuning = TUNING) -> Action:
+    """The heuristic's action for the seat to act in a simulated deal (it uses that seat's knowledge only)."""
+    seat = deal.to_act
+    assert seat is not None
+    legal = deal.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    phase = deal.phase
+    if phase is Phase.PLAY:
+        plain = marriage = 0
+        for a in legal:
+            if type(a) is PlayCard:
+                if a.marriage:
+                    marriage |= 1 << a.card.index
+                else:
+                    plain |= 1 << a.card.index
+            elif type(a) is DemandRedeal and relative >= 0.3:
+                return a
+        index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
+        return PLAY_MARRIAGE[index] if declare else PLAY[index]
+    return decide(
+        deal.rules,
+        phase,
+        deal.hands[seat],
+        legal,
+        bid=deal.bid,
+        auction=tuple(deal.auction),
+        knowledge=None,
+        relative=relative,
+        rng=rng,
+        tuning=tuning,
+    )

@@ -1,0 +1,368 @@
+"""Determinizations: complete deals consistent with all one seat knows, as live ``engine.Deal`` objects.
+
+A world is sampled from what the seat knows (:class:`~bots.world_facts.WorldFacts`, read from its
+:class:`~bots.belief.Belief` and current view): the unseen cards are dealt to the other hands, the
+hidden plays (:mod:`bots.hidden_plays`) and the talons, respecting its hand, the talon if shown, the
+cards it gave or received, every card seen played, the voids shown by failing to follow suit or to trump,
+the winner and worth of every trick, the marriages declared and the bid caps of T-9 and T-31 that the bids
+and the contract imply. From the sampled cards this module derives the deck order (the hands as dealt and
+the talons, laid out as :func:`engine.layout.deal_layout` deals them), builds an ``engine.Deal`` and
+*replays* the deal's public history on it. The engine is the judge of a world's consistency: a replay it
+rejects, or one that ends in another state than the view's, is thrown away and sampled again. So the
+simulated rules are always the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bots.belief import Belief
+from bots.cardlib import MARRIAGE_MASKS, MARRIAGE_POINTS, indices, marriage_points_of
+from bots.hidden_plays import Placement, search_hidden_plays
+from bots.world_facts import WorldFacts, voluntary_auction
+from engine import (
+    Action,
+    ActionError,
+    Bid,
+    ChooseTalon,
+    DealKind,
+    DealSetup,
+    DeclareDark,
+    DeclineDark,
+    DiscardCard,
+    GiveCard,
+    NameContract,
+    Pass,
+    Phase,
+    PlayCard,
+    View,
+)
+from engine.cards import CARDS, points_of
+from engine.deal import Deal
+
+MAX_ATTEMPTS = 40
+"""Sampling attempts per world before giving up (the caller then falls back on its heuristic)."""
+
+
+def clone_deal(deal: Deal) -> Deal:
+    """An independent copy of a live deal (``Deal.copy``), to play one of its futures."""
+    return deal.copy()
+
+
+@dataclass(slots=True)
+class _World:
+    order: list[int]
+    plays: dict[tuple[int, int], int]
+    gifts: list[tuple[int, int | None, int]]
+
+
+class WorldSampler:
+    """Samples worlds for one decision of one seat (build it afresh for every decision)."""
+
+    def __init__(self, view: View, belief: Belief) -> None:
+        self.facts = WorldFacts(view, belief)
+        self.failures: dict[str, int] = {}
+        """Why sampling attempts failed, by reason (for diagnostics and tests)."""
+
+    def _fail(self, why: str) -> None:
+        self.failures[why] = self.failures.get(why, 0) + 1
+
+    def sample(self, rng: random.Random, attempts: int = MAX_ATTEMPTS) -> Deal | None:
+        """A live deal in the view's state, or None if no consistent world was found."""
+        for _ in range(attempts):
+            world = self._attempt(rng)
+            if world is None:
+                continue
+            deal = self._replay(world)
+            if deal is not None:
+                return deal
+        return None
+
+    def _attempt(self, rng: random.Random) -> _World | None:
+        """Sample the cards of one world, or None when this attempt ran into a contradiction."""
+        facts = self.facts
+        state = Placement(facts.base_free, dict(facts.owner), facts.talon_up, dict(facts.gift_known), {}, {})
+        state.forbidden = {s: 0 for s in facts.active}
+        reserved = self._reserve_marriages(rng, state)
+        if reserved is None:
+            self._fail("bid caps")
+            return None
+        found = search_hidden_plays(facts, rng, state)
+        if found is None:
+            self._fail("hidden plays")
+            return None
+        state = found
+        for seat, mask in facts.live_forbidden.items():
+            state.forbidden[seat] |= mask
+        placed = self._place(rng, state)
+        if placed is None:
+            return None
+        hands, talons = placed
+        return self._order(rng, hands, talons, state, reserved)
+
+    def _reserve_marriages(self, rng: random.Random, state: Placement) -> dict[int, int] | None:
+        """Give each bidder the marriages its bids need (card -> seat), or None if none is possible."""
+        facts = self.facts
+        reserved: dict[int, int] = {}
+        for seat, need in facts.requirements.items():
+            have = facts.known_marriage_points(seat, state.owner)
+            if have >= need:
+                continue
+            usable = [
+                s
+                for s in range(4)
+                if all(
+                    state.free >> c & 1 or _owner_of(state.owner, c) == seat or facts.known_by(seat, c)
+                    for c in indices(MARRIAGE_MASKS[s])
+                )
+            ]
+            suits = [s for s in usable if MARRIAGE_POINTS[s] + have >= need] or usable
+            if not suits:
+                return None
+            suit = rng.choice(suits)
+            for c in indices(MARRIAGE_MASKS[suit]):
+                if state.free >> c & 1:
+                    state.free &= ~(1 << c)
+                    state.owner[c] = (seat, -1)
+                reserved[c] = seat
+        return reserved
+
+    def _place(self, rng: random.Random, state: Placement) -> tuple[dict[int, int], list[int]] | None:
+        """Deal the cards left to the other hands and the talons: (hands, talons) or None."""
+        facts = self.facts
+        counts = facts.view.card_counts
+        forbidden = state.forbidden
+        others = [s for s in facts.active if s != facts.me or facts.my_hidden]
+        hands = dict.fromkeys(others, 0)
+        room = {s: counts[s] for s in others}
+        for c, (seat, _) in state.owner.items():
+            if seat == facts.me:
+                continue
+            if forbidden[seat] >> c & 1 or room[seat] <= 0:
+                self._fail("owned cards")
+                return None
+            hands[seat] |= 1 << c
+            room[seat] -= 1
+        talon_room = facts.talon_room()
+        talons = [0] * len(talon_room)
+        other = 1 - (facts.talon_index or 0)
+        discards_left = facts.unknown_discards
+        # Face-up talon cards: kept by the declarer, given to a receiver of an unknown gift (one each), or
+        # discarded into the other talon (two players).
+        for c in indices(state.talon_up):
+            places: list[tuple[str, int]] = []
+            weights: list[float] = []
+            decl = facts.declarer
+            assert decl is not None
+            if room.get(decl, 0) > 0 and not forbidden[decl] >> c & 1:
+                places.append(("hand", decl))
+                weights.append(8.0)  # the declarer keeps 8 of its 10 cards (T-14)
+            for r in facts.unknown_gift_to:
+                if r not in state.gift_taken and room.get(r, 0) > 0 and not forbidden[r] >> c & 1:
+                    places.append(("gift", r))
+                    weights.append(1.0)
+            if discards_left > 0 and talon_room[other] > 0:
+                places.append(("discard", other))
+                weights.append(1.0)
+            if not places:
+                self._fail("face-up talon")
+                return None
+            kind, where = rng.choices(places, weights=weights)[0]
+            if kind == "discard":
+                talon_room[where] -= 1
+                talons[where] |= 1 << c
+                discards_left -= 1
+            else:
+                hands[where] |= 1 << c
+                room[where] -= 1
+                if kind == "gift":
+                    state.gift_taken[where] = c
+        # The free cards, most constrained first, each to a place with probability by its room.
+        buckets = [("hand", s) for s in others if room[s] > 0]
+        buckets += [("talon", t) for t, r in enumerate(talon_room) if r > 0]
+
+        def allowed(c: int) -> list[tuple[str, int]]:
+            return [b for b in buckets if b[0] == "talon" or not forbidden[b[1]] >> c & 1]
+
+        free_cards = indices(state.free)
+        rng.shuffle(free_cards)
+        free_cards.sort(key=lambda c: len(allowed(c)))
+        for c in free_cards:
+            options = [b for b in allowed(c) if (room[b[1]] if b[0] == "hand" else talon_room[b[1]]) > 0]
+            if not options:
+                self._fail("voids")
+                return None
+            sizes = [room[b[1]] if b[0] == "hand" else talon_room[b[1]] for b in options]
+            kind, where = rng.choices(options, weights=sizes)[0]
+            if kind == "hand":
+                hands[where] |= 1 << c
+                room[where] -= 1
+            else:
+                talons[where] |= 1 << c
+                talon_room[where] -= 1
+        if any(room.values()) or any(talon_room):
+            self._fail("counts")
+            return None
+        return hands, talons
+
+    def _order(
+        self,
+        rng: random.Random,
+        hands: dict[int, int],
+        talons: list[int],
+        state: Placement,
+        reserved: dict[int, int],
+    ) -> _World | None:
+        """The deck order this world was dealt from, its exchange and its hidden plays."""
+        facts = self.facts
+        held: dict[int, int] = {s: hands.get(s, 0) for s in facts.active}
+        if not facts.my_hidden:
+            held[facts.me] = facts.my_hand
+        for seat, plays in facts.known_by_seat.items():
+            for _, c in plays:
+                held[seat] |= 1 << c
+        for (k, p), c in state.plays.items():
+            held[facts.tricks[k][0][p]] |= 1 << c
+        dealt = dict(held)
+        talons = list(talons)
+        gifts: list[tuple[int, int | None, int]] = []
+        if facts.talon_taken:
+            declarer = facts.declarer
+            assert declarer is not None
+            other = 1 - (facts.talon_index or 0)
+            discards = indices(facts.my_discards)
+            if facts.unknown_discards:
+                pool = talons[other]
+                up = indices(pool & facts.known_talon)
+                rest = indices(pool & ~facts.known_talon)
+                rng.shuffle(rest)
+                discards = (up + rest)[: facts.unknown_discards]
+                if len(discards) < facts.unknown_discards:
+                    self._fail("discards")
+                    return None
+            for d in discards:
+                talons[other] &= ~(1 << d)
+                dealt[declarer] |= 1 << d
+            pending = list(discards)
+            # Undo the exchange: every card given goes back to the declarer.
+            for giver, to, given in facts.gifts:
+                card = given
+                if to is None:
+                    if card is None:
+                        card = pending.pop(0)
+                    gifts.append((giver, None, card))
+                    continue
+                if card is None:
+                    if to in state.gift_taken:
+                        card = state.gift_taken[to]
+                    else:
+                        keep = sum(1 << x for x, s in reserved.items() if s == to)
+                        pool = held[to] & ~keep & ~facts.known_talon or held[to] & ~keep or held[to]
+                        card = rng.choice(indices(pool))
+                dealt[to] &= ~(1 << card)
+                dealt[giver] |= 1 << card
+                gifts.append((giver, to, card))
+            # Take the talon back out of the declarer's hand.
+            if facts.talon_known:
+                taken = facts.known_talon
+            else:
+                size = facts.talon_sizes[facts.talon_index or 0]
+                keep = sum(1 << x for x, s in reserved.items() if s == declarer)
+                cands = indices(dealt[declarer] & ~keep)
+                if len(cands) < size:
+                    cands = indices(dealt[declarer])
+                taken = sum(1 << c for c in rng.sample(cands, size))
+            dealt[declarer] &= ~taken
+            talons[facts.talon_index or 0] = taken
+        # Bid caps (T-9, T-31) on the hands as dealt; the contract's cap (T-15) after the exchange.
+        for seat, need in facts.bid_needs.items():
+            if marriage_points_of(dealt[seat]) < need:
+                self._fail("bid caps")
+                return None
+        need = facts.contract_need
+        if need and facts.declarer is not None and marriage_points_of(held[facts.declarer]) < need:
+            self._fail("contract cap")
+            return None
+        order: list[int] = []
+        for seat in facts.active:
+            if dealt[seat].bit_count() != facts.hand_size:
+                self._fail("hand sizes")
+                return None
+            order.extend(indices(dealt[seat]))
+        for t, size in enumerate(facts.talon_sizes):
+            if talons[t].bit_count() != size:
+                self._fail("talon sizes")
+                return None
+            order.extend(indices(talons[t]))
+        return _World(order, state.plays, gifts)
+
+    def _replay(self, world: _World) -> Deal | None:
+        facts = self.facts
+        view = facts.view
+        assert view.kind is not None
+        kind = view.kind
+        setup = DealSetup(
+            view.deal_number, view.dealer, kind, view.declarer if kind is not DealKind.NORMAL else None
+        )
+        deal = Deal(facts.rules, setup, tuple(CARDS[i] for i in world.order))
+        deal.start()
+        try:
+            for seat, action in self.history(world):
+                deal.apply(seat, action)
+        except ActionError:
+            self._fail("replay rejected")
+            return None
+        if not self._matches(deal):
+            self._fail("replay differs")
+            return None
+        return deal
+
+    def history(self, world: _World) -> list[tuple[int, Action]]:
+        """The deal's actions so far, with this world's cards where the seat did not see them."""
+        facts = self.facts
+        view = facts.view
+        steps: list[tuple[int, Action]] = []
+        opener = facts.active[0]
+        if view.kind is DealKind.NORMAL:
+            if facts.rules.dark and view.phase is not Phase.DARK:
+                steps.append((opener, DeclareDark() if view.dark_seat is not None else DeclineDark()))
+            for seat, bid in voluntary_auction(view):
+                steps.append((seat, Pass() if bid is None else Bid(bid)))
+            if facts.talon_taken and facts.rules.players == 2 and facts.declarer is not None:
+                steps.append((facts.declarer, ChooseTalon(facts.talon_index or 0)))
+        for giver, to, c in world.gifts:
+            steps.append((giver, DiscardCard(CARDS[c]) if to is None else GiveCard(CARDS[c], to)))
+        if view.phase in (Phase.PLAY, Phase.OVER):
+            if view.kind is DealKind.NORMAL and not view.doubled:
+                assert facts.declarer is not None and view.contract is not None
+                steps.append((facts.declarer, NameContract(view.contract)))
+            for k, (seats, cards, _, _, marriage) in enumerate(facts.tricks):
+                for p, (seat, x) in enumerate(zip(seats, cards, strict=True)):
+                    card = world.plays[(k, p)] if x is None else x
+                    steps.append((seat, PlayCard(CARDS[card], marriage and p == 0)))
+            for p, (seat, c) in enumerate(facts.live):
+                steps.append((seat, PlayCard(CARDS[c], facts.live_marriage and p == 0)))
+        return steps
+
+    def _matches(self, deal: Deal) -> bool:
+        facts = self.facts
+        view = facts.view
+        return (
+            deal.phase is view.phase
+            and deal.to_act == view.to_act
+            and tuple(deal.tricks_won) == view.tricks_won
+            and tuple(points_of(m) for m in deal.won) == view.trick_points
+            and tuple(m.bit_count() for m in deal.hands) == view.card_counts
+            and (facts.my_hidden or deal.hands[facts.me] == facts.my_hand)
+            and deal.trump == view.trump
+            and [(s, c.index) for s, c in deal.trick_cards()] == facts.live
+        )
+
+
+def _owner_of(owner: dict[int, tuple[int, int]], card: int) -> int | None:
+    entry = owner.get(card)
+    return None if entry is None else entry[0]
+
+
+__all__ = ["MAX_ATTEMPTS", "WorldSampler", "clone_deal"]
