@@ -18,8 +18,9 @@ $(BIN)/python:
 # alike; `make lock` writes it anew from pyproject.toml's ranges (scripts/lock.py).
 LOCK := requirements.lock
 
+# The rl extra (bots/envs: OpenSpiel, PettingZoo, Gymnasium, numpy) too: tests/test_envs.py runs their checks.
 $(STAMP): $(BIN)/python pyproject.toml $(LOCK)
-	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,rl]'
 	touch $(STAMP)
 
 ## lock: write requirements.lock anew (after changing the dependencies in pyproject.toml, or to update them)
@@ -91,6 +92,8 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine compiled
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine python
+	$(BIN)/python bench/search.py --decisions 300 --strategies ismcts,expert
+	$(BIN)/python bench/envs.py --seconds 5
 	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10

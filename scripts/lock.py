@@ -1,11 +1,12 @@
 """``make lock``: write requirements.lock, the exact versions of every Python package the project installs.
 
-Development (``make``: ``pip install -c requirements.lock -e '.[dev]'``) and the image (deploy/Dockerfile:
-``PIP_CONSTRAINT=requirements.lock pip install .``) install from this one lock, so what was tested is what
-ships. It is made by installing the project with its ``dev`` extra into a fresh virtual environment, with
-no constraint (the newest versions pyproject.toml's ranges allow), and freezing it: run it after changing
-the dependencies in pyproject.toml, and to take newer versions. The build's own packages (setuptools, wheel,
-and mypy, whose mypyc compiles the engine) are in it too, so a compiled build is pinned as well.
+Development (``make``: ``pip install -c requirements.lock -e '.[dev,rl]'``) and the image
+(deploy/Dockerfile: ``PIP_CONSTRAINT=requirements.lock pip install .``) install from this one lock, so what
+was tested is what ships. It is made by installing the project with its ``dev`` and ``rl`` extras into a
+fresh virtual environment, with no constraint (the newest versions pyproject.toml's ranges allow), and
+freezing it: run it after changing the dependencies in pyproject.toml, and to take newer versions. The
+build's own packages (setuptools, wheel, and mypy, whose mypyc compiles the engine) are in it too, so a
+compiled build is pinned as well.
 """
 
 from __future__ import annotations
@@ -28,14 +29,14 @@ LEFT_OUT = ("pip", "thousand")
 
 
 def freeze() -> list[str]:
-    """``name==version`` lines of a fresh environment with the project and its dev extra installed."""
+    """``name==version`` lines of a fresh environment with the project and its dev and rl extras installed."""
     with tempfile.TemporaryDirectory() as directory:
         env = Path(directory) / "venv"
         venv.create(env, with_pip=True)
         python = str(env / "bin" / "python")
         pip = [python, "-m", "pip", "--disable-pip-version-check", "--quiet"]
         subprocess.run([*pip, "install", "--upgrade", "pip", "setuptools", "wheel"], check=True)
-        subprocess.run([*pip, "install", f"{ROOT}[dev]", "mypy"], check=True)
+        subprocess.run([*pip, "install", f"{ROOT}[dev,rl]", "mypy"], check=True)
         frozen = subprocess.run(
             [*pip, "freeze", "--all"], check=True, capture_output=True, text=True
         ).stdout.splitlines()

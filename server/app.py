@@ -42,7 +42,7 @@ from server.service import SERVICE_NAME, TableService, generic_handler, method_h
 from server.settings import Settings, parse_settings
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
-from server.stores import open_store
+from server.store_select import open_store
 from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
@@ -119,6 +119,7 @@ class Server:
                     lease_seconds=settings.lease_seconds,
                     placement=settings.placement,
                     finished_kept_seconds=settings.table_idle_seconds,
+                    rebalance_seconds=settings.rebalance_seconds,
                 ),
                 self.registry,
                 self.store,

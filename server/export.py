@@ -59,10 +59,10 @@ from google.protobuf import json_format
 from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
 from server.rendering import seen_by
-from server.seats import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 from server.store import DEFAULT_GAME, StoredTable
-from server.stores import is_postgres, open_store
-from server.table import AnyTable, Table
+from server.store_select import is_postgres, open_store
+from server.table import Table
+from server.table_state import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 
 FORMAT: Final = "thousand.game-record/1"
 WITHHELD: Final = ("seed", "fair.secret", "fair.deal_seeds", "hidden cards in events")
@@ -72,7 +72,7 @@ WITHHELD: Final = ("seed", "fair.secret", "fair.deal_seeds", "hidden cards in ev
 def record_of(stored: StoredTable) -> dict[str, Any]:
     """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
     adapter = adapter_for_name(stored.config.game)
-    table: AnyTable = Table(
+    table: Table = Table(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -115,7 +115,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _heading(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
+def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
     """What every record starts with: its format, the game, the table and its rules."""
     return {
         "format": FORMAT,
@@ -126,7 +126,7 @@ def _heading(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
     }
 
 
-def _unfinished_record(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
+def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
     """A game still in play as anyone watching it may see it: nothing that tells a coming card."""
     adapter = table.adapter
     fair = table.game.fair
@@ -138,7 +138,9 @@ def _unfinished_record(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
         "first_dealer": table.game.first_dealer,
         "seats": _seats_json(table),
         "actions": [],
-        "events": [_event_json(adapter, i + 1, seen_by(table, e, None)) for i, e in enumerate(table.log)],
+        "events": [
+            _event_json(adapter, i + 1, seen_by(table.adapter, e, None)) for i, e in enumerate(table.log)
+        ],
         "finished": False,
         "withheld": list(WITHHELD),
         "winner": None,
@@ -146,7 +148,7 @@ def _unfinished_record(stored: StoredTable, table: AnyTable) -> dict[str, Any]:
     }
 
 
-def _seats_json(table: AnyTable) -> list[dict[str, Any]]:
+def _seats_json(table: Table) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat,
@@ -158,7 +160,7 @@ def _seats_json(table: AnyTable) -> list[dict[str, Any]]:
     ]
 
 
-def _stop_message(table: AnyTable) -> str:
+def _stop_message(table: Table) -> str:
     """What the server said when it stopped the table: its last event says it."""
     last = table.log[-1] if table.log else None
     return last.message if isinstance(last, TableStoppedEvent) else ""

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Final
 
 from grpc import aio
 
-from server import wire
+from server import protobuf_wire as wire
 from server.errors import ErrorReason, ServiceError
 from server.logs import bind_request, get_logger
 from server.requests import Context, Malformed, client_of, table_id_of, token_of
 from server.streams import SPECTATORS, Reply, Subscriber
-from server.table import AnyTable
+from server.table import Table
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
@@ -124,7 +124,7 @@ async def play(
         await context.abort_with_status(actions.ended_by.to_status())
 
 
-async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[AnyTable, int | None]:
+async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[Table, int | None]:
     """The table and the resume point of the stream's first request, which must be ``start``."""
     first = await anext(aiter(requests), None)
     if isinstance(first, Malformed):
@@ -160,7 +160,7 @@ class _Actions:
     def __init__(
         self,
         service: TableService,
-        table: AnyTable,
+        table: Table,
         token: str | None,
         subscriber: Subscriber,
         context: Context,

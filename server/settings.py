@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from server.clock import MAX_BOT_PACE
-from server.cluster import DEFAULT_LEASE_SECONDS
-from server.cluster_flags import add_cluster_arguments
+from server.cluster_flags import DEFAULT_LEASE_SECONDS, add_cluster_arguments
 from server.identity.flags import IdentitySettings, add_identity_arguments, identity_settings
 from server.logs import LOG_FORMATS, LOG_LEVELS
 from server.pacing import DEFAULT_MAX_MOVES
@@ -28,6 +26,8 @@ from server.quotas import (
     DEFAULT_MAX_TABLES_PER_CLIENT,
     TableQuotas,
 )
+from server.rebalancing import DEFAULT_REBALANCE_SECONDS
+from server.time_control import MAX_BOT_PACE
 from server.web import valid_origin
 
 DEFAULT_PORT: Final = 50051
@@ -119,6 +119,8 @@ class Settings:
     """How long a node that stopped heartbeating keeps its tables before the others take them over."""
     placement: str = "local"
     """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
+    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS
+    """The pause between two tables a node gives away to spread the load (0: never)."""
     bot_pace: float = 0.0
     """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
     do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
@@ -358,7 +360,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
-    add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
+    add_cluster_arguments(
+        parser,
+        env,
+        lease_seconds=defaults.lease_seconds,
+        placement=defaults.placement,
+        rebalance_seconds=defaults.rebalance_seconds,
+    )
     add_identity_arguments(parser, env)
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
@@ -375,6 +383,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if not 0.5 <= args.lease_seconds <= 600:
         parser.error("--lease-seconds must be 0.5 to 600")
+    if args.rebalance_seconds != 0 and not 0.1 <= args.rebalance_seconds <= 3600:
+        parser.error("--rebalance-seconds must be 0 (never) or 0.1 to 3600")
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
         parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
     if args.otlp_endpoint and not args.otlp_endpoint.startswith(("http://", "https://")):
@@ -423,6 +433,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         advertise_address=args.advertise_address,
         lease_seconds=args.lease_seconds,
         placement=args.placement,
+        rebalance_seconds=args.rebalance_seconds,
         bot_pace=args.bot_pace,
         identity=identity_settings(args, parser, env),
     )

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from server import tracing
-from server.clock import TimeControl
 from server.logs import get_logger
+from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""

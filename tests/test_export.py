@@ -14,7 +14,8 @@ from engine.cards import Card
 from server.creations import SeatSpec
 from server.export import FORMAT, action_from_json, action_json, main, record_of, replay
 from server.registry import Registry
-from server.stores import open_store
+from server.store_select import open_store
+from tests.table_driving import bot_to_act, play_bot
 
 
 def finished_game(db: Path) -> str:
@@ -23,8 +24,8 @@ def finished_game(db: Path) -> str:
         table = await registry.create(
             Rules(golden_deals=True), [SeatSpec(True, "greedy")] * 3, seed=5, first_dealer=1
         )
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         assert table.finished
         return table.table_id
 
@@ -87,9 +88,9 @@ def live_game(db: Path, moves: int) -> tuple[str, bytes, list[tuple[str, ...]]]:
         registry = Registry(open_store(db))
         table = await registry.create(Rules(), [SeatSpec(True, "greedy")] * 3, seed=None, first_dealer=1)
         for _ in range(moves):
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         assert not table.finished
         fair = table.game.fair
         assert fair is not None

@@ -31,7 +31,7 @@ from server.process_metrics import MemoryLimitCollector
 from server.registry import Registry
 from server.service import SERVICE_NAME
 from server.settings import SHUTDOWN_GRACE_SECONDS, Settings, parse_settings
-from server.stores import open_store
+from server.store_select import open_store
 from server.telemetry import Telemetry
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -65,16 +65,16 @@ def test_one_lock_pins_every_dependency_for_development_and_the_image() -> None:
     Makefile's install and the image's both use it; this environment (made by the Makefile) is the lock's."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     pins = locked()
-    wanted = [*project["project"]["dependencies"], *project["project"]["optional-dependencies"]["dev"]]
+    extras = project["project"]["optional-dependencies"]
+    wanted = [*project["project"]["dependencies"], *extras["dev"], *extras["rl"]]
     for text in wanted:
         requirement = Requirement(text)
         name = canonicalize_name(requirement.name)
         assert name in pins, f"{requirement.name} is not in requirements.lock: run `make lock`"
         assert requirement.specifier.contains(pins[name], prereleases=True), (text, pins[name])
     makefile = (ROOT / "Makefile").read_text()
-    assert (
-        "LOCK := requirements.lock" in makefile and "pip install --quiet -c $(LOCK) -e '.[dev]'" in makefile
-    )
+    assert "LOCK := requirements.lock" in makefile
+    assert "pip install --quiet -c $(LOCK) -e '.[dev,rl]'" in makefile
     build = stages()["build"]
     installs = [a for i, a in build.steps if i == "RUN" and "pip install " in a]
     assert installs and all("PIP_CONSTRAINT=/src/requirements.lock" in a for a in installs)

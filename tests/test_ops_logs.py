@@ -23,11 +23,12 @@ from server.logs import configure_logging, get_logger, resolve_format, unconfigu
 from server.metrics import Metrics
 from server.registry import Registry
 from server.settings import parse_settings
-from server.table import AnyTable
+from server.table import Table
 from server.telemetry import Telemetry
 from tests.blagogo_players import TURNOVER_LIMIT
 from tests.conftest import Captured
 from tests.server_harness import Client, harness, run, seated, thousand_table, token_md
+from tests.table_driving import bot_to_act, play_bot
 from tests.test_ops_metrics import Scrape
 from thousand.v1 import table_service_pb2 as pb
 
@@ -187,15 +188,15 @@ def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captur
     """The game's adapter says what a round scored (server.games.blagogo): each round a "round finished" line
     and a count of kind "round" by outcome (went_out, kantrame, no_winner: B-18, B-19, B-10)."""
 
-    async def scenario() -> tuple[AnyTable, Metrics]:
+    async def scenario() -> tuple[Table, Metrics]:
         metrics = Metrics()
         telemetry = Telemetry(metrics.game)
         registry = Registry(None, telemetry)
         rules = BlagogoRules(players=3, target=600, turnover_limit=TURNOVER_LIMIT)
         seats = [SeatSpec(bot=True, strategy="random")] * 3
         table = await registry.create(rules, seats, seed=7, first_dealer=None)  # a kantrame among 4 rounds
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         return table, metrics
 
     table, metrics = asyncio.run(scenario())

@@ -133,6 +133,10 @@ def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
             return [f"The bridge starts with {card}; {deck_count} cards left in the deck"]
         case be.BridgeTurnedOver(count):
             return [f"The deck ran out: the bridge ({count} cards) is turned over and is the deck now"]
+        case be.DeckExhausted(_, be.Exhaustion.NO_ONE_CAN_GO_OUT):
+            return ["The round ended: no one could go out (no winner)"]
+        case be.DeckExhausted(turnovers, be.Exhaustion.TURNOVER_LIMIT):
+            return [f"Turnover limit reached ({turnovers}): the round ends with no winner"]
         case be.DeckExhausted(turnovers):
             return [f"Nothing left to draw after {turnovers} turnover(s): the round ends with no winner"]
         case be.CardDrawn(seat, card):
