@@ -14,6 +14,7 @@ import secrets
 
 from clients.games import THOUSAND, game_of
 from clients.messages import DealInProgress, SeatTaken
+from clients.i18n import t
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 
@@ -63,10 +64,10 @@ def catch_up(checker: DealChecker, deal: DealInProgress | None) -> list[str]:
 def deals_label(table: pb.Table) -> str:
     """How to show a table's deals: seeded (whoever knows the seed knows every card) or fair."""
     if table.seeded:
-        return "SEEDED practice table: whoever knows the seed knows every card"
+        return t("fairness.seeded")
     if table.HasField("fairness"):
-        return f"fair deals ({table.fairness.scheme}, commitment {table.fairness.commitment[:16]}…)"
-    return "deals from a server seed (a table from before fair deals)"
+        return t("fairness.fair", scheme=table.fairness.scheme, commitment=table.fairness.commitment[:16])
+    return t("fairness.server_seed")
 
 
 class SeatDeals:

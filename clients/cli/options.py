@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Sequence
 from dataclasses import fields
 from enum import Enum
 from typing import Any, Final
@@ -18,6 +20,7 @@ from clients.cli.games import CLI_GAMES, cli_game_named
 from clients.cli.rules_text import label
 from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
 from clients.games import GameRules
+from clients.i18n import LANGUAGES, NAMES, t
 from engine import RulesError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -112,6 +115,10 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """The server options; after the command they leave unset what was set before it (argparse.SUPPRESS)."""
     unset = None if top else argparse.SUPPRESS
     parser.add_argument(
+        "--lang", choices=LANGUAGES, default=unset,
+        help=t("cli.help_lang", languages=", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)),
+    )  # fmt: skip
+    parser.add_argument(
         "--server", metavar="HOST:PORT[,HOST:PORT...]", default=unset,
         help="the game server, or several nodes of a cluster, which the client follows a table across"
         f" (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
@@ -128,6 +135,17 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
         "--connect-timeout", metavar="SECONDS", type=float, default=unset,
         help=f"how long to try a server that does not answer (default {CONNECT_TIMEOUT:g})",
     )  # fmt: skip
+
+
+def language_of(argv: Sequence[str] | None) -> str | None:
+    """The language ``--lang`` asks for, read before the parser is built (its help is in that language);
+    None when not given. An unknown language is left to the parser, which names the known ones."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    for i, word in enumerate(words):
+        value = words[i + 1] if word == "--lang" and i + 1 < len(words) else word.removeprefix("--lang=")
+        if (word == "--lang" or word.startswith("--lang=")) and value in LANGUAGES:
+            return value
+    return None
 
 
 def default_name() -> str:
