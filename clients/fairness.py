@@ -13,8 +13,8 @@ from __future__ import annotations
 import secrets
 
 from clients.games import THOUSAND, game_of
-from clients.messages import DealInProgress, SeatTaken
 from clients.i18n import t
+from clients.messages import DealInProgress, SeatTaken
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
 

@@ -171,7 +171,7 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
         return TableNotice(None, f"the server stopped the table: {stopped}", kind, message=stopped)
     if kind in GAME_CASES:
         return None
-    return TableNotice(None, f"(an event this client does not know: {kind})", kind)
+    return TableNotice(None, f"(an event this client does not know: {kind})", kind or "")
 
 
 def deadline(message: pb.Turn) -> datetime | None:

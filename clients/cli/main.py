@@ -28,19 +28,18 @@ from typing import Final, TextIO
 
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
-    language_of,
     build_parser,
     connection_from_args,
     default_name,
+    language_of,
     rules_from_args,
     time_control_from_args,
 )
 from clients.cli.plain import PlainClient
-from clients.i18n import t
 from clients.cli.text import table_line
 from clients.errors import ServerError, error_words
-from clients.i18n import language_from_env, use
 from clients.games import table_rules
+from clients.i18n import language_from_env, t, use
 from clients.seats import SeatKeeper
 from clients.session import OPEN, TableSession
 from engine import RulesError

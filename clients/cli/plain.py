@@ -69,7 +69,9 @@ class PlainClient:
             scored = scored or follower.scored
             if scored and follower.batch_ended and follower.view is not None:
                 scored = False
-                self.say(t("cli.scores", scores="; ".join(self.entry.score_lines(follower.view, follower.names))))
+                self.say(
+                    t("cli.scores", scores="; ".join(self.entry.score_lines(follower.view, follower.names)))
+                )
             if follower.batch_ended and follower.my_turn:
                 try:
                     await self.ask()

@@ -20,7 +20,9 @@ from engine.blagogo import BlagogoRules
 from thousand.v1 import table_service_pb2 as pb
 
 CHANGED: Final = "   ← "
-_ZERO_MEANS_OFF: Final = frozenset({"barrel_at", "bank", "weak_hand_max_points", "turnover_limit", "max_jokers_per_meld"})
+_ZERO_MEANS_OFF: Final = frozenset(
+    {"barrel_at", "bank", "weak_hand_max_points", "turnover_limit", "max_jokers_per_meld"}
+)
 """Fields whose 0 means "off" rather than a number (``variant_zero.<field>``)."""
 _IN_POINTS: Final = frozenset({"ace_in_hand", "opening_min_points", "target"})
 
@@ -95,7 +97,9 @@ def clock_lines(table: pb.Table) -> list[str]:
     lines = []
     if per_move > 0:
         lines.append(t("cli.clock", seconds=per_move, bank=seconds(control.bank)))
-        lines.append(t("cli.clock_policy", policy=t(_POLICY_KEYS.get(control.on_timeout, "cli.status_unknown"))))
+        lines.append(
+            t("cli.clock_policy", policy=t(_POLICY_KEYS.get(control.on_timeout, "cli.status_unknown")))
+        )
     else:
         lines.append(t("cli.clock_none"))
     pace = seconds(control.bot_pace)

@@ -24,10 +24,11 @@ def localize_bindings(node: DOMNode) -> None:
     """Put the descriptions of a screen's or app's keys (catalogue keys in ``BINDINGS``, as ``cli.key_quit``)
     into the chosen language: the footer shows them. ``BINDINGS`` are read when the class is made, before the
     player's language is known, so each instance translates its own copy of them."""
-    bindings = node._bindings.key_to_bindings  # noqa: SLF001 (each node's own copy, made in its __init__)
+    bindings = node._bindings.key_to_bindings
     for key, listed in bindings.items():
         bindings[key] = [
-            replace(b, description=t(b.description)) if b.description.startswith("cli.") else b for b in listed
+            replace(b, description=t(b.description)) if b.description.startswith("cli.") else b
+            for b in listed
         ]
 
 
@@ -41,7 +42,9 @@ def coloured(line: str) -> Text:
 class TextScreen(ModalScreen[None]):
     """A page of text over the table, scrolled with the arrow keys; Escape (or its key again) closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1,s,t", "close", "cli.key_close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1,s,t", "close", "cli.key_close")
+    ]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll { width: 100%; max-width: 100; height: 90%; border: thick $accent;

@@ -75,6 +75,7 @@ CSS: Final = """
 """
 """The panels every table UI has; each game adds its own."""
 
+
 def keys_help() -> tuple[str, ...]:
     """The keys of every table UI, for the help page."""
     return tuple(t(f"cli.keys_{key}") for key in ("digits", "arrows", "escape", "help", "quit"))
@@ -293,7 +294,9 @@ class TableApp(App[int]):
         to_act = getattr(f.view, "to_act", None)
         if to_act is not None and to_act != f.seat:
             bot = "yes" if to_act in f.away else "no"
-            return Text(t("cli.waiting_for", name=seat_name(f.names, to_act), bot=bot, left=self.seconds_left()))
+            return Text(
+                t("cli.waiting_for", name=seat_name(f.names, to_act), bot=bot, left=self.seconds_left())
+            )
         return Text(t("cli.waiting"))
 
     def can_choose(self) -> bool:

@@ -252,7 +252,9 @@ def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]
     if view.phase in (Phase.DARK, Phase.AUCTION) or view.auction:
         bids = auction_text(view, names)
         high = view.high_bid
-        lines.append(t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high))
+        lines.append(
+            t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high)
+        )
     contract = contract_text(view, names)
     if contract:
         lines.append(contract)

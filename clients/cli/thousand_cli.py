@@ -17,7 +17,9 @@ from typing import Final
 from clients.cli import text
 from clients.cli.entry import Choice, CliGame, Names, SheetRow, Typed
 from clients.cli.rules_text import changed_words
+from clients.cli.thousand_events import mark_words, render_lines
 from clients.games import THOUSAND
+from clients.i18n import t
 from engine import Action, DealKind, Phase, View
 from engine import actions as ea
 from engine.cards import Card
@@ -28,12 +30,9 @@ from engine.events import (
     GameOver,
     GameStarted,
     Mark,
-    Outcome,
     SheetMarked,
     TrickTaken,
 )
-from clients.cli.thousand_events import mark_words, render_lines
-from clients.i18n import t
 
 MARK_GLYPHS: Final = {
     Mark.BOLT: "•",
@@ -97,7 +96,9 @@ def game_started(event: GameStarted, names: Sequence[str]) -> str:
     """The game's first line, its changed rules in words (:func:`clients.cli.rules_text.changed_words`)."""
     changed = changed_words(event.rules)
     dealer = text.seat_name(names, event.first_dealer)
-    return t("event.thousand.game_started", players=event.rules.players, dealer=dealer, changed="; ".join(changed))
+    return t(
+        "event.thousand.game_started", players=event.rules.players, dealer=dealer, changed="; ".join(changed)
+    )
 
 
 class ThousandSheet:
@@ -125,16 +126,29 @@ def deal_row(event: DealScored, marks: Sequence[SheetMarked], names: Sequence[st
     doubled = "yes" if event.doubled else "no"
     title = t("cli.sheet_title", name=declarer, kind=kind, contract=event.contract, outcome=outcome)
     summary = [
-        t("cli.deal_summary", number=event.number, name=declarer, kind=kind, contract=event.contract,
-          outcome=outcome, taken=event.deal_points[event.declarer], doubled=doubled)  # fmt: skip
+        t(
+            "cli.deal_summary",
+            number=event.number,
+            name=declarer,
+            kind=kind,
+            contract=event.contract,
+            outcome=outcome,
+            taken=event.deal_points[event.declarer],
+            doubled=doubled,
+        )
     ]
     cells = []
     for seat, (delta, total) in enumerate(zip(event.deltas, event.totals, strict=True)):
         own = [m for m in marks if m.seat == seat]
         words = [t("cli.mark_points", mark=mark_words(m.mark), points=m.points) for m in own]
         summary.append(
-            t("cli.deal_summary_seat", name=text.seat_name(names, seat), delta=delta, total=total,
-              marks=", ".join(words))  # fmt: skip
+            t(
+                "cli.deal_summary_seat",
+                name=text.seat_name(names, seat),
+                delta=delta,
+                total=total,
+                marks=", ".join(words),
+            )
         )
         glyphs = "".join(MARK_GLYPHS[m.mark] for m in own)
         cells.append(f"{total}{' ' + glyphs if glyphs else ''}")
@@ -153,8 +167,12 @@ def menu(actions: tuple[Action, ...], view: View | None, names: Sequence[str]) -
             gifts[action.card].append(action)
         else:
             lines.append(action)
-    return tuple(_gift(line, gifts[line], names) if isinstance(line, Card) else
-                 Choice(text.action_label(line, names), line) for line in lines)  # fmt: skip
+    return tuple(
+        _gift(line, gifts[line], names)
+        if isinstance(line, Card)
+        else Choice(text.action_label(line, names), line)
+        for line in lines
+    )
 
 
 def _gift(card: Card, gifts: list[Action], names: Sequence[str]) -> Choice[Action]:
@@ -162,7 +180,9 @@ def _gift(card: Card, gifts: list[Action], names: Sequence[str]) -> Choice[Actio
     if len(gifts) == 1:
         return Choice(text.action_label(gifts[0], names), gifts[0])
     then: tuple[Choice[Action], ...] = tuple(Choice(_recipient(a, names), a) for a in gifts)
-    return Choice(t("cli.give_card_menu", card=str(card)), then=then, question=t("cli.who_gets", card=str(card)))
+    return Choice(
+        t("cli.give_card_menu", card=str(card)), then=then, question=t("cli.who_gets", card=str(card))
+    )
 
 
 def _recipient(action: Action, names: Sequence[str]) -> str:

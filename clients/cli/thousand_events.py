@@ -91,8 +91,12 @@ class ThousandLines:
     def line(self, event: Event) -> str:
         match event:
             case GameStarted():
-                return t("event.thousand.game_started", players=event.rules.players,
-                         dealer=self.seat(event.first_dealer), changed="")  # fmt: skip
+                return t(
+                    "event.thousand.game_started",
+                    players=event.rules.players,
+                    dealer=self.seat(event.first_dealer),
+                    changed="",
+                )
             case DealStarted():
                 return self.deal_started(event)
             case GameOver():
@@ -100,14 +104,18 @@ class ThousandLines:
             case _:
                 return INDENT + self.in_deal(event)
 
-    def in_deal(self, event: Event) -> str:  # noqa: PLR0911 (one case an event type)
+    def in_deal(self, event: Event) -> str:
         who = self.seat
         match event:
             case DeckShuffled():
                 return t("event.thousand.deck_shuffled")
             case HandDealt(seat, count, cards):
-                return t("event.thousand.hand_dealt", name=who(seat), count=count,
-                         cards="" if cards is None else cards_text(cards))  # fmt: skip
+                return t(
+                    "event.thousand.hand_dealt",
+                    name=who(seat),
+                    count=count,
+                    cards="" if cards is None else cards_text(cards),
+                )
             case DarkDeclared(seat):
                 self.dark_seat = seat
                 return t("event.thousand.dark_declared", name=who(seat))
@@ -121,13 +129,18 @@ class ThousandLines:
             case AuctionWon(seat, bid):
                 return t("event.thousand.auction_won", name=who(seat), bid=bid)
             case RedealDemanded(seat, reason):
-                return t("event.thousand.redeal_demanded", name=who(seat),
-                         reason=t(f"term.redeal_{reason.value}"))  # fmt: skip
+                return t(
+                    "event.thousand.redeal_demanded", name=who(seat), reason=t(f"term.redeal_{reason.value}")
+                )
             case TalonChosen(seat, index):
                 return t("event.thousand.talon_chosen", name=who(seat), index=index)
             case TalonTaken(seat, face_up, cards):
-                return t("event.thousand.talon_taken", name=who(seat), face_up="yes" if face_up else "no",
-                         cards="" if cards is None else cards_text(cards))  # fmt: skip
+                return t(
+                    "event.thousand.talon_taken",
+                    name=who(seat),
+                    face_up="yes" if face_up else "no",
+                    cards="" if cards is None else cards_text(cards),
+                )
             case CardGiven(seat, to, card):
                 shown = "" if card is None else str(card)
                 if to is None:
@@ -145,8 +158,9 @@ class ThousandLines:
                 self.cards_in_trick = 0
                 return t("event.thousand.trick_taken", name=who(seat), number=number, points=points)
             case LastTalonTaken(seat, cards, points):
-                return t("event.thousand.last_talon_taken", name=who(seat), cards=cards_text(cards),
-                         points=points)  # fmt: skip
+                return t(
+                    "event.thousand.last_talon_taken", name=who(seat), cards=cards_text(cards), points=points
+                )
             case DealRevealed():
                 return self.revealed(event)
             case DealScored():
@@ -162,8 +176,12 @@ class ThousandLines:
         self.cards_in_trick = 0
         self.dark_seat = None
         parts = [
-            t("event.thousand.deal_started", number=event.number, dealer=self.seat(event.dealer),
-              kind=t(f"term.deal_{event.kind.value}"))  # fmt: skip
+            t(
+                "event.thousand.deal_started",
+                number=event.number,
+                dealer=self.seat(event.dealer),
+                kind=t(f"term.deal_{event.kind.value}"),
+            )
         ]
         if event.declarer is not None:
             parts.append(t("event.thousand.deal_declarer", name=self.seat(event.declarer)))
@@ -172,15 +190,24 @@ class ThousandLines:
         return " — ".join(parts)
 
     def marriage(self, event: MarriageDeclared) -> str:
-        return t("event.thousand.marriage_declared", name=self.seat(event.seat), suit=event.suit.symbol,
-                 points=event.points)  # fmt: skip
+        return t(
+            "event.thousand.marriage_declared",
+            name=self.seat(event.seat),
+            suit=event.suit.symbol,
+            points=event.points,
+        )
 
     def card_played(self, event: CardPlayed, marriage: MarriageDeclared | None) -> str:
         lead = "yes" if self.cards_in_trick == 0 else "no"
         self.cards_in_trick += 1
         if marriage is not None:
-            return t("event.thousand.card_played_marriage", name=self.seat(event.seat), card=str(event.card),
-                     suit=marriage.suit.symbol, points=marriage.points)  # fmt: skip
+            return t(
+                "event.thousand.card_played_marriage",
+                name=self.seat(event.seat),
+                card=str(event.card),
+                suit=marriage.suit.symbol,
+                points=marriage.points,
+            )
         return t("event.thousand.card_played", name=self.seat(event.seat), card=str(event.card), lead=lead)
 
     def revealed(self, event: DealRevealed) -> str:
@@ -197,9 +224,15 @@ class ThousandLines:
     def scored(self, event: DealScored) -> str:
         kind = "" if event.kind is DealKind.NORMAL else t(f"term.deal_{event.kind.value}")
         parts = [
-            t("event.thousand.deal_scored", number=event.number, kind=kind, name=self.seat(event.declarer),
-              outcome=event.outcome.value, contract=event.contract,
-              doubled="yes" if event.doubled else "no")  # fmt: skip
+            t(
+                "event.thousand.deal_scored",
+                number=event.number,
+                kind=kind,
+                name=self.seat(event.declarer),
+                outcome=event.outcome.value,
+                contract=event.contract,
+                doubled="yes" if event.doubled else "no",
+            )
         ]
         if event.outcome is not Outcome.CONCEDED:
             points = ", ".join(f"{self.seat(s)} {p}" for s, p in enumerate(event.deal_points))
@@ -213,7 +246,13 @@ class ThousandLines:
 
     def game_over(self, event: GameOver) -> str:
         standings = ", ".join(
-            t("event.thousand.standing", place=s.place, name=self.seat(s.seat), score=s.score, payout=s.payout)
+            t(
+                "event.thousand.standing",
+                place=s.place,
+                name=self.seat(s.seat),
+                score=s.score,
+                payout=s.payout,
+            )
             for s in event.standings
         )
         return t("event.thousand.game_over", winner=self.seat(event.winner), standings=standings)

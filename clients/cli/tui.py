@@ -107,13 +107,18 @@ class ThousandApp(TableApp):
             text.append(t("cli.waiting_start") + "\n")
             for seat in f.table.seats:
                 taken = "yes" if seat.taken else "no"
-                text.append("  " + t("cli.seat_taken_or_free", name=seat_name(names, seat.seat), taken=taken) + "\n")
+                text.append(
+                    "  " + t("cli.seat_taken_or_free", name=seat_name(names, seat.seat), taken=taken) + "\n"
+                )
             return text
         text.append(deal_line(v, names) + "\n", style="bold")
         if v.phase in (Phase.DARK, Phase.AUCTION):
             bids = auction_text(v, names)
             high = v.high_bid
-            text.append((t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high)) + "\n")
+            text.append(
+                (t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high))
+                + "\n"
+            )
         contract = contract_text(v, names)
         trump = trump_text(v, names)
         if contract:

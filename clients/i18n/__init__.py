@@ -52,7 +52,7 @@ def glossary_path(lang: str) -> Path:
 def glossary(lang: str) -> dict[str, dict[str, str]]:
     """The game's words in ``lang``: term id → {"text", "source"} (``source``: where the word comes from)."""
     data: dict[str, dict[str, str]] = json.loads(glossary_path(lang).read_text(encoding="utf-8"))
-    data.pop("$comment", None)  # type: ignore[arg-type]
+    data.pop("$comment", None)
     return data
 
 
@@ -103,9 +103,10 @@ class Translator:
         self.lang = lang
 
     def __call__(self, key: str, **args: Arg | None) -> str:
-        """The message ``key`` with its arguments; KeyError for a key no catalogue has. An argument given as
-        None is passed as "" (an optional part a message selects on)."""
-        params = {name: ("" if value is None else value) for name, value in args.items()}
+        """The message ``key`` with its arguments; KeyError for a key no catalogue has. An argument that is
+        None or "" is passed as the word ``none``: an optional part, which a message selects on
+        (``{cards, select, none {} other {: {cards}}}``)."""
+        params = {name: ("none" if value is None or value == "" else value) for name, value in args.items()}
         return _compiled(self.lang, key).format(params)
 
     def has(self, key: str) -> bool:
