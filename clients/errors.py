@@ -123,11 +123,16 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
 
 def error_words(error: ServerError) -> str:
     """A refusal in the player's language, from its stable reason (and the rule an ILLEGAL_ACTION cites),
-    never from the server's English message; a transport failure (no reason) as the connection says it."""
+    never from the server's English message; a transport failure (no reason) as the connection says it.
+
+    In English the server's own message is shown: it is English already, and says more than the reason
+    can (the card, the sequence numbers)."""
     from clients.connection import in_words  # noqa: PLC0415 (connection imports this module)
 
     if not error.reason:
         return in_words(error)
+    if current().lang == "en" and error.message:
+        return error.message
     key = f"error.{error.reason}"
     words = t(key) if current().has(key) else t("error.unknown", reason=error.reason)
     rule = error.rule

@@ -469,7 +469,7 @@ class TableApp(App[int]):
         f = self.follower
         rules = getattr(f.view, "rules", None) or self.entry.game.rules_of(f.table)
         return [
-            *self.entry.rules_in_words,
+            *(t(key) for key in self.entry.rules_in_words),
             *([""] if self.entry.rules_in_words else []),
             t("cli.table_rules"),
             *rules_lines(rules),

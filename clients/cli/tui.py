@@ -227,7 +227,7 @@ class ThousandApp(TableApp):
         lines = [i for i, c in enumerate(self.lines()) if any(action_card(a) == card for a in c.actions())]
         if not lines:
             option_list.highlighted = None
-            self.mistake(t("cli.card_not_now", card=str(card), why=why_not(card, self.view)))
+            self.mistake(t("cli.card_not_chosen", card=str(card), why=why_not(card, self.view)))
             return
         option_list.highlighted = lines[0]
         self.number = ""
