@@ -90,7 +90,7 @@ class BlagogoApp(TableApp):
         "blagogo.keys_letters",
         "blagogo.keys_meld",
         "blagogo.keys_add",
-        "#          every meld on the table",
+        "blagogo.keys_melds",
     )
 
     def __init__(self, session: TableSession) -> None:
