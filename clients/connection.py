@@ -75,7 +75,7 @@ class Connection:
             except OSError as error:
                 raise ServerError(
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    f"cannot read the certificates to trust ({self.ca_file}): {error.strerror or error}",
+                    t("connection.cannot_read_ca", path=self.ca_file, error=str(error.strerror or error)),
                 ) from None
         credentials = grpc.ssl_channel_credentials(root_certificates=roots)
         return aio.secure_channel(self.address, credentials, options=CHANNEL_OPTIONS)

@@ -94,7 +94,7 @@ class SeatDeals:
         self.client_seed = seed
         self.checker = checker_for(before, witness_for(before, seat, seed, since))
         if after.fairness.commitment != before.fairness.commitment:
-            self.checker.problems.append("the table's commitment changed when the seat was taken")
+            self.checker.problems.append(t("fairness.commitment_changed"))
 
     def watching(self, table: pb.Table) -> None:
         self.checker = checker_for(table, witness_for(table, None, ""))

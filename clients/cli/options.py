@@ -45,27 +45,24 @@ def _dest(game: str, name: str) -> str:
 
 
 def add_rule_options(parser: argparse.ArgumentParser, game: str) -> None:
-    title = cli_game_named(game).game.title
-    group = parser.add_argument_group(
-        f"{title} rules (with --game {game}): every variant of the specification; unset means its default"
-    )
+    group = parser.add_argument_group(t("help.rules_group", game=t(f"term.game_{game}"), name=game))
     for name, default in _rule_fields(game):
         flag = "--" + name.replace("_", "-")
         what = label(name)
         if isinstance(default, bool):
             group.add_argument(
                 flag, dest=_dest(game, name), action=argparse.BooleanOptionalAction, default=None,
-                help=f"{what} (default: {'yes' if default else 'no'})",
+                help=t("help.rule_default", what=what, default=t("cli.yes") if default else t("cli.no")),
             )  # fmt: skip
         elif isinstance(default, Enum):
             group.add_argument(
                 flag, dest=_dest(game, name), choices=[m.value for m in type(default)], default=None,
-                help=f"{what} (default: {default.value})",
+                help=t("help.rule_default", what=what, default=default.value),
             )  # fmt: skip
         else:
             group.add_argument(
                 flag, dest=_dest(game, name), type=int, metavar="N", default=None,
-                help=f"{what} (default: {default})",
+                help=t("help.rule_default", what=what, default=str(default)),
             )  # fmt: skip
 
 
@@ -87,7 +84,7 @@ def rules_from_args(args: argparse.Namespace) -> GameRules:
             continue
         for name in _chosen(args, other):
             flag = "--" + name.replace("_", "-")
-            raise RulesError(name, f"{flag} is a rule of {other}, not of {game}")
+            raise RulesError(name, t("help.rule_of_other", flag=flag, other=other, game=game))
     rules: GameRules = cli_game_named(game).game.rules_type(players=args.players, **_chosen(args, game))
     return rules
 
@@ -120,20 +117,19 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--server", metavar="HOST:PORT[,HOST:PORT...]", default=unset,
-        help="the game server, or several nodes of a cluster, which the client follows a table across"
-        f" (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
+        help=t("help.server", server=DEFAULT_SERVER),
     )  # fmt: skip
     parser.add_argument(
         "--tls", action="store_true", default=unset or False,
-        help="speak TLS to the server (or $THOUSAND_TLS=1)",
+        help=t("help.tls"),
     )  # fmt: skip
     parser.add_argument(
         "--tls-ca", metavar="PEM", default=unset,
-        help="certificates to trust for a server's TLS (a private CA; or $THOUSAND_TLS_CA); implies --tls",
+        help=t("help.tls_ca"),
     )  # fmt: skip
     parser.add_argument(
         "--connect-timeout", metavar="SECONDS", type=float, default=unset,
-        help=f"how long to try a server that does not answer (default {CONNECT_TIMEOUT:g})",
+        help=t("help.connect_timeout", seconds=CONNECT_TIMEOUT),
     )  # fmt: skip
 
 
@@ -156,84 +152,75 @@ def build_parser() -> argparse.ArgumentParser:
     server = argparse.ArgumentParser(add_help=False)
     _connection_options(server, top=False)
     play = argparse.ArgumentParser(add_help=False)
-    play.add_argument("--plain", action="store_true", help="line mode for scripts and screen readers")
+    play.add_argument("--plain", action="store_true", help=t("help.plain"))
 
     parser = argparse.ArgumentParser(
         prog="thousand",
-        description="Play Thousand or 1000 Blagogo on a game server: list tables, start one with bots, "
-        "join, watch. Your seats are kept on this machine: `thousand join TABLE` takes you back to yours.",
+        description=t("help.description"),
     )
     _connection_options(parser, top=True)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    tables = commands.add_parser("tables", parents=[server], help="list the tables")
-    tables.add_argument("--open", action="store_true", help="only tables with a free seat")
-    tables.add_argument("--limit", type=int, default=50, help="at most this many tables (default 50)")
+    tables = commands.add_parser("tables", parents=[server], help=t("help.tables"))
+    tables.add_argument("--open", action="store_true", help=t("help.open"))
+    tables.add_argument("--limit", type=int, default=50, help=t("help.limit"))
 
-    new = commands.add_parser(
-        "new", parents=[server, play], help="create a table with bots, sit down and play"
-    )
-    new.add_argument("--game", choices=GAMES, default=GAMES[0], help=f"default {GAMES[0]}")
+    new = commands.add_parser("new", parents=[server, play], help=t("help.new"))
+    new.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
     new.add_argument(
         "--players", type=int, default=3, choices=range(2, 9), metavar="N",
-        help="Thousand 2 to 4, 1000 Blagogo 2 to 8 (default 3)",
+        help=t("help.players"),
     )  # fmt: skip
     new.add_argument(
         "--bots", type=int, default=None,
-        help="server-run bot seats (default: all but yours); the other seats stay open for people",
+        help=t("help.bots"),
     )  # fmt: skip
-    defaults = ", ".join(f"{e.default_bot} for {e.game.title}" for e in CLI_GAMES)
-    new.add_argument("--strategy", default=None, help=f"the bots' strategy (default: {defaults})")
+    defaults = ", ".join(
+        t("help.strategy_for", bot=e.default_bot, game=t(f"term.game_{e.game.name}")) for e in CLI_GAMES
+    )
+    new.add_argument("--strategy", default=None, help=t("help.strategy", defaults=defaults))
     new.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="a practice table dealt from this seed, marked seeded for everyone: whoever knows it knows"
-        " every card (default: fair deals)",
+        help=t("help.seed"),
     )
-    new.add_argument(
-        "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
-    )
-    new.add_argument("--name", default=None, help="your name at the table (default: your last, or $USER)")
-    clocks = new.add_argument_group("clocks")
-    clocks.add_argument("--clock", type=float, metavar="SECONDS", help="a turn clock: seconds per move")
+    new.add_argument("--first-dealer", type=int, default=None, help=t("help.first_dealer"))
+    new.add_argument("--name", default=None, help=t("help.name"))
+    clocks = new.add_argument_group(t("help.clocks"))
+    clocks.add_argument("--clock", type=float, metavar="SECONDS", help=t("help.clock"))
     clocks.add_argument(
         "--time-bank", type=float, metavar="SECONDS", default=0.0,
-        help="with --clock: extra seconds each seat may draw on over the whole game (default 0)",
+        help=t("help.time_bank"),
     )  # fmt: skip
     clocks.add_argument(
         "--on-timeout", choices=POLICIES, default="one-move",
-        help="with --clock, when a move's time runs out the server's bot: makes that one move (one-move, the "
-        "default), plays the seat until its player is back (until-back), or to the end (forfeit)",
+        help=t("help.on_timeout"),
     )  # fmt: skip
     clocks.add_argument(
         "--bot-pace", type=float, metavar="SECONDS",
-        help="seconds the server's bots take at least over each move here (default: the server's)",
+        help=t("help.bot_pace"),
     )  # fmt: skip
     for game in GAMES:
         add_rule_options(new, game)
 
-    join = commands.add_parser(
-        "join", parents=[server, play], help="take a seat at a table (back to yours, if you had one) and play"
-    )
-    join.add_argument("table", help="the table's id (see `thousand tables`)")
-    join.add_argument("--seat", type=int, default=None, help="the seat to take (default: yours, or any free)")
-    join.add_argument("--name", default=None, help="your name at the table (default: as before, or $USER)")
+    join = commands.add_parser("join", parents=[server, play], help=t("help.join"))
+    join.add_argument("table", help=t("help.table"))
+    join.add_argument("--seat", type=int, default=None, help=t("help.seat"))
+    join.add_argument("--name", default=None, help=t("help.join_name"))
 
-    watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
-    watch.add_argument("table", help="the table's id (see `thousand tables`)")
+    watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
+    watch.add_argument("table", help=t("help.table"))
 
-    leave = commands.add_parser("leave", parents=[server], help="give up your seat at a table")
-    leave.add_argument("table", help="the table's id")
+    leave = commands.add_parser("leave", parents=[server], help=t("help.leave"))
+    leave.add_argument("table", help=t("help.table_id"))
 
     export = commands.add_parser(
         "export",
         parents=[server],
-        help="write a finished table's game record (JSON) that replays exactly",
-        description="Write a finished table's game record (the JSON format of docs/protocol.md), fetched "
-        "from the server (ExportTable). An operator can also read it from the server's database file with "
-        "thousand-export, unfinished tables included.",
+        help=t("help.export"),
+        description=t("help.export_description"),
     )
-    export.add_argument("table", help="the table's id (see `thousand tables`)")
-    export.add_argument("--out", default="-", help="file to write ('-': standard output, the default)")
+    export.add_argument("table", help=t("help.table"))
+    export.add_argument("--out", default="-", help=t("help.out"))
     return parser
