@@ -14,7 +14,7 @@ from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
 from clients.cli.rules_text import clock_lines
 from clients.connection import in_words
-from clients.fairness import catch_up, checker_for, deals_label
+from clients.fairness import catch_up, checker_for, deals_label, verdict_words
 from clients.games import game_of
 from clients.i18n import current, t
 from clients.messages import (
@@ -184,7 +184,7 @@ class Follower(Generic[V, A, E]):
         verdict = self.deals.see(event, sequence)
         if verdict is not None:
             out += self.transcript.flush()
-            out.append(verdict)
+            out.append(verdict_words(verdict))
         row = self.scorer.see(event, self.tracker.view)
         if row is not None:
             out += self.transcript.flush()

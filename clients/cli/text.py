@@ -286,11 +286,25 @@ def standings_lines(standings: Sequence[Standing], names: Sequence[str]) -> list
     ]
 
 
+def _inside(pattern: str, text: str) -> str | None:
+    """What stands in ``text`` where ``pattern`` (a message rendered with the name ``\x00``) has the name."""
+    prefix, _, suffix = pattern.partition("\x00")
+    if text.startswith(prefix) and text.endswith(suffix) and len(text) >= len(prefix) + len(suffix):
+        return text[len(prefix) : len(text) - len(suffix)]
+    return None
+
+
 def short_names(names: Sequence[str]) -> list[str]:
     """The seats' names for a narrow screen: ``Ann``, ``greedy 1``, ``greedy 2`` (the seat's number only
-    where two would read the same)."""
-    bases = [name.split(" (seat", maxsplit=1)[0].removesuffix(" bot") for name in names]
+    where two would read the same). The long names are the catalogue's ``seat.bot`` and ``seat.player``
+    (:func:`clients.cli.follow.display_name`), read back in the player's language."""
+    bases = []
+    for seat, name in enumerate(names):
+        bot = _inside(t("seat.bot", name="\x00", seat=seat), name)
+        player = _inside(t("seat.player", name="\x00", seat=seat), name)
+        bases.append(bot if bot is not None else player if player is not None else name)
+    free = {t("seat.numbered", seat=seat) for seat in range(len(names))}
     return [
-        f"{base} {seat}" if bases.count(base) > 1 and not base.startswith("seat ") else base
+        f"{base} {seat}" if bases.count(base) > 1 and base not in free else base
         for seat, base in enumerate(bases)
     ]
