@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run web web-typecheck demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run web web-typecheck oidc demo test lint typecheck unit system bench proto proto-release breaking clean
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does):
 # promtool, openssl (the TLS tests' certificates), and the Chromium the web client's browser tests drive (never a browser download).
@@ -45,6 +45,18 @@ $(WEB)/dist/index.html: $(WEB_DEPS) $(WEB_SOURCES)
 web-typecheck: $(WEB_DEPS)
 	cd $(WEB) && node_modules/.bin/tsc -p . && node_modules/.bin/tsc -p test
 
+# The OpenID provider the identity tests start (tests/oidc: npm oidc-provider, exactly as its lock file pins it).
+OIDC      := tests/oidc
+OIDC_DEPS := $(OIDC)/node_modules/.installed
+
+## oidc: install the test OpenID provider (npm ci in tests/oidc)
+oidc: $(OIDC_DEPS)
+
+$(OIDC_DEPS): $(OIDC)/package.json $(OIDC)/package-lock.json
+	scripts/system-packages.sh node=nodejs npm=npm
+	cd $(OIDC) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## demo: play one seeded game between simple built-in players and print it deal by deal
 demo: $(STAMP)
 	$(BIN)/thousand-selfplay --seed 1
@@ -60,7 +72,7 @@ lint: $(STAMP)
 typecheck: $(STAMP) web-typecheck
 	$(BIN)/mypy
 
-unit: $(STAMP) system web
+unit: $(STAMP) system web oidc
 	$(BIN)/pytest
 
 system:

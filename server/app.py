@@ -28,6 +28,8 @@ from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
+from server.identity.web import web_players
+from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
 from server.metrics import Metrics
@@ -42,6 +44,8 @@ from server.stores import open_store
 from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
+from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
@@ -78,6 +82,8 @@ class Server:
             )
         self.service = TableService(self.registry, RateLimiter(settings.rate_limit, settings.rate_burst))
         self.service.default_bot_pace = settings.bot_pace
+        self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
+        self.service.access = self.identity.access
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -86,7 +92,7 @@ class Server:
             interceptors=self._interceptors(GRPC_TRANSPORT),
             options=settings.grpc_options,
         )
-        self.grpc.add_generic_rpc_handlers((generic_handler(self.service),))
+        self.grpc.add_generic_rpc_handlers((generic_handler(self.service), *self.identity.handlers()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
             (
@@ -136,6 +142,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
+                more=(web_players(self.identity.players),),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -160,6 +167,7 @@ class Server:
             return self.grpc.add_insecure_port(address)
         except RuntimeError:
             self.store.close()
+            self.identity.close()
             raise StartError(
                 f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
                 "is not this machine's; stop the other process or choose another --port"
@@ -172,6 +180,9 @@ class Server:
         if self.metrics is not None:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
+            observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
+                observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
         return interceptors
 
@@ -220,6 +231,7 @@ class Server:
         await self.grpc.stop(0)
         self.stalls.stop()
         self.store.close()
+        self.identity.close()
         if self.node is not None:
             await self.node.stop()
         raise StartError(message)
@@ -255,6 +267,7 @@ class Server:
         await asyncio.gather(*stopping)
         self.stalls.stop()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        self.identity.close()
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:

@@ -51,6 +51,14 @@ class ErrorReason(Enum):
     TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
     TABLE_ELSEWHERE = "TABLE_ELSEWHERE"
     TABLE_MOVING = "TABLE_MOVING"
+    INVITE_INVALID = "INVITE_INVALID"
+    SEAT_RESERVED = "SEAT_RESERVED"
+    PLAYER_TOKEN_INVALID = "PLAYER_TOKEN_INVALID"
+    PLAYER_BANNED = "PLAYER_BANNED"
+    PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
+    OPERATOR_REQUIRED = "OPERATOR_REQUIRED"
+    IDENTITY_UNAVAILABLE = "IDENTITY_UNAVAILABLE"
+    GUESTS_DISABLED = "GUESTS_DISABLED"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -81,6 +89,14 @@ _CODES: Final = {
     # Not UNAVAILABLE: retrying here would get the same answer; the client must go to ``endpoint``.
     ErrorReason.TABLE_ELSEWHERE: grpc.StatusCode.FAILED_PRECONDITION,
     ErrorReason.TABLE_MOVING: grpc.StatusCode.UNAVAILABLE,
+    ErrorReason.INVITE_INVALID: grpc.StatusCode.PERMISSION_DENIED,
+    ErrorReason.SEAT_RESERVED: grpc.StatusCode.PERMISSION_DENIED,
+    ErrorReason.PLAYER_TOKEN_INVALID: grpc.StatusCode.UNAUTHENTICATED,
+    ErrorReason.PLAYER_BANNED: grpc.StatusCode.PERMISSION_DENIED,
+    ErrorReason.PLAYER_NOT_FOUND: grpc.StatusCode.NOT_FOUND,
+    ErrorReason.OPERATOR_REQUIRED: grpc.StatusCode.PERMISSION_DENIED,
+    ErrorReason.IDENTITY_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    ErrorReason.GUESTS_DISABLED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

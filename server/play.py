@@ -78,6 +78,7 @@ async def play(
 ) -> AsyncGenerator[bytes, None]:
     """The Play method's handler: serialized PlayResponses. A bad start ends the call with its status."""
     try:
+        await service.caller(context)  # a credential sent is checked first, as on every call
         table, after = await _start(service, requests)
         token = token_of(context)
         audience = table.authenticate(token) if token is not None else SPECTATORS

@@ -102,8 +102,12 @@ class StopReason(Enum):
 
     MOVE_LIMIT = "move_limit"
     """A table played by bots only made the server's limit of moves (``server.pacing``)."""
+    CLOSED_BY_OPERATOR = "closed_by_operator"
+    """An operator closed it (AdminService.CloseTable)."""
 
     def to_proto(self) -> pb.StopReason.ValueType:
+        if self is StopReason.CLOSED_BY_OPERATOR:
+            return pb.STOP_REASON_CLOSED_BY_OPERATOR
         return pb.STOP_REASON_MOVE_LIMIT
 
 

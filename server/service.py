@@ -25,6 +25,8 @@ from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
 from server.games import ADAPTERS, AnyAdapter, adapter_for_kind
+from server.identity.access import TableAccess
+from server.identity.values import Player, Privacy
 from server.play import play
 from server.ratelimit import RateLimiter
 from server.registry import Registry
@@ -81,6 +83,14 @@ class TableService:
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
         self.default_bot_pace = 0.0
         """The bot pace of a table whose CreateTable does not choose one (``thousand-server --bot-pace``)."""
+        self.access: TableAccess | None = None
+        """Players and private tables (``server.identity``); None: a server without them (anonymous only)."""
+
+    async def caller(self, context: Context) -> Player | None:
+        """The player calling (``authorization`` metadata), None when anonymous; a credential sent is checked
+        on every call, so a bad one or a banned player's is refused everywhere (PLAYER_TOKEN_INVALID,
+        PLAYER_BANNED)."""
+        return None if self.access is None else await self.access.identities.caller(context)
 
     def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
@@ -95,7 +105,9 @@ class TableService:
             self.registry.telemetry.limit_refused("rate")
             raise
 
-    async def create_table(self, request: pb.CreateTableRequest, client: str = "") -> pb.CreateTableResponse:
+    async def create_table(
+        self, request: pb.CreateTableRequest, client: str = "", player: Player | None = None
+    ) -> pb.CreateTableResponse:
         adapter = _game(request.game)
         try:
             rules = adapter.rules_from_request(request.rules, len(request.seats))
@@ -117,6 +129,7 @@ class TableService:
                 " as a practice table (set practice), or leave it unset for fair deals",
                 field="seed",
             )
+        privacy = await self._privacy(request, seats, player)
         seed = request.seed if request.HasField("seed") else None
         first_dealer = request.first_dealer if request.HasField("first_dealer") else None
         time_control = TimeControl.from_proto(request.time_control, self.default_bot_pace)
@@ -125,27 +138,60 @@ class TableService:
             digest = creation_digest(rules, seats, seed, first_dealer, time_control)
             earlier = await directory.created(request.request_id, digest, CREATE_REQUEST_WINDOW)
             if earlier is not None:
-                return pb.CreateTableResponse(table=earlier)
+                return pb.CreateTableResponse(table=await self._described(earlier))
         table = await self.registry.create(
             rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
-            return pb.CreateTableResponse(table=await directory.place(table))
-        table.ensure_bots_running()
-        return pb.CreateTableResponse(table=table.describe())
+            placed = await directory.place(table)
+        else:
+            table.ensure_bots_running()
+            placed = table.describe()
+        if privacy is not None and self.access is not None:
+            placed = await self.access.created(privacy, placed)
+        return pb.CreateTableResponse(table=placed)
 
-    async def list_tables(self, request: pb.ListTablesRequest) -> pb.ListTablesResponse:
+    async def _privacy(
+        self, request: pb.CreateTableRequest, seats: list[SeatSpec], player: Player | None
+    ) -> Privacy | None:
+        """The private table's settings the request asks for, checked before the table is made."""
+        if self.access is not None:
+            return await self.access.prepare(request, [not spec.bot for spec in seats], player)
+        if request.unlisted or request.invite_code or request.reservations:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT, "this server keeps no private tables", field="unlisted"
+            )
+        return None
+
+    async def _described(self, table: pb.Table) -> pb.Table:
+        """A table's description with what private tables add to it."""
+        return table if self.access is None else await self.access.describe(table)
+
+    async def list_tables(
+        self, request: pb.ListTablesRequest, player: Player | None = None
+    ) -> pb.ListTablesResponse:
+        """A page of tables; an unlisted one only for its players (so a page may hold fewer than asked)."""
         game = None if request.game == pb.GAME_KIND_UNSPECIFIED else _game(request.game)
         tables, token = await self.registry.listing(
             request.only_open_seats, request.page_size, request.page_token, game
         )
+        if self.access is not None:
+            tables = await self.access.visible(tables, player)
         return pb.ListTablesResponse(tables=tables, next_page_token=token)
 
     async def get_table(self, request: pb.GetTableRequest) -> pb.GetTableResponse:
-        return pb.GetTableResponse(table=await self.registry.describe(table_id_of(request.table_id)))
+        table = await self.registry.describe(table_id_of(request.table_id))
+        return pb.GetTableResponse(table=await self._described(table))
 
-    async def join_table(self, request: pb.JoinTableRequest) -> pb.JoinTableResponse:
+    async def join_table(
+        self, request: pb.JoinTableRequest, player: Player | None = None
+    ) -> pb.JoinTableResponse:
         table = await self.registry.owned(table_id_of(request.table_id))
+        gate = (
+            None
+            if self.access is None
+            else await self.access.gate(table.table_id, player, request.invite_code)
+        )
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
@@ -174,14 +220,18 @@ class TableService:
                 field="client_seed",
             )
         async with table.lock:
+            wanted = request.seat if request.HasField("seat") else None
+            if gate is not None and (chosen is None or table.seat_holding(chosen) is None):
+                wanted = gate.seat(table.describe(), wanted)  # SEAT_RESERVED, INVITE_INVALID
             seat, token = await table.join(
-                request.seat if request.HasField("seat") else None,
-                request.player_name,
-                chosen,
-                client_seed=request.client_seed,
+                wanted, request.player_name, chosen, client_seed=request.client_seed
             )
             described = table.describe()
         table.ensure_bots_running()
+        if self.access is not None:
+            if player is not None:
+                await self.access.joined(player, described, seat, token, table.adapter.name)
+            described = await self.access.describe(described)
         return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
 
     async def export_table(self, request: pb.ExportTableRequest) -> pb.ExportTableResponse:
@@ -327,11 +377,16 @@ def _seat_spec(index: int, config: pb.SeatConfig) -> SeatSpec:
 
 def _unary(
     fn: Callable[[Req, Context], Awaitable[Resp]],
+    screen: Callable[[Context], Awaitable[object]] | None = None,
 ) -> Callable[[Req, Context], Awaitable[Resp]]:
+    """``fn`` with its refusals sent as statuses; ``screen``: a check of the caller made first."""
+
     async def handle(request: Req, context: Context) -> Resp:
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
+            if screen is not None:
+                await screen(context)
             return await fn(request, context)
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
@@ -366,6 +421,7 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
+            await service.caller(context)
             responses = await service.stream_events(request, token_of(context), client_of(context))
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
@@ -377,31 +433,42 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
             except ServiceError as error:  # the table moved to another node while streaming
                 await context.abort_with_status(error.to_status())
 
+    async def create(request: pb.CreateTableRequest, context: Context) -> pb.CreateTableResponse:
+        player = await service.caller(context)
+        creation = service.create_table(request, client_of(context), player)
+        return await _limited(service, "CreateTable", context, None, creation)
+
+    async def listing(request: pb.ListTablesRequest, context: Context) -> pb.ListTablesResponse:
+        return await service.list_tables(request, await service.caller(context))
+
+    async def join(request: pb.JoinTableRequest, context: Context) -> pb.JoinTableResponse:
+        player = await service.caller(context)
+        return await _limited(service, "JoinTable", context, None, service.join_table(request, player))
+
+    screen = service.caller
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
-            _unary(
-                lambda r, c: _limited(service, "CreateTable", c, None, service.create_table(r, client_of(c)))
-            ),
+            _unary(create),
             request_deserializer=parse(pb.CreateTableRequest),
             response_serializer=pb.CreateTableResponse.SerializeToString,
         ),
         "ListTables": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.list_tables(r)),
+            _unary(listing),
             request_deserializer=parse(pb.ListTablesRequest),
             response_serializer=pb.ListTablesResponse.SerializeToString,
         ),
         "GetTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.get_table(r)),
+            _unary(lambda r, c: service.get_table(r), screen),
             request_deserializer=parse(pb.GetTableRequest),
             response_serializer=pb.GetTableResponse.SerializeToString,
         ),
         "JoinTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: _limited(service, "JoinTable", c, None, service.join_table(r))),
+            _unary(join),
             request_deserializer=parse(pb.JoinTableRequest),
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
         "LeaveTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.leave_table(r, token_of(c))),
+            _unary(lambda r, c: service.leave_table(r, token_of(c)), screen),
             request_deserializer=parse(pb.LeaveTableRequest),
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
@@ -409,18 +476,19 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
             _unary(
                 lambda r, c: _limited(
                     service, "SubmitAction", c, token_of(c), service.submit_action(r, token_of(c))
-                )
+                ),
+                screen,
             ),
             request_deserializer=parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
         "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.reclaim_seat(r, token_of(c))),
+            _unary(lambda r, c: service.reclaim_seat(r, token_of(c)), screen),
             request_deserializer=parse(pb.ReclaimSeatRequest),
             response_serializer=pb.ReclaimSeatResponse.SerializeToString,
         ),
         "ExportTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: _limited(service, "ExportTable", c, None, service.export_table(r))),
+            _unary(lambda r, c: _limited(service, "ExportTable", c, None, service.export_table(r)), screen),
             request_deserializer=parse(pb.ExportTableRequest),
             response_serializer=pb.ExportTableResponse.SerializeToString,
         ),

@@ -11,13 +11,14 @@ import argparse
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from server.clock import MAX_BOT_PACE
 from server.cluster import DEFAULT_LEASE_SECONDS
 from server.cluster_flags import add_cluster_arguments
+from server.identity.flags import IdentitySettings, add_identity_arguments, identity_settings
 from server.logs import LOG_FORMATS, LOG_LEVELS
 from server.pacing import DEFAULT_MAX_MOVES
 from server.quotas import (
@@ -117,6 +118,8 @@ class Settings:
     bot_pace: float = 0.0
     """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
     do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
+    identity: IdentitySettings = field(default_factory=IdentitySettings)
+    """Players and operators: OIDC issuers, the operator credential, guests (server.identity.flags)."""
 
     @property
     def grpc_options(self) -> list[tuple[str, int]]:
@@ -339,6 +342,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
     add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
+    add_identity_arguments(parser, env)
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
@@ -397,4 +401,5 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         lease_seconds=args.lease_seconds,
         placement=args.placement,
         bot_pace=args.bot_pace,
+        identity=identity_settings(args, parser, env),
     )

@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import json
 import socket
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -47,15 +47,19 @@ NODES_PATH: Final = "/cluster.json"
 CORS_ALLOWED_HEADERS: Final = (
     *("content-type", "connect-protocol-version", "connect-timeout-ms", "connect-accept-encoding"),
     *("connect-content-encoding", "grpc-timeout", "grpc-accept-encoding", "grpc-encoding", "x-grpc-web"),
-    *("x-user-agent", "x-seat-token", "x-request-id"),
+    *("x-user-agent", "x-seat-token", "x-request-id", "authorization"),
 )
-"""What a Connect or gRPC-Web client sends, and our two metadata entries."""
+"""What a Connect or gRPC-Web client sends, and our metadata entries (a player's credential among them)."""
 CORS_EXPOSED_HEADERS: Final = ("grpc-status", "grpc-message", "grpc-status-details-bin", "grpc-encoding")
 """What a gRPC-Web client must read from a response (a Connect client reads its errors from the body)."""
 CORS_MAX_AGE_SECONDS: Final = 7200
 KEEPALIVE_PROBES: Final = 3
 BACKLOG: Final = 2048
 log = get_logger("thousand.web")
+ASGIApp = Callable[[Scope, ASGIReceive, ASGISend], Awaitable[None]]
+MoreService = Callable[[Sequence[aio.ServerInterceptor], int], Awaitable[tuple[str, ASGIApp]]]
+"""Another service on the port: given the port's interceptors and its largest message, its path prefix
+(``/thousand.v1.PlayerService/``) and application (``server.identity.web``)."""
 
 
 def valid_origin(origin: str) -> bool:
@@ -150,8 +154,12 @@ class WebApp:
         cors: Cors,
         serving: Callable[[], bool],
         nodes: Callable[[], Collection[str]] = tuple,
+        *,
+        more: Mapping[str, ASGIApp] | None = None,
     ) -> None:
         self.api = api
+        self.more = dict(more or {})
+        """Other services' applications by path prefix (``/thousand.v1.PlayerService/``)."""
         self.static = static
         self.cors = cors
         self.serving = serving
@@ -162,7 +170,9 @@ class WebApp:
             return  # lifespan is off; uvicorn has no WebSocket support installed
         path: str = scope["path"]
         if path.startswith(API_PREFIX):
-            await self._api(scope, receive, send)
+            await self._api(self.api, scope, receive, send)
+        elif path.startswith(tuple(self.more)):
+            await self._api(self.more[path[: path.index("/", 1) + 1]], scope, receive, send)
         elif path == HEALTH_PATH:
             ok = self.serving()
             await _plain(send, 200 if ok else 503, b"SERVING\n" if ok else b"NOT_SERVING\n")
@@ -188,7 +198,7 @@ class WebApp:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
-    async def _api(self, scope: Scope, receive: ASGIReceive, send: ASGISend) -> None:
+    async def _api(self, api: ASGIApp, scope: Scope, receive: ASGIReceive, send: ASGISend) -> None:
         origin = _header(scope, b"origin")
         if scope["method"] == "OPTIONS":
             status, headers = self.cors.preflight(origin)
@@ -196,7 +206,7 @@ class WebApp:
             return
         extra = self.cors.response_headers(origin)
         if not extra:
-            await self.api(scope, receive, send)
+            await api(scope, receive, send)
             return
 
         async def send_with_cors(message: dict[str, Any]) -> None:
@@ -204,7 +214,7 @@ class WebApp:
                 message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
 
-        await self.api(scope, receive, send_with_cors)
+        await api(scope, receive, send_with_cors)
 
 
 async def _plain(
@@ -264,8 +274,10 @@ class WebPort:
         keepalive_seconds: float = 0,
         keepalive_timeout: float = 20,
         serving: Callable[[], bool],
+        more: Sequence[MoreService] = (),
     ) -> None:
         self._handlers = web_handlers(handlers)
+        self._more = more
         self._interceptors = interceptors
         self._host = host
         self._port = port
@@ -286,9 +298,10 @@ class WebPort:
         api = connect.TableServiceASGIApplication(
             self.service, codecs=CODECS, read_max_bytes=self._max_message_bytes
         )
+        more = dict([await build(self._interceptors, self._max_message_bytes) for build in self._more])
         cert, key = self._tls
         config = uvicorn.Config(
-            WebApp(api, self.static, self.cors, self._serving, self._nodes),
+            WebApp(api, self.static, self.cors, self._serving, self._nodes, more=more),
             http="httptools",
             ws="none",
             lifespan="off",

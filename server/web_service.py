@@ -123,9 +123,12 @@ class _CallDetails(grpc.HandlerCallDetails):
 
 
 async def intercepted(
-    handlers: Mapping[str, Handler], interceptors: Sequence[aio.ServerInterceptor]
+    handlers: Mapping[str, Handler],
+    interceptors: Sequence[aio.ServerInterceptor],
+    service: str = SERVICE_NAME,
 ) -> dict[str, Handler]:
-    """Each handler wrapped by ``interceptors`` as the gRPC server wraps it (the first one outermost)."""
+    """Each handler of ``service`` wrapped by ``interceptors`` as the gRPC server wraps it (the first one
+    outermost)."""
     result = {}
     for name, handler in handlers.items():
 
@@ -135,7 +138,7 @@ async def intercepted(
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]] = found
         for interceptor in reversed(interceptors):
             continuation = functools.partial(interceptor.intercept_service, continuation)
-        wrapped = await continuation(_CallDetails(f"/{SERVICE_NAME}/{name}"))
+        wrapped = await continuation(_CallDetails(f"/{service}/{name}"))
         assert wrapped is not None, name
         result[name] = wrapped
     return result

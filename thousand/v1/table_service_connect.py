@@ -74,6 +74,23 @@ class TableService(Protocol):
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
     |                      |                     | RetryInfo, here or on any node                             |
+    | INVITE_INVALID       | PERMISSION_DENIED   | JoinTable: the table needs an invite code; it is missing   |
+    |                      |                     | or wrong                                                   |
+    | SEAT_RESERVED        | PERMISSION_DENIED   | JoinTable: the seat is reserved for another player         |
+    | PLAYER_TOKEN_INVALID | UNAUTHENTICATED     | the `authorization` credential is malformed, expired or    |
+    |                      |                     | not valid here; metadata `problem` says what is wrong      |
+    | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
+    |                      |                     | no end)                                                    |
+    | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+    | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+    | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+    | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+
+    Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
+    `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
+    token of an issuer the server trusts. Anonymous calls, with seat tokens only, work as they always did; a
+    player's credential adds what belongs to players: unlisted tables the player is part of in ListTables, a
+    seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
     node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
@@ -354,6 +371,23 @@ class TableServiceClient(ConnectClient):
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
     |                      |                     | RetryInfo, here or on any node                             |
+    | INVITE_INVALID       | PERMISSION_DENIED   | JoinTable: the table needs an invite code; it is missing   |
+    |                      |                     | or wrong                                                   |
+    | SEAT_RESERVED        | PERMISSION_DENIED   | JoinTable: the seat is reserved for another player         |
+    | PLAYER_TOKEN_INVALID | UNAUTHENTICATED     | the `authorization` credential is malformed, expired or    |
+    |                      |                     | not valid here; metadata `problem` says what is wrong      |
+    | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
+    |                      |                     | no end)                                                    |
+    | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+    | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+    | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+    | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+
+    Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
+    `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
+    token of an issuer the server trusts. Anonymous calls, with seat tokens only, work as they always did; a
+    player's credential adds what belongs to players: unlisted tables the player is part of in ListTables, a
+    seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
     node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,

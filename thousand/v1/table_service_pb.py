@@ -238,7 +238,7 @@ class SeatConfig(Message[_SeatConfigFields]):
         kind: SeatKind
         strategy: str
 
-_SeatFields: TypeAlias = Literal["seat", "kind", "strategy", "taken", "player_name", "taken_over", "forfeited", "bank_remaining"]
+_SeatFields: TypeAlias = Literal["seat", "kind", "strategy", "taken", "player_name", "taken_over", "forfeited", "bank_remaining", "reserved_for"]
 
 class Seat(Message[_SeatFields]):
     """
@@ -297,9 +297,15 @@ class Seat(Message[_SeatFields]):
             ```proto
             optional google.protobuf.Duration bank_remaining = 8;
             ```
+        reserved_for:
+            The player this seat is reserved for (CreateTableRequest.reservations); empty when anyone may take it.
+
+            ```proto
+            string reserved_for = 9;
+            ```
     """
 
-    __slots__ = ("seat", "kind", "strategy", "taken", "player_name", "taken_over", "forfeited", "bank_remaining")
+    __slots__ = ("seat", "kind", "strategy", "taken", "player_name", "taken_over", "forfeited", "bank_remaining", "reserved_for")
 
     if TYPE_CHECKING:
 
@@ -314,6 +320,7 @@ class Seat(Message[_SeatFields]):
             taken_over: bool = False,
             forfeited: bool = False,
             bank_remaining: Duration | None = None,
+            reserved_for: str = "",
         ) -> None:
             pass
 
@@ -325,8 +332,9 @@ class Seat(Message[_SeatFields]):
         taken_over: bool
         forfeited: bool
         bank_remaining: Duration | None
+        reserved_for: str
 
-_TableFields: TypeAlias = Literal["table_id", "game", "rules", "status", "seats", "open_seats", "sequence", "create_time", "time_control", "seeded", "fairness", "stop_reason", "endpoint", "web_endpoint"]
+_TableFields: TypeAlias = Literal["table_id", "game", "rules", "status", "seats", "open_seats", "sequence", "create_time", "time_control", "seeded", "fairness", "stop_reason", "endpoint", "web_endpoint", "unlisted", "invite_required"]
 
 class Table(Message[_TableFields]):
     """
@@ -426,9 +434,21 @@ class Table(Message[_TableFields]):
             ```proto
             string web_endpoint = 14;
             ```
+        unlisted:
+            Whether the table is unlisted (CreateTableRequest.unlisted): only its players see it in ListTables.
+
+            ```proto
+            bool unlisted = 15;
+            ```
+        invite_required:
+            Whether JoinTable needs the table's invite code (CreateTableRequest.invite_code).
+
+            ```proto
+            bool invite_required = 16;
+            ```
     """
 
-    __slots__ = ("table_id", "game", "rules", "status", "seats", "open_seats", "sequence", "create_time", "time_control", "seeded", "fairness", "stop_reason", "endpoint", "web_endpoint")
+    __slots__ = ("table_id", "game", "rules", "status", "seats", "open_seats", "sequence", "create_time", "time_control", "seeded", "fairness", "stop_reason", "endpoint", "web_endpoint", "unlisted", "invite_required")
 
     if TYPE_CHECKING:
 
@@ -449,6 +469,8 @@ class Table(Message[_TableFields]):
             stop_reason: StopReason | None = None,
             endpoint: str = "",
             web_endpoint: str = "",
+            unlisted: bool = False,
+            invite_required: bool = False,
         ) -> None:
             pass
 
@@ -466,6 +488,8 @@ class Table(Message[_TableFields]):
         stop_reason: StopReason
         endpoint: str
         web_endpoint: str
+        unlisted: bool
+        invite_required: bool
 
 _FairnessFields: TypeAlias = Literal["scheme", "commitment", "secret"]
 
@@ -520,7 +544,7 @@ class Fairness(Message[_FairnessFields]):
         commitment: str
         secret: str
 
-_CreateTableRequestFields: TypeAlias = Literal["game", "rules", "seats", "seed", "first_dealer", "time_control", "request_id", "practice"]
+_CreateTableRequestFields: TypeAlias = Literal["game", "rules", "seats", "seed", "first_dealer", "time_control", "request_id", "practice", "unlisted", "invite_code", "reservations"]
 
 class CreateTableRequest(Message[_CreateTableRequestFields]):
     """
@@ -587,9 +611,33 @@ class CreateTableRequest(Message[_CreateTableRequestFields]):
             ```proto
             bool practice = 8;
             ```
+        unlisted:
+            A private table (docs/protocol.md, "Private tables"): absent from ListTables for everyone but its
+            players (the player who created it, the players seats are reserved for, the players who took a seat).
+            Anyone who knows its id can still GetTable it and watch it.
+
+            ```proto
+            bool unlisted = 9;
+            ```
+        invite_code:
+            An invite code that JoinTable must carry (JoinTableRequest.invite_code), chosen by the creator and
+            shared with the people invited: 16 to 128 characters of A-Z a-z 0-9 - _ drawn from a secure random
+            source (for example 16 random bytes in base64url), sent again unchanged on a retry. The server keeps
+            only its hash. Empty: no invite needed. A player a seat is reserved for needs no invite.
+
+            ```proto
+            string invite_code = 10;
+            ```
+        reservations:
+            Seats held for named players (PlayerService): only that player (by its `authorization` credential) can
+            take such a seat. At most one per seat, each an open seat.
+
+            ```proto
+            repeated thousand.v1.SeatReservation reservations = 11;
+            ```
     """
 
-    __slots__ = ("game", "rules", "seats", "seed", "first_dealer", "time_control", "request_id", "practice")
+    __slots__ = ("game", "rules", "seats", "seed", "first_dealer", "time_control", "request_id", "practice", "unlisted", "invite_code", "reservations")
 
     if TYPE_CHECKING:
 
@@ -604,6 +652,9 @@ class CreateTableRequest(Message[_CreateTableRequestFields]):
             time_control: TimeControl | None = None,
             request_id: str = "",
             practice: bool = False,
+            unlisted: bool = False,
+            invite_code: str = "",
+            reservations: list[SeatReservation] | None = None,
         ) -> None:
             pass
 
@@ -615,6 +666,49 @@ class CreateTableRequest(Message[_CreateTableRequestFields]):
         time_control: TimeControl | None
         request_id: str
         practice: bool
+        unlisted: bool
+        invite_code: str
+        reservations: list[SeatReservation]
+
+_SeatReservationFields: TypeAlias = Literal["seat", "player_id"]
+
+class SeatReservation(Message[_SeatReservationFields]):
+    """
+    A seat held for one player (CreateTableRequest.reservations).
+
+    ```proto
+    message thousand.v1.SeatReservation
+    ```
+
+    Attributes:
+        seat:
+            The seat, 0-based.
+
+            ```proto
+            int32 seat = 1;
+            ```
+        player_id:
+            The player it is held for (Player.player_id).
+
+            ```proto
+            string player_id = 2;
+            ```
+    """
+
+    __slots__ = ("seat", "player_id")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            seat: int = 0,
+            player_id: str = "",
+        ) -> None:
+            pass
+
+        seat: int
+        player_id: str
 
 _CreateTableResponseFields: TypeAlias = Literal["table"]
 
@@ -808,7 +902,7 @@ class GetTableResponse(Message[_GetTableResponseFields]):
 
         table: Table | None
 
-_JoinTableRequestFields: TypeAlias = Literal["table_id", "seat", "player_name", "seat_token", "client_seed"]
+_JoinTableRequestFields: TypeAlias = Literal["table_id", "seat", "player_name", "seat_token", "client_seed", "invite_code"]
 
 class JoinTableRequest(Message[_JoinTableRequestFields]):
     """
@@ -856,9 +950,16 @@ class JoinTableRequest(Message[_JoinTableRequestFields]):
             ```proto
             string client_seed = 5;
             ```
+        invite_code:
+            The table's invite code, when it has one (Table.invite_required); INVITE_INVALID when missing or wrong.
+            Not needed for a seat reserved for the calling player.
+
+            ```proto
+            string invite_code = 6;
+            ```
     """
 
-    __slots__ = ("table_id", "seat", "player_name", "seat_token", "client_seed")
+    __slots__ = ("table_id", "seat", "player_name", "seat_token", "client_seed", "invite_code")
 
     if TYPE_CHECKING:
 
@@ -870,6 +971,7 @@ class JoinTableRequest(Message[_JoinTableRequestFields]):
             player_name: str = "",
             seat_token: str = "",
             client_seed: str = "",
+            invite_code: str = "",
         ) -> None:
             pass
 
@@ -878,6 +980,7 @@ class JoinTableRequest(Message[_JoinTableRequestFields]):
         player_name: str
         seat_token: str
         client_seed: str
+        invite_code: str
 
 _JoinTableResponseFields: TypeAlias = Literal["seat", "seat_token", "table"]
 
@@ -2267,14 +2370,21 @@ class StopReason(Enum):
             ```proto
             STOP_REASON_MOVE_LIMIT = 1
             ```
+        CLOSED_BY_OPERATOR:
+            An operator closed the table (AdminService.CloseTable); TableStopped.message gives their reason.
+
+            ```proto
+            STOP_REASON_CLOSED_BY_OPERATOR = 2
+            ```
     """
 
     UNSPECIFIED = 0
     MOVE_LIMIT = 1
+    CLOSED_BY_OPERATOR = 2
 
 
 _DESC = file_desc(
-    b'\n\x1fthousand/v1/table_service.proto\x12\x0bthousand.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!thousand/v1/blagogo_actions.proto\x1a thousand/v1/blagogo_events.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x1fthousand/v1/blagogo_views.proto\x1a"thousand/v1/thousand_actions.proto\x1a!thousand/v1/thousand_events.proto\x1a thousand/v1/thousand_rules.proto\x1a thousand/v1/thousand_views.proto"\xe3\x01\n\x0bTimeControl\x124\n\x08per_move\x18\x01 \x01(\x0b2\x19.google.protobuf.DurationR\x07perMove\x12-\n\x04bank\x18\x02 \x01(\x0b2\x19.google.protobuf.DurationR\x04bank\x129\n\non_timeout\x18\x03 \x01(\x0e2\x1a.thousand.v1.TimeoutPolicyR\tonTimeout\x124\n\x08bot_pace\x18\x04 \x01(\x0b2\x19.google.protobuf.DurationR\x07botPace"\x80\x01\n\x05Rules\x128\n\x08thousand\x18\x01 \x01(\x0b2\x1a.thousand.v1.ThousandRulesH\x00R\x08thousand\x125\n\x07blagogo\x18\x02 \x01(\x0b2\x19.thousand.v1.BlagogoRulesH\x00R\x07blagogoB\x06\n\x04game"\x83\x01\n\x06Action\x129\n\x08thousand\x18\x01 \x01(\x0b2\x1b.thousand.v1.ThousandActionH\x00R\x08thousand\x126\n\x07blagogo\x18\x02 \x01(\x0b2\x1a.thousand.v1.BlagogoActionH\x00R\x07blagogoB\x06\n\x04game"}\n\x04View\x127\n\x08thousand\x18\x01 \x01(\x0b2\x19.thousand.v1.ThousandViewH\x00R\x08thousand\x124\n\x07blagogo\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoViewH\x00R\x07blagogoB\x06\n\x04game"S\n\nSeatConfig\x12)\n\x04kind\x18\x01 \x01(\x0e2\x15.thousand.v1.SeatKindR\x04kind\x12\x1a\n\x08strategy\x18\x02 \x01(\tR\x08strategy"\x97\x02\n\x04Seat\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12)\n\x04kind\x18\x02 \x01(\x0e2\x15.thousand.v1.SeatKindR\x04kind\x12\x1a\n\x08strategy\x18\x03 \x01(\tR\x08strategy\x12\x14\n\x05taken\x18\x04 \x01(\x08R\x05taken\x12\x1f\n\x0bplayer_name\x18\x05 \x01(\tR\nplayerName\x12\x1d\n\ntaken_over\x18\x06 \x01(\x08R\ttakenOver\x12\x1c\n\tforfeited\x18\x07 \x01(\x08R\tforfeited\x12@\n\x0ebank_remaining\x18\x08 \x01(\x0b2\x19.google.protobuf.DurationR\rbankRemaining"\xcb\x04\n\x05Table\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12)\n\x04game\x18\x02 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12(\n\x05rules\x18\x03 \x01(\x0b2\x12.thousand.v1.RulesR\x05rules\x120\n\x06status\x18\x04 \x01(\x0e2\x18.thousand.v1.TableStatusR\x06status\x12\'\n\x05seats\x18\x05 \x03(\x0b2\x11.thousand.v1.SeatR\x05seats\x12\x1d\n\nopen_seats\x18\x06 \x01(\x05R\topenSeats\x12\x1a\n\x08sequence\x18\x07 \x01(\x04R\x08sequence\x12;\n\x0bcreate_time\x18\x08 \x01(\x0b2\x1a.google.protobuf.TimestampR\ncreateTime\x12;\n\x0ctime_control\x18\t \x01(\x0b2\x18.thousand.v1.TimeControlR\x0btimeControl\x12\x16\n\x06seeded\x18\n \x01(\x08R\x06seeded\x121\n\x08fairness\x18\x0b \x01(\x0b2\x15.thousand.v1.FairnessR\x08fairness\x128\n\x0bstop_reason\x18\x0c \x01(\x0e2\x17.thousand.v1.StopReasonR\nstopReason\x12\x1a\n\x08endpoint\x18\r \x01(\tR\x08endpoint\x12!\n\x0cweb_endpoint\x18\x0e \x01(\tR\x0bwebEndpoint"Z\n\x08Fairness\x12\x16\n\x06scheme\x18\x01 \x01(\tR\x06scheme\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x12\x16\n\x06secret\x18\x03 \x01(\tR\x06secret"\xeb\x02\n\x12CreateTableRequest\x12)\n\x04game\x18\x01 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12(\n\x05rules\x18\x02 \x01(\x0b2\x12.thousand.v1.RulesR\x05rules\x12-\n\x05seats\x18\x03 \x03(\x0b2\x17.thousand.v1.SeatConfigR\x05seats\x12\x17\n\x04seed\x18\x04 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12&\n\x0cfirst_dealer\x18\x05 \x01(\x05H\x01R\x0bfirstDealer\x88\x01\x01\x12;\n\x0ctime_control\x18\x06 \x01(\x0b2\x18.thousand.v1.TimeControlR\x0btimeControl\x12\x1d\n\nrequest_id\x18\x07 \x01(\tR\trequestId\x12\x1a\n\x08practice\x18\x08 \x01(\x08R\x08practiceB\x07\n\x05_seedB\x0f\n\r_first_dealer"?\n\x13CreateTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xa2\x01\n\x11ListTablesRequest\x12)\n\x04game\x18\x01 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12&\n\x0fonly_open_seats\x18\x02 \x01(\x08R\ronlyOpenSeats\x12\x1b\n\tpage_size\x18\x03 \x01(\x05R\x08pageSize\x12\x1d\n\npage_token\x18\x04 \x01(\tR\tpageToken"h\n\x12ListTablesResponse\x12*\n\x06tables\x18\x01 \x03(\x0b2\x12.thousand.v1.TableR\x06tables\x12&\n\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken",\n\x0fGetTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"<\n\x10GetTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xb0\x01\n\x10JoinTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x17\n\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n\x0bplayer_name\x18\x03 \x01(\tR\nplayerName\x12\x1d\n\nseat_token\x18\x04 \x01(\tR\tseatToken\x12\x1f\n\x0bclient_seed\x18\x05 \x01(\tR\nclientSeedB\x07\n\x05_seat"p\n\x11JoinTableResponse\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1d\n\nseat_token\x18\x02 \x01(\tR\tseatToken\x12(\n\x05table\x18\x03 \x01(\x0b2\x12.thousand.v1.TableR\x05table".\n\x11LeaveTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId">\n\x12LeaveTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xc6\x01\n\x13SubmitActionRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x1d\n\nrequest_id\x18\x02 \x01(\tR\trequestId\x121\n\x12last_seen_sequence\x18\x03 \x01(\x04H\x00R\x10lastSeenSequence\x88\x01\x01\x12+\n\x06action\x18\x04 \x01(\x0b2\x13.thousand.v1.ActionR\x06actionB\x15\n\x13_last_seen_sequence"2\n\x14SubmitActionResponse\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence"/\n\x12ReclaimSeatRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"?\n\x13ReclaimSeatResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"/\n\x12ExportTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"6\n\x13ExportTableResponse\x12\x1f\n\x0brecord_json\x18\x01 \x01(\tR\nrecordJson"\x92\x01\n\x13StreamEventsRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12*\n\x0eafter_sequence\x18\x02 \x01(\x04H\x00R\rafterSequence\x88\x01\x01\x12!\n\x0cbatch_events\x18\x03 \x01(\x08R\x0bbatchEventsB\x11\n\x0f_after_sequence"R\n\tSeatTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n\x0bplayer_name\x18\x02 \x01(\tR\nplayerName\x12\x10\n\x03bot\x18\x03 \x01(\x08R\x03bot""\n\x0cSeatReleased\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat"V\n\x0cTurnTimedOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x122\n\x06policy\x18\x02 \x01(\x0e2\x1a.thousand.v1.TimeoutPolicyR\x06policy"\\\n\rSeatTakenOver\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1c\n\tforfeited\x18\x02 \x01(\x08R\tforfeited\x12\x19\n\x08one_turn\x18\x03 \x01(\x08R\x07oneTurn"#\n\rSeatReclaimed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat"Y\n\x0cTableStopped\x12/\n\x06reason\x18\x01 \x01(\x0e2\x17.thousand.v1.StopReasonR\x06reason\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x8c\x04\n\x05Event\x127\n\nseat_taken\x18\x01 \x01(\x0b2\x16.thousand.v1.SeatTakenH\x00R\tseatTaken\x12@\n\rseat_released\x18\x02 \x01(\x0b2\x19.thousand.v1.SeatReleasedH\x00R\x0cseatReleased\x128\n\x08thousand\x18\x03 \x01(\x0b2\x1a.thousand.v1.ThousandEventH\x00R\x08thousand\x125\n\x07blagogo\x18\x04 \x01(\x0b2\x19.thousand.v1.BlagogoEventH\x00R\x07blagogo\x12A\n\x0eturn_timed_out\x18\x05 \x01(\x0b2\x19.thousand.v1.TurnTimedOutH\x00R\x0cturnTimedOut\x12D\n\x0fseat_taken_over\x18\x06 \x01(\x0b2\x1a.thousand.v1.SeatTakenOverH\x00R\rseatTakenOver\x12C\n\x0eseat_reclaimed\x18\x07 \x01(\x0b2\x1a.thousand.v1.SeatReclaimedH\x00R\rseatReclaimed\x12@\n\rtable_stopped\x18\x08 \x01(\x0b2\x19.thousand.v1.TableStoppedH\x00R\x0ctableStoppedB\x07\n\x05event"\x83\x02\n\x04Turn\x12\x17\n\x04seat\x18\x01 \x01(\x05H\x00R\x04seat\x88\x01\x01\x128\n\rlegal_actions\x18\x02 \x03(\x0b2\x13.thousand.v1.ActionR\x0clegalActions\x126\n\x08deadline\x18\x03 \x01(\x0b2\x1a.google.protobuf.TimestampR\x08deadline\x12%\n\x04view\x18\x04 \x01(\x0b2\x11.thousand.v1.ViewR\x04view\x12@\n\x0ebank_remaining\x18\x05 \x01(\x0b2\x19.google.protobuf.DurationR\rbankRemainingB\x07\n\x05_seat"\x8c\x01\n\x08Snapshot\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table\x12%\n\x04view\x18\x02 \x01(\x0b2\x11.thousand.v1.ViewR\x04view\x12/\n\x04deal\x18\x03 \x01(\x0b2\x1b.thousand.v1.DealInProgressR\x04deal"}\n\x0eDealInProgress\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x123\n\x06events\x18\x03 \x03(\x0b2\x1b.thousand.v1.SequencedEventR\x06events"V\n\x0eSequencedEvent\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence\x12(\n\x05event\x18\x02 \x01(\x0b2\x12.thousand.v1.EventR\x05event"\xfa\x01\n\x14StreamEventsResponse\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence\x123\n\x08snapshot\x18\x02 \x01(\x0b2\x15.thousand.v1.SnapshotH\x00R\x08snapshot\x12*\n\x05event\x18\x03 \x01(\x0b2\x12.thousand.v1.EventH\x00R\x05event\x12%\n\x04turn\x18\x04 \x01(\x0b2\x11.thousand.v1.TurnR\x04turn\x123\n\x0bmore_events\x18\x05 \x03(\x0b2\x12.thousand.v1.EventR\nmoreEventsB\t\n\x07payload"{\n\x0bPlayRequest\x12.\n\x05start\x18\x01 \x01(\x0b2\x16.thousand.v1.PlayStartH\x00R\x05start\x121\n\x06action\x18\x02 \x01(\x0b2\x17.thousand.v1.PlayActionH\x00R\x06actionB\t\n\x07request"e\n\tPlayStart\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12*\n\x0eafter_sequence\x18\x02 \x01(\x04H\x00R\rafterSequence\x88\x01\x01B\x11\n\x0f_after_sequence"\xa2\x01\n\nPlayAction\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x121\n\x12last_seen_sequence\x18\x02 \x01(\x04H\x00R\x10lastSeenSequence\x88\x01\x01\x12+\n\x06action\x18\x03 \x01(\x0b2\x13.thousand.v1.ActionR\x06actionB\x15\n\x13_last_seen_sequence"|\n\x0cPlayResponse\x129\n\x06update\x18\x01 \x01(\x0b2!.thousand.v1.StreamEventsResponseR\x06update\x121\n\x06result\x18\x02 \x01(\x0b2\x19.thousand.v1.ActionResultR\x06result"\x7f\n\x0cActionResult\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x12\x1a\n\x08sequence\x18\x02 \x01(\x04R\x08sequence\x124\n\x07refusal\x18\x03 \x01(\x0b2\x1a.thousand.v1.ActionRefusalR\x07refusal"\x94\x02\n\rActionRefusal\x12\x12\n\x04code\x18\x01 \x01(\x05R\x04code\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\x12D\n\x08metadata\x18\x04 \x03(\x0b2(.thousand.v1.ActionRefusal.MetadataEntryR\x08metadata\x12:\n\x0bretry_delay\x18\x05 \x01(\x0b2\x19.google.protobuf.DurationR\nretryDelay\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*T\n\x08GameKind\x12\x19\n\x15GAME_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_KIND_THOUSAND\x10\x01\x12\x15\n\x11GAME_KIND_BLAGOGO\x10\x02*L\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_WAITING\x10\x01\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03*\x8c\x01\n\rTimeoutPolicy\x12\x1e\n\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x1c\n\x18TIMEOUT_POLICY_BOT_PLAYS\x10\x01\x12\x1a\n\x16TIMEOUT_POLICY_FORFEIT\x10\x02\x12!\n\x1dTIMEOUT_POLICY_BOT_PLAYS_TURN\x10\x03*E\n\nStopReason\x12\x1b\n\x17STOP_REASON_UNSPECIFIED\x10\x00\x12\x1a\n\x16STOP_REASON_MOVE_LIMIT\x10\x012\xa4\x06\n\x0cTableService\x12P\n\x0bCreateTable\x12\x1f.thousand.v1.CreateTableRequest\x1a .thousand.v1.CreateTableResponse\x12M\n\nListTables\x12\x1e.thousand.v1.ListTablesRequest\x1a\x1f.thousand.v1.ListTablesResponse\x12G\n\x08GetTable\x12\x1c.thousand.v1.GetTableRequest\x1a\x1d.thousand.v1.GetTableResponse\x12J\n\tJoinTable\x12\x1d.thousand.v1.JoinTableRequest\x1a\x1e.thousand.v1.JoinTableResponse\x12M\n\nLeaveTable\x12\x1e.thousand.v1.LeaveTableRequest\x1a\x1f.thousand.v1.LeaveTableResponse\x12S\n\x0cSubmitAction\x12 .thousand.v1.SubmitActionRequest\x1a!.thousand.v1.SubmitActionResponse\x12U\n\x0cStreamEvents\x12 .thousand.v1.StreamEventsRequest\x1a!.thousand.v1.StreamEventsResponse0\x01\x12P\n\x0bReclaimSeat\x12\x1f.thousand.v1.ReclaimSeatRequest\x1a .thousand.v1.ReclaimSeatResponse\x12P\n\x0bExportTable\x12\x1f.thousand.v1.ExportTableRequest\x1a .thousand.v1.ExportTableResponse\x12?\n\x04Play\x12\x18.thousand.v1.PlayRequest\x1a\x19.thousand.v1.PlayResponse(\x010\x01b\x06proto3',
+    b'\n\x1fthousand/v1/table_service.proto\x12\x0bthousand.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a!thousand/v1/blagogo_actions.proto\x1a thousand/v1/blagogo_events.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x1fthousand/v1/blagogo_views.proto\x1a"thousand/v1/thousand_actions.proto\x1a!thousand/v1/thousand_events.proto\x1a thousand/v1/thousand_rules.proto\x1a thousand/v1/thousand_views.proto"\xe3\x01\n\x0bTimeControl\x124\n\x08per_move\x18\x01 \x01(\x0b2\x19.google.protobuf.DurationR\x07perMove\x12-\n\x04bank\x18\x02 \x01(\x0b2\x19.google.protobuf.DurationR\x04bank\x129\n\non_timeout\x18\x03 \x01(\x0e2\x1a.thousand.v1.TimeoutPolicyR\tonTimeout\x124\n\x08bot_pace\x18\x04 \x01(\x0b2\x19.google.protobuf.DurationR\x07botPace"\x80\x01\n\x05Rules\x128\n\x08thousand\x18\x01 \x01(\x0b2\x1a.thousand.v1.ThousandRulesH\x00R\x08thousand\x125\n\x07blagogo\x18\x02 \x01(\x0b2\x19.thousand.v1.BlagogoRulesH\x00R\x07blagogoB\x06\n\x04game"\x83\x01\n\x06Action\x129\n\x08thousand\x18\x01 \x01(\x0b2\x1b.thousand.v1.ThousandActionH\x00R\x08thousand\x126\n\x07blagogo\x18\x02 \x01(\x0b2\x1a.thousand.v1.BlagogoActionH\x00R\x07blagogoB\x06\n\x04game"}\n\x04View\x127\n\x08thousand\x18\x01 \x01(\x0b2\x19.thousand.v1.ThousandViewH\x00R\x08thousand\x124\n\x07blagogo\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoViewH\x00R\x07blagogoB\x06\n\x04game"S\n\nSeatConfig\x12)\n\x04kind\x18\x01 \x01(\x0e2\x15.thousand.v1.SeatKindR\x04kind\x12\x1a\n\x08strategy\x18\x02 \x01(\tR\x08strategy"\xba\x02\n\x04Seat\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12)\n\x04kind\x18\x02 \x01(\x0e2\x15.thousand.v1.SeatKindR\x04kind\x12\x1a\n\x08strategy\x18\x03 \x01(\tR\x08strategy\x12\x14\n\x05taken\x18\x04 \x01(\x08R\x05taken\x12\x1f\n\x0bplayer_name\x18\x05 \x01(\tR\nplayerName\x12\x1d\n\ntaken_over\x18\x06 \x01(\x08R\ttakenOver\x12\x1c\n\tforfeited\x18\x07 \x01(\x08R\tforfeited\x12@\n\x0ebank_remaining\x18\x08 \x01(\x0b2\x19.google.protobuf.DurationR\rbankRemaining\x12!\n\x0creserved_for\x18\t \x01(\tR\x0breservedFor"\x90\x05\n\x05Table\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12)\n\x04game\x18\x02 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12(\n\x05rules\x18\x03 \x01(\x0b2\x12.thousand.v1.RulesR\x05rules\x120\n\x06status\x18\x04 \x01(\x0e2\x18.thousand.v1.TableStatusR\x06status\x12\'\n\x05seats\x18\x05 \x03(\x0b2\x11.thousand.v1.SeatR\x05seats\x12\x1d\n\nopen_seats\x18\x06 \x01(\x05R\topenSeats\x12\x1a\n\x08sequence\x18\x07 \x01(\x04R\x08sequence\x12;\n\x0bcreate_time\x18\x08 \x01(\x0b2\x1a.google.protobuf.TimestampR\ncreateTime\x12;\n\x0ctime_control\x18\t \x01(\x0b2\x18.thousand.v1.TimeControlR\x0btimeControl\x12\x16\n\x06seeded\x18\n \x01(\x08R\x06seeded\x121\n\x08fairness\x18\x0b \x01(\x0b2\x15.thousand.v1.FairnessR\x08fairness\x128\n\x0bstop_reason\x18\x0c \x01(\x0e2\x17.thousand.v1.StopReasonR\nstopReason\x12\x1a\n\x08endpoint\x18\r \x01(\tR\x08endpoint\x12!\n\x0cweb_endpoint\x18\x0e \x01(\tR\x0bwebEndpoint\x12\x1a\n\x08unlisted\x18\x0f \x01(\x08R\x08unlisted\x12\'\n\x0finvite_required\x18\x10 \x01(\x08R\x0einviteRequired"Z\n\x08Fairness\x12\x16\n\x06scheme\x18\x01 \x01(\tR\x06scheme\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x12\x16\n\x06secret\x18\x03 \x01(\tR\x06secret"\xea\x03\n\x12CreateTableRequest\x12)\n\x04game\x18\x01 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12(\n\x05rules\x18\x02 \x01(\x0b2\x12.thousand.v1.RulesR\x05rules\x12-\n\x05seats\x18\x03 \x03(\x0b2\x17.thousand.v1.SeatConfigR\x05seats\x12\x17\n\x04seed\x18\x04 \x01(\x04H\x00R\x04seed\x88\x01\x01\x12&\n\x0cfirst_dealer\x18\x05 \x01(\x05H\x01R\x0bfirstDealer\x88\x01\x01\x12;\n\x0ctime_control\x18\x06 \x01(\x0b2\x18.thousand.v1.TimeControlR\x0btimeControl\x12\x1d\n\nrequest_id\x18\x07 \x01(\tR\trequestId\x12\x1a\n\x08practice\x18\x08 \x01(\x08R\x08practice\x12\x1a\n\x08unlisted\x18\t \x01(\x08R\x08unlisted\x12\x1f\n\x0binvite_code\x18\n \x01(\tR\ninviteCode\x12@\n\x0creservations\x18\x0b \x03(\x0b2\x1c.thousand.v1.SeatReservationR\x0creservationsB\x07\n\x05_seedB\x0f\n\r_first_dealer"B\n\x0fSeatReservation\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1b\n\tplayer_id\x18\x02 \x01(\tR\x08playerId"?\n\x13CreateTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xa2\x01\n\x11ListTablesRequest\x12)\n\x04game\x18\x01 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12&\n\x0fonly_open_seats\x18\x02 \x01(\x08R\ronlyOpenSeats\x12\x1b\n\tpage_size\x18\x03 \x01(\x05R\x08pageSize\x12\x1d\n\npage_token\x18\x04 \x01(\tR\tpageToken"h\n\x12ListTablesResponse\x12*\n\x06tables\x18\x01 \x03(\x0b2\x12.thousand.v1.TableR\x06tables\x12&\n\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken",\n\x0fGetTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"<\n\x10GetTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xd1\x01\n\x10JoinTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x17\n\x04seat\x18\x02 \x01(\x05H\x00R\x04seat\x88\x01\x01\x12\x1f\n\x0bplayer_name\x18\x03 \x01(\tR\nplayerName\x12\x1d\n\nseat_token\x18\x04 \x01(\tR\tseatToken\x12\x1f\n\x0bclient_seed\x18\x05 \x01(\tR\nclientSeed\x12\x1f\n\x0binvite_code\x18\x06 \x01(\tR\ninviteCodeB\x07\n\x05_seat"p\n\x11JoinTableResponse\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1d\n\nseat_token\x18\x02 \x01(\tR\tseatToken\x12(\n\x05table\x18\x03 \x01(\x0b2\x12.thousand.v1.TableR\x05table".\n\x11LeaveTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId">\n\x12LeaveTableResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"\xc6\x01\n\x13SubmitActionRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x1d\n\nrequest_id\x18\x02 \x01(\tR\trequestId\x121\n\x12last_seen_sequence\x18\x03 \x01(\x04H\x00R\x10lastSeenSequence\x88\x01\x01\x12+\n\x06action\x18\x04 \x01(\x0b2\x13.thousand.v1.ActionR\x06actionB\x15\n\x13_last_seen_sequence"2\n\x14SubmitActionResponse\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence"/\n\x12ReclaimSeatRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"?\n\x13ReclaimSeatResponse\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table"/\n\x12ExportTableRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId"6\n\x13ExportTableResponse\x12\x1f\n\x0brecord_json\x18\x01 \x01(\tR\nrecordJson"\x92\x01\n\x13StreamEventsRequest\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12*\n\x0eafter_sequence\x18\x02 \x01(\x04H\x00R\rafterSequence\x88\x01\x01\x12!\n\x0cbatch_events\x18\x03 \x01(\x08R\x0bbatchEventsB\x11\n\x0f_after_sequence"R\n\tSeatTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1f\n\x0bplayer_name\x18\x02 \x01(\tR\nplayerName\x12\x10\n\x03bot\x18\x03 \x01(\x08R\x03bot""\n\x0cSeatReleased\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat"V\n\x0cTurnTimedOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x122\n\x06policy\x18\x02 \x01(\x0e2\x1a.thousand.v1.TimeoutPolicyR\x06policy"\\\n\rSeatTakenOver\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1c\n\tforfeited\x18\x02 \x01(\x08R\tforfeited\x12\x19\n\x08one_turn\x18\x03 \x01(\x08R\x07oneTurn"#\n\rSeatReclaimed\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat"Y\n\x0cTableStopped\x12/\n\x06reason\x18\x01 \x01(\x0e2\x17.thousand.v1.StopReasonR\x06reason\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x8c\x04\n\x05Event\x127\n\nseat_taken\x18\x01 \x01(\x0b2\x16.thousand.v1.SeatTakenH\x00R\tseatTaken\x12@\n\rseat_released\x18\x02 \x01(\x0b2\x19.thousand.v1.SeatReleasedH\x00R\x0cseatReleased\x128\n\x08thousand\x18\x03 \x01(\x0b2\x1a.thousand.v1.ThousandEventH\x00R\x08thousand\x125\n\x07blagogo\x18\x04 \x01(\x0b2\x19.thousand.v1.BlagogoEventH\x00R\x07blagogo\x12A\n\x0eturn_timed_out\x18\x05 \x01(\x0b2\x19.thousand.v1.TurnTimedOutH\x00R\x0cturnTimedOut\x12D\n\x0fseat_taken_over\x18\x06 \x01(\x0b2\x1a.thousand.v1.SeatTakenOverH\x00R\rseatTakenOver\x12C\n\x0eseat_reclaimed\x18\x07 \x01(\x0b2\x1a.thousand.v1.SeatReclaimedH\x00R\rseatReclaimed\x12@\n\rtable_stopped\x18\x08 \x01(\x0b2\x19.thousand.v1.TableStoppedH\x00R\x0ctableStoppedB\x07\n\x05event"\x83\x02\n\x04Turn\x12\x17\n\x04seat\x18\x01 \x01(\x05H\x00R\x04seat\x88\x01\x01\x128\n\rlegal_actions\x18\x02 \x03(\x0b2\x13.thousand.v1.ActionR\x0clegalActions\x126\n\x08deadline\x18\x03 \x01(\x0b2\x1a.google.protobuf.TimestampR\x08deadline\x12%\n\x04view\x18\x04 \x01(\x0b2\x11.thousand.v1.ViewR\x04view\x12@\n\x0ebank_remaining\x18\x05 \x01(\x0b2\x19.google.protobuf.DurationR\rbankRemainingB\x07\n\x05_seat"\x8c\x01\n\x08Snapshot\x12(\n\x05table\x18\x01 \x01(\x0b2\x12.thousand.v1.TableR\x05table\x12%\n\x04view\x18\x02 \x01(\x0b2\x11.thousand.v1.ViewR\x04view\x12/\n\x04deal\x18\x03 \x01(\x0b2\x1b.thousand.v1.DealInProgressR\x04deal"}\n\x0eDealInProgress\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x123\n\x06events\x18\x03 \x03(\x0b2\x1b.thousand.v1.SequencedEventR\x06events"V\n\x0eSequencedEvent\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence\x12(\n\x05event\x18\x02 \x01(\x0b2\x12.thousand.v1.EventR\x05event"\xfa\x01\n\x14StreamEventsResponse\x12\x1a\n\x08sequence\x18\x01 \x01(\x04R\x08sequence\x123\n\x08snapshot\x18\x02 \x01(\x0b2\x15.thousand.v1.SnapshotH\x00R\x08snapshot\x12*\n\x05event\x18\x03 \x01(\x0b2\x12.thousand.v1.EventH\x00R\x05event\x12%\n\x04turn\x18\x04 \x01(\x0b2\x11.thousand.v1.TurnR\x04turn\x123\n\x0bmore_events\x18\x05 \x03(\x0b2\x12.thousand.v1.EventR\nmoreEventsB\t\n\x07payload"{\n\x0bPlayRequest\x12.\n\x05start\x18\x01 \x01(\x0b2\x16.thousand.v1.PlayStartH\x00R\x05start\x121\n\x06action\x18\x02 \x01(\x0b2\x17.thousand.v1.PlayActionH\x00R\x06actionB\t\n\x07request"e\n\tPlayStart\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12*\n\x0eafter_sequence\x18\x02 \x01(\x04H\x00R\rafterSequence\x88\x01\x01B\x11\n\x0f_after_sequence"\xa2\x01\n\nPlayAction\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x121\n\x12last_seen_sequence\x18\x02 \x01(\x04H\x00R\x10lastSeenSequence\x88\x01\x01\x12+\n\x06action\x18\x03 \x01(\x0b2\x13.thousand.v1.ActionR\x06actionB\x15\n\x13_last_seen_sequence"|\n\x0cPlayResponse\x129\n\x06update\x18\x01 \x01(\x0b2!.thousand.v1.StreamEventsResponseR\x06update\x121\n\x06result\x18\x02 \x01(\x0b2\x19.thousand.v1.ActionResultR\x06result"\x7f\n\x0cActionResult\x12\x1d\n\nrequest_id\x18\x01 \x01(\tR\trequestId\x12\x1a\n\x08sequence\x18\x02 \x01(\x04R\x08sequence\x124\n\x07refusal\x18\x03 \x01(\x0b2\x1a.thousand.v1.ActionRefusalR\x07refusal"\x94\x02\n\rActionRefusal\x12\x12\n\x04code\x18\x01 \x01(\x05R\x04code\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\x12D\n\x08metadata\x18\x04 \x03(\x0b2(.thousand.v1.ActionRefusal.MetadataEntryR\x08metadata\x12:\n\x0bretry_delay\x18\x05 \x01(\x0b2\x19.google.protobuf.DurationR\nretryDelay\x1a;\n\rMetadataEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*T\n\x08GameKind\x12\x19\n\x15GAME_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_KIND_THOUSAND\x10\x01\x12\x15\n\x11GAME_KIND_BLAGOGO\x10\x02*L\n\x08SeatKind\x12\x19\n\x15SEAT_KIND_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEAT_KIND_OPEN\x10\x01\x12\x11\n\rSEAT_KIND_BOT\x10\x02*z\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14TABLE_STATUS_WAITING\x10\x01\x12\x18\n\x14TABLE_STATUS_PLAYING\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03*\x8c\x01\n\rTimeoutPolicy\x12\x1e\n\x1aTIMEOUT_POLICY_UNSPECIFIED\x10\x00\x12\x1c\n\x18TIMEOUT_POLICY_BOT_PLAYS\x10\x01\x12\x1a\n\x16TIMEOUT_POLICY_FORFEIT\x10\x02\x12!\n\x1dTIMEOUT_POLICY_BOT_PLAYS_TURN\x10\x03*i\n\nStopReason\x12\x1b\n\x17STOP_REASON_UNSPECIFIED\x10\x00\x12\x1a\n\x16STOP_REASON_MOVE_LIMIT\x10\x01\x12"\n\x1eSTOP_REASON_CLOSED_BY_OPERATOR\x10\x022\xa4\x06\n\x0cTableService\x12P\n\x0bCreateTable\x12\x1f.thousand.v1.CreateTableRequest\x1a .thousand.v1.CreateTableResponse\x12M\n\nListTables\x12\x1e.thousand.v1.ListTablesRequest\x1a\x1f.thousand.v1.ListTablesResponse\x12G\n\x08GetTable\x12\x1c.thousand.v1.GetTableRequest\x1a\x1d.thousand.v1.GetTableResponse\x12J\n\tJoinTable\x12\x1d.thousand.v1.JoinTableRequest\x1a\x1e.thousand.v1.JoinTableResponse\x12M\n\nLeaveTable\x12\x1e.thousand.v1.LeaveTableRequest\x1a\x1f.thousand.v1.LeaveTableResponse\x12S\n\x0cSubmitAction\x12 .thousand.v1.SubmitActionRequest\x1a!.thousand.v1.SubmitActionResponse\x12U\n\x0cStreamEvents\x12 .thousand.v1.StreamEventsRequest\x1a!.thousand.v1.StreamEventsResponse0\x01\x12P\n\x0bReclaimSeat\x12\x1f.thousand.v1.ReclaimSeatRequest\x1a .thousand.v1.ReclaimSeatResponse\x12P\n\x0bExportTable\x12\x1f.thousand.v1.ExportTableRequest\x1a .thousand.v1.ExportTableResponse\x12?\n\x04Play\x12\x18.thousand.v1.PlayRequest\x1a\x19.thousand.v1.PlayResponse(\x010\x01b\x06proto3',
     [
         duration_pb.desc(),
         timestamp_pb.desc(),
@@ -2297,6 +2407,7 @@ _DESC = file_desc(
         "Table": Table,
         "Fairness": Fairness,
         "CreateTableRequest": CreateTableRequest,
+        "SeatReservation": SeatReservation,
         "CreateTableResponse": CreateTableResponse,
         "ListTablesRequest": ListTablesRequest,
         "ListTablesResponse": ListTablesResponse,

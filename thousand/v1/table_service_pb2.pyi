@@ -165,6 +165,8 @@ class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason
     """A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
     limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
     """
+    STOP_REASON_CLOSED_BY_OPERATOR: _StopReason.ValueType  # 2
+    """An operator closed the table (AdminService.CloseTable); TableStopped.message gives their reason."""
 
 class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
     """Why the server stopped a table before its game ended (TableStopped)."""
@@ -175,6 +177,8 @@ STOP_REASON_MOVE_LIMIT: StopReason.ValueType  # 1
 """A table played by bots only (every seat a bot, or taken over by the server's bot) made the server's
 limit of moves (--bot-table-max-moves) without its game ending: some games among bots never end.
 """
+STOP_REASON_CLOSED_BY_OPERATOR: StopReason.ValueType  # 2
+"""An operator closed the table (AdminService.CloseTable); TableStopped.message gives their reason."""
 Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 
 @_typing.final
@@ -370,6 +374,7 @@ class Seat(_message.Message):
     TAKEN_OVER_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
     BANK_REMAINING_FIELD_NUMBER: _builtins.int
+    RESERVED_FOR_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat number, 0-based, clockwise."""
     kind: Global___SeatKind.ValueType
@@ -384,6 +389,8 @@ class Seat(_message.Message):
     """Whether the server's bot plays this seat since its time ran out (until the player takes it back)."""
     forfeited: _builtins.bool
     """Whether the seat forfeited on time (TIMEOUT_POLICY_FORFEIT): the bot plays it to the end of the game."""
+    reserved_for: _builtins.str
+    """The player this seat is reserved for (CreateTableRequest.reservations); empty when anyone may take it."""
     @_builtins.property
     def bank_remaining(self) -> _duration_pb2.Duration:
         """What is left of the seat's time bank (tables with a clock)."""
@@ -399,10 +406,11 @@ class Seat(_message.Message):
         taken_over: _builtins.bool = ...,
         forfeited: _builtins.bool = ...,
         bank_remaining: _duration_pb2.Duration | None = ...,
+        reserved_for: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining", "forfeited", b"forfeited", "kind", b"kind", "player_name", b"player_name", "seat", b"seat", "strategy", b"strategy", "taken", b"taken", "taken_over", b"taken_over"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining", "forfeited", b"forfeited", "kind", b"kind", "player_name", b"player_name", "reserved_for", b"reserved_for", "seat", b"seat", "strategy", b"strategy", "taken", b"taken", "taken_over", b"taken_over"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -428,6 +436,8 @@ class Table(_message.Message):
     STOP_REASON_FIELD_NUMBER: _builtins.int
     ENDPOINT_FIELD_NUMBER: _builtins.int
     WEB_ENDPOINT_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
+    INVITE_REQUIRED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -453,6 +463,10 @@ class Table(_message.Message):
     """
     web_endpoint: _builtins.str
     """The owner's web address (host:port of its Connect and gRPC-Web port); empty when it serves none."""
+    unlisted: _builtins.bool
+    """Whether the table is unlisted (CreateTableRequest.unlisted): only its players see it in ListTables."""
+    invite_required: _builtins.bool
+    """Whether JoinTable needs the table's invite code (CreateTableRequest.invite_code)."""
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The table's rules, every variant filled in (defaults made explicit)."""
@@ -492,10 +506,12 @@ class Table(_message.Message):
         stop_reason: Global___StopReason.ValueType = ...,
         endpoint: _builtins.str = ...,
         web_endpoint: _builtins.str = ...,
+        unlisted: _builtins.bool = ...,
+        invite_required: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "fairness", b"fairness", "game", b"game", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control", "web_endpoint", b"web_endpoint"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "fairness", b"fairness", "game", b"game", "invite_required", b"invite_required", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control", "unlisted", b"unlisted", "web_endpoint", b"web_endpoint"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -553,6 +569,9 @@ class CreateTableRequest(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     PRACTICE_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
+    INVITE_CODE_FIELD_NUMBER: _builtins.int
+    RESERVATIONS_FIELD_NUMBER: _builtins.int
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
@@ -572,6 +591,17 @@ class CreateTableRequest(_message.Message):
     """Asks for a practice table: needed to give a `seed` to a table with an open seat, so that nobody is dealt
     predictable cards by mistake. Without a seed it changes nothing.
     """
+    unlisted: _builtins.bool
+    """A private table (docs/protocol.md, "Private tables"): absent from ListTables for everyone but its
+    players (the player who created it, the players seats are reserved for, the players who took a seat).
+    Anyone who knows its id can still GetTable it and watch it.
+    """
+    invite_code: _builtins.str
+    """An invite code that JoinTable must carry (JoinTableRequest.invite_code), chosen by the creator and
+    shared with the people invited: 16 to 128 characters of A-Z a-z 0-9 - _ drawn from a secure random
+    source (for example 16 random bytes in base64url), sent again unchanged on a retry. The server keeps
+    only its hash. Empty: no invite needed. A player a seat is reserved for needs no invite.
+    """
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The rules, of the same game as `game` (unset: every default); the seat count comes from `seats` when the
@@ -588,6 +618,12 @@ class CreateTableRequest(_message.Message):
         be 0 to 86400 seconds, bot_pace 0 to 10.
         """
 
+    @_builtins.property
+    def reservations(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatReservation]:
+        """Seats held for named players (PlayerService): only that player (by its `authorization` credential) can
+        take such a seat. At most one per seat, each an open seat.
+        """
+
     def __init__(
         self,
         *,
@@ -599,10 +635,13 @@ class CreateTableRequest(_message.Message):
         time_control: Global___TimeControl | None = ...,
         request_id: _builtins.str = ...,
         practice: _builtins.bool = ...,
+        unlisted: _builtins.bool = ...,
+        invite_code: _builtins.str = ...,
+        reservations: _abc.Iterable[Global___SeatReservation] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "practice", b"practice", "request_id", b"request_id", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "invite_code", b"invite_code", "practice", b"practice", "request_id", b"request_id", "reservations", b"reservations", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__first_dealer: _TypeAlias = _typing.Literal["first_dealer"]  # noqa: Y015
     _WhichOneofArgType__first_dealer: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer"]  # noqa: Y015
@@ -614,6 +653,32 @@ class CreateTableRequest(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
 
 Global___CreateTableRequest: _TypeAlias = CreateTableRequest  # noqa: Y015
+
+@_typing.final
+class SeatReservation(_message.Message):
+    """A seat held for one player (CreateTableRequest.reservations)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat, 0-based."""
+    player_id: _builtins.str
+    """The player it is held for (Player.player_id)."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        player_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["player_id", b"player_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatReservation: _TypeAlias = SeatReservation  # noqa: Y015
 
 @_typing.final
 class CreateTableResponse(_message.Message):
@@ -758,6 +823,7 @@ class JoinTableRequest(_message.Message):
     PLAYER_NAME_FIELD_NUMBER: _builtins.int
     SEAT_TOKEN_FIELD_NUMBER: _builtins.int
     CLIENT_SEED_FIELD_NUMBER: _builtins.int
+    INVITE_CODE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id."""
     seat: _builtins.int
@@ -777,6 +843,10 @@ class JoinTableRequest(_message.Message):
     follows from it (DealRevealed.client_seeds), so the operator cannot choose the deals and the seat can
     check each one. Empty: the seat adds nothing of its own. Ignored on a seeded table.
     """
+    invite_code: _builtins.str
+    """The table's invite code, when it has one (Table.invite_required); INVITE_INVALID when missing or wrong.
+    Not needed for a seat reserved for the calling player.
+    """
     def __init__(
         self,
         *,
@@ -785,10 +855,11 @@ class JoinTableRequest(_message.Message):
         player_name: _builtins.str = ...,
         seat_token: _builtins.str = ...,
         client_seed: _builtins.str = ...,
+        invite_code: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "client_seed", b"client_seed", "player_name", b"player_name", "seat", b"seat", "seat_token", b"seat_token", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "client_seed", b"client_seed", "invite_code", b"invite_code", "player_name", b"player_name", "seat", b"seat", "seat_token", b"seat_token", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -28,7 +28,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/table_service.proto.
  */
 export const file_thousand_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLJAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLDAwoFVGFibGUSEAoIdGFibGVfaWQYASABKAkSIwoEZ2FtZRgCIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAMgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSKAoGc3RhdHVzGAQgASgOMhgudGhvdXNhbmQudjEuVGFibGVTdGF0dXMSIAoFc2VhdHMYBSADKAsyES50aG91c2FuZC52MS5TZWF0EhIKCm9wZW5fc2VhdHMYBiABKAUSEAoIc2VxdWVuY2UYByABKAQSLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KDHRpbWVfY29udHJvbBgJIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEg4KBnNlZWRlZBgKIAEoCBInCghmYWlybmVzcxgLIAEoCzIVLnRob3VzYW5kLnYxLkZhaXJuZXNzEiwKC3N0b3BfcmVhc29uGAwgASgOMhcudGhvdXNhbmQudjEuU3RvcFJlYXNvbhIQCghlbmRwb2ludBgNIAEoCRIUCgx3ZWJfZW5kcG9pbnQYDiABKAkiPgoIRmFpcm5lc3MSDgoGc2NoZW1lGAEgASgJEhIKCmNvbW1pdG1lbnQYAiABKAkSDgoGc2VjcmV0GAMgASgJIqICChJDcmVhdGVUYWJsZVJlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAIgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSJgoFc2VhdHMYAyADKAsyFy50aG91c2FuZC52MS5TZWF0Q29uZmlnEhEKBHNlZWQYBCABKARIAIgBARIZCgxmaXJzdF9kZWFsZXIYBSABKAVIAYgBARIuCgx0aW1lX2NvbnRyb2wYBiABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBISCgpyZXF1ZXN0X2lkGAcgASgJEhAKCHByYWN0aWNlGAggASgIQgcKBV9zZWVkQg8KDV9maXJzdF9kZWFsZXIiOAoTQ3JlYXRlVGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIngKEUxpc3RUYWJsZXNSZXF1ZXN0EiMKBGdhbWUYASABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIXCg9vbmx5X29wZW5fc2VhdHMYAiABKAgSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkiUQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiIKBnRhYmxlcxgBIAMoCzISLnRob3VzYW5kLnYxLlRhYmxlEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIjCg9HZXRUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNQoQR2V0VGFibGVSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIn4KEEpvaW5UYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnNlYXRfdG9rZW4YBCABKAkSEwoLY2xpZW50X3NlZWQYBSABKAlCBwoFX3NlYXQiWAoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJEiEKBXRhYmxlGAMgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNwoSTGVhdmVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUimAEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAyABKARIAIgBARIjCgZhY3Rpb24YBCABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSIoChRTdWJtaXRBY3Rpb25SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCImChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiOAoTUmVjbGFpbVNlYXRSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiYKEkV4cG9ydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIqChNFeHBvcnRUYWJsZVJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIm0KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBARIUCgxiYXRjaF9ldmVudHMYAyABKAhCEQoPX2FmdGVyX3NlcXVlbmNlIjsKCVNlYXRUYWtlbhIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEgsKA2JvdBgDIAEoCCIcCgxTZWF0UmVsZWFzZWQSDAoEc2VhdBgBIAEoBSJICgxUdXJuVGltZWRPdXQSDAoEc2VhdBgBIAEoBRIqCgZwb2xpY3kYAiABKA4yGi50aG91c2FuZC52MS5UaW1lb3V0UG9saWN5IkIKDVNlYXRUYWtlbk92ZXISDAoEc2VhdBgBIAEoBRIRCglmb3JmZWl0ZWQYAiABKAgSEAoIb25lX3R1cm4YAyABKAgiHQoNU2VhdFJlY2xhaW1lZBIMCgRzZWF0GAEgASgFIkgKDFRhYmxlU3RvcHBlZBInCgZyZWFzb24YASABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEg8KB21lc3NhZ2UYAiABKAkipgMKBUV2ZW50EiwKCnNlYXRfdGFrZW4YASABKAsyFi50aG91c2FuZC52MS5TZWF0VGFrZW5IABIyCg1zZWF0X3JlbGVhc2VkGAIgASgLMhkudGhvdXNhbmQudjEuU2VhdFJlbGVhc2VkSAASLgoIdGhvdXNhbmQYAyABKAsyGi50aG91c2FuZC52MS5UaG91c2FuZEV2ZW50SAASLAoHYmxhZ29nbxgEIAEoCzIZLnRob3VzYW5kLnYxLkJsYWdvZ29FdmVudEgAEjMKDnR1cm5fdGltZWRfb3V0GAUgASgLMhkudGhvdXNhbmQudjEuVHVyblRpbWVkT3V0SAASNQoPc2VhdF90YWtlbl9vdmVyGAYgASgLMhoudGhvdXNhbmQudjEuU2VhdFRha2VuT3ZlckgAEjQKDnNlYXRfcmVjbGFpbWVkGAcgASgLMhoudGhvdXNhbmQudjEuU2VhdFJlY2xhaW1lZEgAEjIKDXRhYmxlX3N0b3BwZWQYCCABKAsyGS50aG91c2FuZC52MS5UYWJsZVN0b3BwZWRIAEIHCgVldmVudCLQAQoEVHVybhIRCgRzZWF0GAEgASgFSACIAQESKgoNbGVnYWxfYWN0aW9ucxgCIAMoCzITLnRob3VzYW5kLnYxLkFjdGlvbhIsCghkZWFkbGluZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHwoEdmlldxgEIAEoCzIRLnRob3VzYW5kLnYxLlZpZXcSMQoOYmFua19yZW1haW5pbmcYBSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBwoFX3NlYXQieQoIU25hcHNob3QSIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZRIfCgR2aWV3GAIgASgLMhEudGhvdXNhbmQudjEuVmlldxIpCgRkZWFsGAMgASgLMhsudGhvdXNhbmQudjEuRGVhbEluUHJvZ3Jlc3MiYQoORGVhbEluUHJvZ3Jlc3MSDgoGbnVtYmVyGAEgASgFEhIKCmNvbW1pdG1lbnQYAiABKAkSKwoGZXZlbnRzGAMgAygLMhsudGhvdXNhbmQudjEuU2VxdWVuY2VkRXZlbnQiRQoOU2VxdWVuY2VkRXZlbnQSEAoIc2VxdWVuY2UYASABKAQSIQoFZXZlbnQYAiABKAsyEi50aG91c2FuZC52MS5FdmVudCLNAQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAQSKQoIc25hcHNob3QYAiABKAsyFS50aG91c2FuZC52MS5TbmFwc2hvdEgAEiMKBWV2ZW50GAMgASgLMhIudGhvdXNhbmQudjEuRXZlbnRIABIfCgR0dXJuGAQgASgLMhEudGhvdXNhbmQudjEuVHVybhInCgttb3JlX2V2ZW50cxgFIAMoCzISLnRob3VzYW5kLnYxLkV2ZW50QgkKB3BheWxvYWQibAoLUGxheVJlcXVlc3QSJwoFc3RhcnQYASABKAsyFi50aG91c2FuZC52MS5QbGF5U3RhcnRIABIpCgZhY3Rpb24YAiABKAsyFy50aG91c2FuZC52MS5QbGF5QWN0aW9uSABCCQoHcmVxdWVzdCJNCglQbGF5U3RhcnQSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBAUIRCg9fYWZ0ZXJfc2VxdWVuY2UifQoKUGxheUFjdGlvbhISCgpyZXF1ZXN0X2lkGAEgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgCIAEoBEgAiAEBEiMKBmFjdGlvbhgDIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlImwKDFBsYXlSZXNwb25zZRIxCgZ1cGRhdGUYASABKAsyIS50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXNwb25zZRIpCgZyZXN1bHQYAiABKAsyGS50aG91c2FuZC52MS5BY3Rpb25SZXN1bHQiYQoMQWN0aW9uUmVzdWx0EhIKCnJlcXVlc3RfaWQYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSKwoHcmVmdXNhbBgDIAEoCzIaLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwi2wEKDUFjdGlvblJlZnVzYWwSDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCRI6CghtZXRhZGF0YRgEIAMoCzIoLnRob3VzYW5kLnYxLkFjdGlvblJlZnVzYWwuTWV0YWRhdGFFbnRyeRIuCgtyZXRyeV9kZWxheRgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEqVAoIR2FtZUtpbmQSGQoVR0FNRV9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSR0FNRV9LSU5EX1RIT1VTQU5EEAESFQoRR0FNRV9LSU5EX0JMQUdPR08QAipMCghTZWF0S2luZBIZChVTRUFUX0tJTkRfVU5TUEVDSUZJRUQQABISCg5TRUFUX0tJTkRfT1BFThABEhEKDVNFQVRfS0lORF9CT1QQAip6CgtUYWJsZVN0YXR1cxIcChhUQUJMRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIYChRUQUJMRV9TVEFUVVNfV0FJVElORxABEhgKFFRBQkxFX1NUQVRVU19QTEFZSU5HEAISGQoVVEFCTEVfU1RBVFVTX0ZJTklTSEVEEAMqjAEKDVRpbWVvdXRQb2xpY3kSHgoaVElNRU9VVF9QT0xJQ1lfVU5TUEVDSUZJRUQQABIcChhUSU1FT1VUX1BPTElDWV9CT1RfUExBWVMQARIaChZUSU1FT1VUX1BPTElDWV9GT1JGRUlUEAISIQodVElNRU9VVF9QT0xJQ1lfQk9UX1BMQVlTX1RVUk4QAypFCgpTdG9wUmVhc29uEhsKF1NUT1BfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWU1RPUF9SRUFTT05fTU9WRV9MSU1JVBABMqQGCgxUYWJsZVNlcnZpY2USUAoLQ3JlYXRlVGFibGUSHy50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEk0KCkxpc3RUYWJsZXMSHi50aG91c2FuZC52MS5MaXN0VGFibGVzUmVxdWVzdBofLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCghHZXRUYWJsZRIcLnRob3VzYW5kLnYxLkdldFRhYmxlUmVxdWVzdBodLnRob3VzYW5kLnYxLkdldFRhYmxlUmVzcG9uc2USSgoJSm9pblRhYmxlEh0udGhvdXNhbmQudjEuSm9pblRhYmxlUmVxdWVzdBoeLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KCkxlYXZlVGFibGUSHi50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVxdWVzdBofLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXNwb25zZRJTCgxTdWJtaXRBY3Rpb24SIC50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiEudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USVQoMU3RyZWFtRXZlbnRzEiAudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBohLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESUAoLUmVjbGFpbVNlYXQSHy50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlcXVlc3QaIC50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlc3BvbnNlElAKC0V4cG9ydFRhYmxlEh8udGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXNwb25zZRI/CgRQbGF5EhgudGhvdXNhbmQudjEuUGxheVJlcXVlc3QaGS50aG91c2FuZC52MS5QbGF5UmVzcG9uc2UoATABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
+  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSLfAQoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgxyZXNlcnZlZF9mb3IYCSABKAki7gMKBVRhYmxlEhAKCHRhYmxlX2lkGAEgASgJEiMKBGdhbWUYAiABKA4yFS50aG91c2FuZC52MS5HYW1lS2luZBIhCgVydWxlcxgDIAEoCzISLnRob3VzYW5kLnYxLlJ1bGVzEigKBnN0YXR1cxgEIAEoDjIYLnRob3VzYW5kLnYxLlRhYmxlU3RhdHVzEiAKBXNlYXRzGAUgAygLMhEudGhvdXNhbmQudjEuU2VhdBISCgpvcGVuX3NlYXRzGAYgASgFEhAKCHNlcXVlbmNlGAcgASgEEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgx0aW1lX2NvbnRyb2wYCSABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBIOCgZzZWVkZWQYCiABKAgSJwoIZmFpcm5lc3MYCyABKAsyFS50aG91c2FuZC52MS5GYWlybmVzcxIsCgtzdG9wX3JlYXNvbhgMIAEoDjIXLnRob3VzYW5kLnYxLlN0b3BSZWFzb24SEAoIZW5kcG9pbnQYDSABKAkSFAoMd2ViX2VuZHBvaW50GA4gASgJEhAKCHVubGlzdGVkGA8gASgIEhcKD2ludml0ZV9yZXF1aXJlZBgQIAEoCCI+CghGYWlybmVzcxIOCgZzY2hlbWUYASABKAkSEgoKY29tbWl0bWVudBgCIAEoCRIOCgZzZWNyZXQYAyABKAki/QIKEkNyZWF0ZVRhYmxlUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSIQoFcnVsZXMYAiABKAsyEi50aG91c2FuZC52MS5SdWxlcxImCgVzZWF0cxgDIAMoCzIXLnRob3VzYW5kLnYxLlNlYXRDb25maWcSEQoEc2VlZBgEIAEoBEgAiAEBEhkKDGZpcnN0X2RlYWxlchgFIAEoBUgBiAEBEi4KDHRpbWVfY29udHJvbBgGIAEoCzIYLnRob3VzYW5kLnYxLlRpbWVDb250cm9sEhIKCnJlcXVlc3RfaWQYByABKAkSEAoIcHJhY3RpY2UYCCABKAgSEAoIdW5saXN0ZWQYCSABKAgSEwoLaW52aXRlX2NvZGUYCiABKAkSMgoMcmVzZXJ2YXRpb25zGAsgAygLMhwudGhvdXNhbmQudjEuU2VhdFJlc2VydmF0aW9uQgcKBV9zZWVkQg8KDV9maXJzdF9kZWFsZXIiMgoPU2VhdFJlc2VydmF0aW9uEgwKBHNlYXQYASABKAUSEQoJcGxheWVyX2lkGAIgASgJIjgKE0NyZWF0ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSJ4ChFMaXN0VGFibGVzUmVxdWVzdBIjCgRnYW1lGAEgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSFwoPb25seV9vcGVuX3NlYXRzGAIgASgIEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIlEKEkxpc3RUYWJsZXNSZXNwb25zZRIiCgZ0YWJsZXMYASADKAsyEi50aG91c2FuZC52MS5UYWJsZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIwoPR2V0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIjUKEEdldFRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSKTAQoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEwoLcGxheWVyX25hbWUYAyABKAkSEgoKc2VhdF90b2tlbhgEIAEoCRITCgtjbGllbnRfc2VlZBgFIAEoCRITCgtpbnZpdGVfY29kZRgGIAEoCUIHCgVfc2VhdCJYChFKb2luVGFibGVSZXNwb25zZRIMCgRzZWF0GAEgASgFEhIKCnNlYXRfdG9rZW4YAiABKAkSIQoFdGFibGUYAyABKAsyEi50aG91c2FuZC52MS5UYWJsZSIlChFMZWF2ZVRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI3ChJMZWF2ZVRhYmxlUmVzcG9uc2USIQoFdGFibGUYASABKAsyEi50aG91c2FuZC52MS5UYWJsZSKYAQoTU3VibWl0QWN0aW9uUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEh8KEmxhc3Rfc2Vlbl9zZXF1ZW5jZRgDIAEoBEgAiAEBEiMKBmFjdGlvbhgEIAEoCzITLnRob3VzYW5kLnYxLkFjdGlvbkIVChNfbGFzdF9zZWVuX3NlcXVlbmNlIigKFFN1Ym1pdEFjdGlvblJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEIiYKElJlY2xhaW1TZWF0UmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI4ChNSZWNsYWltU2VhdFJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJgoSRXhwb3J0VGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJIioKE0V4cG9ydFRhYmxlUmVzcG9uc2USEwoLcmVjb3JkX2pzb24YASABKAkibQoTU3RyZWFtRXZlbnRzUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBEhQKDGJhdGNoX2V2ZW50cxgDIAEoCEIRCg9fYWZ0ZXJfc2VxdWVuY2UiOwoJU2VhdFRha2VuEgwKBHNlYXQYASABKAUSEwoLcGxheWVyX25hbWUYAiABKAkSCwoDYm90GAMgASgIIhwKDFNlYXRSZWxlYXNlZBIMCgRzZWF0GAEgASgFIkgKDFR1cm5UaW1lZE91dBIMCgRzZWF0GAEgASgFEioKBnBvbGljeRgCIAEoDjIaLnRob3VzYW5kLnYxLlRpbWVvdXRQb2xpY3kiQgoNU2VhdFRha2VuT3ZlchIMCgRzZWF0GAEgASgFEhEKCWZvcmZlaXRlZBgCIAEoCBIQCghvbmVfdHVybhgDIAEoCCIdCg1TZWF0UmVjbGFpbWVkEgwKBHNlYXQYASABKAUiSAoMVGFibGVTdG9wcGVkEicKBnJlYXNvbhgBIAEoDjIXLnRob3VzYW5kLnYxLlN0b3BSZWFzb24SDwoHbWVzc2FnZRgCIAEoCSKmAwoFRXZlbnQSLAoKc2VhdF90YWtlbhgBIAEoCzIWLnRob3VzYW5kLnYxLlNlYXRUYWtlbkgAEjIKDXNlYXRfcmVsZWFzZWQYAiABKAsyGS50aG91c2FuZC52MS5TZWF0UmVsZWFzZWRIABIuCgh0aG91c2FuZBgDIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kRXZlbnRIABIsCgdibGFnb2dvGAQgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb0V2ZW50SAASMwoOdHVybl90aW1lZF9vdXQYBSABKAsyGS50aG91c2FuZC52MS5UdXJuVGltZWRPdXRIABI1Cg9zZWF0X3Rha2VuX292ZXIYBiABKAsyGi50aG91c2FuZC52MS5TZWF0VGFrZW5PdmVySAASNAoOc2VhdF9yZWNsYWltZWQYByABKAsyGi50aG91c2FuZC52MS5TZWF0UmVjbGFpbWVkSAASMgoNdGFibGVfc3RvcHBlZBgIIAEoCzIZLnRob3VzYW5kLnYxLlRhYmxlU3RvcHBlZEgAQgcKBWV2ZW50ItABCgRUdXJuEhEKBHNlYXQYASABKAVIAIgBARIqCg1sZWdhbF9hY3Rpb25zGAIgAygLMhMudGhvdXNhbmQudjEuQWN0aW9uEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR2aWV3GAQgASgLMhEudGhvdXNhbmQudjEuVmlldxIxCg5iYW5rX3JlbWFpbmluZxgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VhdCJ5CghTbmFwc2hvdBIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlEh8KBHZpZXcYAiABKAsyES50aG91c2FuZC52MS5WaWV3EikKBGRlYWwYAyABKAsyGy50aG91c2FuZC52MS5EZWFsSW5Qcm9ncmVzcyJhCg5EZWFsSW5Qcm9ncmVzcxIOCgZudW1iZXIYASABKAUSEgoKY29tbWl0bWVudBgCIAEoCRIrCgZldmVudHMYAyADKAsyGy50aG91c2FuZC52MS5TZXF1ZW5jZWRFdmVudCJFCg5TZXF1ZW5jZWRFdmVudBIQCghzZXF1ZW5jZRgBIAEoBBIhCgVldmVudBgCIAEoCzISLnRob3VzYW5kLnYxLkV2ZW50Is0BChRTdHJlYW1FdmVudHNSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIpCghzbmFwc2hvdBgCIAEoCzIVLnRob3VzYW5kLnYxLlNuYXBzaG90SAASIwoFZXZlbnQYAyABKAsyEi50aG91c2FuZC52MS5FdmVudEgAEh8KBHR1cm4YBCABKAsyES50aG91c2FuZC52MS5UdXJuEicKC21vcmVfZXZlbnRzGAUgAygLMhIudGhvdXNhbmQudjEuRXZlbnRCCQoHcGF5bG9hZCJsCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLnRob3VzYW5kLnYxLlBsYXlTdGFydEgAEikKBmFjdGlvbhgCIAEoCzIXLnRob3VzYW5kLnYxLlBsYXlBY3Rpb25IAEIJCgdyZXF1ZXN0Ik0KCVBsYXlTdGFydBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBQhEKD19hZnRlcl9zZXF1ZW5jZSJ9CgpQbGF5QWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAIgASgESACIAQESIwoGYWN0aW9uGAMgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UibAoMUGxheVJlc3BvbnNlEjEKBnVwZGF0ZRgBIAEoCzIhLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlEikKBnJlc3VsdBgCIAEoCzIZLnRob3VzYW5kLnYxLkFjdGlvblJlc3VsdCJhCgxBY3Rpb25SZXN1bHQSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBBIrCgdyZWZ1c2FsGAMgASgLMhoudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbCLbAQoNQWN0aW9uUmVmdXNhbBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjoKCG1ldGFkYXRhGAQgAygLMigudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbC5NZXRhZGF0YUVudHJ5Ei4KC3JldHJ5X2RlbGF5GAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASpUCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIWChJHQU1FX0tJTkRfVEhPVVNBTkQQARIVChFHQU1FX0tJTkRfQkxBR09HTxACKkwKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEQoNU0VBVF9LSU5EX0JPVBACKnoKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFFRBQkxFX1NUQVRVU19XQUlUSU5HEAESGAoUVEFCTEVfU1RBVFVTX1BMQVlJTkcQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAyqMAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZUxABEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQAhIhCh1USU1FT1VUX1BPTElDWV9CT1RfUExBWVNfVFVSThADKmkKClN0b3BSZWFzb24SGwoXU1RPUF9SRUFTT05fVU5TUEVDSUZJRUQQABIaChZTVE9QX1JFQVNPTl9NT1ZFX0xJTUlUEAESIgoeU1RPUF9SRUFTT05fQ0xPU0VEX0JZX09QRVJBVE9SEAIypAYKDFRhYmxlU2VydmljZRJQCgtDcmVhdGVUYWJsZRIfLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBogLnRob3VzYW5kLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USTQoKTGlzdFRhYmxlcxIeLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGlzdFRhYmxlc1Jlc3BvbnNlEkcKCEdldFRhYmxlEhwudGhvdXNhbmQudjEuR2V0VGFibGVSZXF1ZXN0Gh0udGhvdXNhbmQudjEuR2V0VGFibGVSZXNwb25zZRJKCglKb2luVGFibGUSHS50aG91c2FuZC52MS5Kb2luVGFibGVSZXF1ZXN0Gh4udGhvdXNhbmQudjEuSm9pblRhYmxlUmVzcG9uc2USTQoKTGVhdmVUYWJsZRIeLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXF1ZXN0Gh8udGhvdXNhbmQudjEuTGVhdmVUYWJsZVJlc3BvbnNlElMKDFN1Ym1pdEFjdGlvbhIgLnRob3VzYW5kLnYxLlN1Ym1pdEFjdGlvblJlcXVlc3QaIS50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC50aG91c2FuZC52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARJQCgtSZWNsYWltU2VhdBIfLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVxdWVzdBogLnRob3VzYW5kLnYxLlJlY2xhaW1TZWF0UmVzcG9uc2USUAoLRXhwb3J0VGFibGUSHy50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5FeHBvcnRUYWJsZVJlc3BvbnNlEj8KBFBsYXkSGC50aG91c2FuZC52MS5QbGF5UmVxdWVzdBoZLnRob3VzYW5kLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
 
 /**
  * A table's clocks, chosen at CreateTable: the turn clock and the pace of the server's bots.
@@ -286,6 +286,13 @@ export type Seat = Message<"thousand.v1.Seat"> & {
    * @generated from field: google.protobuf.Duration bank_remaining = 8;
    */
   bankRemaining?: Duration | undefined;
+
+  /**
+   * The player this seat is reserved for (CreateTableRequest.reservations); empty when anyone may take it.
+   *
+   * @generated from field: string reserved_for = 9;
+   */
+  reservedFor: string;
 };
 
 /**
@@ -403,6 +410,20 @@ export type Table = Message<"thousand.v1.Table"> & {
    * @generated from field: string web_endpoint = 14;
    */
   webEndpoint: string;
+
+  /**
+   * Whether the table is unlisted (CreateTableRequest.unlisted): only its players see it in ListTables.
+   *
+   * @generated from field: bool unlisted = 15;
+   */
+  unlisted: boolean;
+
+  /**
+   * Whether JoinTable needs the table's invite code (CreateTableRequest.invite_code).
+   *
+   * @generated from field: bool invite_required = 16;
+   */
+  inviteRequired: boolean;
 };
 
 /**
@@ -521,6 +542,33 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
    * @generated from field: bool practice = 8;
    */
   practice: boolean;
+
+  /**
+   * A private table (docs/protocol.md, "Private tables"): absent from ListTables for everyone but its
+   * players (the player who created it, the players seats are reserved for, the players who took a seat).
+   * Anyone who knows its id can still GetTable it and watch it.
+   *
+   * @generated from field: bool unlisted = 9;
+   */
+  unlisted: boolean;
+
+  /**
+   * An invite code that JoinTable must carry (JoinTableRequest.invite_code), chosen by the creator and
+   * shared with the people invited: 16 to 128 characters of A-Z a-z 0-9 - _ drawn from a secure random
+   * source (for example 16 random bytes in base64url), sent again unchanged on a retry. The server keeps
+   * only its hash. Empty: no invite needed. A player a seat is reserved for needs no invite.
+   *
+   * @generated from field: string invite_code = 10;
+   */
+  inviteCode: string;
+
+  /**
+   * Seats held for named players (PlayerService): only that player (by its `authorization` credential) can
+   * take such a seat. At most one per seat, each an open seat.
+   *
+   * @generated from field: repeated thousand.v1.SeatReservation reservations = 11;
+   */
+  reservations: SeatReservation[];
 };
 
 /**
@@ -529,6 +577,34 @@ export type CreateTableRequest = Message<"thousand.v1.CreateTableRequest"> & {
  */
 export const CreateTableRequestSchema: GenMessage<CreateTableRequest> = /*@__PURE__*/
   messageDesc(file_thousand_v1_table_service, 8);
+
+/**
+ * A seat held for one player (CreateTableRequest.reservations).
+ *
+ * @generated from message thousand.v1.SeatReservation
+ */
+export type SeatReservation = Message<"thousand.v1.SeatReservation"> & {
+  /**
+   * The seat, 0-based.
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The player it is held for (Player.player_id).
+   *
+   * @generated from field: string player_id = 2;
+   */
+  playerId: string;
+};
+
+/**
+ * Describes the message thousand.v1.SeatReservation.
+ * Use `create(SeatReservationSchema)` to create a new message.
+ */
+export const SeatReservationSchema: GenMessage<SeatReservation> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 9);
 
 /**
  * CreateTable's response.
@@ -549,7 +625,7 @@ export type CreateTableResponse = Message<"thousand.v1.CreateTableResponse"> & {
  * Use `create(CreateTableResponseSchema)` to create a new message.
  */
 export const CreateTableResponseSchema: GenMessage<CreateTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 9);
+  messageDesc(file_thousand_v1_table_service, 10);
 
 /**
  * ListTables's request.
@@ -591,7 +667,7 @@ export type ListTablesRequest = Message<"thousand.v1.ListTablesRequest"> & {
  * Use `create(ListTablesRequestSchema)` to create a new message.
  */
 export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 10);
+  messageDesc(file_thousand_v1_table_service, 11);
 
 /**
  * ListTables's response.
@@ -619,7 +695,7 @@ export type ListTablesResponse = Message<"thousand.v1.ListTablesResponse"> & {
  * Use `create(ListTablesResponseSchema)` to create a new message.
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 11);
+  messageDesc(file_thousand_v1_table_service, 12);
 
 /**
  * GetTable's request.
@@ -640,7 +716,7 @@ export type GetTableRequest = Message<"thousand.v1.GetTableRequest"> & {
  * Use `create(GetTableRequestSchema)` to create a new message.
  */
 export const GetTableRequestSchema: GenMessage<GetTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 12);
+  messageDesc(file_thousand_v1_table_service, 13);
 
 /**
  * GetTable's response.
@@ -661,7 +737,7 @@ export type GetTableResponse = Message<"thousand.v1.GetTableResponse"> & {
  * Use `create(GetTableResponseSchema)` to create a new message.
  */
 export const GetTableResponseSchema: GenMessage<GetTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 13);
+  messageDesc(file_thousand_v1_table_service, 14);
 
 /**
  * JoinTable's request.
@@ -710,6 +786,14 @@ export type JoinTableRequest = Message<"thousand.v1.JoinTableRequest"> & {
    * @generated from field: string client_seed = 5;
    */
   clientSeed: string;
+
+  /**
+   * The table's invite code, when it has one (Table.invite_required); INVITE_INVALID when missing or wrong.
+   * Not needed for a seat reserved for the calling player.
+   *
+   * @generated from field: string invite_code = 6;
+   */
+  inviteCode: string;
 };
 
 /**
@@ -717,7 +801,7 @@ export type JoinTableRequest = Message<"thousand.v1.JoinTableRequest"> & {
  * Use `create(JoinTableRequestSchema)` to create a new message.
  */
 export const JoinTableRequestSchema: GenMessage<JoinTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 14);
+  messageDesc(file_thousand_v1_table_service, 15);
 
 /**
  * JoinTable's response.
@@ -753,7 +837,7 @@ export type JoinTableResponse = Message<"thousand.v1.JoinTableResponse"> & {
  * Use `create(JoinTableResponseSchema)` to create a new message.
  */
 export const JoinTableResponseSchema: GenMessage<JoinTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 15);
+  messageDesc(file_thousand_v1_table_service, 16);
 
 /**
  * LeaveTable's request (the seat token goes in metadata).
@@ -774,7 +858,7 @@ export type LeaveTableRequest = Message<"thousand.v1.LeaveTableRequest"> & {
  * Use `create(LeaveTableRequestSchema)` to create a new message.
  */
 export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 16);
+  messageDesc(file_thousand_v1_table_service, 17);
 
 /**
  * LeaveTable's response.
@@ -795,7 +879,7 @@ export type LeaveTableResponse = Message<"thousand.v1.LeaveTableResponse"> & {
  * Use `create(LeaveTableResponseSchema)` to create a new message.
  */
 export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 17);
+  messageDesc(file_thousand_v1_table_service, 18);
 
 /**
  * SubmitAction's request (the seat token goes in metadata).
@@ -839,7 +923,7 @@ export type SubmitActionRequest = Message<"thousand.v1.SubmitActionRequest"> & {
  * Use `create(SubmitActionRequestSchema)` to create a new message.
  */
 export const SubmitActionRequestSchema: GenMessage<SubmitActionRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 18);
+  messageDesc(file_thousand_v1_table_service, 19);
 
 /**
  * SubmitAction's response.
@@ -860,7 +944,7 @@ export type SubmitActionResponse = Message<"thousand.v1.SubmitActionResponse"> &
  * Use `create(SubmitActionResponseSchema)` to create a new message.
  */
 export const SubmitActionResponseSchema: GenMessage<SubmitActionResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 19);
+  messageDesc(file_thousand_v1_table_service, 20);
 
 /**
  * ReclaimSeat's request (the seat token goes in metadata).
@@ -881,7 +965,7 @@ export type ReclaimSeatRequest = Message<"thousand.v1.ReclaimSeatRequest"> & {
  * Use `create(ReclaimSeatRequestSchema)` to create a new message.
  */
 export const ReclaimSeatRequestSchema: GenMessage<ReclaimSeatRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 20);
+  messageDesc(file_thousand_v1_table_service, 21);
 
 /**
  * ReclaimSeat's response.
@@ -902,7 +986,7 @@ export type ReclaimSeatResponse = Message<"thousand.v1.ReclaimSeatResponse"> & {
  * Use `create(ReclaimSeatResponseSchema)` to create a new message.
  */
 export const ReclaimSeatResponseSchema: GenMessage<ReclaimSeatResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 21);
+  messageDesc(file_thousand_v1_table_service, 22);
 
 /**
  * ExportTable's request.
@@ -923,7 +1007,7 @@ export type ExportTableRequest = Message<"thousand.v1.ExportTableRequest"> & {
  * Use `create(ExportTableRequestSchema)` to create a new message.
  */
 export const ExportTableRequestSchema: GenMessage<ExportTableRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 22);
+  messageDesc(file_thousand_v1_table_service, 23);
 
 /**
  * ExportTable's response.
@@ -946,7 +1030,7 @@ export type ExportTableResponse = Message<"thousand.v1.ExportTableResponse"> & {
  * Use `create(ExportTableResponseSchema)` to create a new message.
  */
 export const ExportTableResponseSchema: GenMessage<ExportTableResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 23);
+  messageDesc(file_thousand_v1_table_service, 24);
 
 /**
  * StreamEvents's request (the seat token, if any, goes in metadata).
@@ -984,7 +1068,7 @@ export type StreamEventsRequest = Message<"thousand.v1.StreamEventsRequest"> & {
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 24);
+  messageDesc(file_thousand_v1_table_service, 25);
 
 /**
  * A seat was taken.
@@ -1019,7 +1103,7 @@ export type SeatTaken = Message<"thousand.v1.SeatTaken"> & {
  * Use `create(SeatTakenSchema)` to create a new message.
  */
 export const SeatTakenSchema: GenMessage<SeatTaken> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 25);
+  messageDesc(file_thousand_v1_table_service, 26);
 
 /**
  * A seat was given up and is open again.
@@ -1040,7 +1124,7 @@ export type SeatReleased = Message<"thousand.v1.SeatReleased"> & {
  * Use `create(SeatReleasedSchema)` to create a new message.
  */
 export const SeatReleasedSchema: GenMessage<SeatReleased> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 26);
+  messageDesc(file_thousand_v1_table_service, 27);
 
 /**
  * A seat's time ran out (see TimeControl); the policy then acts: SeatTakenOver follows.
@@ -1068,7 +1152,7 @@ export type TurnTimedOut = Message<"thousand.v1.TurnTimedOut"> & {
  * Use `create(TurnTimedOutSchema)` to create a new message.
  */
 export const TurnTimedOutSchema: GenMessage<TurnTimedOut> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 27);
+  messageDesc(file_thousand_v1_table_service, 28);
 
 /**
  * The server's bot plays this seat from now on: after a timeout, until SeatReclaimed (or, forfeited, to the
@@ -1105,7 +1189,7 @@ export type SeatTakenOver = Message<"thousand.v1.SeatTakenOver"> & {
  * Use `create(SeatTakenOverSchema)` to create a new message.
  */
 export const SeatTakenOverSchema: GenMessage<SeatTakenOver> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 28);
+  messageDesc(file_thousand_v1_table_service, 29);
 
 /**
  * The seat is its player's again: they took it back (ReclaimSeat, an action, their stream opening again), or
@@ -1127,7 +1211,7 @@ export type SeatReclaimed = Message<"thousand.v1.SeatReclaimed"> & {
  * Use `create(SeatReclaimedSchema)` to create a new message.
  */
 export const SeatReclaimedSchema: GenMessage<SeatReclaimed> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 29);
+  messageDesc(file_thousand_v1_table_service, 30);
 
 /**
  * The server stopped the table before its game ended: the table is finished (TABLE_STATUS_FINISHED), no
@@ -1156,7 +1240,7 @@ export type TableStopped = Message<"thousand.v1.TableStopped"> & {
  * Use `create(TableStoppedSchema)` to create a new message.
  */
 export const TableStoppedSchema: GenMessage<TableStopped> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 30);
+  messageDesc(file_thousand_v1_table_service, 31);
 
 /**
  * One event of a table.
@@ -1241,7 +1325,7 @@ export type Event = Message<"thousand.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 31);
+  messageDesc(file_thousand_v1_table_service, 32);
 
 /**
  * Whose turn it is, sent with the last message of every batch of events.
@@ -1296,7 +1380,7 @@ export type Turn = Message<"thousand.v1.Turn"> & {
  * Use `create(TurnSchema)` to create a new message.
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 32);
+  messageDesc(file_thousand_v1_table_service, 33);
 
 /**
  * A full picture of the table for this stream's seat: the starting point before the events.
@@ -1334,7 +1418,7 @@ export type Snapshot = Message<"thousand.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 33);
+  messageDesc(file_thousand_v1_table_service, 34);
 
 /**
  * The deal in progress on a fair table as a stream that saw it begin has it (Snapshot.deal): its number, its
@@ -1375,7 +1459,7 @@ export type DealInProgress = Message<"thousand.v1.DealInProgress"> & {
  * Use `create(DealInProgressSchema)` to create a new message.
  */
 export const DealInProgressSchema: GenMessage<DealInProgress> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 34);
+  messageDesc(file_thousand_v1_table_service, 35);
 
 /**
  * An event of the table with its sequence number (the same as it has on a stream).
@@ -1403,7 +1487,7 @@ export type SequencedEvent = Message<"thousand.v1.SequencedEvent"> & {
  * Use `create(SequencedEventSchema)` to create a new message.
  */
 export const SequencedEventSchema: GenMessage<SequencedEvent> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 35);
+  messageDesc(file_thousand_v1_table_service, 36);
 
 /**
  * One message of StreamEvents.
@@ -1463,7 +1547,7 @@ export type StreamEventsResponse = Message<"thousand.v1.StreamEventsResponse"> &
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 36);
+  messageDesc(file_thousand_v1_table_service, 37);
 
 /**
  * Play's request: the first starts the stream, each later one carries an action of the seat.
@@ -1500,7 +1584,7 @@ export type PlayRequest = Message<"thousand.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 37);
+  messageDesc(file_thousand_v1_table_service, 38);
 
 /**
  * Opens a Play stream on a table (the seat comes from the seat token in metadata).
@@ -1529,7 +1613,7 @@ export type PlayStart = Message<"thousand.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 38);
+  messageDesc(file_thousand_v1_table_service, 39);
 
 /**
  * An action sent on a Play stream: SubmitActionRequest's fields but the table's id.
@@ -1567,7 +1651,7 @@ export type PlayAction = Message<"thousand.v1.PlayAction"> & {
  * Use `create(PlayActionSchema)` to create a new message.
  */
 export const PlayActionSchema: GenMessage<PlayAction> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 39);
+  messageDesc(file_thousand_v1_table_service, 40);
 
 /**
  * One message of a Play stream: an update, an action's result, or both (the result then belongs after the
@@ -1597,7 +1681,7 @@ export type PlayResponse = Message<"thousand.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 40);
+  messageDesc(file_thousand_v1_table_service, 41);
 
 /**
  * What became of an action sent on a Play stream.
@@ -1633,7 +1717,7 @@ export type ActionResult = Message<"thousand.v1.ActionResult"> & {
  * Use `create(ActionResultSchema)` to create a new message.
  */
 export const ActionResultSchema: GenMessage<ActionResult> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 41);
+  messageDesc(file_thousand_v1_table_service, 42);
 
 /**
  * Why an action was refused: the error SubmitAction would have returned, spelled out as fields.
@@ -1683,7 +1767,7 @@ export type ActionRefusal = Message<"thousand.v1.ActionRefusal"> & {
  * Use `create(ActionRefusalSchema)` to create a new message.
  */
 export const ActionRefusalSchema: GenMessage<ActionRefusal> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 42);
+  messageDesc(file_thousand_v1_table_service, 43);
 
 /**
  * Which game a table plays.
@@ -1862,6 +1946,13 @@ export enum StopReason {
    * @generated from enum value: STOP_REASON_MOVE_LIMIT = 1;
    */
   MOVE_LIMIT = 1,
+
+  /**
+   * An operator closed the table (AdminService.CloseTable); TableStopped.message gives their reason.
+   *
+   * @generated from enum value: STOP_REASON_CLOSED_BY_OPERATOR = 2;
+   */
+  CLOSED_BY_OPERATOR = 2,
 }
 
 /**
@@ -1906,6 +1997,23 @@ export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
  * |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
  * | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
  * |                      |                     | RetryInfo, here or on any node                             |
+ * | INVITE_INVALID       | PERMISSION_DENIED   | JoinTable: the table needs an invite code; it is missing   |
+ * |                      |                     | or wrong                                                   |
+ * | SEAT_RESERVED        | PERMISSION_DENIED   | JoinTable: the seat is reserved for another player         |
+ * | PLAYER_TOKEN_INVALID | UNAUTHENTICATED     | the `authorization` credential is malformed, expired or    |
+ * |                      |                     | not valid here; metadata `problem` says what is wrong      |
+ * | PLAYER_BANNED        | PERMISSION_DENIED   | the player is banned; metadata `until` (RFC 3339, empty:   |
+ * |                      |                     | no end)                                                    |
+ * | IDENTITY_UNAVAILABLE | UNAVAILABLE         | the identity provider's keys could not be read; retry      |
+ * | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
+ * | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
+ * | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+ *
+ * Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
+ * `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
+ * token of an issuer the server trusts. Anonymous calls, with seat tokens only, work as they always did; a
+ * player's credential adds what belongs to players: unlisted tables the player is part of in ListTables, a
+ * seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
  *
  * A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
  * node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,

@@ -1,0 +1,190 @@
+"""Private tables at the service layer: who may list a table and who may join it.
+
+A table created unlisted, with an invite code or with reserved seats has a :class:`~server.identity.values.
+Privacy` row in the players' store, keyed by its id; a table without one is public, as every table was.
+ListTables leaves an unlisted table out for everyone but its players (its creator, the players its seats are
+held for, those who took a seat there); JoinTable needs the invite code, unless the seat is reserved for the
+caller, and never gives a seat reserved for another player. The checks are made before the table's own
+JoinTable, which then takes the very seat they chose.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from server.errors import ErrorReason, ServiceError
+from server.identity.credentials import Identities, stored
+from server.identity.values import Player, PlayerSeat, Privacy, secret_hash
+from thousand.v1 import table_service_pb2 as pb
+
+INVITE_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
+MIN_INVITE_SYMBOLS: Final = 8
+"""Different characters an invite code has at least: 16 random bytes in base64url have about 18."""
+MAX_PLAYER_ID_LENGTH: Final = 64
+
+
+@dataclass(frozen=True, slots=True)
+class JoinGate:
+    """What JoinTable may do at one private table, for one caller."""
+
+    privacy: Privacy
+    player_id: str
+    """The caller's player ("" when anonymous)."""
+    invited: bool
+    """Whether the call carried the table's invite code (or the table needs none)."""
+
+    def seat(self, table: pb.Table, requested: int | None) -> int | None:
+        """The seat to take: the one asked for, else the caller's reserved seat, else a free one not held
+        for another; None when no open seat is free (the table then says TABLE_FULL).
+
+        :raises ServiceError: SEAT_RESERVED, INVITE_INVALID.
+        """
+        reserved = self.privacy.reservations
+        if requested is not None:
+            self._check(reserved.get(requested))
+            return requested
+        free = [s.seat for s in table.seats if s.kind == pb.SEAT_KIND_OPEN and not s.taken]
+        mine = [seat for seat in free if self.player_id and reserved.get(seat) == self.player_id]
+        if mine:
+            return mine[0]
+        unreserved = [seat for seat in free if seat not in reserved]
+        if not free:
+            return None
+        if not unreserved:
+            raise ServiceError(ErrorReason.SEAT_RESERVED, "every free seat is reserved for another player")
+        self._check(None)
+        return unreserved[0]
+
+    def _check(self, holder: str | None) -> None:
+        if holder is not None:
+            if holder != self.player_id:
+                raise ServiceError(ErrorReason.SEAT_RESERVED, "the seat is reserved for another player")
+            return
+        if not self.invited:
+            raise ServiceError(ErrorReason.INVITE_INVALID, "the table needs its invite code (invite_code)")
+
+
+class TableAccess:
+    """Private tables' rows in the players' store, and the checks made of them."""
+
+    def __init__(self, identities: Identities) -> None:
+        self.identities = identities
+        self.store = identities.store
+
+    async def prepare(
+        self, request: pb.CreateTableRequest, open_seats: Sequence[bool], creator: Player | None
+    ) -> Privacy | None:
+        """The privacy a CreateTable asks for (its table id not known yet), checked; None for a public table.
+
+        :raises ServiceError: INVALID_ARGUMENT (fields ``invite_code``, ``reservations``), PLAYER_NOT_FOUND.
+        """
+        invite = request.invite_code
+        if invite and not INVITE_FORMAT.fullmatch(invite):
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "invite_code must be 16 to 128 characters of A-Z a-z 0-9 - _ (or empty: no invite)",
+                field="invite_code",
+            )
+        if invite and len(set(invite)) < MIN_INVITE_SYMBOLS:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                "invite_code does not look random: draw it from a secure source (16 bytes in base64url)",
+                field="invite_code",
+            )
+        reservations: dict[int, str] = {}
+        for reservation in request.reservations:
+            seat, player_id = reservation.seat, reservation.player_id
+            if not 0 <= seat < len(open_seats) or not open_seats[seat]:
+                raise ServiceError(
+                    ErrorReason.INVALID_ARGUMENT,
+                    f"reservations: seat {seat} is not an open seat",
+                    field="reservations",
+                )
+            if seat in reservations:
+                raise ServiceError(
+                    ErrorReason.INVALID_ARGUMENT,
+                    f"reservations: seat {seat} is reserved twice",
+                    field="reservations",
+                )
+            if not player_id or len(player_id) > MAX_PLAYER_ID_LENGTH:
+                raise ServiceError(
+                    ErrorReason.INVALID_ARGUMENT, "reservations: player_id is required", field="reservations"
+                )
+            reservations[seat] = player_id
+        if not (request.unlisted or invite or reservations):
+            return None
+        known = await stored(self.store.players, reservations.values())
+        for player_id in reservations.values():
+            if player_id not in known:
+                raise ServiceError(ErrorReason.PLAYER_NOT_FOUND, f"reservations: no player {player_id!r}")
+        return Privacy(
+            "",
+            unlisted=request.unlisted,
+            invite_hash=secret_hash(invite) if invite else b"",
+            reservations=reservations,
+            creator=creator.player_id if creator is not None else "",
+        )
+
+    async def created(self, privacy: Privacy, table: pb.Table) -> pb.Table:
+        """Keep a new table's privacy; the table as its creator sees it."""
+        kept = Privacy(
+            table.table_id, privacy.unlisted, privacy.invite_hash, privacy.reservations, privacy.creator
+        )
+        await stored(self.store.put_privacy, kept)
+        return decorated(table, kept)
+
+    async def gate(self, table_id: str, player: Player | None, invite: str) -> JoinGate | None:
+        """JoinTable's checks at a private table; None at a public one."""
+        privacy = (await stored(self.store.privacy, [table_id])).get(table_id)
+        if privacy is None or not (privacy.invite_hash or privacy.reservations):
+            return None
+        invited = not privacy.invite_hash or (
+            bool(invite) and hmac.compare_digest(secret_hash(invite), privacy.invite_hash)
+        )
+        return JoinGate(privacy, player.player_id if player is not None else "", invited)
+
+    async def joined(self, player: Player, table: pb.Table, seat: int, token: str, game: str) -> None:
+        """A player took a seat: it is theirs (their history, their way back to it)."""
+        record = PlayerSeat(player.player_id, table.table_id, seat, secret_hash(token), time.time(), game)
+        await stored(self.store.add_seat, record)  # a seat already a player's stays theirs
+
+    async def visible(self, tables: Sequence[pb.Table], player: Player | None) -> list[pb.Table]:
+        """ListTables' page without the unlisted tables the caller is not a player of, each described with
+        its privacy."""
+        private = await stored(self.store.privacy, [t.table_id for t in tables])
+        if not private:
+            return list(tables)
+        seated: set[str] = set()
+        if player is not None:
+            unlisted = [
+                table_id for table_id, p in private.items() if p.unlisted and not p.member(player.player_id)
+            ]
+            seated = await stored(self.store.seats_at, unlisted, player.player_id)
+        shown = []
+        for table in tables:
+            privacy = private.get(table.table_id)
+            if privacy is not None and privacy.unlisted:
+                member = player is not None and (privacy.member(player.player_id) or table.table_id in seated)
+                if not member:
+                    continue
+            shown.append(decorated(table, privacy) if privacy is not None else table)
+        return shown
+
+    async def describe(self, table: pb.Table) -> pb.Table:
+        """A table described with its privacy."""
+        privacy = (await stored(self.store.privacy, [table.table_id])).get(table.table_id)
+        return table if privacy is None else decorated(table, privacy)
+
+
+def decorated(table: pb.Table, privacy: Privacy) -> pb.Table:
+    """The table's description with what its privacy adds (Table.unlisted, invite_required, reserved_for)."""
+    table.unlisted = privacy.unlisted
+    table.invite_required = bool(privacy.invite_hash)
+    for seat in table.seats:
+        seat.reserved_for = privacy.reservations.get(seat.seat, "")
+    return table

@@ -1,0 +1,52 @@
+// A real OpenID Connect provider for the tests (tests/oidc_harness.py starts it, stops it by its PID).
+//
+// node provider.mjs CONFIG.json: {"port": 0 or a port, "audience": "...", "jwks": {"keys": [private JWKs]},
+// "clients": [{"client_id": "...", "client_secret": "...", "roles": ["..."]}]}. It listens on 127.0.0.1 and
+// prints one JSON line {"issuer": "http://127.0.0.1:PORT"} once it serves. Each client gets JWT access tokens
+// for the audience by the client credentials grant (RFC 6749 4.4, with a resource indicator, RFC 8707): the
+// token's `sub` is the client's id, `roles` its roles. The keys are the test's own, so that it can rotate
+// them (a restart on the same port with other keys).
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import Provider from 'oidc-provider';
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const roles = new Map(config.clients.map((client) => [client.client_id, client.roles ?? []]));
+const server = createServer();
+
+server.listen(config.port, '127.0.0.1', () => {
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const provider = new Provider(issuer, {
+    jwks: config.jwks,
+    clients: config.clients.map((client) => ({
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+    })),
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => config.audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          audience: config.audience,
+          scope: 'play',
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: 600,
+          jwt: { sign: { alg: config.jwks.keys[0].alg } },
+        }),
+      },
+    },
+    extraTokenClaims: (ctx, token) => ({ roles: roles.get(token.clientId) ?? [] }),
+  });
+  server.on('request', provider.callback());
+  process.stdout.write(`${JSON.stringify({ issuer })}\n`);
+});
+
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}
