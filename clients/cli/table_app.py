@@ -36,7 +36,7 @@ from clients.cli.rules_text import clock_lines, rules_lines
 from clients.cli.screens import AskScreen, TextScreen, coloured, localize_bindings
 from clients.cli.text import seat_name
 from clients.errors import ServerError, error_words
-from clients.i18n import t
+from clients.i18n import current, t
 from clients.session import TableSession
 
 FRAME_SECONDS: Final = 0.05
@@ -100,6 +100,8 @@ class TableApp(App[int]):
     def __init__(self, session: TableSession) -> None:
         super().__init__()
         localize_bindings(self)
+        self.use_command_palette = current().lang == "en"
+        """Textual's command palette speaks English only: offered in English alone."""
         assert session.table is not None, "join or watch the table first"
         self.session = session
         self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
@@ -159,7 +161,7 @@ class TableApp(App[int]):
                 for panel in self.RIGHT:
                     yield Static(id=panel)
                 yield RichLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
-        yield Footer()
+        yield Footer(show_command_palette=self.use_command_palette)
 
     def on_mount(self) -> None:
         self.title = t(f"term.game_{self.entry.game.name}")

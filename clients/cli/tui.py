@@ -142,12 +142,23 @@ class ThousandApp(TableApp):
         return text
 
     def seat_rows(self, v: View, text: Text) -> None:
-        """A line per seat of the deal: cards held, tricks and points taken, and who plays it."""
+        """A line per seat of the deal: cards held, tricks and points taken, and who plays it; with the short
+        names when the full ones would not fit the panel (longer words in some languages)."""
         f = self.follower
-        width = max((len(seat_name(f.names, s)) for s in v.active), default=0)
+        rows = self.rows_named(v, f.names)
+        room = self.query_one("#table").content_region.width
+        if room and max((len(row) for row, _ in rows), default=0) > room:
+            rows = self.rows_named(v, short_names(f.names))
+        for row, style in rows:
+            text.append(row + "\n", style=style)
+
+    def rows_named(self, v: View, names: list[str]) -> list[tuple[str, str]]:
+        f = self.follower
+        width = max((len(seat_name(names, s)) for s in v.active), default=0)
+        rows = []
         for s in v.active:
             mark = "▶ " if s == v.to_act and not f.finished else "  "
-            name = seat_name(f.names, s).ljust(width)
+            name = seat_name(names, s).ljust(width)
             tricks = v.tricks_won[s]
             count = v.card_counts[s]
             row = mark + name + " " + t("cli.seat_row", cards=f"{count:>2}", tricks=f"{tricks:>2}",
@@ -157,7 +168,8 @@ class ThousandApp(TableApp):
                 row += "  " + t("cli.seat_row_barrel", deal=min(score.barrel_deals + 1, 3))
             if s in f.away:
                 row += "  " + t("cli.seat_row_bot")
-            text.append(row + "\n", style="bold" if s == f.seat else "")
+            rows.append((row, "bold" if s == f.seat else ""))
+        return rows
 
     def hand(self) -> list[Card]:
         v = self.view
