@@ -10,9 +10,7 @@ import io
 import os
 import re
 import subprocess
-from collections.abc import Iterator
 
-import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Footer, OptionList, Static
@@ -32,12 +30,6 @@ NOT_ENGLISH = frozenset(
     {"Ann", "Bob", "greedy", "random", "Enter", "Escape", "thousand", "join", "leave", "high", "low"}
 )
 """ASCII words that are no English on a translated screen: names, key names, commands typed as they are."""
-
-
-@pytest.fixture
-def language() -> Iterator[None]:
-    yield
-    use("en")  # the other tests read English
 
 
 def english_words(text: str) -> set[str]:
@@ -138,7 +130,6 @@ def whole_game_at_80x24(lang_env: str, expected: str) -> tuple[str, str, set[str
     return run(scenario(), timeout=300)
 
 
-@pytest.mark.usefixtures("language")
 def test_a_whole_game_in_ukrainian_at_80x24() -> None:
     footer, log, seen = whole_game_at_80x24("uk_UA.UTF-8", "uk")
     assert "Правила й клавіші" in footer and "Вихід" in footer
@@ -148,7 +139,6 @@ def test_a_whole_game_in_ukrainian_at_80x24() -> None:
     assert not english_words(log.replace("SEEDED", "")), english_words(log)
 
 
-@pytest.mark.usefixtures("language")
 def test_a_whole_game_in_belarusian_at_80x24() -> None:
     footer, log, seen = whole_game_at_80x24("be_BY.UTF-8", "be")
     assert "Правілы і клавішы" in footer and "Выхад" in footer
