@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run web web-typecheck oidc demo test lint typecheck unit system bench proto proto-release breaking clean
+.PHONY: run web web-typecheck oidc demo test lint typecheck unit system bench proto proto-release breaking clean lock
 
 # Debian packages that tests drive for real (installed when missing and running as root, as CI does):
 # promtool, openssl (the TLS tests' certificates), and the Chromium the web client's browser tests drive (never a browser download).
@@ -14,9 +14,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# requirements.lock: the exact versions of every package, for development and the image (deploy/Dockerfile)
+# alike; `make lock` writes it anew from pyproject.toml's ranges (scripts/lock.py).
+LOCK := requirements.lock
+
+# The rl extra (bots/envs: OpenSpiel, PettingZoo, Gymnasium, numpy) too: tests/test_envs.py runs their checks.
+$(STAMP): $(BIN)/python pyproject.toml $(LOCK)
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,rl]'
 	touch $(STAMP)
+
+## lock: write requirements.lock anew (after changing the dependencies in pyproject.toml, or to update them)
+lock: $(BIN)/python
+	$(BIN)/python scripts/lock.py
 
 ## run: build the web client, start the server: gRPC on 127.0.0.1:50051, the web client and the API for
 ## browsers (Connect, gRPC-Web) on http://127.0.0.1:8080/ (settings: thousand-server --help)
@@ -80,9 +89,11 @@ system:
 
 ## bench: the engine (with OpenSpiel as reference), server (against a bare gRPC echo), capacity and soak benchmarks
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine compiled
 	$(BIN)/python bench/engine.py --game thousand --seconds 10 --engine python
+	$(BIN)/python bench/search.py --decisions 300 --strategies ismcts,expert
+	$(BIN)/python bench/envs.py --seconds 5
 	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10

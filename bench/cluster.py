@@ -9,10 +9,14 @@
   them), each over ``--seconds``; and the server processes' CPU per action (from /proc), the PostgreSQL
   processes' too. The SQLite run is the reference of the same run: ratios, not absolute figures, carry over
   to another machine.
-- **Takeover**: two nodes with ``--lease`` seconds, the tables on node a; once they play, a is SIGKILLed and
-  the database is watched (every 10 ms) for each table's next stored record: the time from the kill to it,
-  p50 and max (the goal: under 2 s with a 2 s lease); and the replay time per table node b logged when it
-  claimed them (``table claimed``'s ``replay_ms``), against the records replayed.
+- **Takeover**: two nodes with ``--lease`` seconds, 1, 10 and 100 (``--takeover-sizes``) live tables on node
+  a; once they play, a is SIGKILLed and the database is watched (every 10 ms) for each table's next stored
+  record: the time from the kill to it, p50 and max (the goal: under 2 s with a 2 s lease); and the replay
+  time per table node b logged when it claimed them (``table claimed``'s ``replay_ms``), against the records
+  replayed: milliseconds per thousand records (a least-squares line through the origin) and the longest.
+- **Rebalance**: three nodes, ``--rebalance-tables`` tables waiting for a player spread evenly; each node in
+  turn is stopped (SIGTERM: its tables go to the others) and started again; the time from the last start to
+  every node holding within one of a fair share.
 
 Everything talks to 127.0.0.1 only and stops by itself; the last line printed is one JSON object.
 """
@@ -23,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import sqlite3
 import subprocess
 import sys
@@ -97,6 +102,8 @@ def nodes(workdir: Path, db: str, names: Sequence[str], lease: float) -> Iterato
                     f"{HOST}:{port}",
                     "--lease-seconds",
                     str(lease),
+                    "--rebalance-seconds",  # the tables stay where they were made: a's, for the takeover
+                    "0",
                 ]
             log = workdir / f"{Path(db).name if not db.startswith('postgresql') else 'pg'}-{name}.log"
             process = start(argv, log, quotas=False)  # one client creates every table
@@ -208,6 +215,7 @@ def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, An
         if line.get("msg") == "table claimed" and line.get("reason") == "takeover"
     ]
     times = sorted(moved.values())
+    pairs = [(int(line["records"]), float(line["replay_ms"])) for line in replays]
     replay_ms = sorted(float(line["replay_ms"]) for line in replays)
     records = sorted(int(line["records"]) for line in replays)
     result = {
@@ -219,6 +227,7 @@ def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, An
         "replay_p50_ms": round(percentile(replay_ms, 0.5), 2) if replay_ms else None,
         "replay_max_ms": round(replay_ms[-1], 2) if replay_ms else None,
         "replayed_records_p50": percentile(records, 0.5) if records else None,
+        **replay_line(pairs),
     }
     print(
         f"takeover with a {lease:g} s lease: {len(moved)}/{len(at_kill)} tables moved;"
@@ -231,11 +240,82 @@ def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, An
     return result
 
 
+def replay_line(replays: list[tuple[int, float]]) -> dict[str, Any]:
+    """Replay time against table length: ms per 1000 records (least squares through the origin)."""
+    if not replays:
+        return {}
+    squares = sum(records * records for records, _ in replays)
+    slope = sum(records * ms for records, ms in replays) / max(1, squares)
+    longest = max(replays)
+    return {
+        "replay_ms_per_1000_records": round(slope * 1000, 2),
+        "longest_replayed_records": longest[0],
+        "longest_replay_ms": round(longest[1], 2),
+    }
+
+
+def rebalance(url: str, tables: int, lease: float, workdir: Path) -> dict[str, Any]:
+    """A rolling restart of three nodes; seconds from the last restart to a fair spread."""
+    names = ["a", "b", "c"]
+    ports = {name: free_port() for name in names}
+
+    def launch(name: str) -> subprocess.Popen[bytes]:
+        argv = [
+            *server_argv(ports[name], url),
+            *("--rate-limit", "0", "--log-format", "json"),
+            *("--node-id", name, "--advertise-address", f"{HOST}:{ports[name]}"),
+            *("--lease-seconds", str(lease)),
+        ]
+        process = start(argv, workdir / f"rebalance-{name}.log", quotas=False)
+        wait_for_port(ports[name], process, workdir / f"rebalance-{name}.log", timeout=60)
+        return process
+
+    processes = {name: launch(name) for name in names}
+    try:
+
+        async def create() -> None:
+            open_seat = pb.SeatConfig(kind=pb.SEAT_KIND_OPEN)
+            for i in range(tables):
+                address = f"{HOST}:{ports[names[i % 3]]}"
+                async with aio.insecure_channel(address) as channel:
+                    request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, seats=[open_seat, BOT, BOT])
+                    await pb_grpc.TableServiceStub(channel).CreateTable(request)
+
+        asyncio.run(create())
+        for name in names:
+            stop(processes[name])
+            processes[name] = launch(name)
+        restarted = time.monotonic()
+        fair = math.ceil(tables / 3)
+        with psycopg.connect(url, autocommit=True) as watch:
+            spread: float | None = None
+            while time.monotonic() - restarted < 120:
+                rows = watch.execute(
+                    "SELECT owner, count(*) FROM thousand.tables WHERE NOT finished GROUP BY owner"
+                ).fetchall()
+                loads = {str(owner): int(count) for owner, count in rows}
+                if sorted(loads) == names and all(abs(c - tables / 3) < 1 + 1e-9 for c in loads.values()):
+                    spread = time.monotonic() - restarted
+                    break
+                time.sleep(0.05)
+    finally:
+        for process in processes.values():
+            stop(process)
+    result = {"tables": tables, "fair_share": fair, "spread_s": None if spread is None else round(spread, 2)}
+    print(f"rebalance after a rolling restart of 3 nodes, {tables} tables: fair in {result['spread_s']} s")
+    return result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured time of each throughput run")
     parser.add_argument("--tables", type=int, default=24, help="bot tables in each run")
     parser.add_argument("--lease", type=float, default=2.0, help="the takeover run's --lease-seconds")
+    parser.add_argument(
+        "--takeover-sizes", default="1,10,100", help="live tables on the killed node, one run each"
+    )
+    parser.add_argument("--rebalance-tables", type=int, default=30, help="tables of the rebalance run")
+    parser.add_argument("--skip-throughput", action="store_true", help="only the takeovers and the rebalance")
     args = parser.parse_args(argv)
     print(f"load average before: {load_average()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="thousand-bench-cluster-") as directory:
@@ -244,34 +324,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             database.start()
             common = {"tables": args.tables, "seconds": args.seconds, "workdir": workdir}
-            runs = [
-                throughput(
-                    label="sqlite, 1 process",
-                    db=str(workdir / "bench.db"),
-                    names=["a"],
-                    database=None,
-                    **common,
-                ),
-                throughput(
-                    label="postgresql, 1 node",
-                    db=database.create_database("one"),
-                    names=["a"],
-                    database=database,
-                    **common,
-                ),
-                throughput(
-                    label="postgresql, 2 nodes",
-                    db=database.create_database("two"),
-                    names=["a", "b"],
-                    database=database,
-                    **common,
-                ),
+            runs = (
+                []
+                if args.skip_throughput
+                else [
+                    throughput(
+                        label="sqlite, 1 process",
+                        db=str(workdir / "bench.db"),
+                        names=["a"],
+                        database=None,
+                        **common,
+                    ),
+                    throughput(
+                        label="postgresql, 1 node",
+                        db=database.create_database("one"),
+                        names=["a"],
+                        database=database,
+                        **common,
+                    ),
+                    throughput(
+                        label="postgresql, 2 nodes",
+                        db=database.create_database("two"),
+                        names=["a", "b"],
+                        database=database,
+                        **common,
+                    ),
+                ]
+            )
+            moved = [
+                takeover(database.create_database(f"takeover{size}"), int(size), args.lease, workdir)
+                for size in args.takeover_sizes.split(",")
             ]
-            moved = takeover(database.create_database("takeover"), args.tables, args.lease, workdir)
+            spread = rebalance(
+                database.create_database("rebalance"), args.rebalance_tables, args.lease, workdir
+            )
         finally:
             database.remove()
-    reference = runs[0]
     for run in runs[1:]:
+        reference = runs[0]
         run["cpu_ratio_to_sqlite"] = round(
             run["server_cpu_ms_per_action"] / max(1e-9, reference["server_cpu_ms_per_action"]), 2
         )
@@ -279,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run["actions_per_s"] / max(1e-9, reference["actions_per_s"]), 2
         )
     print(f"load average after: {load_average()}", flush=True)
-    print(json.dumps({"throughput": runs, "takeover": moved}))
+    print(json.dumps({"throughput": runs, "takeover": moved, "rebalance": spread}))
     return 0
 
 

@@ -114,9 +114,10 @@ class ServerPlace:
             )
 
 
-def server_argv(port: int, db: str = ":memory:") -> list[str]:
-    """The game server as an operator would start it, quiet, its store in memory unless ``db`` says a file."""
-    return [
+def server_argv(port: int, db: str = ":memory:", *, fast_bots: bool = True) -> list[str]:
+    """The game server as an operator would start it, quiet, its store in memory unless ``db`` says a file;
+    ``fast_bots=False``: the server's own bots at its default pace."""
+    argv = [
         sys.executable,
         "-m",
         "server.app",
@@ -128,9 +129,10 @@ def server_argv(port: int, db: str = ":memory:") -> list[str]:
         db,
         "--log-level",
         "warning",
-        "--bot-pace",
-        "0",  # the bots as fast as they can: a benchmark measures the server, not a person's patience
     ]
+    if fast_bots:  # the bots as fast as they can: a benchmark measures the server, not a person's patience
+        argv += ["--bot-pace", "0"]
+    return argv
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0) -> None:

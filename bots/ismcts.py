@@ -117,6 +117,21 @@ def rollout(deal: Deal, rng: random.Random, relative: float, tuning: Tuning) -> 
         deal.apply(seat, rollout_action(deal, rng, relative, tuning))
 
 
+RESERVE = 0.25
+"""The share of a decision's budget kept back from the search: an iteration under way when the search's
+deadline passes is finished, and the rest of the decision (the heuristic's default, sampling the last
+world) takes time too; bench/search.py measures the decision time's p99 against the budget."""
+
+
+def search_deadline(begun: float, budget_ms: float, due: float | None) -> float:
+    """The ``perf_counter()`` instant a search begun at ``begun`` stops: the budget's end or the Turn's
+    deadline (``due``, a ``time.monotonic()`` instant), whichever is first, less :data:`RESERVE`."""
+    allowed = budget_ms / 1000.0 if budget_ms > 0 else math.inf
+    if due is not None:
+        allowed = min(allowed, max(0.0, due - time.monotonic() + (time.perf_counter() - begun)))
+    return begun + allowed * (1.0 - RESERVE) if allowed != math.inf else math.inf
+
+
 class IsmctsStrategy:
     """Information-set MCTS with heuristic rollouts; see the module docstring."""
 
@@ -136,6 +151,8 @@ class IsmctsStrategy:
         self._belief: Belief | None = None
         self._heuristic = HeuristicStrategy(self.options, tuning)
         self.stats = SearchStats()
+        self._due: float | None = None
+        """The Turn's deadline (``time.monotonic()``) while ``choose_by`` runs."""
 
     def observe(self, view: View) -> None:
         if view.viewer is None:
@@ -145,7 +162,16 @@ class IsmctsStrategy:
         self._belief.update(view)
         self._heuristic.observe(view)
 
+    def choose_by(self, view: View, rng: random.Random, deadline: float) -> Action:
+        """``choose``, ready by ``deadline`` (``time.monotonic()``) or within the budget, if sooner."""
+        self._due = deadline
+        try:
+            return self.choose(view, rng)
+        finally:
+            self._due = None
+
     def choose(self, view: View, rng: random.Random) -> Action:
+        begun = time.perf_counter()
         self.observe(view)
         rng = self._rng or rng
         self.stats = SearchStats()
@@ -159,7 +185,8 @@ class IsmctsStrategy:
             return default
         start = time.perf_counter()
         sampler = WorldSampler(view, self._belief)
-        search = _Search(view, sampler, rng, self.options, tuning=self.tuning, start=start)
+        search = _Search(view, sampler, rng, self.options, tuning=self.tuning, start=begun)
+        search.deadline = min(search.deadline, search_deadline(begun, self.options.budget_ms, self._due))
         if view.phase is Phase.PLAY:
             action = search.tree(default)
         else:
@@ -307,18 +334,27 @@ class _Search:
                 return None if n == 0 else self._pick(candidates, totals, squares, n)
             base = [0.0] * len(candidates)
             for k, action in enumerate(candidates):
+                if k and n and not self.more(i):
+                    break  # out of time mid-world: this world's comparison is left out
                 deal = clone_deal(world)
                 deal.apply(seat, action)
                 rollout(deal, self.rng, self.relative, self.tuning)
                 base[k] = utilities(deal, self.relative)[seat]
                 i += 1
-            for k in range(len(candidates)):
-                totals[k] += base[k]
-                d = base[k] - base[0]
-                squares[k] += d * d
-            n += 1
+            else:
+                self._tally(base, totals, squares)
+                n += 1
+                continue
+            break
         self.stats.iterations = i
         return self._pick(candidates, totals, squares, n)
+
+    @staticmethod
+    def _tally(base: list[float], totals: list[float], squares: list[float]) -> None:
+        for k in range(len(base)):
+            totals[k] += base[k]
+            d = base[k] - base[0]
+            squares[k] += d * d
 
     def _pick(self, candidates: list[Action], totals: list[float], squares: list[float], n: int) -> Action:
         """The best candidate if it beats the heuristic's (candidate 0) clearly, else the heuristic's."""

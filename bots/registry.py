@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from bots.blagogo import BLAGOGO, BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
+from bots.expert import ExpertStrategy
 from bots.heuristic import HeuristicStrategy
 from bots.ismcts import IsmctsStrategy
 from bots.strategy import GameStrategies, GreedyStrategy, RandomStrategy, Strategy, StrategyOptions
@@ -21,13 +22,14 @@ STRATEGIES: dict[str, Callable[[StrategyOptions], Strategy]] = {
     "greedy": GreedyStrategy,
     "heuristic": HeuristicStrategy,
     "ismcts": IsmctsStrategy,
+    "expert": ExpertStrategy,
 }
 """Thousand's strategies by name: ``STRATEGIES[name](options)`` builds one for one seat."""
 
 THOUSAND: Final = GameStrategies(
     "Thousand",
     STRATEGIES,
-    searching=frozenset({"ismcts"}),
+    searching=frozenset({"ismcts", "expert"}),
     stateless=frozenset({"random", "greedy"}),
 )
 """Thousand's registry: the heuristic and ISMCTS remember the deal from view to view (``observe``)."""

@@ -41,6 +41,24 @@ class Strategy(Protocol):
         ...
 
 
+@runtime_checkable
+class TimedStrategy(Protocol):
+    """A strategy that can be told when its decision is due (the Turn's deadline): a search fits its
+    thinking into ``min(budget, deadline)``."""
+
+    def choose_by(self, view: View, rng: random.Random, deadline: float) -> Action:
+        """As ``choose``, ready by ``deadline`` (a ``time.monotonic()`` instant)."""
+        ...
+
+
+def decide(strategy: Strategy, view: View, rng: random.Random, deadline: float | None = None) -> Action:
+    """Ask ``strategy`` for its decision, handing it the ``deadline`` (``time.monotonic()``; None: none)
+    when it can take one (:class:`TimedStrategy`): what the SDK and the server's bot seats call."""
+    if deadline is not None and isinstance(strategy, TimedStrategy):
+        return strategy.choose_by(view, rng, deadline)
+    return strategy.choose(view, rng)
+
+
 @dataclass(frozen=True, slots=True)
 class StrategyOptions:
     """Options shared by the strategies; each uses the ones that concern it.

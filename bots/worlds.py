@@ -31,11 +31,13 @@ from engine import (
     DeclareDark,
     DeclineDark,
     DiscardCard,
+    Game,
     GiveCard,
     NameContract,
     Pass,
     Phase,
     PlayCard,
+    Shuffle,
     View,
 )
 from engine.cards import CARDS, points_of
@@ -78,6 +80,56 @@ class WorldSampler:
             if deal is not None:
                 return deal
         return None
+
+    def sample_game(self, rng: random.Random, attempts: int = MAX_ATTEMPTS) -> Game | None:
+        """A whole :class:`engine.Game` in the view's state, or None if no consistent world was found.
+
+        The game's score sheet is the view's (every public line of it), its current deal is a sampled world
+        dealt by ``apply_chance`` from the world's deck and replayed action by action through ``Game.apply``,
+        so its ``history`` and ``events`` are a real game's and it can be copied (``Game.copy``) and played
+        on past this deal: later deals follow from ``seed``, not from the real table's. What a view does not
+        say is set to what a game in this state can hold: the deals before this one are counted as dealt
+        and played, and golden deals (T-30) as all played unless this one is golden.
+        """
+        for _ in range(attempts):
+            world = self._attempt(rng)
+            if world is None:
+                continue
+            game = self._game(world, rng.randrange(1 << 62))
+            if game is not None:
+                return game
+        return None
+
+    def _game(self, world: _World, seed: int) -> Game | None:
+        facts = self.facts
+        view = facts.view
+        rules = facts.rules
+        game = Game(rules, seed, first_dealer=view.dealer)
+        for line in view.scores:
+            record = game.records[line.seat]
+            record.score, record.bolts, record.on_barrel = line.score, line.bolts, line.on_barrel
+            record.barrel_deals, record.barrel_visits, record.falls = (
+                line.barrel_deals,
+                line.barrel_visits,
+                line.falls,
+            )
+        game.deals_dealt = game.deals_played = view.deal_number - 1
+        game.golden_played = 0 if view.kind is DealKind.GOLDEN else rules.players
+        if game.next_setup().kind is not view.kind:
+            self._fail("deal kind")
+            return None
+        try:
+            game.apply_chance(Shuffle(tuple(CARDS[i] for i in world.order)))
+            for seat, action in self.history(world):
+                game.apply(seat, action)
+        except ActionError:
+            self._fail("replay rejected")
+            return None
+        deal = game.deal
+        if deal is None or not self._matches(deal):
+            self._fail("replay differs")
+            return None
+        return game
 
     def _attempt(self, rng: random.Random) -> _World | None:
         """Sample the cards of one world, or None when this attempt ran into a contradiction."""

@@ -249,17 +249,36 @@ class Deal(DealState):
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Apply ``seat``'s action and return the events it produced.
+    def validate(self, seat: int, action: object) -> None:
+        """Raise why ``action`` is illegal for ``seat`` now, exactly as :meth:`apply` would; return None if
+        it is legal (T-34: the legal list is complete, so legal means listed, by identity or equality).
 
-        Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
+        :raises IllegalActionError: with the reason :meth:`apply` gives (engine.rejections).
+        :raises InvalidActionError: for a malformed action.
         """
+        self._need_turn(seat)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        for candidate in legal:
+            if candidate is action or candidate == action:
+                return
+        raise why_illegal(self, seat, action)
+
+    def _need_turn(self, seat: int) -> None:
         if self.phase is OVER_PHASE:
             raise IllegalActionError(Reason.GAME_OVER, "the deal is over")
         if seat != self.to_act:
             raise IllegalActionError(
                 Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not seat {seat}'s"
             )
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``seat``'s action and return the events it produced.
+
+        Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
+        """
+        self._need_turn(seat)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()

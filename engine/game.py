@@ -105,6 +105,31 @@ class Game:
         """Every applied action with its seat (None for chance), enough to replay the game (T-35)."""
         self.events: list[Event] = [GameStarted(rules, first_dealer)]
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands, without replaying its history: what a search needs
+        to play many futures of one position (bench/copy.py measures it against a replay).
+
+        The score sheet, the deal (``Deal.copy``), the history and the events are copied; their immutable
+        values (actions, events, cards) are shared. Spelled out attribute by attribute for the compiled
+        engine, as ``Deal.copy`` is; tests/test_game_copy.py checks that every attribute is copied.
+        """
+        fair = None if self.fair is None else self.fair.copy()
+        twin = Game(self.rules, self.seed, self.first_dealer, fair=fair)
+        twin.dealer = self.dealer
+        twin.records = [
+            SeatRecord(r.score, r.bolts, r.on_barrel, r.barrel_deals, r.barrel_visits, r.falls)
+            for r in self.records
+        ]
+        twin.deal = None if self.deal is None else self.deal.copy()
+        twin.deals_dealt = self.deals_dealt
+        twin.deals_played = self.deals_played
+        twin.golden_played = self.golden_played
+        twin.winner = self.winner
+        twin.standings = self.standings
+        twin.history = self.history.copy()
+        twin.events = self.events.copy()
+        return twin
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -196,13 +221,8 @@ class Game:
         ``seat`` is typed ``object`` because anything is answered: a value that is not a seat number (a bool,
         a float, a string) is rejected as INVALID_SEAT, in the compiled engine as in the interpreted one.
         """
-        if self.winner is not None:
-            raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat
-            raise IllegalActionError(Reason.INVALID_SEAT, f"there is no seat {seat!r}")
-        deal = self.deal
-        if deal is None or deal.is_over:
-            raise IllegalActionError(Reason.CHANCE_NODE, "the next deal has not been dealt yet")
+        deal = self._deal_for(seat)
+        assert type(seat) is int
         events = deal.apply(seat, action)
         self.history.append((seat, action))
         if deal.phase is _OVER:
@@ -210,6 +230,36 @@ class Game:
         else:
             self.events += events
         return events
+
+    def validate(self, seat: object, action: object) -> None:
+        """Raise why ``action`` is illegal for ``seat`` now, with the reason :meth:`apply` would give; return
+        None if it is legal. Nothing changes either way, so no caller needs to apply to a copy (T-34).
+
+        :raises IllegalActionError: GAME_OVER, INVALID_SEAT, CHANCE_NODE, NOT_YOUR_TURN or the rule broken.
+        :raises InvalidActionError: for a malformed action.
+        """
+        deal = self._deal_for(seat)
+        assert type(seat) is int
+        deal.validate(seat, action)
+
+    def is_legal(self, seat: object, action: object) -> bool:
+        """Whether :meth:`validate` accepts ``action``."""
+        try:
+            self.validate(seat, action)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        return True
+
+    def _deal_for(self, seat: object) -> Deal:
+        """The deal in progress that ``seat`` may act in, or the reason there is none."""
+        if self.winner is not None:
+            raise IllegalActionError(Reason.GAME_OVER, "the game is over")
+        if type(seat) is not int or not 0 <= seat < self.rules.players:  # bool is an int, but not a seat
+            raise IllegalActionError(Reason.INVALID_SEAT, f"there is no seat {seat!r}")
+        deal = self.deal
+        if deal is None or deal.is_over:
+            raise IllegalActionError(Reason.CHANCE_NODE, "the next deal has not been dealt yet")
+        return deal
 
     def _after(self, deal: Deal, events: list[Event]) -> None:
         if deal.phase is _OVER:

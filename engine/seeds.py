@@ -186,6 +186,15 @@ class FairDeals:
         self.seeds[seat] = seed
         self._held = tuple(self.seeds)
 
+    def copy(self) -> FairDeals:
+        """An independent copy (the secret and seeds shared, the list of dealt seeds not), for
+        :meth:`engine.Game.copy`: a copy that deals must not write its deals into the original's record."""
+        twin = FairDeals(self.game, self.secret, len(self.seeds))
+        twin.seeds = self.seeds.copy()
+        twin._held = self._held
+        twin.dealt = self.dealt.copy()
+        return twin
+
     def deal(self, number: int) -> FairDeal:
         """Deal ``number`` from the seeds held now (the game notes the ones it deals: :attr:`dealt`)."""
         secret = fair_deal_secret(self.secret, number)

@@ -101,8 +101,37 @@ class Scheme:
     """What the game calls a deal, in the checker's lines ("round" for 1000 Blagogo)."""
 
 
-def _started(event: object) -> int | None:
-    return event.number if isinstance(event, DealStarted) else None
+@dataclass(frozen=True, slots=True)
+class EventReaders:
+    """The four readers every game's events answer alike, built from the game's event classes (both games'
+    classes carry the same fields): :attr:`Scheme.started`, ``shuffled``, ``dealt`` and ``over``."""
+
+    started: Callable[[object], int | None]
+    shuffled: Callable[[object], tuple[int, str] | None]
+    dealt: Callable[[object], tuple[int, tuple[Any, ...]] | None]
+    over: Callable[[object], str | None]
+
+
+def event_readers(started: type[Any], shuffled: type[Any], dealt: type[Any], over: type[Any]) -> EventReaders:
+    """Readers of a game whose deal (round) starts with ``started`` (``number``), whose chance step is
+    ``shuffled`` (``number``, ``commitment``), whose hands are ``dealt`` (``seat``, ``cards`` or None) and
+    whose end is ``over`` (``table_secret``)."""
+
+    def read_started(event: object) -> int | None:
+        return int(event.number) if isinstance(event, started) else None
+
+    def read_shuffled(event: object) -> tuple[int, str] | None:
+        return (int(event.number), str(event.commitment)) if isinstance(event, shuffled) else None
+
+    def read_dealt(event: object) -> tuple[int, tuple[Any, ...]] | None:
+        if isinstance(event, dealt) and event.cards is not None:
+            return int(event.seat), tuple(event.cards)
+        return None
+
+    def read_over(event: object) -> str | None:
+        return str(event.table_secret) if isinstance(event, over) else None
+
+    return EventReaders(read_started, read_shuffled, read_dealt, read_over)
 
 
 def _blocks(start: object, revealed: Revealed) -> list[tuple[Any, ...]]:
@@ -112,16 +141,6 @@ def _blocks(start: object, revealed: Revealed) -> list[tuple[Any, ...]]:
     return [hands[s] if 0 <= s < len(hands) else () for s in start.active] + list(revealed.talons)
 
 
-def _shuffled(event: object) -> tuple[int, str] | None:
-    return (event.number, event.commitment) if isinstance(event, DeckShuffled) else None
-
-
-def _dealt(event: object) -> tuple[int, tuple[Any, ...]] | None:
-    if isinstance(event, HandDealt) and event.cards is not None:
-        return event.seat, event.cards
-    return None
-
-
 def _revealed(event: object) -> Revealed | None:
     if not isinstance(event, DealRevealed):
         return None
@@ -129,12 +148,18 @@ def _revealed(event: object) -> Revealed | None:
     return Revealed(e.number, e.order, e.hands, e.talons, e.salt, e.deal_seed, e.client_seeds)
 
 
-def _over(event: object) -> str | None:
-    return event.table_secret if isinstance(event, GameOver) else None
-
-
+_READERS = event_readers(DealStarted, DeckShuffled, HandDealt, GameOver)
 THOUSAND = Scheme(
-    "thousand", CARDS, commitment, order_from_seed, _started, _blocks, _shuffled, _dealt, _revealed, _over
+    "thousand",
+    CARDS,
+    commitment,
+    order_from_seed,
+    _READERS.started,
+    _blocks,
+    _READERS.shuffled,
+    _READERS.dealt,
+    _revealed,
+    _READERS.over,
 )
 
 

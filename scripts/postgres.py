@@ -31,6 +31,7 @@ from typing import Final
 USER: Final = "thousand"
 """The database superuser initdb creates (trusted on loopback)."""
 START_TIMEOUT_SECONDS: Final = 60.0
+_REFUSING: Final = "# thousand: refusing connections"
 
 
 def binaries() -> Path:
@@ -142,8 +143,9 @@ class Postgres:
     def pid(self) -> int | None:
         return None if self.process is None else self.process.pid
 
-    def start(self) -> None:
-        """Start the server (again, after a stop or a crash: the same data) and wait until it accepts."""
+    def start(self, *, wait: bool = True) -> None:
+        """Start the server (again, after a stop or a crash: the same data) and, unless ``wait`` is False,
+        wait until it accepts connections."""
         settings = {
             "listen_addresses": "127.0.0.1",
             "port": str(self.port),
@@ -166,6 +168,12 @@ class Postgres:
                 group=gid,
                 extra_groups=groups,
             )
+        if wait:
+            self.wait_accepting()
+
+    def wait_accepting(self) -> None:
+        """Wait until the server accepts connections (RuntimeError when it exits or takes too long)."""
+        assert self.process is not None
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while not self._accepts():
             if self.process.poll() is not None:
@@ -184,6 +192,18 @@ class Postgres:
                 return True
         except psycopg.OperationalError:
             return False
+
+    def refuse_connections(self, refused: bool) -> None:
+        """Make the server refuse (or accept again) every TCP connection, as one still recovering, or a
+        standby not yet promoted, looks to its clients; a running server reloads its configuration at once.
+        Connections already open stay open."""
+        hba = self.data / "pg_hba.conf"
+        lines = [line for line in hba.read_text().splitlines() if not line.endswith(_REFUSING)]
+        if refused:
+            lines.insert(0, f"host all all 0.0.0.0/0 reject {_REFUSING}")
+        hba.write_text("\n".join(lines) + "\n")
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGHUP)
 
     def create_database(self, name: str) -> str:
         """A new, empty database; its URL."""

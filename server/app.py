@@ -13,10 +13,11 @@ import asyncio
 import gc
 import math
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Final, NoReturn
 
 import grpc
 from grpc import aio
@@ -24,6 +25,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import engine
+from server import tracing
 from server.cluster import Node
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
@@ -40,7 +42,7 @@ from server.service import SERVICE_NAME, TableService, generic_handler, method_h
 from server.settings import Settings, parse_settings
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
-from server.stores import open_store
+from server.store_select import open_store
 from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
@@ -49,6 +51,9 @@ from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
+
+FINAL_RESPONSE_SECONDS: Final = 0.5
+"""After the final scrape's collection, time for the metrics thread to write its response before the exit."""
 
 
 class StartError(Exception):
@@ -114,6 +119,7 @@ class Server:
                     lease_seconds=settings.lease_seconds,
                     placement=settings.placement,
                     finished_kept_seconds=settings.table_idle_seconds,
+                    rebalance_seconds=settings.rebalance_seconds,
                 ),
                 self.registry,
                 self.store,
@@ -271,8 +277,23 @@ class Server:
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written
         if self.metrics is not None:
+            await self._final_scrape(self.metrics)
             self.metrics.close()
         log.info("stopped")
+
+    async def _final_scrape(self, metrics: Metrics) -> None:
+        """Wait (``--final-scrape-seconds`` at most) for Prometheus to scrape the final counts: a drained
+        process otherwise exits within a second, and what it counted since the last scrape is lost."""
+        wait = self.settings.final_scrape_seconds
+        if wait <= 0 or not self.metrics_port:
+            return
+        metrics.scrapes.forget()
+        log.info("waiting for a final scrape", timeout_s=wait)
+        scraped = await asyncio.to_thread(metrics.scrapes.wait, wait)
+        if scraped:
+            # The scrape's response is written by the metrics thread after the collection this saw.
+            await asyncio.sleep(FINAL_RESPONSE_SECONDS)
+        log.info("final scrape", scraped=scraped)
 
     async def _watch_lease(self, node: Node) -> None:
         """Readiness of a cluster node: the game service is SERVING only while the database accepts its
@@ -365,6 +386,8 @@ def tune_gc(threshold: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_settings(argv)
     configure_logging(settings.log_format, settings.log_level)
+    if settings.otlp_endpoint:
+        tracing.configure_otlp(settings.otlp_endpoint, settings.node_id or socket.gethostname())
     tune_gc(settings.gc_threshold)
     try:
         asyncio.run(serve(settings))
@@ -372,6 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.error("cannot start", error=str(error))
         print(f"thousand-server: {error}", file=sys.stderr)
         return 1
+    finally:
+        tracing.shutdown()  # the spans still batched go out
     return 0
 
 

@@ -7,20 +7,26 @@ on PostgreSQL rather than a protocol of our own:
   heartbeats every quarter of its lease. It also holds a session advisory lock keyed by its row: PostgreSQL
   releases it the moment the node's connection dies, so a killed process is noticed within about a
   heartbeat (a lock gone and a heartbeat late) instead of a whole lease; a frozen one (its connection open)
-  when its lease runs out. Either way a survivor marks it ``dead``. Neither rule fires within a lease of
-  PostgreSQL itself (re)starting, when every node's lock is new or still to be taken again.
+  when its lease runs out. Either way a survivor marks it ``dead``. A node declares nobody dead until a
+  whole lease after its own last outage (a connection failed or made again, :mod:`server.cluster_db`) and
+  only while its own heartbeat is fresh: after PostgreSQL restarts, fails over or is cut off, however long
+  it took to come back, every node has a lease from when it sees the cluster again to heartbeat.
 - **Ownership.** Every table row names its owner and an ``epoch``; claiming a table raises the epoch, and
   the store writes a table's records only at the epoch it holds (:mod:`server.store_pg`). A node that lost
   a table therefore cannot change it: its write fails, and it drops the table (streams ended with
   TABLE_MOVING, clock and bots stopped). A node that finds itself declared dead drops every table and joins
   again as a new generation; one whose id another process took over (a newer generation) stops serving.
-- **Takeover.** Every survivor claims a fair share of the tables whose owner is not active (one
-  transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), loads their records, replays them and
-  carries on: bots and turn clocks start again, idempotency keys answer with the stored results (the
-  replay remembers them). A node stopping cleanly releases its tables, and the others claim them at once.
+- **Takeover.** Every survivor claims a fair share of the unfinished tables whose owner is not active, all
+  at once (one transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), loads their records in
+  one query, replays them one after the other (the loop free between two) and carries on: bots and turn
+  clocks start again, idempotency keys answer with the stored results (the replay remembers them). A
+  finished table is claimed only when a client asks to stream it. A node stopping cleanly releases its
+  tables, and the others claim them at once.
 - **Placement.** A table is created on the node asked; with ``--placement least-loaded`` it is handed to the
   node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
   owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
+- **Rebalancing.** A node two or more unfinished tables above the least loaded live one hands it a table,
+  one per ``--rebalance-seconds``, between two actions (:mod:`server.rebalancing`).
 
 What any node answers about tables it does not hold is :mod:`server.directory`'s.
 """
@@ -28,52 +34,32 @@ What any node answers about tables it does not hold is :mod:`server.directory`'s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import psycopg
 
-from server.directory import LOCK_CLASS, ClusterDirectory
+from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase
+from server.cluster_flags import NodeSettings
+from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
-from server.membership import SUPERSEDED, Membership
+from server.membership import DEAD, LOCK_GONE_FRACTION, REJOINED, SUPERSEDED, Membership
+from server.rebalancing import Rebalancer
 from server.registry import Registry
+from server.store import StoredTable
 from server.store_pg import SCHEMA, Holding, PostgresStore
-from server.table import AnyTable
+from server.table import Table
+from thousand.v1 import table_service_pb2 as pb
 
-DEFAULT_LEASE_SECONDS: Final = 5.0
 CHANNEL: Final = "thousand_tables"
 """NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables)."""
 RECONCILE_SECONDS: Final = 10.0
 """How often a node looks for tables the database says it owns but it does not hold (a lost NOTIFY)."""
-PLACEMENTS: Final = ("local", "least-loaded")
 log = get_logger("thousand.cluster")
-
-
-@dataclass(frozen=True, slots=True)
-class NodeSettings:
-    node_id: str
-    endpoint: str
-    """The gRPC address clients reach this node at (``--advertise-address``)."""
-    web_endpoint: str = ""
-    """The web port's address, when the node serves one."""
-    lease_seconds: float = DEFAULT_LEASE_SECONDS
-    placement: str = "local"
-    finished_kept_seconds: float = 0.0
-    """``--table-idle-seconds``: a finished table older than this is not taken over (0: every one is)."""
-
-    @property
-    def heartbeat_seconds(self) -> float:
-        return self.lease_seconds / 4
-
-    @property
-    def tick_seconds(self) -> float:
-        """How often the node looks for dead nodes and publishes its tables' summaries."""
-        return min(0.25, self.lease_seconds / 8)
 
 
 @dataclass(slots=True)
@@ -87,29 +73,32 @@ class Figures:
     dropped: int = 0
     """Tables let go because another node holds them now."""
     nodes_declared_dead: int = 0
+    rebalanced: int = 0
+    """Tables given to a less loaded node to spread the load."""
     replay_seconds: float = 0.0
     """Time spent loading and replaying claimed tables."""
 
 
-def _claimable(kept_after: float) -> tuple[str, dict[str, object]]:
-    """The SQL condition of a table another node may claim: not expired, not finished long ago, and whose
-    owner is no active node."""
+def _claimable(kept_after: float, *, finished: bool = False) -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table another node may claim: not expired, unfinished (``finished``: or not
+    finished long ago), and whose owner is no active node."""
     return (
         "t.expire_time IS NULL"
-        " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)"
-        f" AND (t.owner IS NULL OR NOT EXISTS (SELECT 1 FROM {SCHEMA}.nodes n"
+        + (
+            " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)"
+            if finished
+            else " AND NOT t.finished"
+        )
+        + f" AND (t.owner IS NULL OR NOT EXISTS (SELECT 1 FROM {SCHEMA}.nodes n"
         " WHERE n.node_id = t.owner AND n.state = 'active'))",
         {"kept_after": kept_after},
     )
 
 
-def _owned(kept_after: float) -> tuple[str, dict[str, object]]:
-    """The SQL condition of a table the database says this node (``%(me)s``) should be serving."""
-    return (
-        "t.owner = %(me)s AND t.expire_time IS NULL"
-        " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)",
-        {"kept_after": kept_after},
-    )
+def _owned() -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table the database says this node (``%(me)s``) should be serving: unfinished
+    (a finished one is claimed when a client asks for it, :meth:`Node._orphan_asked`)."""
+    return "t.owner = %(me)s AND t.expire_time IS NULL AND NOT t.finished", {}
 
 
 class Node:
@@ -119,8 +108,9 @@ class Node:
         self.settings = settings
         self.registry = registry
         self.store = store
+        self.database = ClusterDatabase(store.url)
         self.membership = Membership(
-            store.url,
+            self.database,
             settings.node_id,
             endpoint=settings.endpoint,
             web_endpoint=settings.web_endpoint,
@@ -128,17 +118,22 @@ class Node:
             on_lost=self._membership_lost,
         )
         self.figures = Figures()
-        self.directory = ClusterDirectory(self)
+        self.directory = ClusterDirectory(
+            self.database,
+            settings.node_id,
+            registry,
+            vouches=self.membership.vouches,
+            kept_after=self.kept_after,
+            place=self.place,
+            orphan_asked=self._orphan_asked,
+        )
+        self.rebalancer = Rebalancer(settings.node_id, registry, self.directory, hand_off=self.hand_off)
         self.ended = asyncio.Event()
         """Set when the node must stop serving: another process took its id over."""
-        self._db: psycopg.AsyncConnection[Any] | None = None
-        """Claims, takeovers, summaries: only the node's own tasks use it."""
-        self.reads: psycopg.AsyncConnection[Any] | None = None
-        """The directory's queries (requests for tables held elsewhere)."""
         self._dirty: set[str] = set()
         self._tasks: list[asyncio.Task[Any]] = []
-        self._using_db = asyncio.Lock()
-        """Held while a task uses ``_db``: one statement or transaction at a time, never interleaved."""
+        self._asked: set[str] = set()
+        """Finished tables being claimed because a client asked for them."""
 
     @property
     def node_id(self) -> str:
@@ -148,9 +143,8 @@ class Node:
 
     async def start(self) -> None:
         """Join the cluster, take back the tables that still name this node, and start heartbeating."""
-        self.reads = await self._connect()
         await asyncio.to_thread(self.membership.join)
-        await self._claim(*_owned(self.kept_after()), "restart")
+        await self._claim(*_owned(), "restart")
         loop = asyncio.get_running_loop()
         self.membership.start(loop)
         self._tasks = [loop.create_task(self._run()), loop.create_task(self._listen())]
@@ -160,13 +154,20 @@ class Node:
         return self.membership.generation
 
     def _membership_lost(self, why: str) -> None:
-        """The database stopped counting this generation in: declared dead (and joined again since: start
-        over with the tables that still name this node) or superseded (stop serving)."""
-        self.drop_all()
-        if why == SUPERSEDED:
-            self.ended.set()
+        """The database stopped counting this generation in: declared dead (let every table go; the
+        membership joins again once they are), joined again since (start over with the tables that still
+        name this node) or superseded (stop serving)."""
+        if why == REJOINED:
+            self._in_background(self._claim(*_owned(), "rejoin"))
             return
-        task = asyncio.get_running_loop().create_task(self._claim(*_owned(self.kept_after()), "rejoin"))
+        self.drop_all()
+        if why == DEAD:
+            self.membership.dropped()
+        elif why == SUPERSEDED:
+            self.ended.set()
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.append(task)
         task.add_done_callback(self._tasks.remove)
 
@@ -178,7 +179,7 @@ class Node:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         try:
             held = list(self.store.holdings)
-            async with self._using() as db, db.transaction():
+            async with self.database.using() as db, db.transaction():
                 await db.execute(
                     f"UPDATE {SCHEMA}.tables SET owner = NULL, epoch = epoch + 1"
                     " WHERE owner = %s AND table_id = ANY(%s)",
@@ -190,30 +191,14 @@ class Node:
             log.warning("could not release tables on leaving", error=str(error))
         await asyncio.to_thread(self.membership.stop)
         self.store.holdings.clear()
-        await close_quietly(self._db)
-        await close_quietly(self.reads)
-
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        return await psycopg.AsyncConnection.connect(self.store.url, autocommit=True, connect_timeout=3)
-
-    @contextlib.asynccontextmanager
-    async def _using(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """The node's connection, for this task alone until the block ends."""
-        async with self._using_db:
-            yield await self._connection()
-
-    async def _connection(self) -> psycopg.AsyncConnection[Any]:
-        """The node's connection, connected again after it was lost."""
-        if self._db is None or self._db.closed or self._db.broken:
-            await close_quietly(self._db)
-            self._db = await self._connect()
-        return self._db
+        await self.database.close()
 
     # ------------------------------------------------------------------ the loop
 
     async def _run(self) -> None:
         settings = self.settings
         next_reconcile = time.monotonic() + RECONCILE_SECONDS
+        next_rebalance = time.monotonic() + settings.rebalance_seconds
         while not self.ended.is_set():
             now = time.monotonic()
             try:
@@ -222,27 +207,37 @@ class Node:
                 if now >= next_reconcile:
                     await self._reconcile()
                     next_reconcile = now + RECONCILE_SECONDS
-            except psycopg.Error as error:
+                if settings.rebalance_seconds and now >= next_rebalance and self.may_declare():
+                    next_rebalance = now + settings.rebalance_seconds
+                    self.figures.rebalanced += await self.rebalancer.turn()
+            except psycopg.Error as error:  # connected again next turn (ClusterDatabase.using)
                 log.warning("cluster database unavailable", error=str(error))
-                if self._db is not None and self._db.broken:
-                    await close_quietly(self._db)  # connected again (and the lock taken again) next turn
+            except ServiceError as error:  # the directory's STORE_UNAVAILABLE
+                log.warning("cluster database unavailable", error=str(error))
             except Exception:  # one bad turn must not end the node's membership
                 log.exception("cluster turn failed")
             await asyncio.sleep(settings.tick_seconds)
 
+    def may_declare(self) -> bool:
+        """Whether this node sees the cluster well enough to declare others dead: a whole lease since its
+        last outage (every other node has had a lease to heartbeat since the database came back), and its
+        own lease fresh (a node cut off from the database is the one late, not the others)."""
+        lease = self.settings.lease_seconds
+        return self.database.steady_seconds >= lease and self.membership.lease_age < lease / 2
+
     async def _take_over(self) -> None:
         """Declare dead the nodes whose lock is gone or lease ran out, then claim a share of the orphans."""
-        async with self._using() as db:
+        if not self.may_declare():
+            return
+        async with self.database.using() as db:
             declared = await db.execute(
-                f"UPDATE {SCHEMA}.nodes n SET state = 'dead' WHERE n.state = 'active' AND n.node_id <> %s"
+                f"UPDATE {SCHEMA}.nodes n SET state = 'dead' WHERE n.state = 'active' AND n.node_id <> %(me)s"
                 " AND pg_postmaster_start_time() < now() - make_interval(secs => n.lease_seconds)"
                 " AND (n.heartbeat < now() - make_interval(secs => n.lease_seconds)"
-                " OR (n.heartbeat < now() - make_interval(secs => n.lease_seconds * 0.375)"
-                " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
-                " AND l.classid = %s AND l.objid = n.lock_key AND l.objsubid = 2 AND l.granted"
-                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))))"
+                " OR (n.heartbeat < now() - make_interval(secs => n.lease_seconds * %(gone)s)"
+                f" AND NOT {LOCK_HELD}))"
                 " RETURNING n.node_id",
-                (self.node_id, LOCK_CLASS),
+                {"me": self.node_id, "gone": LOCK_GONE_FRACTION, "lock_class": LOCK_CLASS},
             )
             dead = await declared.fetchall()
         for (node_id,) in dead:
@@ -252,7 +247,7 @@ class Node:
 
     async def claim_orphans(self) -> None:
         condition, params = _claimable(self.kept_after())
-        async with self._using() as db:
+        async with self.database.using() as db:
             counted = await db.execute(
                 f"SELECT (SELECT count(*) FROM {SCHEMA}.tables t WHERE {condition}),"
                 f" (SELECT count(*) FROM {SCHEMA}.nodes WHERE state = 'active')",
@@ -267,8 +262,8 @@ class Node:
     async def _reconcile(self) -> None:
         """Claim again the tables the database says this node owns but it does not hold (a hand-off whose
         NOTIFY was lost)."""
-        condition, params = _owned(self.kept_after())
-        async with self._using() as db:
+        condition, params = _owned()
+        async with self.database.using() as db:
             found = await db.execute(
                 f"SELECT table_id FROM {SCHEMA}.tables t WHERE {condition}", {**params, "me": self.node_id}
             )
@@ -285,7 +280,7 @@ class Node:
         """Wake on hand-offs to this node and on released tables."""
         while True:
             try:
-                async with await self._connect() as listener:
+                async with await self.database.connect() as listener:
                     await listener.execute(f"LISTEN {CHANNEL}")
                     async for notice in listener.notifies():
                         kind, _, rest = notice.payload.partition(":")
@@ -305,10 +300,10 @@ class Node:
 
     async def _claim(
         self, condition: str, params: dict[str, object], reason: str, limit: int | None = None
-    ) -> list[AnyTable]:
+    ) -> list[Table]:
         """Raise the epoch of (at most ``limit``) tables matching ``condition`` to this node's, record the
         claims, then load, replay and serve them."""
-        async with self._using() as db:
+        async with self.database.using() as db:
             values = {**params, "me": self.node_id, "limit": limit}
             async with db.transaction():
                 claimed = await (
@@ -327,14 +322,39 @@ class Node:
                             " VALUES (%s, %s, %s, %s, %s)",
                             [(t, e, self.node_id, self.generation, reason) for t, e, _ in claimed],
                         )
-            return [await self._serve(t, int(e), int(n), reason) for t, e, n in claimed]
-
-    async def _serve(self, table_id: str, epoch: int, next_number: int, reason: str) -> AnyTable:
+        if not claimed:
+            return []
         started = time.perf_counter()
+        loaded = await asyncio.to_thread(self.store.get_many, [t for t, _, _ in claimed])
+        served = []
+        for table_id, epoch, next_number in claimed:
+            table = self._serve(loaded.get(table_id), int(epoch), int(next_number), reason, started)
+            if table is not None:
+                served.append(table)
+            await asyncio.sleep(0)  # the loop serves requests between two replays
+            started = time.perf_counter()
+        return served
+
+    def _serve(
+        self, stored: StoredTable | None, epoch: int, next_number: int, reason: str, started: float
+    ) -> Table | None:
+        """Replay a table just claimed at ``epoch`` with ``next_number`` records, and serve it. Records read
+        after the claim that are not the claim's count mean another node claimed the table since (this
+        node was declared dead meanwhile: its claim was the older): it is that node's, and the records
+        are not this node's to serve."""
+        if stored is None or len(stored.records) != next_number:
+            table_id = "?" if stored is None else stored.table_id
+            log.warning(
+                "table claimed by another node meanwhile",
+                table_id=table_id,
+                claimed_records=next_number,
+                read_records=None if stored is None else len(stored.records),
+            )
+            if stored is not None:
+                self._lost(stored.table_id)
+            return None
+        table_id = stored.table_id
         self.registry.drop(table_id, _moving())  # a table held at an older epoch is stale
-        stored = await asyncio.to_thread(self.store.get, table_id)
-        if stored is None or len(stored.records) != next_number:  # the row lock held at the claim says not
-            raise RuntimeError(f"table {table_id}: {next_number} records claimed, others read")
         self.store.holdings[table_id] = Holding(epoch, next_number)
         table = self.registry.adopt(stored)
         self.hold(table)
@@ -353,7 +373,7 @@ class Node:
         )
         return table
 
-    def hold(self, table: AnyTable) -> None:
+    def hold(self, table: Table) -> None:
         """Serve a table this node owns: its endpoints, and the hooks that publish and drop it."""
         table_id = table.table_id
         table.endpoints = (self.settings.endpoint, self.settings.web_endpoint)
@@ -365,11 +385,30 @@ class Node:
         """A write of the table was refused: another node holds it now, or its records are not what this
         node knew (a commit whose outcome was lost). Drop it; if it is still this node's, claim it again."""
         self.drop(table_id)
-        task = asyncio.get_running_loop().create_task(
+        self._in_background(
             self._claim("t.table_id = %(id)s AND t.owner = %(me)s", {"id": table_id}, "resync")
         )
-        self._tasks.append(task)
-        task.add_done_callback(self._tasks.remove)
+
+    def _orphan_asked(self, table_id: str) -> None:
+        """A client asked for a finished table nobody serves (its owner gone, or this node, which left it
+        in the database): claim it, so that the client's retry finds it here."""
+        if table_id in self._asked:
+            return
+        self._asked.add(table_id)
+        condition, params = _claimable(self.kept_after(), finished=True)
+        claim = self._claim(
+            f"t.table_id = %(id)s AND (({condition}) OR (t.owner = %(me)s AND t.expire_time IS NULL))",
+            {**params, "id": table_id},
+            "asked",
+        )
+
+        async def claimed() -> None:
+            try:
+                await claim
+            finally:
+                self._asked.discard(table_id)
+
+        self._in_background(claimed())
 
     def drop(self, table_id: str, *, lost: bool = True) -> None:
         """Stop serving a table: ``lost`` to another node (counted, logged), or handed to one."""
@@ -384,12 +423,33 @@ class Node:
             self.drop(table.table_id)
         self.store.holdings.clear()
 
-    async def hand_off(self, table: AnyTable, target: str) -> bool:
-        """Give a table this node just created to node ``target``; False when it stays here."""
+    async def place(self, table: Table) -> pb.Table:
+        """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""
+        self.hold(table)
+        target = await self.directory.least_loaded() if self.settings.placement == "least-loaded" else None
+        if target is not None:
+            node_id, endpoint, web_endpoint, load, own = target
+            if await self.hand_off(table, node_id):
+                log.info(
+                    "table placed",
+                    table_id=table.table_id,
+                    node_id=node_id,
+                    why=f"least loaded: {load} unfinished tables against {own} here",
+                )
+                described = table.describe()
+                described.endpoint, described.web_endpoint = endpoint, web_endpoint
+                return described
+        log.info("table placed", table_id=table.table_id, node_id=self.node_id, why="the node asked")
+        table.ensure_bots_running()
+        return table.describe()
+
+    async def hand_off(self, table: Table, target: str) -> bool:
+        """Give a table to node ``target`` (just created here, or to spread the load, under its lock);
+        False when it stays here."""
         held = self.store.holdings.get(table.table_id)
         if held is None:
             return False
-        async with self._using() as db, db.transaction():
+        async with self.database.using() as db, db.transaction():
             row = await (
                 await db.execute(
                     f"UPDATE {SCHEMA}.tables SET owner = %s, epoch = epoch + 1"
@@ -419,7 +479,7 @@ class Node:
             rows.append((table.describe().SerializeToString(), table.open_seats(), table_id, held.epoch))
         rows.sort(key=lambda row: str(row[2]))  # one transaction: rows locked in table order, like the store
         try:
-            async with self._using() as db, db.cursor() as cursor:
+            async with self.database.using() as db, db.cursor() as cursor:
                 await cursor.executemany(
                     f"UPDATE {SCHEMA}.tables SET summary = %s, open_seats = %s"
                     " WHERE table_id = %s AND epoch = %s",
@@ -441,9 +501,3 @@ def _moving() -> ServiceError:
         "the table is moving to another node of the cluster; retry shortly",
         retry_delay=MOVING_RETRY_SECONDS,
     )
-
-
-async def close_quietly(connection: psycopg.AsyncConnection[Any] | None) -> None:
-    if connection is not None:
-        with contextlib.suppress(psycopg.Error):
-            await connection.close()

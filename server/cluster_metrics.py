@@ -64,6 +64,11 @@ class ClusterCollector(Collector):
             figures.dropped,
         )
         yield CounterMetricFamily(
+            "thousand_cluster_tables_rebalanced",
+            "Tables this node gave to a less loaded node to spread the load (--rebalance-seconds).",
+            figures.rebalanced,
+        )
+        yield CounterMetricFamily(
             "thousand_cluster_nodes_declared_dead",
             "Other nodes this node declared dead (lock gone or lease run out).",
             figures.nodes_declared_dead,

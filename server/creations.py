@@ -20,12 +20,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from server.clock import TimeControl
 from server.errors import ErrorReason, ServiceError
 from server.games import adapter_for_rules
+from server.time_control import TimeControl
 
 if TYPE_CHECKING:
-    from server.table import AnyTable
+    from server.table import Table
 
 CREATE_REQUEST_WINDOW: Final = 600.0
 """Seconds during which a CreateTable request_id names the table it created (a retry gets that table)."""
@@ -94,13 +94,13 @@ class CreateRequests:
     def __init__(self) -> None:
         self._created_by: dict[str, tuple[str, float, str]] = {}
         """request_id -> (table id, Unix creation time, request digest)."""
-        self._creating_for: dict[str, tuple[asyncio.Future[AnyTable], str]] = {}
+        self._creating_for: dict[str, tuple[asyncio.Future[Table], str]] = {}
         """request_ids whose table is being created (waiting for its commit), with the request's digest."""
 
     def remember(self, request_id: str, table_id: str, create_time: float, digest: str) -> None:
         self._created_by[request_id] = (table_id, create_time, digest)
 
-    def created_before(self, request_id: str, digest: str, tables: Mapping[str, AnyTable]) -> AnyTable | None:
+    def created_before(self, request_id: str, digest: str, tables: Mapping[str, Table]) -> Table | None:
         """The table a CreateTable with this request_id made within the window, if ``tables`` still holds
         it; REQUEST_ID_REUSED when that request was not this one."""
         now = time.time()
@@ -112,14 +112,14 @@ class CreateRequests:
         check_same_request(request_id, known[2], digest)
         return tables[known[0]]
 
-    async def once(self, request_id: str, digest: str, create: Callable[[], Awaitable[AnyTable]]) -> AnyTable:
+    async def once(self, request_id: str, digest: str, create: Callable[[], Awaitable[Table]]) -> Table:
         """The table ``create`` makes, made once for a request_id however many retries of it arrive while
         it is being made: they wait for it (and fail as it fails)."""
         pending = self._creating_for.get(request_id)
         if pending is not None:
             check_same_request(request_id, pending[1], digest)
             return await asyncio.shield(pending[0])
-        done: asyncio.Future[AnyTable] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._creating_for[request_id] = (done, digest)
         try:
             table = await create()

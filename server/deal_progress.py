@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.seats import SeatEvent, SeatTakenEvent
+from server.table_state import SeatEvent, SeatTakenEvent
 
 if TYPE_CHECKING:
-    from server.table import AnyTable
+    from server.table_core import TableCore
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class DealStart:
     sequences: tuple[int, ...]
 
 
-def deal_in_progress(table: AnyTable, audience: int | None) -> DealStart | None:
+def deal_in_progress(table: TableCore, audience: int | None) -> DealStart | None:
     """What ``audience`` (a seat, or None for a spectator) needs to check the deal in progress; None on a
     seeded table, before the first deal, once the latest deal was revealed, and at a finished table."""
     if table.fair is None or table.finished:
@@ -65,7 +65,7 @@ def deal_in_progress(table: AnyTable, audience: int | None) -> DealStart | None:
     return DealStart(number, commitment, tuple(i + 1 for i in sorted(picked)))
 
 
-def _seat_taken(table: AnyTable, audience: int | None) -> int | None:
+def _seat_taken(table: TableCore, audience: int | None) -> int | None:
     """The log index of the audience's seat's latest SeatTaken (its current player's); None: a spectator."""
     if audience is None:
         return None

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from engine.seeds import FAIR_SCHEME
-from server.clock import duration
+from server.time_control import duration
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
-    from server.table import AnyTable
+    from server.table_core import TableCore
 
 
-def describe(table: AnyTable) -> pb.Table:
+def describe(table: TableCore) -> pb.Table:
+    clocked = table.time_control is not None and table.time_control.clocked
     created = Timestamp()
     created.FromNanoseconds(int(table.create_time * 1e9))
     return pb.Table(
@@ -37,7 +38,7 @@ def describe(table: AnyTable) -> pb.Table:
                 player_name=s.player_name,
                 taken_over=s.taken_over or s.forfeited,
                 forfeited=s.forfeited,
-                bank_remaining=duration(s.bank) if table.clocked else None,
+                bank_remaining=duration(s.bank) if clocked else None,
             )
             for i, s in enumerate(table.seats)
         ],
@@ -53,13 +54,13 @@ def describe(table: AnyTable) -> pb.Table:
     )
 
 
-def status(table: AnyTable) -> pb.TableStatus.ValueType:
+def status(table: TableCore) -> pb.TableStatus.ValueType:
     if table.finished:
         return pb.TABLE_STATUS_FINISHED
     return pb.TABLE_STATUS_PLAYING if table.started else pb.TABLE_STATUS_WAITING
 
 
-def _fairness(table: AnyTable) -> pb.Fairness | None:
+def _fairness(table: TableCore) -> pb.Fairness | None:
     """Table.fairness: the commitment from the start, the secret too once the game is over."""
     if table.fair is None:
         return None

@@ -5,64 +5,83 @@ owner publishes its tables' summaries (the ``Table`` message, a few hundred byte
 (:meth:`server.cluster.Node._publish_summaries`), so GetTable and ListTables on any node see every table, at
 most a fraction of a second behind its owner. Requests that change a table, or stream it, are for its owner:
 elsewhere they get TABLE_ELSEWHERE with the owner's endpoint, or TABLE_MOVING while it has no live owner
-(its node died, froze or left, and no survivor has claimed it yet).
+(its node died, froze or left, and no survivor has claimed it yet). A table this node holds is answered
+for from memory only while its lease vouches that no other node can have taken it
+(:meth:`server.membership.Membership.vouches`); past that, as any other node would answer.
+
+The directory gets what it needs as arguments: the node's database access
+(:class:`~server.cluster_db.ClusterDatabase`), the registry of the tables held here, and the node's own
+answers (its fence, which finished tables it keeps, where a new table goes).
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Final
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
 
 import psycopg
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from server.cluster_db import LIVE_OWNER, ClusterDatabase
 from server.creations import check_same_request
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
 from server.logs import get_logger
 from server.quotas import Holding
+from server.registry import Registry
 from server.store import TableConfig
 from server.store_pg import SCHEMA
-from server.table import AnyTable
+from server.table import Table
 from thousand.v1 import table_service_pb2 as pb
 
-if TYPE_CHECKING:
-    from server.cluster import Node
-
 log = get_logger("thousand.cluster")
+REMEMBERED_OWNERS: Final = 10_000
+"""How many tables' last seen live owners a node remembers, to send clients on while the database is away."""
 
-LOCK_CLASS: Final = 0x5448
-"""The first key of every node's advisory lock (the second is the node's ``lock_key``)."""
-LIVE_OWNER: Final = (
-    "n.state = 'active' AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
-    " AND l.classid = %(lock_class)s AND l.objid = n.lock_key AND l.objsubid = 2 AND l.granted"
-    " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
-)
-"""SQL: the owner ``n`` is serving (active, and its connection, which holds its lock, alive)."""
 _ROW: Final = (
     "SELECT t.table_id, t.serial, t.summary, t.config, t.create_time, t.open_seats, t.owner,"
-    f" COALESCE({LIVE_OWNER}, FALSE), n.endpoint, n.web_endpoint, t.expire_time IS NOT NULL"
+    f" COALESCE({LIVE_OWNER}, FALSE), n.endpoint, n.web_endpoint, t.expire_time IS NOT NULL, t.finished"
     f" FROM {SCHEMA}.tables t LEFT JOIN {SCHEMA}.nodes n ON n.node_id = t.owner"
 )
 
 
 class ClusterDirectory:
-    """The :class:`~server.registry.Directory` of a cluster node."""
+    """The :class:`~server.registry.Directory` of the cluster node ``node_id``."""
 
-    def __init__(self, node: Node) -> None:
-        self.node = node
+    def __init__(
+        self,
+        database: ClusterDatabase,
+        node_id: str,
+        registry: Registry,
+        *,
+        vouches: Callable[[], bool],
+        kept_after: Callable[[], float],
+        place: Callable[[Table], Awaitable[pb.Table]],
+        orphan_asked: Callable[[str], None],
+    ) -> None:
+        self.database = database
+        self.node_id = node_id
+        self.registry = registry
+        self._vouches = vouches
+        self.kept_after = kept_after
+        """The Unix time before which a finished table is no longer served (``--table-idle-seconds``)."""
+        self._place = place
+        self.orphan_asked = orphan_asked
+        """Called with a finished table nobody serves that a client asked to stream (claimed on demand:
+        takeovers leave finished tables alone)."""
+        self._owners: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
+        """table id -> (node id, endpoint, web endpoint) of its live owner when last read, newest last."""
+
+    def vouches(self) -> bool:
+        return self._vouches()
 
     async def _rows(self, query: str, params: dict[str, object]) -> list[tuple[Any, ...]]:
-        """Rows of a query on the node's reading connection (connected again when it was lost);
-        STORE_UNAVAILABLE when the database cannot answer."""
-        node = self.node
+        """Rows of a query on the node's reading connection; STORE_UNAVAILABLE when the database cannot
+        answer."""
         try:
-            if node.reads is None or node.reads.closed:
-                node.reads = await psycopg.AsyncConnection.connect(
-                    node.store.url, autocommit=True, connect_timeout=3
-                )
-            cursor = await node.reads.execute(query, {**params, "lock_class": LOCK_CLASS})
-            return await cursor.fetchall()
+            return await self.database.rows(query, params)
         except psycopg.Error as error:
             log.warning("cluster directory unavailable", error=str(error))
             raise ServiceError(
@@ -70,24 +89,38 @@ class ClusterDirectory:
             ) from None
 
     async def refusal(self, table_id: str) -> ServiceError:
-        rows = await self._rows(_ROW + " WHERE t.table_id = %(id)s", {"id": table_id})
+        if self.registry.find(table_id) is not None:  # held, but its lease no longer vouches for it
+            return _moving(table_id)
+        try:
+            rows = await self._rows(_ROW + " WHERE t.table_id = %(id)s", {"id": table_id})
+        except ServiceError:
+            seen = self._owners.get(table_id)
+            if seen is None or seen[0] == self.node_id:
+                raise
+            return _elsewhere(table_id, *seen)  # the owner serves its tables from memory meanwhile
         if not rows:
             return ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
-        _, _, _, _, _, _, owner, live, endpoint, web_endpoint, expired = rows[0]
+        _, _, _, _, _, _, owner, live, endpoint, web_endpoint, expired, finished = rows[0]
         if expired:
             return ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
-        if live and owner != self.node.node_id:
-            where = {"endpoint": endpoint} | ({"web_endpoint": web_endpoint} if web_endpoint else {})
-            return ServiceError(
-                ErrorReason.TABLE_ELSEWHERE,
-                f"table {table_id} is served by node {owner} at {endpoint}",
-                **where,
-            )
-        return ServiceError(
-            ErrorReason.TABLE_MOVING,
-            f"table {table_id} is moving to another node of the cluster; retry shortly",
-            retry_delay=MOVING_RETRY_SECONDS,
-        )
+        self._remember(table_id, owner, live, endpoint, web_endpoint)
+        if live and owner != self.node_id:
+            return _elsewhere(table_id, owner, endpoint, web_endpoint)
+        if finished:  # nobody serves it: no live owner, or this node, which left it in the database
+            self.orphan_asked(table_id)
+        return _moving(table_id)
+
+    def _remember(
+        self, table_id: str, owner: str | None, live: bool, endpoint: str, web_endpoint: str
+    ) -> None:
+        """Note where a table was just read to be served (or that it has no live owner)."""
+        if not live or owner is None:
+            self._owners.pop(table_id, None)
+            return
+        self._owners[table_id] = (owner, endpoint, web_endpoint or "")
+        self._owners.move_to_end(table_id)
+        if len(self._owners) > REMEMBERED_OWNERS:
+            self._owners.popitem(last=False)
 
     async def describe(self, table_id: str) -> pb.Table:
         rows = await self._rows(
@@ -108,7 +141,7 @@ class ClusterDirectory:
             " AND (NOT %(open)s OR (t.open_seats > 0 AND NOT t.finished))"
             " ORDER BY t.serial DESC LIMIT %(size)s",
             {
-                "kept_after": self.node.kept_after(),
+                "kept_after": self.kept_after(),
                 "before": before,
                 "game": "" if game is None else game.name,
                 "open": only_open,
@@ -125,9 +158,10 @@ class ClusterDirectory:
     def _described(self, row: tuple[Any, ...]) -> pb.Table:
         """A table as this node holds it, else as its owner last published it, with the owner's endpoints
         (none while it has no live owner)."""
-        table_id, _, summary, config, create_time, open_seats, _, live, endpoint, web_endpoint, _ = row
-        held = self.node.registry.find(table_id)
-        if held is not None:
+        table_id, _, summary, config, create_time, open_seats, _, live, endpoint, web_endpoint, _, _ = row
+        self._remember(table_id, row[6], live, endpoint, web_endpoint)
+        held = self.registry.find(table_id)
+        if held is not None and self.vouches():
             return held.describe()
         if summary is not None:
             table = pb.Table.FromString(bytes(summary))
@@ -157,38 +191,33 @@ class ClusterDirectory:
         return self._described(rows[0])
 
     async def held_elsewhere(self, client: str) -> list[Holding]:
-        held = set(self.node.store.holdings)
         rows = await self._rows(
             f"SELECT t.table_id, t.bots_only FROM {SCHEMA}.tables t"
             " WHERE t.creator = %(client)s AND NOT t.finished AND t.expire_time IS NULL",
             {"client": client},
         )
-        return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if table_id not in held]
+        find = self.registry.find
+        return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if find(table_id) is None]
 
-    async def place(self, table: AnyTable) -> pb.Table:
-        """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""
-        node = self.node
-        node.hold(table)
-        target = await self._least_loaded() if node.settings.placement == "least-loaded" else None
-        if target is not None:
-            node_id, endpoint, web_endpoint, load, own = target
-            if await node.hand_off(table, node_id):
-                log.info(
-                    "table placed",
-                    table_id=table.table_id,
-                    node_id=node_id,
-                    why=f"least loaded: {load} unfinished tables against {own} here",
-                )
-                described = table.describe()
-                described.endpoint, described.web_endpoint = endpoint, web_endpoint
-                return described
-        log.info("table placed", table_id=table.table_id, node_id=node.node_id, why="the node asked")
-        table.ensure_bots_running()
-        return table.describe()
+    async def place(self, table: Table) -> pb.Table:
+        """Serve a table just created here, or hand it to another node (the node's ``--placement``)."""
+        return await self._place(table)
 
-    async def _least_loaded(self) -> tuple[str, str, str, int, int] | None:
-        """The live node with the fewest unfinished tables, when placing there beats keeping the table here
-        (its load plus this table below this node's); None: keep it."""
+    async def loads(self) -> dict[str, int]:
+        """Every live node's unfinished tables, by node id."""
+        rows = await self._rows(
+            f"SELECT n.node_id, count(t.table_id) FROM {SCHEMA}.nodes n"
+            f" LEFT JOIN {SCHEMA}.tables t ON t.owner = n.node_id"
+            " AND NOT t.finished AND t.expire_time IS NULL"
+            f" WHERE {LIVE_OWNER} GROUP BY n.node_id",
+            {},
+        )
+        return {str(node_id): int(count) for node_id, count in rows}
+
+    async def least_loaded(self) -> tuple[str, str, str, int, int] | None:
+        """The live node with the fewest unfinished tables, when placing a table there beats keeping it here
+        (its load plus that table below this node's, the table counted): (node id, endpoint, web endpoint,
+        its load, this node's); None: keep it."""
         rows = await self._rows(
             f"SELECT n.node_id, n.endpoint, n.web_endpoint, count(t.table_id) FROM {SCHEMA}.nodes n"
             f" LEFT JOIN {SCHEMA}.tables t ON t.owner = n.node_id"
@@ -196,10 +225,27 @@ class ClusterDirectory:
             f" WHERE {LIVE_OWNER} GROUP BY n.node_id ORDER BY count(t.table_id), n.node_id",
             {},
         )
-        own = next((int(row[3]) for row in rows if row[0] == self.node.node_id), 0)  # this table included
+        own = next((int(row[3]) for row in rows if row[0] == self.node_id), 0)
         if not rows:
             return None
         node_id, endpoint, web_endpoint, load = rows[0]
-        if node_id == self.node.node_id or int(load) + 1 >= own:
+        if node_id == self.node_id or int(load) + 1 >= own:
             return None
         return str(node_id), str(endpoint), str(web_endpoint or ""), int(load), own
+
+
+def _elsewhere(table_id: str, owner: str, endpoint: str, web_endpoint: str) -> ServiceError:
+    message = f"table {table_id} is served by node {owner} at {endpoint}"
+    if web_endpoint:
+        return ServiceError(
+            ErrorReason.TABLE_ELSEWHERE, message, endpoint=endpoint, web_endpoint=web_endpoint
+        )
+    return ServiceError(ErrorReason.TABLE_ELSEWHERE, message, endpoint=endpoint)
+
+
+def _moving(table_id: str) -> ServiceError:
+    return ServiceError(
+        ErrorReason.TABLE_MOVING,
+        f"table {table_id} is moving to another node of the cluster; retry shortly",
+        retry_delay=MOVING_RETRY_SECONDS,
+    )

@@ -33,6 +33,13 @@ or the record is for the operator), as ``google.protobuf.json_format`` renders t
 message. Blagogo standings have no ``payout``. ``stopped`` is there only for a table the server stopped before
 its game ended (a table of bots only at the limit of moves): ``finished`` is then true, with no winner and
 no standings, and the replay ends where the table stopped.
+
+A table still being played (``"finished": false``) is written without what would tell its future: no
+``seed`` (``""``), no ``fair`` secret or deal seeds (its commitment stays), and its
+``events`` as a spectator sees them (no hand but those already shown), and ``"withheld"`` lists what was
+left out. Such a record cannot be replayed (:func:`replay` refuses it): it is the operator's look at a game
+in progress, handed out without handing out the coming deals. ``thousand-export`` writes one only with
+``--unfinished``; ExportTable refuses an unfinished table (TABLE_NOT_FINISHED).
 """
 
 from __future__ import annotations
@@ -51,18 +58,21 @@ from google.protobuf import json_format
 
 from engine.seeds import FAIR_SCHEME, FairDeals
 from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for_name
-from server.seats import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
+from server.rendering import seen_by
 from server.store import DEFAULT_GAME, StoredTable
-from server.stores import is_postgres, open_store
-from server.table import AnyTable, Table
+from server.store_select import is_postgres, open_store
+from server.table import Table
+from server.table_state import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 
 FORMAT: Final = "thousand.game-record/1"
+WITHHELD: Final = ("seed", "fair.secret", "fair.deal_seeds", "hidden cards in events")
+"""What the record of an unfinished table leaves out (its ``withheld``): all that tells the coming deals."""
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
     """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
     adapter = adapter_for_name(stored.config.game)
-    table: AnyTable = Table(
+    table: Table = Table(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -76,6 +86,8 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         secret=stored.config.secret,
     )
     table.replay(stored.records)
+    if not table.finished:
+        return _unfinished_record(stored, table)
     game: EngineGame = table.game
     actions = [
         {"seat": r.seat, "action": adapter.action_to_json(adapter.action_from_bytes(r.data))}
@@ -84,24 +96,12 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     ]
     fair = game.fair
     return {
-        "format": FORMAT,
-        "game": adapter.name,
-        "table_id": stored.table_id,
-        "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
-        "rules": rules_json(table.rules),
+        **_heading(stored, table),
         "seed": str(stored.config.seed),
         "seeded": stored.config.seeded,
         **({} if fair is None else {"fair": _fair_json(fair)}),
         "first_dealer": game.first_dealer,
-        "seats": [
-            {
-                "seat": seat,
-                "kind": "bot" if state.bot else "open",
-                "strategy": state.strategy,
-                "player_name": state.strategy if state.bot else state.player_name,
-            }
-            for seat, state in enumerate(table.seats)
-        ],
+        "seats": _seats_json(table),
         "actions": actions,
         "events": [_event_json(adapter, i + 1, e) for i, e in enumerate(table.log)],
         "finished": table.finished,
@@ -115,7 +115,52 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _stop_message(table: AnyTable) -> str:
+def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
+    """What every record starts with: its format, the game, the table and its rules."""
+    return {
+        "format": FORMAT,
+        "game": table.adapter.name,
+        "table_id": stored.table_id,
+        "created": datetime.datetime.fromtimestamp(stored.create_time, datetime.UTC).isoformat(),
+        "rules": rules_json(table.rules),
+    }
+
+
+def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
+    """A game still in play as anyone watching it may see it: nothing that tells a coming card."""
+    adapter = table.adapter
+    fair = table.game.fair
+    return {
+        **_heading(stored, table),
+        "seed": "",
+        "seeded": stored.config.seeded,
+        **({} if fair is None else {"fair": {"scheme": FAIR_SCHEME, "commitment": fair.commitment}}),
+        "first_dealer": table.game.first_dealer,
+        "seats": _seats_json(table),
+        "actions": [],
+        "events": [
+            _event_json(adapter, i + 1, seen_by(table.adapter, e, None)) for i, e in enumerate(table.log)
+        ],
+        "finished": False,
+        "withheld": list(WITHHELD),
+        "winner": None,
+        "standings": [],
+    }
+
+
+def _seats_json(table: Table) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat,
+            "kind": "bot" if state.bot else "open",
+            "strategy": state.strategy,
+            "player_name": state.strategy if state.bot else state.player_name,
+        }
+        for seat, state in enumerate(table.seats)
+    ]
+
+
+def _stop_message(table: Table) -> str:
     """What the server said when it stopped the table: its last event says it."""
     last = table.log[-1] if table.log else None
     return last.message if isinstance(last, TableStoppedEvent) else ""
@@ -126,6 +171,10 @@ def replay(record: dict[str, Any]) -> EngineGame:
     actions."""
     if record.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} record")
+    if "withheld" in record:
+        raise ValueError(
+            "the record of an unfinished game withholds its seed and deals: it cannot be replayed"
+        )
     name = record.get("game", DEFAULT_GAME)
     adapter = adapter_for_name(name)
     rules = rules_from_json(record["rules"], adapter.rules_type)
@@ -200,13 +249,20 @@ def _event_json(adapter: AnyAdapter, sequence: int, event: object) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``thousand-export TABLE [--db PATH] [--out FILE]``: write a table's game record as JSON."""
+    """``thousand-export TABLE [--db PATH] [--out FILE] [--unfinished]``: write a table's game record as
+    JSON; a game still in play only with ``--unfinished``, and then without its secrets."""
     parser = argparse.ArgumentParser(
         prog="thousand-export", description="Write a table's game record (JSON)."
     )
     parser.add_argument("table")
     parser.add_argument("--db", default=os.environ.get("THOUSAND_DB", "thousand.db"))
     parser.add_argument("--out", default="-", help="file to write ('-': standard output)")
+    parser.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="write a game still in play too, as a spectator sees it: without its seed, secret and deal "
+        "seeds (it cannot be replayed)",
+    )
     args = parser.parse_args(argv)
     if not is_postgres(args.db) and not Path(args.db).exists():
         print(f"thousand-export: no database at {args.db}", file=sys.stderr)
@@ -215,7 +271,21 @@ def main(argv: list[str] | None = None) -> int:
     if stored is None:
         print(f"thousand-export: no table {args.table!r} in {args.db}", file=sys.stderr)
         return 2
-    text = json.dumps(record_of(stored), ensure_ascii=False, indent=2)
+    record = record_of(stored)
+    if not record["finished"]:
+        if not args.unfinished:
+            print(
+                f"thousand-export: table {args.table!r} is still being played; its record would tell the "
+                "coming deals, so it is written once the game is over (--unfinished: now, without them)",
+                file=sys.stderr,
+            )
+            return 3
+        print(
+            f"thousand-export: table {args.table!r} is still being played: written without "
+            f"{', '.join(WITHHELD)}",
+            file=sys.stderr,
+        )
+    text = json.dumps(record, ensure_ascii=False, indent=2)
     if args.out == "-":
         print(text)
     else:

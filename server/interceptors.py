@@ -29,6 +29,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import error_details_pb2, status_pb2
 from grpc import aio
 
+from server import tracing
 from server.logs import bind_request, clear_request, get_logger
 from server.metrics import GrpcMetrics
 from server.requests import MAX_TABLE_ID_LENGTH
@@ -74,6 +75,20 @@ GRPC_TRANSPORT: Final = "grpc"
 
 QUIET_METHODS: Final = frozenset({"/grpc.health.v1.Health/Check"})
 """Logged at debug level: probes call them every few seconds."""
+
+ROUTINE_REFUSALS: Final = frozenset({"TABLE_MOVING"})
+"""Reasons of UNAVAILABLE refusals that are no fault: every deploy moves tables (a drained node's streams end
+with TABLE_MOVING and clients follow), so they are logged at info level, not as errors."""
+
+
+def log_level(full_method: str, code: grpc.StatusCode, reason: str | None) -> int:
+    """The level of a call's ``rpc`` line: error only for a server fault (and not for a table moving)."""
+    if code in SERVER_FAULTS and reason not in ROUTINE_REFUSALS:
+        return logging.ERROR
+    if full_method in QUIET_METHODS:
+        return logging.DEBUG
+    return logging.INFO
+
 
 Context = aio.ServicerContext[Any, Any]
 
@@ -362,12 +377,13 @@ def error_reason(context: Context) -> str | None:
 
 
 class _LoggedCall(Call):
-    __slots__ = ("_info", "_peer", "_sent", "_start", "_transport")
+    __slots__ = ("_info", "_peer", "_sent", "_span", "_start", "_transport")
 
-    def __init__(self, info: RpcInfo, peer: str, transport: str) -> None:
+    def __init__(self, info: RpcInfo, peer: str, transport: str, span: tracing.RpcSpan | None) -> None:
         self._info = info
         self._peer = peer
         self._transport = transport
+        self._span = span
         self._start = time.perf_counter()
         self._sent = 0
 
@@ -375,12 +391,10 @@ class _LoggedCall(Call):
         self._sent += 1
 
     def done(self, code: grpc.StatusCode, context: Context) -> None:
-        if code in SERVER_FAULTS:
-            level = logging.ERROR
-        elif self._info.full_method in QUIET_METHODS:
-            level = logging.DEBUG
-        else:
-            level = logging.INFO
+        reason = None if code is grpc.StatusCode.OK else error_reason(context)
+        level = log_level(self._info.full_method, code, reason)
+        if self._span is not None:
+            self._span.end(code, fault=level == logging.ERROR)
         if not _rpc_logger.isEnabledFor(level):
             return  # the line would be dropped: do not build it (most calls, at --log-level warning)
         fields: dict[str, Any] = {
@@ -392,10 +406,8 @@ class _LoggedCall(Call):
         }
         if self._info.type in ("SERVER_STREAM", "BIDI_STREAM"):
             fields["messages_sent"] = self._sent
-        if code is not grpc.StatusCode.OK:
-            reason = error_reason(context)
-            if reason is not None:
-                fields["error_reason"] = reason
+        if reason is not None:
+            fields["error_reason"] = reason
         log.log(level, "rpc", **fields)
 
 
@@ -403,15 +415,22 @@ class LoggingInterceptor(ObservingInterceptor):
     """One line per call (``msg: rpc``), with the request context bound for everything logged during it.
 
     The context: ``request_id`` (the client's ``x-request-id`` metadata, or a generated one),
-    ``grpc_service``, ``grpc_method``, and ``table_id`` and ``seat`` once known. Metadata and messages
-    are never logged.
+    ``grpc_service``, ``grpc_method``, ``trace_id`` (the call's trace: the client's W3C ``traceparent``, or
+    the server's own span when tracing is on) and ``table_id`` and ``seat`` once known. Metadata and messages
+    are never logged. The call's span (server.tracing) starts and ends with the call too.
     """
 
     def begin(self, info: RpcInfo, context: Context, request: Any) -> Call:
         clear_request()
+        transport = transport_of(context)
+        span, trace_id = tracing.start_rpc(
+            info.service, info.method, context.invocation_metadata(), transport
+        )
         bind_request(request_id=request_id_of(context), grpc_service=info.service, grpc_method=info.method)
+        if trace_id:
+            bind_request(trace_id=trace_id)
         table_id = getattr(request, "table_id", "")
         if isinstance(table_id, str) and table_id:
             bind_request(table_id=table_id[:MAX_TABLE_ID_LENGTH])  # a longer one is refused, not logged whole
         # The peer is read now: grpc (1.85) crashes reading it from a call the client has cancelled.
-        return _LoggedCall(info, context.peer(), transport_of(context))
+        return _LoggedCall(info, context.peer(), transport, span)

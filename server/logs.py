@@ -137,9 +137,5 @@ def bind_request(**fields: object) -> None:
     structlog.contextvars.bind_contextvars(**fields)
 
 
-def request_context() -> dict[str, Any]:
-    return structlog.contextvars.get_contextvars()
-
-
 def clear_request() -> None:
     structlog.contextvars.clear_contextvars()

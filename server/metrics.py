@@ -36,6 +36,7 @@ from prometheus_client.registry import Collector
 import server.streams as streams_module
 from server.logs import get_logger
 from server.pacing import BOTS_ONLY, PEOPLE
+from server.process_metrics import MemoryLimitCollector, ScrapeWatch
 from server.telemetry import GAMES, Telemetry, game_label, table_status
 
 if TYPE_CHECKING:
@@ -325,6 +326,9 @@ class Metrics:
         GCCollector(registry=self.registry)
         self.grpc = GrpcMetrics(self.registry)
         self.game = GameMetrics(self.registry)
+        self.registry.register(MemoryLimitCollector())
+        self.scrapes = ScrapeWatch()
+        self.registry.register(self.scrapes)
         self.tables: TableCollector | None = None
         self._http: WSGIServer | None = None
         self._thread: threading.Thread | None = None

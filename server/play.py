@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Final
 
 from grpc import aio
 
-from server import wire
+from server import protobuf_wire as wire
 from server.errors import ErrorReason, ServiceError
-from server.logs import get_logger
+from server.logs import bind_request, get_logger
 from server.requests import Context, Malformed, client_of, table_id_of, token_of
 from server.streams import SPECTATORS, Reply, Subscriber
-from server.table import AnyTable
+from server.table import Table
 from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
@@ -124,7 +124,7 @@ async def play(
         await context.abort_with_status(actions.ended_by.to_status())
 
 
-async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[AnyTable, int | None]:
+async def _start(service: TableService, requests: AsyncIterator[object]) -> tuple[Table, int | None]:
     """The table and the resume point of the stream's first request, which must be ``start``."""
     first = await anext(aiter(requests), None)
     if isinstance(first, Malformed):
@@ -136,7 +136,9 @@ async def _start(service: TableService, requests: AsyncIterator[object]) -> tupl
             field="start",
         )
     start = first.start
-    table = await service.registry.owned(table_id_of(start.table_id))
+    table_id = table_id_of(start.table_id)
+    bind_request(table_id=table_id)  # the call's `rpc` line, and every other line of it, names the table
+    table = await service.registry.owned(table_id)
     return table, start.after_sequence if start.HasField("after_sequence") else None
 
 
@@ -158,7 +160,7 @@ class _Actions:
     def __init__(
         self,
         service: TableService,
-        table: AnyTable,
+        table: Table,
         token: str | None,
         subscriber: Subscriber,
         context: Context,
@@ -207,8 +209,8 @@ class _Actions:
                     self.service.registry.telemetry.limit_refused("play_spectator_action")
                     self.subscriber.end()
                     return
-        except aio.UsageError:  # the call ended under the reader: nothing more to read, nobody to answer
-            return
+        except (aio.UsageError, aio.AbortError):  # the call ended under the reader (the stream aborted with
+            return  # TABLE_MOVING as its node drains, say): nothing more to read, nobody to answer
         except Exception as error:  # reading the client's messages failed: end the stream rather than hang
             log.warning("play stream's requests failed", table_id=self.table.table_id, error=repr(error))
             self.subscriber.end()

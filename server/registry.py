@@ -14,18 +14,18 @@ import time
 from typing import Final, Protocol
 
 from engine.seeds import SECRET_BYTES
-from server.clock import TimeControl
 from server.creations import CREATE_REQUEST_WINDOW, CreateRequests, Creation, SeatSpec
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
 from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
-from server.seats import SeatState
 from server.stalls import StallWatch
 from server.store import Store, StoredTable, StoreError, TableConfig
-from server.table import AnyTable, Table
+from server.table import Table
+from server.table_state import SeatState
 from server.telemetry import Telemetry
+from server.time_control import TimeControl
 from thousand.v1 import table_service_pb2 as pb
 
 DEFAULT_PAGE_SIZE: Final = 20
@@ -60,8 +60,13 @@ class Directory(Protocol):
         """The unfinished tables ``client`` created that this node does not hold (for its quotas)."""
         ...
 
-    async def place(self, table: AnyTable) -> pb.Table:
+    async def place(self, table: Table) -> pb.Table:
         """Keep a new table here or hand it to the least loaded node; the table as its creator sees it."""
+        ...
+
+    def vouches(self) -> bool:
+        """Whether this node may answer as the owner of the tables it holds: no other node can have taken
+        them over (its lease is surely valid); when not, it answers for them as for any other."""
         ...
 
 
@@ -77,7 +82,7 @@ class Registry:
         pacer: BotPacer | None = None,
         stalls: StallWatch | None = None,
     ) -> None:
-        self._tables: dict[str, AnyTable] = {}
+        self._tables: dict[str, Table] = {}
         self._serial = 0
         self.store = store
         self.quotas = quotas if quotas is not None else TableQuotas()
@@ -118,7 +123,7 @@ class Registry:
         self.left_in_store = self.store.count() - count
         return count
 
-    def adopt(self, stored: StoredTable, now: float | None = None) -> AnyTable:
+    def adopt(self, stored: StoredTable, now: float | None = None) -> Table:
         """Rebuild a stored table by replaying its records and hold it: on a restart (``restore``), or when
         this node takes the table over from another (:mod:`server.cluster`)."""
         assert self.store is not None
@@ -128,7 +133,7 @@ class Registry:
         rules = adapter.rules_from_bytes(config.rules)
         seats = [SeatSpec(bot=bot, strategy=strategy) for bot, strategy in config.seats]
         _check_strategies(adapter, seats)
-        table: AnyTable = Table(
+        table: Table = Table(
             stored.table_id,
             serial=stored.serial,
             adapter=adapter,
@@ -159,7 +164,7 @@ class Registry:
         self._serial = max(self._serial, stored.serial)
         return table
 
-    def drop(self, table_id: str, failure: ServiceError) -> AnyTable | None:
+    def drop(self, table_id: str, failure: ServiceError) -> Table | None:
         """Let go of a table another node owns now: out of memory, its clock and bots stopped, its streams
         ended with ``failure`` (where it went, or that it is moving). Its records stay in the store."""
         table = self._tables.pop(table_id, None)
@@ -172,7 +177,7 @@ class Registry:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def all(self) -> list[AnyTable]:
+    def all(self) -> list[Table]:
         return list(self._tables.values())
 
     async def create(
@@ -185,7 +190,7 @@ class Registry:
         *,
         request_id: str = "",
         client: str = "",
-    ) -> AnyTable:
+    ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
 
@@ -207,7 +212,7 @@ class Registry:
         held = [self._holders[t.table_id] for t in self._tables.values() if not t.finished]
         return held + self._creating
 
-    async def _create(self, new: Creation, digest: str) -> AnyTable:
+    async def _create(self, new: Creation, digest: str) -> Table:
         rules, seats, seed, first_dealer = new.rules, new.seats, new.seed, new.first_dealer
         adapter = adapter_for_rules(rules)
         players = adapter.players(rules)
@@ -270,7 +275,7 @@ class Registry:
             finally:
                 self._creating.remove(holding)
         self.telemetry.table_created(table_id, len(seats), sum(1 for s in seats if s.bot), game=adapter.name)
-        table: AnyTable = Table(
+        table: Table = Table(
             table_id,
             serial=serial,
             adapter=adapter,
@@ -293,13 +298,13 @@ class Registry:
 
     def expire(
         self, idle_seconds: float, now: float | None = None, *, waiting_idle_seconds: float | None = None
-    ) -> list[tuple[AnyTable, float]]:
+    ) -> list[tuple[Table, float]]:
         """Drop every table nobody has used for ``idle_seconds`` (no open stream, no event): the finished and
         the abandoned alike; a table still waiting for players after ``waiting_idle_seconds`` already, if
         that is sooner. Its clock and bots stop; its stored records stay (``thousand-export``). Returns the
         dropped tables with their idle seconds."""
         now = time.monotonic() if now is None else now
-        expired: list[tuple[AnyTable, float]] = []
+        expired: list[tuple[Table, float]] = []
         for table in list(self._tables.values()):
             idle = table.idle_seconds(now)
             if idle is None:
@@ -316,11 +321,11 @@ class Registry:
                 expired.append((table, idle))
         return expired
 
-    def find(self, table_id: str) -> AnyTable | None:
+    def find(self, table_id: str) -> Table | None:
         """The table if this server holds it in memory (None: unknown, or expired into the store)."""
         return self._tables.get(table_id)
 
-    def get(self, table_id: str) -> AnyTable:
+    def get(self, table_id: str) -> Table:
         table = self._tables.get(table_id)
         if table is None:
             raise ServiceError(ErrorReason.TABLE_NOT_FOUND, f"no table {table_id!r}")
@@ -328,12 +333,12 @@ class Registry:
 
     def page(
         self, only_open: bool, page_size: int, page_token: str, game: AnyAdapter | None = None
-    ) -> tuple[list[AnyTable], str]:
+    ) -> tuple[list[Table], str]:
         """One page of tables, newest first; ``game``: only that game's tables."""
         size = _page_size(page_size)
         before = _decode_token(page_token) if page_token else None
         tables = sorted(self._tables.values(), key=lambda t: -t.serial)
-        chosen: list[AnyTable] = []
+        chosen: list[Table] = []
         for table in tables:
             if before is not None and table.serial >= before:
                 continue
@@ -346,11 +351,11 @@ class Registry:
             chosen.append(table)
         return chosen, ""
 
-    async def owned(self, table_id: str) -> AnyTable:
+    async def owned(self, table_id: str) -> Table:
         """The table, when this node holds it; otherwise the refusal that says where it is (TABLE_ELSEWHERE,
         TABLE_MOVING: in a cluster, from its ``directory``) or TABLE_NOT_FOUND."""
         table = self._tables.get(table_id)
-        if table is not None:
+        if table is not None and (self.directory is None or self.directory.vouches()):
             return table
         if self.directory is not None:
             raise await self.directory.refusal(table_id)
@@ -372,7 +377,7 @@ class Registry:
     async def describe(self, table_id: str) -> pb.Table:
         """GetTable: the table as this node holds it, or (in a cluster) as its owner last published it."""
         table = self._tables.get(table_id)
-        if table is not None:
+        if table is not None and (self.directory is None or self.directory.vouches()):
             return table.describe()
         if self.directory is not None:
             return await self.directory.describe(table_id)

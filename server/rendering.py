@@ -1,9 +1,11 @@
 """What a table's streams send, serialized: StreamEventsResponse messages of its events, Turns and snapshots.
 
-A message is written from serialized pieces (:mod:`server.wire`), each piece once per change however many
-audiences share it: an event every seat sees alike (every card played, every bid) is serialized once for
-all of them, and so is the Turn every stream but the acting seat's gets. The pieces go in field-number order,
-as protobuf's own serializer writes them, so the bytes are protobuf's (tests/test_wire.py compares them).
+Everything here reads the table's core (:class:`~server.table_core.TableCore`) and its turn clock, given as
+arguments. A message is written from serialized pieces (:mod:`server.protobuf_wire`), each piece once per
+change however many audiences share it: an event every seat sees alike (every card played, every bid) is
+serialized once for all of them, and so is the Turn every stream but the acting seat's gets. The pieces go in
+field-number order, as protobuf's own serializer writes them, so the bytes are protobuf's (tests/test_wire.py
+compares them).
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from typing import TYPE_CHECKING, Any, Final
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from server import wire
-from server.clock import duration
+from server import protobuf_wire as wire
 from server.deal_progress import deal_in_progress
-from server.seats import SeatEvent, TableEvent, seat_event_proto
-from server.wire import field_number
+from server.description import describe
+from server.protobuf_wire import field_number
+from server.table_state import SeatEvent, TableEvent, seat_event_proto
+from server.time_control import duration
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
-    from server.table import AnyTable
+    from server.games import AnyAdapter
+    from server.table_core import TableCore
+    from server.turn_clock import TurnClock
 
 MAX_BATCH: Final = 64
 """Events in one batched message at most (a resumed stream's catching up is cut into such messages)."""
@@ -53,10 +58,13 @@ def response(sequence: int, event: bytes | None, turn: bytes | None, more: Seque
 class Rendering:
     """Events just logged, rendered for each audience in turn, each distinct piece serialized once."""
 
-    __slots__ = ("_first", "_forms", "_public_turn", "_table", "events")
+    __slots__ = ("_clock", "_core", "_first", "_forms", "_public_turn", "events")
 
-    def __init__(self, table: AnyTable, events: Sequence[TableEvent[Any]], first: int) -> None:
-        self._table = table
+    def __init__(
+        self, core: TableCore, clock: TurnClock, events: Sequence[TableEvent[Any]], first: int
+    ) -> None:
+        self._core = core
+        self._clock = clock
         self.events = events
         self._first = first
         self._forms: list[list[tuple[object, bytes]]] = [[] for _ in events]
@@ -64,22 +72,22 @@ class Rendering:
         self._public_turn: bytes | None = None
 
     def _event(self, index: int, audience: int | None) -> bytes:
-        table = self._table
-        seen = seen_by(table, self.events[index], audience)
+        adapter = self._core.adapter
+        seen = seen_by(adapter, self.events[index], audience)
         forms = self._forms[index]
         for form, data in forms:
             if form is seen or form == seen:
                 return data
-        data = event_bytes(table, seen)
+        data = event_bytes(adapter, seen)
         forms.append((seen, data))
         return data
 
     def _turn(self, audience: int | None) -> bytes:
-        table = self._table
-        if audience is not None and audience == table.game.to_act:
-            return turn_bytes(table, audience)
+        core = self._core
+        if audience is not None and audience == core.game.to_act:
+            return turn_bytes(core, self._clock, audience)
         if self._public_turn is None:
-            self._public_turn = turn_bytes(table, None)
+            self._public_turn = turn_bytes(core, self._clock, None)
         return self._public_turn
 
     def messages(self, audience: int | None, batch: bool = False) -> list[bytes]:
@@ -108,15 +116,8 @@ class Rendering:
         return messages
 
 
-def render(
-    table: AnyTable, events: Sequence[TableEvent[Any]], first: int, audience: int | None, batch: bool = False
-) -> list[bytes]:
-    """Serialized StreamEventsResponse messages of ``events`` (numbered from ``first``) for one audience."""
-    return Rendering(table, events, first).messages(audience, batch)
-
-
 def history(
-    table: AnyTable, after: int, end: int, *, audience: int | None, batch: bool, turn: bytes
+    core: TableCore, clock: TurnClock, after: int, end: int, *, audience: int | None, batch: bool, turn: bytes
 ) -> Iterator[bytes]:
     """The messages of the table's logged events after ``after`` up to ``end``, rendered MAX_BATCH events
     at a time as they are taken, ``turn`` on the last: a resume of a long history holds one part of it at a
@@ -124,67 +125,67 @@ def history(
     for 392 ms, and 300 unread resumes held 53 MB)."""
     for start in range(after, end, MAX_BATCH):
         stop = min(start + MAX_BATCH, end)
-        part = Rendering(table, table.log[start:stop], start + 1)
+        part = Rendering(core, clock, core.log[start:stop], start + 1)
         yield from part.messages_with(audience, batch, turn if stop == end else None)
 
 
-def seen_by(table: AnyTable, event: TableEvent[Any], audience: int | None) -> TableEvent[Any]:
+def seen_by(adapter: AnyAdapter, event: TableEvent[Any], audience: int | None) -> TableEvent[Any]:
     """``event`` as ``audience`` may see it (the table's own events are public)."""
     if isinstance(event, SeatEvent):
         return event
-    return table.adapter.event_for(event, audience)
+    return adapter.event_for(event, audience)
 
 
-def event_bytes(table: AnyTable, seen: TableEvent[Any]) -> bytes:
+def event_bytes(adapter: AnyAdapter, seen: TableEvent[Any]) -> bytes:
     """A serialized ``Event`` of an event already filtered by :func:`seen_by`."""
     if isinstance(seen, SeatEvent):
         return seat_event_proto(seen).SerializeToString()
-    return table.adapter.event_message(seen).SerializeToString()
+    return adapter.event_message(seen).SerializeToString()
 
 
-def turn_bytes(table: AnyTable, audience: int | None) -> bytes:
+def turn_bytes(core: TableCore, clock: TurnClock, audience: int | None) -> bytes:
     """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
 
-    Written field by field in field-number order (see :mod:`server.wire`): the legal actions come from
-    the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
+    Written field by field in field-number order (see :mod:`server.protobuf_wire`): the legal actions come
+    from the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
     """
-    seat = table.game.to_act if table.started and not table.finished else None
+    seat = core.to_act
     if seat is None:
         return b""
     own = audience == seat
-    clock = table.clock.runs_for(seat)
-    adapter = table.adapter
+    timed = clock.runs_for(seat)
+    adapter = core.adapter
     parts = [wire.int_field(_TURN_SEAT, seat)]
     if own:
         parts.extend(
             wire.message_field(_TURN_LEGAL_ACTIONS, adapter.action_bytes(a))
-            for a in adapter.turn_actions(table.game, seat)
+            for a in adapter.turn_actions(core.game, seat)
         )
-    if clock:
+    if timed:
         deadline = Timestamp()
-        deadline.FromNanoseconds(int(table.clock.deadline_wall * 1e9))
+        deadline.FromNanoseconds(int(clock.deadline_wall * 1e9))
         parts.append(wire.message_field(_TURN_DEADLINE, deadline.SerializeToString()))
     if own:
-        parts.append(wire.message_field(_TURN_VIEW, adapter.view_bytes(table.game, seat)))
-    if clock:
-        bank = duration(table.seats[seat].bank).SerializeToString()
+        parts.append(wire.message_field(_TURN_VIEW, adapter.view_bytes(core.game, seat)))
+    if timed:
+        bank = duration(core.seats[seat].bank).SerializeToString()
         parts.append(wire.message_field(_TURN_BANK_REMAINING, bank))
     return b"".join(parts)
 
 
-def snapshot(table: AnyTable, audience: int | None) -> bytes:
+def snapshot(core: TableCore, clock: TurnClock, audience: int | None) -> bytes:
     """A serialized StreamEventsResponse holding the table as ``audience`` may see it, and its Turn; on a
     fair table, the deal in progress with the events a check of it reads (:mod:`server.deal_progress`)."""
-    message = pb.StreamEventsResponse(sequence=table.sequence)
-    message.snapshot.table.CopyFrom(table.describe())
-    if table.started:
-        message.snapshot.view.CopyFrom(table.adapter.view_to_proto(table.game, audience))
-    deal = deal_in_progress(table, audience)
+    message = pb.StreamEventsResponse(sequence=core.sequence)
+    message.snapshot.table.CopyFrom(describe(core))
+    if core.started:
+        message.snapshot.view.CopyFrom(core.adapter.view_to_proto(core.game, audience))
+    deal = deal_in_progress(core, audience)
     if deal is not None:
         progress = message.snapshot.deal
         progress.number = deal.number
         progress.commitment = deal.commitment
         for sequence in deal.sequences:
-            seen = event_bytes(table, seen_by(table, table.log[sequence - 1], audience))
+            seen = event_bytes(core.adapter, seen_by(core.adapter, core.log[sequence - 1], audience))
             progress.events.add(sequence=sequence).event.ParseFromString(seen)
-    return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, turn_bytes(table, audience))
+    return message.SerializeToString() + wire.message_field(_RESPONSE_TURN, turn_bytes(core, clock, audience))

@@ -20,7 +20,7 @@ import grpc
 
 from engine import InvalidActionError, RulesError
 from engine.seeds import valid_client_seed
-from server.clock import TimeControl
+from server import tracing
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
 from server.export import record_of
@@ -40,10 +40,11 @@ from server.requests import (
     table_id_of,
     token_of,
 )
-from server.seats import hash_token
 from server.streams import SPECTATORS
-from server.table import AnyTable
-from server.telemetry import requested_kind
+from server.table import Table
+from server.table_state import hash_token
+from server.telemetry import action_kind, game_label, requested_kind
+from server.time_control import TimeControl
 from thousand.v1 import table_service_pb2 as pb
 
 SERVICE_NAME: Final = "thousand.v1.TableService"
@@ -285,7 +286,7 @@ class TableService:
         return pb.SubmitActionResponse(sequence=sequence)
 
     async def act(
-        self, table: AnyTable, token: str | None, request_id: str, last_seen: int | None, action: pb.Action
+        self, table: Table, token: str | None, request_id: str, last_seen: int | None, action: pb.Action
     ) -> int:
         """Apply a seat's action (SubmitAction's, or one sent on a Play stream); the sequence number of the
         last event it produced. A refusal is counted and raised as a :class:`ServiceError`."""
@@ -296,7 +297,7 @@ class TableService:
             raise
 
     async def _act(
-        self, table: AnyTable, token: str | None, request_id: str, last_seen: int | None, message: pb.Action
+        self, table: Table, token: str | None, request_id: str, last_seen: int | None, message: pb.Action
     ) -> int:
         if token is None:
             raise ServiceError(
@@ -321,7 +322,16 @@ class TableService:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
         async with table.lock:
             seat = table.authenticate(token)
-            sequence = await table.submit(seat, request_id, last_seen, action)
+            with tracing.span(
+                "table.action",
+                {
+                    "thousand.table_id": table.table_id,
+                    "thousand.game": game_label(table),
+                    "thousand.seat": seat,
+                    "thousand.action": action_kind(table, action),
+                },
+            ):
+                sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
         return sequence
 
@@ -331,13 +341,13 @@ class TableService:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
-        table: AnyTable = await self.registry.owned(table_id_of(request.table_id))
+        table: Table = await self.registry.owned(table_id_of(request.table_id))
         audience = table.authenticate(token) if token is not None else SPECTATORS
         after = request.after_sequence if request.HasField("after_sequence") else None
         self.limit_resume(table, after, client, token)
         return table.stream(audience, after, request.batch_events)
 
-    def limit_resume(self, table: AnyTable, after: int | None, client: str, token: str | None) -> None:
+    def limit_resume(self, table: Table, after: int | None, client: str, token: str | None) -> None:
         """RATE_LIMITED when a resume would exceed the client's rate: a resume of a long history costs the
         server as much as many requests (it is sent in parts of MAX_BATCH events), and counts as one per
         part, whether on StreamEvents or Play."""

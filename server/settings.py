@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from server.clock import MAX_BOT_PACE
-from server.cluster import DEFAULT_LEASE_SECONDS
-from server.cluster_flags import add_cluster_arguments
+from server.cluster_flags import DEFAULT_LEASE_SECONDS, add_cluster_arguments
 from server.identity.flags import IdentitySettings, add_identity_arguments, identity_settings
 from server.logs import LOG_FORMATS, LOG_LEVELS
 from server.pacing import DEFAULT_MAX_MOVES
@@ -28,6 +26,8 @@ from server.quotas import (
     DEFAULT_MAX_TABLES_PER_CLIENT,
     TableQuotas,
 )
+from server.rebalancing import DEFAULT_REBALANCE_SECONDS
+from server.time_control import MAX_BOT_PACE
 from server.web import valid_origin
 
 DEFAULT_PORT: Final = 50051
@@ -68,6 +68,10 @@ class Settings:
     log_level: str = "info"
     shutdown_grace: float = SHUTDOWN_GRACE_SECONDS
     """Seconds in-flight calls get to finish on SIGTERM (a pod's terminationGracePeriodSeconds exceeds it)."""
+    final_scrape_seconds: float = 0.0
+    otlp_endpoint: str = ""
+    """OpenTelemetry: the OTLP/gRPC collector spans are exported to (``http://collector:4317``); "": off."""
+    """With metrics: after the drain, seconds to wait for one more scrape of the final counts (0: none)."""
     max_tables: int = DEFAULT_MAX_TABLES
     """Unfinished tables the server holds at most; CreateTable beyond it is refused with TOO_MANY_TABLES."""
     max_tables_per_client: int = DEFAULT_MAX_TABLES_PER_CLIENT
@@ -115,6 +119,8 @@ class Settings:
     """How long a node that stopped heartbeating keeps its tables before the others take them over."""
     placement: str = "local"
     """Where CreateTable puts a table: ``local`` (the node asked) or ``least-loaded``."""
+    rebalance_seconds: float = DEFAULT_REBALANCE_SECONDS
+    """The pause between two tables a node gives away to spread the load (0: never)."""
     bot_pace: float = 0.0
     """Seconds a server-run bot takes at least over a move at a table with an open seat, for the tables that
     do not choose (TimeControl.bot_pace); the ``thousand-server`` command defaults to BOT_PACE_SECONDS."""
@@ -248,6 +254,19 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="seconds in-flight calls get to finish on SIGTERM",
     )
     parser.add_argument(
+        "--otlp-endpoint",
+        default=env.get("THOUSAND_OTLP_ENDPOINT", defaults.otlp_endpoint),
+        help="export OpenTelemetry traces by OTLP/gRPC to this collector (http://host:4317 plaintext, "
+        "https:// TLS); unset: no traces",
+    )
+    parser.add_argument(
+        "--final-scrape-seconds",
+        type=float,
+        default=float(env.get("THOUSAND_FINAL_SCRAPE_SECONDS", defaults.final_scrape_seconds)),
+        help="with --metrics-port: after the drain, wait this long at most for Prometheus to scrape the "
+        "final counts (more than its scrape interval); 0: exit at once",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=int(env.get("THOUSAND_MAX_TABLES", defaults.max_tables)),
@@ -341,7 +360,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="PEM certificate chain; with --tls-key the server accepts TLS connections only",
     )
     parser.add_argument("--tls-key", default=env.get("THOUSAND_TLS_KEY", ""), help="PEM private key")
-    add_cluster_arguments(parser, env, lease_seconds=defaults.lease_seconds, placement=defaults.placement)
+    add_cluster_arguments(
+        parser,
+        env,
+        lease_seconds=defaults.lease_seconds,
+        placement=defaults.placement,
+        rebalance_seconds=defaults.rebalance_seconds,
+    )
     add_identity_arguments(parser, env)
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
@@ -358,8 +383,14 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--keepalive-seconds must be 0 (no pings) or 10 to 86400")
     if not 0.5 <= args.lease_seconds <= 600:
         parser.error("--lease-seconds must be 0.5 to 600")
+    if args.rebalance_seconds != 0 and not 0.1 <= args.rebalance_seconds <= 3600:
+        parser.error("--rebalance-seconds must be 0 (never) or 0.1 to 3600")
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
         parser.error(f"--bot-pace must be 0 to {MAX_BOT_PACE:g} seconds")
+    if args.otlp_endpoint and not args.otlp_endpoint.startswith(("http://", "https://")):
+        parser.error("--otlp-endpoint is a URL: http://host:4317 (plaintext) or https://host:4317 (TLS)")
+    if args.final_scrape_seconds < 0:
+        parser.error("--final-scrape-seconds must be 0 or more")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     origins = args.web_allowed_origin
@@ -381,6 +412,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         log_format=args.log_format,
         log_level=args.log_level,
         shutdown_grace=args.shutdown_grace,
+        final_scrape_seconds=args.final_scrape_seconds,
+        otlp_endpoint=args.otlp_endpoint,
         max_tables=args.max_tables,
         max_tables_per_client=args.max_tables_per_client,
         max_bot_tables=args.max_bot_tables,
@@ -400,6 +433,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         advertise_address=args.advertise_address,
         lease_seconds=args.lease_seconds,
         placement=args.placement,
+        rebalance_seconds=args.rebalance_seconds,
         bot_pace=args.bot_pace,
         identity=identity_settings(args, parser, env),
     )

@@ -37,8 +37,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from server.clock import TimeControl
+from server import tracing
 from server.logs import get_logger
+from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
 """The game of a table stored without one (before 1000 Blagogo)."""
@@ -283,7 +284,8 @@ class Store(ABC):
         Once queued, the write may commit whatever happens to the caller, who must then make the change: so
         a cancellation that arrives while it waits is held back until the commit's outcome is known, and
         raised at the caller's next ``await`` instead."""
-        await self._commit(Write(table_id, records=records))
+        with tracing.span("store.append", {"thousand.table_id": table_id, "thousand.records": len(records)}):
+            await self._commit(Write(table_id, records=records))
 
     def mark_finished(self, table_id: str, finish_time: float) -> None:
         """Note that the table's game ended at ``finish_time`` (Unix time). Without the note a restart only

@@ -4,21 +4,27 @@ Every change the table makes is rendered once per audience (a seat, or spectator
 and the bytes are handed to that audience's streams. A stream that cannot keep up is not allowed to grow the
 server's memory: its queue is bounded, and when it overflows the stream is given a fresh snapshot instead of
 the backlog. A stream starts from a snapshot, or resumes after a sequence number from the table's log.
+
+The fan-out keeps no pointer to the table: each publication passes the table's core (what it renders from),
+its turn clock (a Turn's deadline) and the step's events with their frame; a stream being opened is given the
+same, and reads the core for as long as it is open.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import TYPE_CHECKING, Final
 
 from server.errors import ErrorReason, ServiceError
 from server.rendering import Rendering, history, response, snapshot, turn_bytes
-from server.seats import TableEvent, TableStoppedEvent
+from server.table_changes import Published
+from server.table_state import SeatReleasedEvent, TableStoppedEvent
 
 if TYPE_CHECKING:
-    from server.table import AnyTable
+    from server.table_core import TableCore
+    from server.turn_clock import TurnClock
 
 STREAM_QUEUE_SIZE: Final = 1024
 """Messages a stream may have waiting before it is considered lagging and resynchronized by a snapshot."""
@@ -144,24 +150,27 @@ class Subscriber:
 class Streams:
     """The open streams of one table: what it publishes reaches each of them, rendered for its audience."""
 
-    __slots__ = ("_table", "subscribers")
+    __slots__ = ("last_closed", "subscribers")
 
-    def __init__(self, table: AnyTable) -> None:
-        self._table = table
+    def __init__(self) -> None:
         self.subscribers: set[Subscriber] = set()
+        self.last_closed = 0.0
+        """time.monotonic() when the table's last stream closed (for idle expiry)."""
 
-    def publish(self, events: Sequence[TableEvent[Any]], first: int) -> None:
-        """Queue just-logged ``events`` (numbered from ``first``) to every stream, serialized once per
-        audience; a stream whose events reach the game's end is ended after them."""
+    def publish(self, core: TableCore, clock: TurnClock, published: Published) -> None:
+        """Queue a step's just-logged events to every stream, serialized once per audience; a stream whose
+        events reach the game's end is ended after them, and so are the streams of a seat given up (T-33:
+        whoever gave the seat up sees nothing more of it)."""
         if not self.subscribers:
             return
+        events = published.events
         audiences: dict[tuple[int | None, bool], list[Subscriber]] = {}
         for subscriber in self.subscribers:
             if not subscriber.catching_up:
                 audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
-        table = self._table
-        ended = any(table.adapter.is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
-        rendering = Rendering(table, events, first)
+        is_game_over = core.adapter.is_game_over
+        ended = any(is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
+        rendering = Rendering(core, clock, events, published.first)
         for (audience, batch), subscribers in audiences.items():
             messages = rendering.messages(audience, batch)
             for subscriber in subscribers:
@@ -169,46 +178,69 @@ class Streams:
                     subscriber.offer(data)
                 if ended:
                     subscriber.offer(END)
+        for event in events:
+            if isinstance(event, SeatReleasedEvent):
+                self.end_seat(event.seat)
 
-    def open(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
+    def open(
+        self,
+        core: TableCore,
+        clock: TurnClock,
+        subscriber: Subscriber,
+        after: int | None,
+        *,
+        resynced: Callable[[int | None], None],
+        opened: Callable[[int], Awaitable[None]] | None = None,
+    ) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence,
         then as the table changes; :class:`Reply` messages queued to ``subscriber`` come in their place.
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
-        iterates; the stream subscribes when it is first iterated.
+        iterates; the stream subscribes when it is first iterated. ``resynced`` is told when a lagging
+        stream is sent a snapshot; ``opened`` (a seat's stream) is awaited once the stream has subscribed
+        and sent what it had to (the seat's player is back: the table takes the seat back from its bot).
         """
-        sequence = self._table.sequence
+        sequence = core.sequence
         if after is not None and after > sequence:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT,
                 f"after_sequence {after} is beyond the table's latest event {sequence}",
                 field="after_sequence",
             )
-        return self._stream(subscriber, after)
+        return self._stream(core, clock, subscriber, after, resynced, opened)
 
-    async def _stream(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
-        table = self._table
+    async def _stream(  # noqa: PLR0917  # the arguments of open(), passed on
+        self,
+        core: TableCore,
+        clock: TurnClock,
+        subscriber: Subscriber,
+        after: int | None,
+        resynced: Callable[[int | None], None],
+        opened: Callable[[int], Awaitable[None]] | None,
+    ) -> AsyncGenerator[bytes, None]:
         audience = subscriber.audience
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
         self.subscribers.add(subscriber)
         try:
-            if after is not None and after < table.sequence:
-                async for data in self._catch_up(subscriber, after):
+            if after is not None and after < core.sequence:
+                async for data in self._catch_up(core, clock, subscriber, after):
                     yield data
                 if subscriber.failure is not None:  # the table moved while its history was being sent
                     raise subscriber.failure
-                if table.finished or subscriber.ended:
+                if core.finished or subscriber.ended:
                     return
             else:
                 # A snapshot, or nothing missed (still say whose turn it is).
-                ended = table.finished
+                ended = core.finished
                 yield (
-                    snapshot(table, audience)
+                    snapshot(core, clock, audience)
                     if after is None
-                    else response(table.sequence, None, turn_bytes(table, audience))
+                    else response(core.sequence, None, turn_bytes(core, clock, audience))
                 )
                 if ended:
                     return
+            if opened is not None and audience is not None:
+                await opened(audience)
             while True:
                 data = await subscriber.get()
                 if type(data) is Reply:
@@ -217,8 +249,8 @@ class Streams:
                 if subscriber.lagging:
                     subscriber.drain()
                     subscriber.lagging = False
-                    table.telemetry.stream_resynced(table, audience)
-                    resync, ended = snapshot(table, audience), table.finished
+                    resynced(audience)
+                    resync, ended = snapshot(core, clock, audience), core.finished
                     yield resync
                     if ended:  # the snapshot shows the end (the dropped backlog held the END)
                         return
@@ -230,9 +262,11 @@ class Streams:
                 yield data
         finally:
             self.subscribers.discard(subscriber)
-            table.last_activity = time.monotonic()
+            self.last_closed = time.monotonic()
 
-    async def _catch_up(self, subscriber: Subscriber, after: int) -> AsyncGenerator[bytes, None]:
+    async def _catch_up(
+        self, core: TableCore, clock: TurnClock, subscriber: Subscriber, after: int
+    ) -> AsyncGenerator[bytes, None]:
         """The logged events after ``after``, read from the table's log part by part as they are sent, until
         the stream has caught up with the table; from then on the table's messages are queued to it.
 
@@ -241,14 +275,13 @@ class Streams:
         snapshot (the events of that time, the game's end among them, never seen). The log holds them
         already, so reading on from it costs no memory and loses nothing.
         """
-        table = self._table
         subscriber.catching_up = True
         try:
-            while after < table.sequence and not subscriber.ended:
-                end = table.sequence
-                turn = turn_bytes(table, subscriber.audience)
+            while after < core.sequence and not subscriber.ended:
+                end = core.sequence
+                turn = turn_bytes(core, clock, subscriber.audience)
                 for data in history(
-                    table, after, end, audience=subscriber.audience, batch=subscriber.batch, turn=turn
+                    core, clock, after, end, audience=subscriber.audience, batch=subscriber.batch, turn=turn
                 ):
                     yield data
                     if subscriber.ended:

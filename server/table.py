@@ -1,63 +1,63 @@
-"""One table: its seats, its game and its event log, and the parts that act on them.
+"""One table on the server: its pure core inside, and the asynchronous parts around it.
 
-Every change to a table happens under its lock, in one step: check, store (awaiting the commit: the lock is
-held across it, so each table's changes are stored and made in order), apply to the engine, log the new
-events with their sequence numbers and hand them to the table's streams. A change the store cannot commit is
-not made: STORE_UNAVAILABLE. Replaying the stored records rebuilds the table: the same events with the same
-sequence numbers.
+Every change to a table runs one path, under the table's lock: the core decides (:meth:`TableCore.decide`:
+the steps to store, or a refusal), the store commits the steps (awaited with the lock held, so each table's
+changes are stored and made in order; a change the store cannot commit is not made: STORE_UNAVAILABLE), the
+core applies them (:meth:`TableCore.apply`), the streams are sent the events, and then the turn clock and the
+bots are told. Replaying the stored records rebuilds the table: the core applies the same steps again.
 
-A table holds either game: everything game-specific (the engine game, its actions, events and views on the
-wire, its bots) goes through the table's :class:`~server.games.GameAdapter`. The table does the
-orchestration; its parts, each in its own module, do the rest:
+The parts, each given what it needs as arguments and none holding the table:
 
-- :mod:`server.seating`: who plays each seat, and the changes to it (joins, leaves, the bot taking a seat
-  over on time, the player taking it back);
-- :mod:`server.seats`: seat state and tokens, the table's own events, the memory that makes retries
-  idempotent;
-- :mod:`server.description`: the table as the contract's Table message;
-- :mod:`server.streams` (with :mod:`server.rendering`): the open streams, their bounded queues and what
-  they are sent, serialized;
+- :mod:`server.table_core` (with :mod:`server.table_changes` and :mod:`server.table_state`): the seats, the
+  event log, the engine game, the memory of recent requests; commands, changes and frames;
+- :mod:`server.streams` (with :mod:`server.rendering`): the open streams, their bounded queues and what they
+  are sent, serialized;
 - :mod:`server.turn_clock`: the turn clock, when the table has one;
-- :mod:`server.bots`: the loop that plays the bot seats and the seats taken over on time.
+- :mod:`server.bots`: the players of the seats server-run bots play (the loop that moves them is here).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import AsyncGenerator, Callable
-from typing import Any, Generic, TypeAlias
+from typing import Any
 
-from engine import ActionError
-from engine.seeds import FairDeals
-from server import description, rendering
+from server import bots as bot_pauses
+from server import description, tracing
 from server.bots import Bots
-from server.clock import TimeControl, TimeoutPolicy
-from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError, from_action_error
-from server.games import ActionT, EventT, GameAdapter, GameT, RulesT
+from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
+from server.games import AnyAdapter
 from server.logs import bind_request, get_logger
-from server.pacing import BotPacer
-from server.seating import Seating
-from server.seats import (
-    RequestMemory,
-    SeatState,
-    SeatTakenEvent,
-    StopReason,
-    TableEvent,
-    TableStoppedEvent,
-    seat_holding,
-)
+from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
 from server.stalls import StallWatch
 from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
+from server.table_changes import (
+    Act,
+    BotMove,
+    Change,
+    Command,
+    Join,
+    Leave,
+    Published,
+    Reclaim,
+    Stop,
+    TimeOut,
+    step_of,
+)
+from server.table_core import TableCore, new_token
+from server.table_state import SeatState, StopReason, TableEvent, TableStoppedEvent, hash_token
 from server.telemetry import Telemetry
+from server.time_control import TimeControl
 from server.turn_clock import TurnClock
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
 
 
-class Table(Generic[RulesT, GameT, ActionT, EventT]):
+class Table:
     """A table of one game (its ``adapter``'s) with open and bot seats."""
 
     def __init__(
@@ -65,8 +65,8 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         table_id: str,
         *,
         serial: int,
-        adapter: GameAdapter[RulesT, GameT, ActionT, EventT],
-        rules: RulesT,
+        adapter: AnyAdapter,
+        rules: Any,
         seats: list[SeatState],
         seed: int,
         first_dealer: int | None,
@@ -79,188 +79,149 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         seeded: bool = False,
         secret: bytes = b"",
     ) -> None:
+        self.core = TableCore(
+            table_id,
+            serial=serial,
+            adapter=adapter,
+            rules=rules,
+            seats=seats,
+            seed=seed,
+            first_dealer=first_dealer,
+            create_time=time.time() if create_time is None else create_time,
+            time_control=time_control,
+            seeded=seeded,
+            secret=secret,
+        )
         self.table_id = table_id
-        self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
         self.serial = serial
         self.adapter = adapter
-        self.rules = rules
-        self.seats = seats
-        self.seed = seed
-        self.seeded = seeded
-        """The creator chose ``seed``: the deals follow from it (a practice table, Table.seeded)."""
-        self.fair = FairDeals(adapter.name, secret, len(seats)) if secret else None
-        """A fair table's deals (engine.seeds): its secret and the seed each seat's player gave."""
-        self.commitment = "" if self.fair is None else self.fair.commitment
-        """A fair table's commitment to its secret (Table.fairness), hashed once."""
-        self.game: GameT = adapter.new_game(rules, seed, first_dealer, self.fair)
-        self.started = False
-        self.create_time = time.time() if create_time is None else create_time
-        self.log: list[TableEvent[EventT]] = []
-        self._engine_cursor = 0
-        self._requests: RequestMemory[ActionT] = RequestMemory()
+        self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
         self.lock = asyncio.Lock()
         self.store = store
-        self.replaying = False
-        """Rebuilding from the store: nothing is stored again, no timer armed, nothing reported."""
-        self.time_control = time_control
         self.pacer = pacer if pacer is not None else BotPacer()
         """The server's bot work queue (``server.pacing``): this table's bots take their turns from it."""
-        self.stalls = stalls if stalls is not None else StallWatch()
-        """The server's record of the time it did not run, which turn clocks give back."""
-        self.stopped: StopReason | None = None
-        """Why the server stopped the table before its game ended; None: it did not."""
         self.last_activity = time.monotonic()
-        """time.monotonic() of the table's last event, or of its last stream closing (for idle expiry)."""
-        self.endpoints = ("", "")
-        """The owning node's gRPC and web addresses, in a cluster (Table.endpoint, Table.web_endpoint)."""
+        """time.monotonic() of the table's last event (for idle expiry; its streams note their own ends)."""
         self.on_change: Callable[[], None] | None = None
         """Called after every change (not on replay): a cluster node publishes the table's summary."""
         self.on_lost: Callable[[], None] | None = None
         """Called when the store refused a write because another node owns the table now."""
-        self.streams = Streams(self)
-        self.seating = Seating(self)
-        self.clock = TurnClock(self)
-        self.bots = Bots(self)
-        for state in seats:
-            state.bank = time_control.bank if time_control is not None else 0.0
-        for seat, state in enumerate(seats):
-            if state.bot:
-                self.log.append(SeatTakenEvent(seat, state.strategy, True))
-        self.start_if_full()  # a table of bots only starts at once
+        self.streams = Streams()
+        self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
+        self.bots = Bots(adapter, seed, self.core.seats)
+        self._timeout_task: asyncio.Task[None] | None = None
+        for published in self.core.opening:  # a table of bots only starts at once
+            self._follow(published)
+        if self.core.started:
+            self.telemetry.table_started(self)
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ queries (the core's state)
+
+    @property
+    def game(self) -> Any:
+        return self.core.game
+
+    @property
+    def rules(self) -> Any:
+        return self.core.rules
+
+    @property
+    def seats(self) -> list[SeatState]:
+        return self.core.seats
+
+    @property
+    def log(self) -> list[TableEvent[Any]]:
+        return self.core.log
+
+    @property
+    def seed(self) -> int:
+        return self.core.seed
+
+    @property
+    def fair(self) -> Any:
+        return self.core.fair
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        return self.core.time_control
+
+    @property
+    def create_time(self) -> float:
+        return self.core.create_time
+
+    @property
+    def started(self) -> bool:
+        return self.core.started
+
+    @property
+    def stopped(self) -> StopReason | None:
+        return self.core.stopped
+
+    @property
+    def endpoints(self) -> tuple[str, str]:
+        return self.core.endpoints
+
+    @endpoints.setter
+    def endpoints(self, value: tuple[str, str]) -> None:
+        self.core.endpoints = value
 
     @property
     def sequence(self) -> int:
-        return len(self.log)
+        return len(self.core.log)
 
     @property
     def finished(self) -> bool:
         """The game ended, or the server stopped the table."""
-        return self.game.is_over or self.stopped is not None
+        return self.core.finished
 
     @property
     def moves(self) -> int:
         """Decisions applied so far, by anyone."""
-        return self.clock.decisions
-
-    @property
-    def clocked(self) -> bool:
-        """Whether the table has a turn clock (its TimeControl may hold a bot pace only)."""
-        return self.time_control is not None and self.time_control.clocked
+        return self.core.decisions
 
     def open_seats(self) -> int:
-        return sum(1 for s in self.seats if not s.taken)
+        return self.core.open_seats()
 
     def played_by_bots_only(self) -> bool:
         """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
-        return all(s.played_by_bot for s in self.seats)
+        return all(s.played_by_bot for s in self.core.seats)
 
     def status(self) -> pb.TableStatus.ValueType:
-        return description.status(self)
+        return description.status(self.core)
 
     def describe(self) -> pb.Table:
         """The table as the contract's Table message (:func:`server.description.describe`)."""
-        return description.describe(self)
+        return description.describe(self.core)
 
     def authenticate(self, token: str | None) -> int:
         """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""
-        found = self.seat_holding(token) if token else None
+        found = self.core.seat_holding(token) if token else None
         if found is None:
             raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
         bind_request(seat=found)
         return found
 
     def seat_holding(self, token: str) -> int | None:
-        """The seat this token holds, if any (:func:`server.seats.seat_holding`)."""
-        return seat_holding(self.seats, token)
+        """The seat this token holds, if any (:func:`server.table_state.seat_holding`)."""
+        return self.core.seat_holding(token)
 
-    # ------------------------------------------------------------------ seats
+    # ------------------------------------------------------------------ the one path of every change
 
-    async def join(
-        self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
-    ) -> tuple[int, str]:
-        """Take a seat (caller holds the lock): :meth:`server.seating.Seating.join`."""
-        return await self.seating.join(seat, player_name, token, client_seed=client_seed)
+    async def run(self, command: Command) -> Change:
+        """Decide, store, apply and publish a command (caller holds the lock); its refusal is raised after
+        whatever steps it made. The caller then wakes the bots (:meth:`ensure_bots_running`)."""
+        change = self.core.decide(command)
+        if change.steps:
+            await self._store(change.records)
+            self._make(change)
+        if change.refusal is not None:
+            raise change.refusal
+        return change
 
-    async def leave(self, seat: int) -> None:
-        """Give a seat up (caller holds the lock)."""
-        await self.seating.leave(seat)
-
-    async def reclaim(self, seat: int) -> bool:
-        """Take the seat back from the bot that plays it since a timeout (caller holds the lock): False when
-        it was not taken over, SEAT_FORFEITED for a seat that forfeited."""
-        return await self.seating.reclaim(seat)
-
-    def start_if_full(self) -> None:
-        """The game starts (its first deal is dealt) once every seat is taken."""
-        if not self.started and self.open_seats() == 0:
-            self.started = True
-            if not self.replaying:
-                self.telemetry.table_started(self)
-            self._advance([])
-
-    # ------------------------------------------------------------------ actions
-
-    async def submit(self, seat: int, request_id: str, last_seen: int | None, action: ActionT) -> int:
-        """Apply a seat's action (caller holds the lock); returns the sequence of its last event."""
-        remembered = self._requests.recall(seat, request_id)
-        if remembered is not None:
-            if remembered[0] != action:
-                raise ServiceError(
-                    ErrorReason.REQUEST_ID_REUSED,
-                    f"request_id {request_id!r} was already used for a different action",
-                    field="request_id",
-                )
-            self.telemetry.action_replayed(self, action)
-            return remembered[1]
-        stale = last_seen is not None and last_seen != self.sequence
-        # The player is back: whatever becomes of this action, the seat is theirs again.
-        await self.seating.reclaim(seat)
-        if not self.started:
-            raise ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
-        if self.finished:
-            ended = "the game is over" if self.stopped is None else "the server stopped the table"
-            raise ServiceError(ErrorReason.GAME_OVER, ended)
-        if stale:
-            raise ServiceError(
-                ErrorReason.STALE_SEQUENCE,
-                f"you last saw event {last_seen} but the table is at {self.sequence}; resync and retry",
-            )
-        self.check_legal(seat, action)
-        # The time the decision took from the bank, if any, and the decision itself: in one commit.
-        bank = self.clock.bank_record(seat)
-        acted = Record("action", seat, request_id, self.adapter.action_to_bytes(action))
-        await self.record(*([acted] if bank is None else [bank, acted]))
-        if bank is not None:
-            self.seats[seat].bank = float(bank.text)
-        applied = time.perf_counter()
-        sequence = self.apply(seat, request_id, action)
-        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
-        return sequence
-
-    def check_legal(self, seat: int, action: ActionT) -> None:
-        """Refuse an illegal action with the engine's specific reason, before anything is stored."""
-        try:
-            self.adapter.check(self.game, seat, action)
-        except ActionError as error:
-            raise from_action_error(error) from None
-
-    def apply(self, seat: int, request_id: str, action: ActionT) -> int:
-        """Apply a checked and stored action; returns the sequence of its last event."""
-        self.adapter.apply(self.game, seat, action)
-        self.clock.decisions += 1
-        self._advance([])
-        if self.game.is_over and self.store is not None and not self.replaying:
-            self.store.mark_finished(self.table_id, time.time())
-        if request_id:
-            self._requests.remember(seat, request_id, action, self.sequence)
-        return self.sequence
-
-    async def record(self, *records: Record) -> None:
+    async def _store(self, records: list[Record]) -> None:
         """Store a change (its records, in one commit) before it is made, and so before it is acknowledged.
         When the store cannot commit it, STORE_UNAVAILABLE: the caller then leaves the table as it was."""
-        if self.store is None or self.replaying:
+        if self.store is None:
             return
         try:
             await self.store.append(self.table_id, *records)
@@ -285,119 +246,186 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
                 "the change could not be stored, so it was not made; retry later",
             ) from None
 
-    def _advance(self, extra: list[TableEvent[EventT]]) -> None:
-        """Deal whenever the game is at a chance node, then publish everything new."""
-        while self.game.is_chance_node:
-            self.game.apply_chance()
-        events = self.adapter.events(self.game)
-        new = events[self._engine_cursor :]
-        self._engine_cursor = len(events)
-        if new:
-            self.bots.observe()
-        self.publish([*extra, *new])
-
-    async def store_decided(self, seat: int, action: ActionT) -> None:
-        """Check and store a move the server decided (a bot's; caller holds the lock); the caller must then
-        apply it (:meth:`apply_decided`) before anything else changes the table. A seat taken over for one
-        turn is its player's again after the move: stored in the same commit."""
-        self.check_legal(seat, action)
-        records = [Record("action", seat, "", self.adapter.action_to_bytes(action))]
-        if self.seats[seat].one_turn:
-            records.append(Record("reclaim", seat))
-        await self.record(*records)
-
-    def apply_decided(self, seat: int, action: ActionT) -> None:
-        applied = time.perf_counter()
-        self.apply(seat, "", action)
-        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
-        if self.seats[seat].one_turn:
-            self.seating.reclaimed(
-                seat
-            )  # the one move a timeout gave the bot is made: the seat is its player's
-
-    async def stop(self, reason: StopReason, message: str) -> None:
-        """End the table before its game did (caller holds the lock): stored, then TableStopped, the
-        streams end and no action is accepted any more."""
-        await self.record(Record("stop", -1, reason.value, message.encode()))
-        self._stop(reason, message)
-
-    def _stop(self, reason: StopReason, message: str) -> None:
-        self.stopped = reason
-        self.publish([TableStoppedEvent(reason, message)])
-        if not self.replaying:
+    def _make(self, change: Change) -> None:
+        """Apply a stored change and publish each step's events as it is made."""
+        core = self.core
+        was_started, was_finished = core.started, core.finished
+        for published in core.apply(change):
+            self.last_activity = time.monotonic()
+            self.clock.update(published.frame, self._timer_fired)
+            attributes: dict[str, str | int] = {
+                "thousand.table_id": self.table_id,
+                "thousand.events": len(published.events),
+            }
+            with tracing.span("table.publish", attributes):
+                self.streams.publish(core, self.clock, published)
+            self._follow(published)
+            if self.on_change is not None:
+                self.on_change()
+        if core.started and not was_started:
+            self.telemetry.table_started(self)
+        if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
-            self.telemetry.table_stopped(self, reason, message)
+            if core.stopped is not None:
+                self.telemetry.table_stopped(self, core.stopped, _stop_message(core.log))
 
-    def publish(self, events: list[TableEvent[EventT]]) -> None:
-        """Log events with sequence numbers and send them to every stream."""
-        if not events:
-            return
-        self.last_activity = time.monotonic()
-        self.clock.update()
-        first = self.sequence + 1
-        self.log.extend(events)
-        self.streams.publish(events, first)
-        self.telemetry.events_published(self, events, replaying=self.replaying)
-        if self.on_change is not None and not self.replaying:
-            self.on_change()
+    def _follow(self, published: Published) -> None:
+        """What follows a step besides its streams, also on replay: the bots see it; it is reported."""
+        self.bots.follow(self.core.game, published)
+        self.telemetry.events_published(self, published.events)
+
+    # ------------------------------------------------------------------ commands (caller holds the lock)
+
+    async def join(
+        self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
+    ) -> tuple[int, str]:
+        """Take a seat; ``token``: the client's own seat token, else one is drawn; ``client_seed``: the
+        player's seed for a fair table's deals from now on (ignored when seeded). A seat that already holds
+        ``token`` is returned as it is: the client's retry of a join whose reply it lost."""
+        token = token if token is not None else new_token()
+        change = await self.run(Join(seat, player_name, token, hash_token(token), client_seed))
+        assert change.seat is not None
+        bind_request(seat=change.seat)
+        return change.seat, token
+
+    async def leave(self, seat: int) -> None:
+        """Give a seat up; its streams end (T-33: whoever gave the seat up sees nothing more of it)."""
+        await self.run(Leave(seat))
+
+    async def reclaim(self, seat: int) -> bool:
+        """Take the seat back from the bot that plays it since a timeout: False when it was not taken over,
+        SEAT_FORFEITED for a seat that forfeited."""
+        return (await self.run(Reclaim(seat))).reclaimed
+
+    async def submit(self, seat: int, request_id: str, last_seen: int | None, action: Any) -> int:
+        """Apply a seat's action; returns the sequence of its last event (a retry: its first outcome's)."""
+        bank = self.clock.bank_left(seat, self.core.seats[seat].bank)
+        applied = time.perf_counter()
+        change = await self.run(Act(seat, request_id, last_seen, action, bank))
+        if change.sequence is not None:
+            self.telemetry.action_replayed(self, action)
+            return change.sequence
+        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
+        return self.sequence
+
+    async def stop(self, reason: StopReason, message: str) -> None:
+        """End the table before its game did: stored, then TableStopped, the streams end and no action is
+        accepted any more."""
+        await self.run(Stop(reason, message))
 
     # ------------------------------------------------------------------ rebuilding from the store
 
     def replay(self, records: list[Record]) -> None:
-        """Rebuild the table from its stored records: same events, same sequence numbers."""
-        self.replaying = True
-        try:
-            for record in records:
-                if record.kind == "seed":
-                    self.seating.seed(record.seat, record.text)
-                elif record.kind == "join":
-                    self.seating.take(record.seat, record.data, record.text)
-                elif record.kind == "leave":
-                    self.seating.release(record.seat)
-                elif record.kind == "action":
-                    action = self.adapter.action_from_bytes(record.data)
-                    self.apply(record.seat, record.text, action)
-                elif record.kind == "timeout":
-                    self.seating.time_out(record.seat, TimeoutPolicy(record.text))
-                elif record.kind == "reclaim":
-                    self.seating.reclaimed(record.seat)
-                elif record.kind == "bank":
-                    self.seats[record.seat].bank = float(record.text)
-                elif record.kind == "stop":
-                    self._stop(StopReason(record.text), record.data.decode())
-                else:
-                    raise ValueError(f"table {self.table_id}: unknown record kind {record.kind!r}")
-        finally:
-            self.replaying = False
+        """Rebuild the table from its stored records: the core applies them again, the bots follow."""
+        change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in records))
+        for published in self.core.apply(change):
+            self.bots.follow(self.core.game, published)
+        self.clock.update(self.core.frame(), None)  # its clock starts afresh, armed once the server runs
 
-    # ------------------------------------------------------------------ bots
-
-    def bot_to_act(self) -> int | None:
-        """The seat to act when a server-run bot plays it (:meth:`Bots.to_act`)."""
-        return self.bots.to_act()
-
-    def strategy_of(self, seat: int) -> str:
-        return self.bots.strategy_of(seat)
-
-    async def play_bot(self, seat: int) -> None:
-        """One move of a server-run bot (caller holds the lock)."""
-        await self.bots.play(seat)
-
-    async def play_bot_off_loop(self, seat: int) -> None:
-        """One move of a searching bot, thought in a worker thread (caller holds the lock)."""
-        await self.bots.play_off_loop(seat)
+    # ------------------------------------------------------------------ the bots and the clock
 
     def ensure_bots_running(self) -> None:
         """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
-        self.clock.ensure_armed()
-        self.bots.ensure_running()
+        self.clock.ensure_armed(self._timer_fired)
+        if self.core.bot_to_act() is not None:
+            self.bots.ensure_running(self._play_bots)
+
+    def _bot_pace(self) -> float:
+        """The least seconds a bot's move takes here: the table's bot pace where people play, else none."""
+        control = self.core.time_control
+        if control is None or all(state.bot for state in self.core.seats):
+            return 0.0
+        return control.bot_pace
+
+    async def _play_bots(self) -> None:
+        """Move the bots, one move at a time under the lock, while a server-run bot must act. Each step (the
+        move; applying it once stored) waits for its turn from the pacer (:mod:`server.pacing`); a move
+        the store cannot commit is decided again after a pause, the pause doubling up to a bound."""
+        retry = bot_pauses.STORE_RETRY_SECONDS
+        while True:
+            pace = self._bot_pace()
+            if pace > 0:
+                await asyncio.sleep(pace)  # people follow the game; the move is decided after the pause
+            kind = BOTS_ONLY if self.played_by_bots_only() else PEOPLE
+            await self.pacer.turn(kind)
+            async with self.lock:
+                seat = self.core.bot_to_act()
+                if seat is None:
+                    return
+                try:
+                    await self.move_bot(seat, kind)
+                except ServiceError as error:
+                    if error.reason is ErrorReason.TABLE_MOVING:
+                        return  # another node plays the table now; this one drops it
+                    if error.reason is not ErrorReason.STORE_UNAVAILABLE:
+                        raise
+                    failed = True  # the move was not made; it is decided again after a pause
+                else:
+                    failed = False
+            if failed:
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, bot_pauses.STORE_RETRY_MAX_SECONDS)
+            else:
+                retry = bot_pauses.STORE_RETRY_SECONDS
+                if kind == BOTS_ONLY and self.pacer.move_delay > 0:
+                    await asyncio.sleep(self.pacer.move_delay)
+
+    async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
+        """One move of a server-run bot (caller holds the lock): a searching bot thinks in a worker thread,
+        so the server serves every other table meanwhile. Stored, then applied in a turn of its own: the
+        commits of many tables' moves end together, and their applying would otherwise run back to back;
+        ``kind``: the table's place in the pacer's queue."""
+        core, bots = self.core, self.bots
+        asked = time.perf_counter()
+        bot_seat = core.seats[seat].bot
+        # A bot's decision is due within the table's time per move, as a client's would be (its clock is not
+        # run: a bot seat has no bank); without a turn clock, the strategy's own budget.
+        control = core.time_control
+        deadline = None if control is None or not control.clocked else time.monotonic() + control.per_move
+        if bots.player(seat).searching:
+            action = await asyncio.to_thread(bots.decide, core.game, seat, core.sequence, bot_seat, deadline)
+        else:
+            action = bots.decide(core.game, seat, core.sequence, bot_seat, deadline)
+        self.telemetry.bot_decided(bots.strategy_of(seat, core.seats), time.perf_counter() - asked)
+        change = core.decide(BotMove(seat, action))
+        if change.refusal is not None:
+            raise change.refusal
+        await self._store(change.records)
+        await self.pacer.turn_after_commit(kind)
+        applied = time.perf_counter()
+        self._make(change)
+        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
+        limit = self.pacer.max_moves
+        if 0 < limit <= core.decisions and not core.finished and self.played_by_bots_only():
+            await self.stop(
+                StopReason.MOVE_LIMIT,
+                f"stopped after {core.decisions} moves without the game ending: a table played by bots only"
+                f" makes {limit} at most on this server",
+            )
+
+    def _timer_fired(self, key: tuple[int, int]) -> None:
+        """The turn clock's timer went off: its timeout is handled under the lock, in a task of its own."""
+        # A context of its own, like the bots': the timeout's log lines carry no request.
+        loop = asyncio.get_running_loop()
+        self._timeout_task = loop.create_task(self._time_out(key), context=contextvars.Context())
+
+    async def _time_out(self, key: tuple[int, int]) -> None:
+        async with self.lock:
+            control = self.core.time_control
+            if key != self.clock.key or control is None:
+                return  # the seat acted (or was taken back) while the timer fired
+            if self.clock.left() > 0.001:  # early, or the server stalled meanwhile: not the seat's time
+                self.clock.rearm(0.0, self._timer_fired)
+                return
+            try:
+                await self.run(TimeOut(key[1], control.policy))
+            except ServiceError:  # not stored, so not made: the clock fires again shortly
+                self.clock.rearm(bot_pauses.STORE_RETRY_SECONDS, self._timer_fired)
+                return
+        self.ensure_bots_running()
 
     # ------------------------------------------------------------------ streams
-
-    def snapshot(self, audience: int | None) -> bytes:
-        """A serialized StreamEventsResponse holding the table as ``audience`` may see it."""
-        return rendering.snapshot(self, audience)
 
     def stream(
         self, audience: int | None, after: int | None, batch: bool = False
@@ -406,18 +434,40 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
 
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
         iterates; the stream subscribes when it is first iterated. A seat's stream takes the seat back from
-        the bot that plays it while its player was away (:meth:`server.seating.Seating.returned`).
+        the bot that plays it while its player was away (:meth:`take_back`), once it has subscribed.
         """
-        stream = self.streams.open(Subscriber(audience, batch), after)
-        self.seating.returned(audience)
-        return stream
+        return self.stream_to(Subscriber(audience, batch), after)
 
     def stream_to(self, subscriber: Subscriber, after: int | None) -> AsyncGenerator[bytes, None]:
         """:meth:`stream` for a subscriber the caller keeps, to queue :class:`~server.streams.Reply` messages
         to it, which the stream yields in their place among the table's messages."""
-        stream = self.streams.open(subscriber, after)
-        self.seating.returned(subscriber.audience)
-        return stream
+        seat = subscriber.audience
+        state = None if seat is None else self.core.seats[seat]
+        back = state is not None and state.taken_over and not state.forfeited and not state.one_turn
+        return self.streams.open(
+            self.core,
+            self.clock,
+            subscriber,
+            after,
+            resynced=self._resynced,
+            opened=self.take_back if back else None,
+        )
+
+    def _resynced(self, audience: int | None) -> None:
+        self.telemetry.stream_resynced(self, audience)
+
+    async def take_back(self, seat: int) -> None:
+        """A seat's own stream opened: its player is back, and takes the seat back from the bot that plays it
+        since a timeout (TimeoutPolicy.BOT_PLAYS), as ReclaimSeat would; the stream then shows it. Not
+        stored (and not made) when the store fails: the seat stays the bot's until the player acts."""
+        async with self.lock:
+            state = self.core.seats[seat]
+            if not state.taken_over or state.forfeited or state.one_turn:
+                return
+            try:
+                await self.run(Reclaim(seat))
+            except ServiceError:
+                return
 
     def stream_queue_depths(self) -> list[tuple[int | None, int]]:
         """Each open stream's audience and the number of messages waiting in its queue (for metrics)."""
@@ -430,15 +480,19 @@ class Table(Generic[RulesT, GameT, ActionT, EventT]):
         it is in use: a stream is open, its lock is held or its bots are moving."""
         if self.streams.subscribers or self.lock.locked() or self.bots.running():
             return None
-        return max(0.0, now - self.last_activity)
+        return max(0.0, now - max(self.last_activity, self.streams.last_closed))
 
     def close_streams(self, failure: ServiceError | None = None) -> None:
         """End every stream (the server is stopping; with ``failure``, the error they end with: the table
         moved); the clock and the bots stop too."""
-        self.clock.stop()
+        self.clock.cancel()
+        if self._timeout_task is not None:
+            self._timeout_task.cancel()
         self.bots.stop()
         self.streams.end_all(failure)
 
 
-AnyTable: TypeAlias = Table[Any, Any, Any, Any]
-"""A table of any game, as the registry and the service hold it."""
+def _stop_message(log: list[TableEvent[Any]]) -> str:
+    """What the server said when it stopped the table: its last event says it."""
+    last = log[-1] if log else None
+    return last.message if isinstance(last, TableStoppedEvent) else ""

@@ -23,8 +23,8 @@ from server.logs import bind_request, get_logger
 
 if TYPE_CHECKING:
     from server.metrics import GameMetrics
-    from server.seats import StopReason
-    from server.table import AnyTable as Table
+    from server.table import Table
+    from server.table_state import StopReason
     from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")

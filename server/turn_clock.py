@@ -1,4 +1,4 @@
-"""A table's turn clock (a table created with a :class:`~server.clock.TimeControl`).
+"""A table's turn clock (a table created with a :class:`~server.time_control.TimeControl`).
 
 While a seat played by a client must act, one asyncio timer (a ``TimerHandle``; none on a table without a
 clock or while bots act) is armed at that decision's deadline, ``per_move`` plus the seat's bank. When it
@@ -9,8 +9,10 @@ forfeited, to the end. Time a decision takes beyond ``per_move`` is
 taken from the seat's bank ("bank" record). Replaying the records yields the same events; the clock of the
 seat to act then starts afresh.
 
-The clock decides when; what a timeout does to the seat is the table's seating's
-(:meth:`~server.seating.Seating.time_out`). Time the server was not running (stopped, or its event loop
+The clock decides when; what a timeout does to the seat is the table core's (a TimeOut command, run by the
+table's one path of change, :class:`server.table.Table`). The clock is told each frame of the table after a
+change (:class:`~server.table_changes.Frame`) and keeps no pointer to the table: its timer calls the function
+it was given when armed. Time the server was not running (stopped, or its event loop
 blocked) is not the seat's: the table's :class:`~server.stalls.StallWatch` says how long that was since the
 decision's clock started, and the clock runs out only once that time (and a grace to read what the seat sent
 meanwhile) has passed too; the bank is charged for the seat's own time only.
@@ -19,37 +21,36 @@ meanwhile) has passed too; the bank is charged for the seat's own time only.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TypeAlias
 
-from server import bots
-from server.errors import ServiceError
-from server.store import Record
+from server.stalls import StallWatch
+from server.table_changes import Frame
+from server.time_control import TimeControl
 
-if TYPE_CHECKING:
-    from server.table import AnyTable
+Expired: TypeAlias = Callable[[tuple[int, int]], None]
+"""Called when the running clock's timer goes off, with its key (decisions, seat)."""
 
 
 class TurnClock:
     """The clock of the decision the table waits for, if a client's seat must act on a table with a clock."""
 
     __slots__ = (
+        "_control",
         "_stalled_at_start",
+        "_stalls",
         "_start",
-        "_table",
-        "_task",
         "deadline",
         "deadline_wall",
-        "decisions",
         "key",
         "timer",
     )
 
-    def __init__(self, table: AnyTable) -> None:
-        self._table = table
-        self.decisions = 0
-        """Decisions applied so far: with the seat to act, it tells one decision's clock from the next."""
+    def __init__(self, control: TimeControl | None, stalls: StallWatch) -> None:
+        self._control = control if control is not None and control.clocked else None
+        self._stalls = stalls
+        """The server's record of the time it did not run, which turn clocks give back."""
         self.key: tuple[int, int] | None = None
         """(decisions, seat) of the decision whose clock runs; None when no clock runs."""
         self._start = 0.0
@@ -63,65 +64,60 @@ class TurnClock:
         self.timer: asyncio.TimerHandle | None = None
         """The one timer, armed at the running clock's deadline; None when no clock runs (or it was never
         armed: a table rebuilt by replay, or built off the server's loop)."""
-        self._task: asyncio.Task[None] | None = None
 
     def runs_for(self, seat: int) -> bool:
         """Whether ``seat``'s clock is running (its Turn then carries a deadline and its bank)."""
         key = self.key
         return key is not None and key[1] == seat
 
-    def _seat(self) -> int | None:
-        """The seat whose clock runs: the seat to act, when the table has a clock and a client plays it."""
-        table = self._table
-        if not table.clocked or not table.started:
-            return None
-        seat: int | None = table.game.to_act
-        if seat is None or table.seats[seat].played_by_bot:
-            return None
-        return seat
-
-    def update(self) -> None:
-        """Start the clock of a new decision (or stop it); called whenever the table changes."""
-        seat = self._seat()
-        key = None if seat is None else (self.decisions, seat)
+    def update(self, frame: Frame, expired: Expired | None) -> None:
+        """Start the clock of a new decision (or stop it), after a change; armed to call ``expired`` when it
+        runs out (None: not armed, a table being rebuilt: :meth:`ensure_armed` arms it later)."""
+        if self._control is None:
+            return
+        seat = frame.to_act if frame.started else None
+        if seat is not None and frame.seats[seat].played_by_bot:
+            seat = None
+        key = None if seat is None else (frame.decisions, seat)
         if key == self.key:
             return
         self.key = key
         self.cancel()
         if seat is not None:
-            self._start_for(seat)
+            allowed = self._control.per_move + frame.seats[seat].bank
+            self._start = time.monotonic()
+            self._stalled_at_start = self._stalls.stalled()
+            self.deadline = self._start + allowed
+            self.deadline_wall = time.time() + allowed
+            if expired is not None:
+                self._arm(0.0, expired)
 
-    def ensure_armed(self) -> None:
+    def ensure_armed(self, expired: Expired) -> None:
         """Arm the running clock if it never was (a table rebuilt by replay: its clock starts afresh)."""
         if self.key is not None and self.timer is None:
-            self._start_for(self.key[1])
+            self._arm(0.0, expired)
 
-    def _start_for(self, seat: int) -> None:
-        table = self._table
-        per_move = table.time_control.per_move if table.time_control is not None else 0.0
-        allowed = per_move + table.seats[seat].bank
-        self._start = time.monotonic()
-        self._stalled_at_start = table.stalls.stalled()
-        self.deadline = self._start + allowed
-        self.deadline_wall = time.time() + allowed
-        self._arm()
+    def rearm(self, least: float, expired: Expired) -> None:
+        """Arm the timer again, at the deadline or in ``least`` seconds, whichever is later (it went off
+        early, or its timeout could not be stored)."""
+        self._arm(least, expired)
 
-    def _arm(self) -> None:
-        """Arm the table's one timer at the running clock's deadline (not while replaying, nor off a loop)."""
-        if self._table.replaying:
-            return
+    def _arm(self, least: float, expired: Expired) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # built outside the server (a test, the exporter); the server arms it at start
             return
         self.cancel()
-        delay = max(0.0, self._left())
-        self.timer = loop.call_at(loop.time() + delay, self._fired)
+        key = self.key
+        if key is None:
+            return
+        delay = max(least, self.left())
+        self.timer = loop.call_at(loop.time() + delay, _fire, self, key, expired)
 
-    def _left(self) -> float:
+    def left(self) -> float:
         """Seconds until the running clock runs out: its deadline, plus what the server's stalls since it
         started gave back."""
-        credit = self._table.stalls.credit(self._stalled_at_start)
+        credit = self._stalls.credit(self._stalled_at_start)
         return self.deadline + credit - time.monotonic()
 
     def cancel(self) -> None:
@@ -129,49 +125,18 @@ class TurnClock:
             self.timer.cancel()
             self.timer = None
 
-    def stop(self) -> None:
-        """The server is stopping: no timer, and a timeout being handled is cancelled."""
-        self.cancel()
-        if self._task is not None:
-            self._task.cancel()
-
-    def _fired(self) -> None:
-        key = self.key
-        if key is None:
-            return
-        # A context of its own, like the bots': the timeout's log lines carry no request.
-        timeout = self._on_timeout(key)
-        self._task = asyncio.get_running_loop().create_task(timeout, context=contextvars.Context())
-
-    async def _on_timeout(self, key: tuple[int, int]) -> None:
-        table = self._table
-        async with table.lock:
-            if key != self.key or table.time_control is None:
-                return  # the seat acted (or was taken back) while the timer fired
-            if self._left() > 0.001:  # early, or the server stalled meanwhile: not the seat's time
-                self._arm()
-                return
-            seat = key[1]
-            policy = table.time_control.policy
-            try:
-                await table.record(Record("timeout", seat, policy.value))
-            except ServiceError:  # not stored, so not made: the clock fires again shortly
-                loop = asyncio.get_running_loop()
-                self.timer = loop.call_at(loop.time() + bots.STORE_RETRY_SECONDS, self._fired)
-                return
-            table.seating.time_out(seat, policy)
-        table.ensure_bots_running()
-
-    def bank_record(self, seat: int) -> Record | None:
-        """The charge of a decision's time beyond per_move to the seat's bank, to store with the decision
-        (replay cannot time it); None when the decision took nothing from the bank."""
-        table = self._table
-        if table.time_control is None or not self.runs_for(seat):
+    def bank_left(self, seat: int, bank: float) -> float | None:
+        """The seat's bank after the decision it makes now, when the decision took time beyond per_move
+        from it (to store with the decision: replay cannot time it); None when it took nothing."""
+        if self._control is None or not self.runs_for(seat):
             return None
-        own = time.monotonic() - self._start - (table.stalls.stalled() - self._stalled_at_start)
-        over = own - table.time_control.per_move
-        state = table.seats[seat]
-        if over <= 0 or state.bank <= 0:
+        own = time.monotonic() - self._start - (self._stalls.stalled() - self._stalled_at_start)
+        over = own - self._control.per_move
+        if over <= 0 or bank <= 0:
             return None
-        left = round(max(0.0, state.bank - over), 3)
-        return Record("bank", seat, f"{left:.3f}")
+        return round(max(0.0, bank - over), 3)
+
+
+def _fire(clock: TurnClock, key: tuple[int, int], expired: Expired) -> None:
+    if clock.key == key:
+        expired(key)

@@ -240,9 +240,9 @@ def listening_socket(
     try:
         sock.bind((host, port))
         sock.listen(BACKLOG)
-    except OSError as error:
+    except OSError:
         sock.close()
-        raise SystemExit(f"thousand-server: cannot listen on the web port {host}:{port}: {error}") from None
+        raise  # the server gives up in words: the JSON `cannot start` line (server.app)
     if keepalive_seconds > 0:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, max(1, int(keepalive_seconds)))

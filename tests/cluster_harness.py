@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from scripts.postgres import Postgres
 from server.store_pg import SCHEMA
 from tests.live_server import LiveServer, free_port
 
@@ -109,3 +110,19 @@ def cluster(
             stack.callback(node.stop)
             nodes[name] = node
         yield Cluster(url, nodes, metrics_ports, web_ports)
+
+
+@contextmanager
+def cluster_on_own_database(
+    directory: Path, names: Sequence[str], *, lease: float = LEASE_SECONDS, flags: Sequence[str] = ()
+) -> Iterator[tuple[Cluster, Postgres]]:
+    """:func:`cluster` on a PostgreSQL of its own, for a test that crashes or restarts it (the session's is
+    shared); removed, by its pid, at the end."""
+    database = Postgres(fsync=False)
+    try:
+        database.start()
+        url = database.create_database("cluster")
+        with cluster(directory, url, names, lease=lease, flags=flags) as nodes:
+            yield nodes, database
+    finally:
+        database.remove()

@@ -1,12 +1,17 @@
 """Fixtures shared by the suite: one real PostgreSQL server for the whole run (scripts/postgres.py), started
-on first use and stopped by its pid at the end, with a fresh database for each test that asks for one."""
+on first use and stopped by its pid at the end, with a fresh database for each test that asks for one; and
+the process's log lines captured as JSON (``captured``)."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import json
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +20,7 @@ import pytest
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 from scripts.postgres import Postgres
+from server.logs import configure_logging, unconfigure_logging
 
 _databases = itertools.count(1)
 
@@ -45,6 +51,45 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "thousand.db")
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+class Captured:
+    def __init__(self) -> None:
+        self.stream = io.StringIO()
+
+    @property
+    def text(self) -> str:
+        return self.stream.getvalue()
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Every line, parsed: each must be one JSON object."""
+        parsed = []
+        for line in self.text.splitlines():
+            value = json.loads(line)
+            assert isinstance(value, dict), line
+            parsed.append(value)
+        return parsed
+
+    def find(self, msg: str, **fields: object) -> list[dict[str, Any]]:
+        return [
+            line
+            for line in self.lines()
+            if line["msg"] == msg and all(line.get(k) == v for k, v in fields.items())
+        ]
+
+
+@pytest.fixture
+def captured() -> Iterator[Captured]:
+    """The process's logs as JSON lines in memory, at debug level; the logging setup is restored after."""
+    root = logging.getLogger()
+    level = root.level
+    capture = Captured()
+    handler = configure_logging("json", "debug", stream=capture.stream)
+    try:
+        yield capture
+    finally:
+        unconfigure_logging(handler)
+        root.setLevel(level)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine import Action, Game, Rules
+from engine import Action, Game, Rules, playout
 
 
 def action_key(action: Action) -> tuple[str, str]:
@@ -24,13 +24,8 @@ def random_action(game: Game, rng: random.Random) -> Action:
 
 
 def step(game: Game, rng: random.Random) -> None:
-    """One step: the seeded shuffle at a chance node, else a random legal action."""
-    if game.is_chance_node:
-        game.apply_chance()
-        return
-    seat = game.to_act
-    assert seat is not None
-    game.apply(seat, random_action(game, rng))
+    """The seeded shuffle at a chance node, else a random legal action (:func:`engine.playout.step`)."""
+    playout.step(game, random_action, rng)
 
 
 def states(rules: Rules, seed: int, max_deals: int) -> Iterator[Game]:
@@ -39,12 +34,12 @@ def states(rules: Rules, seed: int, max_deals: int) -> Iterator[Game]:
     The first yield is the fresh game; play stops when the game is over or when ``max_deals`` deals (redeals
     included) have been dealt and the last of them is over. ``seed`` seeds both the game and the players.
     """
-    game = Game(rules, seed)
-    rng = random.Random(seed)
-    yield game
-    while not game.is_over and not (game.is_chance_node and game.deals_dealt >= max_deals):
-        step(game, rng)
-        yield game
+    return playout.playout(
+        Game(rules, seed),
+        random_action,
+        random.Random(seed),
+        lambda game: not (game.is_chance_node and game.deals_dealt >= max_deals),
+    )
 
 
 def play(rules: Rules, seed: int, max_deals: int) -> Game:

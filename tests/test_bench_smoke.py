@@ -97,3 +97,16 @@ def test_abuse_benchmark_prints_its_figures_as_json_last() -> None:
     assert unread["seat_actions_sent"] > 0 and unread["spectator_refusals_sent_back"] == 1
     assert never["huge_target"].startswith("INVALID_RULES")
     assert never["random_bots_table"] == "TABLE_STATUS_FINISHED"
+
+
+def test_search_benchmark_prints_its_figures_as_json_last() -> None:
+    tiny = ("--deals", "3", "--decisions", "4", "--copy-seconds", "0.05", "--strategies", "expert")
+    result = last_json("bench/search.py", *tiny)
+    assert result["copy"]["after_3_deals"]["replay_over_copy"] > 0
+    assert result["decisions"][0]["decisions"] == 4 and result["decisions"][0]["p99_ms"] > 0
+
+
+def test_environments_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/envs.py", "--seconds", "0.2")
+    assert set(result) >= {"openspiel_thousand_steps_per_s", "gymnasium_thousand_steps_per_s"}
+    assert all(rate > 0 for rate in result.values())

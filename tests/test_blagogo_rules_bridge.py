@@ -32,6 +32,7 @@ from engine.blagogo.events import (
     CardDrawn,
     DeckExhausted,
     Event,
+    Exhaustion,
     RoundScored,
     WentOut,
 )
@@ -198,7 +199,7 @@ def test_b10_variant_turnover_limit_ends_the_round_with_no_winner() -> None:
             events += draw(game, seat)
         events += game.apply(seat, Discard(r.hand(seat)[0]))
     assert len(of_type(events, BridgeTurnedOver)) == 1
-    assert of_type(events, DeckExhausted) == [DeckExhausted(1)]
+    assert of_type(events, DeckExhausted) == [DeckExhausted(1, Exhaustion.TURNOVER_LIMIT)]
     assert not of_type(events, WentOut)
     scored = of_type(events, RoundScored)[0]
     assert scored.winner is None and not scored.kantrame

@@ -38,6 +38,7 @@ from tests.blagogo_players import (
     submit,
 )
 from tests.server_harness import expect_error, harness, run, token_md
+from tests.table_driving import bot_to_act, play_bot
 from tests.test_ops_metrics import Scrape
 from thousand.v1 import table_service_pb2 as pb
 
@@ -326,8 +327,8 @@ def test_a_blagogo_table_is_counted_under_its_own_game() -> None:
             rules, [SeatSpec(bot=True, strategy="random")] * 3, seed=4, first_dealer=None
         )
         applied = 0
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
             applied += 1
         assert table.finished
         rounds = sum(1 for e in table.log if isinstance(e, be.RoundScored))

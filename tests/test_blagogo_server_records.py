@@ -19,7 +19,7 @@ from server.export import action_from_json, action_json, record_of, replay
 from server.games import BLAGOGO
 from server.settings import Settings
 from server.store import TableConfig
-from server.stores import open_store
+from server.store_select import open_store
 from tests.blagogo_players import (
     TARGET,
     TIMEOUT,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -11,7 +14,8 @@ import pytest
 from bots.blagogo import make_blagogo_strategy
 from clients.bots.cli import main
 from clients.bots.example import CautiousBot
-from clients.bots.sdk import run_bot
+from clients.bots.sdk import ASK, NETWORK_MARGIN, run_bot, turn_deadline
+from clients.messages import Turn
 from clients.session import TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
@@ -128,3 +132,31 @@ def test_one_bot_loop_plays_a_blagogo_seat_taken_over_with_its_token(
     with live_server(tmp_path) as server:
         asyncio.run(scenario(server.address))
     assert "plays Thousand, not blagogo" in capsys.readouterr().err
+
+
+def test_a_turns_deadline_reaches_a_strategy_that_takes_one() -> None:
+    """The SDK turns a Turn's deadline into a ``time.monotonic()`` instant less its network margin and hands
+    it to a strategy with ``choose_by`` (bots.strategy.decide); one without a clock gets none."""
+    seen: list[float] = []
+
+    class Timed:
+        name = "timed"
+
+        def choose(self, view: object, rng: random.Random) -> str:
+            return "plain"
+
+        def choose_by(self, view: object, rng: random.Random, deadline: float) -> str:
+            seen.append(deadline)
+            return "timed"
+
+        def observe(self, view: object) -> None:
+            return None
+
+    clocked: Turn[object, object] = Turn(seat=0, deadline=datetime.now(UTC) + timedelta(seconds=2))
+    due = turn_deadline(clocked)
+    assert due is not None and 1.5 < due - time.monotonic() <= 2.0 - NETWORK_MARGIN + 0.05
+    unclocked: Turn[object, object] = Turn(seat=0)
+    assert turn_deadline(unclocked) is None
+    ask = ASK["thousand"]
+    assert ask(Timed(), None, (), random.Random(1), due) == "timed" and seen == [due]
+    assert ask(Timed(), None, (), random.Random(1), None) == "plain"

@@ -68,11 +68,11 @@ def decisions(
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "ismcts", "expert"])
 def test_every_strategy_returns_a_legal_action(name: str, variant: str) -> None:
     """T-34: whatever the variant (dark, golden, 2 and 4 players), a bot picks from the legal list."""
     rules = VARIANTS[variant]
-    deals = 3 if name == "ismcts" else 8
+    deals = 3 if name in ("ismcts", "expert") else 8
     count = 0
     for seed in (1, 2, 3):
         for _, _, v, action in decisions(rules, seed, [name], deals):
@@ -88,7 +88,7 @@ def test_strategies_only_called_at_their_turns_still_play_legally(variant: str) 
         assert action in v.legal_actions
 
 
-@pytest.mark.parametrize("name", ["heuristic", "ismcts"])
+@pytest.mark.parametrize("name", ["heuristic", "ismcts", "expert"])
 def test_a_strategy_that_joins_mid_deal_still_plays_legally(name: str) -> None:
     """A seat taken over in the middle of the card play (a reconnect, a bot replacing a player)."""
     game = Game(Rules(players=3), 12)
@@ -127,7 +127,7 @@ def _actions(name: str, seed: int) -> list[Action]:
     return [a for _, _, _, a in decisions(Rules(players=3), 5, [name], 2) if seed]
 
 
-@pytest.mark.parametrize("name", ["heuristic", "ismcts"])
+@pytest.mark.parametrize("name", ["heuristic", "ismcts", "expert"])
 def test_same_seed_same_play(name: str) -> None:
     """With an iteration cap and no clock, a strategy is a function of its views and its generator."""
     first = _actions(name, 1)

@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.session import TableSession
 from scripts.postgres import Postgres
-from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster
+from tests.cluster_harness import LEASE_SECONDS, Cluster, cluster, cluster_on_own_database
 from tests.server_harness import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -201,14 +201,8 @@ def test_postgresql_crashing_mid_game_loses_nothing_acknowledged(tmp_path: Path)
     """A PostgreSQL of the test's own, SIGKILLed with every backend while a seat plays: its requests fail
     with UNAVAILABLE (STORE_UNAVAILABLE: retry), and once PostgreSQL is back every acknowledged action is
     stored, the same request succeeds and the bots play on."""
-    database = Postgres(fsync=False)
-    try:
-        database.start()
-        url = database.create_database("crash")
-        with cluster(tmp_path, url, ["a", "b"]) as nodes:
-            run(crash(nodes, database))
-    finally:
-        database.remove()
+    with cluster_on_own_database(tmp_path, ["a", "b"]) as (nodes, database):
+        run(crash(nodes, database))
 
 
 async def crash(nodes: Cluster, database: Postgres) -> None:

@@ -23,13 +23,14 @@ from clients.streams import unbatched
 from server.creations import SeatSpec
 from server.games import adapter_for_name
 from server.registry import Registry
-from server.seats import SeatState
 from server.store import StoredTable
 from server.store_pg import PostgresStore
-from server.stores import open_store
-from server.table import AnyTable, Table
+from server.store_select import open_store
+from server.table import Table
+from server.table_state import SeatState
 from tests.cluster_harness import Cluster, cluster
 from tests.server_harness import run
+from tests.table_driving import bot_to_act, next_move, play_bot
 from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 
@@ -110,8 +111,8 @@ def reference_records(stored: StoredTable) -> list[tuple[str, int, str, bytes]]:
             config.seed,
             config.first_dealer,
         )
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         again = store.get(table.table_id)
         assert again is not None
         return [(r.kind, r.seat, r.text, r.data) for r in again.records]
@@ -124,7 +125,7 @@ def bot_moves_as_uninterrupted(stored: StoredTable) -> int:
     makes from that state. Returns how many were checked."""
     config = stored.config
     adapter = adapter_for_name(config.game)
-    table: AnyTable = Table(
+    table: Table = Table(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -135,8 +136,8 @@ def bot_moves_as_uninterrupted(stored: StoredTable) -> int:
     )
     checked = 0
     for record in stored.records:
-        if record.kind == "action" and table.bot_to_act() == record.seat:
-            assert adapter.action_to_bytes(table.bots.next_move(record.seat)) == record.data
+        if record.kind == "action" and bot_to_act(table) == record.seat:
+            assert adapter.action_to_bytes(next_move(table, record.seat)) == record.data
             checked += 1
         table.replay([record])
     assert table.finished

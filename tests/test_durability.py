@@ -21,7 +21,7 @@ from codec import thousand as codec
 from engine import Game, events_for
 from server.app import Server
 from server.settings import Settings
-from server.stores import open_store
+from server.store_select import open_store
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1.thousand_actions_pb2 import ThousandAction

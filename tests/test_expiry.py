@@ -15,7 +15,7 @@ from grpc import aio
 
 from server.app import Server
 from server.settings import Settings, parse_settings
-from server.stores import open_store
+from server.store_select import open_store
 from tests import in_process
 from tests.server_harness import expect_error, run, thousand_table, token_md
 from thousand.v1 import table_service_pb2 as pb

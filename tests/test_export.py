@@ -14,7 +14,8 @@ from engine.cards import Card
 from server.creations import SeatSpec
 from server.export import FORMAT, action_from_json, action_json, main, record_of, replay
 from server.registry import Registry
-from server.stores import open_store
+from server.store_select import open_store
+from tests.table_driving import bot_to_act, play_bot
 
 
 def finished_game(db: Path) -> str:
@@ -23,8 +24,8 @@ def finished_game(db: Path) -> str:
         table = await registry.create(
             Rules(golden_deals=True), [SeatSpec(True, "greedy")] * 3, seed=5, first_dealer=1
         )
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         assert table.finished
         return table.table_id
 
@@ -78,3 +79,53 @@ def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["nope", "--db", str(db)]) == 2
     assert "no table 'nope'" in capsys.readouterr().err
     assert main([table_id, "--db", str(tmp_path / "missing.db")]) == 2
+
+
+def live_game(db: Path, moves: int) -> tuple[str, bytes, list[tuple[str, ...]]]:
+    """A fair table of bots ``moves`` bot moves into its first deal: (its id, secret, seeds dealt)."""
+
+    async def play() -> tuple[str, bytes, list[tuple[str, ...]]]:
+        registry = Registry(open_store(db))
+        table = await registry.create(Rules(), [SeatSpec(True, "greedy")] * 3, seed=None, first_dealer=1)
+        for _ in range(moves):
+            seat = bot_to_act(table)
+            assert seat is not None
+            await play_bot(table, seat)
+        assert not table.finished
+        fair = table.game.fair
+        assert fair is not None
+        assert registry.store is not None
+        registry.store.close()
+        return table.table_id, fair.secret, list(fair.dealt)
+
+    return asyncio.run(play())
+
+
+def test_a_live_games_export_holds_no_future_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #30, 3: a table still in play is refused by thousand-export, or with --unfinished written
+    without its secret, its seeds or a hidden card, and marked unfinished (ExportTable refuses it too:
+    tests/test_retries_and_export.py)."""
+    db = tmp_path / "live.db"
+    table_id, secret, dealt = live_game(db, moves=5)
+    out = tmp_path / "live.json"
+    assert main([table_id, "--db", str(db), "--out", str(out)]) == 3
+    assert "still being played" in capsys.readouterr().err
+    assert not out.exists()
+
+    assert main([table_id, "--db", str(db), "--out", str(out), "--unfinished"]) == 0
+    assert "written without seed, fair.secret" in capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    record = json.loads(text)
+    assert record["finished"] is False
+    assert record["withheld"] == ["seed", "fair.secret", "fair.deal_seeds", "hidden cards in events"]
+    assert secret.hex() not in text
+    assert dealt and all(seed not in text for seeds in dealt for seed in seeds if seed)
+    assert record["seed"] == ""
+    assert set(record["fair"]) == {"scheme", "commitment"}
+    assert record["actions"] == []  # a discard names the cards given
+    dealt_hands = [
+        e["thousand"]["handDealt"] for e in record["events"] if "handDealt" in e.get("thousand", {})
+    ]
+    assert dealt_hands and all(hand.get("cardsHidden") and "cards" not in hand for hand in dealt_hands)
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        replay(record)

@@ -13,7 +13,7 @@ import pytest
 from server.identity.store import SCHEMA_KEY, PlayerStore
 from server.identity.stores import open_player_store
 from server.identity.values import AuditEntry, Ban, Outcome, PlayerKind, PlayerSeat, Privacy, SeatResult
-from server.stores import is_postgres, open_store
+from server.store_select import is_postgres, open_store
 
 
 def schema_version(db: str) -> str:

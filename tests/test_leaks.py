@@ -14,6 +14,7 @@ from engine import Rules
 from engine.cards import Card, Rank, Suit
 from server.creations import SeatSpec
 from server.registry import Registry
+from tests.table_driving import bot_to_act, play_bot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1.cards_pb2 import Card as CardMessage
 
@@ -79,8 +80,8 @@ def test_no_stream_receives_a_card_its_viewer_may_not_see(seed: int) -> None:
 
         readers = [asyncio.create_task(consume(a)) for a in audiences]
         await asyncio.sleep(0)
-        while table.game.deals_dealt < 8 and (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while table.game.deals_dealt < 8 and (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
             for _ in range(3):
                 await asyncio.sleep(0)  # let every stream take what was queued
         for reader in readers:

@@ -13,24 +13,33 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import tomllib
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import yaml
 
+from server.cluster import Figures
+from server.cluster_flags import node_settings
+from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.metrics import Metrics
+from server.process_metrics import MemoryLimitCollector
 from server.registry import Registry
 from server.service import SERVICE_NAME
 from server.settings import SHUTDOWN_GRACE_SECONDS, Settings, parse_settings
+from server.store_select import open_store
 from server.telemetry import Telemetry
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 DOCS = ROOT / "docs" / "operations.md"
 PROMTOOL = shutil.which("promtool")
+SCRAPE_INTERVAL_SECONDS = 15
+"""prometheus.yml's (a common one): a draining server waits longer than this for its last scrape."""
 METRIC_NAME = re.compile(r"\b(?:grpc_server_\w+|thousand_\w+|process_\w+|python_\w+|up)\b")
 
 
@@ -42,17 +51,37 @@ def load_all(path: Path) -> list[dict[str, Any]]:
     return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 
+def _cluster_node_figures() -> Any:
+    """What :class:`ClusterCollector` reads of a node, with nothing done yet: for the names of its families
+    (a real node needs PostgreSQL; tests/test_cluster.py scrapes one)."""
+    return SimpleNamespace(
+        figures=Figures(),
+        store=SimpleNamespace(holdings={}),
+        lease_age=0.0,
+        settings=SimpleNamespace(lease_seconds=5.0),
+    )
+
+
 @cache
 def exposed() -> frozenset[str]:
-    """Every sample name the server's /metrics can show (counters as _total, histograms in three parts)."""
+    """Every sample name the server's /metrics can show (counters as _total, histograms in three parts,
+    summaries in two): a server's own, its store's, a cluster node's, and the memory limit when it has one."""
     metrics = Metrics()
     metrics.watch(Registry(), Telemetry())
+    metrics.registry.register(StoreCollector(open_store(":memory:")))
+    metrics.registry.register(ClusterCollector(_cluster_node_figures()))
+    limit = Path(tempfile.mkdtemp()) / "cgroup"
+    limit.mkdir()
+    (limit / "memory.max").write_text("1073741824\n")
+    metrics.registry.register(MemoryLimitCollector(limit))
     names = {"up"}
     for family in metrics.registry.collect():
         if family.type == "counter":
             names.add(f"{family.name}_total")
         elif family.type == "histogram":
             names |= {f"{family.name}_bucket", f"{family.name}_count", f"{family.name}_sum"}
+        elif family.type == "summary":
+            names |= {f"{family.name}_count", f"{family.name}_sum"}
         else:
             names.add(family.name)
     return frozenset(names)
@@ -105,14 +134,28 @@ def test_alert_rules_are_complete_and_use_exposed_metrics() -> None:
     doc_anchors = anchors(DOCS.read_text())
     names = [rule["alert"] for rule in alert_rules()]
     assert len(set(names)) == len(names)
-    # the issue's four concerns: errors, latency, tables without progress, stream lag
+    # the issue's four concerns: errors, latency, tables without progress, stream lag; and issue #30's:
+    # a vanished target, the store, loop stalls, the cluster's lease and dead nodes, memory
     for needed in (
         "ThousandHighErrorRate",
         "ThousandHighLatency",
         "ThousandBotTableStuck",
         "ThousandStreamsLagging",
+        "ThousandServerAbsent",
+        "ThousandStoreFailing",
+        "ThousandEventLoopStalled",
+        "ThousandClusterLeaseStale",
+        "ThousandClusterNodeDeclaredDead",
+        "ThousandMemoryNearLimit",
     ):
         assert needed in names
+    # no aggregation drops the target's labels: in a cluster every alert says which node
+    for rule in alert_rules():
+        assert not re.search(r"\bby\s*\(", rule["expr"]), f"{rule['alert']}: aggregate `without (...)`"
+        assert "absent(" in rule["expr"] or "instance" in rule["annotations"]["summary"], rule["alert"]
+    # a deploy's TABLE_MOVING (Unavailable) is no server error: only the store's alert covers that code
+    (errors,) = [rule for rule in alert_rules() if rule["alert"] == "ThousandHighErrorRate"]
+    assert "Unavailable" not in errors["expr"]
     for rule in alert_rules():
         assert re.fullmatch(r"Thousand[A-Z]\w+", rule["alert"])
         assert rule["labels"]["severity"] in ("critical", "warning", "info")
@@ -190,6 +233,22 @@ def test_dashboard_panels_query_exposed_metrics() -> None:
         assert {family, f"{family}_bucket"} & queried, f"{family} is on no panel"
 
 
+def test_dashboard_has_store_and_cluster_panels() -> None:
+    """Issue #30, 4: the store's and the cluster's metrics are on the dashboard, each node on its own line,
+    and the memory panel shows the limit the alert compares with."""
+    dashboard = json.loads((DEPLOY / "grafana" / "dashboards" / "thousand.json").read_text())
+    rows = {p["title"] for p in dashboard["panels"] if p["type"] == "row"}
+    assert {"Store", "Cluster"} <= rows
+    exprs = [t["expr"] for p in dashboard["panels"] if p["type"] != "row" for t in p["targets"]]
+    queried = {name for expr in exprs for name in METRIC_NAME.findall(expr)}
+    store_and_cluster = {n for n in exposed() if n.startswith(("thousand_store_", "thousand_cluster_"))}
+    assert store_and_cluster and store_and_cluster <= queried, store_and_cluster - queried
+    assert "thousand_memory_limit_bytes" in queried
+    for expr in exprs:
+        if re.search(r"thousand_(store|cluster)_", expr):
+            assert not re.search(r"\b(sum|max|min|avg)\s*(by\s*\([^)]*\))?\s*\(", expr), expr
+
+
 def test_grafana_provisioning_matches_compose() -> None:
     compose = load_yaml(DEPLOY / "compose.yaml")["services"]["grafana"]
     mounts = dict(volume.split(":")[:2] for volume in compose["volumes"])
@@ -220,7 +279,10 @@ def test_compose_starts_the_server_prometheus_and_grafana() -> None:
     assert server["ports"] == [f"{settings.port}:{settings.port}", f"{settings.web_port}:{settings.web_port}"]
     data = next(v.split(":")[1] for v in server["volumes"])
     assert Path(settings.db).parent == Path(data)
-    assert int(server["stop_grace_period"].rstrip("s")) > settings.shutdown_grace
+    assert (
+        int(server["stop_grace_period"].rstrip("s")) > settings.shutdown_grace + settings.final_scrape_seconds
+    )
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     for name, service in services.items():
         for volume in service.get("volumes", []):
             source = volume.split(":")[0]
@@ -336,7 +398,8 @@ def test_kubernetes_statefulset_probes_volume_grace_and_resources() -> None:
     )  # no kill mid-drain
     # the kubelet waits longer than the server's drain
     assert settings.shutdown_grace >= SHUTDOWN_GRACE_SECONDS
-    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + 5
+    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + settings.final_scrape_seconds + 5
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     assert {"cpu", "memory"} <= set(container["resources"]["requests"])
     assert "memory" in container["resources"]["limits"]
     # non-root, as the image
@@ -442,11 +505,30 @@ def test_kubernetes_cluster_nodes_share_the_database_and_each_is_reachable() -> 
         assert int(port) == settings.port
         assert 0.5 <= settings.lease_seconds <= 30
         advertised.add(settings.advertise_address)
+        # issue #30, 6: the web port is set, declared and exposed on the name each node advertises it on
+        web = node_settings(
+            settings.node_id,
+            settings.advertise_address,
+            settings.host,
+            settings.port,
+            web_port=settings.web_port,
+            lease_seconds=settings.lease_seconds,
+            placement=settings.placement,
+            finished_kept_seconds=settings.table_idle_seconds,
+        ).web_endpoint
+        assert web == f"{host}:{settings.web_port}" and settings.web_port
+        declared = {p["name"]: p["containerPort"] for p in container["ports"]}
+        assert declared["web"] == settings.web_port
+        exposed_ports = {p["name"]: p for p in headless["spec"]["ports"]}
+        assert (
+            exposed_ports["web"]["port"] == settings.web_port and exposed_ports["web"]["targetPort"] == "web"
+        )
     assert len(advertised) == len(names)
     # readiness is the game service (which needs the database and the lease); liveness the process
     assert container["readinessProbe"]["grpc"]["service"] == SERVICE_NAME
     assert container["livenessProbe"]["grpc"].get("service", "") == ""
-    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + 5
+    assert pod["terminationGracePeriodSeconds"] >= settings.shutdown_grace + settings.final_scrape_seconds + 5
+    assert settings.final_scrape_seconds > SCRAPE_INTERVAL_SECONDS
     # one node at a time may be drained; the client service spreads over every node
     budget = objects["PodDisruptionBudget/thousand"]["spec"]
     assert budget["maxUnavailable"] == 1

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -20,55 +18,19 @@ from engine.blagogo import BlagogoRules
 from engine.blagogo.events import RoundScored
 from engine.events import DealScored, HandDealt
 from server.creations import SeatSpec
+from server.errors import ErrorReason, ServiceError
 from server.logs import configure_logging, get_logger, resolve_format, unconfigure_logging
 from server.metrics import Metrics
 from server.registry import Registry
 from server.settings import parse_settings
-from server.table import AnyTable
+from server.table import Table
 from server.telemetry import Telemetry
 from tests.blagogo_players import TURNOVER_LIMIT
+from tests.conftest import Captured
 from tests.server_harness import Client, harness, run, seated, thousand_table, token_md
+from tests.table_driving import bot_to_act, play_bot
 from tests.test_ops_metrics import Scrape
 from thousand.v1 import table_service_pb2 as pb
-
-
-class Captured:
-    def __init__(self) -> None:
-        self.stream = io.StringIO()
-
-    @property
-    def text(self) -> str:
-        return self.stream.getvalue()
-
-    def lines(self) -> list[dict[str, Any]]:
-        """Every line, parsed: each must be one JSON object."""
-        parsed = []
-        for line in self.text.splitlines():
-            value = json.loads(line)
-            assert isinstance(value, dict), line
-            parsed.append(value)
-        return parsed
-
-    def find(self, msg: str, **fields: object) -> list[dict[str, Any]]:
-        return [
-            line
-            for line in self.lines()
-            if line["msg"] == msg and all(line.get(k) == v for k, v in fields.items())
-        ]
-
-
-@pytest.fixture
-def captured() -> Iterator[Captured]:
-    """The process's logs as JSON lines in memory, at debug level; the logging setup is restored after."""
-    root = logging.getLogger()
-    level = root.level
-    capture = Captured()
-    handler = configure_logging("json", "debug", stream=capture.stream)
-    try:
-        yield capture
-    finally:
-        unconfigure_logging(handler)
-        root.setLevel(level)
 
 
 def test_a_whole_game_logged_as_json_without_tokens_or_cards(captured: Captured) -> None:
@@ -226,15 +188,15 @@ def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captur
     """The game's adapter says what a round scored (server.games.blagogo): each round a "round finished" line
     and a count of kind "round" by outcome (went_out, kantrame, no_winner: B-18, B-19, B-10)."""
 
-    async def scenario() -> tuple[AnyTable, Metrics]:
+    async def scenario() -> tuple[Table, Metrics]:
         metrics = Metrics()
         telemetry = Telemetry(metrics.game)
         registry = Registry(None, telemetry)
         rules = BlagogoRules(players=3, target=600, turnover_limit=TURNOVER_LIMIT)
         seats = [SeatSpec(bot=True, strategy="random")] * 3
         table = await registry.create(rules, seats, seed=7, first_dealer=None)  # a kantrame among 4 rounds
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         return table, metrics
 
     table, metrics = asyncio.run(scenario())
@@ -251,3 +213,39 @@ def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captur
     for outcome in ("went_out", "kantrame", "no_winner"):
         counted = scrape.value("thousand_deals_finished_total", game="blagogo", kind="round", outcome=outcome)
         assert counted == outcomes.count(outcome)
+
+
+def test_play_names_its_table_and_a_table_moving_is_no_error(captured: Captured) -> None:
+    """Issue #30, 5 and 6: a Play call's `rpc` line carries its table_id; a stream ended by its table moving
+    (what every drain of a cluster node does) is logged at info with its reason, not as an error, and the
+    Play stream's reader ends without an "AbortError" warning."""
+
+    async def scenario() -> str:
+        async with harness() as h:
+            table_id, [(_, token)] = await seated(h, thousand_table(3, bots=2))
+            start = pb.PlayRequest(start=pb.PlayStart(table_id=table_id))
+            requests: asyncio.Queue[pb.PlayRequest | None] = asyncio.Queue()
+            await requests.put(start)
+
+            async def sent() -> Any:
+                while (request := await requests.get()) is not None:
+                    yield request
+
+            call = h.stub.Play(sent(), metadata=token_md(token))
+            await call.read()  # the snapshot: the stream is live
+            moving = ServiceError(ErrorReason.TABLE_MOVING, "the node is stopping", retry_delay=0.5)
+            h.server.registry.drop(table_id, moving)
+            with pytest.raises(aio.AioRpcError) as ended:
+                while await call.read() is not aio.EOF:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            await requests.put(None)
+            await asyncio.sleep(0.2)  # the reader task sees the call end
+            return table_id
+
+    table_id = run(scenario())
+    (play,) = captured.find("rpc", grpc_method="Play")
+    assert play["table_id"] == table_id
+    assert play["grpc_code"] == "Unavailable" and play["error_reason"] == "TABLE_MOVING"
+    assert play["level"] == "info"
+    assert not [line for line in captured.lines() if line["level"] in ("warning", "error")], captured.text

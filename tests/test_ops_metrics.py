@@ -34,6 +34,7 @@ from server.settings import Settings
 from server.telemetry import Telemetry
 from tests.in_process import serving
 from tests.server_harness import run, thousand_table, token_md
+from tests.table_driving import bot_to_act, play_bot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -211,7 +212,7 @@ def test_unary_handled_after_seats_and_a_cancelled_stream_is_counted_as_canceled
             assert m.value("thousand_tables", status="playing") == 1
             # who is to act has been idle a while: the table shows in the idle gauge for people
             played = server.registry.get(tid)
-            waiting_on = "bot" if played.bot_to_act() is not None else "player"
+            waiting_on = "bot" if bot_to_act(played) is not None else "player"
             server.telemetry._progress[played] = time.time() - 120
             m = await scrape(server)
             assert m.value("thousand_table_max_idle_seconds", waiting_on=waiting_on) >= 120
@@ -252,16 +253,16 @@ def test_a_lagging_stream_is_counted_when_resynchronized(monkeypatch: pytest.Mon
         stream = table.stream(None, None)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         for _ in range(3):
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         m = Scrape(generate_latest(metrics.registry).decode())
         assert m.value("thousand_stream_queued_messages") == m.value("thousand_stream_queue_max_messages") > 0
         assert m.value("thousand_stream_queue_capacity_messages") == 4
         for _ in range(40):  # nobody reads: the queue overflows
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         m = Scrape(generate_latest(metrics.registry).decode())
         assert m.value("thousand_stream_resyncs_total", game="thousand") == 1

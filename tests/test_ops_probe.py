@@ -14,12 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from prometheus_client import CollectorRegistry
 
 from server import probe
 from server.app import Server
+from server.process_metrics import MemoryLimitCollector, memory_limit
 from server.settings import Settings
+from tests.live_server import live_server
 from tests.server_harness import run
 from tests.test_ops_metrics import Scrape, fetch, free_port
+from tests.tls_files import ca_issued
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,3 +136,121 @@ def test_a_sigterm_sent_as_soon_as_the_server_says_serving_still_drains_it(tmp_p
             process.wait()
     assert process.returncode == 0, rest
     assert [json.loads(line)["msg"] for line in rest.splitlines()][-2:] == ["draining", "stopped"]
+
+
+def _container_env(patch: dict[str, Any], files: dict[str, Path]) -> dict[str, str]:
+    """The TLS component's container env, its /tls/ files replaced by the test's."""
+    container = patch["spec"]["template"]["spec"]["containers"][0]
+    env = {}
+    for item in container["env"]:
+        value = item["value"]
+        env[item["name"]] = str(files[value]) if value in files else value
+    return env
+
+
+def test_a_tls_only_server_is_probed_healthy_as_the_image_and_manifests_probe_it(tmp_path: Path) -> None:
+    """Issue #30, 2: with --tls-cert/--tls-key the probe speaks TLS (the CA, the server name): the image's
+    HEALTHCHECK and the Kubernetes TLS component's exec probes, run as written with the container's env,
+    report a TLS-only server healthy (the plaintext probe of before fails against it)."""
+    ca, cert, key = ca_issued(tmp_path, "thousand.test")  # no 127.0.0.1 in it: the name must be checked
+    component = ROOT / "deploy" / "k8s" / "tls"
+    kustomization = yaml.safe_load((component / "kustomization.yaml").read_text())
+    assert kustomization["kind"] == "Component"
+    patch = yaml.safe_load((component / kustomization["patches"][0]["path"]).read_text())
+    container = patch["spec"]["template"]["spec"]["containers"][0]
+    mount = container["volumeMounts"][0]["mountPath"]
+    files = {f"{mount}/tls.crt": cert, f"{mount}/tls.key": key, f"{mount}/ca.crt": ca}
+    env = _container_env(patch, files)
+    assert set(env) == {"THOUSAND_TLS_CERT", "THOUSAND_TLS_KEY", "THOUSAND_TLS_CA"}
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    healthcheck = json.loads(dockerfile.split("HEALTHCHECK", 1)[1].split("CMD", 1)[1].splitlines()[0])
+
+    with live_server(tmp_path, ":memory:", "--tls-cert", str(cert), "--tls-key", str(key)) as server:
+        base = {**os.environ, "THOUSAND_HOST": "0.0.0.0", "THOUSAND_PORT": str(server.port), **env}
+        named = {**base, "THOUSAND_TLS_SERVER_NAME": "thousand.test"}
+        advertised = {**base, "THOUSAND_ADVERTISE_ADDRESS": f"thousand.test:{server.port}"}
+
+        def probe_with(command: list[str], probe_env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+            argv = [sys.executable, *command[1:]] if command[0] == "python" else command
+            return subprocess.run(
+                argv,
+                check=False,
+                cwd=tmp_path,
+                env={**probe_env, "PYTHONPATH": str(ROOT)},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+
+        probes = [container[name] for name in ("startupProbe", "livenessProbe", "readinessProbe")]
+        assert all(probe["grpc"] is None for probe in probes)  # null: the patch removes the gRPC probe
+        for command in [*(probe["exec"]["command"] for probe in probes), healthcheck]:
+            for probe_env in (named, advertised):
+                done = probe_with(command, probe_env)
+                assert done.returncode == 0, (command, done.stderr)
+                assert "SERVING" in done.stdout
+        # The plaintext probe of before fails against a TLS-only server, and so does a wrong name.
+        plain = probe_with([*healthcheck, "--no-tls"], named)
+        assert plain.returncode == 1
+        wrong = probe_with(healthcheck, {**base, "THOUSAND_TLS_SERVER_NAME": "other.test"})
+        assert wrong.returncode == 1
+
+
+def test_a_draining_server_waits_for_one_last_scrape_of_its_final_counts(tmp_path: Path) -> None:
+    """Issue #30, 5: with --final-scrape-seconds a drained server stays up until Prometheus has scraped it
+    once more (what it counted since the scrape before is not lost), then exits at once."""
+    metrics_port = free_port()
+    env = {**os.environ, "THOUSAND_LOG_FORMAT": "json", "THOUSAND_SHUTDOWN_GRACE": "1"}
+    env["THOUSAND_FINAL_SCRAPE_SECONDS"] = "30"
+    argv = [sys.executable, "-m", "server.app", "--port", "0", "--metrics-port", str(metrics_port)]
+    argv += ["--db", str(tmp_path / "thousand.db")]
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+
+    def until(msg: str) -> dict[str, Any]:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if json.loads(line)["msg"] == msg:
+                return dict(json.loads(line))
+        raise AssertionError(f"the server exited before {msg!r}")
+
+    try:
+        serving = until("serving")
+        assert probe.main(["--address", f"127.0.0.1:{serving['port']}"], {}) == 0
+        process.send_signal(signal.SIGTERM)
+        assert until("waiting for a final scrape")["timeout_s"] == 30
+        time.sleep(1)
+        assert process.poll() is None  # drained, stores closed, and still there to be scraped
+        scraped = Scrape(fetch(f"http://127.0.0.1:{metrics_port}/metrics"))
+        health = {"grpc_service": "grpc.health.v1.Health", "grpc_method": "Check", "grpc_code": "OK"}
+        assert scraped.value("grpc_server_handled_total", **health) == 1
+        started = time.monotonic()
+        assert until("final scrape")["scraped"] is True
+        process.wait(timeout=10)
+        assert time.monotonic() - started < 5
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+
+
+def test_the_memory_limit_is_read_from_the_control_group(tmp_path: Path) -> None:
+    """thousand_memory_limit_bytes: cgroup v2's memory.max or v1's memory.limit_in_bytes, none when
+    unlimited (issue #30, 4: the memory alert compares the resident memory with it)."""
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    (v2 / "memory.max").write_text("1073741824\n")
+    assert memory_limit(v2) == 1 << 30
+    (v2 / "memory.max").write_text("max\n")
+    assert memory_limit(v2) is None
+    v1 = tmp_path / "v1" / "memory"
+    v1.mkdir(parents=True)
+    (v1 / "memory.limit_in_bytes").write_text("536870912\n")
+    assert memory_limit(v1.parent) == 1 << 29
+    (v1 / "memory.limit_in_bytes").write_text("9223372036854771712\n")
+    assert memory_limit(v1.parent) is None
+    assert memory_limit(tmp_path / "none") is None
+    limited = CollectorRegistry()
+    (v2 / "memory.max").write_text("268435456\n")
+    limited.register(MemoryLimitCollector(v2))
+    assert limited.get_sample_value("thousand_memory_limit_bytes") == 1 << 28

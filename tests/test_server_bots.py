@@ -19,11 +19,12 @@ from server.creations import SeatSpec
 from server.games import BLAGOGO, THOUSAND
 from server.games.thousand import ThousandBot
 from server.registry import Registry
-from server.stores import open_store
-from server.table import AnyTable
+from server.store_select import open_store
+from server.table import Table
 from tests.blagogo_players import TURNOVER_LIMIT, blagogo_events
 from tests.cli_harness import run, serving
 from tests.server_harness import harness
+from tests.table_driving import bot_to_act, play_bot
 from tests.test_cli_blagogo_plain import converse
 from thousand.v1 import table_service_pb2 as pb
 
@@ -32,12 +33,8 @@ def test_the_server_seats_every_strategy_of_each_games_registry() -> None:
     assert THOUSAND.strategy_names() == sorted(STRATEGIES)
     assert BLAGOGO.strategy_names() == sorted(BLAGOGO_STRATEGIES)
     assert "heuristic" in BLAGOGO.strategy_names()
-    assert [THOUSAND.new_bot(name).searching for name in THOUSAND.strategy_names()] == [
-        False,
-        False,
-        True,
-        False,
-    ]
+    searching = {name: THOUSAND.new_bot(name).searching for name in THOUSAND.strategy_names()}
+    assert searching == {"expert": True, "greedy": False, "heuristic": False, "ismcts": True, "random": False}
     assert not any(BLAGOGO.new_bot(name).observes for name in BLAGOGO.strategy_names())
 
 
@@ -96,7 +93,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
 # ---------------------------------------------------------------------------------- memory for the whole game
 
 
-def beliefs(table: AnyTable) -> dict[int, Belief | None]:
+def beliefs(table: Table) -> dict[int, Belief | None]:
     """What each bot seat's strategy remembers of the deal (ISMCTS: its own belief and its heuristic's)."""
     out: dict[int, Belief | None] = {}
     for seat in range(len(table.seats)):
@@ -127,12 +124,12 @@ def beliefs_from_every_view(game: Game) -> dict[int, Belief]:
     return seen
 
 
-async def bot_moves(table: AnyTable, count: int) -> None:
+async def bot_moves(table: Table, count: int) -> None:
     for _ in range(count):
         async with table.lock:
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
 
 
 @pytest.mark.parametrize("moves", [25, 60])

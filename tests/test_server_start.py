@@ -5,6 +5,7 @@ shows every setting's default and environment variable."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 import sys
@@ -30,6 +31,31 @@ def test_a_second_server_on_a_taken_port_fails_its_start_in_words(tmp_path: Path
         assert second.returncode == 1, second.stderr
         assert f"thousand-server: cannot listen on 127.0.0.1:{first.port}: the port is taken" in second.stderr
         assert first.process is not None and first.process.poll() is None  # the first one serves on
+
+
+def test_a_taken_web_port_fails_the_start_with_the_json_cannot_start_line(tmp_path: Path) -> None:
+    """Issue #30, 6: the web port's bind failing is the same start error as the gRPC port's (one JSON
+    `cannot start` line, exit 1), not a traceback ("Event loop is closed") from a server left running."""
+    with live_server(tmp_path) as first:
+        web_port = first.port  # taken (by the first server's gRPC port)
+        second = subprocess.run(
+            [
+                *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", "0"),
+                *("--web-port", str(web_port), "--db", ":memory:", "--log-format", "json"),
+            ],
+            cwd=ROOT,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert second.returncode == 1, second.stderr
+    assert "Traceback" not in second.stderr and "Event loop is closed" not in second.stderr, second.stderr
+    (line, said) = second.stderr.splitlines()
+    logged = json.loads(line)
+    assert logged["level"] == "error" and logged["msg"] == "cannot start"
+    assert f"cannot listen on 127.0.0.1:{web_port} (the web port)" in logged["error"]
+    assert said == f"thousand-server: {logged['error']}"
 
 
 def test_a_taken_port_is_a_start_error_in_process() -> None:

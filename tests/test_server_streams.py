@@ -14,6 +14,7 @@ from engine import Rules
 from server.creations import SeatSpec
 from server.registry import Registry
 from tests.server_harness import Client, expect_error, harness, run, seated, thousand_table, token_md
+from tests.table_driving import bot_to_act, play_bot
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -64,9 +65,9 @@ def test_a_lagging_stream_gets_a_fresh_snapshot(monkeypatch: pytest.MonkeyPatch)
         first = pb.StreamEventsResponse.FromString(await anext(stream))
         assert first.HasField("snapshot")
         for _ in range(40):  # the bots play on while nobody reads the stream
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         resync = pb.StreamEventsResponse.FromString(await anext(stream))
         assert resync.HasField("snapshot")
         assert resync.sequence == table.sequence
@@ -89,13 +90,13 @@ def test_a_stream_ends_with_the_game_that_ends_while_its_backlog_is_sent(
             Rules(), [SeatSpec(bot=True, strategy="greedy")] * 3, seed=3, first_dealer=0
         )
         for _ in range(5):
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         stream = table.stream(None, 0)
         first = pb.StreamEventsResponse.FromString(await anext(stream))
-        while (seat := table.bot_to_act()) is not None:
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:
+            await play_bot(table, seat)
         assert table.finished
 
         async def rest() -> list[pb.StreamEventsResponse]:
@@ -122,13 +123,13 @@ def test_a_stream_resynchronized_just_before_the_end_still_reaches_it(
         stream = table.stream(None, None)
         assert pb.StreamEventsResponse.FromString(await anext(stream)).HasField("snapshot")
         while not any(s.lagging for s in table.streams.subscribers):
-            seat = table.bot_to_act()
+            seat = bot_to_act(table)
             assert seat is not None
-            await table.play_bot(seat)
+            await play_bot(table, seat)
         resync = pb.StreamEventsResponse.FromString(await anext(stream))
         assert resync.HasField("snapshot") and resync.sequence == table.sequence
-        while (seat := table.bot_to_act()) is not None:  # the game ends while the snapshot is on its way
-            await table.play_bot(seat)
+        while (seat := bot_to_act(table)) is not None:  # the game ends while the snapshot is on its way
+            await play_bot(table, seat)
 
         async def rest() -> list[pb.StreamEventsResponse]:
             return [pb.StreamEventsResponse.FromString(data) async for data in stream]

@@ -21,24 +21,25 @@ from server.creations import SeatSpec
 from server.registry import Registry
 from server.settings import Settings
 from server.store import Record, StoreError
-from server.stores import open_store
-from server.table import AnyTable
+from server.store_select import open_store
+from server.table import Table
 from tests.server_harness import expect_error, run, thousand_table, token_md
+from tests.table_driving import bot_to_act, play_bot
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 BOTS = [SeatSpec(bot=True, strategy="greedy")] * 3
 
 
-async def bot_tables(registry: Registry, count: int) -> list[AnyTable]:
+async def bot_tables(registry: Registry, count: int) -> list[Table]:
     return [await registry.create(Rules(), BOTS, seed=seed, first_dealer=0) for seed in range(count)]
 
 
-async def one_bot_move(table: AnyTable) -> None:
+async def one_bot_move(table: Table) -> None:
     async with table.lock:
-        seat = table.bot_to_act()
+        seat = bot_to_act(table)
         assert seat is not None
-        await table.play_bot(seat)
+        await play_bot(table, seat)
 
 
 async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -237,10 +238,10 @@ def test_the_bots_wait_for_a_failing_store_and_go_on_once_it_works(
     run(scenario())
 
 
-async def finished_bot_table(registry: Registry) -> AnyTable:
+async def finished_bot_table(registry: Registry) -> Table:
     table = await registry.create(Rules(), BOTS, seed=1, first_dealer=0)
-    while (seat := table.bot_to_act()) is not None:
-        await table.play_bot(seat)
+    while (seat := bot_to_act(table)) is not None:
+        await play_bot(table, seat)
     assert table.finished
     return table
 

@@ -1,4 +1,5 @@
-"""server/view_wire.py writes a ThousandView byte for byte as protobuf serializes ``codec.view_to_proto``.
+"""server/thousand_view_bytes.py writes a ThousandView byte for byte as protobuf serializes
+``codec.view_to_proto``.
 
 Every seat's and the spectator's view is compared at every step of seeded games: a thousand steps (several
 deals) under each of many rule sets, and whole games to the end (winner, standings with negative payouts,
@@ -37,7 +38,8 @@ from engine import (
 from engine.cards import CARDS, Card
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, SeatScore, TakenTrick
-from server import view_wire, wire
+from server import protobuf_wire as wire
+from server import thousand_view_bytes as view_wire
 from server.games import THOUSAND
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import thousand_events_pb2, thousand_views_pb2

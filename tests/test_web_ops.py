@@ -20,9 +20,9 @@ import pytest
 from connectrpc.errors import ConnectError
 
 from server.settings import parse_settings
+from tests.conftest import Captured
 from tests.live_server import LiveServer, free_port
 from tests.server_harness import run, thousand_table
-from tests.test_ops_logs import Captured, captured  # noqa: F401 - the fixture
 from tests.test_ops_metrics import metered, scrape
 from tests.test_tls import make_certificate
 from tests.web_harness import TRANSPORT_LABEL, WEB_TRANSPORTS, WebApi, http_request, web_client, web_server
@@ -80,7 +80,7 @@ def test_web_calls_are_counted_in_grpc_server_metrics_by_transport() -> None:
 @pytest.mark.parametrize("kind", WEB_TRANSPORTS)
 def test_a_web_call_logs_one_rpc_line_with_its_request_id_table_and_transport(
     kind: str,
-    captured: Captured,  # noqa: F811 - the fixture
+    captured: Captured,
 ) -> None:
     async def scenario() -> str:
         async with web_server() as (_, _, url), web_client(url, kind) as client:

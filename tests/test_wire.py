@@ -1,6 +1,6 @@
-"""The stream messages a table assembles from serialized pieces (server/wire.py) are byte for byte what
-building the messages and serializing them gives: for every audience, at every step of seeded games of both
-games, with and without a turn clock."""
+"""The stream messages a table assembles from serialized pieces (server/protobuf_wire.py) are byte for byte
+what building the messages and serializing them gives: for every audience, at every step of seeded games of
+both games, with and without a turn clock."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ import pytest
 from clients.streams import unbatched
 from engine import Rules
 from engine.blagogo import BlagogoRules
-from server import wire
-from server.clock import TimeControl
+from server import protobuf_wire as wire
+from server import rendering
 from server.creations import SeatSpec
 from server.registry import Registry
-from server.rendering import MAX_BATCH, render, turn_bytes
-from server.seats import SeatReleasedEvent, SeatTakenEvent, seat_event_proto
-from server.table import AnyTable
+from server.rendering import MAX_BATCH
+from server.table import Table
+from server.table_state import SeatReleasedEvent, SeatTakenEvent, seat_event_proto
+from server.time_control import TimeControl
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -37,8 +38,20 @@ def test_message_fields_match_protobuf(size: int) -> None:
     assert wire.message_field(3, event.SerializeToString()) == message.SerializeToString()
 
 
-def reference_turn(table: AnyTable, audience: int | None) -> pb.Turn:
-    """The Turn built as a message, field by field (the way the table built it before server/wire.py)."""
+def render(
+    table: Table, events: list[Any], first: int, audience: int | None, batch: bool = False
+) -> list[bytes]:
+    """The table's messages of ``events`` (numbered from ``first``) for one audience, as streams get them."""
+    return rendering.Rendering(table.core, table.clock, events, first).messages(audience, batch)
+
+
+def turn_bytes(table: Table, audience: int | None) -> bytes:
+    """The table's serialized Turn for ``audience``."""
+    return rendering.turn_bytes(table.core, table.clock, audience)
+
+
+def reference_turn(table: Table, audience: int | None) -> pb.Turn:
+    """The Turn built as a message, field by field (as the table built it before server/protobuf_wire.py)."""
     turn = pb.Turn()
     seat = table.game.to_act if table.started else None
     if seat is not None:
@@ -54,7 +67,7 @@ def reference_turn(table: AnyTable, audience: int | None) -> pb.Turn:
     return turn
 
 
-def reference_messages(table: AnyTable, events: list[Any], first: int, audience: int | None) -> list[bytes]:
+def reference_messages(table: Table, events: list[Any], first: int, audience: int | None) -> list[bytes]:
     messages = []
     for i, event in enumerate(events):
         if isinstance(event, SeatTakenEvent):

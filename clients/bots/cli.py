@@ -9,7 +9,9 @@
   final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``. It says the
   scores as it goes, and stops after ``--max-deals`` deals (default 2000) if nobody has won by then.
 - ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
-  [--json]``: duplicate deals played locally with the engine (see :mod:`bots.tournament`).
+  [--json]``: duplicate deals played locally with the engine (see :mod:`bots.tournament`); with
+  ``--games N`` whole games in duplicate instead, scored by games won, final scores and points per deal
+  (:mod:`bots.game_tournament`).
 
 ``--game blagogo`` plays 1000 Blagogo with its strategies (:mod:`bots.blagogo`) and 2 to 8 players:
 ``match`` creates a Blagogo table (``--target``, ``--turnover-limit`` for short games), ``play`` sits a
@@ -27,7 +29,7 @@ import sys
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final
 
-from bots import blagogo_tournament, tournament
+from bots import blagogo_tournament, game_tournament, tournament
 from bots.loading import BotLoadError, is_bot_spec, load_bot
 from bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
 from bots.strategy import Strategy, StrategyOptions
@@ -281,6 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=blagogo_tournament.DEFAULT_TURNOVER_LIMIT,
         help="blagogo: end a round with no winner after this many turnovers of the deck (0: never)",
     )
+    tour.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="thousand: whole games in duplicate instead of single deals (bots.game_tournament)",
+    )
     tour.add_argument("--workers", type=int, default=1)
     tour.add_argument("--quiet", action="store_true")
 
@@ -331,6 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
         forwarded += ["--json"] if args.json else []
         forwarded += ["--quiet"] if args.quiet else []
+        if args.games:
+            at = forwarded.index("--deals")
+            forwarded[at : at + 2] = ["--games", str(args.games)]
+            return game_tournament.main(forwarded)
         return tournament.main(forwarded)
     names = [args.strategy] if args.command == "play" else args.strategies.split(",")
     unknown = [n for n in names if n.strip() not in _names(args.game) and not is_bot_spec(n)]

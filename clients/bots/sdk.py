@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn, Protocol
 
 from bots.blagogo import BlagogoStrategy
-from bots.strategy import Strategy
+from bots.strategy import Strategy, decide
 from clients.connection import Connection
 from clients.errors import ServerError
 from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of
@@ -39,14 +40,25 @@ Log = Callable[[str], None]
 AnyStrategy = Strategy | BlagogoStrategy
 """A strategy of any game."""
 
-Ask = Callable[[Any, Any, tuple[Any, ...], random.Random], Any]
-"""How a game's strategies decide: ``ask(strategy, view, the Turn's actions, rng)`` returns the action."""
+Ask = Callable[[Any, Any, tuple[Any, ...], random.Random, float | None], Any]
+"""How a game's strategies decide: ``ask(strategy, view, the Turn's actions, rng, deadline)`` returns the
+action; ``deadline`` is the Turn's (``time.monotonic()``, less :data:`NETWORK_MARGIN`), None: no clock."""
 
 ASK: Final[dict[str, Ask]] = {
-    THOUSAND.name: lambda strategy, view, _actions, rng: strategy.choose(view, rng),
-    BLAGOGO.name: lambda strategy, view, actions, rng: strategy.choose(view, actions, rng),
+    THOUSAND.name: lambda strategy, view, _actions, rng, deadline: decide(strategy, view, rng, deadline),
+    BLAGOGO.name: lambda strategy, view, actions, rng, _deadline: strategy.choose(view, actions, rng),
 }
-"""By game name: how its strategies are asked for a decision."""
+"""By game name: how its strategies are asked for a decision (a Thousand strategy that takes a deadline,
+:class:`bots.strategy.TimedStrategy`, is handed the Turn's)."""
+
+NETWORK_MARGIN: Final = 0.25
+"""Seconds kept from a Turn's deadline for the action's trip to the server and the clocks' difference."""
+
+
+def turn_deadline(turn: Turn[Any, Any]) -> float | None:
+    """The Turn's deadline as a ``time.monotonic()`` instant, less :data:`NETWORK_MARGIN` (None: no clock)."""
+    left = turn.seconds_left()
+    return None if left is None else time.monotonic() + max(0.0, left - NETWORK_MARGIN)
 
 
 class Placed(Protocol):
@@ -128,7 +140,8 @@ async def run_bot(
                 return
             ask = ASK[playing.name]
             # Think in a worker thread: a search never stalls the stream.
-            action = await asyncio.to_thread(ask, strategy, turn.view, turn.legal_actions, rng)
+            due = turn_deadline(turn)
+            action = await asyncio.to_thread(ask, strategy, turn.view, turn.legal_actions, rng, due)
             await _submit(session, action, result, say)
 
         async for item in session.stream():  # a snapshot first: its deal in progress is checked too

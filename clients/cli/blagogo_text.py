@@ -138,6 +138,10 @@ def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
             return [t("event.blagogo.bridge_started", card=str(card), deck=deck_count)]
         case be.BridgeTurnedOver(count):
             return [t("event.blagogo.bridge_turned_over", count=count)]
+        case be.DeckExhausted(_, be.Exhaustion.NO_ONE_CAN_GO_OUT):
+            return [t("event.blagogo.no_one_can_go_out")]
+        case be.DeckExhausted(turnovers, be.Exhaustion.TURNOVER_LIMIT):
+            return [t("event.blagogo.turnover_limit", turnovers=turnovers)]
         case be.DeckExhausted(turnovers):
             return [t("event.blagogo.deck_exhausted", turnovers=turnovers)]
         case be.CardDrawn(seat, card):

@@ -1,4 +1,5 @@
-"""One game as the clients see it: a :class:`ClientGame` holds what is particular to the game, nothing else.
+"""One game as the clients see it: a :class:`ClientGame` is the game's one description (:mod:`games`) and
+its view tracker.
 
 The client library (:class:`~clients.session.TableSession`), the bot SDK and the terminal client are written
 once for every game: they decode the stream's wrapper messages (``Rules``, ``Action``, ``View``, ``Event``,
@@ -17,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from clients.messages import DealInProgress, EventMessage, TableEvent, Turn, deadline, seat_event
 from clients.tracker import Tracker
 from engine.verify import Scheme
+from games.description import GameDescription
 from thousand.v1 import table_service_pb2 as pb
 
 R = TypeVar("R")
@@ -51,22 +53,50 @@ class GameCodec(Protocol[R, V_co, A, E_co]):
 class ClientGame(Generic[R, V, A, E]):
     """A game of the server, for clients: rules ``R``, view ``V``, action ``A``, event ``E`` of its engine."""
 
-    kind: pb.GameKind.ValueType
-    """The contract's GameKind, as a Table names its game."""
-    name: str
-    """The game's case in the wrapper messages (Rules, Action, View, Event), and its name in words."""
-    title: str
-    """The game's name in sentences."""
-    codec: GameCodec[R, V, A, E]
-    rules_type: type[R]
-    action_types: tuple[type, ...]
-    """The engine's action classes, which tell an action's game."""
-    game_over: type
-    """The engine's event that ends the game (it carries the standings)."""
+    description: GameDescription
+    """The game, as every layer knows it (:mod:`games`): kind, names, engine types, codec, deals."""
     tracker: Callable[[int | None, R | None], Tracker[V, A, E]]
     """A new view tracker for a viewer; given the rules, it starts from the view before the first deal."""
-    deals: Scheme
-    """How a seat checks the game's deals (engine.verify: the commitment, the fair scheme)."""
+
+    @property
+    def kind(self) -> pb.GameKind.ValueType:
+        """The contract's GameKind, as a Table names its game."""
+        return self.description.kind
+
+    @property
+    def name(self) -> str:
+        """The game's case in the wrapper messages (Rules, Action, View, Event), and its name in words."""
+        return self.description.name
+
+    @property
+    def title(self) -> str:
+        """The game's name in sentences."""
+        return self.description.title
+
+    @property
+    def codec(self) -> GameCodec[R, V, A, E]:
+        codec: GameCodec[R, V, A, E] = self.description.codec
+        return codec
+
+    @property
+    def rules_type(self) -> type[R]:
+        rules_type: type[R] = self.description.rules_type
+        return rules_type
+
+    @property
+    def action_types(self) -> tuple[type, ...]:
+        """The engine's action classes, which tell an action's game."""
+        return self.description.action_types
+
+    @property
+    def game_over(self) -> type:
+        """The engine's event that ends the game (it carries the standings)."""
+        return self.description.game_over
+
+    @property
+    def deals(self) -> Scheme:
+        """How a seat checks the game's deals (engine.verify: the commitment, the fair scheme)."""
+        return self.description.deals
 
     # ------------------------------------------------------------------ to the server
 

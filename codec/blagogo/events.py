@@ -8,18 +8,23 @@ sent: a message the server would never send is a ``ValueError``.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
 from codec.blagogo.actions import END_BACK, end_to_proto
 from codec.blagogo.cards import CARD_MESSAGES, card_from_proto
 from codec.blagogo.melds import meld_from_proto, meld_to_proto
 from codec.blagogo.rules import rules_from_proto, rules_to_proto
-from codec.common import known, optional
+from codec.common import enum_table, known, optional, reverse
 from engine.blagogo import events as be
 from engine.blagogo.events import Event
 from thousand.v1 import blagogo_events_pb2
 
 Ev = blagogo_events_pb2.BlagogoEvent
+_EXHAUSTION: Final = enum_table(
+    be.Exhaustion, blagogo_events_pb2.BlagogoExhaustion.Value, "BLAGOGO_EXHAUSTION_"
+)
+_EXHAUSTION_BACK: Final = reverse(_EXHAUSTION)
+"""Unset (an event sent before the reason existed) reads as NOTHING_TO_DRAW, the engine's old only reason."""
 
 
 def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
@@ -41,8 +46,8 @@ def event_to_proto(event: Event) -> blagogo_events_pb2.BlagogoEvent:
             return Ev(bridge_started=Ev.BridgeStarted(card=CARD_MESSAGES.of(card), deck_count=deck_count))
         case be.BridgeTurnedOver(count):
             return Ev(bridge_turned_over=Ev.BridgeTurnedOver(count=count))
-        case be.DeckExhausted(turnovers):
-            return Ev(deck_exhausted=Ev.DeckExhausted(turnovers=turnovers))
+        case be.DeckExhausted(turnovers, reason):
+            return Ev(deck_exhausted=Ev.DeckExhausted(turnovers=turnovers, reason=_EXHAUSTION[reason]))
         case be.CardDrawn(seat, card):
             return Ev(card_drawn=Ev.CardDrawn(seat=seat, card=CARD_MESSAGES.optional(card)))
         case be.BridgeTaken(seat, position, cards):
@@ -133,7 +138,9 @@ def event_from_proto(message: blagogo_events_pb2.BlagogoEvent) -> Event:
         case "bridge_turned_over":
             return be.BridgeTurnedOver(message.bridge_turned_over.count)
         case "deck_exhausted":
-            return be.DeckExhausted(message.deck_exhausted.turnovers)
+            m_ex = message.deck_exhausted
+            reason = _EXHAUSTION_BACK.get(m_ex.reason, be.Exhaustion.NOTHING_TO_DRAW)
+            return be.DeckExhausted(m_ex.turnovers, reason)
         case "card_drawn":
             m4 = message.card_drawn
             drawn = card_from_proto(m4.card, "card_drawn.card") if m4.HasField("card") else None

@@ -9,6 +9,7 @@ else (the bridge, melds, cards taken from the bridge, jokers swapped out) is pub
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from engine.blagogo.actions import End
 from engine.blagogo.cards import Card
@@ -64,11 +65,23 @@ class BridgeTurnedOver:
     count: int
 
 
+class Exhaustion(Enum):
+    """Why a round ended with no winner when a draw was due from an empty deck (B-10)."""
+
+    NOTHING_TO_DRAW = "nothing_to_draw"
+    """The bridge was empty too: B-10 as written (the engine's timing never meets it; kept for readers)."""
+    TURNOVER_LIMIT = "turnover_limit"
+    """The variant ``turnover_limit``: the bridge had been turned over that many times."""
+    NO_ONE_CAN_GO_OUT = "no_one_can_go_out"
+    """No card in circulation can ever be put on the table again (:mod:`engine.blagogo.dead_round`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DeckExhausted:
-    """B-10: a draw is due and nothing is left to draw (or ``turnover_limit`` is reached): no winner."""
+    """B-10: a draw is due from an empty deck and the round ends with no winner, for ``reason``."""
 
     turnovers: int
+    reason: Exhaustion = Exhaustion.NOTHING_TO_DRAW
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from engine import playout
 from engine.blagogo.actions import DRAW, Action, Discard, TakeFromBridge
 from engine.blagogo.game import Game
 from engine.blagogo.round import Phase
@@ -49,13 +50,8 @@ def random_action(
 
 
 def step(game: Game, rng: random.Random) -> None:
-    """One step: the seeded shuffle at a chance node, else a random legal action."""
-    if game.is_chance_node:
-        game.apply_chance()
-        return
-    seat = game.to_act
-    assert seat is not None
-    game.apply(seat, random_action(game, rng))
+    """The seeded shuffle at a chance node, else a random legal action (:func:`engine.playout.step`)."""
+    playout.step(game, random_action, rng)
 
 
 def states(rules: BlagogoRules, seed: int, max_rounds: int, max_actions: int = 100_000) -> Iterator[Game]:
@@ -64,16 +60,14 @@ def states(rules: BlagogoRules, seed: int, max_rounds: int, max_actions: int = 1
     Play stops when the game is over, when ``max_rounds`` rounds have been dealt and the last is over, or
     after ``max_actions`` actions. ``seed`` seeds both the game and the players.
     """
-    game = Game(rules, seed)
-    rng = random.Random(seed)
-    yield game
-    actions = 0
-    while not game.is_over and not (game.is_chance_node and game.rounds_dealt >= max_rounds):
-        if actions >= max_actions:
-            return
-        step(game, rng)
-        actions += 1
-        yield game
+    steps = 0
+
+    def go_on(game: Game) -> bool:
+        nonlocal steps
+        steps += 1
+        return steps <= max_actions and not (game.is_chance_node and game.rounds_dealt >= max_rounds)
+
+    return playout.playout(Game(rules, seed), random_action, random.Random(seed), go_on)
 
 
 def play(rules: BlagogoRules, seed: int, max_rounds: int, max_actions: int = 100_000) -> Game:

@@ -24,9 +24,10 @@ are in :mod:`engine.blagogo.round_state`, the meld actions' in :mod:`engine.blag
 
 - The deck is turned over (B-10) at the start of the turn of the player who must draw from an empty deck,
   before they decide; so the bridge they could have taken from is now the deck. At the start of every turn
-  the bridge holds at least the last discard, so B-10's "bridge empty too" never happens: a round in which
-  every card left is dead would go on for ever. The variant ``turnover_limit`` (off by default; not in the
-  source) ends the round with no winner when the deck runs out after that many turnovers.
+  the bridge holds at least the last discard, so B-10's "bridge empty too" never happens; at that moment a
+  round nobody can go out of ends instead (:mod:`engine.blagogo.dead_round`). The variant ``turnover_limit``
+  (off by default; not in the source) ends the round with no winner when the deck runs out after that many
+  turnovers.
 - B-9 ``bridge_take_must_meld``: taking is allowed when some sequence of the turn's meld actions can put the
   deepest card taken on the table (a joker swapped out first, then laid with it, counts:
   :func:`engine.blagogo.placing.can_meld_this_turn`); until it is on the table the player may not discard.
@@ -52,6 +53,7 @@ from engine.blagogo.actions import (
     take,
 )
 from engine.blagogo.cards import CARDS, Card, cards_of, indices_of
+from engine.blagogo.dead_round import is_dead, is_stalled
 from engine.blagogo.errors import BlagogoReason, illegal
 from engine.blagogo.events import (
     BridgeStarted,
@@ -61,6 +63,7 @@ from engine.blagogo.events import (
     DeckExhausted,
     Discarded,
     Event,
+    Exhaustion,
     HandDealt,
     RoundRevealed,
     WentOut,
@@ -70,6 +73,9 @@ from engine.blagogo.round_state import Commit, Phase, RoundState
 from engine.errors import IllegalActionError, InvalidActionError, Reason
 
 __all__ = ["Phase", "Round"]
+
+PLACING: tuple[type, ...] = (LayMelds, AddToMeld, SwapJoker)
+"""The actions that put a card on the table."""
 
 
 class Round(RoundState):
@@ -135,6 +141,11 @@ class Round(RoundState):
         """Apply ``seat``'s action and return its events; on rejection raise with the round unchanged."""
         commit = self._plan(seat, action)
         self._legal = None
+        if type(action) in PLACING:
+            self.quiet_turns = 0
+            self.placed_since_turnover = True
+            if self.go_out_draws:
+                self.go_out_draws = {}
         events: list[Event] = []
         commit(events)
         return events
@@ -271,18 +282,31 @@ class Round(RoundState):
         nxt = (seat + 1) % n
         self.to_act = nxt
         self.turns[nxt] += 1
+        self.quiet_turns += 1
         self.phase = Phase.DRAW
         if self.deck:
             return
-        limit = self.rules.turnover_limit
-        if not self.bridge or (limit and self.turnovers >= limit):  # B-10: the round ends with no winner
-            events.append(DeckExhausted(self.turnovers))
+        reason = self._unwon()
+        if reason is not None:  # B-10: the round ends with no winner
+            events.append(DeckExhausted(self.turnovers, reason))
             self._finish(events)
             return
         self.deck = self.bridge[::-1]  # B-10: face down, the earliest-laid card on top
         self.bridge = []
         self.turnovers += 1
+        self.placed_since_turnover = False
         events.append(BridgeTurnedOver(len(self.deck)))
+
+    def _unwon(self) -> Exhaustion | None:
+        """Why the round ends with no winner now that a draw is due from an empty deck (B-10), if it does."""
+        if not self.bridge:
+            return Exhaustion.NOTHING_TO_DRAW
+        limit = self.rules.turnover_limit
+        if limit and self.turnovers >= limit:
+            return Exhaustion.TURNOVER_LIMIT
+        if is_dead(self) or is_stalled(self, self.quiet_turns, self.placed_since_turnover):
+            return Exhaustion.NO_ONE_CAN_GO_OUT
+        return None
 
     def _finish(self, events: list[Event]) -> None:
         self.phase = Phase.OVER

@@ -92,6 +92,13 @@ class RoundState:
         self.turns[self.first] = 1
         self.turnovers = 0
         """B-10: times the bridge was turned over into the deck this round."""
+        self.quiet_turns = 0
+        """Turns begun since a card was last placed on the table (:mod:`engine.blagogo.dead_round`)."""
+        self.placed_since_turnover = False
+        """Whether a card was placed on the table since the bridge was last turned over."""
+        self.go_out_draws: dict[tuple[int, int], dict[int, bool]] = {}
+        """(seat, hand) -> face drawn -> could the seat go out (:mod:`engine.blagogo.dead_round`), as far as
+        asked; valid while the table does not change, so emptied whenever a card is placed."""
         self.must_meld: int | None = None
         """B-9 ``bridge_take_must_meld``: the card the acting seat took from the bridge and must meld."""
         self.winner: int | None = None

@@ -71,8 +71,8 @@ class BlagogoRules:
     """B-20: the score that ends the game."""
     turnover_limit: int = 0
     """B-10 extension, not in the source: when the deck runs out again after the bridge has been turned over
-    this many times, the round ends with no winner (scored as B-10 says). 0, the default, never ends it: a
-    round in which every card left is dead then goes on for ever, so a server may want a limit."""
+    this many times, the round ends with no winner (scored as B-10 says). 0, the default, sets no limit: a
+    round nobody can go out of ends by itself anyway (:mod:`engine.blagogo.dead_round`)."""
     opening_one_meld: bool = False
     """B-11: the opening needs one meld worth ``opening_min_points`` on its own (the source's "выложенная
     комбинация общей суммой не менее 30" read as one combination); by default the opening's melds, laid in

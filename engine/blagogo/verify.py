@@ -17,7 +17,7 @@ from typing import Any
 from engine.blagogo.cards import CARDS, FIRST_JOKER, Card
 from engine.blagogo.events import DeckShuffled, GameOver, HandDealt, RoundRevealed, RoundStarted
 from engine.blagogo.round_state import deal_order
-from engine.verify import Revealed, Scheme, commitment_of
+from engine.verify import Revealed, Scheme, commitment_of, event_readers
 
 FORMAT = "blagogo.round.v1"
 
@@ -33,24 +33,10 @@ def commitment(salt: str, deal_seed: int | None, order: Iterable[Card]) -> str:
     return commitment_of(FORMAT, salt, deal_seed, (card_code(c) for c in order))
 
 
-def _started(event: object) -> int | None:
-    return event.number if isinstance(event, RoundStarted) else None
-
-
 def _blocks(start: object, revealed: Revealed) -> list[tuple[Any, ...]]:
     """B-5: the hands from the dealer's left (13 cards to the first player, 12 to the others)."""
     assert isinstance(start, RoundStarted)
     return [revealed.hands[s] for s in deal_order(len(revealed.hands), start.dealer)]
-
-
-def _shuffled(event: object) -> tuple[int, str] | None:
-    return (event.number, event.commitment) if isinstance(event, DeckShuffled) else None
-
-
-def _dealt(event: object) -> tuple[int, tuple[Any, ...]] | None:
-    if isinstance(event, HandDealt) and event.cards is not None:
-        return event.seat, event.cards
-    return None
 
 
 def _revealed(event: object) -> Revealed | None:
@@ -60,10 +46,17 @@ def _revealed(event: object) -> Revealed | None:
     return Revealed(e.number, e.order, e.hands, (), e.salt, None, e.client_seeds)
 
 
-def _over(event: object) -> str | None:
-    return event.table_secret if isinstance(event, GameOver) else None
-
-
+_READERS = event_readers(RoundStarted, DeckShuffled, HandDealt, GameOver)
 BLAGOGO = Scheme(
-    "blagogo", CARDS, commitment, None, _started, _blocks, _shuffled, _dealt, _revealed, _over, "round"
+    "blagogo",
+    CARDS,
+    commitment,
+    None,
+    _READERS.started,
+    _blocks,
+    _READERS.shuffled,
+    _READERS.dealt,
+    _revealed,
+    _READERS.over,
+    "round",
 )

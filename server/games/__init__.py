@@ -3,9 +3,11 @@
 A table, the registry, the service, the store, the telemetry and the exporter never name Thousand or 1000
 Blagogo: they hold an adapter, found by the contract's ``GameKind`` (:func:`adapter_for_kind`), by the name
 stored with a table (:func:`adapter_for_name`), by the engine rules' type (:func:`adapter_for_rules`) or by an
-engine action's (:func:`adapter_for_action`), and the engine game it created. The interface is in
-:mod:`server.games.adapter`; each game is one module here (:mod:`server.games.thousand`,
-:mod:`server.games.blagogo`) and one entry in :data:`ADAPTERS`: a third game is a third module and entry.
+engine action's (:func:`adapter_for_action`), and the engine game it created. What each game is comes from its
+one description (:mod:`games`); the interface, with everything a description answers, is in
+:mod:`server.games.adapter`, and each game's module here (:mod:`server.games.thousand`,
+:mod:`server.games.blagogo`) holds only what is the server's own for that game. A third game is a third module
+and one entry in :data:`ADAPTERS` (``docs/adding-a-game.md``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ AnyAdapter = GameAdapter[Any, Any, Any, Any]
 THOUSAND: Final = ThousandAdapter()
 BLAGOGO: Final = BlagogoAdapter()
 ADAPTERS: Final[tuple[AnyAdapter, ...]] = (THOUSAND, BLAGOGO)
-"""Every game the server plays, in GameKind order."""
+"""Every game the server plays, in GameKind order (:data:`games.GAMES`'s: a test holds them alike)."""
 GAMES: Final = tuple(a.name for a in ADAPTERS)
 """The games' names: the store's game names and the ``game`` metric label's values."""
 

@@ -14,6 +14,11 @@ An adapter is stateless and does, for its game:
   (:class:`SeatBot`): one strategy object kept for the whole game, deciding from its seat's view (and, in
   Blagogo, the Turn's actions) and observing the seat's view after every change.
 
+What the game is (kind, names, engine, codec, strategies) is read from its one description
+(:class:`games.description.GameDescription`): an adapter names it (``description``) and gets, from the base
+class, everything that is the codec's or the engine's alike for every game; a game's module holds only what is
+its own (legality, what a Turn lists, what an event scored, the record's JSON, the fast wire paths).
+
 Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
 chance nodes, game over, the winner and standings); everything typed per game goes through the adapter.
 """
@@ -29,6 +34,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
+from games.description import GameDescription
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -94,8 +100,9 @@ class SeatBot(ABC, Generic[GameT, ActionT]):
         """It keeps memory between views: it is shown its seat's view after every change."""
 
     @abstractmethod
-    def decide(self, game: GameT, seat: int, rng: random.Random) -> ActionT:
-        """The seat's action, from what the seat may see."""
+    def decide(self, game: GameT, seat: int, rng: random.Random, deadline: float | None = None) -> ActionT:
+        """The seat's action, from what the seat may see; ``deadline`` (``time.monotonic()``, None for
+        none) is the decision's, handed to a strategy that can take one (:func:`bots.strategy.decide`)."""
 
     @abstractmethod
     def observe(self, game: GameT, seat: int) -> None:
@@ -105,6 +112,8 @@ class SeatBot(ABC, Generic[GameT, ActionT]):
 class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     """One game as the server sees it. Subclasses are stateless singletons (:data:`ADAPTERS`)."""
 
+    description: ClassVar[GameDescription]
+    """The game, as every layer knows it (:mod:`games`); the attributes below are read from it."""
     kind: ClassVar[pb.GameKind.ValueType]
     """The contract's GameKind."""
     name: ClassVar[str]
@@ -120,27 +129,48 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     deals: ClassVar[Scheme]
     """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in progress
     holds (:mod:`server.deal_progress`)."""
+    _rules_message: ClassVar[type[Any]]
+    _action_message: ClassVar[type[Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        game = cls.description
+        cls.kind, cls.name, cls.title = game.kind, game.name, game.title
+        cls.rules_type, cls.action_types = game.rules_type, game.action_types
+        cls.takeover_strategy, cls.deals, cls.strategies = game.takeover_strategy, game.deals, game.strategies
+        cls._rules_message = type(getattr(pb.Rules(), game.name))
+        cls._action_message = type(getattr(pb.Action(), game.name))
 
     # ------------------------------------------------------------------ rules
 
-    @abstractmethod
     def rules_from_request(self, message: pb.Rules, seats: int) -> RulesT:
         """CreateTable's rules: the case must be this game's (or unset: every default); ``seats`` (when not 0)
         fills an unset player count. ServiceError for another game's rules, RulesError for invalid ones."""
+        self._check_rules_case(message)
+        rules = self._rules_message()
+        rules.CopyFrom(getattr(message, self.name))
+        if not rules.HasField("players") and seats:
+            rules.players = seats
+        decoded: RulesT = self.description.codec.rules_from_proto(rules)
+        return decoded
 
-    @abstractmethod
     def rules_to_proto(self, rules: RulesT) -> pb.Rules:
         """Every field set explicitly, for the Table message."""
+        message = pb.Rules()
+        getattr(message, self.name).CopyFrom(self.description.codec.rules_to_proto(rules))
+        return message
 
-    @abstractmethod
-    def players(self, rules: RulesT) -> int: ...
+    def players(self, rules: RulesT) -> int:
+        return self.description.players(rules)
 
-    @abstractmethod
     def rules_to_bytes(self, rules: RulesT) -> bytes:
         """The game's rules message (ThousandRules, BlagogoRules) serialized, for the store."""
+        data: bytes = self.description.codec.rules_to_proto(rules).SerializeToString()
+        return data
 
-    @abstractmethod
-    def rules_from_bytes(self, data: bytes) -> RulesT: ...
+    def rules_from_bytes(self, data: bytes) -> RulesT:
+        rules: RulesT = self.description.codec.rules_from_proto(self._rules_message.FromString(data))
+        return rules
 
     def _check_rules_case(self, message: pb.Rules) -> None:
         if message.WhichOneof("game") not in (None, self.name):
@@ -150,26 +180,28 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ the engine game
 
-    @abstractmethod
     def new_game(
         self, rules: RulesT, seed: int, first_dealer: int | None, fair: FairDeals | None = None
-    ) -> GameT: ...
+    ) -> GameT:
+        game: GameT = self.description.new_game(rules, seed, first_dealer, fair)
+        return game
 
-    @abstractmethod
     def events(self, game: GameT) -> Sequence[EventT]:
         """Every event of the game so far, unfiltered."""
+        events: Sequence[EventT] = game.events  # type: ignore[attr-defined]  # both engines' Game have it
+        return events
 
     @abstractmethod
     def check(self, game: GameT, seat: int, action: ActionT) -> None:
         """Raise the engine's ActionError when ``seat`` may not take ``action`` now; the game is unchanged."""
 
-    @abstractmethod
     def apply(self, game: GameT, seat: int, action: ActionT) -> None:
         """Apply a checked action."""
+        game.apply(seat, action)  # type: ignore[attr-defined]  # both engines' Game have it
 
-    @abstractmethod
     def is_game_over(self, event: object) -> bool:
         """Whether ``event`` is the game's last (its GameOver)."""
+        return isinstance(event, self.description.game_over)
 
     @abstractmethod
     def scored(self, event: object) -> Scored | None:
@@ -177,19 +209,25 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ the wire
 
-    @abstractmethod
-    def action_to_proto(self, action: ActionT) -> pb.Action: ...
+    def action_to_proto(self, action: ActionT) -> pb.Action:
+        message = pb.Action()
+        getattr(message, self.name).CopyFrom(self.description.codec.action_to_proto(action))
+        return message
 
-    @abstractmethod
     def action_from_proto(self, message: pb.Action) -> ActionT:
         """SubmitAction's action: ServiceError for another game's, InvalidActionError for a malformed one."""
+        self._action_case(message)
+        action: ActionT = self.description.codec.action_from_proto(getattr(message, self.name))
+        return action
 
-    @abstractmethod
     def action_to_bytes(self, action: ActionT) -> bytes:
         """The game's action message (ThousandAction, BlagogoAction) serialized, for the store."""
+        data: bytes = self.description.codec.action_to_proto(action).SerializeToString()
+        return data
 
-    @abstractmethod
-    def action_from_bytes(self, data: bytes) -> ActionT: ...
+    def action_from_bytes(self, data: bytes) -> ActionT:
+        action: ActionT = self.description.codec.action_from_proto(self._action_message.FromString(data))
+        return action
 
     @abstractmethod
     def action_kind(self, action: ActionT) -> str:
@@ -208,9 +246,11 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     def event_for(self, event: EventT, audience: int | None) -> EventT:
         """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
 
-    @abstractmethod
     def event_message(self, event: EventT) -> pb.Event:
         """The event as it is (already filtered by :meth:`event_for`, or the operator's full record)."""
+        message = pb.Event()
+        getattr(message, self.name).CopyFrom(self.description.codec.event_to_proto(event))
+        return message
 
     def event_to_proto(self, event: EventT, audience: int | None) -> pb.Event:
         """The event as ``audience`` may see it, on the wire."""

@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final, get_args
+from typing import Any, Final
 
-from bots.blagogo import BLAGOGO as BLAGOGO_BOTS
 from bots.blagogo import BlagogoStrategy
 from bots.strategy import GameStrategies
 from codec import blagogo as codec_blagogo
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
-from engine.blagogo.verify import BLAGOGO as BLAGOGO_DEALS
-from engine.seeds import FairDeals
+from games import BLAGOGO as BLAGOGO_GAME
 from server.games.adapter import GameAdapter, Scored, SeatBot
 from thousand.v1 import table_service_pb2 as pb
-from thousand.v1.blagogo_actions_pb2 import BlagogoAction
-from thousand.v1.blagogo_rules_pb2 import BlagogoRules
 
 
 class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Action, blagogo_events.Event]):
@@ -34,51 +30,10 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     engine's exact validator, so a LayMelds or AddToMeld the list does not hold is accepted when legal.
     """
 
-    kind = pb.GAME_KIND_BLAGOGO
-    name = "blagogo"
-    title = "1000 Blagogo"
-    rules_type = blagogo.BlagogoRules
-    action_types = get_args(blagogo.Action)
-    takeover_strategy = "random"
-    strategies = BLAGOGO_BOTS
-    deals = BLAGOGO_DEALS
-
-    def rules_from_request(self, message: pb.Rules, seats: int) -> blagogo.BlagogoRules:
-        self._check_rules_case(message)
-        rules = BlagogoRules()
-        rules.CopyFrom(message.blagogo)
-        if not rules.HasField("players") and seats:
-            rules.players = seats
-        return codec_blagogo.rules_from_proto(rules)
-
-    def rules_to_proto(self, rules: blagogo.BlagogoRules) -> pb.Rules:
-        return pb.Rules(blagogo=codec_blagogo.rules_to_proto(rules))
-
-    def players(self, rules: blagogo.BlagogoRules) -> int:
-        return rules.players
-
-    def rules_to_bytes(self, rules: blagogo.BlagogoRules) -> bytes:
-        return codec_blagogo.rules_to_proto(rules).SerializeToString()
-
-    def rules_from_bytes(self, data: bytes) -> blagogo.BlagogoRules:
-        return codec_blagogo.rules_from_proto(BlagogoRules.FromString(data))
-
-    def new_game(
-        self, rules: blagogo.BlagogoRules, seed: int, first_dealer: int | None, fair: FairDeals | None = None
-    ) -> blagogo.Game:
-        return blagogo.Game(rules, seed, first_dealer, fair=fair)
-
-    def events(self, game: blagogo.Game) -> Sequence[blagogo_events.Event]:
-        return game.events
+    description = BLAGOGO_GAME
 
     def check(self, game: blagogo.Game, seat: int, action: blagogo.Action) -> None:
         game.validate(seat, action)  # B-22: exact for every action, listed or not
-
-    def apply(self, game: blagogo.Game, seat: int, action: blagogo.Action) -> None:
-        game.apply(seat, action)
-
-    def is_game_over(self, event: object) -> bool:
-        return isinstance(event, blagogo_events.GameOver)
 
     def scored(self, event: object) -> Scored | None:
         """A round (B-18, B-19; no winner: B-10): kind ``round``, outcome ``went_out``, ``kantrame`` or
@@ -93,19 +48,6 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
             "totals": list(event.totals),
         }
         return Scored("round", "round", outcome, details)
-
-    def action_to_proto(self, action: blagogo.Action) -> pb.Action:
-        return pb.Action(blagogo=codec_blagogo.action_to_proto(action))
-
-    def action_from_proto(self, message: pb.Action) -> blagogo.Action:
-        self._action_case(message)
-        return codec_blagogo.action_from_proto(message.blagogo)
-
-    def action_to_bytes(self, action: blagogo.Action) -> bytes:
-        return codec_blagogo.action_to_proto(action).SerializeToString()
-
-    def action_from_bytes(self, data: bytes) -> blagogo.Action:
-        return codec_blagogo.action_from_proto(BlagogoAction.FromString(data))
 
     def action_kind(self, action: blagogo.Action) -> str:
         return _BLAGOGO_ACTION_KINDS.get(type(action), "unknown")
@@ -173,9 +115,6 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
     def event_for(self, event: blagogo_events.Event, audience: int | None) -> blagogo_events.Event:
         return blagogo.event_for(event, audience)
 
-    def event_message(self, event: blagogo_events.Event) -> pb.Event:
-        return pb.Event(blagogo=codec_blagogo.event_to_proto(event))
-
     def view_to_proto(self, game: blagogo.Game, audience: int | None) -> pb.View:
         return pb.View(blagogo=codec_blagogo.view_to_proto(blagogo.view(game, audience)))
 
@@ -201,7 +140,9 @@ class BlagogoBot(SeatBot[blagogo.Game, blagogo.Action]):
         self.player = registry.make(strategy)
         self._turn_actions = turn_actions
 
-    def decide(self, game: blagogo.Game, seat: int, rng: random.Random) -> blagogo.Action:
+    def decide(
+        self, game: blagogo.Game, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> blagogo.Action:
         return self.player.choose(blagogo.view(game, seat), self._turn_actions(game, seat), rng)
 
     def observe(self, game: blagogo.Game, seat: int) -> None:

@@ -24,7 +24,7 @@ from server.identity.history import games_page, page_size
 from server.identity.values import AuditEntry, Ban, Player
 from server.registry import Registry
 from server.requests import Context, table_id_of
-from server.seats import StopReason
+from server.table_state import StopReason
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import table_service_pb2 as pb
 

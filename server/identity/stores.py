@@ -5,7 +5,7 @@ from __future__ import annotations
 from server.identity.store import PlayerStore
 from server.identity.store_pg import PostgresPlayerStore
 from server.identity.store_sqlite import SqlitePlayerStore
-from server.stores import is_postgres
+from server.store_select import is_postgres
 
 
 def open_player_store(db: str) -> PlayerStore:

@@ -481,12 +481,12 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
 
             count: int
 
-    _DeckExhaustedFields: TypeAlias = Literal["turnovers"]
+    _DeckExhaustedFields: TypeAlias = Literal["turnovers", "reason"]
 
     class DeckExhausted(Message[_DeckExhaustedFields]):
         """
-        B-10: a draw was due and nothing was left to draw, or BlagogoRules.turnover_limit was reached: the
-        round ends with no winner.
+        B-10: a draw was due from an empty deck and the round ends with no winner: nothing was left to draw,
+        BlagogoRules.turnover_limit was reached, or no one could go out any more (see reason).
 
         ```proto
         message thousand.v1.BlagogoEvent.DeckExhausted
@@ -499,9 +499,15 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 ```proto
                 int32 turnovers = 1;
                 ```
+            reason:
+                Why the round ended.
+
+                ```proto
+                thousand.v1.BlagogoExhaustion reason = 2;
+                ```
         """
 
-        __slots__ = ("turnovers",)
+        __slots__ = ("turnovers", "reason")
 
         if TYPE_CHECKING:
 
@@ -509,10 +515,12 @@ class BlagogoEvent(Message[_BlagogoEventFields]):
                 self,
                 *,
                 turnovers: int = 0,
+                reason: BlagogoExhaustion | None = None,
             ) -> None:
                 pass
 
             turnovers: int
+            reason: BlagogoExhaustion
 
     _CardDrawnFields: TypeAlias = Literal["seat", "card"]
 
@@ -1130,9 +1138,50 @@ class BlagogoMeldKind(Enum):
     SET = 1
     RUN = 2
 
+class BlagogoExhaustion(Enum):
+    """
+    Why a round ended with no winner when a draw was due from an empty deck (B-10).
+
+    ```proto
+    enum thousand.v1.BlagogoExhaustion
+    ```
+
+    Attributes:
+        UNSPECIFIED:
+            Not said (events recorded before the reason existed): nothing was left to draw, or the turnover limit.
+
+            ```proto
+            BLAGOGO_EXHAUSTION_UNSPECIFIED = 0
+            ```
+        NOTHING_TO_DRAW:
+            The bridge was empty too: nothing was left to draw (B-10 as written).
+
+            ```proto
+            BLAGOGO_EXHAUSTION_NOTHING_TO_DRAW = 1
+            ```
+        TURNOVER_LIMIT:
+            BlagogoRules.turnover_limit was reached.
+
+            ```proto
+            BLAGOGO_EXHAUSTION_TURNOVER_LIMIT = 2
+            ```
+        NO_ONE_CAN_GO_OUT:
+            No one could go out any more: no card could ever reach the table again, or, after a pass of the deck
+            and a circle of turns without a card placed, nobody could go out on their next turn on their own.
+
+            ```proto
+            BLAGOGO_EXHAUSTION_NO_ONE_CAN_GO_OUT = 3
+            ```
+    """
+
+    UNSPECIFIED = 0
+    NOTHING_TO_DRAW = 1
+    TURNOVER_LIMIT = 2
+    NO_ONE_CAN_GO_OUT = 3
+
 
 _DESC = file_desc(
-    b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto"\xf8\x02\n\x0bBlagogoMeld\x12\x0e\n\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x120\n\x04kind\x18\x03 \x01(\x0e2\x1c.thousand.v1.BlagogoMeldKindR\x04kind\x12.\n\x05cards\x18\x04 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12"\n\x0ccontributors\x18\x05 \x03(\x05R\x0ccontributors\x12,\n\x04rank\x18\x06 \x01(\x0e2\x18.thousand.v1.BlagogoRankR\x04rank\x12%\n\x04suit\x18\x07 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06closed\x18\x08 \x01(\x08R\x06closed\x128\n\x06jokers\x18\t \x03(\x0b2 .thousand.v1.BlagogoJokerMeaningR\x06jokers\x12\x16\n\x06points\x18\n \x01(\x05R\x06points"Q\n\x0fBlagogoStanding\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score"\x8d\x1b\n\x0cBlagogoEvent\x12J\n\x0cgame_started\x18\x01 \x01(\x0b2%.thousand.v1.BlagogoEvent.GameStartedH\x00R\x0bgameStarted\x12M\n\rround_started\x18\x02 \x01(\x0b2&.thousand.v1.BlagogoEvent.RoundStartedH\x00R\x0croundStarted\x12M\n\rdeck_shuffled\x18\x03 \x01(\x0b2&.thousand.v1.BlagogoEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12D\n\nhand_dealt\x18\x04 \x01(\x0b2#.thousand.v1.BlagogoEvent.HandDealtH\x00R\thandDealt\x12P\n\x0ebridge_started\x18\x05 \x01(\x0b2\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00R\rbridgeStarted\x12Z\n\x12bridge_turned_over\x18\x06 \x01(\x0b2*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00R\x10bridgeTurnedOver\x12P\n\x0edeck_exhausted\x18\x07 \x01(\x0b2\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00R\rdeckExhausted\x12D\n\ncard_drawn\x18\x08 \x01(\x0b2#.thousand.v1.BlagogoEvent.CardDrawnH\x00R\tcardDrawn\x12J\n\x0cbridge_taken\x18\t \x01(\x0b2%.thousand.v1.BlagogoEvent.BridgeTakenH\x00R\x0bbridgeTaken\x12D\n\nmelds_laid\x18\n \x01(\x0b2#.thousand.v1.BlagogoEvent.MeldsLaidH\x00R\tmeldsLaid\x12M\n\rmeld_extended\x18\x0b \x01(\x0b2&.thousand.v1.BlagogoEvent.MeldExtendedH\x00R\x0cmeldExtended\x12M\n\rjoker_swapped\x18\x0c \x01(\x0b2&.thousand.v1.BlagogoEvent.JokerSwappedH\x00R\x0cjokerSwapped\x12G\n\x0bmeld_closed\x18\r \x01(\x0b2$.thousand.v1.BlagogoEvent.MeldClosedH\x00R\nmeldClosed\x12C\n\tdiscarded\x18\x0e \x01(\x0b2#.thousand.v1.BlagogoEvent.DiscardedH\x00R\tdiscarded\x12>\n\x08went_out\x18\x0f \x01(\x0b2!.thousand.v1.BlagogoEvent.WentOutH\x00R\x07wentOut\x12P\n\x0eround_revealed\x18\x10 \x01(\x0b2\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00R\rroundRevealed\x12J\n\x0cround_scored\x18\x11 \x01(\x0b2%.thousand.v1.BlagogoEvent.RoundScoredH\x00R\x0broundScored\x12A\n\tgame_over\x18\x12 \x01(\x0b2".thousand.v1.BlagogoEvent.GameOverH\x00R\x08gameOver\x1aa\n\x0bGameStarted\x12/\n\x05rules\x18\x01 \x01(\x0b2\x19.thousand.v1.BlagogoRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1aT\n\x0cRoundStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12\x14\n\x05first\x18\x03 \x01(\x05R\x05first\x1aF\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x1a\x88\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a\\\n\rBridgeStarted\x12,\n\x04card\x18\x01 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12\x1d\n\ndeck_count\x18\x02 \x01(\x05R\tdeckCount\x1a(\n\x10BridgeTurnedOver\x12\x14\n\x05count\x18\x01 \x01(\x05R\x05count\x1a-\n\rDeckExhausted\x12\x1c\n\tturnovers\x18\x01 \x01(\x05R\tturnovers\x1aM\n\tCardDrawn\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1am\n\x0bBridgeTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08position\x18\x02 \x01(\x05R\x08position\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x1a\x81\x01\n\tMeldsLaid\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12.\n\x05melds\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoMeldR\x05melds\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n\x07opening\x18\x04 \x01(\x08R\x07opening\x1a\xb5\x01\n\x0cMeldExtended\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x123\n\x07run_end\x18\x04 \x01(\x0e2\x1a.thousand.v1.BlagogoRunEndR\x06runEnd\x1a\xae\x01\n\x0cJokerSwapped\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12,\n\x04card\x18\x03 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12.\n\x05joker\x18\x04 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x05joker\x1a;\n\nMeldClosed\x12\x17\n\x07meld_id\x18\x01 \x01(\x05R\x06meldId\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x1aM\n\tDiscarded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1a9\n\x07WentOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08kantrame\x18\x02 \x01(\x08R\x08kantrame\x1a\x81\x02\n\rRoundRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12.\n\x05order\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05order\x122\n\x05hands\x18\x03 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\x05hands\x12=\n\x0bfinal_hands\x18\x04 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\nfinalHands\x12\x12\n\x04salt\x18\x05 \x01(\tR\x04salt\x12!\n\x0cclient_seeds\x18\x06 \x03(\tR\x0bclientSeeds\x1a\xe1\x01\n\x0bRoundScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1b\n\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x1a\n\x08kantrame\x18\x03 \x01(\x08R\x08kantrame\x12\x1f\n\x0bmeld_points\x18\x04 \x03(\x05R\nmeldPoints\x12%\n\x0ehand_penalties\x18\x05 \x03(\x05R\rhandPenalties\x12\x16\n\x06deltas\x18\x06 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\x07 \x03(\x05R\x06totalsB\t\n\x07_winner\x1a\x81\x01\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x12:\n\tstandings\x18\x02 \x03(\x0b2\x1c.thousand.v1.BlagogoStandingR\tstandings\x12!\n\x0ctable_secret\x18\x03 \x01(\tR\x0btableSecretB\x07\n\x05event*j\n\x0fBlagogoMeldKind\x12!\n\x1dBLAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15BLAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15BLAGOGO_MELD_KIND_RUN\x10\x02b\x06proto3',
+    b'\n thousand/v1/blagogo_events.proto\x12\x0bthousand.v1\x1a!thousand/v1/blagogo_actions.proto\x1a\x1fthousand/v1/blagogo_cards.proto\x1a\x1fthousand/v1/blagogo_rules.proto\x1a\x17thousand/v1/cards.proto"\xf8\x02\n\x0bBlagogoMeld\x12\x0e\n\x02id\x18\x01 \x01(\x05R\x02id\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x120\n\x04kind\x18\x03 \x01(\x0e2\x1c.thousand.v1.BlagogoMeldKindR\x04kind\x12.\n\x05cards\x18\x04 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12"\n\x0ccontributors\x18\x05 \x03(\x05R\x0ccontributors\x12,\n\x04rank\x18\x06 \x01(\x0e2\x18.thousand.v1.BlagogoRankR\x04rank\x12%\n\x04suit\x18\x07 \x01(\x0e2\x11.thousand.v1.SuitR\x04suit\x12\x16\n\x06closed\x18\x08 \x01(\x08R\x06closed\x128\n\x06jokers\x18\t \x03(\x0b2 .thousand.v1.BlagogoJokerMeaningR\x06jokers\x12\x16\n\x06points\x18\n \x01(\x05R\x06points"Q\n\x0fBlagogoStanding\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05place\x18\x02 \x01(\x05R\x05place\x12\x14\n\x05score\x18\x03 \x01(\x05R\x05score"\xc5\x1b\n\x0cBlagogoEvent\x12J\n\x0cgame_started\x18\x01 \x01(\x0b2%.thousand.v1.BlagogoEvent.GameStartedH\x00R\x0bgameStarted\x12M\n\rround_started\x18\x02 \x01(\x0b2&.thousand.v1.BlagogoEvent.RoundStartedH\x00R\x0croundStarted\x12M\n\rdeck_shuffled\x18\x03 \x01(\x0b2&.thousand.v1.BlagogoEvent.DeckShuffledH\x00R\x0cdeckShuffled\x12D\n\nhand_dealt\x18\x04 \x01(\x0b2#.thousand.v1.BlagogoEvent.HandDealtH\x00R\thandDealt\x12P\n\x0ebridge_started\x18\x05 \x01(\x0b2\'.thousand.v1.BlagogoEvent.BridgeStartedH\x00R\rbridgeStarted\x12Z\n\x12bridge_turned_over\x18\x06 \x01(\x0b2*.thousand.v1.BlagogoEvent.BridgeTurnedOverH\x00R\x10bridgeTurnedOver\x12P\n\x0edeck_exhausted\x18\x07 \x01(\x0b2\'.thousand.v1.BlagogoEvent.DeckExhaustedH\x00R\rdeckExhausted\x12D\n\ncard_drawn\x18\x08 \x01(\x0b2#.thousand.v1.BlagogoEvent.CardDrawnH\x00R\tcardDrawn\x12J\n\x0cbridge_taken\x18\t \x01(\x0b2%.thousand.v1.BlagogoEvent.BridgeTakenH\x00R\x0bbridgeTaken\x12D\n\nmelds_laid\x18\n \x01(\x0b2#.thousand.v1.BlagogoEvent.MeldsLaidH\x00R\tmeldsLaid\x12M\n\rmeld_extended\x18\x0b \x01(\x0b2&.thousand.v1.BlagogoEvent.MeldExtendedH\x00R\x0cmeldExtended\x12M\n\rjoker_swapped\x18\x0c \x01(\x0b2&.thousand.v1.BlagogoEvent.JokerSwappedH\x00R\x0cjokerSwapped\x12G\n\x0bmeld_closed\x18\r \x01(\x0b2$.thousand.v1.BlagogoEvent.MeldClosedH\x00R\nmeldClosed\x12C\n\tdiscarded\x18\x0e \x01(\x0b2#.thousand.v1.BlagogoEvent.DiscardedH\x00R\tdiscarded\x12>\n\x08went_out\x18\x0f \x01(\x0b2!.thousand.v1.BlagogoEvent.WentOutH\x00R\x07wentOut\x12P\n\x0eround_revealed\x18\x10 \x01(\x0b2\'.thousand.v1.BlagogoEvent.RoundRevealedH\x00R\rroundRevealed\x12J\n\x0cround_scored\x18\x11 \x01(\x0b2%.thousand.v1.BlagogoEvent.RoundScoredH\x00R\x0broundScored\x12A\n\tgame_over\x18\x12 \x01(\x0b2".thousand.v1.BlagogoEvent.GameOverH\x00R\x08gameOver\x1aa\n\x0bGameStarted\x12/\n\x05rules\x18\x01 \x01(\x0b2\x19.thousand.v1.BlagogoRulesR\x05rules\x12!\n\x0cfirst_dealer\x18\x02 \x01(\x05R\x0bfirstDealer\x1aT\n\x0cRoundStarted\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x16\n\x06dealer\x18\x02 \x01(\x05R\x06dealer\x12\x14\n\x05first\x18\x03 \x01(\x05R\x05first\x1aF\n\x0cDeckShuffled\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1e\n\ncommitment\x18\x02 \x01(\tR\ncommitment\x1a\x88\x01\n\tHandDealt\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x14\n\x05count\x18\x02 \x01(\x05R\x05count\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x12!\n\x0ccards_hidden\x18\x04 \x01(\x08R\x0bcardsHidden\x1a\\\n\rBridgeStarted\x12,\n\x04card\x18\x01 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12\x1d\n\ndeck_count\x18\x02 \x01(\x05R\tdeckCount\x1a(\n\x10BridgeTurnedOver\x12\x14\n\x05count\x18\x01 \x01(\x05R\x05count\x1ae\n\rDeckExhausted\x12\x1c\n\tturnovers\x18\x01 \x01(\x05R\tturnovers\x126\n\x06reason\x18\x02 \x01(\x0e2\x1e.thousand.v1.BlagogoExhaustionR\x06reason\x1aM\n\tCardDrawn\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1am\n\x0bBridgeTaken\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08position\x18\x02 \x01(\x05R\x08position\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x1a\x81\x01\n\tMeldsLaid\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12.\n\x05melds\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoMeldR\x05melds\x12\x16\n\x06points\x18\x03 \x01(\x05R\x06points\x12\x18\n\x07opening\x18\x04 \x01(\x08R\x07opening\x1a\xb5\x01\n\x0cMeldExtended\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12.\n\x05cards\x18\x03 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05cards\x123\n\x07run_end\x18\x04 \x01(\x0e2\x1a.thousand.v1.BlagogoRunEndR\x06runEnd\x1a\xae\x01\n\x0cJokerSwapped\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04meld\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoMeldR\x04meld\x12,\n\x04card\x18\x03 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x12.\n\x05joker\x18\x04 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x05joker\x1a;\n\nMeldClosed\x12\x17\n\x07meld_id\x18\x01 \x01(\x05R\x06meldId\x12\x14\n\x05owner\x18\x02 \x01(\x05R\x05owner\x1aM\n\tDiscarded\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12,\n\x04card\x18\x02 \x01(\x0b2\x18.thousand.v1.BlagogoCardR\x04card\x1a9\n\x07WentOut\x12\x12\n\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x1a\n\x08kantrame\x18\x02 \x01(\x08R\x08kantrame\x1a\x81\x02\n\rRoundRevealed\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12.\n\x05order\x18\x02 \x03(\x0b2\x18.thousand.v1.BlagogoCardR\x05order\x122\n\x05hands\x18\x03 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\x05hands\x12=\n\x0bfinal_hands\x18\x04 \x03(\x0b2\x1c.thousand.v1.BlagogoCardListR\nfinalHands\x12\x12\n\x04salt\x18\x05 \x01(\tR\x04salt\x12!\n\x0cclient_seeds\x18\x06 \x03(\tR\x0bclientSeeds\x1a\xe1\x01\n\x0bRoundScored\x12\x16\n\x06number\x18\x01 \x01(\x05R\x06number\x12\x1b\n\x06winner\x18\x02 \x01(\x05H\x00R\x06winner\x88\x01\x01\x12\x1a\n\x08kantrame\x18\x03 \x01(\x08R\x08kantrame\x12\x1f\n\x0bmeld_points\x18\x04 \x03(\x05R\nmeldPoints\x12%\n\x0ehand_penalties\x18\x05 \x03(\x05R\rhandPenalties\x12\x16\n\x06deltas\x18\x06 \x03(\x05R\x06deltas\x12\x16\n\x06totals\x18\x07 \x03(\x05R\x06totalsB\t\n\x07_winner\x1a\x81\x01\n\x08GameOver\x12\x16\n\x06winner\x18\x01 \x01(\x05R\x06winner\x12:\n\tstandings\x18\x02 \x03(\x0b2\x1c.thousand.v1.BlagogoStandingR\tstandings\x12!\n\x0ctable_secret\x18\x03 \x01(\tR\x0btableSecretB\x07\n\x05event*j\n\x0fBlagogoMeldKind\x12!\n\x1dBLAGOGO_MELD_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15BLAGOGO_MELD_KIND_SET\x10\x01\x12\x19\n\x15BLAGOGO_MELD_KIND_RUN\x10\x02*\xb0\x01\n\x11BlagogoExhaustion\x12"\n\x1eBLAGOGO_EXHAUSTION_UNSPECIFIED\x10\x00\x12&\n"BLAGOGO_EXHAUSTION_NOTHING_TO_DRAW\x10\x01\x12%\n!BLAGOGO_EXHAUSTION_TURNOVER_LIMIT\x10\x02\x12(\n$BLAGOGO_EXHAUSTION_NO_ONE_CAN_GO_OUT\x10\x03b\x06proto3',
     [
         blagogo_actions_pb.desc(),
         blagogo_cards_pb.desc(),
@@ -1162,6 +1211,7 @@ _DESC = file_desc(
         "BlagogoEvent.RoundScored": BlagogoEvent.RoundScored,
         "BlagogoEvent.GameOver": BlagogoEvent.GameOver,
         "BlagogoMeldKind": BlagogoMeldKind,
+        "BlagogoExhaustion": BlagogoExhaustion,
     },
 )
 

@@ -47,6 +47,38 @@ BLAGOGO_MELD_KIND_RUN: BlagogoMeldKind.ValueType  # 2
 """3 to 13 cards of one suit in consecutive ranks, round the corner allowed."""
 Global___BlagogoMeldKind: _TypeAlias = BlagogoMeldKind  # noqa: Y015
 
+class _BlagogoExhaustion:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _BlagogoExhaustionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BlagogoExhaustion.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    BLAGOGO_EXHAUSTION_UNSPECIFIED: _BlagogoExhaustion.ValueType  # 0
+    """Not said (events recorded before the reason existed): nothing was left to draw, or the turnover limit."""
+    BLAGOGO_EXHAUSTION_NOTHING_TO_DRAW: _BlagogoExhaustion.ValueType  # 1
+    """The bridge was empty too: nothing was left to draw (B-10 as written)."""
+    BLAGOGO_EXHAUSTION_TURNOVER_LIMIT: _BlagogoExhaustion.ValueType  # 2
+    """BlagogoRules.turnover_limit was reached."""
+    BLAGOGO_EXHAUSTION_NO_ONE_CAN_GO_OUT: _BlagogoExhaustion.ValueType  # 3
+    """No one could go out any more: no card could ever reach the table again, or, after a pass of the deck
+    and a circle of turns without a card placed, nobody could go out on their next turn on their own.
+    """
+
+class BlagogoExhaustion(_BlagogoExhaustion, metaclass=_BlagogoExhaustionEnumTypeWrapper):
+    """Why a round ended with no winner when a draw was due from an empty deck (B-10)."""
+
+BLAGOGO_EXHAUSTION_UNSPECIFIED: BlagogoExhaustion.ValueType  # 0
+"""Not said (events recorded before the reason existed): nothing was left to draw, or the turnover limit."""
+BLAGOGO_EXHAUSTION_NOTHING_TO_DRAW: BlagogoExhaustion.ValueType  # 1
+"""The bridge was empty too: nothing was left to draw (B-10 as written)."""
+BLAGOGO_EXHAUSTION_TURNOVER_LIMIT: BlagogoExhaustion.ValueType  # 2
+"""BlagogoRules.turnover_limit was reached."""
+BLAGOGO_EXHAUSTION_NO_ONE_CAN_GO_OUT: BlagogoExhaustion.ValueType  # 3
+"""No one could go out any more: no card could ever reach the table again, or, after a pass of the deck
+and a circle of turns without a card placed, nobody could go out on their next turn on their own.
+"""
+Global___BlagogoExhaustion: _TypeAlias = BlagogoExhaustion  # noqa: Y015
+
 @_typing.final
 class BlagogoMeld(_message.Message):
     """A meld on the table, as everyone sees it (melds are public, B-21).
@@ -332,23 +364,27 @@ class BlagogoEvent(_message.Message):
 
     @_typing.final
     class DeckExhausted(_message.Message):
-        """B-10: a draw was due and nothing was left to draw, or BlagogoRules.turnover_limit was reached: the
-        round ends with no winner.
+        """B-10: a draw was due from an empty deck and the round ends with no winner: nothing was left to draw,
+        BlagogoRules.turnover_limit was reached, or no one could go out any more (see reason).
         """
 
         DESCRIPTOR: _descriptor.Descriptor
 
         TURNOVERS_FIELD_NUMBER: _builtins.int
+        REASON_FIELD_NUMBER: _builtins.int
         turnovers: _builtins.int
         """How many times the bridge had been turned over this round."""
+        reason: Global___BlagogoExhaustion.ValueType
+        """Why the round ended."""
         def __init__(
             self,
             *,
             turnovers: _builtins.int = ...,
+            reason: Global___BlagogoExhaustion.ValueType = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["turnovers", b"turnovers"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason", "turnovers", b"turnovers"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,7 +1,7 @@
 // Words for a 1000 Blagogo table: actions, melds and events for the table's log.
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { BlagogoRunEnd } from "../gen/thousand/v1/blagogo_actions_pb";
-import { BlagogoMeldKind, type BlagogoEvent, type BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
+import { BlagogoExhaustion, BlagogoMeldKind, type BlagogoEvent, type BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
 import { suitSymbol } from "../cards";
 import { cardLabel, rankLabel } from "./cards";
 import type { Names } from "../thousand/words";
@@ -38,6 +38,18 @@ export function actionLabel(action: BlagogoAction): string {
   }
 }
 
+/** Why a round ended with no winner (B-10), in words. */
+export function exhaustionLine(reason: BlagogoExhaustion, turnovers: number): string {
+  switch (reason) {
+    case BlagogoExhaustion.NO_ONE_CAN_GO_OUT:
+      return "The round ended: no one could go out. No winner.";
+    case BlagogoExhaustion.TURNOVER_LIMIT:
+      return `The deck ran out after ${turnovers} turnover(s), the table's limit: the round ends with no winner.`;
+    default:
+      return "Nothing left to draw: the round ends with no winner.";
+  }
+}
+
 export function eventLine(event: BlagogoEvent, names: Names): string | undefined {
   const e = event.event;
   switch (e.case) {
@@ -48,7 +60,7 @@ export function eventLine(event: BlagogoEvent, names: Names): string | undefined
     case "bridgeTurnedOver":
       return `The deck ran out: the bridge is turned over (${e.value.count} cards).`;
     case "deckExhausted":
-      return "Nothing left to draw: the round ends with no winner.";
+      return exhaustionLine(e.value.reason, e.value.turnovers);
     case "cardDrawn":
       return `${names(e.value.seat)} draws${e.value.card ? ` ${cardLabel(e.value.card)}` : " a card"}.`;
     case "bridgeTaken":

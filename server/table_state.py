@@ -1,5 +1,5 @@
-"""A table's seats: who holds each one (by the hash of its token), the table's own events about them, and the
-memory of recent requests that makes a retried action idempotent.
+"""A table's values: each seat's state (who holds it, by the hash of its token), the table's own events about
+its seats, and the memory of recent requests that makes a retried action idempotent.
 
 A seat token is a bearer secret: the table keeps only its SHA-256, compares every seat's hash in constant time
 whatever the token given, and never stores or logs the token itself.
@@ -15,16 +15,19 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Generic, TypeAlias
 
-from server.clock import TimeoutPolicy
 from server.games import ActionT, EventT
+from server.time_control import TimeoutPolicy
 from thousand.v1 import table_service_pb2 as pb
 
 REMEMBERED_REQUESTS: Final = 512
 """Recent (seat, request_id) outcomes kept per table for idempotent retries."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatState:
+    """One seat as it is now: a value, replaced (``dataclasses.replace``) when the seat changes, so that a
+    :class:`~server.table_changes.Frame` can hand the seats out as they are."""
+
     bot: bool
     strategy: str
     token_hash: bytes | None = None

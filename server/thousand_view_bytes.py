@@ -8,7 +8,7 @@ length and payload), and a view is the concatenation of its fields' bytes: the t
 a whole game: cached by identity, then by value), the 24 cards in each list that holds cards, a trick's play
 for each seat and card, each (interned) legal action, and each auction entry, exchange entry, score line and
 packed list of counts seen; small integers are prebuilt per field. The rest (bids, contracts, taken tricks
-from their prebuilt plays, the final standings) is written with :mod:`server.wire`'s primitives.
+from their prebuilt plays, the final standings) is written with :mod:`server.protobuf_wire`'s primitives.
 
 The bytes are protobuf's own, not merely equivalent: fields are written in field-number order, as protobuf's
 serializer writes them, and with proto3's rules of presence (an ``int32``, enum or bool at its default is left
@@ -40,8 +40,8 @@ from engine.cards import CARDS, Card, Suit
 from engine.events import DealKind, Standing
 from engine.observer import Exchange, TakenTrick
 from engine.phases import Phase
-from server import wire
-from server.wire import field_number
+from server import protobuf_wire as wire
+from server.protobuf_wire import field_number
 from thousand.v1 import cards_pb2, thousand_events_pb2, thousand_views_pb2
 
 _E = TypeVar("_E", bound=Enum)

@@ -14,7 +14,8 @@ modules that write fields by hand), so that a number cannot disagree with the ``
 
 Only what those messages need is here: integers (``uint64``; ``int32``, a negative one as protobuf writes it,
 sign-extended to ten bytes), bools, packed repeated ``int32`` and length-delimited fields (submessages,
-already serialized). A Turn's view (ThousandView) is written from such pieces too: :mod:`server.view_wire`.
+already serialized). A Turn's view (ThousandView) is written from such pieces too:
+:mod:`server.thousand_view_bytes`.
 """
 
 from __future__ import annotations

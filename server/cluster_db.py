@@ -1,0 +1,141 @@
+"""A cluster node's access to the database it shares with the others, in one place: its connections, the
+key of its advisory lock, and what it has seen of the database's outages.
+
+Three parts use it, each given it as an argument: the membership's heartbeat thread (a blocking connection
+of its own, which holds the lock), the node's loop (claims, takeovers, summaries: one connection, one task
+at a time) and the directory (the requests about tables held elsewhere, on a reading connection). Every
+failure any of them meets, up to the next connection made after it, is an *outage* here: the node
+declares no other node dead until a whole lease has passed since the last one (:attr:`steady_seconds`).
+That is the grace after a PostgreSQL restart, a failover or a network cut measured from when this node can
+see the cluster again, not from when PostgreSQL started: the others' heartbeats, stale while nobody could
+write them, have had a lease to be written again (:mod:`server.cluster`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+import psycopg
+
+from server.logs import get_logger
+from server.store_pg import CONNECT_TIMEOUT_SECONDS, connect
+
+LOCK_CLASS: Final = 0x5448
+"""The first key of every node's advisory lock (the second is the node's ``lock_key``)."""
+LOCK_HELD: Final = (
+    "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+    " AND l.classid = %(lock_class)s AND l.objid = n.lock_key AND l.objsubid = 2 AND l.granted"
+    " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+)
+"""SQL: the node ``n``'s connection, which holds its lock, is alive (``lock_class`` is bound by
+:meth:`ClusterDatabase.rows` and :meth:`ClusterDatabase.using`'s callers)."""
+LIVE_OWNER: Final = f"n.state = 'active' AND {LOCK_HELD}"
+"""SQL: the owner ``n`` is serving (active, and its connection alive)."""
+log = get_logger("thousand.cluster")
+
+
+class ClusterDatabase:
+    """The connections of one node to the database at ``url``, and its outages."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.last_outage = time.monotonic()
+        """time.monotonic() of the last failure or reconnection of any of the node's connections (its
+        start counts as one: a node just started has not seen the others heartbeat yet)."""
+        self._failed = False
+        """A connection failed since one was last made."""
+        self._db: psycopg.AsyncConnection[Any] | None = None
+        self._reads: psycopg.AsyncConnection[Any] | None = None
+        self._using = asyncio.Lock()
+        """Held while a task uses ``_db``: one statement or transaction at a time, never interleaved."""
+
+    # ------------------------------------------------------------------ outages
+
+    def outage(self) -> None:
+        """A connection failed (from any thread)."""
+        self.last_outage = time.monotonic()
+        self._failed = True
+
+    def _connected(self) -> None:
+        """A connection was made: the end of an outage when one failed since the last (a first connection
+        of a part, the reading one at its first request, is none)."""
+        if self._failed:
+            self._failed = False
+            self.last_outage = time.monotonic()
+
+    @property
+    def steady_seconds(self) -> float:
+        """Seconds since the node last met a failure or connected again."""
+        return time.monotonic() - self.last_outage
+
+    # ------------------------------------------------------------------ connections
+
+    def connect_blocking(self) -> psycopg.Connection[Any]:
+        """A blocking connection of its own (the heartbeat thread's)."""
+        try:
+            made = connect(self.url)
+        except psycopg.Error:
+            self.outage()
+            raise
+        self._connected()
+        return made
+
+    async def connect(self) -> psycopg.AsyncConnection[Any]:
+        """An asynchronous connection of its own (the listener's)."""
+        try:
+            made = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS
+            )
+        except psycopg.Error:
+            self.outage()
+            raise
+        self._connected()
+        return made
+
+    @contextlib.asynccontextmanager
+    async def using(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """The node's connection, for this task alone until the block ends; connected again after it was
+        lost, and closed when a statement in the block broke it (an outage)."""
+        async with self._using:
+            if self._db is None or self._db.closed or self._db.broken:
+                await close_quietly(self._db)
+                self._db = None
+                self._db = await self.connect()
+            try:
+                yield self._db
+            except psycopg.Error as error:
+                if isinstance(error, psycopg.OperationalError) or self._db.broken:
+                    self.outage()  # not a statement's own error: the database's
+                if self._db.broken:
+                    await close_quietly(self._db)
+                raise
+
+    async def rows(self, query: str, params: dict[str, object]) -> list[tuple[Any, ...]]:
+        """Rows of a query on the reading connection (connected again when it was lost); psycopg.Error
+        when the database cannot answer."""
+        try:
+            if self._reads is None or self._reads.closed or self._reads.broken:
+                await close_quietly(self._reads)
+                self._reads = None
+                self._reads = await self.connect()
+            cursor = await self._reads.execute(query, {**params, "lock_class": LOCK_CLASS})
+            return await cursor.fetchall()
+        except psycopg.Error as error:
+            broken = self._reads is not None and self._reads.broken
+            if isinstance(error, psycopg.OperationalError) or broken:
+                self.outage()
+            raise
+
+    async def close(self) -> None:
+        await close_quietly(self._db)
+        await close_quietly(self._reads)
+
+
+async def close_quietly(connection: psycopg.AsyncConnection[Any] | None) -> None:
+    if connection is not None:
+        with contextlib.suppress(psycopg.Error):
+            await connection.close()
