@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 import grpc
 from grpc import aio
 
+from clients.bearer import bearer_interceptors
 from clients.errors import ServerError
 from clients.i18n import t
 
@@ -54,6 +55,10 @@ class Connection:
     ca_file: str | None = None
     """PEM certificates to trust (a private CA, a self-signed server); None: the system's. Implies TLS."""
     connect_timeout: float = CONNECT_TIMEOUT
+    credential: str | None = field(default=None, repr=False)
+    """A player's credential (a player token, or an OpenID Connect token) sent as ``authorization: Bearer``
+    on every call of every channel made here (docs/protocol.md, "Players"); None: the calls are anonymous.
+    Kept out of ``repr`` so that it never reaches a log."""
 
     @property
     def secure(self) -> bool:
@@ -66,8 +71,9 @@ class Connection:
 
     def channel(self) -> aio.Channel:
         """A new channel to the server; a CA file that cannot be read is a :class:`ServerError` in words."""
+        interceptors = bearer_interceptors(self.credential) if self.credential else None
         if not self.secure:
-            return aio.insecure_channel(self.address, options=CHANNEL_OPTIONS)
+            return aio.insecure_channel(self.address, options=CHANNEL_OPTIONS, interceptors=interceptors)
         roots = None
         if self.ca_file is not None:
             try:
@@ -78,7 +84,9 @@ class Connection:
                     t("connection.cannot_read_ca", path=self.ca_file, error=str(error.strerror or error)),
                 ) from None
         credentials = grpc.ssl_channel_credentials(root_certificates=roots)
-        return aio.secure_channel(self.address, credentials, options=CHANNEL_OPTIONS)
+        return aio.secure_channel(
+            self.address, credentials, options=CHANNEL_OPTIONS, interceptors=interceptors
+        )
 
     @staticmethod
     def from_env(
@@ -87,10 +95,12 @@ class Connection:
         tls: bool | None = None,
         ca_file: str | None = None,
         connect_timeout: float | None = None,
+        credential: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> Connection:
         """What was given, else the environment (``THOUSAND_SERVER``, ``THOUSAND_TLS``, ``THOUSAND_TLS_CA``,
-        ``THOUSAND_CONNECT_TIMEOUT``), else the defaults: every client command reads the same variables."""
+        ``THOUSAND_CONNECT_TIMEOUT``, ``THOUSAND_PLAYER_TOKEN``), else the defaults: every client command
+        reads the same variables."""
         env = os.environ if env is None else env
         timeout = connect_timeout
         if timeout is None:
@@ -100,6 +110,7 @@ class Connection:
             tls=tls if tls is not None else env.get("THOUSAND_TLS", "").strip().lower() in _TRUE,
             ca_file=ca_file or env.get("THOUSAND_TLS_CA") or None,
             connect_timeout=timeout,
+            credential=credential or env.get("THOUSAND_PLAYER_TOKEN") or None,
         )
 
 

@@ -58,14 +58,19 @@ class Route:
         """Redirects followed since the last call that was answered."""
 
     @property
+    def channel(self) -> aio.Channel:
+        """The channel to the node calls go to now (made at its first use)."""
+        channel = self._channels.get(self.address)
+        if channel is None:
+            channel = replace(self.connection, address=self.address).channel()
+            self._channels[self.address] = channel
+        return channel
+
+    @property
     def stub(self) -> pb_grpc.TableServiceAsyncStub:
         stub = self._stubs.get(self.address)
         if stub is None:
-            channel = self._channels.get(self.address)
-            if channel is None:
-                channel = replace(self.connection, address=self.address).channel()
-                self._channels[self.address] = channel
-            stub = self._stubs[self.address] = pb_grpc.TableServiceStub(channel)
+            stub = self._stubs[self.address] = pb_grpc.TableServiceStub(self.channel)
         return stub
 
     def go(self, address: str) -> None:

@@ -65,6 +65,10 @@ class SeatKeeper:
         ]
         return max(found, key=lambda s: s.saved, default=None)
 
+    def held(self, server: str) -> list[KeptSeat]:
+        """Every seat kept on ``server``, oldest first (``thousand claim`` makes them a player's)."""
+        return sorted((s for s in self._read() if s.server == server), key=lambda s: s.saved)
+
     def last_name(self, server: str | None = None) -> str | None:
         """The name the user last sat down with (on ``server``, if given), kept after the seat is given up: a
         join without a name uses it."""
@@ -116,26 +120,35 @@ class SeatKeeper:
         oldest = time.time() - KEEP_DAYS * 86_400
         recent = sorted((s for s in seats if s.saved >= oldest), key=lambda s: s.saved)[-MAX_SEATS:]
         document = {"format": FORMAT, "seats": [asdict(s) for s in recent], "names": names}
-        text = json.dumps(document, indent=1)
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o600)  # an older file of another mode is replaced by this one
-        os.replace(temporary, self.path)
+        write_private(self.path, json.dumps(document, indent=1))
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        """The keeper's lock file, held across a read and the write after it (another client waits)."""
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        descriptor = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(descriptor)
+    def _locked(self) -> contextlib.AbstractContextManager[None]:
+        return locked(self.path)
+
+
+def write_private(path: Path, text: str) -> None:
+    """The user's own file, mode 0600, written whole and renamed into place (a crash leaves the old one)."""
+    temporary = path.with_name(path.name + ".tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    os.chmod(temporary, 0o600)  # an older file of another mode is replaced by this one
+    os.replace(temporary, path)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """The file's lock, held across a read and the write after it (another client of the user waits); its
+    directory made 0700 first."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _key(seat: KeptSeat) -> tuple[str, str, int]:

@@ -69,7 +69,21 @@ OPEN: Final = None
 
 T = TypeVar("T")
 
-__all__ = ["CHANNEL_OPTIONS", "DEFAULT_SERVER", "OPEN", "TOKEN_METADATA", "Connection", "TableSession"]
+__all__ = [
+    "CHANNEL_OPTIONS",
+    "DEFAULT_SERVER",
+    "OPEN",
+    "TOKEN_METADATA",
+    "Connection",
+    "TableSession",
+    "new_invite_code",
+]
+
+
+def new_invite_code() -> str:
+    """A private table's invite code (CreateTableRequest.invite_code): 24 random bytes in base64url, drawn
+    from a secure source, so that nobody guesses it."""
+    return secrets.token_urlsafe(24)
 
 
 class TableSession:
@@ -104,6 +118,8 @@ class TableSession:
         message each instead of a SubmitAction call); off for a server that has no Play (UNIMPLEMENTED)."""
         self._play: PlayCall | None = None
         self._deals = SeatDeals()
+        self.invite_code = ""
+        """The invite of the private table this session created or joined with one (to share)."""
 
     async def __aenter__(self) -> TableSession:
         return self
@@ -210,12 +226,18 @@ class TableSession:
         first_dealer: int | None = None,
         practice: bool = False,
         time_control: pb.TimeControl | None = None,
+        unlisted: bool = False,
+        invite_code: str = "",
+        reservations: Sequence[tuple[int, str]] = (),
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
         or a bot strategy's name; ``time_control``: a turn clock, what a timeout does, the bots' pace. Its
         deals are fair, unless a ``seed`` makes it a seeded table (with an open seat, only with
-        ``practice``: CreateTableRequest.practice)."""
+        ``practice``: CreateTableRequest.practice). A private table (docs/protocol.md, "Private tables"):
+        ``unlisted`` keeps it out of the lists of all but its players, ``invite_code`` (see
+        :func:`new_invite_code`) must then come with every JoinTable, and ``reservations`` hold seats for
+        players by id, (seat, player_id)."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -234,6 +256,10 @@ class TableSession:
         if time_control is not None:
             request.time_control.CopyFrom(time_control)
         request.practice = practice
+        request.unlisted = unlisted
+        request.invite_code = self.invite_code = invite_code
+        for reserved_seat, player_id in reservations:
+            request.reservations.add(seat=reserved_seat, player_id=player_id)
         request.request_id = uuid.uuid4().hex  # so a retry after a lost reply gets the same table back
         response = await self._calls(
             lambda: self._stub.CreateTable(request, timeout=self._calls.timeout), retry=True
@@ -286,6 +312,7 @@ class TableSession:
         *,
         resume: bool = True,
         client_seed: str | None = None,
+        invite_code: str = "",
     ) -> int:
         """Take a seat (any free open seat when ``seat`` is None); returns the seat taken.
 
@@ -296,6 +323,7 @@ class TableSession:
         kept, and a seat kept at this table before (``seat``, if given) is taken back with its own token
         instead (``resume``): the server returns the seat the token holds, as it was, name and all
         (:attr:`resumed` says so). A kept seat someone else took since is forgotten, and a free one taken.
+        ``invite_code``: the invite of a private table (JoinTableRequest.invite_code).
         """
         self.resumed = False
         kept = self.keeper.find(self.connection.key, table_id, seat) if self.keeper and resume else None
@@ -306,8 +334,9 @@ class TableSession:
             try:
                 since = kept.joined_at if held else None
                 taken = await self._join(
-                    before, kept.seat, name or kept.name, kept.token, seed=seed, joined_at=since
-                )
+                    before, kept.seat, name or kept.name, kept.token, seed=seed, joined_at=since,
+                    invite_code=invite_code,
+                )  # fmt: skip
             except ServerError as error:
                 if error.reason not in ("SEAT_TAKEN", "TABLE_FULL", "SEAT_NOT_OPEN", "SEAT_FORFEITED"):
                     raise
@@ -317,16 +346,31 @@ class TableSession:
                 return taken
         before = self._deals.read_before(table_id) or await self.get_table(table_id)
         seed = client_seed if client_seed is not None else new_client_seed()
-        return await self._join(before, seat, name, secrets.token_urlsafe(32), seed=seed, joined_at=None)
+        token = secrets.token_urlsafe(32)
+        return await self._join(before, seat, name, token, seed=seed, joined_at=None, invite_code=invite_code)
 
     async def _join(
-        self, before: pb.Table, seat: int | None, name: str, token: str, *, seed: str, joined_at: int | None
+        self,
+        before: pb.Table,
+        seat: int | None,
+        name: str,
+        token: str,
+        *,
+        seed: str,
+        joined_at: int | None,
+        invite_code: str = "",
     ) -> int:
         """JoinTable with this token and seed; the seat's deals checked from ``joined_at`` (when it was first
         taken; by default now)."""
         table_id = before.table_id
         self.route.go(before.endpoint)  # in a cluster: its owner (a refusal redirects, if it moved since)
-        request = pb.JoinTableRequest(table_id=table_id, player_name=name, seat_token=token, client_seed=seed)
+        request = pb.JoinTableRequest(
+            table_id=table_id,
+            player_name=name,
+            seat_token=token,
+            client_seed=seed,
+            invite_code=invite_code,
+        )
         if seat is not None:
             request.seat = seat
         response = await self._calls(
@@ -334,6 +378,7 @@ class TableSession:
         )
         self.attach(table_id, response.seat, response.seat_token)
         self._at.table = response.table
+        self.invite_code = invite_code or self.invite_code
         since = response.table.sequence if joined_at is None else joined_at
         self._deals.joined(before, response.table, response.seat, seed, since)
         if self.keeper is not None:

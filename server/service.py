@@ -224,9 +224,9 @@ class TableService:
             wanted = request.seat if request.HasField("seat") else None
             if gate is not None and (chosen is None or table.seat_holding(chosen) is None):
                 wanted = gate.seat(table.describe(), wanted)  # SEAT_RESERVED, INVITE_INVALID
-            seat, token = await table.join(
-                wanted, request.player_name, chosen, client_seed=request.client_seed
-            )
+            # A player who sends no name sits as their display name (docs/protocol.md "Players").
+            name = request.player_name or (player.display_name if player is not None else "")
+            seat, token = await table.join(wanted, name, chosen, client_seed=request.client_seed)
             described = table.describe()
         table.ensure_bots_running()
         if self.access is not None:

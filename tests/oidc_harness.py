@@ -9,8 +9,11 @@ Tokens come from the provider's token endpoint by the client credentials grant: 
 from __future__ import annotations
 
 import base64
+import html
+import http.cookiejar
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -46,6 +49,8 @@ class Provider:
     keys: list[RSAKey]
     clients: dict[str, list[str]] = field(default_factory=dict)
     """client id (the player's subject) -> roles."""
+    device_clients: tuple[str, ...] = ()
+    """Public clients of the device authorization grant (people signing in on the provider's pages)."""
     issuer: str = ""
     process: subprocess.Popen[str] | None = None
 
@@ -60,6 +65,7 @@ class Provider:
                 {"client_id": client, "client_secret": SECRET, "roles": roles}
                 for client, roles in self.clients.items()
             ],
+            "device_clients": list(self.device_clients),
         }
         path = self.directory / "oidc-config.json"
         path.write_text(json.dumps(config), encoding="utf-8")
@@ -118,15 +124,55 @@ class Provider:
         with NO_PROXY.open(request, timeout=10) as response:
             return str(json.loads(response.read())["access_token"])
 
+    def approve_device(self, user_code: str, login: str, *, verification_uri: str = "") -> str:
+        """What a person does in a browser for the device flow (RFC 8628), through the provider's own pages:
+        enter the user code, sign in as ``login`` (the account, the token's ``sub``), consent. Each page's one
+        form is read and sent as a browser would (its hidden fields, its cookies). Returns the last page."""
+        jar = http.cookiejar.CookieJar()
+        person = urllib.request.build_opener(
+            urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar)
+        )
+        filled = {"user_code": user_code, "login": login, "password": "any", "confirm": "yes"}
+        with person.open(verification_uri or self.issuer + "/device", timeout=10) as response:
+            page = str(response.read().decode())
+        for _ in range(8):
+            form = _form(page)
+            if form is None:
+                return page
+            action, fields = form
+            for name in fields:
+                fields[name] = filled.get(name, fields[name])
+            body = urllib.parse.urlencode(fields).encode()
+            with person.open(action, data=body, timeout=10) as response:
+                page = str(response.read().decode())
+        raise AssertionError(f"the provider's pages never ended: {page[:500]}")
+
     def _get(self, url: str) -> Any:
         with NO_PROXY.open(url, timeout=10) as response:
             return json.loads(response.read())
 
 
+def _form(page: str) -> tuple[str, dict[str, str]] | None:
+    """The page's first form: its action and its named inputs with their values (empty when none)."""
+    found = re.search(r'<form[^>]*action="([^"]+)"[^>]*>(.*?)</form>', page, re.S)
+    if found is None:
+        return None
+    fields: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", found.group(2), re.S):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name:
+            fields[name.group(1)] = html.unescape(value.group(1)) if value else ""
+    return html.unescape(found.group(1)), fields
+
+
 @contextmanager
-def oidc_provider(directory: Path, clients: dict[str, list[str]]) -> Iterator[Provider]:
-    """A provider with one fresh key and these clients, stopped after."""
-    provider = Provider(directory, [new_key("key-1")], dict(clients))
+def oidc_provider(
+    directory: Path, clients: dict[str, list[str]], device_clients: tuple[str, ...] = ()
+) -> Iterator[Provider]:
+    """A provider with one fresh key and these clients (``device_clients``: public ones of the device flow,
+    people signing in on its pages), stopped after."""
+    provider = Provider(directory, [new_key("key-1")], dict(clients), device_clients)
     provider.start()
     try:
         yield provider

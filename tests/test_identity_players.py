@@ -84,6 +84,21 @@ def test_a_guest_is_who_its_token_says_and_changes_its_name_and_locale(tmp_path:
     run(scenario())
 
 
+def test_a_player_who_joins_without_a_name_sits_as_their_display_name(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            _, as_ann = await guest(s, "Анна")
+            table = (await s.tables.CreateTable(thousand_table())).table
+            joined = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table.table_id), metadata=as_ann)
+            assert joined.table.seats[joined.seat].player_name == "Анна"
+            named = await s.tables.JoinTable(
+                pb.JoinTableRequest(table_id=table.table_id, player_name="Bea"), metadata=as_ann
+            )
+            assert named.table.seats[named.seat].player_name == "Bea"  # a name sent is the seat's name
+
+    run(scenario())
+
+
 def test_a_guest_flood_from_one_client_is_refused_and_creates_nothing(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with served(tmp_path, guests_per_hour=30, guest_burst=5) as s:

@@ -23,8 +23,10 @@ import pytest
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.players_harness import guest_private_table, history
 from tests.server_harness import run
 from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
+from thousand.v1 import player_service_pb2 as player_pb
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -380,3 +382,34 @@ def test_node_client_ends_when_the_server_stops_the_table(play_js: Path, tmp_pat
     assert result["winner"] is None and result["standings"] == [] and result["deals"] < 3
     assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
     assert "The server stopped the table (STOP_REASON_MOVE_LIMIT)" in out.read_text()
+
+
+def test_node_client_plays_a_private_table_as_a_player_with_its_invite(
+    play_js: Path, server: LiveServer
+) -> None:
+    """``--player-token`` and ``--invite``: a guest's private table, refused without its invite, played to the
+    end with it; the game is then in the guest's history (PlayerService, from the Python library)."""
+
+    private = run(guest_private_table(server.address, "Node", seed=3))
+    token, table_id, invite = private.token, private.table_id, private.invite
+    refused = subprocess.run(
+        [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 1 and "INVITE_INVALID" in refused.stderr, refused.stderr
+    env_token = {"THOUSAND_PLAYER_TOKEN": token}
+    done = subprocess.run(
+        [str(NODE), str(play_js), "--server", server.address, "--table", table_id, "--invite", invite,
+         "--seed", "3", "--quiet", "--max-seconds", "90"],
+        capture_output=True, text=True, timeout=100, check=False, env={**os.environ, **env_token},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = last_json(done.stdout)
+    assert result["finished"] is True and result["table_id"] == table_id
+
+    games = run(history(server.address, token))
+    assert [game.table_id for game in games] == [table_id]
+    assert games[0].result in (player_pb.GAME_RESULT_WON, player_pb.GAME_RESULT_LOST)

@@ -53,7 +53,11 @@ MAX_DEALS: Final = 2000
 
 def connection_from_args(args: argparse.Namespace) -> Connection:
     return Connection.from_env(
-        args.server, tls=True if args.tls else None, ca_file=args.tls_ca, connect_timeout=args.connect_timeout
+        args.server,
+        tls=True if args.tls else None,
+        ca_file=args.tls_ca,
+        connect_timeout=args.connect_timeout,
+        credential=args.player_token,
     )
 
 
@@ -138,6 +142,7 @@ async def _play(args: argparse.Namespace) -> int:
         log=_say,
         game=args.game,
         keeper=SeatKeeper(),
+        invite_code=args.invite,
     )
     async with TableSession(connection) as lobby:
         names = seat_names(await lobby.get_table(table_id))
@@ -239,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--table", help="the table to join (default: a new one, against --against)")
     play.add_argument("--seat", type=int)
     play.add_argument("--name", default="")
+    play.add_argument("--invite", default="", metavar="CODE", help="with --table: a private table's invite")
     play.add_argument(
         "--against",
         default="greedy,greedy",
@@ -302,6 +308,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument("--tls", action="store_true", help="speak TLS to the server (or $THOUSAND_TLS=1)")
         sub.add_argument("--tls-ca", default=None, help="certificates to trust for the server's TLS")
         sub.add_argument("--connect-timeout", type=float, default=None, help="seconds to try the server")
+        sub.add_argument(
+            "--player-token",
+            default=None,
+            metavar="TOKEN",
+            help="play as this player: its games join the player's history (default: $THOUSAND_PLAYER_TOKEN;"
+            " none: anonymous seats)",
+        )
     for sub in (play, match):
         sub.add_argument("--target", type=int, default=1000, help="blagogo: the score that ends the game")
         sub.add_argument(

@@ -22,7 +22,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, NoReturn, Protocol
 
 from bots.blagogo import BlagogoStrategy
@@ -105,6 +105,8 @@ async def run_bot(
     log: Log | None = None,
     game: str | None = None,
     keeper: SeatKeeper | None = None,
+    player_token: str | None = None,
+    invite_code: str = "",
 ) -> BotResult:
     """Play ``strategy`` in a seat of ``table_id`` until the game ends; returns what happened.
 
@@ -114,11 +116,18 @@ async def run_bot(
     table's game is taken to be the strategy's. ``server`` is an address or a
     :class:`~clients.connection.Connection` (TLS, a connect timeout). With a ``keeper`` (:mod:`clients.seats`)
     the seat's token is kept, and a bot started again after a crash takes its seat back instead of a new one.
+    ``player_token`` plays as that player (docs/protocol.md, "Players"): every call carries it, so the game is
+    in the player's history (a bot ladder's account), a seat reserved for it can be taken, and
+    ``invite_code`` joins a private table.
     """
     say = log or (lambda _: None)
     rng = random.Random(seed)
-    async with TableSession(server, keeper=keeper) as session:
-        result = BotResult(seat=await _sit(session, table_id, seat, seat_token, name or strategy.name))
+    connection = server if isinstance(server, Connection) else Connection(server)
+    if player_token:
+        connection = replace(connection, credential=player_token)
+    async with TableSession(connection, keeper=keeper) as session:
+        sat = await _sit(session, table_id, seat, seat_token, name or strategy.name, invite_code=invite_code)
+        result = BotResult(seat=sat)
         joined = session.table  # known once joined; with a seat token, from the stream's snapshot
         if joined is not None and game is not None and session.game.name != game:
             await session.leave()
@@ -188,7 +197,13 @@ def _note_connection(item: ConnectionLost | Reconnected, result: BotResult, say:
 
 
 async def _sit(
-    session: TableSession, table_id: str, seat: int | None, seat_token: str | None, name: str
+    session: TableSession,
+    table_id: str,
+    seat: int | None,
+    seat_token: str | None,
+    name: str,
+    *,
+    invite_code: str,
 ) -> int:
     """Take over a joined seat with its token, or join ``seat`` (any free open seat when None)."""
     if seat_token is not None:
@@ -196,7 +211,7 @@ async def _sit(
             raise ValueError("a seat token goes with its seat number")
         session.attach(table_id, seat, seat_token)
         return seat
-    return await session.join(table_id, seat, name)
+    return await session.join(table_id, seat, name, invite_code=invite_code)
 
 
 async def _submit(session: TableSession, action: GameAction, result: BotResult, say: Log) -> None:

@@ -6,6 +6,12 @@
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
     thousand leave TABLE                 give your seat up
+    thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
+    thousand whoami / logout             who you are signed in as / forget it on this machine
+    thousand games                       your games, newest first: results and table ids (export, replay)
+    thousand claim                       make the seats you took before signing in part of your history
+    thousand new --private               a table not listed to others; prints the invite code
+    thousand join TABLE --invite CODE    take a seat at a private table
 
 Every command takes ``--server HOST:PORT`` (default 127.0.0.1:50051, or $THOUSAND_SERVER; a cluster's nodes
 as ``a:50051,b:50051``: a table is followed to whichever node serves it), ``--tls`` and ``--tls-ca``;
@@ -26,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
+from clients.cli import accounts
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -40,8 +47,9 @@ from clients.cli.text import table_line
 from clients.errors import ServerError, error_words
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
+from clients.logins import LoginKeeper
 from clients.seats import SeatKeeper
-from clients.session import OPEN, TableSession
+from clients.session import OPEN, TableSession, new_invite_code
 from engine import RulesError
 
 __all__ = ["build_parser", "main", "rules_from_args"]
@@ -55,9 +63,13 @@ def _session(args: argparse.Namespace) -> TableSession:
 
 
 def _name(args: argparse.Namespace, session: TableSession) -> str:
-    """The name to sit down with: the one given, else the one last used with this server, else $USER."""
+    """The name to sit down with: the one given, else (signed in) the player's display name as last seen
+    here, else the one last used with this server, else $USER."""
     if args.name:
         return str(args.name)
+    login = LoginKeeper().find(session.connection.key) if session.connection.credential else None
+    if login is not None and login.display_name:
+        return login.display_name
     kept = session.keeper.last_name(session.connection.key) if session.keeper is not None else None
     return kept or default_name()
 
@@ -91,6 +103,7 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     async with _session(args) as session:
         strategy = args.strategy or cli_game_named(args.game).default_bot
         seats = [OPEN] * (rules.players - bots) + [strategy] * bots
+        invite = new_invite_code() if args.private else ""
         table = await session.create_table(
             rules,
             seats,
@@ -98,19 +111,29 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             first_dealer=args.first_dealer,
             practice=args.seed is not None,
             time_control=time_control_from_args(args),
+            unlisted=args.private,
+            invite_code=invite,
         )
-        seat = await session.join(table.table_id, name=_name(args, session))
+        seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
         print(t("cli.table_created", table=table.table_id, seat=seat), file=stdout)
+        if invite:
+            print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
-        if waiting:
-            print(t("cli.waiting_players", count=waiting, table=table.table_id), file=stdout)
+        if waiting and invite:
+            print(
+                t("cli.waiting_players_invite", count=waiting, table=table.table_id, invite=invite),
+                file=stdout,
+                flush=True,
+            )
+        elif waiting:
+            print(t("cli.waiting_players", count=waiting, table=table.table_id), file=stdout, flush=True)
         return await play(session, args.plain, stdin, stdout)
 
 
 async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     async with _session(args) as session:
         seat = await session.join(
-            args.table, args.seat, _name(args, session)
+            args.table, args.seat, _name(args, session), invite_code=args.invite
         )  # a seat of yours keeps its name
         if session.resumed:
             print(t("cli.back_in_seat", seat=seat, table=args.table), file=stdout)
@@ -165,10 +188,14 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
         seat = session.seat
         if seat is not None and not session.finished:
             print(t("cli.seat_kept", seat=seat, table=session.table_id), file=stdout)
+            if session.invite_code:
+                print(t("cli.table_invite_code", invite=session.invite_code), file=stdout)
 
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     try:
+        if args.command not in ("login", "logout"):
+            await accounts.renewed(args)
         match args.command:
             case "tables":
                 return await list_tables(args, stdout)
@@ -182,9 +209,24 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await leave_table(args, stdout)
             case "export":
                 return await export_table(args, stdout)
+            case "login":
+                return await accounts.login(args, stdout)
+            case "logout":
+                return await accounts.logout(args, stdout)
+            case "whoami":
+                return await accounts.whoami(args, stdout)
+            case "games":
+                return await accounts.games(args, stdout)
+            case "claim":
+                return await accounts.claim(args, stdout)
     except ServerError as error:
+        words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
+        if words is None and error.reason == "INVITE_INVALID":
+            words = t("cli.invite_needed")
+            if getattr(args, "invite", ""):
+                words = t("cli.invite_wrong")
         reason = f" [{error.reason}]" if error.reason else ""
-        print(f"thousand {args.command}: {error_words(error)}{reason}", file=sys.stderr)
+        print(f"thousand {args.command}: {words or error_words(error)}{reason}", file=sys.stderr)
         return EXIT_ERROR
     raise AssertionError(args.command)
 

@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from enum import Enum
 from typing import Any, Final
 
@@ -21,6 +21,7 @@ from clients.cli.rules_text import label
 from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
 from clients.games import GameRules
 from clients.i18n import LANGUAGES, NAMES, t
+from clients.logins import LoginKeeper
 from engine import RulesError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -102,10 +103,24 @@ def time_control_from_args(args: argparse.Namespace) -> pb.TimeControl | None:
     return control
 
 
-def connection_from_args(args: argparse.Namespace) -> Connection:
-    return Connection.from_env(
-        args.server, tls=True if args.tls else None, ca_file=args.tls_ca, connect_timeout=args.connect_timeout
+def connection_from_args(args: argparse.Namespace, *, signed_in: bool = True) -> Connection:
+    """The server of the options (and the environment), with the user's credential when ``signed_in``:
+    ``--player-token``, else $THOUSAND_PLAYER_TOKEN, else the login kept for that server
+    (:mod:`clients.logins`, ``thousand login``); without any, the calls are anonymous."""
+    given = getattr(args, "player_token", None) if signed_in else None
+    connection = Connection.from_env(
+        args.server,
+        tls=True if args.tls else None,
+        ca_file=args.tls_ca,
+        connect_timeout=args.connect_timeout,
+        credential=given,
+        env=None if signed_in else {k: v for k, v in os.environ.items() if k != "THOUSAND_PLAYER_TOKEN"},
     )
+    if signed_in and connection.credential is None:
+        kept = LoginKeeper().find(connection.key)
+        if kept is not None:
+            connection = replace(connection, credential=kept.credential)
+    return connection
 
 
 def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -130,6 +145,10 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     parser.add_argument(
         "--connect-timeout", metavar="SECONDS", type=float, default=unset,
         help=t("help.connect_timeout", seconds=CONNECT_TIMEOUT),
+    )  # fmt: skip
+    parser.add_argument(
+        "--player-token", metavar="TOKEN", default=unset,
+        help=t("help.player_token"),
     )  # fmt: skip
 
 
@@ -187,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--first-dealer", type=int, default=None, help=t("help.first_dealer"))
     new.add_argument("--name", default=None, help=t("help.name"))
+    new.add_argument("--private", action="store_true", help=t("help.private"))
     clocks = new.add_argument_group(t("help.clocks"))
     clocks.add_argument("--clock", type=float, metavar="SECONDS", help=t("help.clock"))
     clocks.add_argument(
@@ -208,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("table", help=t("help.table"))
     join.add_argument("--seat", type=int, default=None, help=t("help.seat"))
     join.add_argument("--name", default=None, help=t("help.join_name"))
+    join.add_argument("--invite", metavar="CODE", default="", help=t("help.invite"))
 
     watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
     watch.add_argument("table", help=t("help.table"))
@@ -223,4 +244,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("table", help=t("help.table"))
     export.add_argument("--out", default="-", help=t("help.out"))
+
+    login = commands.add_parser(
+        "login", parents=[server], help=t("help.login"), description=t("help.login_description")
+    )
+    login.add_argument("--guest", action="store_true", help=t("help.login_guest"))
+    login.add_argument("--name", default=None, help=t("help.login_name"))
+    login.add_argument("--locale", default=None, help=t("help.login_locale", languages=", ".join(LANGUAGES)))
+    login.add_argument("--issuer", default=None, help=t("help.login_issuer"))
+    login.add_argument("--client-id", default=None, help=t("help.login_client_id"))
+    login.add_argument("--token", default=None, help=t("help.login_token"))
+    commands.add_parser("logout", parents=[server], help=t("help.logout"))
+    whoami = commands.add_parser("whoami", parents=[server], help=t("help.whoami"))
+    whoami.add_argument("--show-token", action="store_true", help=t("help.show_token"))
+    games = commands.add_parser("games", parents=[server], help=t("help.games"))
+    games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
+    games.add_argument("--page", default=None, help=t("help.games_page"))
+    commands.add_parser("claim", parents=[server], help=t("help.claim"))
     return parser

@@ -105,6 +105,8 @@ class ThousandApp(TableApp):
             text.append(t("cli.reconnecting") + "\n", style="bold red")
         if v is None or v.phase is None:
             text.append(t("cli.waiting_start") + "\n")
+            if self.session.invite_code:
+                text.append(t("cli.private_invite_code", code=self.session.invite_code) + "\n")
             for seat in f.table.seats:
                 taken = "yes" if seat.taken else "no"
                 text.append(

@@ -3,7 +3,8 @@
 // side into build/bench/. `node build.mjs --app` builds
 // only the client. esbuild bundles and minifies; type checking is tsc's job (`make typecheck`).
 import * as esbuild from "esbuild";
-import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { faviconIco } from "./favicon.mjs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,6 +43,8 @@ async function buildApp() {
     logLevel: "warning",
   });
   await copyFile(join(root, "src", "index.html"), join(dist, "index.html"));
+  await copyFile(join(root, "src", "favicon.svg"), join(dist, "favicon.svg"));
+  await writeFile(join(dist, "favicon.ico"), faviconIco());
 }
 
 async function buildBench() {

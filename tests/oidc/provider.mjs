@@ -6,27 +6,43 @@
 // for the audience by the client credentials grant (RFC 6749 4.4, with a resource indicator, RFC 8707): the
 // token's `sub` is the client's id, `roles` its roles. The keys are the test's own, so that it can rotate
 // them (a restart on the same port with other keys).
+//
+// With "device_clients": ["..."] it also serves people: each is a public client (no secret) of the device
+// authorization grant (RFC 8628), as the terminal client (`thousand login`) is, and the provider's own pages
+// sign a person in (devInteractions: any login name is the account, i.e. the token's `sub`) and ask their
+// consent; the device's access token is a JWT for the audience too.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import Provider from 'oidc-provider';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const roles = new Map(config.clients.map((client) => [client.client_id, client.roles ?? []]));
+const deviceClients = config.device_clients ?? [];
 const server = createServer();
 
 server.listen(config.port, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
     jwks: config.jwks,
-    clients: config.clients.map((client) => ({
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-    })),
+    clients: [
+      ...config.clients.map((client) => ({
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
+      ...deviceClients.map((clientId) => ({
+        client_id: clientId,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+        redirect_uris: [],
+        response_types: [],
+      })),
+    ],
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: deviceClients.length > 0 },
+      deviceFlow: { enabled: deviceClients.length > 0 },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,

@@ -11,6 +11,10 @@ const USAGE = `usage: node play.js [options]
   --seed N               a practice table dealt from seed N (marked seeded for everyone), and the seed of
                          this client's random choices (default: fair deals, random choices)
   --name NAME            this player's display name (default: node)
+  --player-token TOKEN   play as this player (a player token, or an OpenID Connect token), sent as
+                         \`authorization: Bearer\` on every call: the game joins the player's history
+                         (default: $THOUSAND_PLAYER_TOKEN; none: an anonymous seat)
+  --invite CODE          with --table: the invite code of a private table
   --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
   --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
   --unary                stream with StreamEvents and act with SubmitAction instead of one Play stream
@@ -31,6 +35,8 @@ function parseArgs(argv) {
     unary: false,
     snapshot: false,
     table: null,
+    playerToken: process.env.THOUSAND_PLAYER_TOKEN || '',
+    invite: '',
   };
   const value = (i, flag) => {
     if (i + 1 >= argv.length) fail(`${flag} needs a value`);
@@ -58,6 +64,8 @@ function parseArgs(argv) {
       case '--unary': options.unary = true; break;
       case '--snapshot': options.snapshot = true; break;
       case '--table': options.table = value(i++, flag); break;
+      case '--player-token': options.playerToken = value(i++, flag); break;
+      case '--invite': options.invite = value(i++, flag); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
     }

@@ -17,6 +17,7 @@
 //
 //   npm ci
 //   node play.js --server 127.0.0.1:50051
+//   node play.js --table ID --invite CODE --player-token TOKEN     a private table, as a player
 //
 // The last line printed is one JSON object: {"finished": true, "standings": [...], "stopped": null, ...}.
 // The contract is read from the .proto files in ../../../proto at run time; nothing is generated.
@@ -47,9 +48,11 @@ const { tableRequest } = require('./thousand');
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
+  // A player's credential goes on every call, streams included (docs/protocol.md, "Players").
+  const interceptors = options.playerToken ? [bearer(options.playerToken)] : [];
   const route = new Route(
     options.server,
-    (address) => new TableService(address, grpc.credentials.createInsecure()),
+    (address) => new TableService(address, grpc.credentials.createInsecure(), { interceptors }),
   );
 
   const create = tableRequest(options); // with --seed, a practice table
@@ -68,6 +71,7 @@ async function main() {
     player_name: options.name,
     seat_token: crypto.randomBytes(32).toString('base64url'),
     client_seed: newClientSeed(), // the same on a retry of this join
+    invite_code: options.invite, // a private table's invite (empty: none)
   };
   const joined = await retried(route, 'JoinTable', join);
   const verifier = new DealVerifier(commitment, joined.seat, join.client_seed, BigInt(joined.table.sequence));
@@ -135,6 +139,17 @@ async function main() {
   };
   console.log(JSON.stringify(result));
   return seat.finished ? 0 : 2;
+}
+
+/** A grpc-js interceptor that adds `authorization: Bearer <credential>` to every call. */
+function bearer(credential) {
+  return (callOptions, nextCall) =>
+    new grpc.InterceptingCall(nextCall(callOptions), {
+      start(metadata, listener, next) {
+        metadata.set('authorization', `Bearer ${credential}`);
+        next(metadata, listener);
+      },
+    });
 }
 
 main().then(

@@ -51,7 +51,7 @@ export function arrowKeys(group: HTMLElement): HTMLElement {
     const keys: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
     const step = keys[event.key];
     if (step === undefined) return;
-    const buttons = [...group.querySelectorAll<HTMLElement>("button:not([disabled])")];
+    const buttons = [...group.querySelectorAll<HTMLElement>('button:not([disabled]):not([aria-disabled="true"])')];
     const at = buttons.indexOf(document.activeElement as HTMLElement);
     if (at < 0 || buttons.length === 0) return;
     event.preventDefault();

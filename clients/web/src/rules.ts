@@ -82,12 +82,13 @@ export interface GameInfo {
   kind: GameKind;
   name: string;
   players: { min: number; max: number; fallback: number };
+  /** The server's bot strategies, the form's default first: the strongest that answers at the table's pace. */
   strategies: string[];
   variants: Variant[];
 }
 
 export const GAMES: GameInfo[] = [
-  { kind: GameKind.THOUSAND, name: "Thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["greedy", "heuristic", "ismcts", "random"], variants: THOUSAND_VARIANTS },
+  { kind: GameKind.THOUSAND, name: "Thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["heuristic", "ismcts", "greedy", "random"], variants: THOUSAND_VARIANTS },
   { kind: GameKind.BLAGOGO, name: "1000 Blagogo", players: { min: 2, max: 8, fallback: 4 }, strategies: ["heuristic", "random"], variants: BLAGOGO_VARIANTS },
 ];
 

@@ -27,6 +27,9 @@ const ARMING = "thousand.arming-ms.v1";
 /** How long a new Turn's actions stay unarmed, so that a click meant for what was there before does not land
  * on what replaced it; a player who wants it faster (or slower) may set it, 0 to 2000 ms. */
 export const DEFAULT_ARMING_MS = 350;
+const TRICK = "thousand.trick-ms.v1";
+/** How long a finished trick stays on the table before its winner takes it (a player's setting). */
+export const DEFAULT_TRICK_MS = 1100;
 
 export class SeatStore {
   constructor(private readonly storage: KeyValue) {}
@@ -79,6 +82,11 @@ export class SeatStore {
 
   dropState(tableId: string): void {
     this.storage.removeItem(STATE + tableId);
+  }
+
+  trickMs(): number {
+    const raw = Number(this.storage.getItem(TRICK) ?? DEFAULT_TRICK_MS);
+    return Number.isFinite(raw) ? Math.max(0, Math.min(5000, raw)) : DEFAULT_TRICK_MS;
   }
 
   armingMs(): number {

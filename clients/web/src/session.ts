@@ -46,12 +46,21 @@ export interface TableLike {
   act(action: Action): Promise<Failure | undefined>;
 }
 
+/** How seats are named to people, in one place: the terminal client names them the same way
+ * (clients/cli/follow.py), seats counted from 1. */
+export const SEAT_WORDS = {
+  nobody: "nobody",
+  bot: (strategy: string, seat: number) => `${strategy} bot (seat ${seat + 1})`,
+  open: (seat: number) => `Seat ${seat + 1}`,
+  you: (name: string) => `${name} (you)`,
+} as const;
+
 /** A seat's display name: the player's, the bot's strategy, or its number; "(you)" for the viewer's own. */
 export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
-  if (seat === undefined) return "nobody";
+  if (seat === undefined) return SEAT_WORDS.nobody;
   const s = table?.seats[seat];
-  const base = s?.kind === SeatKind.BOT ? `Bot ${seat + 1} (${s.strategy})` : s?.playerName || `Seat ${seat + 1}`;
-  return seat === me ? `${base} (you)` : base;
+  const base = s?.kind === SeatKind.BOT ? SEAT_WORDS.bot(s.strategy, seat) : s?.playerName || SEAT_WORDS.open(seat);
+  return seat === me ? SEAT_WORDS.you(base) : base;
 }
 
 export interface LogLine {
@@ -108,6 +117,8 @@ export class TableSession implements TableLike {
   private stream: EventStream | undefined;
   private listeners: (() => void)[] = [];
   private actedOn: bigint | undefined;
+  /** A fresh page's history: the table's sequence when it opened (undefined once read, or when resumed). */
+  private historyUntil: bigint | undefined;
 
   constructor(
     nodes: Nodes,
@@ -140,6 +151,7 @@ export class TableSession implements TableLike {
       const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }));
       this.setTable(table);
       lastSeen = 0n; // the whole history: the sheet and the log from the first deal
+      this.historyUntil = table?.sequence ?? 0n;
     }
     this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
     this.stream = new EventStream(
@@ -289,6 +301,7 @@ export class TableSession implements TableLike {
 
   private event(sequence: bigint, event: Event): void {
     this.applied.push(sequence);
+
     const e = event.event;
     const table = this.table;
     let line: string | undefined;
@@ -332,6 +345,11 @@ export class TableSession implements TableLike {
     }
     if (table) table.sequence = sequence;
     if (line) this.addLog(sequence, line);
+    if (this.historyUntil !== undefined && sequence >= this.historyUntil) {
+      // The history the page opened on is read: a summary from it was not seen live.
+      this.historyUntil = undefined;
+      this.model?.forgetPastSummary();
+    }
   }
 
   private setTurn(sequence: bigint, turn: Turn | undefined): void {

@@ -86,7 +86,7 @@ export class DealVerifier {
     const problem = r.dealSeed === undefined ? this.fairProblem(r, facts) : this.seededProblem(r, facts);
     this.salts[r.number] = r.salt;
     const check: DealCheck = problem
-      ? { number: r.number, ok: false, text: `Deal ${r.number} FAILED verification: ${problem}.` }
+      ? { number: r.number, ok: false, text: `${this.unit} ${r.number} FAILED verification: ${problem}.` }
       : { number: r.number, ok: true, text: this.verified(r, facts) };
     this.checks.push(check);
     return check;
@@ -103,7 +103,7 @@ export class DealVerifier {
       problem = "the table's secret does not match the commitment read before joining";
     else {
       const wrong = Object.entries(this.salts).find(([n, salt]) => hex(dealSecret(secret, Number(n))) !== salt.toLowerCase());
-      if (wrong) problem = `deal ${wrong[0]}'s secret did not come from the table's`;
+      if (wrong) problem = `${this.unit.toLowerCase()} ${wrong[0]}'s secret did not come from the table's`;
     }
     const count = Object.keys(this.salts).length;
     const check: DealCheck = problem
@@ -140,11 +140,16 @@ export class DealVerifier {
   }
 
   private verified(r: Reveal, facts: Facts): string {
-    if (r.dealSeed !== undefined) return `Deal ${r.number} (seeded, for practice) matches the commitment sent before the deal.`;
+    if (r.dealSeed !== undefined) return `${this.unit} ${r.number} (seeded, for practice) matches the commitment sent before the deal.`;
     const seeds = r.clientSeeds.filter((s) => s !== "").length;
     const yours = this.ours(facts);
     const from = seeds === 0 ? "its secret (no seat sent a seed)" : `its secret with ${seeds} seat${seeds === 1 ? "'s seed" : "s' seeds"}${yours ? " (yours included)" : ""}`;
-    return `Deal ${r.number} verified: committed before it was dealt, and ${from} gives the cards dealt.`;
+    return `${this.unit} ${r.number} verified: committed before it was dealt, and ${from} gives the cards dealt.`;
+  }
+
+  /** What a player calls one deal of this game: 1000 Blagogo plays rounds. */
+  private get unit(): string {
+    return this.game === "blagogo" ? "Round" : "Deal";
   }
 
   /** Whether the deal was dealt while this browser held the seat, with its seed. */

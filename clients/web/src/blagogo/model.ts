@@ -72,6 +72,12 @@ export class BlagogoModel {
     else if (e.case === "handDealt" && !e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
   }
 
+  /** A page that replayed the table's history drops the summary of a round it did not see end live. */
+  forgetPastSummary(): void {
+    const view = this.tracker.view;
+    if (this.summary !== undefined && view !== undefined && view.roundNumber > this.summary) this.summary = undefined;
+  }
+
   apply(event: BlagogoEvent, names: Names, sequence = 0n): string | undefined {
     const e = event.event;
     let extra: string | undefined;

@@ -15,7 +15,7 @@ import { clockOf, seatOrder, standingsPanel } from "../ui/common";
 import { cardIndex, cardLabel, cardName, cardOf } from "./cards";
 import { additionReadings, meldReadings, type Reading } from "./compose";
 import type { BlagogoModel } from "./model";
-import { actionLabel, meaningLabel } from "./words";
+import { TABLE_WORDS, actionLabel, meaningLabel } from "./words";
 import { roundSheet, roundSummary } from "./sheet";
 
 function legalOf(session: TableLike): BlagogoAction[] {
@@ -93,17 +93,19 @@ function selectedCards(ui: Ui): BlagogoCard[] {
   return ui.selected.map(cardOf);
 }
 
-function additions(meld: BlagogoMeld, ui: Ui, session: TableLike): Child {
-  if (!ui.selected.length || !session.isMyTurn()) return null;
+function additions(meld: BlagogoMeld, ui: Ui, session: TableLike, view: BlagogoView): Child {
+  // Adding to a meld needs the player to have opened (B-12): not offered before.
+  const me = session.seat;
+  if (!ui.selected.length || !session.isMyTurn() || me === undefined || !view.opened[me] || view.phase !== BlagogoPhase.PLAY) return null;
   const readings = additionReadings(meld, selectedCards(ui));
   return readings.map((r, i) =>
-    button(ui, `add-${meld.id}-${i}`, readings.length > 1 ? `Add ${r.text}` : "Add the selection here", () =>
+    button(ui, `add-${meld.id}-${i}`, readings.length > 1 ? TABLE_WORDS.addReading(r.text) : TABLE_WORDS.addHere, () =>
       ui.blagogo(act({ case: "addToMeld", value: { meldId: meld.id, cards: selectedCards(ui), jokers: r.jokers, runEnd: r.end ?? 0 } })),
     ),
   );
 }
 
-function meldNode(session: TableLike, meld: BlagogoMeld, ui: Ui, legal: BlagogoAction[]): HTMLElement {
+function meldNode(session: TableLike, view: BlagogoView, meld: BlagogoMeld, ui: Ui, legal: BlagogoAction[]): HTMLElement {
   let joker = 0;
   const cards = meld.cards.map((c) => blagogoFaceNode(c, "", c.joker ? meaningLabel(meld.jokers[joker++] ?? { rank: 0, suit: 0, $typeName: "thousand.v1.BlagogoJokerMeaning" }) : ""));
   const swaps = legal.filter((a) => a.action.case === "swapJoker" && a.action.value.meldId === meld.id);
@@ -112,7 +114,7 @@ function meldNode(session: TableLike, meld: BlagogoMeld, ui: Ui, legal: BlagogoA
     { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": `meld ${meld.id + 1} of ${session.names(meld.owner)}, ${meld.points} points` },
     h("div", { class: "meld-head" }, `#${meld.id + 1} ${session.names(meld.owner)} · ${meld.points} pts${meld.closed ? " · closed" : ""}`),
     h("div", { class: "cards" }, cards),
-    additions(meld, ui, session),
+    additions(meld, ui, session, view),
     swaps.map((a, i) => button(ui, `swap-${meld.id}-${i}`, actionLabel(a), () => ui.blagogo(a))),
   );
 }
@@ -185,6 +187,14 @@ function choices(session: TableLike, view: BlagogoView, ui: Ui, legal: BlagogoAc
   return h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, out);
 }
 
+/** Why the hand's cards cannot be chosen now, in words. */
+function whyNot(session: TableLike, view: BlagogoView): string {
+  if (session.seat === undefined) return TABLE_WORDS.spectator;
+  if (view.toAct !== undefined && view.toAct !== session.seat) return TABLE_WORDS.notYourTurn(session.names(view.toAct));
+  if (view.phase === BlagogoPhase.DRAW) return TABLE_WORDS.drawFirst;
+  return TABLE_WORDS.roundOver;
+}
+
 export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): Child {
   const view = model.view!;
   const n = view.cardCounts.length;
@@ -201,6 +211,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       enabled: canSelect,
       selected,
       onClick: () => ui.toggle(index),
+      refuse: ui.armed ? () => ui.explain(TABLE_WORDS.cannotSelect(cardLabel(card), whyNot(session, view))) : undefined,
     });
   });
   const byOwner = order.map((seat) => ({ seat, melds: view.melds.filter((m) => m.owner === seat) })).filter((g) => g.melds.length);
@@ -216,13 +227,13 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
     h(
       "div",
       { class: "centre" },
-      h("div", { class: "info", role: "status" }, `Round ${view.roundNumber}`, view.toAct !== undefined ? ` · ${session.names(view.toAct)} to play` : ""),
+      h("div", { class: "info", role: "status" }, TABLE_WORDS.round(view.roundNumber), view.toAct !== undefined ? TABLE_WORDS.toPlay(session.names(view.toAct)) : ""),
       bridgePanel(view, ui, legal),
       h(
         "section",
-        { class: "melds", "aria-label": "Melds on the table" },
-        h("h3", {}, `Melds (${view.melds.length})`),
-        byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, m, ui, legal)))),
+        { class: "melds", "aria-label": "Melds on the table", tabindex: 0 },
+        h("h3", {}, TABLE_WORDS.meldsTitle(view.melds.length)),
+        byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, view, m, ui, legal)))),
       ),
     ),
     h(

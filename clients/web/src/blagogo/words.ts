@@ -6,6 +6,21 @@ import { suitSymbol } from "../cards";
 import { cardLabel, rankLabel } from "./cards";
 import type { Names } from "../thousand/words";
 
+/** The words of the 1000 Blagogo table's screen (the log's are in eventLine, the actions' in actionLabel). */
+export const TABLE_WORDS = {
+  addHere: "Add the selection here",
+  addReading: (text: string) => `Add ${text}`,
+  cannotSelect: (card: string, why: string) => `${card} cannot be chosen now: ${why}.`,
+  notYourTurn: (name: string) => `it is ${name}'s turn`,
+  drawFirst: "draw first, from the deck or the bridge",
+  roundOver: "the round is over",
+  spectator: "you are watching: spectators do not play",
+  meldsTitle: (n: number) => `Melds (${n})`,
+  round: (n: number) => `Round ${n}`,
+  toPlay: (name: string) => ` · ${name} to play`,
+  notOpened: "You have not opened yet: lay melds worth the opening minimum before adding to anyone's.",
+} as const;
+
 export function meaningLabel(m: BlagogoJokerMeaning): string {
   return m.suit ? `${rankLabel(m.rank)}${suitSymbol(m.suit)}` : rankLabel(m.rank);
 }

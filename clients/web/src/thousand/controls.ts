@@ -9,7 +9,7 @@ import { arrowKeys, h, type Child } from "../dom";
 import type { TableLike } from "../session";
 import type { Ui } from "../ui/tablepage";
 import { cardButton } from "../ui/cardviews";
-import { actionLabel } from "./words";
+import { TABLE_WORDS, actionLabel } from "./words";
 import type { ThousandView } from "../gen/thousand/v1/thousand_views_pb";
 
 export function thousandActions(session: TableLike): ThousandAction[] {
@@ -115,7 +115,13 @@ export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand
         selected: selected === index,
         onClick: () => ui.toggle(index, true),
       });
-    return cardButton(card, { key, label: cardName(card), enabled: false, onClick: () => undefined });
+    return cardButton(card, {
+      key,
+      label: cardName(card),
+      enabled: false,
+      onClick: () => undefined,
+      refuse: ui.armed && session.seat !== undefined ? () => ui.explain(TABLE_WORDS.cannotPlay(cardLabel(card), whyNot(session, view, plays, gives, card))) : undefined,
+    });
   });
 
   if (selected !== undefined) {
@@ -148,6 +154,22 @@ export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand
     hand: arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, cards)),
     actions: h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, actions),
   };
+}
+
+/** Why a card of the hand cannot be chosen now, in the words a player at a real table would hear. */
+export function whyNot(session: TableLike, view: ThousandView, plays: ThousandAction[], gives: ThousandAction[], card: Card): string {
+  if (session.seat === undefined) return TABLE_WORDS.spectator;
+  if (!plays.length && !gives.length)
+    return view.toAct !== undefined && view.toAct !== session.seat ? TABLE_WORDS.notYourTurn(session.names(view.toAct)) : TABLE_WORDS.notNow;
+  if (!plays.length) return TABLE_WORDS.notAllowed;
+  const legal = plays.flatMap((a) => (cardOf(a) ? [cardOf(a)!] : []));
+  const lead = view.trick[0]?.card?.suit;
+  const suits = new Set(legal.map((c) => c.suit));
+  if (lead !== undefined && card.suit !== lead && suits.size === 1 && suits.has(lead)) return TABLE_WORDS.followSuit(suitSymbol(lead));
+  if (lead !== undefined && view.trump !== undefined && card.suit !== view.trump && suits.size === 1 && suits.has(view.trump))
+    return TABLE_WORDS.playTrump(suitSymbol(view.trump));
+  if (lead !== undefined && card.suit === lead && suits.has(lead)) return TABLE_WORDS.beat(suitSymbol(lead));
+  return TABLE_WORDS.notAllowed;
 }
 
 function marriagesHeld(view: ThousandView): string {

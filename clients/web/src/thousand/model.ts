@@ -51,6 +51,11 @@ export class ThousandModel {
   /** The deal number whose summary waits to be read (set when a deal is scored). */
   summary: number | undefined;
   private marks: SheetRow["marks"] = [];
+  /** The trick just taken and when (performance.now()): the table shows it a moment before its winner takes
+   * it. Not saved: a reloaded page shows the table as it is. */
+  taken: { plays: ThousandView["trick"]; winner: number; points: number; number: number; at: number } | undefined;
+  /** The last card played and when, so that it lands on the table once (not at every re-render). */
+  played: { seat: number; at: number } | undefined;
 
   constructor(
     readonly viewer: number | undefined,
@@ -124,6 +129,8 @@ export class ThousandModel {
       default:
         break;
     }
+    if (e.case === "trickTaken") this.taken = { plays: [...(this.tracker.view?.trick ?? [])], winner: e.value.seat, points: e.value.points, number: e.value.number, at: performance.now() };
+    if (e.case === "cardPlayed") this.played = { seat: e.value.seat, at: performance.now() };
     let line = eventLine(event, names);
     if (e.case === "gameOver") {
       this.ending = this.verifier.gameOver(e.value.tableSecret);
@@ -138,6 +145,14 @@ export class ThousandModel {
     }
     this.tracker.apply(event);
     return line;
+  }
+
+  /** A page that replayed the table's history drops the summary of a deal it did not see end live: a
+   * spectator (or a seat on a new device) joining mid-deal sees the deal in play, not the last one's box. */
+  forgetPastSummary(): void {
+    const view = this.tracker.view;
+    if (this.summary !== undefined && view !== undefined && view.dealNumber > this.summary) this.summary = undefined;
+    this.taken = undefined;
   }
 
   /** The sheet row of a deal (for its summary). */

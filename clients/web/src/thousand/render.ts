@@ -4,7 +4,7 @@
 // and the summary of each deal before the next auction.
 import type { ThousandView } from "../gen/thousand/v1/thousand_views_pb";
 import { DealPhase } from "../gen/thousand/v1/thousand_views_pb";
-import { cardLabel, suitSymbol } from "../cards";
+import { MARRIAGE_POINTS, cardLabel, cardPoints, suitSymbol } from "../cards";
 import { h, type Child } from "../dom";
 import type { TableLike } from "../session";
 import type { Ui } from "../ui/tablepage";
@@ -12,7 +12,8 @@ import { backs, cardBack, cardFace } from "../ui/cardviews";
 import { clockOf, seatOrder, standingsPanel } from "../ui/common";
 import { controls } from "./controls";
 import type { ThousandModel } from "./model";
-import { KIND_WORDS, PHASE_WORDS } from "./words";
+import { KIND_WORDS, PHASE_WORDS, TABLE_WORDS } from "./words";
+
 import { sheetTable, summaryDialog } from "./sheet";
 
 function seatPanel(session: TableLike, view: ThousandView, seat: number, where: string): HTMLElement {
@@ -43,10 +44,26 @@ function seatPanel(session: TableLike, view: ThousandView, seat: number, where: 
     h(
       "div",
       { class: "deal-stats" },
-      `${count} cards · ${view.tricksWon[seat] ?? 0} tricks · ${view.trickPoints[seat] ?? 0} pts`,
+      TABLE_WORDS.tricksCards(count, view.tricksWon[seat] ?? 0),
       bidText ? ` · ${bidText}` : "",
     ),
+    dealPoints(view, seat),
     toAct ? clockOf(session) : null,
+  );
+}
+
+/** The seat's points this deal, its declared marriages included, and for the declarer what is still needed. */
+function dealPoints(view: ThousandView, seat: number): Child {
+  if (![DealPhase.PLAY, DealPhase.OVER].includes(view.phase) && !view.tricks.length) return null;
+  const points = view.trickPoints[seat] ?? 0;
+  const marriages = view.marriages.filter((m) => m.seat === seat).map((m) => `${suitSymbol(m.suit)} ${MARRIAGE_POINTS[m.suit] ?? ""}`);
+  const declarer = view.declarer === seat && view.contract !== undefined;
+  return h(
+    "div",
+    { class: "points", "data-testid": `points-${seat}` },
+    h("strong", {}, TABLE_WORDS.points(points)),
+    marriages.length ? TABLE_WORDS.marriagePoints(marriages.join(", ")) : "",
+    declarer ? h("span", { class: "needs" }, ` · ${TABLE_WORDS.needs((view.contract ?? 0) - points)}`) : null,
   );
 }
 
@@ -122,15 +139,65 @@ function exchangePanel(session: TableLike, view: ThousandView): Child {
   );
 }
 
-function trickPanel(session: TableLike, view: ThousandView, order: number[]): HTMLElement {
-  const where = (seat: number): string => ["me", "left", "top", "right"][order.indexOf(seat)] ?? "top";
+const LAND_MS = 260;
+
+/** The card winning the trick so far: the highest trump, else the highest card of the suit led (T-7). */
+export function winningSoFar(trick: ThousandView["trick"], trump: number | undefined): number | undefined {
+  let best: ThousandView["trick"][number] | undefined;
+  for (const t of trick) {
+    if (!t.card) continue;
+    if (!best?.card) best = t;
+    else {
+      const b = best.card;
+      // The card points rise with the rank (9 0, J 2, Q 3, K 4, 10 10, A 11): they order a suit too.
+      const beats = t.card.suit === b.suit ? cardPoints(t.card) > cardPoints(b) : t.card.suit === trump && b.suit !== trump;
+      if (beats) best = t;
+    }
+  }
+  return best?.seat;
+}
+
+function trickPanel(session: TableLike, model: ThousandModel, view: ThousandView, order: number[], ui: Ui): HTMLElement {
+  const where = (seat: number): string => (order.length === 2 ? ["me", "top"] : order.length === 3 ? ["me", "left", "right"] : ["me", "left", "top", "right"])[order.indexOf(seat)] ?? "top";
+  const now = performance.now();
+  const taken = model.taken;
+  const holding = taken !== undefined && taken.plays.length > 0 && now < taken.at + ui.trickMs;
+  if (holding) setTimeout(ui.rerender, taken.at + ui.trickMs - now + 15);
+  const plays = holding ? taken.plays : view.trick;
+  const winner = holding ? taken.winner : winningSoFar(view.trick, view.trump);
+  const landing = model.played && now - model.played.at < LAND_MS ? model.played : undefined;
+  if (landing) setTimeout(ui.rerender, LAND_MS);
+  const cards = plays.map((t, i) => {
+    const marks = [i === 0 ? TABLE_WORDS.leader : "", t.seat === winner && plays.length > 1 ? TABLE_WORDS.winning : ""].filter(Boolean);
+    const lands = !holding && landing?.seat === t.seat && i === plays.length - 1;
+    return h(
+      "div",
+      {
+        class: `played ${where(t.seat)}${i === 0 ? " leader" : ""}${t.seat === winner && plays.length > 1 ? " winning" : ""}${lands ? " lands" : ""}`,
+        "data-seat": t.seat,
+        style: lands ? `animation-delay: -${Math.round(now - landing!.at)}ms` : undefined,
+      },
+      t.card ? cardFace(t.card) : null,
+      h("span", { class: "by" }, session.names(t.seat), marks.length ? h("span", { class: "mark" }, ` · ${marks.join(", ")}`) : null),
+    );
+  });
+  const points = holding ? taken.points : 0;
   return h(
     "div",
-    { class: "trick", "aria-label": "The trick", "data-testid": "trick" },
-    view.trick.length === 0 ? h("p", { class: "empty" }, view.toAct !== undefined ? `${session.names(view.toAct)} leads.` : "") : null,
-    view.trick.map((t) =>
-      h("div", { class: `played ${where(t.seat)}` }, t.card ? cardFace(t.card) : null, h("span", { class: "by" }, session.names(t.seat))),
-    ),
+    {
+      class: `trick${holding ? ` taking to-${where(taken.winner)}` : ""}`,
+      "aria-label": "The trick",
+      "data-testid": "trick",
+      "data-active": view.active.length || order.length,
+      "data-taken": holding ? `${view.dealNumber}-${taken.number}` : undefined,
+      style: holding ? `--taking-delay: -${Math.round(now - taken.at)}ms; --taking-ms: ${ui.trickMs}ms` : undefined,
+    },
+    cards,
+    holding
+      ? h("p", { class: "caption", role: "status" }, TABLE_WORDS.takes(session.names(taken.winner), points))
+      : view.trick.length === 0
+        ? h("p", { class: "caption empty" }, view.toAct !== undefined ? TABLE_WORDS.leads(session.names(view.toAct)) : "")
+        : null,
   );
 }
 
@@ -161,15 +228,24 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   const others = order.slice(1).map((seat, i) => seatPanel(session, view, seat, places[i + 1]!));
   const me = order[0]!;
   const gameOver = view.winner !== undefined;
+  // A finished trick on show holds the hand back until its winner has taken it.
+  const holding = model.taken !== undefined && performance.now() < model.taken.at + ui.trickMs;
+  ui.heldUntil = holding ? model.taken!.at + ui.trickMs : 0;
   const { hand, actions } = controls(session, view, ui);
-  const playing = view.phase === DealPhase.PLAY || view.trick.length > 0;
+  const playing = view.phase === DealPhase.PLAY || view.trick.length > 0 || holding;
+  // Once play starts the talon and the exchange fold away: the trick and the hand keep the screen.
+  const talon = talonPanel(view);
+  const exchange = exchangePanel(session, view);
+  const folded =
+    playing && (talon || exchange)
+      ? h("details", { class: "talon-exchange" }, h("summary", {}, TABLE_WORDS.talonAndExchange), talon, exchange)
+      : [talon, exchange];
   const middle = h(
     "div",
     { class: "centre" },
     infoBar(session, view),
-    playing ? trickPanel(session, view, order) : auctionPanel(session, view),
-    talonPanel(view),
-    exchangePanel(session, view),
+    playing ? trickPanel(session, model, view, order, ui) : auctionPanel(session, view),
+    folded,
   );
   const summary = model.summary !== undefined ? summaryDialog(session, model, () => {
     model.summary = undefined;

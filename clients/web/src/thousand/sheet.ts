@@ -1,14 +1,17 @@
 // The score sheet deal by deal (T-22 to T-29: bolts, barrel, falls, 555) and the summary of a deal's end.
 import type { ThousandView } from "../gen/thousand/v1/thousand_views_pb";
-import { Outcome } from "../gen/thousand/v1/thousand_events_pb";
+import { Mark, Outcome } from "../gen/thousand/v1/thousand_events_pb";
 import { h, type Child } from "../dom";
 import type { TableLike } from "../session";
 import type { SheetRow, ThousandModel } from "./model";
-import { KIND_WORDS, MARK_SIGNS, MARK_WORDS, OUTCOME_WORDS, REDEAL_WORDS, signed } from "./words";
+import { KIND_WORDS, MARK_SIGNS, MARK_WORDS, OUTCOME_WORDS, REDEAL_WORDS, markLegend, signed } from "./words";
 
-function marksOf(row: SheetRow, seat: number): { sign: string; words: string }[] {
-  return row.marks
-    .filter((m) => m.seat === seat)
+export function marksOf(row: SheetRow, seat: number): { sign: string; words: string }[] {
+  const own = row.marks.filter((m) => m.seat === seat);
+  // A third bolt comes as a bolt and its penalty: one sign for both (•••), not four dots.
+  const third = own.some((m) => m.mark === Mark.BOLT_PENALTY);
+  return own
+    .filter((m) => !(third && m.mark === Mark.BOLT))
     .map((m) => ({ sign: MARK_SIGNS[m.mark] ?? "?", words: MARK_WORDS[m.mark] ?? "mark" }));
 }
 
@@ -59,7 +62,7 @@ export function sheetTable(session: TableLike, model: ThousandModel, view: Thous
       h("tbody", {}, rows),
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), status)),
     ),
-    h("p", { class: "legend small" }, "• bolt · B↑ onto the barrel · B↓ fall · B× barrel time out · 555 back to 0 · ✓ deal verified"),
+    h("p", { class: "legend small", "data-testid": "sheet-legend" }, markLegend()),
   );
 }
 

@@ -61,6 +61,39 @@ export const MARK_SIGNS: Record<number, string> = {
   [Mark.SAMOSVAL]: "555",
 };
 
+/** The signs' legend under the score sheet: every sign the sheet can show, once. */
+export function markLegend(): string {
+  const seen = new Map<string, string>();
+  for (const [mark, sign] of Object.entries(MARK_SIGNS)) {
+    const words = MARK_WORDS[Number(mark)] ?? "";
+    seen.set(sign, seen.has(sign) ? `${seen.get(sign)} / ${words}` : words);
+  }
+  return [...[...seen].map(([sign, words]) => `${sign} ${words}`), "✓ deal verified"].join(" · ");
+}
+
+/** The words of the Thousand table's screen (the log's are in eventLine, the actions' in actionLabel). */
+export const TABLE_WORDS = {
+  leads: (name: string) => `${name} leads.`,
+  takes: (name: string, points: number) => `${name} takes the trick (${points})`,
+  leader: "led",
+  winning: "winning",
+  needs: (n: number) => (n > 0 ? `needs ${n} more` : "contract made"),
+  points: (n: number) => `${n} pts`,
+  marriagePoints: (list: string) => ` (with ${list})`,
+  tricksCards: (cards: number, tricks: number) => `${cards} cards · ${tricks} tricks`,
+  talonAndExchange: "Talon and exchange",
+  talonAndExchangeHidden: "Talon and exchange (this deal)",
+  cannotPlay: (card: string, why: string) => `${card} cannot be played now: ${why}.`,
+  notYourTurn: (name: string) => `it is ${name}'s turn`,
+  notNow: "no card is played at this moment of the deal",
+  followSuit: (suit: string) => `you must follow ${suit}`,
+  playTrump: (suit: string) => `you have no card of the suit led, so you must play a trump (${suit})`,
+  beat: (suit: string) => `you must beat the trick with a higher ${suit}`,
+  notAllowed: "the rules do not allow it here",
+  exchangeFirst: "first give one card to each opponent",
+  spectator: "you are watching: spectators do not play",
+} as const;
+
 /** What choosing the action does, in words (also its screen-reader label). */
 export function actionLabel(action: ThousandAction, names: Names): string {
   const a = action.action;

@@ -27,24 +27,39 @@ export function cardFace(card: Card, extraClass = ""): HTMLElement {
   );
 }
 
+export interface CardButtonOptions {
+  key: string;
+  label: string;
+  enabled: boolean;
+  selected?: boolean;
+  onClick: () => void;
+  extraClass?: string;
+  /** A card that cannot be chosen now but says why when clicked: dimmed, aria-disabled, still focusable. */
+  refuse?: () => void;
+}
+
+function buttonAttrs(cls: string[], opts: CardButtonOptions, short: string): Record<string, string | boolean | undefined | ((event: Event) => void)> {
+  const refusing = !opts.enabled && opts.refuse !== undefined;
+  // The name starts with what the card shows ("10♥"), so that speech input and screen readers agree.
+  const label = opts.label.includes(short) ? opts.label : `${short}, ${opts.label}`;
+  return {
+    class: [...cls, opts.enabled ? "playable" : "", refusing ? "unplayable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""].filter(Boolean).join(" "),
+    "data-key": opts.key,
+    "aria-label": label,
+    "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
+    "aria-disabled": refusing ? "true" : undefined,
+    title: label,
+    disabled: !opts.enabled && !refusing,
+    onclick: () => (opts.enabled ? opts.onClick() : opts.refuse?.()),
+  };
+}
+
 /** A Thousand card as a button. */
-export function cardButton(
-  card: Card,
-  opts: { key: string; label: string; enabled: boolean; selected?: boolean; onClick: () => void; extraClass?: string },
-): HTMLButtonElement {
+export function cardButton(card: Card, opts: CardButtonOptions): HTMLButtonElement {
   const red = isRed(card.suit);
-  const cls = ["card", red ? "red" : "", opts.enabled ? "playable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""];
   return h(
     "button",
-    {
-      class: cls.filter(Boolean).join(" "),
-      "data-key": opts.key,
-      "aria-label": opts.label,
-      "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
-      title: opts.label,
-      disabled: !opts.enabled,
-      onclick: () => opts.onClick(),
-    },
+    buttonAttrs(["card", red ? "red" : ""], opts, cardLabel(card)),
     face(rankText(card), suitSymbol(card.suit), red),
   );
 }
@@ -78,7 +93,7 @@ export function blagogoFaceNode(card: BlagogoCard, extraClass = "", standsFor = 
   return h(
     "span",
     {
-      class: `card${f.red ? " red" : ""}${card.joker ? " joker" : ""} ${extraClass}`.trim(),
+      class: `card${f.red ? " red" : ""}${card.joker ? " joker" : ""}${card.copy === 1 ? " second-deck" : ""} ${extraClass}`.trim(),
       role: "img",
       "aria-label": label,
       title: bc.cardLabel(card) + (standsFor ? ` = ${standsFor}` : ""),
@@ -88,23 +103,11 @@ export function blagogoFaceNode(card: BlagogoCard, extraClass = "", standsFor = 
   );
 }
 
-export function blagogoButton(
-  card: BlagogoCard,
-  opts: { key: string; label: string; enabled: boolean; selected?: boolean; onClick: () => void; extraClass?: string },
-): HTMLButtonElement {
+export function blagogoButton(card: BlagogoCard, opts: CardButtonOptions): HTMLButtonElement {
   const f = blagogoFace(card);
-  const cls = ["card", f.red ? "red" : "", card.joker ? "joker" : "", opts.enabled ? "playable" : "", opts.selected ? "selected" : "", opts.extraClass ?? ""];
   return h(
     "button",
-    {
-      class: cls.filter(Boolean).join(" "),
-      "data-key": opts.key,
-      "aria-label": opts.label,
-      "aria-pressed": opts.selected === undefined ? undefined : String(opts.selected),
-      title: opts.label,
-      disabled: !opts.enabled,
-      onclick: () => opts.onClick(),
-    },
+    buttonAttrs(["card", f.red ? "red" : "", card.joker ? "joker" : "", card.copy === 1 ? "second-deck" : ""], opts, f.rank + (card.joker ? "" : f.suit)),
     face(f.rank, f.suit, f.red, f.copy),
   );
 }

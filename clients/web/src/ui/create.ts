@@ -7,6 +7,23 @@ import { GAMES, gameInfo, rulesFrom, type Variant } from "../rules";
 import { join, type LobbyOptions } from "./lobby";
 import { refusalText } from "./refusal";
 
+/** Every word of the create form, in one place (a message catalogue replaces it for other languages). */
+export const TEXT = {
+  person: "a person (open seat)",
+  strategy: {
+    heuristic: "bot: heuristic (strong, answers at once)",
+    ismcts: "bot: ismcts (searches; thinks longer)",
+    greedy: "bot: greedy (simple)",
+    random: "bot: random (plays any legal move)",
+  } as Record<string, string>,
+  bot: (strategy: string) => `bot: ${strategy}`,
+  policies: [
+    [TimeoutPolicy.BOT_PLAYS_TURN, "a bot makes that one move; the seat stays the player's"],
+    [TimeoutPolicy.BOT_PLAYS, "a bot plays until the player is back"],
+    [TimeoutPolicy.FORFEIT, "the seat forfeits (a bot plays it to the end)"],
+  ] as [TimeoutPolicy, string][],
+} as const;
+
 interface FormState {
   game: GameKind;
   players: number;
@@ -28,7 +45,7 @@ function fresh(game: GameKind): FormState {
     values: Object.fromEntries(info.variants.map((v) => [v.field, v.fallback])),
     perMove: 0,
     bank: 0,
-    policy: TimeoutPolicy.BOT_PLAYS,
+    policy: TimeoutPolicy.BOT_PLAYS_TURN,
     seed: "",
   };
 }
@@ -58,7 +75,7 @@ function variantInput(variant: Variant, state: FormState, redraw: () => void): H
       value: Number(value),
       oninput: (e: Event) => set(Number((e.target as HTMLInputElement).value)),
     });
-  return h("div", { class: `field ${variant.kind}` }, h("label", { for: id }, `${variant.label} `, h("span", { class: "rule-id" }, variant.rule)), input);
+  return h("div", { class: `field ${variant.kind}` }, h("label", { for: id }, `${variant.label} `), input);
 }
 
 /** The create form, as one element kept across the lobby's refreshes (its inputs keep their state). */
@@ -112,8 +129,8 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
         h(
           "select",
           { id: `seat-${i}`, "data-testid": `seat-${i}`, onchange: (e: Event) => (state.seats[i] = (e.target as HTMLSelectElement).value) },
-          h("option", { value: "open", selected: s === "open" }, "a person (open seat)"),
-          info.strategies.map((st) => h("option", { value: st, selected: s === st }, `bot: ${st}`)),
+          h("option", { value: "open", selected: s === "open" }, TEXT.person),
+          info.strategies.map((st) => h("option", { value: st, selected: s === st }, TEXT.strategy[st] ?? TEXT.bot(st))),
         ),
       ),
     );
@@ -181,8 +198,7 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
               h(
                 "select",
                 { id: "policy", onchange: (e: Event) => (state.policy = Number((e.target as HTMLSelectElement).value) as TimeoutPolicy) },
-                h("option", { value: TimeoutPolicy.BOT_PLAYS, selected: state.policy === TimeoutPolicy.BOT_PLAYS }, "a bot plays until the player is back"),
-                h("option", { value: TimeoutPolicy.FORFEIT, selected: state.policy === TimeoutPolicy.FORFEIT }, "the seat forfeits"),
+                TEXT.policies.map(([policy, words]) => h("option", { value: policy, selected: state.policy === policy }, words)),
               ),
             ),
             h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (a practice game: whoever knows it knows every card) "), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),

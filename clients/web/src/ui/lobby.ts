@@ -34,6 +34,17 @@ export async function join(opts: LobbyOptions, tableId: string, seat?: number): 
   opts.go(`#/table/${tableId}`);
 }
 
+/** Every word of the lobby that is not a table's own, in one place. */
+export const TEXT = {
+  clock: (seconds: number) => ` · clock ${seconds}s/move`,
+} as const;
+
+/** The table's turn clock per move in seconds; 0 without a clock (a pace for the bots alone is no clock). */
+export function perMoveSeconds(table: Table): number {
+  const d = table.timeControl?.perMove;
+  return d ? Number(d.seconds) + d.nanos / 1e9 : 0;
+}
+
 function seatsText(table: Table): string {
   return table.seats
     .map((s, i) => (s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? seatName(table, i, undefined) : "free"))
@@ -90,7 +101,7 @@ export function openLobby(opts: LobbyOptions): () => void {
         "td",
         { class: "small" },
         changed.length ? changed.join("; ") : "standard",
-        table.timeControl?.perMove ? ` · clock ${table.timeControl.perMove.seconds}s/move` : "",
+        perMoveSeconds(table) > 0 ? TEXT.clock(perMoveSeconds(table)) : "",
         table.seeded ? h("span", { class: "badge seeded", title: "its cards follow from a known seed" }, " seeded (practice)") : "",
       ),
       h("td", { class: "row-actions" }, actions),

@@ -1,4 +1,5 @@
-// A refusal in words: what the reason means for the player, the server's own message, and the rule.
+// A refusal in words: what the reason means for the player and the server's own explanation, never a code or
+// a rule ID. Every phrase is in the tables below (a message catalogue replaces them for other languages).
 import { Code } from "@connectrpc/connect";
 import type { Failure } from "../api";
 
@@ -58,16 +59,31 @@ const RULES: Record<string, string> = {
   SET_NEEDS_THIRD_SUIT: "that joker is freed only by the fourth suit",
 };
 
+/** A refusal for a person: what it means, then the server's explanation with the rule references and
+ * identifiers taken out (they belong in the rules help, not in a message to a player). */
 export function refusalText(f: Failure): string {
-  const reason = REASONS[f.reason] ?? (f.reason ? f.reason.toLowerCase().replace(/_/g, " ") : transport(f.code));
   const rule = f.metadata["rule"];
-  const ruleText = rule ? ` (${RULES[rule] ?? rule.toLowerCase().replace(/_/g, " ")}; rule ${rule})` : "";
-  const message = f.message ? `: ${f.message}` : "";
-  return `${reason}${ruleText}${message}`;
+  const reason = rule && RULES[rule] ? RULES[rule] : (REASONS[f.reason] ?? (f.reason ? words(f.reason) : transport(f.code)));
+  const message = plain(f.message);
+  return message ? `${reason}: ${message}` : reason;
+}
+
+/** The server's message without rule IDs ("(B-11)"), setting names ("(opening_one_meld)") or codes. */
+export function plain(message: string): string {
+  return message
+    .replace(/\s*\((?:[TB]-\d+[a-z]?|[a-z]+(?:_[a-z]+)+)(?:[,;]\s*(?:[TB]-\d+[a-z]?|[a-z]+(?:_[a-z]+)+))*\)/g, "")
+    .replace(/\b(?:rule\s+)?[TB]-\d+[a-z]?\b/g, "")
+    .replace(/\b[A-Z]+(?:_[A-Z]+)+\b/g, (code) => words(code))
+    .replace(/\s+([;,.])/g, "$1")
+    .trim();
+}
+
+function words(code: string): string {
+  return code.toLowerCase().replace(/_/g, " ");
 }
 
 function transport(code: Code): string {
   if (code === Code.Unavailable) return "the server cannot be reached";
   if (code === Code.DeadlineExceeded) return "the server did not answer in time";
-  return `the call failed (${Code[code] ?? code})`;
+  return "the server could not do it; try again";
 }

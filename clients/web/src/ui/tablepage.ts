@@ -5,7 +5,7 @@ import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousan
 import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
-import { DEFAULT_ARMING_MS, type SeatStore } from "../seats";
+import { DEFAULT_ARMING_MS, DEFAULT_TRICK_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
 import { BlagogoModel } from "../blagogo/model";
 import { ThousandModel } from "../thousand/model";
@@ -15,6 +15,25 @@ import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
+
+/** Every word this page shows, in one place (a message catalogue replaces it for other languages). */
+export const TEXT = {
+  refused: "Refused:",
+  yourTurn: "Your turn",
+  yourTurnTitle: "▶ Your turn",
+  table: "Table",
+  appTitle: "Thousand",
+  rules: "Rules:",
+  standardRules: "Standard rules",
+  seeded: " · Seeded practice table: its cards follow from a known seed",
+  fairShort: "Fair deals ✓ ⓘ",
+  fairLabel: "Fair deals: how each deal is checked",
+  fairDetails: (scheme: string, commitment: string) =>
+    `Every deal follows from a secret the table committed to before anyone sat down (${scheme}), and from each seat's own seed; ` +
+    `this browser checks each one when it is revealed. The table's commitment: ${commitment}.`,
+} as const;
+
+const NOTE_MS = 4000;
 
 /** What the page remembers between renders that the server does not know: selections, a typed bid. */
 export class Ui {
@@ -31,7 +50,11 @@ export class Ui {
     readonly session: TableLike,
     readonly rerender: () => void,
     private readonly armingMs = DEFAULT_ARMING_MS,
+    readonly trickMs = DEFAULT_TRICK_MS,
   ) {}
+
+  /** Until when (performance.now()) a finished trick is on show: the hand waits for it to be taken. */
+  heldUntil = 0;
 
   /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
   arm(): void {
@@ -47,7 +70,8 @@ export class Ui {
   }
 
   get armed(): boolean {
-    return performance.now() >= this.armedAt;
+    const now = performance.now();
+    return now >= this.armedAt && now >= this.heldUntil;
   }
 
   toggle(index: number, single = false): void {
@@ -55,6 +79,17 @@ export class Ui {
     else this.selected = single ? [index] : [...this.selected, index];
     this.choice = undefined;
     this.rerender();
+  }
+
+  /** Say in words why a click did nothing (a card that cannot be played now); gone after a few seconds. */
+  explain(text: string): void {
+    this.note = text;
+    this.rerender();
+    setTimeout(() => {
+      if (this.note !== text) return;
+      this.note = undefined;
+      this.rerender();
+    }, NOTE_MS);
   }
 
   thousand(action: ThousandAction): void {
@@ -114,7 +149,7 @@ export function openTable(opts: TablePageOptions): () => void {
     saved: store.state(tableId, viewer),
   });
   let scheduled = false;
-  const ui = new Ui(session, () => schedule(), store.armingMs());
+  const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
@@ -134,6 +169,7 @@ export function openTable(opts: TablePageOptions): () => void {
     if (saved) store.saveState(tableId, viewer, saved);
   }
   session.onChange(schedule);
+  document.body.classList.add("at-table");
   const clock = setInterval(() => tickClocks(container), 250);
   render(container, h("p", { class: "loading" }, "Opening the table…"));
   session.start().catch((error: unknown) => {
@@ -142,6 +178,8 @@ export function openTable(opts: TablePageOptions): () => void {
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   return () => {
     clearInterval(clock);
+    document.body.classList.remove("at-table");
+    document.title = TEXT.appTitle;
     session.stop();
   };
 }
@@ -159,16 +197,21 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     h("h1", {}, `${game?.name ?? "Table"} · ${opts.tableId}`),
     h("span", { class: "who" }, me === undefined ? "Watching as a spectator" : `You play ${session.names(me)}`),
     statusLine(session),
+    session.isMyTurn() ? h("span", { class: "your-turn", role: "status", "data-testid": "your-turn" }, TEXT.yourTurn) : null,
     h(
       "span",
       { class: "changed" },
-      changed.length ? `Rules: ${changed.join("; ")}` : "Standard rules",
-      table?.seeded
-        ? h("strong", { class: "seeded" }, " · Seeded practice table: its cards follow from a known seed")
-        : table?.fairness
-          ? ` · Fair deals (${table.fairness.scheme}), commitment ${table.fairness.commitment.slice(0, 12)}…`
-          : "",
+      changed.length ? `${TEXT.rules} ${changed.join("; ")}` : TEXT.standardRules,
+      table?.seeded ? h("strong", { class: "seeded" }, TEXT.seeded) : null,
     ),
+    table?.fairness && !table.seeded
+      ? h(
+          "details",
+          { class: "fair" },
+          h("summary", { "aria-label": TEXT.fairLabel, title: TEXT.fairLabel }, TEXT.fairShort),
+          h("p", { class: "fair-details" }, TEXT.fairDetails(table.fairness.scheme, table.fairness.commitment)),
+        )
+      : null,
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
       ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, "Take my seat back from the bot")
       : null,
@@ -206,9 +249,17 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
           "Forget this seat",
         )
       : null;
+  // Refusals and notes float over the table (a toast): they never push the board down.
   const refusal = session.refusal
-    ? h("div", { class: "refusal", role: "alert", "data-testid": "refusal" }, `Refused: ${refusalText(session.refusal)}`)
+    ? h(
+        "div",
+        { class: "refusal", role: "alert", "data-testid": "refusal", "data-reason": session.refusal.reason, "data-rule": session.refusal.metadata["rule"] ?? "" },
+        `${TEXT.refused} ${refusalText(session.refusal)}`,
+      )
     : null;
+  const note = ui.note ? h("div", { class: "note", role: "status", "data-testid": "note" }, ui.note) : null;
+  const mine = session.isMyTurn();
+  document.title = mine ? `${TEXT.yourTurnTitle} · ${game?.name ?? TEXT.table}` : `${game?.name ?? TEXT.table} · ${opts.tableId}`;
   let body: Child = h("p", { class: "waiting" }, "Waiting for the game to start…");
   const model = session.model;
   if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session);
@@ -216,7 +267,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": "What happened" },
+    { class: "log", "aria-label": "What happened", tabindex: 0 },
     h("h2", {}, "Log (newest first)"),
     h(
       "ul",
@@ -224,7 +275,14 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
       session.log.slice(-80).reverse().map((l) => h("li", { "data-seq": l.sequence }, l.text)),
     ),
   );
-  return [header, lost, refusal, ui.note ? h("div", { class: "note", role: "status" }, ui.note) : null, body, log];
+  const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
+  // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
+  const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
+  if (side) {
+    side.append(log);
+    return [header, lost, toasts, body];
+  }
+  return [header, lost, toasts, body, log];
 }
 
 function waiting(session: TableSession): Child {

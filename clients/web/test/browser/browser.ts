@@ -29,10 +29,92 @@ export async function launch(): Promise<Browser> {
 }
 
 export async function open(browser: Browser, phone = false): Promise<{ context: BrowserContext; page: Page }> {
+  return openSized(browser, phone ? PHONE : { width: 1280, height: 900 });
+}
+
+/** The screens the table is checked at: two common laptop sizes and a phone. */
+export const LAPTOP = { width: 1280, height: 720 };
+export const WIDE = { width: 1366, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function openSized(browser: Browser, size: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const phone = size.width < 600;
   const context = await browser.newContext(
-    phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } },
+    phone ? { viewport: size, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: size },
   );
   return { context, page: await newPage(context) };
+}
+
+/** What a player may have to act on: playable cards, the choices, the summary's button, the bridge. */
+const ACTIONABLE = [
+  ".hand button.card.playable",
+  ".actions button:not([disabled])",
+  ".actions input",
+  '[data-testid="next-deal"]',
+  '[data-testid="next-round"]',
+  ".bridge button.takeable",
+  '[data-action="draw"]',
+  '[data-key="reclaim"]',
+  '[data-testid="standings"] a',
+];
+
+/** Every actionable element whose box is not wholly inside the window as it is now (no scrolling), and how
+ * much wider than the window the page is. Buttons inside the melds' own scrolling area count by that area. */
+export async function offscreen(page: Page): Promise<{ outside: string[]; overflow: number }> {
+  return page.evaluate((selectors) => {
+    const outside: string[] = [];
+    const w = window.innerWidth;
+    const hgt = window.innerHeight;
+    for (const selector of selectors)
+      for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+        const scroller = el.closest<HTMLElement>(".melds");
+        const box = (scroller ?? el).getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        const inside = box.left >= -1 && box.right <= w + 1 && (scroller ? box.top < hgt && box.bottom > 0 : box.top >= -1 && box.bottom <= hgt + 1);
+        if (!inside)
+          outside.push(`${selector} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").slice(0, 60)}" at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} of ${w}x${hgt}`);
+      }
+    const overflow = document.documentElement.scrollWidth - w;
+    if (overflow > 1)
+      for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+        const box = el.getBoundingClientRect();
+        if (box.right > w + 1 && outside.length < 12) outside.push(`wider than the screen: ${el.tagName.toLowerCase()}.${el.className} ${Math.round(box.left)}-${Math.round(box.right)}`);
+      }
+    return { outside, overflow };
+  }, ACTIONABLE);
+}
+
+/** Fails when anything the player may act on is off the screen, or the page is wider than the screen. */
+export async function assertOnScreen(page: Page, where: string): Promise<void> {
+  const { outside, overflow } = await offscreen(page);
+  assert.ok(overflow <= 1, `${where}: the page is ${overflow}px wider than the screen: ${outside.join("; ")}`);
+  assert.deepEqual(outside, [], `${where}: actionable elements off the screen`);
+}
+
+/** Watch the trick in the page: how often a full trick was on the table, and how long each taken trick
+ * stayed before it went to its winner. */
+export async function watchTricks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { tricks: { full: number; spans: number[] } };
+    w.tricks = { full: 0, spans: [] };
+    let shown: string | undefined;
+    let since = 0;
+    new MutationObserver(() => {
+      const trick = document.querySelector(".trick");
+      const active = Number(trick?.getAttribute("data-active") ?? 3);
+      // A taken trick on show, by its identity (deal and number): one span per trick however often redrawn.
+      const taken = trick?.classList.contains("taking") && (trick.querySelectorAll(".played").length ?? 0) >= active ? (trick.getAttribute("data-taken") ?? "?") : undefined;
+      if (taken === shown) return;
+      if (shown !== undefined) w.tricks.spans.push(performance.now() - since);
+      if (taken !== undefined) w.tricks.full += 1;
+      shown = taken;
+      since = performance.now();
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+  });
+}
+
+export async function trickStats(page: Page): Promise<{ full: number; spans: number[] }> {
+  return page.evaluate(() => (window as unknown as { tricks: { full: number; spans: number[] } }).tricks);
 }
 
 /** A new tab in `context` (the same browser profile: the same localStorage, so the same seats), its script
@@ -134,17 +216,20 @@ export async function state(page: Page): Promise<PageState> {
   });
 }
 
-/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks (a player's
- * setting) so that a long game is clicked through quickly. */
-export async function setName(page: Page, name: string, armingMs = 40): Promise<void> {
+/** Open the lobby and type a name; `armingMs` shortens the guard against stray clicks and `trickMs` the
+ * time a finished trick stays on show (a player's settings) so that a long game is clicked through quickly. */
+export async function setName(page: Page, name: string, armingMs = 40, trickMs = 0): Promise<void> {
   await page.goto(`${BASE_URL}/#/`);
-  await page.evaluate((ms) => localStorage.setItem("thousand.arming-ms.v1", String(ms)), armingMs);
+  await page.evaluate(([arming, trick]) => {
+    localStorage.setItem("thousand.arming-ms.v1", String(arming));
+    localStorage.setItem("thousand.trick-ms.v1", String(trick));
+  }, [armingMs, trickMs]);
   await page.fill("#player-name", name);
 }
 
 /** Join a table from the lobby's list (as a person would). */
-export async function joinFromLobby(page: Page, tableId: string, name: string): Promise<void> {
-  await setName(page, name);
+export async function joinFromLobby(page: Page, tableId: string, name: string, trickMs = 0): Promise<void> {
+  await setName(page, name, 40, trickMs);
   await page.locator(`[data-testid="join-${tableId}"]`).first().click({ timeout: 15000 });
   await page.waitForURL(`**/#/table/${tableId}`);
 }

@@ -14,7 +14,7 @@ after(async () => {
   await browser?.close();
 });
 
-test("a whole seeded game against two greedy bots, clicked through to the final standings", { timeout: 420000 }, async () => {
+test("a whole seeded game against the form's default bots, clicked through to the final standings", { timeout: 420000 }, async () => {
   const { page } = await open(browser);
   await setName(page, "Ann");
   await page.locator("details", { hasText: "Turn clock and seed" }).locator("summary").click();
