@@ -20,6 +20,7 @@ from grpc import aio
 
 from clients.bearer import bearer_interceptors
 from clients.errors import ServerError
+from clients.i18n import t
 
 DEFAULT_SERVER: Final = "127.0.0.1:50051"
 CONNECT_TIMEOUT: Final = 5.0
@@ -80,7 +81,7 @@ class Connection:
             except OSError as error:
                 raise ServerError(
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    f"cannot read the certificates to trust ({self.ca_file}): {error.strerror or error}",
+                    t("connection.cannot_read_ca", path=self.ca_file, error=str(error.strerror or error)),
                 ) from None
         credentials = grpc.ssl_channel_credentials(root_certificates=roots)
         return aio.secure_channel(
@@ -123,21 +124,21 @@ def in_words(error: ServerError, connection: Connection | None = None, *, first:
     low = raw.lower()
     secure = connection is not None and connection.secure
     if "resolv" in low or "domain name not found" in low or "dns" in low:
-        return "the server's host name is not known: check the address"
+        return t("connection.unknown_host")
     if "connection refused" in low:
         if first:
-            return "nothing answers at that address (connection refused): is the server running?"
-        return "the server does not answer (connection refused): it may be restarting"
+            return t("connection.refused_first")
+        return t("connection.refused")
     if "certificate_verify_failed" in low or "self signed" in low or "unable to get local issuer" in low:
-        return "the server's TLS certificate is not trusted: pass the certificate (or its CA) with --tls-ca"
+        return t("connection.untrusted")
     if "wrong_version_number" in low or ("handshake" in low and secure):
-        return "the TLS handshake failed: the server may not speak TLS (try without --tls)"
+        return t("connection.handshake")
     if "socket closed" in low or "connection reset" in low or "end of tcp stream" in low:
         if first and not secure:
-            return "the server closed the connection: it may speak TLS only (try --tls)"
-        return "the connection was closed"
+            return t("connection.closed_tls")
+        return t("connection.closed")
     if error.code is grpc.StatusCode.DEADLINE_EXCEEDED or "timeout" in low or "timed out" in low:
-        return "no answer from the server in time: check the address (and any firewall)"
+        return t("connection.timeout")
     if "the server ended the stream" in low:
         return raw
-    return f"the server cannot be reached ({raw})"
+    return t("connection.unreachable", detail=raw)

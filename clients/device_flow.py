@@ -21,6 +21,8 @@ import urllib.request
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from clients.i18n import t
+
 GRANT_TYPE: Final = "urn:ietf:params:oauth:grant-type:device_code"
 SCOPE: Final = "openid offline_access"
 """``offline_access``: a refresh token too, so that the client renews the short-lived token by itself
@@ -29,7 +31,8 @@ HTTP_TIMEOUT: Final = 10.0
 
 
 class DeviceFlowError(Exception):
-    """The sign-in did not happen; the message says why, in words for the person."""
+    """The sign-in did not happen; the message says why, in words for the person (in the process's language:
+    clients.i18n)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +79,11 @@ class DeviceFlow:
         """The issuer's discovery document (OpenID Connect Discovery), read once."""
         if self._endpoints is None:
             url = self.issuer + "/.well-known/openid-configuration"
-            document = _json(_open(urllib.request.Request(url), f"the issuer {self.issuer}"))
+            document = _json(_open(urllib.request.Request(url), self.issuer))
             if not isinstance(document, dict) or "token_endpoint" not in document:
-                raise DeviceFlowError(f"the issuer {self.issuer} has no usable discovery document")
+                raise DeviceFlowError(t("device.no_discovery", issuer=self.issuer))
             if "device_authorization_endpoint" not in document:
-                raise DeviceFlowError(
-                    f"the issuer {self.issuer} does not offer sign-in from a device (no device authorization "
-                    "endpoint): ask the server's operator, or sign in as a guest (thousand login --guest)"
-                )
+                raise DeviceFlowError(t("device.no_device_endpoint", issuer=self.issuer))
             self._endpoints = document
         return self._endpoints
 
@@ -95,7 +95,7 @@ class DeviceFlow:
             form["audience"] = self.resource  # what Auth0 reads instead
         answer = self._post(self.endpoints()["device_authorization_endpoint"], form)
         if "error" in answer:
-            raise DeviceFlowError(f"the issuer refused to start the sign-in: {_described(answer)}")
+            raise DeviceFlowError(t("device.start_refused", why=_described(answer)))
         try:
             return DeviceCode(
                 device_code=str(answer["device_code"]),
@@ -106,7 +106,7 @@ class DeviceFlow:
                 interval=float(answer.get("interval", 5)),
             )
         except (KeyError, TypeError, ValueError):
-            raise DeviceFlowError("the issuer's answer to the device authorization is incomplete") from None
+            raise DeviceFlowError(t("device.incomplete")) from None
 
     async def wait(self, code: DeviceCode) -> Tokens:
         """Polls the token endpoint until the person approved (the tokens), refused or let the code expire
@@ -116,7 +116,7 @@ class DeviceFlow:
         form = {"grant_type": GRANT_TYPE, "device_code": code.device_code, "client_id": self.client_id}
         while True:
             if time.monotonic() >= code.expires_at:
-                raise DeviceFlowError("the code expired before the sign-in was approved: try again")
+                raise DeviceFlowError(t("device.code_expired"))
             await asyncio.sleep(interval)
             answer = await asyncio.to_thread(self._post, self.endpoints()["token_endpoint"], form)
             match answer.get("error"):
@@ -127,11 +127,11 @@ class DeviceFlow:
                 case "slow_down":
                     interval += 5  # RFC 8628, 3.5
                 case "access_denied":
-                    raise DeviceFlowError("the sign-in was refused on the issuer's page")
+                    raise DeviceFlowError(t("device.denied"))
                 case "expired_token":
-                    raise DeviceFlowError("the code expired before the sign-in was approved: try again")
+                    raise DeviceFlowError(t("device.code_expired"))
                 case _:
-                    raise DeviceFlowError(f"the issuer refused the sign-in: {_described(answer)}")
+                    raise DeviceFlowError(t("device.refused", why=_described(answer)))
 
     def refresh(self, refresh_token: str) -> Tokens:
         """A new credential for a refresh token (RFC 6749, 6), blocking; the same refresh token is kept when
@@ -141,7 +141,7 @@ class DeviceFlow:
             form["resource"] = self.resource
         answer = self._post(self.endpoints()["token_endpoint"], form)
         if "error" in answer:
-            raise DeviceFlowError(f"the issuer did not renew the sign-in: {_described(answer)}")
+            raise DeviceFlowError(t("device.not_renewed", why=_described(answer)))
         tokens = _tokens(answer)
         return tokens if tokens.refresh_token else replace(tokens, refresh_token=refresh_token)
 
@@ -151,9 +151,9 @@ class DeviceFlow:
             data=urllib.parse.urlencode(form).encode(),
             headers={"content-type": "application/x-www-form-urlencoded", "accept": "application/json"},
         )
-        answer = _json(_open(request, f"the issuer {self.issuer}", errors_have_bodies=True))
+        answer = _json(_open(request, self.issuer, errors_have_bodies=True))
         if not isinstance(answer, dict):
-            raise DeviceFlowError(f"the issuer {self.issuer} answered something that is not JSON")
+            raise DeviceFlowError(t("device.not_json", issuer=self.issuer))
         return answer
 
 
@@ -161,9 +161,7 @@ def _tokens(answer: dict[str, Any]) -> Tokens:
     access = str(answer.get("access_token", ""))
     credential = access if access.count(".") == 2 else str(answer.get("id_token", ""))
     if not credential:
-        raise DeviceFlowError(
-            "the issuer gave no token the game server can check (neither a JWT nor an ID token)"
-        )
+        raise DeviceFlowError(t("device.no_token"))
     expires_in = answer.get("expires_in")
     expires = time.time() + float(expires_in) if isinstance(expires_in, int | float) else 0.0
     return Tokens(credential, expires, str(answer.get("refresh_token", "")))
@@ -175,7 +173,7 @@ def _described(answer: dict[str, Any]) -> str:
     return f"{error} ({description})" if description else error
 
 
-def _open(request: urllib.request.Request, who: str, *, errors_have_bodies: bool = False) -> bytes:
+def _open(request: urllib.request.Request, issuer: str, *, errors_have_bodies: bool = False) -> bytes:
     try:
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
             body: bytes = response.read()
@@ -183,15 +181,17 @@ def _open(request: urllib.request.Request, who: str, *, errors_have_bodies: bool
     except urllib.error.HTTPError as error:
         if errors_have_bodies and error.code in (400, 401, 403):
             return error.read()  # OAuth errors are JSON bodies of a 400 (RFC 6749 5.2)
-        raise DeviceFlowError(f"{who} answered HTTP {error.code} ({error.reason})") from None
+        raise DeviceFlowError(
+            t("device.http_error", issuer=issuer, code=str(error.code), why=str(error.reason))
+        ) from None
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         words = getattr(reason, "strerror", None) or str(reason)
-        raise DeviceFlowError(f"cannot reach {who} ({words.lower()}): try again later") from None
+        raise DeviceFlowError(t("device.unreachable", issuer=issuer, why=words.lower())) from None
 
 
 def _json(body: bytes) -> Any:
     try:
         return json.loads(body)
     except ValueError:
-        raise DeviceFlowError("the issuer answered something that is not JSON") from None
+        raise DeviceFlowError(t("device.not_json", issuer="")) from None

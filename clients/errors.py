@@ -16,6 +16,7 @@ from google.protobuf.message import DecodeError
 from google.rpc import error_details_pb2, status_pb2
 from grpc import aio
 
+from clients.i18n import current, t
 from thousand.v1 import table_service_pb2 as pb
 
 ERROR_DOMAIN: Final = "thousand.v1"
@@ -118,3 +119,23 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     code = _STATUS_CODES.get(refusal.code, grpc.StatusCode.UNKNOWN)
     delay = refusal.retry_delay.ToNanoseconds() / 1e9 if refusal.HasField("retry_delay") else None
     return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
+
+
+def error_words(error: ServerError) -> str:
+    """A refusal in the player's language, from its stable reason (and the rule an ILLEGAL_ACTION cites),
+    never from the server's English message; a transport failure (no reason) as the connection says it.
+
+    In English the server's own message is shown: it is English already, and says more than the reason
+    can (the card, the sequence numbers)."""
+    from clients.connection import in_words  # noqa: PLC0415 (connection imports this module)
+
+    if not error.reason:
+        return in_words(error)
+    if current().lang == "en" and error.message:
+        return error.message
+    key = f"error.{error.reason}"
+    words = t(key) if current().has(key) else t("error.unknown", reason=error.reason)
+    rule = error.rule
+    if rule and current().has(f"rule.{rule}"):
+        words = t("error.with_rule", error=words, rule=t(f"rule.{rule}"))
+    return words

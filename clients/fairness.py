@@ -10,9 +10,12 @@ the check, so that the deal's reveal is checked exactly as if the client had see
 
 from __future__ import annotations
 
+import re
 import secrets
+from typing import Final
 
 from clients.games import THOUSAND, game_of
+from clients.i18n import current, t
 from clients.messages import DealInProgress, SeatTaken
 from engine.verify import DealChecker, Witness
 from thousand.v1 import table_service_pb2 as pb
@@ -42,13 +45,44 @@ def checker_for(table: pb.Table | None, witness: Witness | None) -> DealChecker:
     return DealChecker(witness, THOUSAND.deals if table is None else game_of(table).deals)
 
 
+_VERIFIED: Final = re.compile(r"^(deal|round) (\d+) verified against its commitment$")
+_VERIFIED_FAIR: Final = re.compile(
+    r"^(deal|round) (\d+) verified: committed before it was dealt, and its secret with the (\d+) seats' seeds"
+    r"( \(yours included\))? gives the cards dealt$"
+)
+_SECRET: Final = re.compile(
+    r"^the table's secret matches its commitment \((.+)\): the (\d+) (deal|round)s checked were fixed before"
+    r" any seat was taken$"
+)
+_FAILED: Final = re.compile(r"^FAILED verification: (.*)$")
+
+
+def verdict_words(line: str) -> str:
+    """A verdict of :class:`engine.verify.DealChecker` in the player's language. The engine (pure, no
+    catalogues) says it in English, in these fixed forms; their numbers are read back and said again from
+    the catalogue (``fairness.*``). A failure's own reason stays as the engine says it."""
+    if current().lang == "en":
+        return line
+    if m := _VERIFIED.match(line):
+        return t("fairness.verified", unit=m[1], number=int(m[2]))
+    if m := _VERIFIED_FAIR.match(line):
+        return t("fairness.verified_fair", unit=m[1], number=int(m[2]), seats=int(m[3]),
+                 yours="yes" if m[4] else "no")  # fmt: skip
+    if m := _SECRET.match(line):
+        return t("fairness.secret_matches", scheme=m[1], count=int(m[2]), unit=m[3])
+    if m := _FAILED.match(line):
+        return t("fairness.failed", trouble=m[1])
+    return line
+
+
 def feed(checker: DealChecker, event: object, sequence: int) -> str | None:
     """One event of the stream to the check: a seat taken (from then on the seat's deals hold its seed), or
     the game's; returns the line to show when a deal (or the table's secret) was just checked."""
     if isinstance(event, SeatTaken):
         checker.seat_taken(event.seat, sequence)
         return None
-    return checker.see(event, sequence)
+    verdict = checker.see(event, sequence)
+    return None if verdict is None else verdict_words(verdict)
 
 
 def catch_up(checker: DealChecker, deal: DealInProgress | None) -> list[str]:
@@ -63,10 +97,10 @@ def catch_up(checker: DealChecker, deal: DealInProgress | None) -> list[str]:
 def deals_label(table: pb.Table) -> str:
     """How to show a table's deals: seeded (whoever knows the seed knows every card) or fair."""
     if table.seeded:
-        return "SEEDED practice table: whoever knows the seed knows every card"
+        return t("fairness.seeded")
     if table.HasField("fairness"):
-        return f"fair deals ({table.fairness.scheme}, commitment {table.fairness.commitment[:16]}…)"
-    return "deals from a server seed (a table from before fair deals)"
+        return t("fairness.fair", scheme=table.fairness.scheme, commitment=table.fairness.commitment[:16])
+    return t("fairness.server_seed")
 
 
 class SeatDeals:
@@ -93,7 +127,7 @@ class SeatDeals:
         self.client_seed = seed
         self.checker = checker_for(before, witness_for(before, seat, seed, since))
         if after.fairness.commitment != before.fairness.commitment:
-            self.checker.problems.append("the table's commitment changed when the seat was taken")
+            self.checker.problems.append(t("fairness.commitment_changed"))
 
     def watching(self, table: pb.Table) -> None:
         self.checker = checker_for(table, witness_for(table, None, ""))

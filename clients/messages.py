@@ -10,7 +10,7 @@ table itself (a seat taken or given up, a clock that ran out) are game-neutral: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Generic, TypeAlias, TypeVar
 
@@ -71,6 +71,11 @@ class TableNotice:
     text: str
     kind: str = ""
     """The event's case in the contract (``turn_timed_out``, ``seat_taken_over``, ``seat_reclaimed``)."""
+    detail: str = field(default="", compare=False)
+    """Which way the case went, for words in another language: ``forfeited``, ``one_turn`` or ``until_back``
+    for ``seat_taken_over``."""
+    message: str = field(default="", compare=False)
+    """The server's own words that come with the case (``table_stopped``'s message)."""
 
 
 SEAT_EVENTS: Final = (SeatTaken, SeatReleased, TableNotice)
@@ -152,20 +157,21 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
     if kind == "seat_taken_over":
         over = message.seat_taken_over
         if over.forfeited:
-            why = "forfeits on time: the server's bot plays it to the end"
+            why, detail = "forfeits on time: the server's bot plays it to the end", "forfeited"
         elif over.one_turn:
-            why = "is played by the server's bot for this one move"
+            why, detail = "is played by the server's bot for this one move", "one_turn"
         else:
-            why = "is played by the server's bot until its player is back"
-        return TableNotice(over.seat, f"seat {over.seat} {why}", kind)
+            why, detail = "is played by the server's bot until its player is back", "until_back"
+        return TableNotice(over.seat, f"seat {over.seat} {why}", kind, detail)
     if kind == "seat_reclaimed":
         seat = message.seat_reclaimed.seat
         return TableNotice(seat, f"seat {seat} is played by its player again", kind)
     if kind == "table_stopped":
-        return TableNotice(None, f"the server stopped the table: {message.table_stopped.message}", kind)
+        stopped = message.table_stopped.message
+        return TableNotice(None, f"the server stopped the table: {stopped}", kind, message=stopped)
     if kind in GAME_CASES:
         return None
-    return TableNotice(None, f"(an event this client does not know: {kind})")
+    return TableNotice(None, f"(an event this client does not know: {kind})", kind or "")
 
 
 def deadline(message: pb.Turn) -> datetime | None:

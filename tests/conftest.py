@@ -90,3 +90,16 @@ def captured() -> Iterator[Captured]:
     finally:
         unconfigure_logging(handler)
         root.setLevel(level)
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The tests read the clients' English unless they choose a language themselves (tests/test_i18n_*.py):
+    a developer's own LANG (ru_RU.UTF-8, say) is not what the suite's commands and processes speak."""
+    from clients.i18n import use  # noqa: PLC0415 (the fixture of every test: import when it runs)
+
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    use("en")
+    yield
+    use("en")

@@ -39,6 +39,7 @@ from clients.bots.sdk import AnyStrategy, BotResult, Placed, run_bot
 from clients.connection import DEFAULT_SERVER, Connection
 from clients.errors import ServerError
 from clients.games import GameRules
+from clients.i18n import language_from_env, t, use
 from clients.seats import SeatKeeper
 from clients.session import TableSession
 from engine import Rules
@@ -130,7 +131,7 @@ async def _play(args: argparse.Namespace) -> int:
                 time_control=_pace(args.bot_pace),
             )
         table_id = table.table_id
-        _say(f"table {table_id}: your bot against {', '.join(against)} (watch it: thousand watch {table_id})")
+        _say(t("bot.table", table=table_id, against=", ".join(against)))
     result = await run_bot(
         _strategy(args.game, args.strategy, _options(args)),
         server=connection,
@@ -202,13 +203,12 @@ async def _match(args: argparse.Namespace) -> int:
 
 def _print_result(standings: Sequence[Placed], finished: bool, names: Sequence[str], as_json: bool) -> None:
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if 0 <= seat < len(names) else t("seat.numbered", seat=seat)
 
-    print("Final standings:" if finished else "The game did not finish.")
+    print(t("bot.final_standings") if finished else t("bot.not_finished"))
     for s in standings:
         bank = s.payout if isinstance(s, Standing) else 0
-        payout = f" (bank {bank:+})" if bank else ""
-        print(f"  {s.place}. seat {s.seat} {name(s.seat)}: {s.score}{payout}")
+        print(t("bot.standing", place=s.place, seat=s.seat, name=name(s.seat), score=s.score, payout=bank))
     if as_json:
         rows = [
             {
@@ -224,9 +224,9 @@ def _print_result(standings: Sequence[Placed], finished: bool, names: Sequence[s
 
 
 def _print_stopped(progress: Progress, names: Sequence[str], max_deals: int, as_json: bool) -> None:
-    print(f"The game did not finish: stopped after {progress.deals} deals (--max-deals {max_deals}).")
+    print(t("bot.stopped", deals=progress.deals, max=max_deals))
     for seat, (name, total) in enumerate(zip(names, progress.totals, strict=False)):
-        print(f"  seat {seat} {name}: {total}")
+        print(t("bot.seat_total", seat=seat, name=name, total=total))
     if as_json:
         scores = [
             {"seat": i, "strategy": n, "score": t}
@@ -236,6 +236,7 @@ def _print_stopped(progress: Progress, names: Sequence[str], max_deals: int, as_
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    use(language_from_env())  # the match lines in the player's language (the options stay English)
     parser = argparse.ArgumentParser(prog="thousand-bot", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 

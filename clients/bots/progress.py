@@ -15,6 +15,7 @@ from typing import Final
 
 from clients.cli.games import cli_game_of
 from clients.connection import Connection
+from clients.i18n import t
 from clients.messages import SEAT_EVENTS, EventMessage
 from clients.session import TableSession
 from thousand.v1 import table_service_pb2 as pb
@@ -26,7 +27,9 @@ SAY_EVERY: Final = 2.0
 def seat_names(table: pb.Table) -> list[str]:
     """Each seat's name: its player's (a bot client joins under its strategy's name), or a server bot's."""
     return [
-        f"{s.strategy} (server bot)" if s.kind == pb.SEAT_KIND_BOT else (s.player_name or f"seat {s.seat}")
+        t("bot.server_bot", strategy=s.strategy)
+        if s.kind == pb.SEAT_KIND_BOT
+        else (s.player_name or t("seat.numbered", seat=s.seat))
         for s in table.seats
     ]
 
@@ -69,7 +72,7 @@ async def follow_match(
             if say is not None and (said is None or time.monotonic() - said >= SAY_EVERY):
                 said = time.monotonic()
                 scores = ", ".join(f"{n} {t}" for n, t in zip(names, progress.totals, strict=False))
-                say(f"after {progress.deals} deal{'s' if progress.deals > 1 else ''}: {scores}")
+                say(t("bot.after", deals=progress.deals, scores=scores))
             if max_deals and progress.deals >= max_deals:
                 return progress
     progress.finished = True

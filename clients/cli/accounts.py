@@ -24,6 +24,7 @@ from clients.connection import Connection
 from clients.device_flow import DeviceFlow, DeviceFlowError
 from clients.errors import ServerError
 from clients.games import game_of_kind
+from clients.i18n import t
 from clients.logins import GUEST, OIDC, Login, LoginKeeper
 from clients.players import PlayerClient
 from clients.seats import SeatKeeper
@@ -32,19 +33,19 @@ from thousand.v1 import player_service_pb2 as player_pb
 EXIT_ERROR: Final = 1
 LOCALES: Final = ("en", "ru", "uk", "be", "pl")
 
-_RESULT_WORDS: Final = {
-    player_pb.GAME_RESULT_PLAYING: "playing",
-    player_pb.GAME_RESULT_WON: "won",
-    player_pb.GAME_RESULT_LOST: "lost",
-    player_pb.GAME_RESULT_STOPPED: "stopped",
-    player_pb.GAME_RESULT_UNKNOWN: "unknown (table removed)",
+_RESULT_KEYS: Final = {
+    player_pb.GAME_RESULT_PLAYING: "players.result_playing",
+    player_pb.GAME_RESULT_WON: "players.result_won",
+    player_pb.GAME_RESULT_LOST: "players.result_lost",
+    player_pb.GAME_RESULT_STOPPED: "players.result_stopped",
+    player_pb.GAME_RESULT_UNKNOWN: "players.result_removed",
 }
-_CLAIM_WORDS: Final = {
-    player_pb.CLAIM_STATUS_CLAIMED: "now yours",
-    player_pb.CLAIM_STATUS_ALREADY_YOURS: "yours already",
-    player_pb.CLAIM_STATUS_TABLE_NOT_FOUND: "the server no longer has this table",
-    player_pb.CLAIM_STATUS_TOKEN_NOT_FOUND: "no seat of this table has this token",
-    player_pb.CLAIM_STATUS_OTHER_PLAYER: "it belongs to another player",
+_CLAIM_KEYS: Final = {
+    player_pb.CLAIM_STATUS_CLAIMED: "players.claim_claimed",
+    player_pb.CLAIM_STATUS_ALREADY_YOURS: "players.claim_already_yours",
+    player_pb.CLAIM_STATUS_TABLE_NOT_FOUND: "players.claim_table_not_found",
+    player_pb.CLAIM_STATUS_TOKEN_NOT_FOUND: "players.claim_token_not_found",
+    player_pb.CLAIM_STATUS_OTHER_PLAYER: "players.claim_other_player",
 }
 
 
@@ -55,8 +56,8 @@ def _fail(command: str, words: str) -> int:
 
 def _kind_words(player: player_pb.Player) -> str:
     if player.kind == player_pb.PLAYER_KIND_OIDC:
-        return f"signed in with {player.issuer}"
-    return "guest player"
+        return t("players.kind_oidc", issuer=player.issuer)
+    return t("players.kind_guest")
 
 
 def _locale(args: argparse.Namespace) -> str:
@@ -75,12 +76,11 @@ async def login(args: argparse.Namespace, stdout: TextIO) -> int:
     # again (its token expires), but becoming a guest instead is a `logout` first, said so.
     replaced = before is not None and (before.kind == GUEST or (args.guest and not before.expired()))
     if before is not None and replaced and not args.token:
-        what = "a guest" if before.kind == GUEST else f"with {before.issuer}"
-        return _fail(
-            "login",
-            f"you are signed in on {connection.address} as {before.display_name} ({what}) already; "
-            "`thousand logout` first to sign in as someone else",
+        what = (
+            t("players.as_guest") if before.kind == GUEST else t("players.with_issuer", issuer=before.issuer)
         )
+        words = t("players.signed_in_already", address=connection.address, name=before.display_name, how=what)
+        return _fail("login", words)
     if args.token:
         return await _login_with_token(connection, keeper, args.token, stdout)
     async with PlayerClient(connection) as players:
@@ -89,24 +89,21 @@ async def login(args: argparse.Namespace, stdout: TextIO) -> int:
     if args.issuer:
         providers = [p for p in providers if p.issuer.rstrip("/") == args.issuer.rstrip("/")]
         if not providers:
-            trusted = ", ".join(p.issuer for p in options.providers) or "none"
-            return _fail("login", f"the server does not trust {args.issuer} (it trusts: {trusted})")
+            trusted = ", ".join(p.issuer for p in options.providers) or t("players.no_issuers")
+            return _fail("login", t("players.issuer_untrusted", issuer=args.issuer, trusted=trusted))
     if providers and not args.guest:
         return await _login_with_issuer(connection, keeper, providers[0], args, stdout)
     if not options.guests:
-        return _fail("login", f"the server at {connection.address} makes no guest players")
+        return _fail("login", t("players.no_guests", address=connection.address))
     name = args.name or SeatKeeper().last_name(connection.key) or default_name()
     async with PlayerClient(connection) as players:
         created = await players.create_guest(name, _locale(args))
     player = created.player
     keeper.keep(Login(connection.key, GUEST, created.player_token, player.player_id, player.display_name))
-    print(f"Signed in on {connection.address} as {player.display_name} (a guest player).", file=stdout)
-    for line in (
-        "Your games are kept for this player now, on every device where you sign in:",
-        "  thousand whoami --show-token   shows its player token (keep it secret),",
-        "  thousand login --token TOKEN   signs you in with it on another device.",
-    ):
-        print(line, file=stdout)
+    how = t("players.as_guest")
+    print(t("players.signed_in", address=connection.address, name=player.display_name, how=how), file=stdout)
+    for key in ("players.guest_kept", "players.guest_show_token", "players.guest_login_token"):
+        print(t(key), file=stdout)
     return 0
 
 
@@ -115,7 +112,8 @@ async def _login_with_token(connection: Connection, keeper: LoginKeeper, token: 
         player = await players.me()
     kind = OIDC if player.kind == player_pb.PLAYER_KIND_OIDC else GUEST
     keeper.keep(Login(connection.key, kind, token, player.player_id, player.display_name, player.issuer))
-    print(f"Signed in on {connection.address} as {player.display_name} ({_kind_words(player)}).", file=stdout)
+    how = _kind_words(player)
+    print(t("players.signed_in", address=connection.address, name=player.display_name, how=how), file=stdout)
     return 0
 
 
@@ -130,11 +128,11 @@ async def _login_with_issuer(
     try:
         code = await asyncio.to_thread(flow.start)
         where = code.verification_uri_complete or code.verification_uri
-        print(f"To sign in with {provider.issuer},", file=stdout)
-        print("open this page in a browser, on any device:", file=stdout)
+        print(t("players.device_to_sign_in", issuer=provider.issuer), file=stdout)
+        print(t("players.device_open_page"), file=stdout)
         print(f"  {where}", file=stdout)
-        print(f"and enter the code  {code.user_code}  if it asks for one.", file=stdout)
-        print("Waiting for your sign-in there (Ctrl+C to give up)...", file=stdout, flush=True)
+        print(t("players.device_enter_code", code=code.user_code), file=stdout)
+        print(t("players.device_waiting"), file=stdout, flush=True)
         tokens = await flow.wait(code)
     except DeviceFlowError as error:
         return _fail("login", str(error))
@@ -159,13 +157,18 @@ async def _login_with_issuer(
             provider.audience,
         )
     )
-    until = ""
+    how = t("players.with_issuer", issuer=provider.issuer)
+    words = t("players.signed_in", address=connection.address, name=player.display_name, how=how)
     if tokens.expires:
-        until = f" until {datetime.fromtimestamp(tokens.expires).strftime('%H:%M')}"
-    print(
-        f"Signed in on {connection.address} as {player.display_name} (with {provider.issuer}){until}.",
-        file=stdout,
-    )
+        until = datetime.fromtimestamp(tokens.expires).strftime("%H:%M")
+        words = t(
+            "players.signed_in_until",
+            address=connection.address,
+            name=player.display_name,
+            how=how,
+            until=until,
+        )
+    print(words, file=stdout)
     return 0
 
 
@@ -209,14 +212,12 @@ async def logout(args: argparse.Namespace, stdout: TextIO) -> int:
     connection = connection_from_args(args, signed_in=False)
     gone = LoginKeeper().forget(connection.key)
     if gone is None:
-        print(f"You were not signed in on {connection.address}.", file=stdout)
+        print(t("players.not_signed_in_was", address=connection.address), file=stdout)
         return 0
-    print(
-        f"Signed out of {connection.address} ({gone.display_name} is forgotten on this machine).", file=stdout
-    )
+    print(t("players.signed_out", address=connection.address, name=gone.display_name), file=stdout)
     if gone.kind == GUEST:
-        print("A guest is reached only with its player token: unless you kept it", file=stdout)
-        print("(thousand whoami --show-token), `thousand login` starts a new player.", file=stdout)
+        print(t("players.guest_forgotten_1"), file=stdout)
+        print(t("players.guest_forgotten_2"), file=stdout)
     return 0
 
 
@@ -225,72 +226,79 @@ async def whoami(args: argparse.Namespace, stdout: TextIO) -> int:
     keeper = LoginKeeper()
     kept = keeper.find(connection.key)
     if connection.credential is None:
-        print(f"Not signed in on {connection.address}: `thousand login` signs you in.", file=stdout)
+        print(t("players.not_signed_in", address=connection.address), file=stdout)
         return EXIT_ERROR
     async with PlayerClient(connection) as players:
         player = await players.me()
     if kept is not None and kept.credential == connection.credential:
         keeper.keep(replace(kept, display_name=player.display_name))  # renamed elsewhere, maybe
-    print(f"{player.display_name} ({_kind_words(player)}) on {connection.address}", file=stdout)
-    print(f"  player id: {player.player_id}", file=stdout)
-    print(f"  language:  {player.locale or 'not chosen'}", file=stdout)
+    how = _kind_words(player)
+    print(t("players.whoami", name=player.display_name, how=how, address=connection.address), file=stdout)
+    print("  " + t("players.whoami_id", id=player.player_id), file=stdout)
+    print("  " + t("players.whoami_locale", locale=player.locale or "none"), file=stdout)
     if kept is not None and kept.expires:
-        print(f"  signed in until {datetime.fromtimestamp(kept.expires):%Y-%m-%d %H:%M}", file=stdout)
+        until = f"{datetime.fromtimestamp(kept.expires):%Y-%m-%d %H:%M}"
+        print("  " + t("players.whoami_until", until=until), file=stdout)
     if args.show_token:
-        print(f"  player token (secret): {connection.credential}", file=stdout)
+        print("  " + t("players.whoami_token", token=connection.credential), file=stdout)
     return 0
 
 
-GAMES_HEADER: Final = f"{'when':<16}  {'table':<12}  {'game':<12}  seat  result"
+def games_header() -> str:
+    """The heading of :func:`game_line`'s columns, in the user's language."""
+    return (
+        f"{t('players.column_when'):<16}  {t('players.column_table'):<12}  {t('players.column_game'):<12}  "
+        f"{t('players.column_seat'):>4}  {t('players.column_result')}"
+    )
 
 
 def game_line(game: player_pb.PlayerGame) -> str:
-    """One game of the history, under :data:`GAMES_HEADER` (80 columns): when the seat was taken, the
+    """One game of the history, under :func:`games_header` (80 columns): when the seat was taken, the
     table's id (for ``thousand export``), which game, the seat, how it went (place and score once over)."""
     when = datetime.fromtimestamp(game.join_time.ToSeconds()).strftime("%Y-%m-%d %H:%M")
-    result = _RESULT_WORDS.get(game.result, "unknown")
+    result = t(_RESULT_KEYS.get(game.result, "players.result_unknown"))
     if game.place:
-        result = f"{result} (place {game.place}, {game.score} points)"
+        result = t("players.result_placed", result=result, place=game.place, score=game.score)
     title = game_of_kind(game.game).title
-    return f"{when}  {game.table_id:<12}  {title:<12}  {game.seat:>4}  {result}"
+    seat_width = max(4, len(t("players.column_seat")))
+    return f"{when}  {game.table_id:<12}  {title:<12}  {game.seat:>{seat_width}}  {result}"
 
 
 async def games(args: argparse.Namespace, stdout: TextIO) -> int:
     connection = connection_from_args(args)
     if connection.credential is None:
-        return _fail("games", f"you are not signed in on {connection.address}: `thousand login` first")
+        return _fail("games", t("players.sign_in_first", address=connection.address))
     async with PlayerClient(connection) as players:
         page = await players.games_page(args.limit, args.page or "")
     if not page.games:
-        print("No games yet. Start one with: thousand new", file=stdout)
+        print(t("players.no_games"), file=stdout)
     else:
-        print(GAMES_HEADER, file=stdout)
+        print(games_header(), file=stdout)
     for game in page.games:
         print(game_line(game), file=stdout)
     if page.games:
-        print("A finished game's record (it replays exactly): thousand export TABLE", file=stdout)
+        print(t("players.games_export"), file=stdout)
     if page.next_page_token:
-        print(f"Older games: thousand games --page {page.next_page_token}", file=stdout)
+        print(t("players.games_older", page=page.next_page_token), file=stdout)
     return 0
 
 
 async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
     connection = connection_from_args(args)
     if connection.credential is None:
-        return _fail("claim", f"you are not signed in on {connection.address}: `thousand login` first")
+        return _fail("claim", t("players.sign_in_first", address=connection.address))
     seats = SeatKeeper().held(connection.key)
     if not seats:
-        print(f"No seats of yours on {connection.address} are kept on this machine.", file=stdout)
+        print(t("players.no_seats_kept", address=connection.address), file=stdout)
         return 0
     async with PlayerClient(connection) as players:
         outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats])
     claimed = 0
     for outcome in outcomes:
         claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED
-        words = _CLAIM_WORDS.get(outcome.status, "not claimed")
-        print(f"table {outcome.table_id}, seat {outcome.seat}: {words}", file=stdout)
-    seats_words = "1 seat" if claimed == 1 else f"{claimed} seats"
-    print(f"{seats_words} joined your history; `thousand games` lists your games.", file=stdout)
+        words = t(_CLAIM_KEYS.get(outcome.status, "players.claim_not_claimed"))
+        print(t("players.claim_line", table=outcome.table_id, seat=outcome.seat, words=words), file=stdout)
+    print(t("players.claimed", count=claimed), file=stdout)
     return 0
 
 
@@ -299,11 +307,11 @@ def player_problem(error: ServerError, address: str) -> str | None:
     if error.reason == "PLAYER_TOKEN_INVALID":
         problem = error.metadata.get("problem", "")
         if problem == "expired":
-            return f"your sign-in on {address} expired: `thousand login` again"
+            return t("players.token_expired", address=address)
         if problem == "unknown_token":
-            return f"the server at {address} no longer knows your player: `thousand logout`, then login"
+            return t("players.token_unknown", address=address)
         why = problem or error.message
-        return f"the server at {address} refused your sign-in ({why}): `thousand login` again"
+        return t("players.token_refused", address=address, why=why)
     if error.reason == "PLAYER_BANNED":
-        return f"your player is banned on {address}: {error.message}"
+        return t("players.banned", address=address, why=error.message)
     return None

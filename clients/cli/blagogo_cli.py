@@ -18,6 +18,7 @@ from clients.cli import blagogo_text as words
 from clients.cli.blagogo_compose import addition_readings, choose_reading, new_meld_readings
 from clients.cli.entry import Ask, Choice, CliGame, Names, SheetRow, Typed
 from clients.games import BLAGOGO
+from clients.i18n import t
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.cards import Card, Rank
@@ -25,25 +26,8 @@ from engine.blagogo.observer import View
 from engine.blagogo.round import Phase
 
 ENDS: Final = {"low": ba.End.LOW, "high": ba.End.HIGH, "l": ba.End.LOW, "h": ba.End.HIGH}
-RULES_IN_WORDS: Final = (
-    "Each round: 12 cards to each player and 13 to the player left of the dealer, who starts by melding or "
-    "discarding (B-5, B-8). A turn is: draw (from the deck, or, once you have opened, take the bridge from "
-    "a position: that card and every card laid after it), then meld as often as you like, then discard one "
-    "card onto the bridge.",
-    "Two decks are played, with four jokers: a card of the second deck is marked ' (K♥' is the other K♥), "
-    "and ★1 to ★4 are the jokers.",
-    "Melds: a set is 3 or 4 cards of one rank, every suit different (closed once it has all four suits); a "
-    "run is 3 to 13 cards of one suit in consecutive rank, round the corner allowed. A joker stands for any "
-    "card: a rank in a set, a rank and suit in a run; you are asked which only when more than one fits.",
-    "Opening: your first melds must be laid in one go and be worth the opening minimum; after that you may "
-    "add cards to anyone's meld, or put a card in place of a joker and take the joker.",
-    "Going out: meld or discard your last card. Melds on the table score for you, cards left in hand count "
-    "against you. The game ends when someone reaches the target score.",
-)
-COMPOSE_HELP: Final = (
-    "Or compose: m 3 5 7 lays your cards 3, 5, 7 as a meld (m 1 2 3 | 4 5 6 lays two); "
-    "a ID [low|high] 3 5 adds your cards 3, 5 to meld #ID."
-)
+RULES_IN_WORDS: Final = tuple(f"blagogo.rules_{i}" for i in range(1, 6))
+"""The rules in a few paragraphs for the help page: catalogue keys."""
 
 
 class BlagogoTranscript:
@@ -69,8 +53,8 @@ class BlagogoSheet:
         if not isinstance(event, be.RoundScored):
             return None
         names = self._names()
-        who = "no winner" if event.winner is None else f"won by {words.seat_name(names, event.winner)}"
-        title = f"{who}{', kantrame' if event.kantrame else ''}"
+        winner = "" if event.winner is None else words.seat_name(names, event.winner)
+        title = t("blagogo.sheet_title", winner=winner, kantrame="yes" if event.kantrame else "no")
         cells = tuple(str(total) for total in event.totals)
         return SheetRow(event.number, title, cells)
 
@@ -86,7 +70,7 @@ def can_compose(view: View | None, actions: tuple[ba.Action, ...]) -> bool:
 
 
 def typing_help(view: View | None, actions: tuple[ba.Action, ...]) -> str:
-    return COMPOSE_HELP if can_compose(view, actions) else ""
+    return t("blagogo.compose_help") if can_compose(view, actions) else ""
 
 
 async def read(typed: Typed[View, ba.Action]) -> ba.Action | None:
@@ -103,11 +87,11 @@ async def read(typed: Typed[View, ba.Action]) -> ba.Action | None:
             cards = hand_cards(group.split(), hand)
             meanings = await meld_meanings(cards, typed.ask)
             if meanings is None:
-                raise ValueError("Nothing laid.")
+                raise ValueError(t("blagogo.nothing_laid"))
             specs.append(ba.MeldSpec(cards, meanings))
         return ba.LayMelds(tuple(specs))
     if len(items) < 3 or not items[1].lstrip("#").isdigit():
-        raise ValueError("To add to a meld type: a ID [low|high] then your cards' numbers, e.g. a 4 high 3")
+        raise ValueError(t("blagogo.add_usage"))
     meld_id = int(items[1].lstrip("#"))
     rest = items[2:]
     end = ENDS.get(rest[0].lower())
@@ -115,21 +99,21 @@ async def read(typed: Typed[View, ba.Action]) -> ba.Action | None:
         rest = rest[1:]
     added = await addition(view, meld_id, hand_cards(rest, hand), end, typed.ask)
     if added is None:
-        raise ValueError("Nothing added.")
+        raise ValueError(t("blagogo.nothing_added"))
     return added
 
 
 def hand_cards(numbers: list[str], hand: list[Card]) -> tuple[Card, ...]:
     """The hand's cards by their numbers (1-based, the hand sorted); ValueError says what is wrong."""
     if not numbers:
-        raise ValueError("Name the cards by their numbers in your hand, e.g. m 3 5 7.")
+        raise ValueError(t("blagogo.name_cards"))
     cards: list[Card] = []
     for word in numbers:
         if not word.isdigit() or not 1 <= int(word) <= len(hand):
-            raise ValueError(f"{word!r} is not a card of your hand: use the numbers 1 to {len(hand)}.")
+            raise ValueError(t("blagogo.not_in_hand", word=word, count=len(hand)))
         card = hand[int(word) - 1]
         if card in cards:
-            raise ValueError(f"card {word} ({card}) is named twice.")
+            raise ValueError(t("blagogo.named_twice", word=word, card=str(card)))
         cards.append(card)
     return tuple(cards)
 
@@ -154,12 +138,12 @@ async def addition(
         return ba.AddToMeld(meld_id, cards, _placeholder(cards), end)
     ends = sorted({at for at, _ in fits}, key=lambda e: "" if e is None else e.value)
     if len(ends) > 1:
-        answer = await ask(f"At which end of run #{meld_id}: low or high?")
+        answer = await ask(t("blagogo.which_end", id=meld_id))
         if answer is None:
             return None
         end = ENDS.get(answer.strip().lower())
         if end is None:
-            raise ValueError(f"{answer.strip()!r} is not an end: type low or high.")
+            raise ValueError(t("blagogo.not_an_end", text=answer.strip()))
     else:
         end = ends[0]
     readings = [r for at, r in fits if at == end]

@@ -14,6 +14,7 @@ from itertools import product
 
 from clients.cli.blagogo_text import parse_stands
 from clients.cli.entry import Ask
+from clients.i18n import t
 from engine.blagogo import actions as ba
 from engine.blagogo.cards import Card, Rank
 from engine.blagogo.melds import MeldKind, TableMeld, extend_meld, form_meld
@@ -96,10 +97,7 @@ async def choose_reading(
     if not jokers:
         return ()
     if not readings:
-        raise ValueError(
-            f"{' '.join(map(str, cards))} make no meld, whatever the jokers stand for: a meld is a set of "
-            "one rank or a run of one suit in consecutive ranks (B-14)"
-        )
+        raise ValueError(t("blagogo.no_meld", cards=" ".join(map(str, cards))))
     remaining = readings
     chosen: list[ba.Stands] = []
     for i, joker in enumerate(jokers):
@@ -115,18 +113,18 @@ async def choose_reading(
 
 
 async def _ask_meaning(joker: Card, options: list[ba.Stands], ask: Ask) -> ba.Stands | None:
-    names = " or ".join(reading_text([o]) for o in options)
+    names = t("blagogo.or").join(reading_text([o]) for o in options)
     problem = ""
     while True:
-        answer = await ask(f"{problem}What does {joker} stand for here: {names}?")
+        answer = await ask(problem + t("blagogo.joker_question", joker=str(joker), options=names))
         if answer is None:
             return None
         try:
             stands = parse_stands(answer)
         except ValueError as error:
-            problem = f"{error}. "
+            problem = t("blagogo.problem", error=str(error)) + " "
             continue
         match = [o for o in options if o.rank == stands.rank and stands.suit in (None, o.suit)]
         if len(match) == 1:
             return match[0]
-        problem = f"{answer.strip()!r} is not one of them. "
+        problem = t("blagogo.not_one_of_them", text=answer.strip()) + " "

@@ -12,17 +12,16 @@ from typing import Final, assert_never
 
 from clients.cli.rules_text import changed_words
 from clients.cli.text import seat_name  # one way to name a seat, in both games
+from clients.i18n import t
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
 from engine.blagogo.actions import Stands
 from engine.blagogo.cards import Card, Rank, Suit
 from engine.blagogo.melds import MeldKind, TableMeld
 from engine.blagogo.observer import View
-from engine.blagogo.round import Phase
 
 __all__ = ["seat_name"]
 
-_PHASE_WORDS: Final = {Phase.DRAW: "draw", Phase.PLAY: "meld or discard", Phase.OVER: "round over"}
 _RANK_BY_LABEL: Final = {r.label: r for r in Rank} | {"T": Rank.TEN, "1": Rank.ACE}
 _SUIT_BY_TEXT: Final = {s.symbol: s for s in Suit} | {s.letter: s for s in Suit}
 
@@ -39,12 +38,12 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 
 def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards) or "(none)"
+    return " ".join(str(c) for c in cards) or t("blagogo.none")
 
 
 def numbered_hand(hand: Sequence[Card]) -> str:
     """The hand sorted, each card with the number ``m`` and ``a`` select it by: ``1:2♠ 2:5♠ ...``."""
-    return "  ".join(f"{i}:{c}" for i, c in enumerate(sorted_hand(hand), 1)) or "(no cards)"
+    return "  ".join(f"{i}:{c}" for i, c in enumerate(sorted_hand(hand), 1)) or t("cli.no_cards")
 
 
 def stands_text(stands: Stands) -> str:
@@ -58,10 +57,7 @@ def parse_stands(text: str) -> Stands:
     rank_text = raw[:-1] if suit is not None else raw
     rank = _RANK_BY_LABEL.get(rank_text)
     if rank is None:
-        raise ValueError(
-            f"{text.strip()!r} is not a meaning: type a rank (2-10, J, Q, K, A) for a set, "
-            "or a rank and suit (K♥ or KH) for a run"
-        )
+        raise ValueError(t("blagogo.not_a_meaning", text=text.strip()))
     return Stands(rank, suit)
 
 
@@ -71,10 +67,16 @@ def meld_text(meld: TableMeld, names: Sequence[str]) -> str:
         str(c) if s is None else f"{c}(={stands_text(s)})"
         for c, s in zip(meld.cards, meld.stands(), strict=True)
     ]
-    kind = f"run of {meld.suit.symbol}" if meld.kind is MeldKind.RUN and meld.suit is not None else "set"
-    closed = ", closed" if meld.closed else ""
-    owner = seat_name(names, meld.owner)
-    return f"#{meld.id} {kind} by {owner}{closed}: {' '.join(parts)} ({meld.points} points)"
+    run = meld.kind is MeldKind.RUN and meld.suit is not None
+    return t(
+        "blagogo.meld",
+        id=meld.id,
+        suit=meld.suit.symbol if run and meld.suit is not None else "",
+        owner=seat_name(names, meld.owner),
+        closed="yes" if meld.closed else "no",
+        cards=" ".join(parts),
+        points=meld.points,
+    )
 
 
 def spec_text(cards: Sequence[Card], jokers: Sequence[Stands]) -> str:
@@ -88,96 +90,110 @@ def spec_text(cards: Sequence[Card], jokers: Sequence[Stands]) -> str:
 
 def bridge_text(bridge: Sequence[Card]) -> str:
     """The bridge in the order laid, each card at its position: ``0:K♠ 1:7♦ 2:★2`` (the newest last)."""
-    return "  ".join(f"{i}:{c}" for i, c in enumerate(bridge)) or "(empty)"
+    return "  ".join(f"{i}:{c}" for i, c in enumerate(bridge)) or t("blagogo.empty")
 
 
 def action_label(action: ba.Action, names: Sequence[str]) -> str:
     """What choosing ``action`` does, in words."""
     match action:
         case ba.DrawFromDeck():
-            return "draw from the deck"
+            return t("action.blagogo.draw")
         case ba.TakeFromBridge(position):
-            return f"take the bridge from position {position}"
+            return t("action.blagogo.take_bridge", position=position)
         case ba.LayMelds(melds):
-            return "lay " + " | ".join(spec_text(m.cards, m.jokers) for m in melds)
+            return t("action.blagogo.lay", melds=" | ".join(spec_text(m.cards, m.jokers) for m in melds))
         case ba.AddToMeld(meld_id, cards, jokers, end):
-            where = "" if end is None else f" at its {end.value} end"
-            return f"add {spec_text(cards, jokers)} to meld #{meld_id}{where}"
+            return t("action.blagogo.add", cards=spec_text(cards, jokers), id=meld_id,
+                     end="" if end is None else end.value)  # fmt: skip
         case ba.SwapJoker(meld_id, card):
-            return f"put {card} in meld #{meld_id} and take its joker"
+            return t("action.blagogo.swap", card=str(card), id=meld_id)
         case ba.Discard(card):
-            return f"discard {card}"
+            return t("action.blagogo.discard", card=str(card))
         case _:
             assert_never(action)
 
 
 def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
-    """One event as transcript lines."""
+    """One event as transcript lines, from its type and fields (``event.blagogo.*``)."""
     name = seat_name
     match event:
         case be.GameStarted(rules, first_dealer):
             changed = changed_words(rules)
-            rules_words = "; rules changed: " + "; ".join(changed) if changed else ""
             return [
-                f"Game of 1000 Blagogo — {rules.players} players, to {rules.target}{rules_words}",
-                f"First dealer: {name(names, first_dealer)}",
-            ]
+                t("event.blagogo.game_started", players=rules.players, target=rules.target,
+                  changed="; ".join(changed)),
+                t("event.blagogo.first_dealer", name=name(names, first_dealer)),
+            ]  # fmt: skip
         case be.RoundStarted(number, dealer, first):
-            return [f"Round {number}: dealer {name(names, dealer)}; {name(names, first)} starts"]
+            return [
+                t("event.blagogo.round_started", number=number, dealer=name(names, dealer),
+                  first=name(names, first))
+            ]  # fmt: skip
         case be.DeckShuffled():
             return []
         case be.HandDealt(seat, count, cards):
-            shown = "" if cards is None else ": " + cards_text(sorted_hand(cards))
-            return [f"{name(names, seat)} is dealt {count} cards{shown}"]
+            shown = "" if cards is None else cards_text(sorted_hand(cards))
+            return [t("event.blagogo.hand_dealt", name=name(names, seat), count=count, cards=shown)]
         case be.BridgeStarted(card, deck_count):
-            return [f"The bridge starts with {card}; {deck_count} cards left in the deck"]
+            return [t("event.blagogo.bridge_started", card=str(card), deck=deck_count)]
         case be.BridgeTurnedOver(count):
-            return [f"The deck ran out: the bridge ({count} cards) is turned over and is the deck now"]
+            return [t("event.blagogo.bridge_turned_over", count=count)]
         case be.DeckExhausted(_, be.Exhaustion.NO_ONE_CAN_GO_OUT):
-            return ["The round ended: no one could go out (no winner)"]
+            return [t("event.blagogo.no_one_can_go_out")]
         case be.DeckExhausted(turnovers, be.Exhaustion.TURNOVER_LIMIT):
-            return [f"Turnover limit reached ({turnovers}): the round ends with no winner"]
+            return [t("event.blagogo.turnover_limit", turnovers=turnovers)]
         case be.DeckExhausted(turnovers):
-            return [f"Nothing left to draw after {turnovers} turnover(s): the round ends with no winner"]
+            return [t("event.blagogo.deck_exhausted", turnovers=turnovers)]
         case be.CardDrawn(seat, card):
-            return [f"{name(names, seat)} draws {'a card' if card is None else card} from the deck"]
-        case be.BridgeTaken(seat, position, cards):
-            return [f"{name(names, seat)} takes the bridge from position {position}: {cards_text(cards)}"]
-        case be.MeldsLaid(seat, melds, points, opening):
-            verb = f"opens with {points} points" if opening else f"lays {points} points"
-            return [f"{name(names, seat)} {verb}:", *(f"  {meld_text(m, names)}" for m in melds)]
-        case be.MeldExtended(seat, meld, cards, end):
-            where = "" if end is None else f" at its {end.value} end"
             return [
-                f"{name(names, seat)} adds {cards_text(cards)} to meld #{meld.id}{where}:",
-                f"  {meld_text(meld, names)}",
+                t("event.blagogo.card_drawn", name=name(names, seat), card="" if card is None else str(card))
             ]
+        case be.BridgeTaken(seat, position, cards):
+            return [
+                t("event.blagogo.bridge_taken", name=name(names, seat), position=position,
+                  cards=cards_text(cards))
+            ]  # fmt: skip
+        case be.MeldsLaid(seat, melds, points, opening):
+            key = "event.blagogo.opened" if opening else "event.blagogo.melds_laid"
+            return [
+                t(key, name=name(names, seat), points=points),
+                *(f"  {meld_text(m, names)}" for m in melds),
+            ]
+        case be.MeldExtended(seat, meld, cards, end):
+            return [
+                t("event.blagogo.meld_extended", name=name(names, seat), cards=cards_text(cards), id=meld.id,
+                  end="" if end is None else end.value),
+                f"  {meld_text(meld, names)}",
+            ]  # fmt: skip
         case be.JokerSwapped(seat, meld, card, joker):
             return [
-                f"{name(names, seat)} puts {card} in meld #{meld.id} and takes {joker}:",
+                t("event.blagogo.joker_swapped", name=name(names, seat), card=str(card), id=meld.id,
+                  joker=str(joker)),
                 f"  {meld_text(meld, names)}",
-            ]
+            ]  # fmt: skip
         case be.MeldClosed(meld_id, owner):
-            return [f"Meld #{meld_id} of {name(names, owner)} has all four suits and is closed"]
+            return [t("event.blagogo.meld_closed", id=meld_id, name=name(names, owner))]
         case be.Discarded(seat, card):
-            return [f"{name(names, seat)} discards {card}"]
+            return [t("event.blagogo.discarded", name=name(names, seat), card=str(card))]
         case be.WentOut(seat, kantrame):
-            return [f"{name(names, seat)} goes out{' — kantrame!' if kantrame else ''}"]
+            return [t("event.blagogo.went_out", name=name(names, seat), kantrame="yes" if kantrame else "no")]
         case be.RoundRevealed(number, _, _, final_hands):
-            return [f"Round {number}: the hands at the end:"] + [
+            return [t("event.blagogo.round_revealed", number=number)] + [
                 f"  {name(names, s)}: {cards_text(sorted_hand(h))}" for s, h in enumerate(final_hands)
             ]
         case be.RoundScored(number, winner, kantrame, meld_points, penalties, deltas, totals):
-            who = "no winner" if winner is None else f"won by {name(names, winner)}"
-            lines = [f"Round {number} scored ({who}{', kantrame' if kantrame else ''}):"]
+            lines = [
+                t("event.blagogo.round_scored", number=number,
+                  winner="" if winner is None else name(names, winner), kantrame="yes" if kantrame else "no")
+            ]  # fmt: skip
             for s, total in enumerate(totals):
                 lines.append(
-                    f"  {name(names, s)}: melds {meld_points[s]}, hand -{penalties[s]}, "
-                    f"round {deltas[s]:+d}, total {total}"
-                )
+                    "  " + t("event.blagogo.round_seat", name=name(names, s), melds=meld_points[s],
+                             hand=penalties[s], delta=deltas[s], total=total)
+                )  # fmt: skip
             return lines
         case be.GameOver(winner, _):
-            return [f"Game over — winner: {name(names, winner)}"]
+            return [t("event.blagogo.game_over", winner=name(names, winner))]
         case _:
             assert_never(event)
 
@@ -185,37 +201,44 @@ def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
 def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
     """The table as text: round, bridge in order, every meld and its owner, known cards, hand, scores."""
     if view.phase is None:
-        return ["The game has not started.", scores_line(view, names)]
-    phase = _PHASE_WORDS[view.phase]
+        return [t("cli.game_not_started"), scores_line(view, names)]
     lines = [
-        f"Round {view.round_number}, dealer {seat_name(names, view.dealer)}, {phase}; "
-        f"{view.deck_count} cards in the deck"
-    ]
-    lines.append(f"Bridge (position:card, the newest last): {bridge_text(view.bridge)}")
+        t("blagogo.round_line", number=view.round_number, dealer=seat_name(names, view.dealer),
+          phase=t(f"blagogo.phase_{view.phase.value}"), deck=view.deck_count)
+    ]  # fmt: skip
+    lines.append(t("blagogo.bridge", cards=bridge_text(view.bridge)))
     if view.melds:
-        lines.append("Melds:")
+        lines.append(t("blagogo.melds"))
         lines.extend(f"  {meld_text(m, names)}" for m in view.melds)
     else:
-        lines.append("Melds: none yet")
+        lines.append(t("blagogo.melds_none"))
     if view.must_meld is not None:
-        lines.append(f"{view.must_meld} from the bridge must be melded this turn")
+        lines.append(t("blagogo.must_meld", card=str(view.must_meld)))
     counts = []
     for s, count in enumerate(view.card_counts):
-        opened = "opened" if view.opened[s] else "not opened"
-        known = f", known: {cards_text(view.known_cards[s])}" if view.known_cards[s] and s != seat else ""
-        counts.append(f"{seat_name(names, s)} {count} cards ({opened}{known})")
-    lines.append("Players: " + "; ".join(counts))
+        known = cards_text(view.known_cards[s]) if view.known_cards[s] and s != seat else ""
+        counts.append(
+            t("blagogo.player", name=seat_name(names, s), count=count,
+              opened="yes" if view.opened[s] else "no", known=known)
+        )  # fmt: skip
+    lines.append(t("blagogo.players", players="; ".join(counts)))
     if seat is not None:
-        lines.append(f"Your hand: {numbered_hand(view.hand)}")
+        lines.append(t("cli.your_hand", cards=numbered_hand(view.hand)))
     lines.append(scores_line(view, names))
     if view.to_act is not None:
-        lines.append(f"To act: {seat_name(names, view.to_act)}")
+        lines.append(t("cli.to_act", name=seat_name(names, view.to_act)))
     return lines
 
 
 def scores_line(view: View, names: Sequence[str]) -> str:
-    return "Scores: " + ", ".join(f"{seat_name(names, s)} {score}" for s, score in enumerate(view.scores))
+    scores = ", ".join(
+        t("blagogo.score", name=seat_name(names, s), score=score) for s, score in enumerate(view.scores)
+    )
+    return t("cli.scores", scores=scores)
 
 
 def standings_lines(standings: Sequence[be.Standing], names: Sequence[str]) -> list[str]:
-    return [f"{s.place}. {seat_name(names, s.seat)}: {s.score}" for s in standings]
+    return [
+        t("cli.standing", place=s.place, name=seat_name(names, s.seat), score=s.score, payout=0)
+        for s in standings
+    ]

@@ -24,12 +24,12 @@ from clients.cli.blagogo_text import bridge_text, cards_text, meld_text, seat_na
 from clients.cli.screens import TextScreen, coloured
 from clients.cli.table_app import TableApp
 from clients.cli.text import short_names
+from clients.i18n import t
 from clients.session import TableSession
 from engine.blagogo import actions as ba
 from engine.blagogo.cards import Card, Suit
 from engine.blagogo.melds import TableMeld
 from engine.blagogo.observer import View
-from engine.blagogo.round import Phase
 
 CARD_KEYS: Final = "bcdefghijklnoprstuvwxyzBCDEFGHIJKLNOPRSTUVWXYZ"
 """The letters of the hand's cards (``a``, ``m`` and ``q`` are commands)."""
@@ -64,7 +64,6 @@ def card_text(card: Card, *, selected: bool = False) -> Text:
 class BlagogoApp(TableApp):
     """One 1000 Blagogo table, played (a seat) or watched (a spectator), over a :class:`TableSession`."""
 
-    TITLE = "1000 Blagogo"
     CSS = (
         table_app.CSS
         + "#melds { height: auto; border: round $primary; padding: 0 1; }"
@@ -73,25 +72,25 @@ class BlagogoApp(TableApp):
     LETTERS = CARD_KEYS
     BINDINGS: ClassVar[list[BindingType]] = [
         *table_app.BINDINGS,
-        Binding("m", "lay", "Meld"),
-        Binding("a", "add", "Add to meld"),
-        Binding("number_sign", "melds", "Melds", show=False),
+        Binding("m", "lay", "cli.key_meld"),
+        Binding("a", "add", "cli.key_add"),
+        Binding("number_sign", "melds", "cli.key_melds", show=False),
         *[Binding(k, f"letter('{k}')", k, show=False, priority=True) for k in CARD_KEYS],
     ]
     TITLES: ClassVar[dict[str, str]] = {
-        "#table": "Table",
-        "#melds": "Melds",
-        "#players": "Players",
-        "#log": "Events",
-        "#actions": "Actions",
+        "#table": "cli.panel_table",
+        "#melds": "blagogo.panel_melds",
+        "#players": "blagogo.panel_players",
+        "#log": "cli.panel_events",
+        "#actions": "cli.panel_actions",
     }
     LEFT: ClassVar[tuple[str, ...]] = ("table", "melds", "hand")
     RIGHT: ClassVar[tuple[str, ...]] = ("players",)
     KEYS: ClassVar[tuple[str, ...]] = (
-        "b, c, d …  select (or drop) the card of your hand with that letter",
-        "m          lay the selected cards as a meld",
-        "a          add the selected cards to a meld (you are asked which)",
-        "#          every meld on the table",
+        "blagogo.keys_letters",
+        "blagogo.keys_meld",
+        "blagogo.keys_add",
+        "blagogo.keys_melds",
     )
 
     def __init__(self, session: TableSession) -> None:
@@ -118,28 +117,37 @@ class BlagogoApp(TableApp):
         v = self.view
         text = Text()
         if not f.connected:
-            text.append("Connection lost — reconnecting…\n", style="bold red")
+            text.append(t("cli.reconnecting") + "\n", style="bold red")
         if v is None or v.phase is None:
-            text.append("Waiting for the game to start (every seat must be taken).\n")
+            text.append(t("cli.waiting_start") + "\n")
             if self.session.invite_code:
-                text.append(f"Private table; its invite code:\n  {self.session.invite_code}\n")
+                text.append(t("cli.private_invite_code", code=self.session.invite_code) + "\n")
             for seat in f.table.seats:
-                text.append(f"  {seat_name(f.names, seat.seat)}: {'taken' if seat.taken else 'free'}\n")
+                taken = "yes" if seat.taken else "no"
+                text.append(
+                    "  " + t("cli.seat_taken_or_free", name=seat_name(f.names, seat.seat), taken=taken) + "\n"
+                )
             return text
         text.append(
-            f"Round {v.round_number}, dealer {seat_name(f.names, v.dealer)}; {v.deck_count} in the deck\n",
+            t(
+                "blagogo.round_short",
+                number=v.round_number,
+                dealer=seat_name(f.names, v.dealer),
+                deck=v.deck_count,
+            )
+            + "\n",
             style="bold",
         )
-        text.append("Bridge (position:card, newest last): " if self.size.width >= 100 else "Bridge: ")
+        text.append(t("blagogo.bridge_label_long") if self.size.width >= 100 else t("blagogo.bridge_label"))
+        text.append(" ")
         room = max(10, self.query_one("#table").content_region.width - 8)
         text.append_text(coloured(last_of(bridge_text(v.bridge), room) + "\n"))
         if v.must_meld is not None:
-            text.append_text(coloured(f"{v.must_meld} from the bridge must be melded this turn\n"))
+            text.append_text(coloured(t("blagogo.must_meld", card=str(v.must_meld)) + "\n"))
         if f.finished:
-            text.append("Game over.\n", style="bold green")
+            text.append(t("cli.game_over") + "\n", style="bold green")
         elif v.to_act is not None and v.to_act == f.seat and v.phase is not None:
-            doing = "draw" if v.phase is Phase.DRAW else "meld or discard"
-            text.append(f"You: {doing}", style="bold yellow")
+            text.append(t("blagogo.you_do", phase=t(f"blagogo.phase_{v.phase.value}")), style="bold yellow")
         text.rstrip()
         return text
 
@@ -152,9 +160,9 @@ class BlagogoApp(TableApp):
         room = MELD_LINES[0] if self.size.height < 30 else MELD_LINES[1]
         shown = melds if len(melds) <= room else melds[-(room - 1) :]
         if not melds:
-            text.append("none yet")
+            text.append(t("blagogo.none_yet"))
         if len(shown) < len(melds):
-            text.append(f"… {len(melds) - len(shown)} more (# lists every meld)\n", style="dim")
+            text.append(t("blagogo.more_melds", count=len(melds) - len(shown)) + "\n", style="dim")
         width = self.query_one("#melds").content_region.width or 80
         for i, meld in enumerate(shown):
             line = meld_text(meld, names) if width >= 60 else short_meld(meld, names)
@@ -164,7 +172,7 @@ class BlagogoApp(TableApp):
     def action_melds(self) -> None:
         v = self.view
         lines = [meld_text(m, self.follower.names) for m in v.melds] if v is not None else []
-        self.push_screen(TextScreen("Every meld on the table", lines or ["(none yet)"]))
+        self.push_screen(TextScreen(t("blagogo.every_meld"), lines or [t("blagogo.none_yet_paren")]))
 
     def draw_players(self) -> None:
         v = self.view
@@ -173,12 +181,13 @@ class BlagogoApp(TableApp):
         # own row in bold, and the target in the panel's title, so that no row wraps.
         wide = self.size.width >= 120
         table = Table(box=None, expand=True, pad_edge=False)
-        for title in ("seat", "cards", "opened", "score") if wide else ("seat", "#", "op", "score"):
-            table.add_column(title, justify="left" if title == "seat" else "right")
+        for column in ("seat", "cards", "opened", "score") if wide else ("seat", "count", "op", "score"):
+            title = t(f"blagogo.column_{column}")
+            table.add_column(title, justify="left" if column == "seat" else "right")
         names = f.names if wide else short_names(f.names)
         panel = self.query_one("#players", Static)
         if v is not None:
-            panel.border_title = f"Players, to {v.rules.target}"
+            panel.border_title = t("blagogo.players_to", target=v.rules.target)
             for s, score in enumerate(v.scores):
                 name = (
                     ("▶ " if v.to_act == s else "")
@@ -186,12 +195,17 @@ class BlagogoApp(TableApp):
                     + (" ←" if wide and s == f.seat else "")
                 )
                 known = v.known_cards[s] if s < len(v.known_cards) and s != f.seat else ()
-                cards = f"{v.card_counts[s]}" + (f" (known: {cards_text(known)})" if known and wide else "")
-                opened = ("yes" if v.opened[s] else "no") if wide else ("✓" if v.opened[s] else "·")
+                cards = f"{v.card_counts[s]}" + (
+                    " " + t("blagogo.known", cards=cards_text(known)) if known and wide else ""
+                )
+                opened = (
+                    (t("cli.yes") if v.opened[s] else t("cli.no")) if wide else ("✓" if v.opened[s] else "·")
+                )
                 mine = "bold" if s == f.seat else ""
-                table.add_row(name, cards, opened, str(score) + (" (bot)" if s in f.away else ""), style=mine)
+                bot = " " + t("blagogo.bot_mark") if s in f.away else ""
+                table.add_row(name, cards, opened, str(score) + bot, style=mine)
                 if known and not wide:  # the cards known to be in that hand, on a line of their own
-                    table.add_row(f"  has {cards_text(known)}", "", "", "", style="dim")
+                    table.add_row("  " + t("blagogo.has", cards=cards_text(known)), "", "", "", style="dim")
         panel.update(table)
 
     def hand(self) -> list[Card]:
@@ -210,26 +224,25 @@ class BlagogoApp(TableApp):
         self.selected = [c for c in self.selected if c in cards]
         if f.seat is None:
             if v is not None:
-                text.append("Cards held: " + ", ".join(
-                    f"{seat_name(f.names, s)} {c}" for s, c in enumerate(v.card_counts)
-                ))  # fmt: skip
+                counts = ", ".join(f"{seat_name(f.names, s)} {c}" for s, c in enumerate(v.card_counts))
+                text.append(t("cli.cards_held", counts=counts))
         else:
             if not cards:
-                text.append("(no cards)")
+                text.append(t("cli.no_cards"))
             for i, card in enumerate(cards):
                 if i and cards[i - 1].suit != card.suit:
                     text.append(" ")
                 text.append(f" {self.letters.letter(card) or '·'}:", style="dim")
                 text.append_text(card_text(card, selected=card in self.selected))
             if self.selected:
-                text.append("\nSelected: ", style="bold")
+                text.append("\n" + t("blagogo.selected") + " ", style="bold")
                 text.append_text(coloured(cards_text(self.selected)))
-                text.append("  (m: meld, a: add to a meld, Escape: drop)", style="dim")
+                text.append("  " + t("blagogo.selected_keys"), style="dim")
         self.query_one("#hand", Static).update(text)
 
     def typing_hint(self) -> str:
         if can_compose(self.view, self.offered):
-            return "; or select cards by their letters, then m (meld) or a (add to a meld)."
+            return t("blagogo.hint_compose")
         return "."
 
     def can_choose(self) -> bool:
@@ -256,13 +269,15 @@ class BlagogoApp(TableApp):
     def chosen_cards(self) -> tuple[Card, ...] | None:
         """The selected cards in the hand's order; None (the reason shown) when none can be composed now."""
         if not self.can_choose():
-            self.mistake("It is not your turn to meld." if not self.offered else "Wait: sending…")
+            self.mistake(
+                t("blagogo.not_your_turn_to_meld") if not self.offered else t("blagogo.wait_sending")
+            )
             return None
         if not can_compose(self.view, self.offered):
-            self.mistake("Melds come after the draw: draw a card (or take the bridge) first.")
+            self.mistake(t("blagogo.draw_first"))
             return None
         if not self.selected:
-            self.mistake("Select cards first: press the letters shown before them in your hand.")
+            self.mistake(t("blagogo.select_first"))
             return None
         hand = self.hand()
         return tuple(sorted(self.selected, key=hand.index))
@@ -306,9 +321,7 @@ class BlagogoApp(TableApp):
     async def which_meld(self, cards: tuple[Card, ...]) -> tuple[int, ba.End | None] | None:
         """Ask which meld to add ``cards`` to (and, if the player says, at which end of a run)."""
         ids = [m.id for m in self.view.melds] if self.view is not None else []
-        question = (
-            f"Add {cards_text(cards)} to which meld? Type its id ({', '.join(map(str, ids)) or 'none yet'})."
-        )
+        question = t("blagogo.which_meld", cards=cards_text(cards), ids=", ".join(map(str, ids)))
         while True:
             answer = await self.ask(question)
             if answer is None:
@@ -317,4 +330,4 @@ class BlagogoApp(TableApp):
             end = ENDS.get(words[1].lower()) if len(words) == 2 else None
             if words and words[0].lstrip("#").isdigit() and (len(words) == 1 or end is not None):
                 return int(words[0].lstrip("#")), end
-            question = f"{answer.strip()!r} is not a meld: type its id (e.g. 4, or 4 high for a run's end)."
+            question = t("blagogo.not_a_meld", text=answer.strip())

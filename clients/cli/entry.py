@@ -118,6 +118,6 @@ class CliGame(Generic[V, A, E]):
     default_bot: str = "random"
     """The strategy of the server-run bots ``thousand new`` seats when none is named."""
     rules_in_words: tuple[str, ...] = field(default=())
-    """The game's rules in a few paragraphs, for the help screen."""
+    """The game's rules in a few paragraphs, for the help screen: catalogue keys."""
     app: str = ""
     """``module:Class`` of the game's full-screen UI (imported when it runs: Textual is heavy)."""

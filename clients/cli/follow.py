@@ -14,8 +14,9 @@ from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
 from clients.cli.rules_text import clock_lines
 from clients.connection import in_words
-from clients.fairness import catch_up, checker_for, deals_label
+from clients.fairness import catch_up, checker_for, deals_label, verdict_words
 from clients.games import game_of
+from clients.i18n import current, t
 from clients.messages import (
     ConnectionLost,
     EventMessage,
@@ -37,6 +38,15 @@ A = TypeVar("A")
 E = TypeVar("E")
 
 
+def notice_words(notice: TableNotice, name: str) -> str:
+    """A table's notice in words, from its case in the contract (``notice.<kind>``) and the seat's name; a
+    case this client does not know yet is named as such."""
+    key = f"notice.{notice.kind}{'_' + notice.detail if notice.detail else ''}"
+    if notice.kind and current().has(key):
+        return t(key, name=name, message=notice.message)
+    return t("notice.unknown", kind=notice.kind or notice.text)
+
+
 def display_names(table: pb.Table) -> list[str]:
     return [
         display_name(s.seat, s.kind == pb.SEAT_KIND_BOT, s.strategy or s.player_name, s.taken)
@@ -47,10 +57,10 @@ def display_names(table: pb.Table) -> list[str]:
 def display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
     """``Ann (seat 0)``, ``greedy bot (seat 1)``, or ``seat 2`` while nobody sits there."""
     if bot:
-        return f"{name} bot (seat {seat})"
+        return t("seat.bot", name=name, seat=seat)
     if taken and name:
-        return f"{name} (seat {seat})"
-    return f"seat {seat}"
+        return t("seat.player", name=name, seat=seat)
+    return t("seat.numbered", seat=seat)
 
 
 class Follower(Generic[V, A, E]):
@@ -115,7 +125,7 @@ class Follower(Generic[V, A, E]):
         return self.turn.legal_actions if self.my_turn and self.turn is not None else ()
 
     def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) else t("seat.numbered", seat=seat)
 
     # ------------------------------------------------------------------ feeding
 
@@ -127,9 +137,9 @@ class Follower(Generic[V, A, E]):
         if not self._announced:
             self._announced = True
             table = item.table if isinstance(item, Snapshot) else self.table
-            out.append(f"({deals_label(table)})")
+            out.append(t("cli.aside", text=deals_label(table)))
             if table.HasField("time_control"):  # the clocks are the table's rules, for every seat alike
-                out += [f"({line})" for line in clock_lines(table)]
+                out += [t("cli.aside", text=line) for line in clock_lines(table)]
         match item:
             case Snapshot(sequence, table, view, turn, deal):
                 self.table = table
@@ -142,7 +152,7 @@ class Follower(Generic[V, A, E]):
                     self.standings = tuple(getattr(view, "standings", ()))
                 self._take_turn(turn)
                 self.finished = table.status == pb.TABLE_STATUS_FINISHED
-                out.append(f"(joined the table at event {sequence})")
+                out.append(t("cli.joined_at", sequence=sequence))
                 out += catch_up(self.deals, deal)  # the deal in progress is checked when it is revealed
                 self.batch_ended = True
             case EventMessage(sequence, event, turn):
@@ -155,10 +165,10 @@ class Follower(Generic[V, A, E]):
             case ConnectionLost(error, attempt):
                 self.connected = False
                 if attempt & (attempt - 1) == 0:  # the 1st, 2nd, 4th, 8th... attempt: not a line a second
-                    out.append(f"(connection lost: {in_words(error)}; trying again, attempt {attempt})")
+                    out.append(t("cli.connection_lost", why=in_words(error), attempt=attempt))
             case Reconnected():
                 self.connected = True
-                out.append("(reconnected: nothing was missed)")
+                out.append(t("cli.reconnected"))
         self.lines.extend(out)
         return out
 
@@ -174,7 +184,7 @@ class Follower(Generic[V, A, E]):
         verdict = self.deals.see(event, sequence)
         if verdict is not None:
             out += self.transcript.flush()
-            out.append(verdict)
+            out.append(verdict_words(verdict))
         row = self.scorer.see(event, self.tracker.view)
         if row is not None:
             out += self.transcript.flush()
@@ -190,28 +200,24 @@ class Follower(Generic[V, A, E]):
         """A seat's news in words, with the seat's name."""
         if isinstance(event, SeatTaken):
             self._rename(event.seat, display_name(event.seat, event.bot, event.player_name, True))
-            return f"{self.name(event.seat)} sits down"
+            return t("notice.sits_down", name=self.name(event.seat))
         if isinstance(event, SeatReleased):
             left = self.name(event.seat)
-            self._rename(event.seat, f"seat {event.seat}")
-            if left == f"seat {event.seat}":
-                return f"seat {event.seat} is free again"
-            return f"{left} leaves; seat {event.seat} is free"
+            free = t("seat.numbered", seat=event.seat)
+            self._rename(event.seat, free)
+            if left == free:
+                return t("notice.seat_free_again", seat=event.seat)
+            return t("notice.leaves", name=left, seat=event.seat)
         seat = event.seat
-        if seat is None:
-            return event.text
-        if event.kind == "seat_reclaimed":
+        if event.kind == "seat_reclaimed" and seat is not None:
             self.away.discard(seat)
-        elif event.kind == "seat_taken_over":
+        elif event.kind == "seat_taken_over" and seat is not None:
             self.away.add(seat)
-        prefix = f"seat {seat}"
-        return (
-            self.name(seat) + event.text.removeprefix(prefix) if event.text.startswith(prefix) else event.text
-        )
+        return notice_words(event, "" if seat is None else self.name(seat))
 
     def _rename(self, seat: int, name: str) -> None:
         while len(self.names) <= seat:
-            self.names.append(f"seat {len(self.names)}")
+            self.names.append(t("seat.numbered", seat=len(self.names)))
         self.names[seat] = name
 
     def _take_turn(self, turn: Turn[V, A] | None) -> None:

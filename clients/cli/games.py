@@ -10,6 +10,7 @@ from clients.cli.blagogo_cli import BLAGOGO_CLI
 from clients.cli.entry import CliGame
 from clients.cli.thousand_cli import THOUSAND_CLI
 from clients.games import AnyGame
+from clients.i18n import t
 
 AnyCliGame: TypeAlias = CliGame[Any, Any, Any]
 
@@ -21,7 +22,7 @@ def cli_game_of(game: AnyGame) -> AnyCliGame:
     """The terminal client's entry of a game; ValueError for a game it cannot show."""
     entry = _BY_GAME.get(game.kind)
     if entry is None:
-        raise ValueError(f"the terminal client cannot show {game.title} yet")
+        raise ValueError(t("cli.cannot_show", game=t(f"term.game_{game.name}")))
     return entry
 
 

@@ -38,13 +38,15 @@ from clients.cli.options import (
     build_parser,
     connection_from_args,
     default_name,
+    language_of,
     rules_from_args,
     time_control_from_args,
 )
 from clients.cli.plain import PlainClient
 from clients.cli.text import table_line
-from clients.errors import ServerError
+from clients.errors import ServerError, error_words
 from clients.games import table_rules
+from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
 from clients.seats import SeatKeeper
 from clients.session import OPEN, TableSession, new_invite_code
@@ -79,7 +81,7 @@ async def list_tables(args: argparse.Namespace, stdout: TextIO) -> int:
     async with _session(args) as session:
         tables = await session.list_tables(only_open_seats=args.open, limit=args.limit)
     if not tables:
-        print("No tables. Start one with: thousand new", file=stdout)
+        print(t("cli.no_tables"), file=stdout)
     for table in tables:
         print(table_line(table, table_rules(table)), file=stdout)
     return 0
@@ -89,14 +91,14 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     try:
         rules = rules_from_args(args)
     except RulesError as error:
-        print(f"thousand new: impossible rules: {error}", file=sys.stderr)
+        print(t("cli.impossible_rules", error=str(error)), file=sys.stderr)
         return EXIT_USAGE
     bots = rules.players - 1 if args.bots is None else args.bots
     if not 0 <= bots < rules.players:
-        print(f"thousand new: --bots must be 0 to {rules.players - 1}: one seat is yours", file=sys.stderr)
+        print(t("cli.bots_range", most=rules.players - 1), file=sys.stderr)
         return EXIT_USAGE
     if args.clock is not None and args.clock <= 0:
-        print("thousand new: --clock must be a positive number of seconds", file=sys.stderr)
+        print(t("cli.clock_positive"), file=sys.stderr)
         return EXIT_USAGE
     async with _session(args) as session:
         strategy = args.strategy or cli_game_named(args.game).default_bot
@@ -113,14 +115,18 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             invite_code=invite,
         )
         seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
-        print(f"Table {table.table_id} created; you sit in seat {seat}.", file=stdout)
+        print(t("cli.table_created", table=table.table_id, seat=seat), file=stdout)
         if invite:
-            print(f"It is private: not listed to others. Invite code: {invite}", file=stdout)
+            print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
-        if waiting:
-            others = "another player" if waiting == 1 else f"{waiting} more players"
-            join = f"thousand join {table.table_id}" + (f" --invite {invite}" if invite else "")
-            print(f"Waiting for {others}: {join}", file=stdout, flush=True)
+        if waiting and invite:
+            print(
+                t("cli.waiting_players_invite", count=waiting, table=table.table_id, invite=invite),
+                file=stdout,
+                flush=True,
+            )
+        elif waiting:
+            print(t("cli.waiting_players", count=waiting, table=table.table_id), file=stdout, flush=True)
         return await play(session, args.plain, stdin, stdout)
 
 
@@ -130,16 +136,16 @@ async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
             args.table, args.seat, _name(args, session), invite_code=args.invite
         )  # a seat of yours keeps its name
         if session.resumed:
-            print(f"You are back in seat {seat} of table {args.table}.", file=stdout)
+            print(t("cli.back_in_seat", seat=seat, table=args.table), file=stdout)
         else:
-            print(f"You sit in seat {seat} of table {args.table}.", file=stdout)
+            print(t("cli.sit_in_seat", seat=seat, table=args.table), file=stdout)
         return await play(session, args.plain, stdin, stdout)
 
 
 async def watch_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     async with _session(args) as session:
         await session.watch(args.table)
-        print(f"Watching table {args.table}.", file=stdout)
+        print(t("cli.watching_table", table=args.table), file=stdout)
         return await play(session, args.plain, stdin, stdout)
 
 
@@ -148,13 +154,11 @@ async def leave_table(args: argparse.Namespace, stdout: TextIO) -> int:
         assert session.keeper is not None
         kept = session.keeper.find(session.connection.key, args.table)
         if kept is None:
-            print(
-                f"thousand leave: you hold no seat at table {args.table} (on this machine)", file=sys.stderr
-            )
+            print(t("cli.no_seat_held", table=args.table), file=sys.stderr)
             return EXIT_ERROR
         session.attach(args.table, kept.seat, kept.token)
         await session.leave()
-        print(f"You left seat {kept.seat} of table {args.table}.", file=stdout)
+        print(t("cli.left_seat", seat=kept.seat, table=args.table), file=stdout)
     return 0
 
 
@@ -165,7 +169,7 @@ async def export_table(args: argparse.Namespace, stdout: TextIO) -> int:
         print(record, file=stdout)
     else:
         Path(args.out).write_text(record + "\n", encoding="utf-8")
-        print(f"Wrote the game record of table {args.table} to {args.out}.", file=stdout)
+        print(t("cli.wrote_record", table=args.table, path=args.out), file=stdout)
     return 0
 
 
@@ -183,13 +187,9 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     finally:
         seat = session.seat
         if seat is not None and not session.finished:
-            print(
-                f"Your seat {seat} is kept: `thousand join {session.table_id}` takes you back to it "
-                f"(`thousand leave {session.table_id}` gives it up).",
-                file=stdout,
-            )
+            print(t("cli.seat_kept", seat=seat, table=session.table_id), file=stdout)
             if session.invite_code:
-                print(f"The table's invite code: {session.invite_code}", file=stdout)
+                print(t("cli.table_invite_code", invite=session.invite_code), file=stdout)
 
 
 async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -222,16 +222,17 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
         if words is None and error.reason == "INVITE_INVALID":
-            words = "this table is private: ask its players for the invite code (--invite CODE)"
+            words = t("cli.invite_needed")
             if getattr(args, "invite", ""):
-                words = "the invite code is not this table's: check it with whoever invited you"
+                words = t("cli.invite_wrong")
         reason = f" [{error.reason}]" if error.reason else ""
-        print(f"thousand {args.command}: {words or error.message}{reason}", file=sys.stderr)
+        print(f"thousand {args.command}: {words or error_words(error)}{reason}", file=sys.stderr)
         return EXIT_ERROR
     raise AssertionError(args.command)
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    use(language_of(argv) or language_from_env())
     args = build_parser().parse_args(argv)
     try:
         return asyncio.run(run(args, stdin or sys.stdin, stdout or sys.stdout))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Sequence
 from dataclasses import fields, replace
 from enum import Enum
 from typing import Any, Final
@@ -18,6 +20,7 @@ from clients.cli.games import CLI_GAMES, cli_game_named
 from clients.cli.rules_text import label
 from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
 from clients.games import GameRules
+from clients.i18n import LANGUAGES, NAMES, t
 from clients.logins import LoginKeeper
 from engine import RulesError
 from thousand.v1 import table_service_pb2 as pb
@@ -43,27 +46,24 @@ def _dest(game: str, name: str) -> str:
 
 
 def add_rule_options(parser: argparse.ArgumentParser, game: str) -> None:
-    title = cli_game_named(game).game.title
-    group = parser.add_argument_group(
-        f"{title} rules (with --game {game}): every variant of the specification; unset means its default"
-    )
+    group = parser.add_argument_group(t("help.rules_group", game=t(f"term.game_{game}"), name=game))
     for name, default in _rule_fields(game):
         flag = "--" + name.replace("_", "-")
         what = label(name)
         if isinstance(default, bool):
             group.add_argument(
                 flag, dest=_dest(game, name), action=argparse.BooleanOptionalAction, default=None,
-                help=f"{what} (default: {'yes' if default else 'no'})",
+                help=t("help.rule_default", what=what, default=t("cli.yes") if default else t("cli.no")),
             )  # fmt: skip
         elif isinstance(default, Enum):
             group.add_argument(
                 flag, dest=_dest(game, name), choices=[m.value for m in type(default)], default=None,
-                help=f"{what} (default: {default.value})",
+                help=t("help.rule_default", what=what, default=default.value),
             )  # fmt: skip
         else:
             group.add_argument(
                 flag, dest=_dest(game, name), type=int, metavar="N", default=None,
-                help=f"{what} (default: {default})",
+                help=t("help.rule_default", what=what, default=str(default)),
             )  # fmt: skip
 
 
@@ -85,7 +85,7 @@ def rules_from_args(args: argparse.Namespace) -> GameRules:
             continue
         for name in _chosen(args, other):
             flag = "--" + name.replace("_", "-")
-            raise RulesError(name, f"{flag} is a rule of {other}, not of {game}")
+            raise RulesError(name, t("help.rule_of_other", flag=flag, other=other, game=game))
     rules: GameRules = cli_game_named(game).game.rules_type(players=args.players, **_chosen(args, game))
     return rules
 
@@ -127,27 +127,40 @@ def _connection_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """The server options; after the command they leave unset what was set before it (argparse.SUPPRESS)."""
     unset = None if top else argparse.SUPPRESS
     parser.add_argument(
+        "--lang", choices=LANGUAGES, default=unset,
+        help=t("cli.help_lang", languages=", ".join(f"{code} ({NAMES[code]})" for code in LANGUAGES)),
+    )  # fmt: skip
+    parser.add_argument(
         "--server", metavar="HOST:PORT[,HOST:PORT...]", default=unset,
-        help="the game server, or several nodes of a cluster, which the client follows a table across"
-        f" (default: $THOUSAND_SERVER, else {DEFAULT_SERVER})",
+        help=t("help.server", server=DEFAULT_SERVER),
     )  # fmt: skip
     parser.add_argument(
         "--tls", action="store_true", default=unset or False,
-        help="speak TLS to the server (or $THOUSAND_TLS=1)",
+        help=t("help.tls"),
     )  # fmt: skip
     parser.add_argument(
         "--tls-ca", metavar="PEM", default=unset,
-        help="certificates to trust for a server's TLS (a private CA; or $THOUSAND_TLS_CA); implies --tls",
+        help=t("help.tls_ca"),
     )  # fmt: skip
     parser.add_argument(
         "--connect-timeout", metavar="SECONDS", type=float, default=unset,
-        help=f"how long to try a server that does not answer (default {CONNECT_TIMEOUT:g})",
+        help=t("help.connect_timeout", seconds=CONNECT_TIMEOUT),
     )  # fmt: skip
     parser.add_argument(
         "--player-token", metavar="TOKEN", default=unset,
-        help="play as this player (a player token or an OpenID Connect token; or $THOUSAND_PLAYER_TOKEN;"
-        " default: your `thousand login` on that server, if any)",
+        help=t("help.player_token"),
     )  # fmt: skip
+
+
+def language_of(argv: Sequence[str] | None) -> str | None:
+    """The language ``--lang`` asks for, read before the parser is built (its help is in that language);
+    None when not given. An unknown language is left to the parser, which names the known ones."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    for i, word in enumerate(words):
+        value = words[i + 1] if word == "--lang" and i + 1 < len(words) else word.removeprefix("--lang=")
+        if (word == "--lang" or word.startswith("--lang=")) and value in LANGUAGES:
+            return value
+    return None
 
 
 def default_name() -> str:
@@ -158,129 +171,94 @@ def build_parser() -> argparse.ArgumentParser:
     server = argparse.ArgumentParser(add_help=False)
     _connection_options(server, top=False)
     play = argparse.ArgumentParser(add_help=False)
-    play.add_argument("--plain", action="store_true", help="line mode for scripts and screen readers")
+    play.add_argument("--plain", action="store_true", help=t("help.plain"))
 
     parser = argparse.ArgumentParser(
         prog="thousand",
-        description="Play Thousand or 1000 Blagogo on a game server: list tables, start one with bots, "
-        "join, watch. Your seats are kept on this machine: `thousand join TABLE` takes you back to yours.",
+        description=t("help.description"),
     )
     _connection_options(parser, top=True)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    tables = commands.add_parser("tables", parents=[server], help="list the tables")
-    tables.add_argument("--open", action="store_true", help="only tables with a free seat")
-    tables.add_argument("--limit", type=int, default=50, help="at most this many tables (default 50)")
+    tables = commands.add_parser("tables", parents=[server], help=t("help.tables"))
+    tables.add_argument("--open", action="store_true", help=t("help.open"))
+    tables.add_argument("--limit", type=int, default=50, help=t("help.limit"))
 
-    new = commands.add_parser(
-        "new", parents=[server, play], help="create a table with bots, sit down and play"
-    )
-    new.add_argument("--game", choices=GAMES, default=GAMES[0], help=f"default {GAMES[0]}")
+    new = commands.add_parser("new", parents=[server, play], help=t("help.new"))
+    new.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
     new.add_argument(
         "--players", type=int, default=3, choices=range(2, 9), metavar="N",
-        help="Thousand 2 to 4, 1000 Blagogo 2 to 8 (default 3)",
+        help=t("help.players"),
     )  # fmt: skip
     new.add_argument(
         "--bots", type=int, default=None,
-        help="server-run bot seats (default: all but yours); the other seats stay open for people",
+        help=t("help.bots"),
     )  # fmt: skip
-    defaults = ", ".join(f"{e.default_bot} for {e.game.title}" for e in CLI_GAMES)
-    new.add_argument("--strategy", default=None, help=f"the bots' strategy (default: {defaults})")
+    defaults = ", ".join(
+        t("help.strategy_for", bot=e.default_bot, game=t(f"term.game_{e.game.name}")) for e in CLI_GAMES
+    )
+    new.add_argument("--strategy", default=None, help=t("help.strategy", defaults=defaults))
     new.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="a practice table dealt from this seed, marked seeded for everyone: whoever knows it knows"
-        " every card (default: fair deals)",
+        help=t("help.seed"),
     )
-    new.add_argument(
-        "--first-dealer", type=int, default=None, help="the first dealer's seat (default: drawn)"
-    )
-    new.add_argument("--name", default=None, help="your name at the table (default: your last, or $USER)")
-    new.add_argument(
-        "--private", action="store_true",
-        help="a private table: not listed to others, and joined only with the invite code printed",
-    )  # fmt: skip
-    clocks = new.add_argument_group("clocks")
-    clocks.add_argument("--clock", type=float, metavar="SECONDS", help="a turn clock: seconds per move")
+    new.add_argument("--first-dealer", type=int, default=None, help=t("help.first_dealer"))
+    new.add_argument("--name", default=None, help=t("help.name"))
+    new.add_argument("--private", action="store_true", help=t("help.private"))
+    clocks = new.add_argument_group(t("help.clocks"))
+    clocks.add_argument("--clock", type=float, metavar="SECONDS", help=t("help.clock"))
     clocks.add_argument(
         "--time-bank", type=float, metavar="SECONDS", default=0.0,
-        help="with --clock: extra seconds each seat may draw on over the whole game (default 0)",
+        help=t("help.time_bank"),
     )  # fmt: skip
     clocks.add_argument(
         "--on-timeout", choices=POLICIES, default="one-move",
-        help="with --clock, when a move's time runs out the server's bot: makes that one move (one-move, the "
-        "default), plays the seat until its player is back (until-back), or to the end (forfeit)",
+        help=t("help.on_timeout"),
     )  # fmt: skip
     clocks.add_argument(
         "--bot-pace", type=float, metavar="SECONDS",
-        help="seconds the server's bots take at least over each move here (default: the server's)",
+        help=t("help.bot_pace"),
     )  # fmt: skip
     for game in GAMES:
         add_rule_options(new, game)
 
-    join = commands.add_parser(
-        "join", parents=[server, play], help="take a seat at a table (back to yours, if you had one) and play"
-    )
-    join.add_argument("table", help="the table's id (see `thousand tables`)")
-    join.add_argument("--seat", type=int, default=None, help="the seat to take (default: yours, or any free)")
-    join.add_argument("--name", default=None, help="your name at the table (default: as before, or $USER)")
-    join.add_argument("--invite", metavar="CODE", default="", help="a private table's invite code")
+    join = commands.add_parser("join", parents=[server, play], help=t("help.join"))
+    join.add_argument("table", help=t("help.table"))
+    join.add_argument("--seat", type=int, default=None, help=t("help.seat"))
+    join.add_argument("--name", default=None, help=t("help.join_name"))
+    join.add_argument("--invite", metavar="CODE", default="", help=t("help.invite"))
 
-    watch = commands.add_parser("watch", parents=[server, play], help="follow a table as a spectator")
-    watch.add_argument("table", help="the table's id (see `thousand tables`)")
+    watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
+    watch.add_argument("table", help=t("help.table"))
 
-    leave = commands.add_parser("leave", parents=[server], help="give up your seat at a table")
-    leave.add_argument("table", help="the table's id")
+    leave = commands.add_parser("leave", parents=[server], help=t("help.leave"))
+    leave.add_argument("table", help=t("help.table_id"))
 
     export = commands.add_parser(
         "export",
         parents=[server],
-        help="write a finished table's game record (JSON) that replays exactly",
-        description="Write a finished table's game record (the JSON format of docs/protocol.md), fetched "
-        "from the server (ExportTable). An operator can also read it from the server's database file with "
-        "thousand-export, unfinished tables included.",
+        help=t("help.export"),
+        description=t("help.export_description"),
     )
-    export.add_argument("table", help="the table's id (see `thousand tables`)")
-    export.add_argument("--out", default="-", help="file to write ('-': standard output, the default)")
+    export.add_argument("table", help=t("help.table"))
+    export.add_argument("--out", default="-", help=t("help.out"))
 
     login = commands.add_parser(
-        "login",
-        parents=[server],
-        help="sign in on the server, so that your games follow you (a guest, or your account)",
-        description="Sign in on the server. With an OpenID Connect issuer in the server's sign-in options, "
-        "you approve the sign-in on the issuer's page in any browser (device flow); otherwise (or with "
-        "--guest) a guest player is made with your name. The credential is kept on this machine "
-        "(mode 0600), and every later command to this server plays as you.",
+        "login", parents=[server], help=t("help.login"), description=t("help.login_description")
     )
-    login.add_argument("--guest", action="store_true", help="a guest player, even when an issuer is offered")
-    login.add_argument(
-        "--name", default=None, help="your display name (a guest's default: your last, or $USER)"
-    )
-    login.add_argument(
-        "--locale", default=None, help="your language: en, ru, uk, be, pl (default: from $LANG)"
-    )
-    login.add_argument("--issuer", default=None, help="which of the server's issuers (default: its first)")
-    login.add_argument(
-        "--client-id", default=None,
-        help="the client id registered with the issuer (default: the audience the server names)",
-    )  # fmt: skip
-    login.add_argument(
-        "--token", default=None, help="sign in with a player token you kept (another device's: whoami)"
-    )
-    commands.add_parser("logout", parents=[server], help="forget your sign-in on the server (this machine)")
-    whoami = commands.add_parser("whoami", parents=[server], help="the player you are signed in as")
-    whoami.add_argument(
-        "--show-token", action="store_true", help="print your player token too (secret: to sign in elsewhere)"
-    )
-    games = commands.add_parser(
-        "games", parents=[server], help="your games, newest first, with their results and table ids"
-    )
-    games.add_argument("--limit", type=int, default=20, help="games per page, 1 to 100 (default 20)")
-    games.add_argument("--page", default=None, help="the page the previous listing named (older games)")
-    commands.add_parser(
-        "claim",
-        parents=[server],
-        help="make the seats you took here before signing in yours, so their games join your history",
-    )
+    login.add_argument("--guest", action="store_true", help=t("help.login_guest"))
+    login.add_argument("--name", default=None, help=t("help.login_name"))
+    login.add_argument("--locale", default=None, help=t("help.login_locale", languages=", ".join(LANGUAGES)))
+    login.add_argument("--issuer", default=None, help=t("help.login_issuer"))
+    login.add_argument("--client-id", default=None, help=t("help.login_client_id"))
+    login.add_argument("--token", default=None, help=t("help.login_token"))
+    commands.add_parser("logout", parents=[server], help=t("help.logout"))
+    whoami = commands.add_parser("whoami", parents=[server], help=t("help.whoami"))
+    whoami.add_argument("--show-token", action="store_true", help=t("help.show_token"))
+    games = commands.add_parser("games", parents=[server], help=t("help.games"))
+    games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
+    games.add_argument("--page", default=None, help=t("help.games_page"))
+    commands.add_parser("claim", parents=[server], help=t("help.claim"))
     return parser

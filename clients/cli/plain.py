@@ -16,7 +16,8 @@ from typing import Any, Final, TextIO
 
 from clients.cli.entry import Choice, SheetRow, Typed
 from clients.cli.follow import Follower
-from clients.errors import ServerError
+from clients.errors import ServerError, error_words
+from clients.i18n import t
 from clients.session import TableSession
 
 RESYNC_REASONS: Final = frozenset({"STALE_SEQUENCE", "NOT_YOUR_TURN", "GAME_OVER", "GAME_NOT_STARTED"})
@@ -31,14 +32,14 @@ class InputEndedError(Exception):
 
 def numbers(n: int) -> str:
     """How to say the numbers 1 to ``n`` in a hint."""
-    return "1" if n == 1 else f"1 to {n}"
+    return t("cli.numbers", count=n)
 
 
 def sheet_lines(sheet: Sequence[SheetRow], names: Sequence[str]) -> list[str]:
     """The score sheet as text: a line per deal, each seat's total and marks."""
     if not sheet:
-        return ["(no deal scored yet)"]
-    lines = ["Deal  " + " | ".join(names)]
+        return [t("cli.no_deal_scored")]
+    lines = [t("cli.sheet_deal").capitalize().ljust(4) + "  " + " | ".join(names)]
     for row in sheet:
         lines.append(f"{row.number:>4}  " + " | ".join(row.cells) + f"   ({row.title})")
     return lines
@@ -68,15 +69,17 @@ class PlainClient:
             scored = scored or follower.scored
             if scored and follower.batch_ended and follower.view is not None:
                 scored = False
-                self.say("Scores: " + "; ".join(self.entry.score_lines(follower.view, follower.names)))
+                self.say(
+                    t("cli.scores", scores="; ".join(self.entry.score_lines(follower.view, follower.names)))
+                )
             if follower.batch_ended and follower.my_turn:
                 try:
                     await self.ask()
                 except InputEndedError:
-                    self.say("Input ended: leaving the game.")
+                    self.say(t("cli.input_ended"))
                     return EXIT_INPUT_ENDED
         self.say()
-        self.say("Final standings")
+        self.say(t("cli.final_standings"))
         for line in self.entry.standings_lines(follower.standings, follower.names):
             self.say(line)
         return 0
@@ -105,14 +108,14 @@ class PlainClient:
                 self.say(line)
         turn = follower.turn
         left = turn.seconds_left() if turn is not None else None
-        clock = "" if left is None else f" ({max(0, round(left))} seconds left)"
-        self.say(f"Your turn{clock}. Choose an action (type its number, then Enter):")
+        seconds = -1 if left is None else max(0, round(left))
+        self.say(t("cli.plain_your_turn", left=seconds))
         self.show(menu)
         extra = self.entry.typing_help(view, actions)
         if extra:
             self.say(extra)
         while True:
-            self.say(f"Your choice (1-{len(menu)}{', or words' if extra else ''}):")  # scripts read this line
+            self.say(t("cli.your_choice", count=len(menu), words="yes" if extra else "no"))  # scripts read it
             text = await self.read_line()
             try:
                 action = await self.parse(text, menu, actions)
@@ -124,12 +127,11 @@ class PlainClient:
             try:
                 await self.session.submit(action)
             except ServerError as error:
-                rule = f" [{error.rule}]" if error.rule else f" [{error.reason}]" if error.reason else ""
-                self.say(f"Rejected: {error.message}{rule}")
+                self.say(t("cli.rejected", why=error_words(error), code=error.rule or error.reason))
                 if error.reason in RESYNC_REASONS:
                     return False
                 continue
-            self.say(f"You chose: {self.entry.label(action, names)}")
+            self.say(t("cli.you_chose", action=self.entry.label(action, names)))
             return True
 
     def show(self, menu: Sequence[Choice[Any]]) -> None:
@@ -149,14 +151,14 @@ class PlainClient:
         action = await self.entry.read(typed)
         if action is not None:
             return action
-        what = "one of the actions" if text.isdigit() else "something this game reads"
-        raise ValueError(f"{text!r} is not {what}: type a number from {numbers(len(menu))}.")
+        raise ValueError(t("cli.not_an_action", text=text, number="yes" if text.isdigit() else "no",
+                           numbers=numbers(len(menu))))  # fmt: skip
 
     async def follow_up(self, choice: Choice[Any]) -> Any:
         """The action of a chosen line, asking its second question if it has one (0 goes back)."""
         if choice.action is not None:
             return choice.action
-        self.say(f"{choice.question} (type its number, 0 to choose again):")
+        self.say(t("cli.second_question", question=choice.question))
         self.show(choice.then)
         while True:
             text = await self.read_line()
@@ -164,4 +166,4 @@ class PlainClient:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(choice.then):
                 return choice.then[int(text) - 1].action
-            self.say(f"{text!r} is not one of them: type a number from {numbers(len(choice.then))}, or 0.")
+            self.say(t("cli.not_one_of_them", text=text, numbers=numbers(len(choice.then))))

@@ -4,16 +4,32 @@ the deal's tricks) and a question with a line to answer it (a joker's meaning, a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from clients.i18n import t
+
 SUIT_PATTERN = r"(?:10|[2-9JQKA])?[♥♦]'?"
+
+
+def localize_bindings(node: DOMNode) -> None:
+    """Put the descriptions of a screen's or app's keys (catalogue keys in ``BINDINGS``, as ``cli.key_quit``)
+    into the chosen language: the footer shows them. ``BINDINGS`` are read when the class is made, before the
+    player's language is known, so each instance translates its own copy of them."""
+    bindings = node._bindings.key_to_bindings
+    for key, listed in bindings.items():
+        bindings[key] = [
+            replace(b, description=t(b.description)) if b.description.startswith("cli.") else b
+            for b in listed
+        ]
 
 
 def coloured(line: str) -> Text:
@@ -26,7 +42,9 @@ def coloured(line: str) -> Text:
 class TextScreen(ModalScreen[None]):
     """A page of text over the table, scrolled with the arrow keys; Escape (or its key again) closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1,s,t", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1,s,t", "close", "cli.key_close")
+    ]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll { width: 100%; max-width: 100; height: 90%; border: thick $accent;
@@ -35,12 +53,13 @@ class TextScreen(ModalScreen[None]):
 
     def __init__(self, title: str, lines: Sequence[str]) -> None:
         super().__init__()
+        localize_bindings(self)
         self.title_text = title
         self.lines = list(lines)
 
     def compose(self) -> ComposeResult:
         text = Text(self.title_text + "\n\n", style="bold")
-        for line in [*self.lines, "", "Escape closes this page."]:
+        for line in [*self.lines, "", t("cli.escape_closes")]:
             text.append_text(coloured(line + "\n"))
         with VerticalScroll():
             yield Static(text)
@@ -52,7 +71,7 @@ class TextScreen(ModalScreen[None]):
 class AskScreen(ModalScreen[str | None]):
     """A small question with a line to type the answer in; Escape gives up (None)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "give_up", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "give_up", "cli.key_cancel")]
     DEFAULT_CSS = """
     AskScreen { align: center middle; }
     AskScreen > Vertical { width: 100%; max-width: 80; height: auto; border: thick $accent;
@@ -62,11 +81,12 @@ class AskScreen(ModalScreen[str | None]):
 
     def __init__(self, question: str) -> None:
         super().__init__()
+        localize_bindings(self)
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(coloured(self.question + "  (Escape cancels)"), id="question")
+            yield Static(coloured(self.question + "  " + t("cli.escape_cancels")), id="question")
             yield Input(id="answer")
 
     def on_mount(self) -> None:

@@ -33,9 +33,10 @@ from clients.cli.follow import Follower
 from clients.cli.letters import CardLetters
 from clients.cli.plain import RESYNC_REASONS, numbers
 from clients.cli.rules_text import clock_lines, rules_lines
-from clients.cli.screens import AskScreen, TextScreen, coloured
+from clients.cli.screens import AskScreen, TextScreen, coloured, localize_bindings
 from clients.cli.text import seat_name
-from clients.errors import ServerError
+from clients.errors import ServerError, error_words
+from clients.i18n import current, t
 from clients.session import TableSession
 
 FRAME_SECONDS: Final = 0.05
@@ -46,10 +47,10 @@ YIELD_EVERY: Final = 64
 """Stream items read between two chances for the keyboard and the screen."""
 
 BINDINGS: Final[list[BindingType]] = [
-    Binding("question_mark,f1", "help", "Rules & keys"),
-    Binding("q", "quit", "Quit"),
-    Binding("enter", "confirm", "Choose", show=False, priority=True),
-    Binding("escape", "drop", "Back", show=False, priority=True),
+    Binding("question_mark,f1", "help", "cli.key_help"),
+    Binding("q", "quit", "cli.key_quit"),
+    Binding("enter", "confirm", "cli.key_choose", show=False, priority=True),
+    Binding("escape", "drop", "cli.key_back", show=False, priority=True),
     *[Binding(d, f"digit('{d}')", d, show=False, priority=True) for d in "0123456789"],
     *[
         Binding(key, f"move('{move}')", show=False, priority=True)
@@ -74,13 +75,10 @@ CSS: Final = """
 """
 """The panels every table UI has; each game adds its own."""
 
-KEYS_HELP: Final = (
-    "1-9, 0     type an action's number (or a bid's amount), then Enter",
-    "↑ ↓ Enter  move through the actions and choose one",
-    "Escape     forget what was typed or picked; back from a second question",
-    "? or F1    this page",
-    "q          quit: your seat is kept, `thousand join TABLE` takes you back to it",
-)
+
+def keys_help() -> tuple[str, ...]:
+    """The keys of every table UI, for the help page."""
+    return tuple(t(f"cli.keys_{key}") for key in ("digits", "arrows", "escape", "help", "quit"))
 
 
 class TableApp(App[int]):
@@ -91,15 +89,19 @@ class TableApp(App[int]):
     (:meth:`pick`)."""
 
     TITLES: ClassVar[dict[str, str]] = {}
+    """The panels' titles: a catalogue key each."""
     LEFT: ClassVar[tuple[str, ...]] = ("table", "hand")
     RIGHT: ClassVar[tuple[str, ...]] = ()
     LETTERS: ClassVar[str] = ""
     """The keys that name the cards of the hand (none of them a command)."""
     KEYS: ClassVar[tuple[str, ...]] = ()
-    """The game's own keys, for the help page."""
+    """The game's own keys, for the help page: a catalogue key each."""
 
     def __init__(self, session: TableSession) -> None:
         super().__init__()
+        localize_bindings(self)
+        self.use_command_palette = current().lang == "en"
+        """Textual's command palette speaks English only: offered in English alone."""
         assert session.table is not None, "join or watch the table first"
         self.session = session
         self.follower: Follower[Any, Any, Any] = Follower(session.seat, session.table, session.deals.witness)
@@ -159,17 +161,18 @@ class TableApp(App[int]):
                 for panel in self.RIGHT:
                     yield Static(id=panel)
                 yield RichLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
-        yield Footer()
+        yield Footer(show_command_palette=self.use_command_palette)
 
     def on_mount(self) -> None:
+        self.title = t(f"term.game_{self.entry.game.name}")
         seat = self.session.seat
-        who = "spectator" if seat is None else f"seat {seat}"
+        who = t("cli.spectator") if seat is None else t("seat.numbered", seat=seat)
         table = self.session.table
-        seeded = " — SEEDED practice table" if table is not None and table.seeded else ""
-        self.sub_title = f"table {self.session.table_id} — you: {who}{seeded}"
-        titles = {**self.TITLES, "#hand": "Your hand" if seat is not None else "Hands"}
-        for selector, title in titles.items():
-            self.query_one(selector).border_title = title
+        seeded = "yes" if table is not None and table.seeded else "no"
+        self.sub_title = t("cli.sub_title", table=self.session.table_id, who=who, seeded=seeded)
+        titles = {**self.TITLES, "#hand": "cli.panel_hand" if seat is not None else "cli.panel_hands"}
+        for selector, key in titles.items():
+            self.query_one(selector).border_title = t(key)
         self.query_one("#actions", OptionList).focus()
         self.run_worker(self.follow(), group="stream", exit_on_error=False)
         self.set_interval(FRAME_SECONDS, self.frame)
@@ -186,8 +189,8 @@ class TableApp(App[int]):
                 if read % YIELD_EVERY == 0:
                     await asyncio.sleep(0)  # the keyboard and the frames get their turn in a burst
         except ServerError as error:
-            self._pending.append(f"(stream ended: {error.message})")
-            self.problem = f"The table is lost: {error.message}"
+            self._pending.append(t("cli.stream_ended", why=error_words(error)))
+            self.problem = t("cli.table_lost", why=error_words(error))
         self._dirty = True
 
     def frame(self) -> None:
@@ -253,47 +256,50 @@ class TableApp(App[int]):
         if self.note:
             problem.append(f"\n{self.note}", style="bold yellow")
         if self.submitting:
-            return Text("Sending…")
+            return Text(t("cli.sending"))
         if f.finished:
-            text = Text("Game over. ", style="bold green")
-            text.append("Final standings: " + "; ".join(self.entry.standings_lines(f.standings, f.names)))
-            text.append("\nPress q to quit.")
+            text = Text(t("cli.game_over") + " ", style="bold green")
+            standings = "; ".join(self.entry.standings_lines(f.standings, f.names))
+            text.append(t("cli.final_standings_line", standings=standings))
+            text.append("\n" + t("cli.press_q"))
             return text
         if self.offered:
             if self.level is not None:
                 text = Text(f"{self.level.question} ", style="bold yellow")
-                text.append(f"Type {numbers(len(self.level.then))} and Enter, or Escape to go back.")
+                text.append(t("cli.answer_hint", numbers=numbers(len(self.level.then))))
             else:
-                text = Text(f"Your turn{self.clock()}: ", style="bold yellow")
-                text.append("a number (or ↑↓) and Enter")
+                text = Text(t("cli.your_turn", left=self.seconds_left()) + ": ", style="bold yellow")
+                text.append(t("cli.turn_hint"))
                 text.append(self.typing_hint())
             if self.number:
-                text.append(f"  [{self.number}…: Enter chooses]", style="bold")
+                text.append("  " + t("cli.typed_number", number=self.number), style="bold")
             return text + problem
         if f.seat is not None and f.seat in f.away:
-            text = Text("The server's bot plays your seat since your time ran out: ", style="bold red")
-            return text + Text("press r to take it back.") + problem
+            text = Text(t("cli.bot_plays_you") + " ", style="bold red")
+            return text + Text(t("cli.press_r")) + problem
         return self.waiting_text() + problem
 
     def typing_hint(self) -> str:
         words = self.entry.typing_help(self.follower.view, self.offered)
         return f". {words}" if words else "."
 
-    def clock(self) -> str:
-        """The seconds left on the turn's clock, as `` (12 s left)``; "" without a clock."""
+    def seconds_left(self) -> int:
+        """The whole seconds left on the turn's clock; -1 without a clock (the messages say nothing then)."""
         turn = self.follower.turn
         left = turn.seconds_left() if turn is not None else None
-        return "" if left is None else f" ({max(0, round(left))} s left)"
+        return -1 if left is None else max(0, round(left))
 
     def waiting_text(self) -> Text:
         f = self.follower
         if f.seat is None:
-            return Text("Watching (spectator).")
+            return Text(t("cli.watching"))
         to_act = getattr(f.view, "to_act", None)
         if to_act is not None and to_act != f.seat:
-            bot = " (the server's bot plays it now)" if to_act in f.away else ""
-            return Text(f"Waiting for {seat_name(f.names, to_act)}{bot}…{self.clock()}")
-        return Text("Waiting…")
+            bot = "yes" if to_act in f.away else "no"
+            return Text(
+                t("cli.waiting_for", name=seat_name(f.names, to_act), bot=bot, left=self.seconds_left())
+            )
+        return Text(t("cli.waiting"))
 
     def can_choose(self) -> bool:
         return bool(self.offered) and not self.submitting
@@ -346,7 +352,7 @@ class TableApp(App[int]):
             return
         highlighted = self.query_one("#actions", OptionList).highlighted
         if highlighted is None:
-            self.mistake("Nothing is chosen: type a number, or move to a line with ↑↓, then press Enter.")
+            self.mistake(t("cli.nothing_chosen"))
             return
         self.choose_line(highlighted)
 
@@ -357,7 +363,7 @@ class TableApp(App[int]):
             self.choose_line(int(text) - 1)
             return
         if self.level is not None:
-            self.mistake(f"There is no answer {text}: type {numbers(len(lines))}, or Escape to go back.")
+            self.mistake(t("cli.no_such_answer", text=text, numbers=numbers(len(lines))))
             return
         self.run_worker(self.read_typed(text), group="typed", exclusive=True, exit_on_error=False)
 
@@ -370,8 +376,7 @@ class TableApp(App[int]):
             return
         if action is None:
             count = len(self.lines())
-            hint = "There is only one action: type 1" if count == 1 else f"There is no action {text}"
-            self.mistake(f"{hint}." if count == 1 else f"{hint}: type {numbers(count)}.")
+            self.mistake(t("cli.no_such_action", text=text, count=count, numbers=numbers(count)))
             return
         self.send(action)
 
@@ -429,7 +434,7 @@ class TableApp(App[int]):
         try:
             await self.session.reclaim()
         except ServerError as error:
-            self.mistake(f"Could not take the seat back: {error.message}")
+            self.mistake(t("cli.reclaim_failed", why=error_words(error)))
 
     # ------------------------------------------------------------------ sending
 
@@ -437,7 +442,7 @@ class TableApp(App[int]):
         self.submitting = True
         self.problem = None
         self.note = None
-        self._pending.append(f"(you choose: {self.entry.label(action, self.follower.names)})")
+        self._pending.append(t("cli.you_choose", action=self.entry.label(action, self.follower.names)))
         self.redraw()
         self.run_worker(self.submit(action), group="submit", exclusive=True, exit_on_error=False)
 
@@ -445,9 +450,9 @@ class TableApp(App[int]):
         try:
             await self.session.submit(action)
         except ServerError as error:
-            why = f" [{error.rule}]" if error.rule else ""
-            self.problem = f"Rejected: {error.message}{why}"
-            self._pending.append(f"(rejected: {error.message}{why})")
+            code = error.rule or ""
+            self.problem = t("cli.rejected", why=error_words(error), code=code)
+            self._pending.append(t("cli.rejected_log", why=error_words(error), code=code))
             if error.reason in RESYNC_REASONS:
                 self.follower.turn = None  # the stream brings the table's new state and turn
         else:
@@ -466,19 +471,20 @@ class TableApp(App[int]):
         f = self.follower
         rules = getattr(f.view, "rules", None) or self.entry.game.rules_of(f.table)
         return [
-            *self.entry.rules_in_words,
+            *(t(key) for key in self.entry.rules_in_words),
             *([""] if self.entry.rules_in_words else []),
-            "This table's rules:",
+            t("cli.table_rules"),
             *rules_lines(rules),
             *clock_lines(f.table),
             "",
-            "Keys:",
-            *self.KEYS,
-            *KEYS_HELP,
+            t("cli.keys"),
+            *(t(key) for key in self.KEYS),
+            *keys_help(),
         ]
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(f"{self.entry.game.title}: the rules and the keys", self.help_lines()))
+        game = t(f"term.game_{self.entry.game.name}")
+        self.push_screen(TextScreen(t("cli.help_title", game=game), self.help_lines()))
 
     async def action_quit(self) -> None:
         self.exit(0)

@@ -11,68 +11,70 @@ from typing import Final, assert_never
 
 from clients.cli.rules_text import changed_words
 from clients.games import game_of
-from engine import Action, Phase, Rules, View
+from clients.i18n import t
+from engine import Action, DealKind, Phase, Rules, View
 from engine import actions as ea
 from engine.blagogo.rules import BlagogoRules
 from engine.cards import Card, Suit
 from engine.events import Standing
 from thousand.v1 import table_service_pb2 as pb
 
-_REDEAL_WORDS: Final = {
-    ea.RedealReason.FOUR_NINES: "four nines",
-    ea.RedealReason.WEAK_TALON: "weak talon",
-    ea.RedealReason.WEAK_HAND: "weak hand",
-}
-
-_PHASE_WORDS: Final = {
-    Phase.DARK: "dark decision",
-    Phase.AUCTION: "auction",
-    Phase.TALON_CHOICE: "talon choice",
-    Phase.EXCHANGE: "exchange",
-    Phase.CONTRACT: "contract",
-    Phase.PLAY: "play",
-    Phase.OVER: "deal over",
-}
-
-_STATUS_WORDS: Final = {
-    pb.TABLE_STATUS_WAITING: "waiting for players",
-    pb.TABLE_STATUS_PLAYING: "playing",
-    pb.TABLE_STATUS_FINISHED: "finished",
+_STATUS_KEYS: Final = {
+    pb.TABLE_STATUS_WAITING: "cli.status_waiting",
+    pb.TABLE_STATUS_PLAYING: "cli.status_playing",
+    pb.TABLE_STATUS_FINISHED: "cli.status_finished",
 }
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else t("seat.numbered", seat=seat)
+
+
+def redeal_words(reason: ea.RedealReason) -> str:
+    return t(f"term.redeal_{reason.value}")
+
+
+def phase_words(phase: Phase) -> str:
+    return t(f"term.phase_{phase.value}")
+
+
+def deal_kind_words(kind: DealKind) -> str:
+    return t(f"term.deal_{kind.value}")
 
 
 def action_label(action: Action, names: Sequence[str]) -> str:
     """What choosing ``action`` does, in words."""
     match action:
         case ea.Bid(value):
-            return f"bid {value}"
+            return t("action.thousand.bid", value=value)
         case ea.Pass():
-            return "pass"
+            return t("action.thousand.pass")
         case ea.DeclareDark():
-            return "bid 120 dark, without looking at your cards"
+            return t("action.thousand.declare_dark")
         case ea.DeclineDark():
-            return "look at your cards (no dark)"
+            return t("action.thousand.decline_dark")
         case ea.DemandRedeal(reason):
-            return f"demand a redeal: {_REDEAL_WORDS[reason]}"
+            return t("action.thousand.demand_redeal", reason=redeal_words(reason))
         case ea.ChooseTalon(index):
-            return f"take talon {index}"
+            return t("action.thousand.choose_talon", index=index)
         case ea.GiveCard(card, to):
-            return f"give {card} to {seat_name(names, to)}"
+            return t("action.thousand.give_card", card=str(card), to=seat_name(names, to))
         case ea.DiscardCard(card):
-            return f"put {card} into the other talon"
+            return t("action.thousand.discard_card", card=str(card))
         case ea.NameContract(value):
-            return f"name the contract: {value}"
+            return t("action.thousand.name_contract", value=value)
         case ea.Concede():
-            return "concede the deal (rospis)"
+            return t("action.thousand.concede")
         case ea.PlayCard(card, marriage):
             if marriage:
                 suit = card.suit
-                return f"play {card} declaring the {suit.symbol} marriage ({suit.marriage_points})"
-            return f"play {card}"
+                return t(
+                    "action.thousand.play_marriage",
+                    card=str(card),
+                    suit=suit.symbol,
+                    points=suit.marriage_points,
+                )
+            return t("action.thousand.play_card", card=str(card))
         case _:
             assert_never(action)
 
@@ -100,46 +102,49 @@ def sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 def hand_text(hand: Sequence[Card]) -> str:
     if not hand:
-        return "(no cards)"
+        return t("cli.no_cards")
     return "  ".join(" ".join(str(c) for c in cards) for _, cards in hand_by_suit(hand))
 
 
 def seats_summary(table: pb.Table) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.kind == pb.SEAT_KIND_BOT)
-    text = f"{taken}/{len(table.seats)} taken, {table.open_seats} free"
-    return text + (f" ({bots} bots)" if bots else "")
+    return t("cli.seats_summary", taken=taken, seats=len(table.seats), free=table.open_seats, bots=bots)
 
 
 def status_text(table: pb.Table) -> str:
-    return _STATUS_WORDS.get(table.status, "unknown")
+    return t(_STATUS_KEYS.get(table.status, "cli.status_unknown"))
 
 
 def table_line(table: pb.Table, rules: Rules | BlagogoRules) -> str:
     """One table of ``thousand tables``: id, game, players, seats, status, clock, changed rules in words."""
-    game = game_of(table).title
+    game = t(f"term.game_{game_of(table).name}")
     changed = changed_words(rules)
-    clock = ""
-    if table.HasField("time_control") and table.time_control.per_move.ToNanoseconds():
-        clock = f"  clock {table.time_control.per_move.ToNanoseconds() / 1e9:g} s a move"
-    return (
-        f"{table.table_id}  {game}  {rules.players} players  {seats_summary(table)}  "
-        f"{status_text(table)}{clock}  rules: {'; '.join(changed) if changed else 'the default ones'}"
+    per_move = table.time_control.per_move.ToNanoseconds() if table.HasField("time_control") else 0
+    return t(
+        "cli.table_line",
+        table=table.table_id,
+        game=game,
+        players=rules.players,
+        seats=seats_summary(table),
+        status=status_text(table),
+        clock=per_move / 1e9 if per_move else 0,
+        rules="; ".join(changed) if changed else t("cli.rules_default"),
     )
 
 
 def score_line(view: View, seat: int, names: Sequence[str]) -> str:
     """One seat's line of the score sheet: score, bolts, barrel marks, falls."""
     s = view.scores[seat]
-    parts = [f"{seat_name(names, seat)}: {s.score}"]
+    parts = [t("cli.score_seat", name=seat_name(names, seat), score=s.score)]
     if s.bolts:
-        parts.append(f"bolts {s.bolts}")
+        parts.append(t("cli.score_bolts", bolts=s.bolts))
     if s.on_barrel:
-        parts.append(f"on the barrel (deal {min(s.barrel_deals + 1, 3)} of 3, visit {s.barrel_visits})")
+        parts.append(t("cli.score_on_barrel", deal=min(s.barrel_deals + 1, 3), visit=s.barrel_visits))
     elif s.barrel_visits:
-        parts.append(f"barrel visits {s.barrel_visits}")
+        parts.append(t("cli.score_barrel_visits", visits=s.barrel_visits))
     if s.falls:
-        parts.append(f"falls {s.falls}")
+        parts.append(t("cli.score_falls", falls=s.falls))
     return ", ".join(parts)
 
 
@@ -149,74 +154,93 @@ def score_lines(view: View, names: Sequence[str]) -> list[str]:
 
 def auction_text(view: View, names: Sequence[str]) -> str:
     if not view.auction:
-        return "no bids yet"
-    spoken = [f"{seat_name(names, seat)} {'pass' if bid is None else bid}" for seat, bid in view.auction]
+        return t("cli.auction_none")
+    spoken = [
+        t("cli.auction_pass", name=seat_name(names, seat))
+        if bid is None
+        else t("cli.auction_bid", name=seat_name(names, seat), value=bid)
+        for seat, bid in view.auction
+    ]
     return ", ".join(spoken)
 
 
 def trick_text(trick: Sequence[tuple[int, Card]], names: Sequence[str]) -> str:
-    return ", ".join(f"{seat_name(names, seat)} {card}" for seat, card in trick) or "empty"
+    return ", ".join(f"{seat_name(names, seat)} {card}" for seat, card in trick) or t("cli.trick_empty")
 
 
 def deal_line(view: View, names: Sequence[str]) -> str:
     if view.phase is None:
-        return "The game has not started."
-    kind = "" if view.kind is None or view.kind.value == "normal" else f" ({view.kind.value})"
-    line = (
-        f"Deal {view.deal_number}{kind}, dealer {seat_name(names, view.dealer)}, {_PHASE_WORDS[view.phase]}"
+        return t("cli.game_not_started")
+    kind = "" if view.kind is None or view.kind is DealKind.NORMAL else deal_kind_words(view.kind)
+    line = t(
+        "cli.deal_line",
+        number=view.deal_number,
+        kind=kind,
+        dealer=seat_name(names, view.dealer),
+        phase=phase_words(view.phase),
     )
     if view.sitter is not None:
-        line += f"; {seat_name(names, view.sitter)} sits out"
+        line += "; " + t("cli.sits_out", name=seat_name(names, view.sitter))
     return line
 
 
 def contract_text(view: View, names: Sequence[str]) -> str | None:
     if view.declarer is None:
         return None
-    text = f"Declarer {seat_name(names, view.declarer)}"
+    declarer = seat_name(names, view.declarer)
+    doubled = "yes" if view.doubled else "no"
     if view.contract is not None:
-        text += f", contract {view.contract}"
-    elif view.bid is not None:
-        text += f", bid {view.bid}"
-    if view.doubled:
-        text += " (doubled)"
-    return text
+        return t("cli.declarer_contract", name=declarer, value=view.contract, doubled=doubled)
+    if view.bid is not None:
+        return t("cli.declarer_bid", name=declarer, value=view.bid, doubled=doubled)
+    return t("cli.declarer", name=declarer, doubled=doubled)
 
 
 def trump_text(view: View, names: Sequence[str]) -> str:
-    trump = "none" if view.trump is None else f"{view.trump.symbol}"
+    trump = t("cli.trump_none") if view.trump is None else view.trump.symbol
     if not view.marriages:
-        return f"Trump: {trump}"
+        return t("cli.trump", trump=trump)
     declared = ", ".join(f"{seat_name(names, s)} {suit.symbol}" for s, suit in view.marriages)
-    return f"Trump: {trump}; marriages: {declared}"
+    return t("cli.trump_marriages", trump=trump, marriages=declared)
 
 
 def talon_text(view: View) -> str | None:
     """The talon while it matters: face down during the auction, its cards until the exchange is over (then
     they are in the declarer's hand, or the other talon's); nothing during the play."""
     if view.talon and view.phase in (Phase.TALON_CHOICE, Phase.EXCHANGE, Phase.CONTRACT):
-        return "Talon: " + " ".join(str(c) for c in view.talon)
+        return t("cli.talon_cards", cards=" ".join(str(c) for c in view.talon))
     if view.phase in (Phase.DARK, Phase.AUCTION, Phase.TALON_CHOICE):
-        return "Talon: " + ", ".join(f"{n} cards face down" for n in view.talon_counts)
+        down = ", ".join(t("cli.cards_face_down", count=n) for n in view.talon_counts)
+        return t("cli.talon_down", talons=down)
     return None
 
 
 def seat_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
     """Each seat of the deal: cards held, tricks and card points taken so far."""
-    lines = []
-    for s in view.active:
-        you = " (you)" if s == seat else ""
-        tricks = view.tricks_won[s]
-        taken = f"{tricks} trick{'s' if tricks != 1 else ''}, {view.trick_points[s]} points"
-        lines.append(f"{seat_name(names, s)}{you}: {view.card_counts[s]} cards, {taken}")
-    return lines
+    return [
+        t(
+            "cli.seat_line",
+            name=seat_name(names, s),
+            you="yes" if s == seat else "no",
+            cards=view.card_counts[s],
+            tricks=view.tricks_won[s],
+            points=view.trick_points[s],
+        )
+        for s in view.active
+    ]
 
 
 def tricks_lines(view: View, names: Sequence[str]) -> list[str]:
     """The deal's tricks so far, in order: who took each, with which cards."""
     return [
-        f"{i}. {seat_name(names, t.winner)} took {trick_text(t.plays, names)} ({t.points} points)"
-        for i, t in enumerate(view.tricks, 1)
+        t(
+            "cli.trick_taken",
+            number=i,
+            name=seat_name(names, tr.winner),
+            cards=trick_text(tr.plays, names),
+            points=tr.points,
+        )
+        for i, tr in enumerate(view.tricks, 1)
     ]
 
 
@@ -226,8 +250,11 @@ def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]
     if view.phase is None:
         return [*lines, *score_lines(view, names)]
     if view.phase in (Phase.DARK, Phase.AUCTION) or view.auction:
-        high = "" if view.high_bid is None else f" (high bid {view.high_bid})"
-        lines.append(f"Auction: {auction_text(view, names)}{high}")
+        bids = auction_text(view, names)
+        high = view.high_bid
+        lines.append(
+            t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high)
+        )
     contract = contract_text(view, names)
     if contract:
         lines.append(contract)
@@ -238,33 +265,46 @@ def state_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]
     if view.phase is Phase.PLAY:
         if view.tricks:
             last = view.tricks[-1]
-            lines.append(f"Last trick: {seat_name(names, last.winner)} took {trick_text(last.plays, names)}")
-        lines.append(f"Trick: {trick_text(view.trick, names)}")
+            lines.append(
+                t("cli.last_trick", name=seat_name(names, last.winner), cards=trick_text(last.plays, names))
+            )
+        lines.append(t("cli.trick", cards=trick_text(view.trick, names)))
     if seat is not None:
-        lines.append(f"Your hand: {hand_text(view.hand)}")
-    lines.append("Seats: " + "; ".join(seat_lines(view, names, seat)))
-    lines.append("Scores: " + "; ".join(score_lines(view, names)))
+        lines.append(t("cli.your_hand", cards=hand_text(view.hand)))
+    lines.append(t("cli.seats", seats="; ".join(seat_lines(view, names, seat))))
+    lines.append(t("cli.scores", scores="; ".join(score_lines(view, names))))
     if view.to_act is not None:
-        lines.append(f"To act: {seat_name(names, view.to_act)}")
+        lines.append(t("cli.to_act", name=seat_name(names, view.to_act)))
     return lines
 
 
 def standings_lines(standings: Sequence[Standing], names: Sequence[str]) -> list[str]:
     """One seat per line, best first: place, name, score (and the bank's payout)."""
-    lines = []
-    for s in standings:
-        line = f"{s.place}. {seat_name(names, s.seat)}: {s.score}"
-        if s.payout:
-            line += f" (bank {s.payout:+d})"
-        lines.append(line)
-    return lines
+    return [
+        t("cli.standing", place=s.place, name=seat_name(names, s.seat), score=s.score, payout=s.payout)
+        for s in standings
+    ]
+
+
+def _inside(pattern: str, text: str) -> str | None:
+    """What stands in ``text`` where ``pattern`` (a message rendered with the name ``\x00``) has the name."""
+    prefix, _, suffix = pattern.partition("\x00")
+    if text.startswith(prefix) and text.endswith(suffix) and len(text) >= len(prefix) + len(suffix):
+        return text[len(prefix) : len(text) - len(suffix)]
+    return None
 
 
 def short_names(names: Sequence[str]) -> list[str]:
     """The seats' names for a narrow screen: ``Ann``, ``greedy 1``, ``greedy 2`` (the seat's number only
-    where two would read the same)."""
-    bases = [name.split(" (seat", maxsplit=1)[0].removesuffix(" bot") for name in names]
+    where two would read the same). The long names are the catalogue's ``seat.bot`` and ``seat.player``
+    (:func:`clients.cli.follow.display_name`), read back in the player's language."""
+    bases = []
+    for seat, name in enumerate(names):
+        bot = _inside(t("seat.bot", name="\x00", seat=seat), name)
+        player = _inside(t("seat.player", name="\x00", seat=seat), name)
+        bases.append(bot if bot is not None else player if player is not None else name)
+    free = {t("seat.numbered", seat=seat) for seat in range(len(names))}
     return [
-        f"{base} {seat}" if bases.count(base) > 1 and not base.startswith("seat ") else base
+        f"{base} {seat}" if bases.count(base) > 1 and base not in free else base
         for seat, base in enumerate(bases)
     ]

@@ -17,8 +17,10 @@ from typing import Final
 from clients.cli import text
 from clients.cli.entry import Choice, CliGame, Names, SheetRow, Typed
 from clients.cli.rules_text import changed_words
+from clients.cli.thousand_events import mark_words, render_lines
 from clients.games import THOUSAND
-from engine import Action, Phase, View
+from clients.i18n import t
+from engine import Action, DealKind, Phase, View
 from engine import actions as ea
 from engine.cards import Card
 from engine.events import (
@@ -28,24 +30,10 @@ from engine.events import (
     GameOver,
     GameStarted,
     Mark,
-    Outcome,
     SheetMarked,
     TrickTaken,
 )
-from engine.transcript import render_lines
 
-MARK_WORDS: Final = {
-    Mark.BOLT: "a bolt",
-    Mark.BOLT_PENALTY: "third bolt",
-    Mark.BARREL_ON: "onto the barrel",
-    Mark.BARREL_FALL: "falls off the barrel",
-    Mark.BARREL_BOTH_FALL: "both fall off the barrel",
-    Mark.BARREL_BUMPED: "bumped off the barrel",
-    Mark.BARREL_TIMEOUT: "barrel deals used up: falls off",
-    Mark.THIRD_FALL_RESET: "third fall: back to 0",
-    Mark.OBLIGATORY_FAILED: "obligatory game failed: back to 0",
-    Mark.SAMOSVAL: "555: back to 0 (samosval)",
-}
 MARK_GLYPHS: Final = {
     Mark.BOLT: "•",
     Mark.BOLT_PENALTY: "•!",
@@ -58,9 +46,18 @@ MARK_GLYPHS: Final = {
     Mark.OBLIGATORY_FAILED: "0",
     Mark.SAMOSVAL: "0",
 }
-SHEET_LEGEND: Final = "• bolt  ▲ onto the barrel  ▼ off the barrel  0 back to 0"
-_OUTCOME_WORDS: Final = {Outcome.MADE: "made", Outcome.FAILED: "failed", Outcome.CONCEDED: "conceded"}
 _PASS_WORDS: Final = frozenset({"p", "pass"})
+
+
+def sheet_legend() -> str:
+    """``• bolt  ▲ onto the barrel  ▼ off the barrel  0 back to 0``."""
+    return t("cli.sheet_legend")
+
+
+def pass_words() -> frozenset[str]:
+    """What may be typed to pass: ``p``, ``pass`` and the player's language's word (its first letter too)."""
+    word = t("action.thousand.pass").lower()
+    return _PASS_WORDS | {word, word[:1]}
 
 
 class ThousandTranscript:
@@ -98,9 +95,10 @@ class ThousandTranscript:
 def game_started(event: GameStarted, names: Sequence[str]) -> str:
     """The game's first line, its changed rules in words (:func:`clients.cli.rules_text.changed_words`)."""
     changed = changed_words(event.rules)
-    variants = "the default rules" if not changed else "rules changed: " + "; ".join(changed)
     dealer = text.seat_name(names, event.first_dealer)
-    return f"Game of Thousand — {event.rules.players} players — first dealer: {dealer} — {variants}"
+    return t(
+        "event.thousand.game_started", players=event.rules.players, dealer=dealer, changed="; ".join(changed)
+    )
 
 
 class ThousandSheet:
@@ -123,19 +121,35 @@ class ThousandSheet:
 def deal_row(event: DealScored, marks: Sequence[SheetMarked], names: Sequence[str]) -> SheetRow:
     """A scored deal as a row of the sheet, with its summary in words."""
     declarer = text.seat_name(names, event.declarer)
-    taken = event.deal_points[event.declarer]
-    outcome = _OUTCOME_WORDS[event.outcome]
-    kind = "" if event.kind.value == "normal" else f" {event.kind.value}"
-    doubled = ", doubled" if event.doubled else ""
-    how = f" ({taken} taken{doubled})" if event.outcome is not Outcome.CONCEDED else f" (rospis{doubled})"
-    title = f"{declarer}{kind} {event.contract}: {outcome}"
-    summary = [f"Deal {event.number}: {declarer} played{kind} {event.contract} and {outcome}{how}."]
+    kind = "" if event.kind is DealKind.NORMAL else text.deal_kind_words(event.kind)
+    outcome = event.outcome.value
+    doubled = "yes" if event.doubled else "no"
+    title = t("cli.sheet_title", name=declarer, kind=kind, contract=event.contract, outcome=outcome)
+    summary = [
+        t(
+            "cli.deal_summary",
+            number=event.number,
+            name=declarer,
+            kind=kind,
+            contract=event.contract,
+            outcome=outcome,
+            taken=event.deal_points[event.declarer],
+            doubled=doubled,
+        )
+    ]
     cells = []
     for seat, (delta, total) in enumerate(zip(event.deltas, event.totals, strict=True)):
         own = [m for m in marks if m.seat == seat]
-        words = [MARK_WORDS[m.mark] + (f" {m.points:+d}" if m.points else "") for m in own]
-        extra = f" ({', '.join(words)})" if words else ""
-        summary.append(f"  {text.seat_name(names, seat)}: {delta:+d}, {total} in all{extra}")
+        words = [t("cli.mark_points", mark=mark_words(m.mark), points=m.points) for m in own]
+        summary.append(
+            t(
+                "cli.deal_summary_seat",
+                name=text.seat_name(names, seat),
+                delta=delta,
+                total=total,
+                marks=", ".join(words),
+            )
+        )
         glyphs = "".join(MARK_GLYPHS[m.mark] for m in own)
         cells.append(f"{total}{' ' + glyphs if glyphs else ''}")
     return SheetRow(event.number, title, tuple(cells), tuple(summary))
@@ -153,8 +167,12 @@ def menu(actions: tuple[Action, ...], view: View | None, names: Sequence[str]) -
             gifts[action.card].append(action)
         else:
             lines.append(action)
-    return tuple(_gift(line, gifts[line], names) if isinstance(line, Card) else
-                 Choice(text.action_label(line, names), line) for line in lines)  # fmt: skip
+    return tuple(
+        _gift(line, gifts[line], names)
+        if isinstance(line, Card)
+        else Choice(text.action_label(line, names), line)
+        for line in lines
+    )
 
 
 def _gift(card: Card, gifts: list[Action], names: Sequence[str]) -> Choice[Action]:
@@ -162,20 +180,22 @@ def _gift(card: Card, gifts: list[Action], names: Sequence[str]) -> Choice[Actio
     if len(gifts) == 1:
         return Choice(text.action_label(gifts[0], names), gifts[0])
     then: tuple[Choice[Action], ...] = tuple(Choice(_recipient(a, names), a) for a in gifts)
-    return Choice(f"give {card} …", then=then, question=f"Who gets {card}?")
+    return Choice(
+        t("cli.give_card_menu", card=str(card)), then=then, question=t("cli.who_gets", card=str(card))
+    )
 
 
 def _recipient(action: Action, names: Sequence[str]) -> str:
     if isinstance(action, ea.GiveCard):
-        return f"to {text.seat_name(names, action.to)}"
-    return "into the other talon"
+        return t("cli.give_to", name=text.seat_name(names, action.to))
+    return t("cli.give_to_talon")
 
 
 async def read(typed: Typed[View, Action]) -> Action | None:
     """A bid typed as its amount, ``p`` to pass, or a card typed by name; None for other words."""
     words = typed.text.strip().lower().removeprefix("bid").strip()
     actions = typed.actions
-    if words in _PASS_WORDS and ea.Pass() in actions:
+    if words in pass_words() and ea.Pass() in actions:
         return ea.Pass()
     if words.isdigit():
         value = int(words)
@@ -183,12 +203,12 @@ async def read(typed: Typed[View, Action]) -> Action | None:
         if ea.Bid(value) in actions:
             return ea.Bid(value)
         if bids:
-            raise ValueError(f"There is no bid of {value} now: bids go from {bids[0]} to {bids[-1]}.")
+            raise ValueError(t("cli.no_such_bid", value=value, low=bids[0], high=bids[-1]))
         contracts = sorted(a.value for a in actions if isinstance(a, ea.NameContract))
         if ea.NameContract(value) in actions:
             return ea.NameContract(value)
         if contracts:
-            raise ValueError(f"The contract can be {contracts[0]} to {contracts[-1]}, not {value}.")
+            raise ValueError(t("cli.no_such_contract", value=value, low=contracts[0], high=contracts[-1]))
         return None
     try:
         card = Card.parse(typed.text)
@@ -205,38 +225,38 @@ def card_action(card: Card, actions: tuple[Action, ...], view: View | None) -> A
         return matching[0]
     if matching:
         return None
-    raise ValueError(f"{card} cannot be played now: {why_not(card, view)}")
+    raise ValueError(t("cli.card_not_now", card=str(card), why=why_not(card, view)))
 
 
 def why_not(card: Card, view: View | None) -> str:
     """Why a card of the hand is not among the actions, in the words of the rule (T-18 and its variants)."""
     if view is None or card not in view.hand:
-        return "it is not in your hand"
+        return t("cli.why_not_in_hand")
     if view.phase is not Phase.PLAY:
-        return "no card is played now"
+        return t("cli.why_no_play")
     if not view.trick:
-        return "it is not your lead"  # a card of one's own lead is always legal
+        return t("cli.why_not_your_lead")  # a card of one's own lead is always legal
     lead = view.trick[0][1].suit
     follows = [c for c in view.hand if c.suit == lead]
     if follows:
         if card.suit == lead:
-            return f"you must beat the trick with a higher {lead.symbol} (must beat, T-18)"
-        return f"you must follow {lead.symbol} (T-18)"
+            return t("cli.why_must_beat", suit=lead.symbol)
+        return t("cli.why_must_follow", suit=lead.symbol)
     trump = view.trump
     if trump is not None and any(c.suit == trump for c in view.hand):
         if card.suit == trump:
-            return f"you must overtrump with a higher {trump.symbol} (must beat, T-18)"
-        return f"you cannot follow {lead.symbol}, so you must play a trump {trump.symbol} (T-18)"
-    return "the rules do not allow it now"
+            return t("cli.why_overtrump", suit=trump.symbol)
+        return t("cli.why_must_trump", suit=lead.symbol, trump=trump.symbol)
+    return t("cli.why_rules")
 
 
 def typing_help(view: View | None, actions: tuple[Action, ...]) -> str:
     if any(isinstance(a, ea.Bid) for a in actions):
-        return "Or type a bid's amount (e.g. 120), or p to pass."
+        return t("cli.typing_bid")
     if any(isinstance(a, ea.NameContract) for a in actions):
-        return "Or type the contract's amount."
+        return t("cli.typing_contract")
     if any(isinstance(a, ea.PlayCard) for a in actions):
-        return "Or type a card (K♥ or kh)."
+        return t("cli.typing_card")
     return ""
 
 

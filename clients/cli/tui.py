@@ -32,7 +32,8 @@ from clients.cli.text import (
     tricks_lines,
     trump_text,
 )
-from clients.cli.thousand_cli import SHEET_LEGEND, why_not
+from clients.cli.thousand_cli import sheet_legend, why_not
+from clients.i18n import t
 from clients.session import TableSession
 from engine import Bid, Phase, View
 from engine.cards import Card, Suit
@@ -55,29 +56,28 @@ def card_text(card: Card, *, dim: bool = False) -> Text:
 class ThousandApp(TableApp):
     """One Thousand table, played (a seat) or watched (a spectator), over a TableSession."""
 
-    TITLE = "Thousand"
     CSS = table_app.CSS + "#sheet { height: auto; border: round $primary; }"
     LETTERS = CARD_KEYS
     BINDINGS: ClassVar[list[BindingType]] = [
         *table_app.BINDINGS,
-        Binding("t", "tricks", "Tricks"),
-        Binding("s", "sheet", "Sheet"),
-        Binding("r", "reclaim", "Take seat back", show=False),
+        Binding("t", "tricks", "cli.key_tricks"),
+        Binding("s", "sheet", "cli.key_sheet"),
+        Binding("r", "reclaim", "cli.key_reclaim", show=False),
         *[Binding(k, f"letter('{k}')", k, show=False, priority=True) for k in CARD_KEYS],
     ]
     TITLES: ClassVar[dict[str, str]] = {
-        "#actions": "Actions",
-        "#log": "Events",
-        "#sheet": "Score sheet",
-        "#table": "Table",
+        "#actions": "cli.panel_actions",
+        "#log": "cli.panel_events",
+        "#sheet": "cli.panel_sheet",
+        "#table": "cli.panel_table",
     }
     LEFT: ClassVar[tuple[str, ...]] = ("table", "hand")
     RIGHT: ClassVar[tuple[str, ...]] = ("sheet",)
     KEYS: ClassVar[tuple[str, ...]] = (
-        "a, b, c …  pick the card with that letter; Enter plays (or gives) it",
-        "t          the deal's tricks so far",
-        "s          the whole score sheet, deal by deal",
-        "r          take your seat back from the server's bot",
+        "cli.keys_letters",
+        "cli.keys_tricks",
+        "cli.keys_sheet",
+        "cli.keys_reclaim",
     )
 
     def __init__(self, session: TableSession) -> None:
@@ -102,18 +102,25 @@ class ThousandApp(TableApp):
         names = f.names if self.size.width >= 120 else short_names(f.names)
         text = Text()
         if not f.connected:
-            text.append("Connection lost — reconnecting…\n", style="bold red")
+            text.append(t("cli.reconnecting") + "\n", style="bold red")
         if v is None or v.phase is None:
-            text.append("Waiting for the game to start (every seat must be taken).\n")
+            text.append(t("cli.waiting_start") + "\n")
             if self.session.invite_code:
-                text.append(f"Private table; its invite code:\n  {self.session.invite_code}\n")
+                text.append(t("cli.private_invite_code", code=self.session.invite_code) + "\n")
             for seat in f.table.seats:
-                text.append(f"  {seat_name(names, seat.seat)}: {'taken' if seat.taken else 'free'}\n")
+                taken = "yes" if seat.taken else "no"
+                text.append(
+                    "  " + t("cli.seat_taken_or_free", name=seat_name(names, seat.seat), taken=taken) + "\n"
+                )
             return text
         text.append(deal_line(v, names) + "\n", style="bold")
         if v.phase in (Phase.DARK, Phase.AUCTION):
-            high = "" if v.high_bid is None else f" (high {v.high_bid})"
-            text.append(f"Auction: {auction_text(v, names)}{high}\n")
+            bids = auction_text(v, names)
+            high = v.high_bid
+            text.append(
+                (t("cli.auction", bids=bids) if high is None else t("cli.auction_high", bids=bids, high=high))
+                + "\n"
+            )
         contract = contract_text(v, names)
         trump = trump_text(v, names)
         if contract:
@@ -125,35 +132,46 @@ class ThousandApp(TableApp):
             text.append_text(coloured(talon + "\n"))
         self.seat_rows(v, text)
         if v.phase is Phase.PLAY:
-            text.append("Trick: ")
-            text.append_text(coloured(trick_text(v.trick, names) + "\n"))
+            text.append_text(coloured(t("cli.trick", cards=trick_text(v.trick, names)) + "\n"))
             if v.tricks:
                 last = v.tricks[-1]
-                text.append(f"Last → {seat_name(names, last.winner)}: ", style="dim")
+                text.append(t("cli.last_short", name=seat_name(names, last.winner)) + " ", style="dim")
                 text.append_text(coloured(" ".join(str(card) for _, card in last.plays)))
-                text.append("  (t: every trick)\n", style="dim")
+                text.append("  " + t("cli.t_every_trick") + "\n", style="dim")
         if f.finished:
-            text.append("Game over.\n", style="bold green")
+            text.append(t("cli.game_over") + "\n", style="bold green")
         text.rstrip()
         return text
 
     def seat_rows(self, v: View, text: Text) -> None:
-        """A line per seat of the deal: cards held, tricks and points taken, and who plays it."""
+        """A line per seat of the deal: cards held, tricks and points taken, and who plays it; with the short
+        names when the full ones would not fit the panel (longer words in some languages)."""
         f = self.follower
-        width = max((len(seat_name(f.names, s)) for s in v.active), default=0)
+        rows = self.rows_named(v, f.names)
+        room = self.query_one("#table").content_region.width
+        if room and max((len(row) for row, _ in rows), default=0) > room:
+            rows = self.rows_named(v, short_names(f.names))
+        for row, style in rows:
+            text.append(row + "\n", style=style)
+
+    def rows_named(self, v: View, names: list[str]) -> list[tuple[str, str]]:
+        f = self.follower
+        width = max((len(seat_name(names, s)) for s in v.active), default=0)
+        rows = []
         for s in v.active:
             mark = "▶ " if s == v.to_act and not f.finished else "  "
-            name = seat_name(f.names, s).ljust(width)
+            name = seat_name(names, s).ljust(width)
             tricks = v.tricks_won[s]
             count = v.card_counts[s]
-            cards = f"{count:>2} card{'s' if count != 1 else ' '}"
-            row = f"{mark}{name} {cards} {tricks:>2} tr {v.trick_points[s]:>3} pts"
+            row = mark + name + " " + t("cli.seat_row", cards=f"{count:>2}", tricks=f"{tricks:>2}",
+                                        points=f"{v.trick_points[s]:>3}", count=count)  # fmt: skip
             score = v.scores[s]
             if score.on_barrel:
-                row += f"  barrel {min(score.barrel_deals + 1, 3)}/3"
+                row += "  " + t("cli.seat_row_barrel", deal=min(score.barrel_deals + 1, 3))
             if s in f.away:
-                row += "  (bot plays)"
-            text.append(row + "\n", style="bold" if s == f.seat else "")
+                row += "  " + t("cli.seat_row_bot")
+            rows.append((row, "bold" if s == f.seat else ""))
+        return rows
 
     def hand(self) -> list[Card]:
         v = self.view
@@ -166,7 +184,7 @@ class ThousandApp(TableApp):
         if f.seat is None:
             if v is not None and v.card_counts:
                 counts = ", ".join(f"{seat_name(f.names, s)} {v.card_counts[s]}" for s in v.active)
-                hand.append(f"Cards held: {counts}")
+                hand.append(t("cli.cards_held", counts=counts))
         else:
             cards = self.hand()
             if v is not None and v.deal_number != self._deal:
@@ -175,7 +193,8 @@ class ThousandApp(TableApp):
             self.letters.update(cards)
             playable = {action_card(a) for a in self.offered} - {None}
             if not cards:
-                hand.append("(no cards)" if v is not None and v.phase is not Phase.DARK else "(not seen yet)")
+                unseen = v is None or v.phase is Phase.DARK
+                hand.append(t("cli.not_seen_yet") if unseen else t("cli.no_cards"))
             for i, card in enumerate(cards):
                 if i and cards[i - 1].suit != card.suit:
                     hand.append(" ")
@@ -188,7 +207,7 @@ class ThousandApp(TableApp):
         v = self.view
         seats = len(f.names)
         table = Table(box=None, expand=True, pad_edge=False, show_edge=False)
-        table.add_column("deal", justify="right")
+        table.add_column(t("cli.sheet_deal"), justify="right")
         for seat in range(seats):
             you = "*" if seat == f.seat else ""
             table.add_column(short_names(f.names)[seat][:8] + you, justify="right")
@@ -201,9 +220,9 @@ class ThousandApp(TableApp):
 
     def typing_hint(self) -> str:
         if any(isinstance(a, Bid) for a in self.offered):
-            return "; or a bid's amount (120) and Enter."
+            return t("cli.hint_bid")
         if any(action_card(a) for a in self.offered):
-            return "; or a card's letter and Enter."
+            return t("cli.hint_letter")
         return "."
 
     # ------------------------------------------------------------------ cards
@@ -217,20 +236,20 @@ class ThousandApp(TableApp):
         option_list = self.query_one("#actions", OptionList)
         if len(run) == count and run[-1] - run[0] < within:
             option_list.highlighted = None
-            self.mistake("That looked like typing: pick a card with one letter, then press Enter.")
+            self.mistake(t("cli.looked_like_typing"))
             return
         lines = [i for i, c in enumerate(self.lines()) if any(action_card(a) == card for a in c.actions())]
         if not lines:
             option_list.highlighted = None
-            self.mistake(f"{card} cannot be chosen now: {why_not(card, self.view)}.")
+            self.mistake(t("cli.card_not_chosen", card=str(card), why=why_not(card, self.view)))
             return
         option_list.highlighted = lines[0]
         self.number = ""
         self.problem = None
         if len(lines) == 1:
-            self.note = f"{card}: Enter to {self.lines()[lines[0]].label}, Escape to drop it."
+            self.note = t("cli.picked_one", card=str(card), action=self.lines()[lines[0]].label)
         else:
-            self.note = f"{card}: {len(lines)} ways — move with ↑↓, then Enter."
+            self.note = t("cli.picked_many", card=str(card), ways=len(lines))
         self.show_status()
 
     # ------------------------------------------------------------------ pages
@@ -238,10 +257,10 @@ class ThousandApp(TableApp):
     def action_tricks(self) -> None:
         v = self.view
         lines = tricks_lines(v, self.follower.names) if v is not None else []
-        self.push_screen(TextScreen("The deal's tricks", lines or ["(no trick taken yet this deal)"]))
+        self.push_screen(TextScreen(t("cli.tricks_title"), lines or [t("cli.no_trick_yet")]))
 
     def action_sheet(self) -> None:
         f = self.follower
-        lines = [*sheet_lines(f.sheet, f.names), "", SHEET_LEGEND]
-        lines += [f"Deal {row.number}: {row.title}" for row in f.sheet]
-        self.push_screen(TextScreen("The score sheet, deal by deal", lines))
+        lines = [*sheet_lines(f.sheet, f.names), "", sheet_legend()]
+        lines += [t("cli.sheet_row_title", number=row.number, title=row.title) for row in f.sheet]
+        self.push_screen(TextScreen(t("cli.sheet_title_page"), lines))
