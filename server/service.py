@@ -103,6 +103,23 @@ class TableService:
             await self.access.check_seat(table_id, token, player)
         return player
 
+    async def player_seats(self, table_id: str, token: str | None, player: Player | None) -> list[bytes]:
+        """The token hashes of the caller's seats at the table when the call names its seat by the player's
+        credential (it sends no seat token); empty otherwise."""
+        if token is not None or player is None or self.access is None:
+            return []
+        return await self.access.seat_hashes(table_id, player.player_id)
+
+    @staticmethod
+    def seat_of(table: Table, token: str | None, hashes: list[bytes]) -> int:
+        """The seat a call acts as: its seat token's, else its player's one seat here (caller holds the
+        lock); SEAT_TOKEN_INVALID when it has neither."""
+        if token is None and hashes:
+            found = table.seat_of_player(hashes)
+            if found is not None:
+                return found
+        return table.authenticate(token)
+
     def limit(self, method: str, client: str, token: str | None = None, cost: float = 1.0) -> None:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
         (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
@@ -270,21 +287,27 @@ class TableService:
         compact = json.dumps(record, ensure_ascii=False, separators=(",", ":"))  # half the bytes of indented
         return pb.ExportTableResponse(record_json=compact)
 
-    async def leave_table(self, request: pb.LeaveTableRequest, token: str | None) -> pb.LeaveTableResponse:
+    async def leave_table(
+        self, request: pb.LeaveTableRequest, token: str | None, player: Player | None = None
+    ) -> pb.LeaveTableResponse:
         table = await self.registry.owned(table_id_of(request.table_id))
+        hashes = await self.player_seats(table.table_id, token, player)
         async with table.lock:
-            await table.leave(table.authenticate(token))
+            await table.leave(self.seat_of(table, token, hashes))
             return pb.LeaveTableResponse(table=table.describe())
 
-    async def reclaim_seat(self, request: pb.ReclaimSeatRequest, token: str | None) -> pb.ReclaimSeatResponse:
+    async def reclaim_seat(
+        self, request: pb.ReclaimSeatRequest, token: str | None, player: Player | None = None
+    ) -> pb.ReclaimSeatResponse:
         table = await self.registry.owned(table_id_of(request.table_id))
+        hashes = await self.player_seats(table.table_id, token, player)
         async with table.lock:
-            await table.reclaim(table.authenticate(token))
+            await table.reclaim(self.seat_of(table, token, hashes))
             described = table.describe()
         return pb.ReclaimSeatResponse(table=described)
 
     async def submit_action(
-        self, request: pb.SubmitActionRequest, token: str | None
+        self, request: pb.SubmitActionRequest, token: str | None, player: Player | None = None
     ) -> pb.SubmitActionResponse:
         try:
             table = await self.registry.owned(table_id_of(request.table_id))
@@ -292,26 +315,41 @@ class TableService:
             self.registry.telemetry.action_rejected(*requested_kind(request.action), error.reason.value)
             raise
         last_seen = request.last_seen_sequence if request.HasField("last_seen_sequence") else None
-        sequence = await self.act(table, token, request.request_id, last_seen, request.action)
+        sequence = await self.act(table, token, request.request_id, last_seen, request.action, player=player)
         return pb.SubmitActionResponse(sequence=sequence)
 
     async def act(
-        self, table: Table, token: str | None, request_id: str, last_seen: int | None, action: pb.Action
+        self,
+        table: Table,
+        token: str | None,
+        request_id: str,
+        last_seen: int | None,
+        action: pb.Action,
+        *,
+        player: Player | None = None,
     ) -> int:
         """Apply a seat's action (SubmitAction's, or one sent on a Play stream); the sequence number of the
         last event it produced. A refusal is counted and raised as a :class:`ServiceError`."""
         try:
-            return await self._act(table, token, request_id, last_seen, action)
+            return await self._act(table, token, request_id, last_seen, action, player=player)
         except ServiceError as error:
             self.registry.telemetry.action_rejected(*requested_kind(action), error.reason.value)
             raise
 
     async def _act(
-        self, table: Table, token: str | None, request_id: str, last_seen: int | None, message: pb.Action
+        self,
+        table: Table,
+        token: str | None,
+        request_id: str,
+        last_seen: int | None,
+        message: pb.Action,
+        *,
+        player: Player | None,
     ) -> int:
-        if token is None:
+        if token is None and player is None:
             raise ServiceError(
-                ErrorReason.SPECTATOR_CANNOT_ACT, f"acting needs a seat token in metadata {TOKEN_METADATA!r}"
+                ErrorReason.SPECTATOR_CANNOT_ACT,
+                f"acting needs a seat token in metadata {TOKEN_METADATA!r} (or a player's credential)",
             )
         if not 0 < len(request_id) <= MAX_REQUEST_ID_LENGTH:
             raise ServiceError(
@@ -330,8 +368,9 @@ class TableService:
             action = table.adapter.action_from_proto(message)
         except InvalidActionError as error:
             raise ServiceError(ErrorReason.INVALID_ARGUMENT, error.message, field="action") from None
+        hashes = await self.player_seats(table.table_id, token, player)
         async with table.lock:
-            seat = table.authenticate(token)
+            seat = self.seat_of(table, token, hashes)
             with tracing.span(
                 "table.action",
                 {
@@ -346,13 +385,19 @@ class TableService:
         return sequence
 
     async def stream_events(
-        self, request: pb.StreamEventsRequest, token: str | None, client: str = ""
+        self,
+        request: pb.StreamEventsRequest,
+        token: str | None,
+        client: str = "",
+        player: Player | None = None,
     ) -> AsyncGenerator[bytes, None]:
         """The table's stream for this seat (or a spectator): every check is made here, before it starts
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
         table: Table = await self.registry.owned(table_id_of(request.table_id))
-        audience = table.authenticate(token) if token is not None else SPECTATORS
+        hashes = await self.player_seats(table.table_id, token, player)
+        mine = table.seat_of_player(hashes) if hashes else None  # a player watching where they sit
+        audience = table.authenticate(token) if token is not None else SPECTATORS if mine is None else mine
         after = request.after_sequence if request.HasField("after_sequence") else None
         self.limit_resume(table, after, client, token)
         return table.stream(audience, after, request.batch_events)
@@ -441,8 +486,8 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
         try:
             if isinstance(request, Malformed):
                 raise request.refuse()
-            await service.seat_caller(request.table_id, context)
-            responses = await service.stream_events(request, token_of(context), client_of(context))
+            player = await service.seat_caller(request.table_id, context)
+            responses = await service.stream_events(request, token_of(context), client_of(context), player)
         except ServiceError as error:
             await context.abort_with_status(error.to_status())
             return
@@ -468,8 +513,20 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
     async def screen(request: Any, context: Context) -> None:
         await service.caller(context)
 
-    async def seat_screen(request: Any, context: Context) -> None:
-        await service.seat_caller(request.table_id, context)
+    async def leave(request: pb.LeaveTableRequest, context: Context) -> pb.LeaveTableResponse:
+        player = await service.seat_caller(request.table_id, context)
+        return await service.leave_table(request, token_of(context), player)
+
+    async def reclaim(request: pb.ReclaimSeatRequest, context: Context) -> pb.ReclaimSeatResponse:
+        player = await service.seat_caller(request.table_id, context)
+        return await service.reclaim_seat(request, token_of(context), player)
+
+    async def submit(request: pb.SubmitActionRequest, context: Context) -> pb.SubmitActionResponse:
+        player = await service.seat_caller(request.table_id, context)
+        token = token_of(context)
+        return await _limited(
+            service, "SubmitAction", context, token, service.submit_action(request, token, player)
+        )
 
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         "CreateTable": grpc.unary_unary_rpc_method_handler(
@@ -493,22 +550,17 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
             response_serializer=pb.JoinTableResponse.SerializeToString,
         ),
         "LeaveTable": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.leave_table(r, token_of(c)), seat_screen),
+            _unary(leave),
             request_deserializer=parse(pb.LeaveTableRequest),
             response_serializer=pb.LeaveTableResponse.SerializeToString,
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
-            _unary(
-                lambda r, c: _limited(
-                    service, "SubmitAction", c, token_of(c), service.submit_action(r, token_of(c))
-                ),
-                seat_screen,
-            ),
+            _unary(submit),
             request_deserializer=parse(pb.SubmitActionRequest),
             response_serializer=pb.SubmitActionResponse.SerializeToString,
         ),
         "ReclaimSeat": grpc.unary_unary_rpc_method_handler(
-            _unary(lambda r, c: service.reclaim_seat(r, token_of(c)), seat_screen),
+            _unary(reclaim),
             request_deserializer=parse(pb.ReclaimSeatRequest),
             response_serializer=pb.ReclaimSeatResponse.SerializeToString,
         ),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Any
 
 from server import bots as bot_pauses
@@ -198,6 +198,22 @@ class Table:
         found = self.core.seat_holding(token) if token else None
         if found is None:
             raise ServiceError(ErrorReason.SEAT_TOKEN_INVALID, "the seat token is missing or not valid here")
+        bind_request(seat=found)
+        return found
+
+    def seat_of_player(self, token_hashes: Sequence[bytes]) -> int | None:
+        """The one seat held now by one of these token hashes (a player's seats here, from the players'
+        store), None when none is; INVALID_ARGUMENT when several are (then the seat token says which)."""
+        held = {seat for seat, state in enumerate(self.core.seats) if state.token_hash in token_hashes}
+        if not held:
+            return None
+        if len(held) > 1:
+            raise ServiceError(
+                ErrorReason.INVALID_ARGUMENT,
+                f"the player has {len(held)} seats at this table: send the seat token of the one meant",
+                field="x-seat-token",
+            )
+        (found,) = held
         bind_request(seat=found)
         return found
 

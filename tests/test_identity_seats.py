@@ -109,3 +109,79 @@ def test_a_banned_players_seat_token_alone_is_refused_until_unbanned(tmp_path: P
             await watches(s, table_id, token_md(ann.seat_token))
 
     run(scenario())
+
+
+async def first_message(s: Served, table_id: str, metadata: Metadata) -> pb.StreamEventsResponse:
+    stream = s.tables.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=metadata)
+    message = await stream.read()
+    stream.cancel()
+    assert isinstance(message, pb.StreamEventsResponse)
+    return message
+
+
+def test_a_player_comes_back_to_their_seat_from_another_device_without_its_token(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            _, as_ann = await guest(s, "Ann")
+            _, as_bob = await guest(s, "Bob")
+            _, as_dan = await guest(s, "Dan")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            ann = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=2), metadata=as_ann)
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=0), metadata=as_bob)
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=1, player_name="Cy"))
+            # Another device: Ann's credential alone sees her seat's stream, as her seat token does.
+            by_token = await first_message(s, table_id, token_md(ann.seat_token))
+            by_credential = await first_message(s, table_id, as_ann)
+            spectators = await first_message(s, table_id, ())
+            assert by_credential == by_token != spectators
+            assert await first_message(s, table_id, as_dan) == spectators  # no seat here: a spectator
+            # Dealer 0, seat 1 opened with the forced 100: seat 2 (Ann) acts, by her credential alone.
+            assert by_credential.turn.seat == 2
+            action = pb.Action(thousand=codec.action_to_proto(Pass()))
+            submit = pb.SubmitActionRequest(table_id=table_id, request_id="r1", action=action)
+            await expect_error(
+                s.tables.SubmitAction(submit, metadata=as_bob),
+                "NOT_YOUR_TURN",
+                grpc.StatusCode.FAILED_PRECONDITION,
+            )
+            await expect_error(
+                s.tables.SubmitAction(submit, metadata=as_dan),
+                "SEAT_TOKEN_INVALID",
+                grpc.StatusCode.UNAUTHENTICATED,
+            )
+            done = await s.tables.SubmitAction(submit, metadata=as_ann)
+            assert done.sequence > 0
+            again = await s.tables.SubmitAction(submit, metadata=token_md(ann.seat_token))
+            assert again.sequence == done.sequence  # the same request, whichever way the seat is named
+            left = await s.tables.LeaveTable(pb.LeaveTableRequest(table_id=table_id), metadata=as_ann)
+            assert not left.table.seats[2].player_name  # she left by her credential
+            await expect_error(
+                s.tables.SubmitAction(submit, metadata=as_ann),
+                "SEAT_TOKEN_INVALID",
+                grpc.StatusCode.UNAUTHENTICATED,
+            )
+
+    run(scenario())
+
+
+def test_a_player_with_two_seats_names_the_one_meant_by_its_token(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            _, as_ann = await guest(s, "Ann")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            first = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+            before = await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))
+            info = await expect_error(
+                s.tables.LeaveTable(pb.LeaveTableRequest(table_id=table_id), metadata=as_ann),
+                "INVALID_ARGUMENT",
+                grpc.StatusCode.INVALID_ARGUMENT,
+            )
+            assert info.metadata["field"] == "x-seat-token"
+            assert await s.tables.GetTable(pb.GetTableRequest(table_id=table_id)) == before
+            left = await s.tables.LeaveTable(
+                pb.LeaveTableRequest(table_id=table_id), metadata=as_ann + token_md(first.seat_token)
+            )
+            assert not left.table.seats[first.seat].player_name
+
+    run(scenario())

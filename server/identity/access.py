@@ -157,6 +157,11 @@ class TableAccess:
         record = PlayerSeat(player.player_id, table.table_id, seat, secret_hash(token), time.time(), game)
         await stored(self.store.add_seat, record)  # a seat already a player's stays theirs
 
+    async def seat_hashes(self, table_id: str, player_id: str) -> list[bytes]:
+        """The token hashes of the player's seats at the table (read from the store on every call: a join
+        on another device may have added one)."""
+        return await stored(self.store.seat_hashes, table_id, player_id)
+
     async def check_seat(self, table_id: str, token: str, caller: Player | None) -> None:
         """A seat token is used: SEAT_RESERVED when the seat is another player's than the caller's (a
         player's seat is theirs, not whoever holds its token beside their own credential), PLAYER_BANNED when

@@ -281,6 +281,15 @@ class PlayerStore(ABC):
         )
         return str(rows[0][0]) if rows else None
 
+    def seat_hashes(self, table_id: str, player_id: str) -> list[bytes]:
+        """The token hashes of the player's seats at the table (a seat token the table still holds is one
+        the player sits in now)."""
+        rows = self._query(
+            "SELECT token_hash FROM {t}player_seats WHERE table_id = ? AND player_id = ?",
+            (table_id, player_id),
+        )
+        return [bytes(row[0]) for row in rows]
+
     def seats(
         self, player_id: str, limit: int, before: tuple[float, str, int] | None = None
     ) -> list[PlayerSeat]:
