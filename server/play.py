@@ -38,6 +38,7 @@ from server.telemetry import requested_kind
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
+    from server.identity.values import Player
     from server.service import TableService
 
 log = get_logger("thousand.play")
@@ -80,16 +81,17 @@ async def play(
     try:
         await service.caller(context)  # a credential sent is checked first, as on every call
         table, after = await _start(service, requests)
-        await service.seat_caller(table.table_id, context)  # a seat token of another player's seat
+        player = await service.seat_caller(table.table_id, context)  # a seat token of another player's seat
         token = token_of(context)
-        audience = table.authenticate(token) if token is not None else SPECTATORS
+        audience = await service.audience(table, token, player)
         service.limit_resume(table, after, client_of(context), token)
         subscriber = Subscriber(audience, batch=True)
         responses = table.stream_to(subscriber, after)
     except ServiceError as error:
         await context.abort_with_status(error.to_status())
         return
-    actions = _Actions(service, table, token, subscriber, context)
+    seated = player if audience is not SPECTATORS else None  # a player acting by their credential alone
+    actions = _Actions(service, table, token, subscriber, context, player=seated)
     reader = asyncio.create_task(actions.read(requests))
     try:
         async with aclosing(responses):  # the table's stream unsubscribes as soon as the call ends
@@ -152,6 +154,7 @@ class _Actions:
         "acting",
         "context",
         "ended_by",
+        "player",
         "service",
         "subscriber",
         "table",
@@ -165,10 +168,14 @@ class _Actions:
         token: str | None,
         subscriber: Subscriber,
         context: Context,
+        *,
+        player: Player | None = None,
     ) -> None:
         self.service = service
         self.table = table
         self.token = token
+        self.player = player
+        """The player whose seat the stream is, when it names it by the player's credential (no token)."""
         self.subscriber = subscriber
         self.context = context
         self.acting = asyncio.Lock()
@@ -205,7 +212,9 @@ class _Actions:
                     return  # the client closed its side: the updates go on
                 async with self.acting:
                     self._queue(await self._outcome(request))
-                if self.token is None:  # a spectator acted: it was refused; the stream ends with that
+                if (
+                    self.token is None and self.player is None
+                ):  # a spectator acted: it was refused; the stream ends with that
                     self.ended_by = _spectator_refusal()
                     self.service.registry.telemetry.limit_refused("play_spectator_action")
                     self.subscriber.end()
@@ -227,14 +236,16 @@ class _Actions:
             )
             return refused("", error)
         sent = request.action
-        if self.token is None:
+        if self.token is None and self.player is None:
             error = _spectator_refusal()
             self.service.registry.telemetry.action_rejected(*requested_kind(sent.action), error.reason.value)
             return refused(sent.request_id, error)
         try:
             self.service.limit("SubmitAction", client_of(self.context), self.token)
             last_seen = sent.last_seen_sequence if sent.HasField("last_seen_sequence") else None
-            sequence = await self.service.act(self.table, self.token, sent.request_id, last_seen, sent.action)
+            sequence = await self.service.act(
+                self.table, self.token, sent.request_id, last_seen, sent.action, player=self.player
+            )
         except ServiceError as error:
             return refused(sent.request_id, error)
         return accepted(sent.request_id, sequence)

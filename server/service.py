@@ -110,6 +110,14 @@ class TableService:
             return []
         return await self.access.seat_hashes(table_id, player.player_id)
 
+    async def audience(self, table: Table, token: str | None, player: Player | None) -> int | None:
+        """Whom a stream is for: the seat token's seat, else the player's seat here, else spectators."""
+        if token is not None:
+            return table.authenticate(token)
+        hashes = await self.player_seats(table.table_id, token, player)
+        mine = table.seat_of_player(hashes) if hashes else None  # a player watching where they sit
+        return SPECTATORS if mine is None else mine
+
     @staticmethod
     def seat_of(table: Table, token: str | None, hashes: list[bytes]) -> int:
         """The seat a call acts as: its seat token's, else its player's one seat here (caller holds the
@@ -395,9 +403,7 @@ class TableService:
         (ServiceError), and the table's own generator is returned, not wrapped in another (a stream's every
         message passes through each generator around it)."""
         table: Table = await self.registry.owned(table_id_of(request.table_id))
-        hashes = await self.player_seats(table.table_id, token, player)
-        mine = table.seat_of_player(hashes) if hashes else None  # a player watching where they sit
-        audience = table.authenticate(token) if token is not None else SPECTATORS if mine is None else mine
+        audience = await self.audience(table, token, player)
         after = request.after_sequence if request.HasField("after_sequence") else None
         self.limit_resume(table, after, client, token)
         return table.stream(audience, after, request.batch_events)

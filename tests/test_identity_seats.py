@@ -13,6 +13,7 @@ from codec import thousand as codec
 from engine import Pass
 from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
 from tests.server_harness import expect_error, run, thousand_table, token_md
+from tests.test_play import action, start
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
@@ -183,5 +184,33 @@ def test_a_player_with_two_seats_names_the_one_meant_by_its_token(tmp_path: Path
                 pb.LeaveTableRequest(table_id=table_id), metadata=as_ann + token_md(first.seat_token)
             )
             assert not left.table.seats[first.seat].player_name
+
+    run(scenario())
+
+
+async def first_result(play: grpc.aio.StreamStreamCall[pb.PlayRequest, pb.PlayResponse]) -> pb.ActionResult:
+    async for response in play:
+        if response.HasField("result"):
+            return response.result
+    raise AssertionError("the stream ended without a result")
+
+
+def test_a_play_stream_acts_for_the_players_seat_by_their_credential_alone(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            _, as_ann = await guest(s, "Ann")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=2), metadata=as_ann)
+            for seat in (0, 1):
+                await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=seat, player_name="x"))
+            play = s.tables.Play(metadata=as_ann)
+            await play.write(start(table_id))
+            await play.write(action("p1", pb.Action(thousand=codec.action_to_proto(Pass()))))
+            result = await first_result(play)
+            assert result.request_id == "p1" and result.sequence > 0, result
+            assert not result.HasField("refusal")
+            play.cancel()
+            watched = await first_message(s, table_id, ())
+            assert watched.turn.seat == 0  # Ann (seat 2) passed: seat 0 acts now
 
     run(scenario())
