@@ -100,6 +100,9 @@ class TableService:
         player = await self.caller(context)
         token = token_of(context)
         if self.access is not None and token is not None:
+            # The owner checks the seat: a node that is not sends the client on first (TABLE_ELSEWHERE,
+            # TABLE_MOVING), without reading the players' store, which may be away meanwhile.
+            await self.registry.owned(table_id_of(table_id))
             await self.access.check_seat(table_id, token, player)
         return player
 

@@ -170,7 +170,14 @@ class TableAccess:
         key = (table_id, secret_hash(token))
         owner = self._owners.get(key)
         if owner is None:
-            owner = await stored(self.store.seat_owner, *key)
+            try:
+                owner = await stored(self.store.seat_owner, *key)
+            except ServiceError as error:
+                if error.reason is not ErrorReason.STORE_UNAVAILABLE or caller is not None:
+                    raise
+                # The players' store is away: an anonymous seat token is left to the table's own check, so a
+                # live table keeps serving its seats from memory (a ban learnt since waits for the store).
+                return
             if owner is None:
                 return  # not cached: a claim may make it a player's later
             if len(self._owners) >= MAX_CACHED_OWNERS:
