@@ -37,6 +37,9 @@ from server.logs import configure_logging, get_logger
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
+from server.ratings.service import RatingService
+from server.ratings.service import generic_handler as rating_handler
+from server.ratings.store import RatingReader
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.settings import Settings, parse_settings
@@ -89,6 +92,8 @@ class Server:
         self.service.default_bot_pace = settings.bot_pace
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
+        self.registry.rater.owners = self.identity.store.seat_owner
+        self.ratings = RatingService(RatingReader(self.store, settings.rating_min_games), self.identity.store)
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -97,7 +102,9 @@ class Server:
             interceptors=self._interceptors(GRPC_TRANSPORT),
             options=settings.grpc_options,
         )
-        self.grpc.add_generic_rpc_handlers((generic_handler(self.service), *self.identity.handlers()))
+        self.grpc.add_generic_rpc_handlers(
+            (generic_handler(self.service), *self.identity.handlers(), rating_handler(self.ratings))
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection(
             (

@@ -50,9 +50,12 @@ class Creation:
     time_control: TimeControl | None
     request_id: str
     client: str
+    rated: bool = False
 
     def digest(self) -> str:
-        return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)
+        return creation_digest(
+            self.rules, self.seats, self.seed, self.first_dealer, self.time_control, rated=self.rated
+        )
 
 
 def creation_digest(
@@ -61,6 +64,8 @@ def creation_digest(
     seed: int | None,
     first_dealer: int | None,
     time_control: TimeControl | None,
+    *,
+    rated: bool = False,
 ) -> str:
     """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
     request (the request_id and the client left out: a retry may come over another connection, or node)."""
@@ -73,6 +78,8 @@ def creation_digest(
         "first_dealer": first_dealer,
         "time_control": None if time_control is None else time_control.to_json(),
     }
+    if rated:  # absent when not rated: the digests of earlier requests stay what they were
+        content["rated"] = True
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
 
 

@@ -20,6 +20,7 @@ from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
 from server.logs import get_logger
 from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
+from server.ratings.rater import Rater
 from server.stalls import StallWatch
 from server.store import Store, StoredTable, StoreError, TableConfig
 from server.table import Table
@@ -101,6 +102,8 @@ class Registry:
         """This node's recent CreateTable request_ids: a retry gets the table its request made."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
+        self.rater = Rater(store, None, self.telemetry)
+        """Rated tables' updates at their end (the server gives it the players' store: ``rater.owners``)."""
 
     def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
@@ -148,7 +151,9 @@ class Registry:
             stalls=self.stalls,
             seeded=config.seeded,
             secret=config.secret,
+            rated=config.rated,
         )
+        table.ratings.rater = self.rater
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
             self._requests.remember(
                 config.request_id, stored.table_id, stored.create_time, config.request_digest
@@ -190,6 +195,7 @@ class Registry:
         *,
         request_id: str = "",
         client: str = "",
+        rated: bool = False,
     ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
@@ -198,7 +204,7 @@ class Registry:
         table that request created (or is creating) is returned instead: the client's retry after a lost
         reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
-        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
+        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client, rated)
         if not request_id:
             return await self._create(new, "")
         digest = new.digest()
@@ -262,6 +268,7 @@ class Registry:
                 seeded=seeded,
                 secret=secret,
                 creator=new.client,
+                rated=new.rated,
             )
             self._creating.append(holding)
             try:
@@ -291,7 +298,9 @@ class Registry:
             stalls=self.stalls,
             seeded=seeded,
             secret=secret,
+            rated=new.rated,
         )
+        table.ratings.rater = self.rater
         self._tables[table_id] = table
         self._holders[table_id] = holding
         return table

@@ -33,9 +33,9 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from server import tracing
 from server.logs import get_logger
@@ -75,6 +75,8 @@ class TableConfig:
     creator: str = ""
     """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
     counts in its creator's quotas after a restart, or on the node that took it over."""
+    rated: bool = False
+    """Its end changes its players' ratings (CreateTableRequest.rated). Absent: False."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -96,6 +98,8 @@ class TableConfig:
             raw["secret"] = self.secret.hex()
         if self.creator:
             raw["creator"] = self.creator
+        if self.rated:
+            raw["rated"] = True
         return json.dumps(raw)
 
     @staticmethod
@@ -113,6 +117,7 @@ class TableConfig:
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
             creator=str(raw.get("creator", "")),
+            rated=bool(raw.get("rated", False)),
         )
 
 
@@ -122,7 +127,9 @@ class Record:
     before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
     turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
-    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
+    it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), or
+    "rating" (a rated table's ratings changed, stored with the ratings' rows; seat -1, data: the
+    RatingsUpdated message)."""
 
     kind: str
     seat: int
@@ -142,6 +149,24 @@ class StoredTable:
     records: list[Record]
     finish_time: float | None = None
     """When its game ended (Unix time), once the server noted it; None while playing (or not noted yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """Statements run in one open transaction of a store (:meth:`Store.transact`), in either dialect: each
+    statement is written with ``?`` placeholders and ``{t}`` before each table name; ``for_update`` ends a
+    SELECT whose rows the transaction changes (PostgreSQL's row locks; SQLite's BEGIN IMMEDIATE holds the
+    whole database already)."""
+
+    run: Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
+    for_update: str
+
+    def __call__(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.run(sql, params)
+
+
+Work = Callable[[Sql], Sequence["Record"]]
+"""What :meth:`Store.transact` runs in its transaction: statements, then the table's records to append."""
 
 
 class StoreError(Exception):
@@ -250,6 +275,18 @@ class Store(ABC):
     @abstractmethod
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
+
+    @abstractmethod
+    def transact(self, table_id: str, work: Work) -> None:
+        """Run ``work`` in one transaction of its own and append the records it returns to the table, in
+        the same transaction (blocking: run it in a thread): a change of other rows of the database (a
+        rating) stored with the table's event of it, or neither. StoreError when it could not be committed
+        (TableFencedError: the table is another node's now); a conflict with a concurrent transaction
+        (PostgreSQL's deadlock or serialization failure) is retried first."""
+
+    @abstractmethod
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query written as for :class:`Sql` (blocking; StoreError when it failed)."""
 
     # ------------------------------------------------------------------ the interface
 

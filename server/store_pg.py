@@ -20,7 +20,9 @@ service answers with STORE_UNAVAILABLE (retryable); the next write connects agai
 
 from __future__ import annotations
 
+import functools
 import re
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,7 +30,18 @@ from typing import Any, Final
 import psycopg
 
 from server.logs import get_logger
-from server.store import Record, Store, StoredTable, TableConfig, TableFencedError, Write
+from server.ratings.schema import ratings_schema
+from server.store import (
+    Record,
+    Sql,
+    Store,
+    StoredTable,
+    StoreError,
+    TableConfig,
+    TableFencedError,
+    Work,
+    Write,
+)
 
 SCHEMA: Final = "thousand"
 """The PostgreSQL schema of every object the server makes: the database may hold others' too."""
@@ -125,7 +138,12 @@ MIGRATIONS: Final[Sequence[str]] = (
     ALTER TABLE thousand.tables ADD COLUMN bots_only BOOLEAN NOT NULL DEFAULT FALSE;
     CREATE INDEX tables_creator ON thousand.tables (creator) WHERE NOT finished AND expire_time IS NULL;
     """,
+    # 4: ratings (server.ratings): each player's rating per pool, and each rated seat's before and after.
+    ratings_schema(prefix="thousand.", real="DOUBLE PRECISION"),
 )
+CONFLICT_SQLSTATES: Final = frozenset({"40001", "40P01"})
+"""A serialization failure or a deadlock: the transaction lost to a concurrent one and is tried again."""
+CONFLICT_RETRIES: Final = 8
 
 
 @dataclass(slots=True)
@@ -295,6 +313,38 @@ class PostgresStore(Store):
             raise
         self._committing[table_id] = Holding(held.epoch, held.next_number + len(records))
 
+    def transact(self, table_id: str, work: Work) -> None:
+        """:meth:`Store.transact`: the work's statements and the table's fenced append in one transaction,
+        tried again (after a short pause growing with each try) when it conflicted with another node's."""
+        for attempt in range(CONFLICT_RETRIES):
+            with self._lock:
+                try:
+                    db = self._connection()
+                    with db.transaction():
+                        records = work(Sql(functools.partial(_rows, db), " FOR UPDATE"))
+                        self._append(db, table_id, records)
+                    self._committed()
+                    self.commits += 1
+                    self.writes += 1
+                    return
+                except TableFencedError:
+                    self.failures += 1
+                    self._abort()
+                    raise
+                except psycopg.Error as error:
+                    self.failures += 1
+                    self._abort()
+                    if error.sqlstate not in CONFLICT_SQLSTATES or attempt == CONFLICT_RETRIES - 1:
+                        raise StoreError(f"{self.name}: {error}") from error
+                    log.info("transaction conflicted; trying again", table_id=table_id, attempt=attempt + 1)
+            time.sleep(0.01 * (attempt + 1))
+
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._query(sql.format(t=f"{SCHEMA}.").replace("?", "%s"), params)
+        except psycopg.Error as error:
+            raise StoreError(f"{self.name}: {error}") from error
+
     # ------------------------------------------------------------------ reading
 
     def _query(self, query: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
@@ -370,3 +420,9 @@ class PostgresStore(Store):
         return StoredTable(
             table_id, int(serial), float(create_time), TableConfig.from_json(config), records, finished
         )
+
+
+def _rows(db: psycopg.Connection[Any], sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    """One statement of a :class:`~server.store.Sql` in this dialect: its rows (none for a write)."""
+    cursor = db.execute(sql.format(t=f"{SCHEMA}.").replace("?", "%s"), tuple(params))
+    return cursor.fetchall() if cursor.description is not None else []
