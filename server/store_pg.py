@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -197,6 +198,9 @@ class PostgresStore(Store):
         self._committing: dict[str, Holding] = {}
         """Holdings the open transaction changes, applied once it commits."""
         self._db: psycopg.Connection[Any] | None = None
+        self._transact_db: psycopg.Connection[Any] | None = None
+        """:meth:`transact`'s own connection (under ``_transact_lock``), opened when first needed."""
+        self._transact_lock = threading.Lock()
         try:
             self.schema = migrate(self._connection())
         except psycopg.Error as error:
@@ -243,6 +247,9 @@ class PostgresStore(Store):
     def _close_connection(self) -> None:
         if self._db is not None:
             self._db.close()
+        with self._transact_lock:
+            if self._transact_db is not None:
+                self._transact_db.close()
 
     def _execute(self, write: Write) -> None:
         db = self._connection()
@@ -293,6 +300,12 @@ class PostgresStore(Store):
         held = self._held(table_id)
         if held is None:
             raise TableFencedError(table_id, f"{self.name}: table {table_id} is not held by this node")
+        self._committing[table_id] = self._append_at(db, table_id, held, records)
+
+    def _append_at(
+        self, db: psycopg.Connection[Any], table_id: str, held: Holding, records: Sequence[Record]
+    ) -> Holding:
+        """Append the records at the table's holding (fenced by the database); the holding after them."""
         try:
             db.execute(
                 f"SELECT {SCHEMA}.append_records(%s, %s, %s, %s::text[], %s::integer[], %s::text[],"
@@ -311,29 +324,38 @@ class PostgresStore(Store):
             if error.sqlstate == FENCED_SQLSTATE:
                 raise TableFencedError(table_id, f"{self.name}: {error}") from error
             raise
-        self._committing[table_id] = Holding(held.epoch, held.next_number + len(records))
+        return Holding(held.epoch, held.next_number + len(records))
 
     def transact(self, table_id: str, work: Work) -> None:
-        """:meth:`Store.transact`: the work's statements and the table's fenced append in one transaction,
-        tried again (after a short pause growing with each try) when it conflicted with another node's."""
+        """:meth:`Store.transact` on a connection of its own (a transaction that waits for another node's
+        row locks never holds up the writer's group commits), tried again after a short pause growing with
+        each try when it conflicted with another node's. The caller holds the table's lock: none of the
+        table's writes is queued meanwhile, so the holding read here is the table's last."""
         for attempt in range(CONFLICT_RETRIES):
-            with self._lock:
+            with self._transact_lock:
+                held = self.holdings.get(table_id)
+                if held is None:
+                    raise TableFencedError(
+                        table_id, f"{self.name}: table {table_id} is not held by this node"
+                    )
                 try:
-                    db = self._connection()
+                    if self._transact_db is None or self._transact_db.closed:
+                        self._transact_db = connect(self.url)
+                    db = self._transact_db
                     with db.transaction():
                         records = work(Sql(functools.partial(_rows, db), " FOR UPDATE"))
-                        self._append(db, table_id, records)
-                    self._committed()
+                        after = self._append_at(db, table_id, held, records)
+                    self.holdings[table_id] = after
                     self.commits += 1
                     self.writes += 1
                     return
                 except TableFencedError:
                     self.failures += 1
-                    self._abort()
                     raise
                 except psycopg.Error as error:
                     self.failures += 1
-                    self._abort()
+                    if isinstance(error, psycopg.OperationalError) and self._transact_db is not None:
+                        self._transact_db.close()  # broken: the next try connects again
                     if error.sqlstate not in CONFLICT_SQLSTATES or attempt == CONFLICT_RETRIES - 1:
                         raise StoreError(f"{self.name}: {error}") from error
                     log.info("transaction conflicted; trying again", table_id=table_id, attempt=attempt + 1)
