@@ -14,6 +14,7 @@ record is appended with the table's fencing, in the same transaction as the rows
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -143,7 +144,9 @@ class TableRatings:
         """Run the update in a task of its own, unless it runs already (or no rater is set)."""
         if self.rater is None or (self._task is not None and not self._task.done()):
             return
-        self._task = asyncio.get_running_loop().create_task(self._run(self.rater))
+        # A context of its own, like the bots' and the clock's: its log lines carry no request's fields.
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(self.rater), context=contextvars.Context())
 
     def stop(self) -> None:
         if self._task is not None:
