@@ -110,3 +110,10 @@ def test_environments_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json("bench/envs.py", "--seconds", "0.2")
     assert set(result) >= {"openspiel_thousand_steps_per_s", "gymnasium_thousand_steps_per_s"}
     assert all(rate > 0 for rate in result.values())
+
+
+def test_ratings_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/ratings.py", "--updates", "20", "--skip-postgres")
+    assert result["model_us"] > 0
+    assert result["sqlite"]["update_ms"] > 0 and result["sqlite"]["reference_ms"] > 0
+    assert result["sqlite"]["ratio"] == result["sqlite"]["update_ms"] / result["sqlite"]["reference_ms"]
