@@ -40,6 +40,7 @@ from server.ratelimit import RateLimiter
 from server.ratings.service import RatingService
 from server.ratings.service import generic_handler as rating_handler
 from server.ratings.store import RatingReader
+from server.ratings.web import web_ratings
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.settings import Settings, parse_settings
@@ -51,6 +52,7 @@ from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import player_service_pb2 as player_pb
+from thousand.v1 import rating_service_pb2 as rating_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
@@ -155,7 +157,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
-                more=(web_players(self.identity.players),),
+                more=(web_players(self.identity.players), web_ratings(self.ratings)),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -194,6 +196,7 @@ class Server:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            observed.initialize(rating_pb.DESCRIPTOR.services_by_name["RatingService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)

@@ -84,6 +84,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         time_control=stored.config.time_control,
         seeded=stored.config.seeded,
         secret=stored.config.secret,
+        rated=stored.config.rated,
     )
     table.replay(stored.records)
     if not table.finished:

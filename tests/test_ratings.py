@@ -9,6 +9,7 @@ ranks; a seat that forfeited on time (TIMEOUT_POLICY_FORFEIT) ranks last.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from types import SimpleNamespace
@@ -106,6 +107,9 @@ def test_people_game_update_is_recomputed_from_the_events(tmp_path: Path) -> Non
                 assert [s.player_id for s in update.seats] == [ann.player.player_id, bob.player.player_id]
                 assert_recomputes(update, game_over_places(found))
                 updates.append(update)
+                exported = await s.tables.ExportTable(pb.ExportTableRequest(table_id=table.table_id))
+                record = json.loads(exported.record_json)
+                assert record["finished"] and "ratingsUpdated" in record["events"][-1]
             first, second = updates
             for before, after in zip(second.seats, first.seats, strict=True):
                 assert before.before == after.after  # the second game starts where the first left off
