@@ -95,7 +95,10 @@ class Server:
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
         self.registry.rater.owners = self.identity.store.seat_owner
-        self.ratings = RatingService(RatingReader(self.store, settings.rating_min_games), self.identity.store)
+        self.rating_reader = RatingReader(self.store, settings.rating_min_games)
+        """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):
+        what matchmaking reads; a bot's id is ``server.ratings.model.bot_id(strategy)``."""
+        self.ratings = RatingService(self.rating_reader, self.identity.store)
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:

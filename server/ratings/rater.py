@@ -171,6 +171,10 @@ class TableRatings:
                     return
                 except StoreError as error:
                     log.error("ratings not stored; trying again", table_id=table.table_id, error=str(error))
+                except Exception as error:  # the players' store failed (or worse): nothing stored either
+                    log.exception(
+                        "ratings not stored; trying again", table_id=table.table_id, error=str(error)
+                    )
                 else:
                     table.apply_stored(Change((Rated(data),)))
                     return
