@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -301,3 +302,43 @@ def test_rating_service_refuses_bad_requests(tmp_path: Path) -> None:
             )
 
     run(body())
+
+
+def test_a_table_restored_before_its_update_was_stored_is_rated_then_once(tmp_path: Path) -> None:
+    """The game's last action and the rating are two commits: a server that stopped between them (the state
+    made here by taking the rating's commit out of the store: its record, its rows, the finish note) rates
+    the table when it restores it, once, with the same numbers; restored again, it rates nothing more."""
+    db = tmp_path / "thousand.db"
+
+    async def first() -> tuple[str, ratings_pb.RatingsUpdated]:
+        async with served(tmp_path, str(db)) as s:
+            request = rated_request(2)
+            request.seats[0].CopyFrom(pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy"))
+            request.seats[1].CopyFrom(pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="random"))
+            table = (await s.tables.CreateTable(request)).table
+            await finished(s.tables, table.table_id)
+            return table.table_id, (await events(s.tables, table.table_id))[-1].ratings_updated
+
+    table_id, update = run(first())
+    with sqlite3.connect(db) as connection:  # the server stopped before the rating's commit
+        connection.execute("DELETE FROM records WHERE table_id = ? AND kind = 'rating'", (table_id,))
+        connection.execute("DELETE FROM ratings")
+        connection.execute("DELETE FROM rated_games")
+        connection.execute(
+            "UPDATE tables SET finished = 0, finish_time = NULL WHERE table_id = ?", (table_id,)
+        )
+
+    async def again() -> ratings_pb.RatingsUpdated:
+        async with served(tmp_path, str(db)) as s:
+            await finished(s.tables, table_id)
+            found = await events(s.tables, table_id)
+            assert [e.HasField("ratings_updated") for e in found].count(True) == 1
+            return found[-1].ratings_updated
+
+    assert run(again()) == update
+    assert run(again()) == update  # restored once more: nothing to rate, nothing rated twice
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT player_id, games FROM ratings ORDER BY player_id").fetchall() == [
+            ("bot:greedy", 1),
+            ("bot:random", 1),
+        ]
