@@ -26,7 +26,8 @@ on PostgreSQL rather than a protocol of our own:
   node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
   owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
 - **Rebalancing.** A node two or more unfinished tables above the least loaded live one hands it a table,
-  one per ``--rebalance-seconds``, between two actions (:mod:`server.rebalancing`).
+  one per ``--rebalance-seconds``, between two actions; one where a person is on turn right after their
+  move (:mod:`server.rebalancing`).
 
 What any node answers about tables it does not hold is :mod:`server.directory`'s.
 """
@@ -127,7 +128,9 @@ class Node:
             place=self.place,
             orphan_asked=self._orphan_asked,
         )
-        self.rebalancer = Rebalancer(settings.node_id, registry, self.directory, hand_off=self.hand_off)
+        self.rebalancer = Rebalancer(
+            settings.node_id, registry, self.directory, hand_off=self.hand_off, on_moved=self._rebalanced
+        )
         self.ended = asyncio.Event()
         """Set when the node must stop serving: another process took its id over."""
         self._dirty: set[str] = set()
@@ -209,7 +212,7 @@ class Node:
                     next_reconcile = now + RECONCILE_SECONDS
                 if settings.rebalance_seconds and now >= next_rebalance and self.may_declare():
                     next_rebalance = now + settings.rebalance_seconds
-                    self.figures.rebalanced += await self.rebalancer.turn()
+                    await self.rebalancer.turn()
             except psycopg.Error as error:  # connected again next turn (ClusterDatabase.using)
                 log.warning("cluster database unavailable", error=str(error))
             except ServiceError as error:  # the directory's STORE_UNAVAILABLE
@@ -377,9 +380,18 @@ class Node:
         """Serve a table this node owns: its endpoints, and the hooks that publish and drop it."""
         table_id = table.table_id
         table.endpoints = (self.settings.endpoint, self.settings.web_endpoint)
-        table.on_change = lambda: self._dirty.add(table_id)
+        table.on_change = lambda: self._changed(table)
         table.on_lost = lambda: self._lost(table_id)
         self._dirty.add(table_id)
+
+    def _changed(self, table: Table) -> None:
+        """A table this node holds changed: its summary is published next turn, and a table waiting to be
+        rebalanced may have reached its safe point."""
+        self._dirty.add(table.table_id)
+        self.rebalancer.changed(table)
+
+    def _rebalanced(self) -> None:
+        self.figures.rebalanced += 1
 
     def _lost(self, table_id: str) -> None:
         """A write of the table was refused: another node holds it now, or its records are not what this

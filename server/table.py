@@ -182,6 +182,16 @@ class Table:
     def open_seats(self) -> int:
         return self.core.open_seats()
 
+    def person_playing(self) -> bool:
+        """A person (a client's seat, not a server-run bot) must act now and is there for it: their seat's
+        stream is open, or a turn clock times them. Moving the table then would refuse their action while
+        it moves, and start their clock afresh at the new owner (:mod:`server.rebalancing`)."""
+        core = self.core
+        seat = core.to_act
+        if seat is None or core.seats[seat].played_by_bot:
+            return False
+        return core.time_control is not None or any(s.audience == seat for s in self.streams.subscribers)
+
     def played_by_bots_only(self) -> bool:
         """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
         return all(s.played_by_bot for s in self.core.seats)
