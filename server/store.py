@@ -33,7 +33,7 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -42,6 +42,8 @@ from server.logs import get_logger
 from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
+PROBE_SECONDS: Final = 0.5
+"""How often a store whose database cannot be reached tries to connect, while a change waits to be retried."""
 """The game of a table stored without one (before 1000 Blagogo)."""
 log = get_logger("thousand.store")
 
@@ -210,6 +212,7 @@ class Store(ABC):
         """Time the committed transactions took in all (``commits`` of them): the store's latency."""
         self.failures = 0
         """Transactions that failed (and were rolled back)."""
+        self._recovery = Recovery(self.reachable)
 
     # ------------------------------------------------------------------ what each store does
 
@@ -251,7 +254,19 @@ class Store(ABC):
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
 
+    def reachable(self) -> bool:
+        """Whether the database accepts a connection now (blocking: call it off the event loop). A file is
+        always there; a database server may be restarting, recovering or failing over."""
+        return True
+
     # ------------------------------------------------------------------ the interface
+
+    async def wait_to_retry(self, pause: float) -> None:
+        """Wait ``pause`` before trying again a change the store could not commit, or less: until the
+        database, found unreachable meanwhile, accepts connections again (:class:`Recovery`). So the
+        tables waiting on their own (the bots' moves) play on within a probe of PostgreSQL's return instead
+        of at the end of a pause that doubled during the outage."""
+        await self._recovery.wait(pause)
 
     @property
     def queued(self) -> int:
@@ -381,6 +396,47 @@ class Store(ABC):
             self.commit_seconds += time.perf_counter() - started
             self.commits += 1
             self.writes += len(writes)
+
+
+class Recovery:
+    """What the changes waiting to be retried share: one probe of the database at a time, every
+    PROBE_SECONDS while it cannot be reached, instead of each table trying again on its own schedule (a
+    thousand tables' retries against a recovering database), and every waiter woken once it is back.
+
+    A failure with the database reachable (a full disk, a refused statement) is no outage: the first probe
+    finds it so, and the waiters keep their whole pause, as their backoff intends."""
+
+    def __init__(self, reachable: Callable[[], bool], probe_seconds: float = PROBE_SECONDS) -> None:
+        self._reachable = reachable
+        self.probe_seconds = probe_seconds
+        self._prober: asyncio.Task[bool] | None = None
+
+    async def wait(self, pause: float) -> None:
+        """Wait ``pause``, or until the database comes back from an outage (whichever is first)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + pause
+        prober = self._prober
+        if prober is None or prober.done():
+            prober = self._prober = loop.create_task(self._probe())
+        try:
+            came_back = await asyncio.wait_for(asyncio.shield(prober), pause)
+        except TimeoutError:
+            return
+        if not came_back:
+            await asyncio.sleep(max(0.0, deadline - loop.time()))
+
+    async def _probe(self) -> bool:
+        """True once the database, found unreachable, accepts connections again; False when the first probe
+        finds it reachable."""
+        down = False
+        while not await asyncio.to_thread(self._reachable):
+            if not down:
+                log.warning("database unreachable: probing until it is back")
+            down = True
+            await asyncio.sleep(self.probe_seconds)
+        if down:
+            log.info("database reachable again")
+        return down
 
 
 async def _outcome(done: asyncio.Future[None]) -> None:

@@ -189,6 +189,15 @@ class PostgresStore(Store):
             self._db = connect(self.url)
         return self._db
 
+    def reachable(self) -> bool:
+        """Whether PostgreSQL accepts a new connection now (one of its own, closed at once: the writer's
+        may be mid-transaction)."""
+        try:
+            connect(self.url).close()
+        except psycopg.Error:
+            return False
+        return True
+
     # ------------------------------------------------------------------ writing
 
     def _write_batch(self, writes: Sequence[Write]) -> None:

@@ -367,7 +367,8 @@ class Table:
     async def _play_bots(self) -> None:
         """Move the bots, one move at a time under the lock, while a server-run bot must act. Each step (the
         move; applying it once stored) waits for its turn from the pacer (:mod:`server.pacing`); a move
-        the store cannot commit is decided again after a pause, the pause doubling up to a bound."""
+        the store cannot commit is decided again after a pause, the pause doubling up to a bound (cut short
+        when the database comes back from an outage)."""
         retry = bot_pauses.STORE_RETRY_SECONDS
         while True:
             pace = self._bot_pace()
@@ -390,12 +391,20 @@ class Table:
                 else:
                     failed = False
             if failed:
-                await asyncio.sleep(retry)
+                await self._wait_to_retry(retry)
                 retry = min(retry * 2, bot_pauses.STORE_RETRY_MAX_SECONDS)
             else:
                 retry = bot_pauses.STORE_RETRY_SECONDS
                 if kind == BOTS_ONLY and self.pacer.move_delay > 0:
                     await asyncio.sleep(self.pacer.move_delay)
+
+    async def _wait_to_retry(self, pause: float) -> None:
+        """The pause before a bot's move the store could not commit is decided again: shorter when the
+        database comes back meanwhile (:meth:`server.store.Store.wait_to_retry`)."""
+        if self.store is None:
+            await asyncio.sleep(pause)
+        else:
+            await self.store.wait_to_retry(pause)
 
     async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
         """One move of a server-run bot (caller holds the lock): a searching bot thinks in a worker thread,
