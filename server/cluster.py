@@ -16,12 +16,12 @@ on PostgreSQL rather than a protocol of our own:
   a table therefore cannot change it: its write fails, and it drops the table (streams ended with
   TABLE_MOVING, clock and bots stopped). A node that finds itself declared dead drops every table and joins
   again as a new generation; one whose id another process took over (a newer generation) stops serving.
-- **Takeover.** Every survivor claims a fair share of the unfinished tables whose owner is not active, all
-  at once (one transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), loads their records in
-  one query, replays them one after the other (the loop free between two) and carries on: bots and turn
-  clocks start again, idempotency keys answer with the stored results (the replay remembers them). A
-  finished table is claimed only when a client asks to stream it. A node stopping cleanly releases its
-  tables, and the others claim them at once.
+- **Takeover.** Every survivor claims a fair share of the unfinished tables whose owner is not active, all at
+  once (one transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), then reads and replays them,
+  people's tables and short ones first, a batch read while the one before replays
+  (:mod:`server.cluster_replay`), and carries on: bots and turn clocks start again, idempotency keys answer
+  with the stored results (the replay remembers them). A finished table is claimed only when a client asks to
+  stream it. A node stopping cleanly releases its tables, and the others claim them at once.
 - **Placement.** A table is created on the node asked; with ``--placement least-loaded`` it is handed to the
   node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
   owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
@@ -45,6 +45,7 @@ import psycopg
 
 from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase
 from server.cluster_flags import NodeSettings
+from server.cluster_replay import Claimed, replay_claimed
 from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
@@ -314,7 +315,8 @@ class Node:
                         f"WITH chosen AS (SELECT t.table_id FROM {SCHEMA}.tables t WHERE {condition}"
                         " ORDER BY t.finished, t.serial LIMIT %(limit)s FOR UPDATE OF t SKIP LOCKED)"
                         f" UPDATE {SCHEMA}.tables t SET owner = %(me)s, epoch = t.epoch + 1 FROM chosen"
-                        " WHERE t.table_id = chosen.table_id RETURNING t.table_id, t.epoch, t.next_number",
+                        " WHERE t.table_id = chosen.table_id"
+                        " RETURNING t.table_id, t.epoch, t.next_number, t.bots_only",
                         values,
                     )
                 ).fetchall()
@@ -323,20 +325,15 @@ class Node:
                         await cursor.executemany(
                             f"INSERT INTO {SCHEMA}.claims (table_id, epoch, node_id, generation, reason)"
                             " VALUES (%s, %s, %s, %s, %s)",
-                            [(t, e, self.node_id, self.generation, reason) for t, e, _ in claimed],
+                            [(t, e, self.node_id, self.generation, reason) for t, e, _, _ in claimed],
                         )
         if not claimed:
             return []
-        started = time.perf_counter()
-        loaded = await asyncio.to_thread(self.store.get_many, [t for t, _, _ in claimed])
-        served = []
-        for table_id, epoch, next_number in claimed:
-            table = self._serve(loaded.get(table_id), int(epoch), int(next_number), reason, started)
-            if table is not None:
-                served.append(table)
-            await asyncio.sleep(0)  # the loop serves requests between two replays
-            started = time.perf_counter()
-        return served
+        return await replay_claimed(
+            [Claimed(str(t), int(e), int(n), bool(b)) for t, e, n, b in claimed],
+            self.store.get_many,
+            lambda stored, claim, started: self._serve(stored, claim.epoch, claim.records, reason, started),
+        )
 
     def _serve(
         self, stored: StoredTable | None, epoch: int, next_number: int, reason: str, started: float
