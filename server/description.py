@@ -18,6 +18,7 @@ from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
     from server.table_core import TableCore
+    from server.table_state import SeatState
 
 
 def describe(table: TableCore) -> pb.Table:
@@ -39,6 +40,8 @@ def describe(table: TableCore) -> pb.Table:
                 taken_over=s.taken_over or s.forfeited,
                 forfeited=s.forfeited,
                 bank_remaining=duration(s.bank) if clocked else None,
+                player_id=s.player_id,
+                takeover_reason=_takeover_reason(s),
             )
             for i, s in enumerate(table.seats)
         ],
@@ -52,6 +55,14 @@ def describe(table: TableCore) -> pb.Table:
         endpoint=table.endpoints[0],
         web_endpoint=table.endpoints[1],
     )
+
+
+def _takeover_reason(seat: SeatState) -> pb.TakeoverReason.ValueType:
+    if seat.handed_over:
+        return pb.TAKEOVER_REASON_OPERATOR_HANDOVER
+    if seat.taken_over or seat.forfeited:
+        return pb.TAKEOVER_REASON_TIMEOUT
+    return pb.TAKEOVER_REASON_UNSPECIFIED
 
 
 def status(table: TableCore) -> pb.TableStatus.ValueType:

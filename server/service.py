@@ -260,11 +260,16 @@ class TableService:
             )
         async with table.lock:
             wanted = request.seat if request.HasField("seat") else None
-            if gate is not None and (chosen is None or table.seat_holding(chosen) is None):
+            player_id = player.player_id if player is not None else ""
+            retry = chosen is not None and table.seat_holding(chosen) is not None
+            # A player who sits here already is told so (ALREADY_SEATED, by the table), not asked for one.
+            if gate is not None and not retry and table.seat_of_player_id(player_id) is None:
                 wanted = gate.seat(table.describe(), wanted)  # SEAT_RESERVED, INVITE_INVALID
             # A player who sends no name sits as their display name (docs/protocol.md "Players").
             name = request.player_name or (player.display_name if player is not None else "")
-            seat, token = await table.join(wanted, name, chosen, client_seed=request.client_seed)
+            seat, token = await table.join(
+                wanted, name, chosen, client_seed=request.client_seed, player_id=player_id
+            )
             described = table.describe()
         table.ensure_bots_running()
         if self.access is not None:

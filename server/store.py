@@ -122,7 +122,10 @@ class Record:
     before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
     turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
-    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
+    it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), "player"
+    (the seat's player, text: the player id; stored with a join made with a player's credential, or after a
+    claim) or "handover" (an operator gave the seat to a bot for good; text: the operator, data: the reason,
+    UTF-8)."""
 
     kind: str
     seat: int

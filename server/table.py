@@ -38,7 +38,9 @@ from server.table_changes import (
     Act,
     BotMove,
     Change,
+    Claim,
     Command,
+    HandOver,
     Join,
     Leave,
     Published,
@@ -217,6 +219,12 @@ class Table:
         bind_request(seat=found)
         return found
 
+    def seat_of_player_id(self, player_id: str) -> int | None:
+        """The seat the player sits in here (the table's own log says so), None when none ("": None)."""
+        if not player_id:
+            return None
+        return next((i for i, s in enumerate(self.core.seats) if s.player_id == player_id), None)
+
     def seat_holding(self, token: str) -> int | None:
         """The seat this token holds, if any (:func:`server.table_state.seat_holding`)."""
         return self.core.seat_holding(token)
@@ -294,13 +302,21 @@ class Table:
     # ------------------------------------------------------------------ commands (caller holds the lock)
 
     async def join(
-        self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
+        self,
+        seat: int | None,
+        player_name: str,
+        token: str | None = None,
+        *,
+        client_seed: str = "",
+        player_id: str = "",
     ) -> tuple[int, str]:
         """Take a seat; ``token``: the client's own seat token, else one is drawn; ``client_seed``: the
-        player's seed for a fair table's deals from now on (ignored when seeded). A seat that already holds
-        ``token`` is returned as it is: the client's retry of a join whose reply it lost."""
+        player's seed for a fair table's deals from now on (ignored when seeded); ``player_id``: the player
+        joining with their credential (stored with the join; ALREADY_SEATED when they sit here already). A
+        seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply it
+        lost."""
         token = token if token is not None else new_token()
-        change = await self.run(Join(seat, player_name, token, hash_token(token), client_seed))
+        change = await self.run(Join(seat, player_name, token, hash_token(token), client_seed, player_id))
         assert change.seat is not None
         bind_request(seat=change.seat)
         return change.seat, token
@@ -324,6 +340,15 @@ class Table:
             return change.sequence
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
         return self.sequence
+
+    async def claim(self, seat: int, player_id: str) -> None:
+        """The seat is the player's from now on (ClaimSeats): stored in the table's log."""
+        await self.run(Claim(seat, player_id))
+
+    async def hand_over(self, seat: int, operator: str, reason: str) -> None:
+        """An operator gives the seat to the server's bot for the rest of the game: stored with who did it
+        and why; the seat's player loses it (token and streams), and nobody can take it back."""
+        await self.run(HandOver(seat, operator, reason))
 
     async def stop(self, reason: StopReason, message: str) -> None:
         """End the table before its game did: stored, then TableStopped, the streams end and no action is

@@ -91,8 +91,9 @@ def test_a_player_who_joins_without_a_name_sits_as_their_display_name(tmp_path: 
             table = (await s.tables.CreateTable(thousand_table())).table
             joined = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table.table_id), metadata=as_ann)
             assert joined.table.seats[joined.seat].player_name == "Анна"
+            other = (await s.tables.CreateTable(thousand_table())).table  # one seat a player, per table
             named = await s.tables.JoinTable(
-                pb.JoinTableRequest(table_id=table.table_id, player_name="Bea"), metadata=as_ann
+                pb.JoinTableRequest(table_id=other.table_id, player_name="Bea"), metadata=as_ann
             )
             assert named.table.seats[named.seat].player_name == "Bea"  # a name sent is the seat's name
 
