@@ -182,7 +182,10 @@ class TableAccess:
                 return  # not cached: a claim may make it a player's later
             if len(self._owners) >= MAX_CACHED_OWNERS:
                 self._owners.clear()
-            self._owners[key] = owner  # a seat's player never changes once set
+            self._owners[key] = owner  # read again when it is not the caller's: a guest's seat may move
+        if caller is not None and caller.player_id != owner:  # a guest's seat may have moved since
+            owner = await stored(self.store.seat_owner, *key) or owner
+            self._owners[key] = owner
         if caller is None:
             await self.identities.check_ban(owner)
         elif caller.player_id != owner:
