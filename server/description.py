@@ -17,6 +17,7 @@ from server.time_control import duration
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
+    from server.identity.values import Privacy
     from server.table_core import TableCore
     from server.table_state import SeatState
 
@@ -63,6 +64,16 @@ def _takeover_reason(seat: SeatState) -> pb.TakeoverReason.ValueType:
     if seat.taken_over or seat.forfeited:
         return pb.TAKEOVER_REASON_TIMEOUT
     return pb.TAKEOVER_REASON_UNSPECIFIED
+
+
+def private(table: pb.Table, privacy: Privacy) -> pb.Table:
+    """The table's description with what its privacy adds (Table.unlisted, invite_required, reserved_for);
+    never the invite code or its hash."""
+    table.unlisted = privacy.unlisted
+    table.invite_required = bool(privacy.invite_hash)
+    for seat in table.seats:
+        seat.reserved_for = privacy.reservations.get(seat.seat, "")
+    return table
 
 
 def status(table: TableCore) -> pb.TableStatus.ValueType:

@@ -17,6 +17,7 @@ from engine.seeds import SECRET_BYTES
 from server.creations import CREATE_REQUEST_WINDOW, CreateRequests, Creation, SeatSpec
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
+from server.identity.values import Privacy
 from server.logs import get_logger
 from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
@@ -148,6 +149,7 @@ class Registry:
             stalls=self.stalls,
             seeded=config.seeded,
             secret=config.secret,
+            privacy=config.privacy,
         )
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
             self._requests.remember(
@@ -190,6 +192,7 @@ class Registry:
         *,
         request_id: str = "",
         client: str = "",
+        privacy: Privacy | None = None,
     ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
@@ -198,7 +201,7 @@ class Registry:
         table that request created (or is creating) is returned instead: the client's retry after a lost
         reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
-        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
+        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client, privacy)
         if not request_id:
             return await self._create(new, "")
         digest = new.digest()
@@ -262,6 +265,7 @@ class Registry:
                 seeded=seeded,
                 secret=secret,
                 creator=new.client,
+                privacy=new.privacy,
             )
             self._creating.append(holding)
             try:
@@ -291,6 +295,7 @@ class Registry:
             stalls=self.stalls,
             seeded=seeded,
             secret=secret,
+            privacy=new.privacy,
         )
         self._tables[table_id] = table
         self._holders[table_id] = holding

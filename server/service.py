@@ -179,7 +179,14 @@ class TableService:
             if earlier is not None:
                 return pb.CreateTableResponse(table=await self._described(earlier))
         table = await self.registry.create(
-            rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
+            rules,
+            seats,
+            seed,
+            first_dealer,
+            time_control,
+            request_id=request.request_id,
+            client=client,
+            privacy=privacy,  # stored with the table: private from its first moment
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             placed = await directory.place(table)
@@ -229,7 +236,7 @@ class TableService:
         gate = (
             None
             if self.access is None
-            else await self.access.gate(table.table_id, player, request.invite_code)
+            else await self.access.gate(table.table_id, player, request.invite_code, table.privacy)
         )
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from server import tracing
+from server.identity.values import Privacy
 from server.logs import get_logger
 from server.time_control import TimeControl
 
@@ -75,6 +76,11 @@ class TableConfig:
     creator: str = ""
     """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
     counts in its creator's quotas after a restart, or on the node that took it over."""
+    privacy: Privacy | None = None
+    """A private table's settings (unlisted, the invite code's hash, reserved seats, the creating player),
+    stored with the table itself, so that it is private from its first moment, on every node and after a
+    restart. None (absent from the JSON): a public table, or one made before they were stored here (its
+    settings are in the players' store alone)."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -96,6 +102,13 @@ class TableConfig:
             raw["secret"] = self.secret.hex()
         if self.creator:
             raw["creator"] = self.creator
+        if self.privacy is not None:
+            raw["privacy"] = {
+                "unlisted": self.privacy.unlisted,
+                "invite_hash": self.privacy.invite_hash.hex(),
+                "reservations": {str(seat): p for seat, p in sorted(self.privacy.reservations.items())},
+                "creator": self.privacy.creator,
+            }
         return json.dumps(raw)
 
     @staticmethod
@@ -113,7 +126,22 @@ class TableConfig:
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
             creator=str(raw.get("creator", "")),
+            privacy=_privacy(raw.get("privacy")),
         )
+
+
+def _privacy(raw: dict[str, object] | None) -> Privacy | None:
+    if raw is None:
+        return None
+    reservations = raw.get("reservations", {})
+    assert isinstance(reservations, dict)
+    return Privacy(
+        "",
+        unlisted=bool(raw.get("unlisted", False)),
+        invite_hash=bytes.fromhex(str(raw.get("invite_hash", ""))),
+        reservations={int(seat): str(player) for seat, player in reservations.items()},
+        creator=str(raw.get("creator", "")),
+    )
 
 
 @dataclass(frozen=True, slots=True)

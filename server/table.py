@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Any
@@ -29,6 +30,7 @@ from server import description, tracing
 from server.bots import Bots
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter
+from server.identity.values import Privacy
 from server.logs import bind_request, get_logger
 from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
 from server.stalls import StallWatch
@@ -80,6 +82,7 @@ class Table:
         stalls: StallWatch | None = None,
         seeded: bool = False,
         secret: bytes = b"",
+        privacy: Privacy | None = None,
     ) -> None:
         self.core = TableCore(
             table_id,
@@ -95,6 +98,9 @@ class Table:
             secret=secret,
         )
         self.table_id = table_id
+        self.privacy = None if privacy is None else dataclasses.replace(privacy, table_id=table_id)
+        """A private table's settings, from its stored config (None: public, or settings kept only in the
+        players' store, for a table made before they were stored with it)."""
         self.serial = serial
         self.adapter = adapter
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
@@ -192,8 +198,10 @@ class Table:
         return description.status(self.core)
 
     def describe(self) -> pb.Table:
-        """The table as the contract's Table message (:func:`server.description.describe`)."""
-        return description.describe(self.core)
+        """The table as the contract's Table message (:func:`server.description.describe`), with what its
+        privacy adds (Table.unlisted, invite_required, Seat.reserved_for)."""
+        described = description.describe(self.core)
+        return described if self.privacy is None else description.private(described, self.privacy)
 
     def authenticate(self, token: str | None) -> int:
         """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""

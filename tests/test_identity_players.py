@@ -19,6 +19,7 @@ from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
 OPERATOR = bearer(ADMIN_TOKEN)
+Metadata = tuple[tuple[str, str], ...]
 
 
 async def guest(s: Served, name: str) -> tuple[player_pb.Player, tuple[tuple[str, str], ...]]:
@@ -417,3 +418,49 @@ def test_claims_count_against_the_clients_request_rate(tmp_path: Path) -> None:
             )
 
     run(scenario())
+
+
+def test_a_private_tables_settings_are_stored_with_it_from_its_first_moment(tmp_path: Path) -> None:
+    """The settings are in the table's own stored config, so the table is private before (and without) the
+    players' store's row: unlisted and invite-only with that row gone, after a restart too; the invite code
+    itself is stored nowhere, only its hash."""
+    db = str(tmp_path / "thousand.db")
+    invite = secrets.token_urlsafe(16)
+
+    async def scenario() -> tuple[str, str, str]:
+        async with served(tmp_path, db=db) as s:
+            _, as_ann = await guest(s, "ann")
+            bob, as_bob = await guest(s, "bob")
+            table = (await s.tables.CreateTable(private_table(invite, bob.player_id), metadata=as_ann)).table
+            store = s.server.registry.store
+            assert store is not None
+            kept = store.get(table.table_id)
+            assert kept is not None and kept.config.privacy is not None
+            privacy = kept.config.privacy
+            assert privacy.unlisted and privacy.reservations == {1: bob.player_id}
+            assert privacy.invite_hash and invite not in kept.config.to_json()
+            s.server.identity.store._query("DELETE FROM {t}private_tables")  # the row's write never made
+            await private_without_the_row(s, table.table_id, bob.player_id, as_bob)
+            return table.table_id, bob.player_id, bob_token(as_bob)
+
+    def bob_token(metadata: Metadata) -> str:
+        return metadata[0][1].removeprefix("Bearer ")
+
+    async def private_without_the_row(s: Served, table_id: str, bob_id: str, as_bob: Metadata) -> None:
+        assert table_id not in await listed(s)
+        shown = (await listed(s, as_bob))[table_id]  # the player a seat is held for sees it
+        assert shown.unlisted and shown.invite_required and shown.seats[1].reserved_for == bob_id
+        got = (await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))).table
+        assert got.unlisted and got.invite_required
+        join = pb.JoinTableRequest(table_id=table_id, player_name="x")
+        await expect_error(s.tables.JoinTable(join), "INVITE_INVALID", grpc.StatusCode.PERMISSION_DENIED)
+        join.invite_code, join.seat = invite, 1
+        await expect_error(s.tables.JoinTable(join), "SEAT_RESERVED", grpc.StatusCode.PERMISSION_DENIED)
+
+    table_id, bob_id, token = run(scenario())
+
+    async def restarted() -> None:
+        async with served(tmp_path, db=db) as s:
+            await private_without_the_row(s, table_id, bob_id, bearer(token))
+
+    run(restarted())
