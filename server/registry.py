@@ -11,6 +11,7 @@ import base64
 import binascii
 import secrets
 import time
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from engine.seeds import SECRET_BYTES
@@ -100,6 +101,8 @@ class Registry:
         """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time, or expired."""
         self._requests = CreateRequests()
         """This node's recent CreateTable request_ids: a retry gets the table its request made."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Given to every table it holds (Table.on_finish): the players' history keeps their results."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
@@ -161,6 +164,7 @@ class Registry:
             self.store.mark_finished(table.table_id, now)
         table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
         self.telemetry.table_restored(table)
+        table.on_finish = self.on_finish
         self._tables[table.table_id] = table
         self._holders[table.table_id] = Holding(config.creator, all(s.bot for s in seats))
         self._serial = max(self._serial, stored.serial)
@@ -297,6 +301,7 @@ class Registry:
             secret=secret,
             privacy=new.privacy,
         )
+        table.on_finish = self.on_finish
         self._tables[table_id] = table
         self._holders[table_id] = holding
         return table

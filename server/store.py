@@ -282,6 +282,11 @@ class Store(ABC):
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
 
+    @abstractmethod
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        """The finish time of each of these tables that is stored (None: still playing, or its end not
+        noted), in one query, without their records (a player's history reads only what finished)."""
+
     # ------------------------------------------------------------------ the interface
 
     @property

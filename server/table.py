@@ -114,6 +114,8 @@ class Table:
         """Called after every change (not on replay): a cluster node publishes the table's summary."""
         self.on_lost: Callable[[], None] | None = None
         """Called when the store refused a write because another node owns the table now."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Called once its game ends here (not on replay): the players' history keeps its seats' results."""
         self.streams = Streams()
         self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
         self.bots = Bots(adapter, seed, self.core.seats)
@@ -299,6 +301,8 @@ class Table:
         if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
+            if self.on_finish is not None:
+                self.on_finish(self)
             if core.stopped is not None:
                 self.telemetry.table_stopped(self, core.stopped, _stop_message(core.log))
 

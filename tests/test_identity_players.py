@@ -4,13 +4,16 @@ every call refused without it, each action audited, a banned player refused ever
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc import aio
 
+from server.identity.values import Outcome
 from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
 from tests.server_harness import expect_error, run, thousand_table, token_md
 from tests.test_rate_limits import retry_delay
@@ -464,3 +467,54 @@ def test_a_private_tables_settings_are_stored_with_it_from_its_first_moment(tmp_
             await private_without_the_row(s, table_id, bob_id, bearer(token))
 
     run(restarted())
+
+
+def test_my_games_read_no_playing_tables_record_and_keep_a_finished_games_result(tmp_path: Path) -> None:
+    """ "My games" reads a playing table's finish time, never its records (a page costs one query of the
+    tables' store however many games are under way); a game that ends here has its result kept with the
+    player's seat at once, from the table in memory (T-31 standings)."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            ann, as_ann = await guest(s, "ann")
+            playing = []
+            for _ in range(3):
+                table_id = (await s.tables.CreateTable(thousand_table(players=3, bots=2))).table.table_id
+                await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+                playing.append(table_id)
+            store = s.server.registry.store
+            assert store is not None
+            reads: list[str] = []
+            real_get = store.get
+
+            def counted_get(table_id: str) -> Any:
+                reads.append(table_id)
+                return real_get(table_id)
+
+            store.get = counted_get  # type: ignore[method-assign]  # counts the real store's reads
+            for _ in range(3):
+                games = (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_ann)).games
+                assert {g.result for g in games} == {player_pb.GAME_RESULT_PLAYING}
+            assert reads == []
+
+            # A game played to its end here: Ann's seat forfeits on time, the bot plays it to the end.
+            request = thousand_table(players=3, bots=2)
+            request.time_control.per_move.FromMilliseconds(300)
+            request.time_control.on_timeout = pb.TIMEOUT_POLICY_FORFEIT
+            ended = (await s.tables.CreateTable(request)).table.table_id
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=ended), metadata=as_ann)
+            seats = s.server.identity.store.seats(ann.player_id, 10)
+            deadline = asyncio.get_running_loop().time() + 120
+            while next(seat for seat in seats if seat.table_id == ended).result is None:
+                assert asyncio.get_running_loop().time() < deadline, "the game did not end in time"
+                await asyncio.sleep(0.5)
+                seats = s.server.identity.store.seats(ann.player_id, 10)
+            kept = next(seat for seat in seats if seat.table_id == ended).result
+            assert (
+                kept is not None and kept.outcome in (Outcome.WON, Outcome.LOST) and kept.place in (1, 2, 3)
+            )
+            games = (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_ann)).games
+            assert games[0].table_id == ended and games[0].place == kept.place
+            assert reads == []  # kept when it ended: not read back from the table's records
+
+    run(scenario())

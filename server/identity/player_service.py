@@ -25,14 +25,15 @@ from server.identity.credentials import (
     stored,
 )
 from server.identity.handlers import method
-from server.identity.history import games_page, page_size
+from server.identity.history import games_page, page_size, seat_results
 from server.identity.store import PlayerStore
-from server.identity.values import Player, PlayerKind, PlayerSeat, secret_hash
+from server.identity.values import Player, PlayerKind, PlayerSeat, SeatResult, secret_hash
 from server.logs import get_logger
 from server.ratelimit import RateLimiter
 from server.registry import Registry
 from server.requests import Context, client_of, table_id_of
 from server.store import Store
+from server.table import Table
 from thousand.v1 import player_service_pb2 as player_pb
 
 SERVICE_NAME: Final = "thousand.v1.PlayerService"
@@ -96,6 +97,29 @@ class PlayerService:
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
         """The server's request rate (``--rate-limit``): ClaimSeats counts one request per claim, since each
         reads a table from the store."""
+        self._writing: set[asyncio.Task[None]] = set()
+        if registry is not None:  # the tables it holds now (restored), and those it makes or adopts later
+            registry.on_finish = self.table_finished
+            for table in registry.all():
+                table.on_finish = self.table_finished
+
+    def table_finished(self, table: Table) -> None:
+        """A table's game ended here: its players' seats keep their results (in a task: the table goes on
+        at once; without the write, the history reads the result from the table's record once)."""
+        results = seat_results(table)
+        if not results:
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._keep_results(table.table_id, table.adapter.name, results)
+        )
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
+
+    async def _keep_results(self, table_id: str, game: str, results: list[tuple[bytes, SeatResult]]) -> None:
+        try:
+            await stored(self.players.set_results, table_id, game, results)
+        except ServiceError as error:
+            log.warning("results not kept in the players' store", table_id=table_id, error=str(error))
 
     async def get_sign_in_options(
         self, request: player_pb.GetSignInOptionsRequest

@@ -337,6 +337,21 @@ class PlayerStore(ABC):
             (game, result.outcome.value, result.score, result.place, seat.table_id, seat.token_hash),
         )
 
+    def set_results(self, table_id: str, game: str, results: Sequence[tuple[bytes, SeatResult]]) -> None:
+        """A finished table's results, by seat token hash, for the players' seats there that have none yet."""
+        if not results:
+            return
+        self._transaction(
+            *(
+                (
+                    "UPDATE {t}player_seats SET game = ?, outcome = ?, score = ?, place = ?"
+                    " WHERE table_id = ? AND token_hash = ? AND outcome IS NULL",
+                    (game, r.outcome.value, r.score, r.place, table_id, token_hash),
+                )
+                for token_hash, r in results
+            )
+        )
+
     # ------------------------------------------------------------------ private tables
 
     def put_privacy(self, privacy: Privacy) -> None:
