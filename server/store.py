@@ -33,17 +33,17 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from server import tracing
+from server.identity.values import Privacy
 from server.logs import get_logger
+from server.store_recovery import Recovery
 from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
-PROBE_SECONDS: Final = 0.5
-"""How often a store whose database cannot be reached tries to connect, while a change waits to be retried."""
 """The game of a table stored without one (before 1000 Blagogo)."""
 log = get_logger("thousand.store")
 
@@ -77,6 +77,11 @@ class TableConfig:
     creator: str = ""
     """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
     counts in its creator's quotas after a restart, or on the node that took it over."""
+    privacy: Privacy | None = None
+    """A private table's settings (unlisted, the invite code's hash, reserved seats, the creating player),
+    stored with the table itself, so that it is private from its first moment, on every node and after a
+    restart. None (absent from the JSON): a public table, or one made before they were stored here (its
+    settings are in the players' store alone)."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -98,6 +103,13 @@ class TableConfig:
             raw["secret"] = self.secret.hex()
         if self.creator:
             raw["creator"] = self.creator
+        if self.privacy is not None:
+            raw["privacy"] = {
+                "unlisted": self.privacy.unlisted,
+                "invite_hash": self.privacy.invite_hash.hex(),
+                "reservations": {str(seat): p for seat, p in sorted(self.privacy.reservations.items())},
+                "creator": self.privacy.creator,
+            }
         return json.dumps(raw)
 
     @staticmethod
@@ -115,7 +127,22 @@ class TableConfig:
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
             creator=str(raw.get("creator", "")),
+            privacy=_privacy(raw.get("privacy")),
         )
+
+
+def _privacy(raw: dict[str, object] | None) -> Privacy | None:
+    if raw is None:
+        return None
+    reservations = raw.get("reservations", {})
+    assert isinstance(reservations, dict)
+    return Privacy(
+        "",
+        unlisted=bool(raw.get("unlisted", False)),
+        invite_hash=bytes.fromhex(str(raw.get("invite_hash", ""))),
+        reservations={int(seat): str(player) for seat, player in reservations.items()},
+        creator=str(raw.get("creator", "")),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +151,10 @@ class Record:
     before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
     turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
-    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
+    it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), "player"
+    (the seat's player, text: the player id; stored with a join made with a player's credential, or after a
+    claim) or "handover" (an operator gave the seat to a bot for good; text: the operator, data: the reason,
+    UTF-8)."""
 
     kind: str
     seat: int
@@ -253,6 +283,11 @@ class Store(ABC):
     @abstractmethod
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
+
+    @abstractmethod
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        """The finish time of each of these tables that is stored (None: still playing, or its end not
+        noted), in one query, without their records (a player's history reads only what finished)."""
 
     def reachable(self) -> bool:
         """Whether the database accepts a connection now (blocking: call it off the event loop). A file is
@@ -396,47 +431,6 @@ class Store(ABC):
             self.commit_seconds += time.perf_counter() - started
             self.commits += 1
             self.writes += len(writes)
-
-
-class Recovery:
-    """What the changes waiting to be retried share: one probe of the database at a time, every
-    PROBE_SECONDS while it cannot be reached, instead of each table trying again on its own schedule (a
-    thousand tables' retries against a recovering database), and every waiter woken once it is back.
-
-    A failure with the database reachable (a full disk, a refused statement) is no outage: the first probe
-    finds it so, and the waiters keep their whole pause, as their backoff intends."""
-
-    def __init__(self, reachable: Callable[[], bool], probe_seconds: float = PROBE_SECONDS) -> None:
-        self._reachable = reachable
-        self.probe_seconds = probe_seconds
-        self._prober: asyncio.Task[bool] | None = None
-
-    async def wait(self, pause: float) -> None:
-        """Wait ``pause``, or until the database comes back from an outage (whichever is first)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + pause
-        prober = self._prober
-        if prober is None or prober.done():
-            prober = self._prober = loop.create_task(self._probe())
-        try:
-            came_back = await asyncio.wait_for(asyncio.shield(prober), pause)
-        except TimeoutError:
-            return
-        if not came_back:
-            await asyncio.sleep(max(0.0, deadline - loop.time()))
-
-    async def _probe(self) -> bool:
-        """True once the database, found unreachable, accepts connections again; False when the first probe
-        finds it reachable."""
-        down = False
-        while not await asyncio.to_thread(self._reachable):
-            if not down:
-                log.warning("database unreachable: probing until it is back")
-            down = True
-            await asyncio.sleep(self.probe_seconds)
-        if down:
-            log.info("database reachable again")
-        return down
 
 
 async def _outcome(done: asyncio.Future[None]) -> None:
