@@ -192,7 +192,7 @@ def replay(record: dict[str, Any]) -> EngineGame:
 
     deal()
     for entry in record["actions"]:
-        adapter.apply(game, entry["seat"], adapter.action_from_json(entry["action"]))
+        game.apply(entry["seat"], adapter.action_from_json(entry["action"]))
         deal()
     return game
 

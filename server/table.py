@@ -228,7 +228,8 @@ class Table:
         whatever steps it made. The caller then wakes the bots (:meth:`ensure_bots_running`)."""
         change = self.core.decide(command)
         if change.steps:
-            await self._store(change.records)
+            if self.store is not None:  # a table without a store writes no records
+                await self._store(change.records)
             self._make(change)
         if change.refusal is not None:
             raise change.refusal
@@ -407,7 +408,8 @@ class Table:
         change = core.decide(BotMove(seat, action))
         if change.refusal is not None:
             raise change.refusal
-        await self._store(change.records)
+        if self.store is not None:
+            await self._store(change.records)
         await self.pacer.turn_after_commit(kind)
         applied = time.perf_counter()
         self._make(change)

@@ -4,9 +4,8 @@ An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check
-  an action (raising the engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an
-  event scored (a deal's or a round's outcome, for the metrics and the log);
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; what
+  an event scored (a deal's or a round's outcome, for the metrics and the log);
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **records**: actions to and from the JSON of a game record (:mod:`server.export`);
@@ -17,10 +16,11 @@ An adapter is stateless and does, for its game:
 What the game is (kind, names, engine, codec, strategies) is read from its one description
 (:class:`games.description.GameDescription`): an adapter names it (``description``) and gets, from the base
 class, everything that is the codec's or the engine's alike for every game; a game's module holds only what is
-its own (legality, what a Turn lists, what an event scored, the record's JSON, the fast wire paths).
+its own (what a Turn lists, what an event scored, the record's JSON, the fast wire paths).
 
-Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
-chance nodes, game over, the winner and standings); everything typed per game goes through the adapter.
+Both engines' ``Game`` classes share what a table calls directly (:class:`EngineGame`: whose turn, chance
+nodes, game over, the winner and standings, and one legal-action contract: ``validate`` refuses exactly what
+``apply`` would, changing nothing); everything typed per game goes through the adapter.
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
 from games.description import GameDescription
+from server import protobuf_wire as wire
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
 
@@ -68,6 +69,13 @@ class EngineGame(Protocol):
 
     def apply_chance(self) -> Sequence[object]:
         """Deal from the fair or seeded shuffle (the one chance step of both games, T-35, B-23)."""
+
+    def validate(self, seat: int, action: Any) -> None:
+        """Raise the engine's ActionError when ``seat`` may not take ``action`` now, changing nothing (the
+        one legal-action contract of both engines: Thousand's T-34, 1000 Blagogo's B-22)."""
+
+    def apply(self, seat: int, action: Any) -> Sequence[object]:
+        """Apply a seat's action and return its events (raising, unchanged, for an illegal one)."""
 
 
 RulesT = TypeVar("RulesT")
@@ -131,6 +139,7 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     holds (:mod:`server.deal_progress`)."""
     _rules_message: ClassVar[type[Any]]
     _action_message: ClassVar[type[Any]]
+    _event_field: ClassVar[int]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -140,6 +149,7 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         cls.takeover_strategy, cls.deals, cls.strategies = game.takeover_strategy, game.deals, game.strategies
         cls._rules_message = type(getattr(pb.Rules(), game.name))
         cls._action_message = type(getattr(pb.Action(), game.name))
+        cls._event_field = wire.field_number(pb.Event, game.name)
 
     # ------------------------------------------------------------------ rules
 
@@ -191,14 +201,6 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         events: Sequence[EventT] = game.events  # type: ignore[attr-defined]  # both engines' Game have it
         return events
 
-    @abstractmethod
-    def check(self, game: GameT, seat: int, action: ActionT) -> None:
-        """Raise the engine's ActionError when ``seat`` may not take ``action`` now; the game is unchanged."""
-
-    def apply(self, game: GameT, seat: int, action: ActionT) -> None:
-        """Apply a checked action."""
-        game.apply(seat, action)  # type: ignore[attr-defined]  # both engines' Game have it
-
     def is_game_over(self, event: object) -> bool:
         """Whether ``event`` is the game's last (its GameOver)."""
         return isinstance(event, self.description.game_over)
@@ -221,8 +223,12 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         return action
 
     def action_to_bytes(self, action: ActionT) -> bytes:
-        """The game's action message (ThousandAction, BlagogoAction) serialized, for the store."""
-        data: bytes = self.description.codec.action_to_proto(action).SerializeToString()
+        """The game's action message (ThousandAction, BlagogoAction) serialized, for the store: written for
+        every decision, so kept per action (frozen values; a game's are a small set in practice)."""
+        data = _STORED_ACTIONS.get(action)
+        if data is None:
+            data = self.description.codec.action_to_proto(action).SerializeToString()
+            _keep(_STORED_ACTIONS, action, data)
         return data
 
     def action_from_bytes(self, data: bytes) -> ActionT:
@@ -252,6 +258,12 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         getattr(message, self.name).CopyFrom(self.description.codec.event_to_proto(event))
         return message
 
+    def event_bytes(self, event: EventT) -> bytes:
+        """:meth:`event_message` serialized, written around the game's own event message (the same bytes, no
+        wrapper built and copied): every event logged is serialized for the streams."""
+        data: bytes = self.description.codec.event_to_proto(event).SerializeToString()
+        return wire.message_field(self._event_field, data)
+
     def event_to_proto(self, event: EventT, audience: int | None) -> pb.Event:
         """The event as ``audience`` may see it, on the wire."""
         return self.event_message(self.event_for(event, audience))
@@ -271,6 +283,12 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
     def turn_actions(self, game: GameT, seat: int) -> Sequence[ActionT]:
         """The actions the acting seat's Turn lists (its stream only)."""
 
+    def turn_actions_bytes(self, game: GameT, seat: int) -> bytes:
+        """:meth:`turn_actions` as the Turn's serialized ``legal_actions`` fields, in order: written for every
+        action, so a game whose actions are a small set writes each field once (Thousand's)."""
+        field, action_bytes = _TURN_LEGAL_ACTIONS, self.action_bytes
+        return b"".join([wire.message_field(field, action_bytes(a)) for a in self.turn_actions(game, seat)])
+
     # ------------------------------------------------------------------ bots
 
     strategies: ClassVar[GameStrategies[Any]]
@@ -288,3 +306,17 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT, f"action must be a {self.title} action", field="action"
             )
+
+
+_TURN_LEGAL_ACTIONS: Final = wire.field_number(pb.Turn, "legal_actions")
+_MAX_STORED_ACTIONS: Final = 8192
+"""A bound on :data:`_STORED_ACTIONS`: cleared when reached (Thousand's actions are a few hundred in all;
+1000 Blagogo's melds are many more, and the rare ones are cheap to write again)."""
+_STORED_ACTIONS: dict[Hashable, bytes] = {}
+"""Each game's action as the store keeps it, by the action (both games' actions are frozen values)."""
+
+
+def _keep(cache: dict[Hashable, bytes], key: Hashable, data: bytes) -> None:
+    if len(cache) >= _MAX_STORED_ACTIONS:
+        cache.clear()
+    cache[key] = data

@@ -32,9 +32,6 @@ class BlagogoAdapter(GameAdapter[blagogo.BlagogoRules, blagogo.Game, blagogo.Act
 
     description = BLAGOGO_GAME
 
-    def check(self, game: blagogo.Game, seat: int, action: blagogo.Action) -> None:
-        game.validate(seat, action)  # B-22: exact for every action, listed or not
-
     def scored(self, event: object) -> Scored | None:
         """A round (B-18, B-19; no winner: B-10): kind ``round``, outcome ``went_out``, ``kantrame`` or
         ``no_winner``."""

@@ -1,7 +1,7 @@
 """Thousand (``../shared/rules/thousand.md``) as the server plays it: :mod:`engine`, :mod:`codec.thousand`.
 
-Thousand lists every legal action (T-34), so an action outside the list is refused by applying it (the engine
-raises, unchanged). The acting seat's view and its legal actions go out with every action, so both are
+Thousand lists every legal action (T-34); the engine's ``validate`` refuses any other (the table's core calls
+it). The acting seat's view and its legal actions go out with every action, so both are
 written the fast way: the view by :mod:`server.thousand_view_bytes`, each action's bytes cached.
 """
 
@@ -29,9 +29,6 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     """Thousand (``../shared/rules/thousand.md``): :mod:`engine`, :mod:`codec.thousand`."""
 
     description = THOUSAND_GAME
-
-    def check(self, game: engine.Game, seat: int, action: engine.Action) -> None:
-        game.validate(seat, action)
 
     def scored(self, event: object) -> Scored | None:
         if not isinstance(event, thousand_events.DealScored):
@@ -97,6 +94,15 @@ class ThousandAdapter(GameAdapter[engine.Rules, engine.Game, engine.Action, engi
     def turn_actions(self, game: engine.Game, seat: int) -> Sequence[engine.Action]:
         return game.legal_actions()
 
+    def turn_actions_bytes(self, game: engine.Game, seat: int) -> bytes:
+        """Each legal action's whole ``legal_actions`` field kept by the action object: the engine interns
+        its legal actions (T-34), so a field is found by identity, without hashing the action."""
+        fields = _TURN_FIELDS.get
+        return b"".join([fields(id(a)) or self._turn_field(a) for a in game.legal_actions()])
+
+    def _turn_field(self, action: engine.Action) -> bytes:
+        return _TURN_FIELDS.put(action, wire.message_field(_TURN_LEGAL_ACTIONS, self.action_bytes(action)))
+
     def new_bot(self, strategy: str) -> SeatBot[engine.Game, engine.Action]:
         return ThousandBot(strategy, self.strategies)
 
@@ -119,6 +125,9 @@ class ThousandBot(SeatBot[engine.Game, engine.Action]):
 
 _VIEW_THOUSAND: Final = wire.field_number(pb.View, "thousand")
 _ACTION_THOUSAND: Final = wire.field_number(pb.Action, "thousand")
+_TURN_LEGAL_ACTIONS: Final = wire.field_number(pb.Turn, "legal_actions")
+_TURN_FIELDS: Final = view_wire.ByIdentity()
+"""Each legal action's ``legal_actions`` field of a Turn, by the action object."""
 _MAX_CACHED_ACTIONS: Final = 4096
 """A bound the cache never reaches in practice (bids, contracts, cards given, discarded and played)."""
 _THOUSAND_ACTION_BYTES: dict[engine.Action, bytes] = {}
