@@ -26,18 +26,18 @@ nodes, game over, the winner and standings, and one legal-action contract: ``val
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
-from games.description import GameDescription
+from games.description import GameDescription, Scored
 from server import protobuf_wire as wire
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
+
+__all__ = ["ActionT", "EngineGame", "EventT", "GameAdapter", "GameT", "RulesT", "Scored", "SeatBot"]
 
 
 class EngineGame(Protocol):
@@ -84,72 +84,74 @@ ActionT = TypeVar("ActionT", bound=Hashable)
 EventT = TypeVar("EventT")
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """A deal or round just scored, as the server reports it: counted in ``thousand_deals_finished_total``
-    by ``kind`` and ``outcome`` (the game's own small, closed sets of labels), and logged as "``noun``
-    finished" with ``details`` (no card, no hand: nothing secret)."""
-
-    noun: str
-    kind: str
-    outcome: str
-    details: Mapping[str, object]
-
-
-class SeatBot(ABC, Generic[GameT, ActionT]):
+class SeatBot(Generic[GameT, ActionT]):
     """A server-run seat's player: one strategy object of the game's registry, kept for the whole game, so
-    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change."""
+    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change. It
+    decides from what its seat may see (the game's view and what its Turn lists), as a client's bot does."""
 
-    def __init__(self, strategy: str, registry: GameStrategies[Any]) -> None:
+    __slots__ = ("_game", "observes", "player", "searching", "strategy")
+
+    def __init__(self, strategy: str, game: GameDescription) -> None:
         self.strategy = strategy
-        self.searching = strategy in registry.searching
+        self._game = game
+        self.player = game.strategies.make(strategy)
+        self.searching = strategy in game.strategies.searching
         """It thinks for a while: the server runs its decisions off the event loop."""
-        self.observes = strategy not in registry.stateless
+        self.observes = strategy not in game.strategies.stateless
         """It keeps memory between views: it is shown its seat's view after every change."""
 
-    @abstractmethod
     def decide(self, game: GameT, seat: int, rng: random.Random, deadline: float | None = None) -> ActionT:
         """The seat's action, from what the seat may see; ``deadline`` (``time.monotonic()``, None for
         none) is the decision's, handed to a strategy that can take one (:func:`bots.strategy.decide`)."""
+        described = self._game
+        view, actions = described.view(game, seat), described.turn_actions(game, seat)
+        action: ActionT = described.choose(self.player, view, actions, rng, deadline)
+        return action
 
-    @abstractmethod
     def observe(self, game: GameT, seat: int) -> None:
         """Show the strategy its seat's view as it is now."""
+        self.player.observe(self._game.view(game, seat))
 
 
-class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
-    """One game as the server sees it. Subclasses are stateless singletons (:data:`ADAPTERS`)."""
+class GameAdapter(Generic[RulesT, GameT, ActionT, EventT]):
+    """One game as the server sees it, made from its description (:data:`ADAPTERS`: one per game, stateless
+    but for caches). A game whose Turns are sent often may write them faster in a subclass (Thousand's)."""
 
-    description: ClassVar[GameDescription]
-    """The game, as every layer knows it (:mod:`games`); the attributes below are read from it."""
-    kind: ClassVar[pb.GameKind.ValueType]
-    """The contract's GameKind."""
-    name: ClassVar[str]
-    """The oneof case of the wrapper messages, the store's game name and the metric label."""
-    title: ClassVar[str]
-    """The game's name in messages."""
-    rules_type: ClassVar[type]
-    """The engine's rules class."""
-    action_types: ClassVar[tuple[type, ...]]
-    """The engine's action classes."""
-    takeover_strategy: ClassVar[str]
-    """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
-    deals: ClassVar[Scheme]
-    """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in progress
-    holds (:mod:`server.deal_progress`)."""
-    _rules_message: ClassVar[type[Any]]
-    _action_message: ClassVar[type[Any]]
-    _event_field: ClassVar[int]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        game = cls.description
-        cls.kind, cls.name, cls.title = game.kind, game.name, game.title
-        cls.rules_type, cls.action_types = game.rules_type, game.action_types
-        cls.takeover_strategy, cls.deals, cls.strategies = game.takeover_strategy, game.deals, game.strategies
-        cls._rules_message = type(getattr(pb.Rules(), game.name))
-        cls._action_message = type(getattr(pb.Action(), game.name))
-        cls._event_field = wire.field_number(pb.Event, game.name)
+    def __init__(self, description: GameDescription) -> None:
+        game = self.description = description
+        """The game, as every layer knows it (:mod:`games`); the attributes below are read from it."""
+        self.kind: pb.GameKind.ValueType = game.kind
+        """The contract's GameKind."""
+        self.name = game.name
+        """The oneof case of the wrapper messages, the store's game name and the metric label."""
+        self.title = game.title
+        """The game's name in messages."""
+        self.rules_type = game.rules_type
+        """The engine's rules class."""
+        self.action_types = game.action_types
+        """The engine's action classes."""
+        self.takeover_strategy = game.takeover_strategy
+        """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
+        self.deals: Scheme = game.deals
+        """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in
+        progress holds (:mod:`server.deal_progress`)."""
+        self.strategies: GameStrategies[Any] = game.strategies
+        """The game's registry of strategies (:mod:`bots.registry`): every one can play a bot seat."""
+        self.scored: Callable[[object], Scored | None] = game.scored
+        """What an event scored when it ends a deal or round (for the metrics and the log); else None."""
+        self.action_to_json: Callable[[ActionT], dict[str, Any]] = game.action_to_json
+        """The action in a game record (:mod:`server.export`)."""
+        self.action_from_json: Callable[[dict[str, Any]], ActionT] = game.action_from_json
+        """The action of :attr:`action_to_json`'s form; ValueError for one that is not this game's."""
+        self.event_for: Callable[[EventT, int | None], EventT] = game.event_for
+        """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
+        self.turn_actions: Callable[[GameT, int], Sequence[ActionT]] = game.turn_actions
+        """The actions the acting seat's Turn lists (its stream only)."""
+        self._rules_message: type[Any] = type(getattr(pb.Rules(), game.name))
+        self._action_message: type[Any] = type(getattr(pb.Action(), game.name))
+        self._view_field = wire.field_number(pb.View, game.name)
+        self._action_field = wire.field_number(pb.Action, game.name)
+        self._event_field = wire.field_number(pb.Event, game.name)
 
     # ------------------------------------------------------------------ rules
 
@@ -205,10 +207,6 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         """Whether ``event`` is the game's last (its GameOver)."""
         return isinstance(event, self.description.game_over)
 
-    @abstractmethod
-    def scored(self, event: object) -> Scored | None:
-        """What ``event`` scored when it ends a deal or round (for the metrics and the log); else None."""
-
     # ------------------------------------------------------------------ the wire
 
     def action_to_proto(self, action: ActionT) -> pb.Action:
@@ -235,22 +233,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         action: ActionT = self.description.codec.action_from_proto(self._action_message.FromString(data))
         return action
 
-    @abstractmethod
     def action_kind(self, action: ActionT) -> str:
         """The action's oneof case in its game's action message (``bid``, ``discard``, ...): a label."""
-
-    @abstractmethod
-    def action_to_json(self, action: ActionT) -> dict[str, Any]:
-        """The action in a game record (:mod:`server.export`): ``{"kind": its case in the game's action
-        message, ...its fields}``, cards as the engine prints them."""
-
-    @abstractmethod
-    def action_from_json(self, raw: dict[str, Any]) -> ActionT:
-        """The action of :meth:`action_to_json`'s form; ValueError for one that is not this game's."""
-
-    @abstractmethod
-    def event_for(self, event: EventT, audience: int | None) -> EventT:
-        """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
+        return self.description.action_kinds.get(type(action), "unknown")
 
     def event_message(self, event: EventT) -> pb.Event:
         """The event as it is (already filtered by :meth:`event_for`, or the operator's full record)."""
@@ -268,8 +253,12 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         """The event as ``audience`` may see it, on the wire."""
         return self.event_message(self.event_for(event, audience))
 
-    @abstractmethod
-    def view_to_proto(self, game: GameT, audience: int | None) -> pb.View: ...
+    def view_to_proto(self, game: GameT, audience: int | None) -> pb.View:
+        """The view of ``audience`` (a seat, or None for spectators) in the ``View`` wrapper."""
+        message = pb.View()
+        described = self.description
+        getattr(message, self.name).CopyFrom(described.codec.view_to_proto(described.view(game, audience)))
+        return message
 
     def view_bytes(self, game: GameT, audience: int | None) -> bytes:
         """The view as a serialized ``View``: what the acting seat's Turn carries, built for every action."""
@@ -279,10 +268,6 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         """The action as a serialized ``Action``: what a Turn lists, for every action."""
         return self.action_to_proto(action).SerializeToString()
 
-    @abstractmethod
-    def turn_actions(self, game: GameT, seat: int) -> Sequence[ActionT]:
-        """The actions the acting seat's Turn lists (its stream only)."""
-
     def turn_actions_bytes(self, game: GameT, seat: int) -> bytes:
         """:meth:`turn_actions` as the Turn's serialized ``legal_actions`` fields, in order: written for every
         action, so a game whose actions are a small set writes each field once (Thousand's)."""
@@ -291,15 +276,12 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
 
     # ------------------------------------------------------------------ bots
 
-    strategies: ClassVar[GameStrategies[Any]]
-    """The game's registry of strategies (:mod:`bots.registry`): every one can play a bot seat."""
-
     def strategy_names(self) -> list[str]:
         return self.strategies.names()
 
-    @abstractmethod
     def new_bot(self, strategy: str) -> SeatBot[GameT, ActionT]:
         """A new player of the named strategy (one of :meth:`strategy_names`) for one seat and game."""
+        return SeatBot(strategy, self.description)
 
     def _action_case(self, message: pb.Action) -> None:
         if message.WhichOneof("game") != self.name:
