@@ -133,11 +133,11 @@ def test_leave_gives_the_kept_seat_up_and_a_rejoin_without_a_name_keeps_the_name
             assert (
                 await asyncio.to_thread(main, ["leave", table.table_id, "--server", address], None, out) == 0
             )
-            assert out.getvalue() == f"You left seat 0 of table {table.table_id}.\n"
+            assert out.getvalue() == f"You left seat 1 of table {table.table_id}.\n"
             assert (await lobby.get_table(table.table_id)).seats[0].taken is False
             again = io.StringIO()
             code = await asyncio.to_thread(main, ["join", table.table_id, *args], io.StringIO(""), again)
-            assert code == 3 and f"You sit in seat 0 of table {table.table_id}." in again.getvalue()
+            assert code == 3 and f"You sit in seat 1 of table {table.table_id}." in again.getvalue()
             described = await lobby.get_table(table.table_id)
             assert described.seats[0].player_name == "Ann"  # the name last used, not "player"
             err = io.StringIO()
