@@ -351,6 +351,14 @@ class PostgresStore(Store):
             for table_id, serial, create_time, config, finish_time in rows
         }
 
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        if not table_ids:
+            return {}
+        rows = self._query(
+            f"SELECT table_id, finish_time FROM {SCHEMA}.tables WHERE table_id = ANY(%s)", (list(table_ids),)
+        )
+        return {str(table_id): None if finished is None else float(finished) for table_id, finished in rows}
+
     def get(self, table_id: str) -> StoredTable | None:
         rows = self._query(
             f"SELECT serial, create_time, config, finish_time FROM {SCHEMA}.tables WHERE table_id = %s",

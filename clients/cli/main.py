@@ -221,6 +221,8 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await accounts.claim(args, stdout)
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
+        if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat
+            words = t("error.ALREADY_SEATED", seat=error.metadata.get("seat"))
         if words is None and error.reason == "INVITE_INVALID":
             words = t("cli.invite_needed")
             if getattr(args, "invite", ""):
