@@ -206,8 +206,8 @@ def test_stopped_table_changes_no_rating(tmp_path: Path) -> None:
 
 def test_rated_tables_admit_signed_in_players_once(tmp_path: Path) -> None:
     """An anonymous join to a rated table is refused (PLAYER_TOKEN_INVALID, problem missing), so is a
-    player's second seat; a seeded rated table, or one of people and bots, is refused at creation; nothing
-    changes at the table."""
+    player's second seat (ALREADY_SEATED); a seeded rated table, or one of people and bots, is refused at
+    creation; nothing changes at the table."""
 
     async def body() -> None:
         async with served(tmp_path) as s:
@@ -222,10 +222,10 @@ def test_rated_tables_admit_signed_in_players_once(tmp_path: Path) -> None:
             await s.tables.JoinTable(join, metadata=bearer(ann.player_token))
             error = await expect_error(
                 s.tables.JoinTable(join, metadata=bearer(ann.player_token)),
-                "INVALID_ARGUMENT",
-                grpc.StatusCode.INVALID_ARGUMENT,
+                "ALREADY_SEATED",
+                grpc.StatusCode.FAILED_PRECONDITION,
             )
-            assert error.metadata["field"] == "seat"
+            assert error.metadata["seat"] == "0"
             after = (await s.tables.GetTable(pb.GetTableRequest(table_id=table.table_id))).table
             assert after.open_seats == 2 and after.sequence == 1
             seeded = rated_request(3)

@@ -2,7 +2,8 @@
 
 A rating means something only when the deals were fair and every seat's player is known: so a rated table is
 never seeded, seats people only (each seat open, each taken by a signed-in player, each player once) or bots
-only (the bots' pool), and an anonymous join is refused with a reason a client can act on: sign in.
+only (the bots' pool), and an anonymous join is refused with a reason a client can act on: sign in. A
+player sits once at any table (ALREADY_SEATED, the table's own check).
 """
 
 from __future__ import annotations
@@ -36,11 +37,9 @@ def check_rated(request: pb.CreateTableRequest, bots: Sequence[bool]) -> None:
         )
 
 
-def check_rated_join(table: Table, seat_token: str, player: Player | None, hashes: Sequence[bytes]) -> None:
-    """A rated table seats signed-in players only, each once: PLAYER_TOKEN_INVALID (problem ``missing``) for
-    an anonymous join, INVALID_ARGUMENT (field ``seat``) for a player's second seat; ``hashes``: the token
-    hashes of the player's seats at the table. A retried join, with the seat token it sent before, passes:
-    it gets its seat back."""
+def check_rated_join(table: Table, player: Player | None) -> None:
+    """A rated table seats signed-in players only: PLAYER_TOKEN_INVALID (problem ``missing``) for an
+    anonymous join. (A player's second seat is the table's own refusal, ALREADY_SEATED, at any table.)"""
     if all(state.bot for state in table.seats):
         return  # a bots' table has no seat to join: the table says so
     if player is None:
@@ -49,12 +48,4 @@ def check_rated_join(table: Table, seat_token: str, player: Player | None, hashe
             "a rated table seats signed-in players only: send your player credential"
             " (authorization: Bearer ...; PlayerService.CreateGuest makes one)",
             problem="missing",
-        )
-    if seat_token and table.seat_holding(seat_token) is not None:
-        return
-    if any(state.token_hash in hashes for state in table.seats if state.token_hash is not None):
-        raise ServiceError(
-            ErrorReason.INVALID_ARGUMENT,
-            "a rated table seats each player once, and you have a seat here already",
-            field="seat",
         )

@@ -89,6 +89,12 @@ class Rater:
         )
         return stored[0]
 
+    async def _owner(self, table_id: str, token_hash: bytes | None) -> str | None:
+        """The seat's player in the players' store (None: anonymous, or a server without players)."""
+        if self.owners is None or token_hash is None:
+            return None
+        return await asyncio.to_thread(self.owners, table_id, token_hash)
+
     async def _players(
         self, table_id: str, game: str, seats: Sequence[SeatState]
     ) -> tuple[Pool, list[str], str]:
@@ -99,14 +105,10 @@ class Rater:
             players = [bot_id(s.strategy) for s in seats]
         elif any(s.bot for s in seats):
             return pool, [], "people and bots at one table: no pool rates them together"
-        elif self.owners is None:
-            return pool, [], "this server keeps no players"
         else:
-            owners = self.owners
-            found = [
-                None if s.token_hash is None else await asyncio.to_thread(owners, table_id, s.token_hash)
-                for s in seats
-            ]
+            # Each seat's player is the table's own (its "player" record, with the join or a claim); a table
+            # stored before those records asks the players' store, by the seat token's hash.
+            found = [s.player_id or await self._owner(table_id, s.token_hash) for s in seats]
             missing = [seat for seat, owner in enumerate(found) if owner is None]
             if missing:
                 return pool, [], f"seats {missing} have no signed-in player"
