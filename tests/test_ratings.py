@@ -242,30 +242,47 @@ def test_rated_tables_admit_signed_in_players_once(tmp_path: Path) -> None:
     run(body())
 
 
-@pytest.mark.parametrize("strategies", [("greedy", "random")])
-def test_bots_pool_is_apart_from_people(tmp_path: Path, strategies: tuple[str, str]) -> None:
-    """A rated table of bots only rates its strategies in the bots' pool ("thousand-2-bots"), recomputed
-    equal; the people's pool of the same game stays empty; a bot's profile names its strategy."""
+def blagogo_over_places(found: list[pb.Event]) -> dict[int, int]:
+    over = [e.blagogo.game_over for e in found if e.HasField("blagogo") and e.blagogo.HasField("game_over")]
+    assert len(over) == 1
+    return {s.seat: s.place for s in over[0].standings}
+
+
+@pytest.mark.parametrize(
+    ("game", "strategies"),
+    [(pb.GAME_KIND_THOUSAND, ("greedy", "random")), (pb.GAME_KIND_BLAGOGO, ("heuristic", "random"))],
+)
+def test_bots_pool_is_apart_from_people(
+    tmp_path: Path, game: pb.GameKind.ValueType, strategies: tuple[str, str]
+) -> None:
+    """A rated table of bots only rates its strategies in its game's bots' pool ("thousand-2-bots",
+    "blagogo-2-bots"), recomputed equal from GameOver's places (T-26, B-20); the people's pool of the same
+    game stays empty; a bot's profile names its strategy."""
+    name = "thousand" if game == pb.GAME_KIND_THOUSAND else "blagogo"
 
     async def body() -> None:
         async with served(tmp_path, server_settings={"rating_min_games": 1}) as s:
             address = f"127.0.0.1:{s.server.port}"
-            request = rated_request(2)
-            for seat, strategy in enumerate(strategies):
-                request.seats[seat].CopyFrom(pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy=strategy))
+            request = pb.CreateTableRequest(game=game, rated=True)
+            getattr(request.rules, name).players = 2
+            for strategy in strategies:
+                request.seats.add(kind=pb.SEAT_KIND_BOT, strategy=strategy)
             table = (await s.tables.CreateTable(request)).table
-            await finished(s.tables, table.table_id)
+            done = await finished(s.tables, table.table_id)
+            assert done.stop_reason == pb.STOP_REASON_UNSPECIFIED, "the bots' game ended by itself"
             found = await events(s.tables, table.table_id)
             update = found[-1].ratings_updated
-            assert update.pool_id == "thousand-2-bots"
-            assert [s.player_id for s in update.seats] == [f"bot:{name}" for name in strategies]
-            assert_recomputes(update, game_over_places(found))
+            assert update.pool_id == f"{name}-2-bots"
+            assert [s.player_id for s in update.seats] == [f"bot:{strategy}" for strategy in strategies]
+            places = game_over_places(found) if name == "thousand" else blagogo_over_places(found)
+            assert_recomputes(update, places)
             async with RatingClient(address) as ratings:
-                bots = await ratings.leaderboard_page(pb.GAME_KIND_THOUSAND, 2, bots=True)
+                bots = await ratings.leaderboard_page(game, 2, bots=True)
                 assert {e.display_name for e in bots.entries} == set(strategies)
-                assert (await ratings.leaderboard_page(pb.GAME_KIND_THOUSAND, 2)).entries == ()
-                profile = await ratings.profile("bot:greedy")
-                assert profile.display_name == "greedy" and profile.ratings[0].pool.bots
+                assert (await ratings.leaderboard_page(game, 2)).entries == ()
+                profile = await ratings.profile(f"bot:{strategies[0]}")
+                assert profile.display_name == strategies[0] and profile.ratings[0].pool.bots
+                assert profile.ratings[0].pool.game == game
 
     run(body())
 
