@@ -9,6 +9,7 @@ ranks; a seat that forfeited on time (TIMEOUT_POLICY_FORFEIT) ranks last.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sqlite3
@@ -20,7 +21,11 @@ import pytest
 from openskill.models import PlackettLuce
 
 from clients.ratings import RatingClient, check_update
+from engine import Rules
+from server.creations import SeatSpec
 from server.ratings.model import ranks
+from server.registry import Registry
+from server.table_state import RatingsUpdatedEvent
 from tests.identity_harness import ADMIN_TOKEN, bearer, served
 from tests.ratings_harness import events, finished, guests, play_as, rated_request
 from tests.server_harness import expect_error, run
@@ -359,3 +364,26 @@ def test_a_table_restored_before_its_update_was_stored_is_rated_then_once(tmp_pa
             ("bot:greedy", 1),
             ("bot:random", 1),
         ]
+
+
+def test_a_rated_table_without_a_database_ends_not_rated() -> None:
+    """A registry without a store (the table alone) has nowhere to keep ratings: the rated table still ends,
+    its last event a RatingsUpdated whose not_rated says why, no seat rated."""
+
+    async def body() -> None:
+        registry = Registry()
+        seats = [SeatSpec(bot=True, strategy="greedy"), SeatSpec(bot=True, strategy="random")]
+        table = await registry.create(Rules(players=2), seats, None, None, rated=True)
+        table.ensure_bots_running()
+        for _ in range(1200):
+            if table.finished:
+                break
+            await asyncio.sleep(0.05)
+        assert table.finished and table.stopped is None
+        last = table.log[-1]
+        assert isinstance(last, RatingsUpdatedEvent)
+        update = ratings_pb.RatingsUpdated.FromString(last.data)
+        assert update.not_rated and not update.seats and update.pool_id == "thousand-2-bots"
+        table.close_streams()
+
+    run(body())

@@ -42,7 +42,8 @@ blocking); None for an anonymous seat."""
 
 class Rater:
     """A server's rating updates: ``store``, the tables' store (the ratings' rows are beside the records);
-    ``owners``: the seats' players (None: a server without players, whose people's tables stay unrated)."""
+    ``owners``: the players' store's answer for a seat whose table records no player (a table stored before
+    seats recorded their player; None: none asked)."""
 
     def __init__(
         self, store: Store | None, owners: Owners | None, telemetry: Telemetry | None = None
@@ -59,6 +60,8 @@ class Rater:
         could not be stored: nothing changed."""
         started = time.perf_counter()
         pool, players, not_rated = await self._players(table_id, game, seats)
+        if self.store is None:  # a registry without a database (tests of the table alone): nowhere to rate
+            not_rated = not_rated or "this server keeps no ratings: it has no database"
         event = ratings_pb.RatingsUpdated(pool_id=pool.pool_id, model=model_proto(), not_rated=not_rated)
         stored: list[bytes] = []
         seat_ranks = ranks(standings, [s.forfeited for s in seats])
@@ -75,7 +78,7 @@ class Rater:
         if self.store is not None:
             await asyncio.to_thread(self.store.transact, table_id, work)
         else:
-            work(Sql(_no_database, ""))  # a server without a store: the event alone, no rows to change
+            work(Sql(_no_database, ""))  # the event alone: not rated, so no statement is run
         seconds = time.perf_counter() - started
         if self.telemetry is not None:
             self.telemetry.ratings_updated(game, pool.pool_id, "not_rated" if not_rated else "rated", seconds)
