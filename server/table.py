@@ -256,7 +256,8 @@ class Table:
         whatever steps it made. The caller then wakes the bots (:meth:`ensure_bots_running`)."""
         change = self.core.decide(command)
         if change.steps:
-            await self._store(change.records)
+            if self.store is not None:  # a table without a store writes no records
+                await self._store(change.records)
             self._make(change)
         if change.refusal is not None:
             raise change.refusal
@@ -297,12 +298,15 @@ class Table:
         for published in core.apply(change):
             self.last_activity = time.monotonic()
             self.clock.update(published.frame, self._timer_fired)
-            attributes: dict[str, str | int] = {
-                "thousand.table_id": self.table_id,
-                "thousand.events": len(published.events),
-            }
-            with tracing.span("table.publish", attributes):
+            if not tracing.enabled():  # the span's attributes are not even made
                 self.streams.publish(core, self.clock, published)
+            else:
+                attributes: dict[str, str | int] = {
+                    "thousand.table_id": self.table_id,
+                    "thousand.events": len(published.events),
+                }
+                with tracing.span("table.publish", attributes):
+                    self.streams.publish(core, self.clock, published)
             self._follow(published)
             if self.on_change is not None:
                 self.on_change()
@@ -463,7 +467,8 @@ class Table:
         change = core.decide(BotMove(seat, action))
         if change.refusal is not None:
             raise change.refusal
-        await self._store(change.records)
+        if self.store is not None:
+            await self._store(change.records)
         await self.pacer.turn_after_commit(kind)
         applied = time.perf_counter()
         self._make(change)
