@@ -2008,6 +2008,8 @@ export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
  * | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
  * | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
  * | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+ * | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+ * | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
  *
  * Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
  * `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
