@@ -26,7 +26,8 @@ from server.time_control import TimeoutPolicy
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``)."""
+    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``; the token
+    is "" when only its hash is known: a quick-play match)."""
 
     seat: int | None
     player_name: str
