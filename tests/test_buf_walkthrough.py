@@ -87,6 +87,7 @@ def check_services(out: Outputs) -> None:
     assert out["services"].split() == [
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
+        "thousand.v1.MatchmakingService",
         "thousand.v1.TableService",
     ]
 
