@@ -149,12 +149,18 @@ async def rematch(
     accept: bool = True,
     max_wait: float = 60.0,
     on_wait: Callable[[mm.RematchWaiting], None] | None = None,
+    new_seat_token: str = "",
+    client_seed: str = "",
     backoff: Backoff = RETRIES,
 ) -> Seated:
     """Accept (or decline: ServerError REMATCH_DECLINED) a rematch of a finished table as the seat whose
-    token is ``seat_token``; the new seat once everyone accepted."""
+    token is ``seat_token``; the new seat once everyone accepted (taken with ``new_seat_token`` and
+    ``client_seed``, drawn here when not given)."""
     request = mm.RematchRequest(
-        table_id=table_id, accept=accept, seat_token=secrets.token_urlsafe(32), client_seed=new_client_seed()
+        table_id=table_id,
+        accept=accept,
+        seat_token=new_seat_token or secrets.token_urlsafe(32),
+        client_seed=client_seed or new_client_seed(),
     )
     request.max_wait.FromMilliseconds(int(max_wait * 1000))
     metadata = (("x-seat-token", seat_token),)
