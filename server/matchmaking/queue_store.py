@@ -208,8 +208,15 @@ class QueueStore(ABC):
     # ------------------------------------------------------------------ a player's place
 
     def enqueue(self, ticket: Ticket) -> Ticket:
-        """The ticket as stored: a new one, or the one its token already names (seen now). AlreadyWaitingError
-        when the player waits with another token; the caller compares the digests."""
+        """The ticket as stored: a new one, or the one its token already names (seen now).
+        AlreadyWaitingError when the player waits with another token; the caller compares the digests."""
+        try:
+            return self._enqueue(ticket)
+        except (sqlite3.IntegrityError, psycopg.IntegrityError):
+            # Another node inserted it (the same token) or the player's other place at the same moment.
+            return self._enqueue(ticket)
+
+    def _enqueue(self, ticket: Ticket) -> Ticket:
         with self._tx() as run:
             rows = run(
                 f"SELECT {_TICKET_COLUMNS} FROM {{t}}quickplay_tickets WHERE ticket_id = ?",
