@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from grpc import aio
 
 from server.matchmaking.queue_store import SqliteQueueStore
 from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
+from tests.live_server import free_port
 from tests.server_harness import error_info, run, token_md
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import matchmaking_pb2 as mm
@@ -275,5 +277,36 @@ def test_a_declined_rematch_ends_everyone_s_wait(tmp_path: Path) -> None:
                 ):
                     pass
             assert error_info(stranger.value).reason == "SEAT_TOKEN_INVALID"
+
+    run(scenario())
+
+
+def test_the_metrics_count_waiting_players_matches_bot_fills_and_waits(tmp_path: Path) -> None:
+    def scrape(port: int) -> dict[str, float]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as page:
+            lines = page.read().decode().splitlines()
+        return {
+            line.split()[0]: float(line.split()[1])
+            for line in lines
+            if line.startswith("thousand_quickplay_")
+        }
+
+    async def scenario() -> None:
+        async with served(tmp_path, server_settings={"metrics_port": free_port()}) as s:
+            port = s.server.metrics_port
+            waiting = stub(s).QuickPlay(ask(max_wait=30))
+            await next_update(waiting)
+            for _ in range(50):
+                if scrape(port)["thousand_quickplay_players_waiting"] == 1:
+                    break
+                await asyncio.sleep(0.1)
+            assert scrape(port)["thousand_quickplay_players_waiting"] == 1
+            waiting.cancel()
+            await matched(stub(s).QuickPlay(ask(bots_may_fill=True, max_wait=1)))
+            figures = scrape(port)
+            assert figures["thousand_quickplay_matches_total"] == 1
+            assert figures["thousand_quickplay_bot_fills_total"] == 1
+            assert figures["thousand_quickplay_wait_seconds_count"] == 1
+            assert 1.0 <= figures["thousand_quickplay_wait_seconds_sum"] < 5.0
 
     run(scenario())
