@@ -120,5 +120,6 @@ def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
     assert result["matcher"]["spread"]["matches_per_round"] > 0
     assert result["matcher"]["spread_round_ratio"] > 0
     seating = result["seating"]["sqlite_1"]
-    assert seating["tables"] * 3 <= seating["players"] and seating["matches_per_s"] > 0
+    # 72 players, 12 a pool: 4 + 4 three-player, 3 + 3 four-player and 6 + 6 two-player tables, all full.
+    assert (seating["players"], seating["tables"]) == (72, 26) and seating["matches_per_s"] > 0
     assert set(result["wait"]) == {"6_per_min", "60_per_min"}
