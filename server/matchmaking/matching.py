@@ -117,7 +117,10 @@ def _match(  # noqa: PLR0917  # the pool's helpers, passed on
     shuffle: Callable[[list[PlannedSeat]], None],
 ) -> Match:
     first = group[0]
-    seats = [PlannedSeat(t.ticket_id, t.player_name or DEFAULT_NAME, t.client_seed) for t in group]
+    seats = [
+        PlannedSeat(t.ticket_id, t.player_name or DEFAULT_NAME, t.client_seed, player_id=t.player_id)
+        for t in group
+    ]
     if bots:
         strength = sum(t.rating for t in group) / len(group)
         seats += [PlannedSeat(strategy=bot_for(first.game, strength)) for _ in range(bots)]

@@ -109,12 +109,13 @@ class Ticket:
 
 @dataclass(frozen=True, slots=True)
 class PlannedSeat:
-    """One seat of a match: a ticket's player, or a bot (``strategy``)."""
+    """One seat of a match: a ticket's player (``player_id`` when signed in), or a bot (``strategy``)."""
 
     ticket_id: str = ""
     player_name: str = ""
     client_seed: str = ""
     strategy: str = ""
+    player_id: str = ""
 
     @property
     def bot(self) -> bool:
@@ -144,7 +145,9 @@ class Match:
                 "game": self.game,
                 "rules": self.rules.hex(),
                 "rated": self.rated,
-                "seats": [[s.ticket_id, s.player_name, s.client_seed, s.strategy] for s in self.seats],
+                "seats": [
+                    [s.ticket_id, s.player_name, s.client_seed, s.strategy, s.player_id] for s in self.seats
+                ],
             }
         )
 

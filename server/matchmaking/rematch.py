@@ -131,7 +131,14 @@ class Rematches:
             async with table.lock:
                 for seat, chosen in sorted(votes.accepted.items()):
                     if table.seat_holding(chosen.token) is None:
-                        await table.join(seat, chosen.name, chosen.token, client_seed=chosen.client_seed)
+                        player_id = chosen.player.player_id if chosen.player is not None else ""
+                        await table.join(
+                            seat,
+                            chosen.name,
+                            chosen.token,
+                            client_seed=chosen.client_seed,
+                            player_id=player_id,
+                        )
             directory = registry.directory
             if directory is not None:
                 votes.table = await directory.place(table)

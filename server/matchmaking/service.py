@@ -180,7 +180,11 @@ class Matchmaker:
                     if not planned.bot:
                         token_hash = bytes.fromhex(planned.ticket_id)
                         await table.join_hashed(
-                            seat, planned.player_name, token_hash, client_seed=planned.client_seed
+                            seat,
+                            planned.player_name,
+                            token_hash,
+                            client_seed=planned.client_seed,
+                            player_id=planned.player_id,
                         )
             if directory is not None:
                 await directory.place(table)

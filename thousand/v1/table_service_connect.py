@@ -85,6 +85,8 @@ class TableService(Protocol):
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
@@ -384,6 +386,8 @@ class TableServiceClient(ConnectClient):
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 

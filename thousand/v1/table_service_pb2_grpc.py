@@ -72,6 +72,8 @@ class TableServiceStub:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
@@ -211,6 +213,8 @@ class TableServiceServicer:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
@@ -444,6 +448,8 @@ class TableService:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
