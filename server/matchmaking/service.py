@@ -128,9 +128,13 @@ class Matchmaker:
         now = time.time()
         ids = list(self._local)
         await asyncio.to_thread(self.store.seen, ids, now)
-        matches = await asyncio.to_thread(
-            self.store.round, now, now - FRESH_SECONDS, now - FORGET_SECONDS, self._form
-        )
+        # An idle queue (nobody waits here, nobody anywhere as last read) is matched only to be swept, at
+        # each recovery turn: a round is a write transaction, beside the tables' own in a SQLite file.
+        matches = None
+        if ids or any(self._waiting.values()) or recover:
+            matches = await asyncio.to_thread(
+                self.store.round, now, now - FRESH_SECONDS, now - FORGET_SECONDS, self._form
+            )
         for match in matches or ():
             await self._place(match)
         if recover and matches is not None:
