@@ -38,6 +38,7 @@ from server.logs import configure_logging, get_logger
 from server.matchmaking import service as matchmaking
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import open_queue_store
+from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
@@ -168,7 +169,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
-                more=(web_players(self.identity.players),),
+                more=(web_players(self.identity.players), web_matchmaking(self.matchmaker)),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -208,10 +209,7 @@ class Server:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
-            if GRPC_TRANSPORT in transports:  # the web port serves no MatchmakingService yet
-                observed.initialize(
-                    matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports
-                )
+            observed.initialize(matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)

@@ -12,6 +12,8 @@ from typing import Any
 
 import grpc
 import pytest
+from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
+from connectrpc.protocol import ProtocolType
 from grpc import aio
 
 from server.matchmaking.queue_store import SqliteQueueStore
@@ -19,6 +21,7 @@ from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
 from tests.live_server import free_port
 from tests.server_harness import error_info, run, token_md
 from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import matchmaking_connect as mm_connect
 from thousand.v1 import matchmaking_pb2 as mm
 from thousand.v1 import matchmaking_pb2_grpc as mm_grpc
 from thousand.v1 import player_service_pb2 as player_pb
@@ -308,5 +311,31 @@ def test_the_metrics_count_waiting_players_matches_bot_fills_and_waits(tmp_path:
             assert figures["thousand_quickplay_bot_fills_total"] == 1
             assert figures["thousand_quickplay_wait_seconds_count"] == 1
             assert 1.0 <= figures["thousand_quickplay_wait_seconds_sum"] < 5.0
+
+    run(scenario())
+
+
+def test_browsers_wait_in_the_same_queue_over_connect_and_grpc_web(tmp_path: Path) -> None:
+    """The web port serves QuickPlay (Connect JSON, gRPC-Web binary): with a gRPC client, three players at
+    one table (T-1)."""
+
+    async def over_web(url: str, json: bool) -> mm.QuickPlayMatch:
+        codec: Any = google_protobuf_json_codec() if json else google_protobuf_binary_codec()
+        protocol = ProtocolType.CONNECT if json else ProtocolType.GRPC_WEB
+        async with mm_connect.MatchmakingServiceClient(url, protocol=protocol, codec=codec) as client:
+            async for update in client.quick_play(ask(max_wait=30)):
+                if update.HasField("matched"):
+                    return update.matched
+        raise AssertionError("no match over the web port")
+
+    async def scenario() -> None:
+        async with served(tmp_path, server_settings={"web_port": free_port()}) as s:
+            url = f"http://127.0.0.1:{s.server.web_port}"
+            results = await asyncio.gather(
+                over_web(url, json=True), over_web(url, json=False), matched(stub(s).QuickPlay(ask()))
+            )
+            web_json, web_binary, (grpc_match, _) = results
+            assert web_json.table.table_id == web_binary.table.table_id == grpc_match.table.table_id
+            assert sorted(m.seat for m in (web_json, web_binary, grpc_match)) == [0, 1, 2]
 
     run(scenario())

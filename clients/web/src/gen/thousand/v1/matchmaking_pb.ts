@@ -380,17 +380,19 @@ export const RematchResponseSchema: GenMessage<RematchResponse> = /*@__PURE__*/
  * error. Closing the stream leaves the queue (or withdraws the acceptance). The errors are those of
  * TableService's list, with these reasons of their own:
  *
- * | reason                   | code                | meaning                                                |
- * |--------------------------|---------------------|--------------------------------------------------------|
- * | QUICKPLAY_NO_MATCH       | DEADLINE_EXCEEDED   | the wait asked for passed, nobody matched and bots      |
- * |                          |                     | were not allowed to fill: the caller left the queue     |
- * | QUICKPLAY_ALREADY_WAITING| ALREADY_EXISTS      | the calling player waits in the queue already (with     |
- * |                          |                     | another seat token): one place per player               |
- * | QUICKPLAY_TICKET_MISMATCH| INVALID_ARGUMENT    | the seat token waits already for a different game,      |
- * |                          |                     | rules or wait: a reconnect must repeat its request      |
- * | QUICKPLAY_UNKNOWN_PRESET | INVALID_ARGUMENT    | no rules preset has that name (metadata `known`)        |
- * | REMATCH_DECLINED         | FAILED_PRECONDITION | a player declined the rematch (metadata `why`:          |
- * |                          |                     | `declined`), or the wait passed (`timeout`)             |
+ * | reason                    | code                | meaning                                               |
+ * |---------------------------|---------------------|-------------------------------------------------------|
+ * | QUICKPLAY_NO_MATCH        | DEADLINE_EXCEEDED   | the wait asked for passed, nobody matched and bots    |
+ * |                           |                     | were not allowed to fill: the caller left the queue   |
+ * | QUICKPLAY_ALREADY_WAITING | ALREADY_EXISTS      | the calling player waits in the queue already (with   |
+ * |                           |                     | another seat token): one place per player             |
+ * | QUICKPLAY_TICKET_MISMATCH | INVALID_ARGUMENT    | the seat token waits already for a different game,    |
+ * |                           |                     | rules or wait: a reconnect must repeat its request    |
+ * | QUICKPLAY_UNKNOWN_PRESET  | INVALID_ARGUMENT    | no rules preset has that name (metadata `known`)      |
+ * | REMATCH_DECLINED          | FAILED_PRECONDITION | a player declined the rematch (metadata `why`:        |
+ * |                           |                     | `declined`), or the wait passed (`timeout`)           |
+ *
+ * Both are served on the gRPC port and on the web port (Connect, gRPC-Web).
  *
  * @generated from service thousand.v1.MatchmakingService
  */
