@@ -87,7 +87,10 @@ def test_two_terminal_clients_asking_for_a_two_player_game_meet(tmp_path: Path) 
     seats = [(f.group(1), f.group(2)) for f in found if f is not None]
     assert len(seats) == 2
     assert len({table for _, table in seats}) == 1
-    assert sorted(seat for seat, _ in seats) == ["0", "1"]
+    assert sorted(seat for seat, _ in seats) == [
+        "1",
+        "2",
+    ]  # seats counted from 1, as the terminal client counts them
     assert all("bots of the server" not in "\n".join(o) for o in outputs)
     assert any("Ann (seat" in line and "is dealt" in line for line in outputs[0])
     assert any("Bob (seat" in line and "is dealt" in line for line in outputs[1])

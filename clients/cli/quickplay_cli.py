@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 from clients.cli.options import connection_from_args
+from clients.cli.text import counted
 from clients.connection import Connection
 from clients.errors import ServerError
 from clients.fairness import new_client_seed
@@ -54,7 +55,7 @@ class _Progress:
 
 
 def announce(found: Seated, asked_rated: bool, stdout: TextIO) -> None:
-    print(t("cli.quickplay_seated", seat=found.seat, table=found.table.table_id), file=stdout)
+    print(t("cli.quickplay_seated", seat=counted(found.seat), table=found.table.table_id), file=stdout)
     if found.bots:
         unrated = "yes" if asked_rated else "no"
         print(t("cli.quickplay_bots", count=found.bots, unrated=unrated), file=stdout, flush=True)
