@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli_harness import run, serving
+from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
 from tests.test_cli_plain import command, converse
+from thousand.v1 import admin_service_pb2 as admin_pb
 
 
 def test_play_with_bots_allowed_seats_a_lone_player_after_the_wait(tmp_path: Path) -> None:
@@ -131,3 +133,58 @@ def test_play_in_the_full_screen_ui_in_tmux(tmp_path: Path) -> None:
     assert "Ann" in screen
     (tmp_path / "screen.txt").write_text(screen, encoding="utf-8")
     assert os.path.exists(tmp_path / "thousand" / "seats.json")
+
+
+def test_thousand_rematch_seats_both_players_again_and_decline_ends_it(tmp_path: Path) -> None:
+    """Two players met by ``thousand play --players 2``; their table closed (finished); ``thousand rematch
+    TABLE`` from both sits them at a new table; a second rematch declined by one ends the other's wait."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            address = f"127.0.0.1:{s.server.port}"
+            names = ("Ann", "Bob")
+
+            def argv(*words: str) -> list[str]:
+                return [*words, "--plain", "--server", address]
+
+            first = await asyncio.gather(
+                *(until_dealt(argv("play", "--players", "2", "--name", n), tmp_path / n) for n in names)
+            )
+            table = table_of(first[0])
+            await close(s, table)
+            again = await asyncio.gather(*(until_dealt(argv("rematch", table), tmp_path / n) for n in names))
+            new_table = table_of(again[0])
+            assert new_table != table and table_of(again[1]) == new_table
+            await close(s, new_table)
+            waiting = asyncio.create_task(until_ended(argv("rematch", new_table), tmp_path / "Ann"))
+            await asyncio.sleep(1.0)
+            declined = await until_ended(argv("rematch", new_table, "--decline"), tmp_path / "Bob")
+            assert declined[0] == (0, f"You declined the rematch of table {new_table}.")
+            (code, first_line), err = await waiting
+            assert first_line == "Rematch: 1 of 2 players accepted…"
+            assert code == 1 and "[REMATCH_DECLINED]" in err
+
+    run(scenario())
+
+
+def table_of(lines: list[str]) -> str:
+    found = next(re.search(r"of table (\w+)\.$", line) for line in lines if line.startswith("Found!"))
+    assert found is not None
+    return found.group(1)
+
+
+async def close(s: Served, table_id: str) -> None:
+    await s.admin.CloseTable(
+        admin_pb.CloseTableRequest(table_id=table_id, reason="the test ends it"), metadata=bearer(ADMIN_TOKEN)
+    )
+
+
+async def until_ended(argv: list[str], state: Path) -> tuple[tuple[int, str], str]:
+    """Run the command to its end: (its exit status, its first line), and its standard error."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_STATE_HOME": str(state)}
+    process = await asyncio.create_subprocess_exec(
+        *command(), *argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    first = out.decode().splitlines()[0] if out else ""
+    return (process.returncode or 0, first), err.decode()
