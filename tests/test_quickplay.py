@@ -339,3 +339,30 @@ def test_browsers_wait_in_the_same_queue_over_connect_and_grpc_web(tmp_path: Pat
             assert sorted(m.seat for m in (web_json, web_binary, grpc_match)) == [0, 1, 2]
 
     run(scenario())
+
+
+def test_signed_in_players_asking_for_a_rated_game_are_told_it_is_not_rated_without_ratings(
+    tmp_path: Path,
+) -> None:
+    """Two guests ask for rated 2-player Thousand (T-1): grouped (rating 0 each, within the window of 3),
+    seated; a server that keeps no ratings says the game is unrated instead of claiming it."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            guests = [
+                await s.players.CreateGuest(player_pb.CreateGuestRequest(display_name=n))
+                for n in ("Ann", "Bob")
+            ]
+            results = await asyncio.gather(
+                *(
+                    matched(stub(s).QuickPlay(ask(players=2, rated=True), metadata=bearer(g.player_token)))
+                    for g in guests
+                )
+            )
+            (first, _), (second, _) = results
+            assert first.table.table_id == second.table.table_id
+            assert not first.rated and first.note == "this server keeps no ratings: the game is unrated"
+            names = sorted(seat.player_name for seat in first.table.seats)
+            assert names == ["Ann", "Bob"]
+
+    run(scenario())

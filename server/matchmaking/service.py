@@ -78,6 +78,9 @@ class Matchmaker:
         self.tables = tables
         self.registry = tables.registry
         self.lookup: ratings.RatingLookup = lookup if lookup is not None else ratings.NoRatings()
+        self.rates_tables = lookup is not None
+        """Whether this server rates games (a rating store behind ``lookup``): a rated match is said to be
+        rated only then."""
         self.metrics = metrics
         self.rematches = Rematches(tables)
         self.stopping = False
@@ -331,7 +334,7 @@ class Matchmaker:
             table = await access.describe(table)
         match = await asyncio.to_thread(self.store.match, ticket.match_id)
         bots = 0 if match is None else match.bots
-        rated = match is not None and match.rated
+        rated = match is not None and match.rated and self.rates_tables
         if self.metrics is not None:
             self.metrics.wait_seconds.observe(max(0.0, time.time() - ticket.enqueue_time))
         return mm.QuickPlayMatch(
@@ -341,14 +344,16 @@ class Matchmaker:
             match_id=ticket.match_id,
             bots=bots,
             rated=rated,
-            note=match_note(bots, ticket.rated),
+            note=match_note(bots, ticket.rated, rated),
         )
 
 
-def match_note(bots: int, asked_rated: bool) -> str:
-    """What the player is told of a bot-filled table."""
+def match_note(bots: int, asked_rated: bool, rated: bool) -> str:
+    """What the player is told of a bot-filled (or unrated) table."""
     if not bots:
-        return "rated game" if asked_rated else ""
+        if asked_rated and not rated:
+            return "this server keeps no ratings: the game is unrated"
+        return "rated game" if rated else ""
     filled = "1 bot fills the empty seat" if bots == 1 else f"{bots} bots fill the empty seats"
     return f"{filled}; the game is unrated" if asked_rated else filled
 
