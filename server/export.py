@@ -10,7 +10,7 @@ happened, in words a reader can check:
   "rules": { every field of the game's rules (engine.Rules, BlagogoRules) by name, enums by value },
   "seed": "123", "seeded": false, "first_dealer": 0,
   "fair": {"scheme": "thousand.fair.v1", "commitment": "…", "secret": "…", "deal_seeds": [["…", "", "…"], …]},
-  "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann"}, …],
+  "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann", "player_id": "…"}, …],
   "actions": [{"seat": 1, "action": {"kind": "bid", "value": 105}}, …],
   "events": [{"sequence": 1, "type": "SeatTaken", …}, …],
   "finished": true, "stopped": {"reason": "move_limit", "message": "…"}, "winner": 2,
@@ -18,6 +18,8 @@ happened, in words a reader can check:
 }
 ```
 
+A seat's ``player_id`` is there only when a player sits in it (joined with a player's credential, or
+claimed the seat since): PlayerService's id, not a secret.
 ``game`` names the game (a record without it is Thousand's: they were written before 1000 Blagogo).
 ``seeded`` says whether the creator chose ``seed`` (then the deals follow from it). ``fair``, for a table that
 is not seeded, holds the table's secret and, for each deal in order, the seats' seeds it was dealt from
@@ -157,6 +159,7 @@ def _seats_json(table: TableCore) -> list[dict[str, Any]]:
             "kind": "bot" if state.bot else "open",
             "strategy": state.strategy,
             "player_name": state.strategy if state.bot else state.player_name,
+            **({"player_id": state.player_id} if state.player_id else {}),
         }
         for seat, state in enumerate(table.seats)
     ]

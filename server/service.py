@@ -188,7 +188,14 @@ class TableService:
             if earlier is not None:
                 return pb.CreateTableResponse(table=await self._described(earlier))
         table = await self.registry.create(
-            rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
+            rules,
+            seats,
+            seed,
+            first_dealer,
+            time_control,
+            request_id=request.request_id,
+            client=client,
+            privacy=privacy,  # stored with the table: private from its first moment
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             placed = await directory.place(table)
@@ -238,7 +245,7 @@ class TableService:
         gate = (
             None
             if self.access is None
-            else await self.access.gate(table.table_id, player, request.invite_code)
+            else await self.access.gate(table.table_id, player, request.invite_code, table.privacy)
         )
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(
@@ -269,11 +276,16 @@ class TableService:
             )
         async with table.lock:
             wanted = request.seat if request.HasField("seat") else None
-            if gate is not None and (chosen is None or table.seat_holding(chosen) is None):
+            player_id = player.player_id if player is not None else ""
+            retry = chosen is not None and table.seat_holding(chosen) is not None
+            # A player who sits here already is told so (ALREADY_SEATED, by the table), not asked for one.
+            if gate is not None and not retry and table.seat_of_player_id(player_id) is None:
                 wanted = gate.seat(table.describe(), wanted)  # SEAT_RESERVED, INVITE_INVALID
             # A player who sends no name sits as their display name (docs/protocol.md "Players").
             name = request.player_name or (player.display_name if player is not None else "")
-            seat, token = await table.join(wanted, name, chosen, client_seed=request.client_seed)
+            seat, token = await table.join(
+                wanted, name, chosen, client_seed=request.client_seed, player_id=player_id
+            )
             described = table.describe()
         table.ensure_bots_running()
         if self.access is not None:

@@ -77,7 +77,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
                 [
                     "new", "--game", "blagogo", "--plain", "--server", address, "--players", "4",
                     "--bots", "3", "--strategy", "heuristic", "--target", "60", "--turnover-limit", "1",
-                    "--opening-min-points", "0", "--seed", "3", "--first-dealer", "0", "--name", "Ann",
+                    "--opening-min-points", "0", "--seed", "3", "--first-dealer", "1", "--name", "Ann",
                 ]
             )  # fmt: skip
             return code, lines
@@ -85,7 +85,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
     code, lines = run(scenario(), timeout=120)
     assert code == 0
     text = "\n".join(lines)
-    assert "heuristic bot (seat 1) is dealt" in text
+    assert "heuristic bot (seat 2) is dealt" in text
     assert "Game over — winner: " in text
 
 
