@@ -9,6 +9,7 @@ import math
 import pytest
 
 from server.errors import ServiceError
+from server.matchmaking.ratings import RatingLookup
 from server.ratings.model import Pool, RatingValue, rate
 from server.ratings.service import RatingService
 from server.ratings.store import RatingReader, update_ratings
@@ -109,6 +110,9 @@ def test_leaderboard_pages_and_minimum_games(store: Store) -> None:
             )
         )
     assert refused.value.metadata["field"] == "page_token"
+    lookup: RatingLookup = reader  # what the matchmaker reads: a player's ordinal, None before any game
+    assert lookup.ordinal("thousand", 2, "ann") == reader.rating(POOL, "ann").ordinal
+    assert lookup.ordinal("thousand", 2, "zed") is None and lookup.ordinal("thousand", 3, "ann") is None
     recent = reader.recent_games("dan", 10)
     assert sorted(g.table_id for g in recent) == ["t3", "t4", "t5"]
     store.close()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from server.errors import ErrorReason, ServiceError
-from server.ratings.model import Pool, RatingValue, rate
+from server.ratings.model import BOT_PREFIX, Pool, RatingValue, rate
 from server.store import Sql, Store
 
 MAX_PAGE_SIZE: Final = 100
@@ -136,6 +136,14 @@ class RatingReader:
     def rating(self, pool: Pool, player_id: str) -> RatingValue:
         """One player's current rating in the pool (the initial one when they have none yet)."""
         return self.ratings(pool, [player_id])[player_id]
+
+    def ordinal(self, game: str, players: int, player_id: str) -> float | None:
+        """The player's ordinal in the people's pool of ``game`` at ``players``; None when they have played
+        no rated game there (:class:`server.matchmaking.ratings.RatingLookup`, what the matcher reads); a
+        bot's, ``bot_id(strategy)``, in the bots' pool."""
+        pool = Pool(game, players, bots=player_id.startswith(BOT_PREFIX))
+        rating = self.rating(pool, player_id)
+        return rating.ordinal if rating.games else None
 
     def leaderboard(self, pool: Pool, offset: int, limit: int) -> tuple[list[tuple[str, RatingValue]], bool]:
         """A page of the pool's leaderboard from ``offset``: (player id, rating), best ordinal first (ties by
