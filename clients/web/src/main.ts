@@ -10,7 +10,6 @@ import { parseInvite } from "./players/invite";
 import { Players } from "./players/players";
 import { Nodes, Route } from "./route";
 import { SeatStore } from "./seats";
-import { h, render } from "./dom";
 import { openGames } from "./ui/games";
 import { openInvite } from "./ui/invite";
 import { openLobby } from "./ui/lobby";
@@ -40,7 +39,7 @@ function route(): void {
   window.scrollTo(0, 0);
 }
 
-render(container, h("p", { class: "loading" }, "…"));
+// Until then the page shows index.html's own "Loading…".
 void players.start(window.location, window.history, window.sessionStorage).finally(() => {
   window.addEventListener("hashchange", route);
   route();

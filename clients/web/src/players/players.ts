@@ -106,7 +106,13 @@ export class Players {
       }
     }
     if (!this.me) await this.who();
+    this.named();
     this.changed();
+  }
+
+  /** The name the next seats are taken under is the player's own (an account's, or the guest's again). */
+  private named(): void {
+    if (this.me?.displayName) this.store.setPlayerName(this.me.displayName);
   }
 
   /** GetMe as the page's player, making the guest when there is none (or the server forgot it). */
@@ -176,6 +182,7 @@ export class Players {
     this.me = undefined;
     this.notice = undefined;
     await this.who();
+    this.named();
     this.changed();
   }
 

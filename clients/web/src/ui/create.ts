@@ -207,17 +207,20 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
         h(
           "div",
           { class: "field" },
-          h("input", {
-            id: "new-private",
-            type: "checkbox",
-            "data-testid": "new-private",
-            checked: state.private,
-            onchange: (e: Event) => {
-              state.private = (e.target as HTMLInputElement).checked;
-              draw();
-            },
-          }),
-          h("label", { for: "new-private" }, ` ${PLAYER_WORDS.privateTable}`),
+          h(
+            "label",
+            {},
+            h("input", {
+              type: "checkbox",
+              "data-testid": "new-private",
+              checked: state.private,
+              onchange: (e: Event) => {
+                state.private = (e.target as HTMLInputElement).checked;
+                draw();
+              },
+            }),
+            ` ${PLAYER_WORDS.privateTable}`,
+          ),
         ),
         h("fieldset", {}, h("legend", {}, "Seats"), seatRows),
         h("details", {}, h("summary", {}, `Rules (${info.variants.length} variants)`), h("div", { class: "variants" }, info.variants.map((v) => variantInput(v, state, draw)))),

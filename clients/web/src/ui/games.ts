@@ -70,8 +70,7 @@ export function openGames(players: Players, container: HTMLElement): () => void 
       "tr",
       { "data-game": game.tableId },
       h("td", {}, h("code", {}, game.tableId)),
-      h("td", {}, gameInfo(game.game).name),
-      h("td", {}, String(game.seat + 1)),
+      h("td", {}, W.gameSeat(gameInfo(game.game).name, game.seat + 1)),
       h("td", {}, when(game)),
       h("td", { class: `result r${game.result}` }, W.result(game.result, game.place, game.score)),
       h(
