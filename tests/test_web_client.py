@@ -36,13 +36,13 @@ TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|d
 """node --test's own comment lines, beside those a test printed."""
 
 
-OWN_SERVER = {"players"}
-"""Browser tests with a server of their own (an identity provider beside it): tests/test_web_players.py."""
+OWN_SERVER = {"browser/players"}
+"""Tests with a server of their own (an identity provider beside it): tests/test_web_players.py."""
 
 
 def node_tests(kind: str) -> list[str]:
     names = (p.name.removesuffix(".test.ts") for p in (WEB / "test" / kind).glob("*.test.ts"))
-    return sorted(name for name in names if name not in OWN_SERVER)
+    return sorted(name for name in names if f"{kind}/{name}" not in OWN_SERVER)
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,14 @@ export interface Access {
 const GUEST = "thousand.guest.v1";
 const ACCOUNT = "thousand.account.v1";
 const ACCESS = "thousand.access.v1";
+/** Where a sign-in's round trip keeps its secrets (verifier, state), in the tab's sessionStorage (oidc.ts). */
+export const FLOW = "thousand.oidc-flow.v1";
+
+/** Whether this address is an issuer's answer to a sign-in this tab started. */
+export function isCallback(url: URL, session: KeyValue): boolean {
+  return session.getItem(FLOW) !== null && (url.searchParams.has("code") || url.searchParams.has("error")) && url.searchParams.has("state");
+}
+
 /** An access token this close to its end is renewed before a call (a call takes time; clocks differ). */
 export const REFRESH_MARGIN_MS = 60_000;
 

@@ -3,10 +3,11 @@
 // client whose id is the server's audience for that issuer, asking for that audience as its `resource` (RFC
 // 8707), as the terminal client does with the device flow (docs/protocol.md, "Players"). The verifier and
 // state live in sessionStorage for the round trip only; plain http is allowed for a loopback issuer alone
-// (the tests' provider), never elsewhere.
+// (the tests' provider), never elsewhere. The page loads this module (and oauth4webapi) only when it signs in
+// or renews a token: a guest's page does without it.
 import * as oauth from "oauth4webapi";
 import type { KeyValue } from "../seats";
-import { bearerOf, type Access } from "./identity";
+import { FLOW, bearerOf, type Access } from "./identity";
 
 export interface Issuer {
   issuer: string;
@@ -30,7 +31,6 @@ interface Flow extends Issuer {
   back: string;
 }
 
-const FLOW = "thousand.oidc-flow.v1";
 export const SCOPE = "openid profile offline_access";
 
 function loopback(url: URL): boolean {
@@ -70,11 +70,6 @@ export async function signInUrl(issuer: Issuer, redirectUri: string, back: strin
   };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   return url.href;
-}
-
-/** Whether this address is an issuer's answer to a sign-in this tab started. */
-export function isCallback(url: URL, session: KeyValue): boolean {
-  return session.getItem(FLOW) !== null && (url.searchParams.has("code") || url.searchParams.has("error")) && url.searchParams.has("state");
 }
 
 /** Finish a sign-in at its callback: check the state, trade the code (with the PKCE verifier) for tokens. */

@@ -6,8 +6,8 @@ import { ClaimStatus, PlayerService, type GetSignInOptionsResponse, type Player 
 import { failure, transport, useCredentials } from "../api";
 import { refusalText } from "../ui/refusal";
 import type { SeatStore } from "../seats";
-import { Identity } from "./identity";
-import { finishSignIn, isCallback, refresh, signInUrl, type Issuer } from "./oidc";
+import { Identity, isCallback } from "./identity";
+import type { Issuer } from "./oidc";
 import { PLAYER_WORDS } from "./words";
 
 export type PlayerClient = Client<typeof PlayerService>;
@@ -64,6 +64,7 @@ export class Players {
       const account = this.identity.account();
       if (!account) return;
       try {
+        const { refresh } = await import("./oidc");
         const tokens = await refresh(account, account.refreshToken, this.now());
         this.identity.setAccount({ ...account, refreshToken: tokens.refreshToken });
         this.identity.setAccess(tokens.access);
@@ -90,6 +91,7 @@ export class Players {
     if (isCallback(url, session)) {
       history.replaceState(null, "", url.pathname); // the code and state are of no more use
       try {
+        const { finishSignIn } = await import("./oidc");
         const { issuer, back, tokens } = await finishSignIn(url, session, this.now());
         // The account first (its player id once GetMe, the first call with its token, says it).
         this.identity.setAccount({ ...issuer, playerId: "", refreshToken: tokens.refreshToken });
@@ -169,6 +171,7 @@ export class Players {
   async signIn(issuer: Issuer, location: Location, session: KeyValueLike): Promise<void> {
     try {
       const redirect = location.origin + location.pathname;
+      const { signInUrl } = await import("./oidc");
       location.assign(await signInUrl(issuer, redirect, location.hash || "#/", session));
     } catch (error) {
       this.notice = PLAYER_WORDS.signInFailed(describe(error));
