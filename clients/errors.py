@@ -134,7 +134,8 @@ def error_words(error: ServerError) -> str:
     if current().lang == "en" and error.message:
         return error.message
     key = f"error.{error.reason}"
-    words = t(key) if current().has(key) else t("error.unknown", reason=error.reason)
+    seat = error.metadata.get("seat")  # the seat a refusal names (ALREADY_SEATED)
+    words = t(key, seat=seat) if current().has(key) else t("error.unknown", reason=error.reason)
     rule = error.rule
     if rule and current().has(f"rule.{rule}"):
         words = t("error.with_rule", error=words, rule=t(f"rule.{rule}"))

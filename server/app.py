@@ -31,6 +31,7 @@ from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.identity.web import web_players
+from server.identity.wiring import SERVICE_NAMES as IDENTITY_SERVICE_NAMES
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
@@ -99,9 +100,11 @@ class Server:
         )
         self.grpc.add_generic_rpc_handlers((generic_handler(self.service), *self.identity.handlers()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        # Reflection names every service the port serves, so that grpcurl and buf curl find them all.
         reflection.enable_server_reflection(
             (
                 SERVICE_NAME,
+                *IDENTITY_SERVICE_NAMES,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),

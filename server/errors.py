@@ -59,6 +59,7 @@ class ErrorReason(Enum):
     OPERATOR_REQUIRED = "OPERATOR_REQUIRED"
     IDENTITY_UNAVAILABLE = "IDENTITY_UNAVAILABLE"
     GUESTS_DISABLED = "GUESTS_DISABLED"
+    ALREADY_SEATED = "ALREADY_SEATED"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -97,6 +98,7 @@ _CODES: Final = {
     ErrorReason.OPERATOR_REQUIRED: grpc.StatusCode.PERMISSION_DENIED,
     ErrorReason.IDENTITY_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
     ErrorReason.GUESTS_DISABLED: grpc.StatusCode.FAILED_PRECONDITION,
+    ErrorReason.ALREADY_SEATED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

@@ -110,3 +110,9 @@ def test_environments_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json("bench/envs.py", "--seconds", "0.2")
     assert set(result) >= {"openspiel_thousand_steps_per_s", "gymnasium_thousand_steps_per_s"}
     assert all(rate > 0 for rate in result.values())
+
+
+def test_my_games_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/my_games.py", "--tables", "3", "--moves", "30", "--calls", "2")
+    assert result["tables"] == 3 and result["events"] > 0
+    assert result["before_ms"] > 0 and result["now_ms"] > 0 and result["ratio"] > 0
