@@ -33,7 +33,7 @@ from server.matchmaking.asks import QUICKPLAY_CLOCK, Ask, ask_of
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import AlreadyWaitingError, Match, QueueStore, Ticket
 from server.matchmaking.rematch import Rematches
-from server.requests import Context, parse, token_of
+from server.requests import Context, client_of, parse, token_of
 from server.service import TableService
 from thousand.v1 import matchmaking_pb2 as mm
 from thousand.v1 import table_service_pb2 as pb
@@ -374,6 +374,7 @@ def method_handlers(matchmaker: Matchmaker) -> dict[str, grpc.RpcMethodHandler[A
         try:
             if not isinstance(request, mm.QuickPlayRequest):
                 raise request.refuse()
+            matchmaker.tables.limit("QuickPlay", client_of(context))  # per client, as JoinTable
             async for update in matchmaker.quick_play(request, context):
                 yield update
         except ServiceError as error:
