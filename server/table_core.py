@@ -64,6 +64,7 @@ from server.table_state import (
     TableStoppedEvent,
     TurnTimedOutEvent,
     seat_holding,
+    seat_holding_hash,
 )
 from server.time_control import TimeControl, TimeoutPolicy
 
@@ -269,13 +270,13 @@ class TableCore:
     def _illegal(self, seat: int, action: Any) -> ServiceError | None:
         """Why ``seat`` may not take ``action`` now (the engine's specific reason); None: it may."""
         try:
-            self.adapter.check(self.game, seat, action)
+            self.game.validate(seat, action)  # exact for every action, listed or not (T-34, B-22)
         except ActionError as error:
             return from_action_error(error)
         return None
 
     def _decide_join(self, join: Join) -> Change:
-        held = self.seat_holding(join.token)
+        held = seat_holding_hash(self.seats, join.token_hash)
         if held is not None:  # the client's retry of a join whose reply it lost: no second seat
             return Change(seat=held)
         if join.player_id:  # a player has one seat at a table: the second join is not a second seat
@@ -335,7 +336,7 @@ class TableCore:
 
     def _apply(self, step: Step) -> Iterator[Published]:
         if type(step) is Acted:  # nearly every step: without the match's pattern lookups
-            self.adapter.apply(self.game, step.seat, step.action)
+            self.game.apply(step.seat, step.action)  # the engine's own call: both games' Game.apply
             self.decisions += 1
             yield from self._advance()
             if step.request_id:

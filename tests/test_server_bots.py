@@ -16,8 +16,7 @@ from bots.ismcts import IsmctsStrategy
 from bots.registry import STRATEGIES
 from engine import Game, Rules, view
 from server.creations import SeatSpec
-from server.games import BLAGOGO, THOUSAND
-from server.games.thousand import ThousandBot
+from server.games import BLAGOGO, THOUSAND, SeatBot
 from server.registry import Registry
 from server.store_select import open_store
 from server.table import Table
@@ -98,7 +97,7 @@ def beliefs(table: Table) -> dict[int, Belief | None]:
     out: dict[int, Belief | None] = {}
     for seat in range(len(table.seats)):
         bot = table.bots.player(seat)
-        assert isinstance(bot, ThousandBot)
+        assert isinstance(bot, SeatBot)
         player = bot.player
         if isinstance(player, IsmctsStrategy):
             assert player._belief == player._heuristic._belief

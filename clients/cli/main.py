@@ -5,6 +5,8 @@
     thousand new --game blagogo --players 4 --bots 3 --target 500    the same at a 1000 Blagogo table
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
+    thousand play [--players 3] [--bots] find people to play with (quick play), then play
+    thousand rematch TABLE [--decline]   another game with the players of a finished table
     thousand leave TABLE                 give your seat up
     thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
     thousand whoami / logout             who you are signed in as / forget it on this machine
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from clients.cli import accounts
+from clients.cli import accounts, quickplay_cli
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -205,6 +207,12 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await join_table(args, stdin, stdout)
             case "watch":
                 return await watch_table(args, stdin, stdout)
+            case "play":
+                async with _session(args) as session:
+                    name = _name(args, session)
+                return await quickplay_cli.play_command(args, name, play, stdin, stdout)
+            case "rematch":
+                return await quickplay_cli.rematch_command(args, play, stdin, stdout)
             case "leave":
                 return await leave_table(args, stdout)
             case "export":
