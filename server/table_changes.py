@@ -26,8 +26,9 @@ from server.time_control import TimeoutPolicy
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``);
-    ``player_id``: the player joining with their credential ("" when anonymous)."""
+    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``; the token
+    is "" when only its hash is known: a quick-play match); ``player_id``: the player joining with their
+    credential ("" when anonymous)."""
 
     seat: int | None
     player_name: str
@@ -215,8 +216,20 @@ class Stopped:
         return Record("stop", -1, self.reason.value, self.message.encode())
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A rated table's ratings changed (or, with ``not_rated`` set in it, could not): ``data`` is the
+    RatingsUpdated message, stored by :mod:`server.ratings` in one transaction with the ratings' rows."""
+
+    data: bytes
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("rating", -1, "", self.data)
+
+
 Step: TypeAlias = (
-    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver
+    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver | Rated
 )
 
 
@@ -250,6 +263,8 @@ def step_of(record: Record, action_from_bytes: Any) -> Step:
             return BankCharged(seat, float(record.text))
         case "stop":
             return Stopped(StopReason(record.text), record.data.decode())
+        case "rating":
+            return Rated(record.data)
     raise ValueError(f"unknown record kind {record.kind!r}")
 
 

@@ -126,3 +126,23 @@ def test_person_actions_benchmark_prints_its_figures_as_json_last() -> None:
     tiny = ("--tables", "2", "--actions", "20", "--rounds", "1")
     against = last_json("bench/person_actions.py", "--against", str(ROOT), *tiny)
     assert against["us_per_action"] > 0 and against["reference_us_per_action"] > 0 and against["ratio"] > 0
+
+
+def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json(
+        "bench/quickplay.py", "--waiting", "24", "--rounds", "2", "--no-postgres", "--arrivals", "30",
+        "--rates", "6,60",
+    )  # fmt: skip
+    assert result["matcher"]["spread"]["matches_per_round"] > 0
+    assert result["matcher"]["spread_round_ratio"] > 0
+    seating = result["seating"]["sqlite_1"]
+    # 72 players, 12 a pool: 4 + 4 three-player, 3 + 3 four-player and 6 + 6 two-player tables, all full.
+    assert (seating["players"], seating["tables"]) == (72, 26) and seating["matches_per_s"] > 0
+    assert set(result["wait"]) == {"6_per_min", "60_per_min"}
+
+
+def test_ratings_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/ratings.py", "--updates", "20", "--skip-postgres")
+    assert result["model_us"] > 0
+    assert result["sqlite"]["update_ms"] > 0 and result["sqlite"]["reference_ms"] > 0
+    assert result["sqlite"]["ratio"] == result["sqlite"]["update_ms"] / result["sqlite"]["reference_ms"]

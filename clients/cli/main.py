@@ -5,11 +5,16 @@
     thousand new --game blagogo --players 4 --bots 3 --target 500    the same at a 1000 Blagogo table
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
+    thousand play [--players 3] [--bots] find people to play with (quick play), then play
+    thousand rematch TABLE [--decline]   another game with the players of a finished table
     thousand leave TABLE                 give your seat up
     thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
     thousand whoami / logout             who you are signed in as / forget it on this machine
     thousand games                       your games, newest first: results and table ids (export, replay)
     thousand claim                       make the seats you took before signing in part of your history
+    thousand new --rated --players 2     a rated table: signed-in players only, whose ratings it changes
+    thousand leaderboard [--players 3]   a rating pool's leaderboard (--bots: the bots' pool)
+    thousand profile [PLAYER]            a player's ratings and latest rated games (yours without PLAYER)
     thousand new --private               a table not listed to others; prints the invite code
     thousand join TABLE --invite CODE    take a seat at a private table
 
@@ -32,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from clients.cli import accounts
+from clients.cli import accounts, quickplay_cli, ratings_cli
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -44,7 +49,7 @@ from clients.cli.options import (
 )
 from clients.cli.plain import PlainClient
 from clients.cli.text import counted, table_line
-from clients.errors import ServerError, error_words
+from clients.errors import ServerError, error_words, seat_shown
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
@@ -93,7 +98,10 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     except RulesError as error:
         print(t("cli.impossible_rules", error=str(error)), file=sys.stderr)
         return EXIT_USAGE
-    bots = rules.players - 1 if args.bots is None else args.bots
+    bots = (0 if args.rated else rules.players - 1) if args.bots is None else args.bots
+    if args.rated and (bots or args.seed is not None):
+        print(t("cli.rated_people_only"), file=sys.stderr)
+        return EXIT_USAGE
     if not 0 <= bots < rules.players:
         print(t("cli.bots_range", most=rules.players - 1), file=sys.stderr)
         return EXIT_USAGE
@@ -101,6 +109,9 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
         print(t("cli.clock_positive"), file=sys.stderr)
         return EXIT_USAGE
     async with _session(args) as session:
+        if args.rated and session.connection.credential is None:
+            print(t("players.sign_in_first", address=session.connection.address), file=sys.stderr)
+            return EXIT_ERROR
         strategy = args.strategy or cli_game_named(args.game).default_bot
         seats = [OPEN] * (rules.players - bots) + [strategy] * bots
         invite = new_invite_code() if args.private else ""
@@ -113,9 +124,12 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             time_control=time_control_from_args(args),
             unlisted=args.private,
             invite_code=invite,
+            rated=args.rated,
         )
         seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
         print(t("cli.table_created", table=table.table_id, seat=counted(seat)), file=stdout)
+        if table.rated:
+            print(t("cli.table_rated"), file=stdout)
         if invite:
             print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
@@ -205,6 +219,12 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await join_table(args, stdin, stdout)
             case "watch":
                 return await watch_table(args, stdin, stdout)
+            case "play":
+                async with _session(args) as session:
+                    name = _name(args, session)
+                return await quickplay_cli.play_command(args, name, play, stdin, stdout)
+            case "rematch":
+                return await quickplay_cli.rematch_command(args, play, stdin, stdout)
             case "leave":
                 return await leave_table(args, stdout)
             case "export":
@@ -219,10 +239,14 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await accounts.games(args, stdout)
             case "claim":
                 return await accounts.claim(args, stdout)
+            case "leaderboard":
+                return await ratings_cli.leaderboard(args, stdout)
+            case "profile":
+                return await ratings_cli.profile(args, stdout)
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
         if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat
-            words = t("error.ALREADY_SEATED", seat=error.metadata.get("seat"))
+            words = t("error.ALREADY_SEATED", seat=seat_shown(error))
         if words is None and error.reason == "INVITE_INVALID":
             words = t("cli.invite_needed")
             if getattr(args, "invite", ""):

@@ -223,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     new.add_argument("--name", default=None, help=t("help.name"))
     new.add_argument("--private", action="store_true", help=t("help.private"))
+    new.add_argument("--rated", action="store_true", help=t("help.new_rated"))
     clocks = new.add_argument_group(t("help.clocks"))
     clocks.add_argument("--clock", type=float, metavar="SECONDS", help=t("help.clock"))
     clocks.add_argument(
@@ -245,6 +246,22 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--seat", type=seat_number, metavar="SEAT", default=None, help=t("help.seat"))
     join.add_argument("--name", default=None, help=t("help.join_name"))
     join.add_argument("--invite", metavar="CODE", default="", help=t("help.invite"))
+
+    quick = commands.add_parser("play", parents=[server, play], help=t("help.play"))
+    quick.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
+    quick.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N", help=t("help.play_players")
+    )
+    quick.add_argument("--preset", default="", help=t("help.preset"))
+    quick.add_argument("--rated", action="store_true", help=t("help.rated"))
+    quick.add_argument("--bots", action="store_true", help=t("help.allow_bots"))
+    quick.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
+    quick.add_argument("--name", default=None, help=t("help.name"))
+
+    again = commands.add_parser("rematch", parents=[server, play], help=t("help.rematch"))
+    again.add_argument("table", help=t("help.table_id"))
+    again.add_argument("--decline", action="store_true", help=t("help.decline"))
+    again.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
 
     watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
     watch.add_argument("table", help=t("help.table"))
@@ -277,4 +294,15 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
     games.add_argument("--page", default=None, help=t("help.games_page"))
     commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    board = commands.add_parser("leaderboard", parents=[server], help=t("help.leaderboard"))
+    board.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
+    board.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N",
+        help=t("help.leaderboard_players"),
+    )  # fmt: skip
+    board.add_argument("--bots", action="store_true", help=t("help.leaderboard_bots"))
+    board.add_argument("--limit", type=int, default=20, help=t("help.leaderboard_limit"))
+    board.add_argument("--page", default=None, help=t("help.leaderboard_page"))
+    profile = commands.add_parser("profile", parents=[server], help=t("help.profile"))
+    profile.add_argument("player", nargs="?", default=None, help=t("help.profile_player"))
     return parser
