@@ -118,6 +118,16 @@ def test_my_games_benchmark_prints_its_figures_as_json_last() -> None:
     assert result["before_ms"] > 0 and result["now_ms"] > 0 and result["ratio"] > 0
 
 
+def test_person_actions_benchmark_prints_its_figures_as_json_last() -> None:
+    """bench/person_actions.py: a person's action in process, and the ratio to a reference tree (here this
+    tree itself, so both sides play the very same seeded games)."""
+    result = last_json("bench/person_actions.py", "--tables", "3", "--actions", "60", "--rounds", "1")
+    assert result["actions"] == 60 and result["us_per_action"] > 0
+    tiny = ("--tables", "2", "--actions", "20", "--rounds", "1")
+    against = last_json("bench/person_actions.py", "--against", str(ROOT), *tiny)
+    assert against["us_per_action"] > 0 and against["reference_us_per_action"] > 0 and against["ratio"] > 0
+
+
 def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json(
         "bench/quickplay.py", "--waiting", "24", "--rounds", "2", "--no-postgres", "--arrivals", "30",
