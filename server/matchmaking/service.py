@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
 import grpc
+import psycopg
 
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
@@ -113,13 +115,22 @@ class Matchmaker:
     async def _run(self) -> None:
         next_stats = 0.0
         next_recovery = time.monotonic() + RECOVER_SECONDS
+        away = False
         while True:
             try:
                 await self._turn(
                     stats=time.monotonic() >= next_stats, recover=time.monotonic() >= next_recovery
                 )
-            except Exception:  # one bad turn (the database away) must not end matching
+            except (psycopg.OperationalError, sqlite3.OperationalError) as error:
+                if not away:  # the database away (restarting, failing over): said once, not every turn
+                    log.warning("matchmaking waits for the database", error=str(error))
+                away = True
+            except Exception:  # one bad turn must not end matching
                 log.exception("matchmaking turn failed")
+            else:
+                if away:
+                    log.info("matchmaking goes on: the database is back")
+                away = False
             now = time.monotonic()
             if now >= next_stats:
                 next_stats = now + STATS_SECONDS
