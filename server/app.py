@@ -43,6 +43,7 @@ from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
+from server.ratings.service import SERVICE_NAME as RATING_SERVICE_NAME
 from server.ratings.service import RatingService
 from server.ratings.service import generic_handler as rating_handler
 from server.ratings.store import RatingReader
@@ -136,6 +137,7 @@ class Server:
                 SERVICE_NAME,
                 *IDENTITY_SERVICE_NAMES,
                 matchmaking.SERVICE_NAME,
+                RATING_SERVICE_NAME,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
