@@ -38,6 +38,7 @@ from server.logs import configure_logging, get_logger
 from server.matchmaking import service as matchmaking
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import open_queue_store
+from server.matchmaking.ratings import ReaderLookup
 from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
@@ -102,16 +103,17 @@ class Server:
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
         self.queue = open_queue_store(settings.db)
-        self.matchmaker = matchmaking.Matchmaker(
-            self.queue,
-            self.service,
-            metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
-        )
         self.registry.rater.owners = self.identity.store.seat_owner
         self.rating_reader = RatingReader(self.store, settings.rating_min_games)
         """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):
         what matchmaking reads; a bot's id is ``server.ratings.model.bot_id(strategy)``."""
         self.ratings = RatingService(self.rating_reader, self.identity.store)
+        self.matchmaker = matchmaking.Matchmaker(
+            self.queue,
+            self.service,
+            lookup=ReaderLookup(self.rating_reader),
+            metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
+        )
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:

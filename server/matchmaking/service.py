@@ -89,6 +89,8 @@ class Matchmaker:
         self._local: dict[str, _Local] = {}
         self._waiting: dict[str, int] = {}
         self._waits: dict[str, float] = {}
+        self._bot_ratings: dict[tuple[str, int], dict[str, float]] = {}
+        """(game, players) -> the ladder's bots' ordinals in their own pool (read at each recovery turn)."""
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -151,6 +153,8 @@ class Matchmaker:
             )
         for match in matches or ():
             await self._place(match)
+        if recover:
+            await self._read_bot_ratings()
         if recover and matches is not None:
             for match in await asyncio.to_thread(self.store.unplaced, now - RECOVER_SECONDS):
                 log.warning("match placed again", match_id=match.match_id)
@@ -169,7 +173,20 @@ class Matchmaker:
                 local.changed.set()
 
     def _form(self, tickets: list[Ticket]) -> list[Match]:
-        return matching.form_matches(tickets, time.time(), ratings.bot_for)
+        return matching.form_matches(tickets, time.time(), self._bot_for)
+
+    def _bot_for(self, game: str, players: int, ordinal: float) -> str:
+        return ratings.bot_for(game, ordinal, self._bot_ratings.get((game, players)))
+
+    async def _read_bot_ratings(self) -> None:
+        """The bots' ratings of every pool people wait in (their own pools), for the fill bots' strength."""
+        lookup = self.lookup
+        if not isinstance(lookup, ratings.ReaderLookup):
+            return
+        for game, players in {tuple(pool.split("/")[:2]) for pool in self._waiting}:
+            self._bot_ratings[(game, int(players))] = await asyncio.to_thread(
+                lookup.bot_ordinals, game, int(players)
+            )
 
     # ------------------------------------------------------------------ placing a match
 
@@ -183,7 +200,7 @@ class Matchmaker:
         directory = self.registry.directory
         try:
             if directory is not None:
-                digest = creation_digest(rules, seats, None, None, clock)
+                digest = creation_digest(rules, seats, None, None, clock, rated=match.rated)
                 earlier = await directory.created(match.match_id, digest, CREATE_REQUEST_WINDOW)
                 if earlier is not None and self.registry.find(earlier.table_id) is None:
                     if earlier.open_seats:
@@ -192,7 +209,9 @@ class Matchmaker:
                         )
                     await asyncio.to_thread(self.store.placed, match.match_id, earlier.table_id)
                     return
-            table = await self.registry.create(rules, seats, None, None, clock, request_id=match.match_id)
+            table = await self.registry.create(
+                rules, seats, None, None, clock, request_id=match.match_id, rated=match.rated
+            )
             async with table.lock:
                 for seat, planned in enumerate(match.seats):
                     if not planned.bot:
