@@ -1,14 +1,18 @@
 // The lobby: your name, your seats, every table with its status, players and changed rules (join a free
 // seat, watch, or open a finished game's record and replay), and the form that creates a table.
 import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure } from "../api";
+import { currentPlayerId, failure } from "../api";
 import { takeSeat } from "../join";
 import type { Nodes, Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo } from "../rules";
 import type { SeatStore } from "../seats";
 import { seatName } from "../session";
+import type { Players } from "../players/players";
+import { PLAYER_WORDS } from "../players/words";
 import { createForm } from "./create";
+import { heldText, seatFreeFor } from "./invite";
+import { playerBar } from "./playerbar";
 import { refusalText } from "./refusal";
 
 const STATUS: Record<number, string> = {
@@ -24,13 +28,15 @@ export interface LobbyOptions {
   /** The cluster's nodes, where a table's seat is taken (its owner). */
   nodes: Nodes;
   store: SeatStore;
+  /** The page's player: the bar above the lobby, and the credential of its calls. */
+  players: Players;
   container: HTMLElement;
   go: (hash: string) => void;
 }
 
 /** Take a seat (a free one, or the one chosen), then open its table. */
-export async function join(opts: LobbyOptions, tableId: string, seat?: number): Promise<void> {
-  await takeSeat(opts.nodes, opts.store, tableId, seat);
+export async function join(opts: LobbyOptions, tableId: string, seat?: number, invite?: string): Promise<void> {
+  await takeSeat(opts.nodes, opts.store, tableId, seat, invite);
   opts.go(`#/table/${tableId}`);
 }
 
@@ -45,9 +51,9 @@ export function perMoveSeconds(table: Table): number {
   return d ? Number(d.seconds) + d.nanos / 1e9 : 0;
 }
 
-function seatsText(table: Table): string {
+function seatsText(table: Table, me: string | undefined): string {
   return table.seats
-    .map((s, i) => (s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? seatName(table, i, undefined) : "free"))
+    .map((s, i) => (s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? "free")))
     .join(", ");
 }
 
@@ -67,7 +73,8 @@ export function openLobby(opts: LobbyOptions): () => void {
   function row(table: Table): HTMLElement {
     const game = gameInfo(table.game);
     const mine = store.seat(table.tableId);
-    const free = table.seats.flatMap((s, i) => (s.kind !== SeatKind.BOT && !s.taken ? [i] : []));
+    const me = currentPlayerId();
+    const free = table.seats.flatMap((s, i) => (seatFreeFor(s, me) ? [i] : []));
     const act = (what: () => Promise<void>): void => {
       what().catch((e: unknown) => {
         error = refusalText(failure(e));
@@ -94,8 +101,8 @@ export function openLobby(opts: LobbyOptions): () => void {
       "tr",
       { "data-table": table.tableId },
       h("td", {}, h("code", {}, table.tableId)),
-      h("td", {}, game.name),
-      h("td", {}, `${table.seats.length}: ${seatsText(table)}`),
+      h("td", {}, game.name, table.unlisted || table.inviteRequired ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
+      h("td", {}, `${table.seats.length}: ${seatsText(table, me)}`),
       h("td", { class: `status s${table.status}` }, STATUS[table.status] ?? "?"),
       h(
         "td",
@@ -110,18 +117,9 @@ export function openLobby(opts: LobbyOptions): () => void {
 
   function draw(): void {
     const mine = Object.values(store.seats());
-    const nameInput = h("input", {
-      type: "text",
-      id: "player-name",
-      "data-key": "player-name",
-      maxlength: 64,
-      value: store.playerName(),
-      placeholder: "Your name at the table",
-      oninput: (e: Event) => store.setPlayerName((e.target as HTMLInputElement).value.trim()),
-    });
     render(
       container,
-      h("header", { class: "lobby-header" }, h("h1", {}, "Thousand"), h("label", { for: "player-name" }, "Your name "), nameInput),
+      h("header", { class: "lobby-header" }, playerBar(opts.players)),
       error ? h("div", { class: "refusal", role: "alert" }, error) : null,
       mine.length
         ? h(
@@ -197,6 +195,7 @@ export function openLobby(opts: LobbyOptions): () => void {
     if (!stopped) draw();
   }
 
+  const unlisten = opts.players.onChange(() => !stopped && draw());
   draw();
   void refresh();
   const timer = setInterval(() => {
@@ -204,6 +203,7 @@ export function openLobby(opts: LobbyOptions): () => void {
   }, 4000);
   return () => {
     stopped = true;
+    unlisten();
     clearInterval(timer);
   };
 }

@@ -24,6 +24,13 @@ const REASONS: Record<string, string> = {
   SEAT_FORFEITED: "your seat forfeited on time",
   STORE_UNAVAILABLE: "the server could not store it; try again",
   TABLE_NOT_FINISHED: "the game is still being played",
+  INVITE_INVALID: "this table is joined by its invite link only",
+  SEAT_RESERVED: "that seat is held for another player",
+  PLAYER_TOKEN_INVALID: "you are no longer signed in; sign in again",
+  PLAYER_BANNED: "an operator has banned this player",
+  IDENTITY_UNAVAILABLE: "signing in is not possible right now; try again",
+  PLAYER_NOT_FOUND: "no player has that id",
+  GUESTS_DISABLED: "this server asks you to sign in",
 };
 
 /** The engine's rule reasons (metadata `rule`), for people. */

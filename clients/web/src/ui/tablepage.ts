@@ -13,6 +13,8 @@ import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
+import { heldText, invitePanel } from "./invite";
+import { currentPlayerId } from "../api";
 import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
@@ -162,6 +164,7 @@ export function openTable(opts: TablePageOptions): () => void {
     saved: store.state(tableId, viewer),
   });
   let scheduled = false;
+  let closed = false;
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
@@ -173,11 +176,11 @@ export function openTable(opts: TablePageOptions): () => void {
     if (game?.case === "handDealt" && game.value.seat === session.seat && game.value.cards.length) ui.dealPending = true;
   });
   function schedule(): void {
-    if (scheduled) return;
+    if (scheduled || closed) return; // closed: another page has the container now
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
-      draw();
+      if (!closed) draw();
     });
   }
   function draw(): void {
@@ -200,11 +203,12 @@ export function openTable(opts: TablePageOptions): () => void {
   const clock = setInterval(() => tickClocks(container), 250);
   render(container, h("p", { class: "loading" }, "Opening the table…"));
   session.start().catch((error: unknown) => {
-    render(container, h("p", { class: "conn failed", role: "alert" }, `Cannot open table ${tableId}: ${String(error)}`));
+    if (!closed) render(container, h("p", { class: "conn failed", role: "alert" }, `Cannot open table ${tableId}: ${String(error)}`));
   });
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   (window as unknown as { thousandSounds?: Sounds }).thousandSounds = ui.sounds;
   return () => {
+    closed = true;
     clearInterval(clock);
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle;
@@ -307,7 +311,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   document.title = mine ? `${TEXT.yourTurnTitle} · ${game?.name ?? TEXT.table}` : `${game?.name ?? TEXT.table} · ${opts.tableId}`;
   let body: Child = h("p", { class: "waiting" }, "Waiting for the game to start…");
   const model = session.model;
-  if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session);
+  if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session, opts.store.seat(opts.tableId)?.invite);
   else if (table?.game === GameKind.THOUSAND && model instanceof ThousandModel) body = renderThousand(session, model, ui);
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
@@ -330,9 +334,12 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   return [header, lost, toasts, body, log];
 }
 
-function waiting(session: TableSession): Child {
+/** `invite`: the table's invite code, when this browser holds it (a private table): its link to share. */
+function waiting(session: TableSession, invite: string | undefined): Child {
   const table = session.table;
   if (!table) return h("p", {}, "Opening the table…");
+  const me = currentPlayerId();
+  const free = invite || table.inviteRequired ? "free" : "free — share this page's address to invite someone";
   return h(
     "section",
     { class: "waiting" },
@@ -340,10 +347,9 @@ function waiting(session: TableSession): Child {
     h(
       "ul",
       {},
-      table.seats.map((s, i) =>
-        h("li", {}, `${session.names(i)}: ${s.taken ? "seated" : "free — share this page's address to invite someone"}`),
-      ),
+      table.seats.map((s, i) => h("li", { "data-seat": i }, `${session.names(i)}: ${s.taken ? "seated" : (heldText(s, me) ?? free)}`)),
     ),
+    invite ? invitePanel({ tableId: table.tableId, code: invite }) : null,
   );
 }
 
