@@ -130,8 +130,9 @@ class TableApp(App[int]):
         self.frames = 0
         """Frames drawn (a burst of events is one frame)."""
         self.live_from = session.table.sequence
-        """The table's last event when this client came: a deal scored after it is shown and waits for a key
-        (:class:`SummaryScreen`); the deals of the history read on joining are in the log and sheet only."""
+        """The table's last event when this client came: a deal scored after it is shown to a player and waits
+        for a key (:class:`SummaryScreen`); the deals of the history read on joining are in the log and sheet
+        only, and so is every deal for a spectator (a game of bots would hold the screen at every deal)."""
         self._summary: list[str] | None = None
         """The lines of the deal scored since the last frame, to show over the table."""
 
@@ -190,7 +191,8 @@ class TableApp(App[int]):
             async for item in self.session.stream(from_start=True):
                 lines = self.follower.feed(item)
                 self._pending += lines
-                if self.follower.scored and getattr(item, "sequence", 0) > self.live_from:
+                seated = self.follower.seat is not None  # a spectator's screen is not held: the log says it
+                if seated and self.follower.scored and getattr(item, "sequence", 0) > self.live_from:
                     self._summary = list(self.follower.sheet[-1].summary) or lines
                 self._dirty = True
                 read += 1
