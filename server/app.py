@@ -42,6 +42,11 @@ from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
+from server.ratings.service import SERVICE_NAME as RATING_SERVICE_NAME
+from server.ratings.service import RatingService
+from server.ratings.service import generic_handler as rating_handler
+from server.ratings.store import RatingReader
+from server.ratings.web import web_ratings
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.settings import Settings, parse_settings
@@ -54,6 +59,7 @@ from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import matchmaking_pb2 as matchmaking_pb
 from thousand.v1 import player_service_pb2 as player_pb
+from thousand.v1 import rating_service_pb2 as rating_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
@@ -101,6 +107,11 @@ class Server:
             self.service,
             metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
         )
+        self.registry.rater.owners = self.identity.store.seat_owner
+        self.rating_reader = RatingReader(self.store, settings.rating_min_games)
+        """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):
+        what matchmaking reads; a bot's id is ``server.ratings.model.bot_id(strategy)``."""
+        self.ratings = RatingService(self.rating_reader, self.identity.store)
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -114,6 +125,7 @@ class Server:
                 generic_handler(self.service),
                 *self.identity.handlers(),
                 matchmaking.generic_handler(self.matchmaker),
+                rating_handler(self.ratings),
             )
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -123,6 +135,7 @@ class Server:
                 SERVICE_NAME,
                 *IDENTITY_SERVICE_NAMES,
                 matchmaking.SERVICE_NAME,
+                RATING_SERVICE_NAME,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
@@ -169,7 +182,11 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
-                more=(web_players(self.identity.players), web_matchmaking(self.matchmaker)),
+                more=(
+                    web_players(self.identity.players),
+                    web_matchmaking(self.matchmaker),
+                    web_ratings(self.ratings),
+                ),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -210,6 +227,7 @@ class Server:
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
             observed.initialize(matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports)
+            observed.initialize(rating_pb.DESCRIPTOR.services_by_name["RatingService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)

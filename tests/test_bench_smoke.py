@@ -129,3 +129,10 @@ def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
     # 72 players, 12 a pool: 4 + 4 three-player, 3 + 3 four-player and 6 + 6 two-player tables, all full.
     assert (seating["players"], seating["tables"]) == (72, 26) and seating["matches_per_s"] > 0
     assert set(result["wait"]) == {"6_per_min", "60_per_min"}
+
+
+def test_ratings_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/ratings.py", "--updates", "20", "--skip-postgres")
+    assert result["model_us"] > 0
+    assert result["sqlite"]["update_ms"] > 0 and result["sqlite"]["reference_ms"] > 0
+    assert result["sqlite"]["ratio"] == result["sqlite"]["update_ms"] / result["sqlite"]["reference_ms"]

@@ -366,3 +366,26 @@ def test_signed_in_players_asking_for_a_rated_game_are_told_it_is_not_rated_with
             assert names == ["Ann", "Bob"]
 
     run(scenario())
+
+
+def test_a_preset_and_the_same_exact_rules_are_one_pool_and_other_rules_another(tmp_path: Path) -> None:
+    """The "standard" preset and exact rules equal to the defaults (T-1, two players) meet; a player asking
+    for the golden preset waits apart."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            matchmaking = stub(s)
+            golden = matchmaking.QuickPlay(ask(players=2, preset="golden", max_wait=30))
+            assert (await next_update(golden)).waiting.players_waiting == 1
+            exact = ask(players=2)
+            exact.rules.thousand.players = 2
+            results = await asyncio.gather(
+                matched(matchmaking.QuickPlay(ask(players=2, preset="standard"))),
+                matched(matchmaking.QuickPlay(exact)),
+            )
+            assert results[0][0].table.table_id == results[1][0].table.table_id
+            assert (await next_update(golden)).waiting.players_waiting == 1  # still alone in its pool
+            assert queued(s) == 1
+            golden.cancel()
+
+    run(scenario())

@@ -312,6 +312,8 @@ def player_problem(error: ServerError, address: str) -> str | None:
             return t("players.token_expired", address=address)
         if problem == "unknown_token":
             return t("players.token_unknown", address=address)
+        if problem == "missing":  # a call that needs a player (JoinTable at a rated table)
+            return t("players.sign_in_first", address=address)
         why = problem or error.message
         return t("players.token_refused", address=address, why=why)
     if error.reason == "PLAYER_BANNED":

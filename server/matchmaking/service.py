@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
 import grpc
+import psycopg
 
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
@@ -33,7 +35,7 @@ from server.matchmaking.asks import QUICKPLAY_CLOCK, Ask, ask_of
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import AlreadyWaitingError, Match, QueueStore, Ticket
 from server.matchmaking.rematch import Rematches
-from server.requests import Context, parse, token_of
+from server.requests import Context, client_of, parse, token_of
 from server.service import TableService
 from thousand.v1 import matchmaking_pb2 as mm
 from thousand.v1 import table_service_pb2 as pb
@@ -113,13 +115,22 @@ class Matchmaker:
     async def _run(self) -> None:
         next_stats = 0.0
         next_recovery = time.monotonic() + RECOVER_SECONDS
+        away = False
         while True:
             try:
                 await self._turn(
                     stats=time.monotonic() >= next_stats, recover=time.monotonic() >= next_recovery
                 )
-            except Exception:  # one bad turn (the database away) must not end matching
+            except (psycopg.OperationalError, sqlite3.OperationalError) as error:
+                if not away:  # the database away (restarting, failing over): said once, not every turn
+                    log.warning("matchmaking waits for the database", error=str(error))
+                away = True
+            except Exception:  # one bad turn must not end matching
                 log.exception("matchmaking turn failed")
+            else:
+                if away:
+                    log.info("matchmaking goes on: the database is back")
+                away = False
             now = time.monotonic()
             if now >= next_stats:
                 next_stats = now + STATS_SECONDS
@@ -374,6 +385,7 @@ def method_handlers(matchmaker: Matchmaker) -> dict[str, grpc.RpcMethodHandler[A
         try:
             if not isinstance(request, mm.QuickPlayRequest):
                 raise request.refuse()
+            matchmaker.tables.limit("QuickPlay", client_of(context))  # per client, as JoinTable
             async for update in matchmaker.quick_play(request, context):
                 yield update
         except ServiceError as error:

@@ -31,7 +31,6 @@ export const TEXT = {
   seeded: " · Seeded practice table: its cards follow from a known seed",
   fairShort: "Fair deals ✓ ⓘ",
   fairLabel: "Fair deals: how each deal is checked",
-  sounds: "Sounds",
   soundsWord: "Sounds: ",
   soundsOn: "on",
   soundsOff: "off",
@@ -251,7 +250,6 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         class: "quiet sounds",
         "data-key": "sounds",
         "aria-pressed": ui.sounds.on ? "true" : "false",
-        "aria-label": TEXT.sounds,
         title: TEXT.soundsTitle,
         onclick: () => {
           ui.sounds.set(!ui.sounds.on);
@@ -260,7 +258,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         },
       },
       "♪ ",
-      h("span", { class: "sounds-word" }, TEXT.soundsWord), // a phone shows "♪ on": the header stays short
+      h("span", { class: "sounds-word" }, TEXT.soundsWord), // a phone shows "♪ on" (the word is read, not shown)
       ui.sounds.on ? TEXT.soundsOn : TEXT.soundsOff,
     ),
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
