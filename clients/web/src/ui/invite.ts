@@ -94,7 +94,7 @@ export function openInvite(opts: InviteOptions, invite: Invite | undefined): () 
               "ul",
               {},
               table.seats.map((s, i) =>
-                h("li", {}, `${i + 1}: ${s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? s.playerName : heldText(s, me) ?? "free"}`),
+                h("li", {}, W.invitedSeat(i + 1, s.kind === SeatKind.BOT ? W.bot(s.strategy) : s.taken ? s.playerName : (heldText(s, me) ?? W.free))),
               ),
             ),
             free > 0 && table.status !== TableStatus.FINISHED
