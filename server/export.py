@@ -63,7 +63,8 @@ from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for
 from server.rendering import seen_by
 from server.store import DEFAULT_GAME, StoredTable
 from server.store_select import is_postgres, open_store
-from server.table import Table
+from server.table_changes import step_of
+from server.table_core import TableCore
 from server.table_state import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 
 FORMAT: Final = "thousand.game-record/1"
@@ -72,9 +73,10 @@ WITHHELD: Final = ("seed", "fair.secret", "fair.deal_seeds", "hidden cards in ev
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
-    """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
+    """The game record of a stored table, finished or not, rebuilt by the table's core alone (pure: no
+    lock, streams, clock or bots): its stored steps applied again, as a live table applied them."""
     adapter = adapter_for_name(stored.config.game)
-    table: Table = Table(
+    table = TableCore(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -87,7 +89,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         seeded=stored.config.seeded,
         secret=stored.config.secret,
     )
-    table.replay(stored.records)
+    table.replay(step_of(r, adapter.action_from_bytes) for r in stored.records)
     if not table.finished:
         return _unfinished_record(stored, table)
     game: EngineGame = table.game
@@ -117,7 +119,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
+def _heading(stored: StoredTable, table: TableCore) -> dict[str, Any]:
     """What every record starts with: its format, the game, the table and its rules."""
     return {
         "format": FORMAT,
@@ -128,7 +130,7 @@ def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
     }
 
 
-def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
+def _unfinished_record(stored: StoredTable, table: TableCore) -> dict[str, Any]:
     """A game still in play as anyone watching it may see it: nothing that tells a coming card."""
     adapter = table.adapter
     fair = table.game.fair
@@ -150,7 +152,7 @@ def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
     }
 
 
-def _seats_json(table: Table) -> list[dict[str, Any]]:
+def _seats_json(table: TableCore) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat,
@@ -163,7 +165,7 @@ def _seats_json(table: Table) -> list[dict[str, Any]]:
     ]
 
 
-def _stop_message(table: Table) -> str:
+def _stop_message(table: TableCore) -> str:
     """What the server said when it stopped the table: its last event says it."""
     last = table.log[-1] if table.log else None
     return last.message if isinstance(last, TableStoppedEvent) else ""
@@ -195,7 +197,7 @@ def replay(record: dict[str, Any]) -> EngineGame:
 
     deal()
     for entry in record["actions"]:
-        adapter.apply(game, entry["seat"], adapter.action_from_json(entry["action"]))
+        game.apply(entry["seat"], adapter.action_from_json(entry["action"]))
         deal()
     return game
 

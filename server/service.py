@@ -135,9 +135,18 @@ class TableService:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
         (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
         ``cost``: how many calls this one counts as (a resume counts its history)."""
+        if self.limiter.enabled:
+            self.limit_as(method, self.limit_key(client, token), cost)
+
+    @staticmethod
+    def limit_key(client: str, token: str | None) -> str:
+        """Whose budget a call spends: its seat token's, else its client's (a Play stream keeps its own)."""
+        return f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
+
+    def limit_as(self, method: str, key: str, cost: float = 1.0) -> None:
+        """:meth:`limit` by a :meth:`limit_key` the caller kept."""
         if not self.limiter.enabled:
             return
-        key = f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
         try:
             self.limiter.check(f"{method}:{key}", method, cost)
         except ServiceError:
@@ -394,16 +403,17 @@ class TableService:
         hashes = await self.player_seats(table.table_id, token, player)
         async with table.lock:
             seat = self.seat_of(table, token, hashes)
-            with tracing.span(
-                "table.action",
-                {
+            if not tracing.enabled():  # the attributes are not even made
+                sequence = await table.submit(seat, request_id, last_seen, action)
+            else:
+                attributes: dict[str, str | int] = {
                     "thousand.table_id": table.table_id,
                     "thousand.game": game_label(table),
                     "thousand.seat": seat,
                     "thousand.action": action_kind(table, action),
-                },
-            ):
-                sequence = await table.submit(seat, request_id, last_seen, action)
+                }
+                with tracing.span("table.action", attributes):
+                    sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
         return sequence
 

@@ -40,6 +40,7 @@ from typing import Final
 from server import tracing
 from server.identity.values import Privacy
 from server.logs import get_logger
+from server.store_recovery import Recovery
 from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
@@ -241,6 +242,7 @@ class Store(ABC):
         """Time the committed transactions took in all (``commits`` of them): the store's latency."""
         self.failures = 0
         """Transactions that failed (and were rolled back)."""
+        self._recovery = Recovery(self.reachable)
 
     # ------------------------------------------------------------------ what each store does
 
@@ -287,7 +289,19 @@ class Store(ABC):
         """The finish time of each of these tables that is stored (None: still playing, or its end not
         noted), in one query, without their records (a player's history reads only what finished)."""
 
+    def reachable(self) -> bool:
+        """Whether the database accepts a connection now (blocking: call it off the event loop). A file is
+        always there; a database server may be restarting, recovering or failing over."""
+        return True
+
     # ------------------------------------------------------------------ the interface
+
+    async def wait_to_retry(self, pause: float) -> None:
+        """Wait ``pause`` before trying again a change the store could not commit, or less: until the
+        database, found unreachable meanwhile, accepts connections again (:class:`Recovery`). So the
+        tables waiting on their own (the bots' moves) play on within a probe of PostgreSQL's return instead
+        of at the end of a pause that doubled during the outage."""
+        await self._recovery.wait(pause)
 
     @property
     def queued(self) -> int:

@@ -192,6 +192,16 @@ class Table:
     def open_seats(self) -> int:
         return self.core.open_seats()
 
+    def person_playing(self) -> bool:
+        """A person (a client's seat, not a server-run bot) must act now and is there for it: their seat's
+        stream is open, or a turn clock times them. Moving the table then would refuse their action while
+        it moves, and start their clock afresh at the new owner (:mod:`server.rebalancing`)."""
+        core = self.core
+        seat = core.to_act
+        if seat is None or core.seats[seat].played_by_bot:
+            return False
+        return core.time_control is not None or any(s.audience == seat for s in self.streams.subscribers)
+
     def played_by_bots_only(self) -> bool:
         """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
         return all(s.played_by_bot for s in self.core.seats)
@@ -246,7 +256,8 @@ class Table:
         whatever steps it made. The caller then wakes the bots (:meth:`ensure_bots_running`)."""
         change = self.core.decide(command)
         if change.steps:
-            await self._store(change.records)
+            if self.store is not None:  # a table without a store writes no records
+                await self._store(change.records)
             self._make(change)
         if change.refusal is not None:
             raise change.refusal
@@ -287,12 +298,15 @@ class Table:
         for published in core.apply(change):
             self.last_activity = time.monotonic()
             self.clock.update(published.frame, self._timer_fired)
-            attributes: dict[str, str | int] = {
-                "thousand.table_id": self.table_id,
-                "thousand.events": len(published.events),
-            }
-            with tracing.span("table.publish", attributes):
+            if not tracing.enabled():  # the span's attributes are not even made
                 self.streams.publish(core, self.clock, published)
+            else:
+                attributes: dict[str, str | int] = {
+                    "thousand.table_id": self.table_id,
+                    "thousand.events": len(published.events),
+                }
+                with tracing.span("table.publish", attributes):
+                    self.streams.publish(core, self.clock, published)
             self._follow(published)
             if self.on_change is not None:
                 self.on_change()
@@ -394,7 +408,8 @@ class Table:
     async def _play_bots(self) -> None:
         """Move the bots, one move at a time under the lock, while a server-run bot must act. Each step (the
         move; applying it once stored) waits for its turn from the pacer (:mod:`server.pacing`); a move
-        the store cannot commit is decided again after a pause, the pause doubling up to a bound."""
+        the store cannot commit is decided again after a pause, the pause doubling up to a bound (cut short
+        when the database comes back from an outage)."""
         retry = bot_pauses.STORE_RETRY_SECONDS
         while True:
             pace = self._bot_pace()
@@ -417,12 +432,20 @@ class Table:
                 else:
                     failed = False
             if failed:
-                await asyncio.sleep(retry)
+                await self._wait_to_retry(retry)
                 retry = min(retry * 2, bot_pauses.STORE_RETRY_MAX_SECONDS)
             else:
                 retry = bot_pauses.STORE_RETRY_SECONDS
                 if kind == BOTS_ONLY and self.pacer.move_delay > 0:
                     await asyncio.sleep(self.pacer.move_delay)
+
+    async def _wait_to_retry(self, pause: float) -> None:
+        """The pause before a bot's move the store could not commit is decided again: shorter when the
+        database comes back meanwhile (:meth:`server.store.Store.wait_to_retry`)."""
+        if self.store is None:
+            await asyncio.sleep(pause)
+        else:
+            await self.store.wait_to_retry(pause)
 
     async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
         """One move of a server-run bot (caller holds the lock): a searching bot thinks in a worker thread,
@@ -444,7 +467,8 @@ class Table:
         change = core.decide(BotMove(seat, action))
         if change.refusal is not None:
             raise change.refusal
-        await self._store(change.records)
+        if self.store is not None:
+            await self._store(change.records)
         await self.pacer.turn_after_commit(kind)
         applied = time.perf_counter()
         self._make(change)

@@ -269,7 +269,7 @@ class TableCore:
     def _illegal(self, seat: int, action: Any) -> ServiceError | None:
         """Why ``seat`` may not take ``action`` now (the engine's specific reason); None: it may."""
         try:
-            self.adapter.check(self.game, seat, action)
+            self.game.validate(seat, action)  # exact for every action, listed or not (T-34, B-22)
         except ActionError as error:
             return from_action_error(error)
         return None
@@ -335,7 +335,7 @@ class TableCore:
 
     def _apply(self, step: Step) -> Iterator[Published]:
         if type(step) is Acted:  # nearly every step: without the match's pattern lookups
-            self.adapter.apply(self.game, step.seat, step.action)
+            self.game.apply(step.seat, step.action)  # the engine's own call: both games' Game.apply
             self.decisions += 1
             yield from self._advance()
             if step.request_id:

@@ -150,12 +150,12 @@ def test_a_guest_plays_and_finds_the_game_on_a_second_device_and_claims_old_seat
 
         played = table_of(laptop.run("new", *QUICK, ok=False).stdout)
         games = laptop.run("games").stdout
-        assert re.search(rf"^\S+ \S+  {played}\s+Thousand\s+0  playing$", games, re.M), games
+        assert re.search(rf"^\S+ \S+  {played}\s+Thousand\s+1  playing$", games, re.M), games
         assert anonymous not in games  # not the player's until claimed
 
         claimed = laptop.run("claim").stdout
-        assert f"table {anonymous}, seat 0: now yours" in claimed
-        assert f"table {played}, seat 0: yours already" in claimed
+        assert f"table {anonymous}, seat 1: now yours" in claimed
+        assert f"table {played}, seat 1: yours already" in claimed
         assert "1 seat joined your history" in claimed
         assert anonymous in laptop.run("games").stdout
 

@@ -43,7 +43,7 @@ from clients.cli.options import (
     time_control_from_args,
 )
 from clients.cli.plain import PlainClient
-from clients.cli.text import table_line
+from clients.cli.text import counted, table_line
 from clients.errors import ServerError, error_words
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
@@ -115,7 +115,7 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             invite_code=invite,
         )
         seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
-        print(t("cli.table_created", table=table.table_id, seat=seat), file=stdout)
+        print(t("cli.table_created", table=table.table_id, seat=counted(seat)), file=stdout)
         if invite:
             print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
@@ -136,9 +136,9 @@ async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
             args.table, args.seat, _name(args, session), invite_code=args.invite
         )  # a seat of yours keeps its name
         if session.resumed:
-            print(t("cli.back_in_seat", seat=seat, table=args.table), file=stdout)
+            print(t("cli.back_in_seat", seat=counted(seat), table=args.table), file=stdout)
         else:
-            print(t("cli.sit_in_seat", seat=seat, table=args.table), file=stdout)
+            print(t("cli.sit_in_seat", seat=counted(seat), table=args.table), file=stdout)
         return await play(session, args.plain, stdin, stdout)
 
 
@@ -158,7 +158,7 @@ async def leave_table(args: argparse.Namespace, stdout: TextIO) -> int:
             return EXIT_ERROR
         session.attach(args.table, kept.seat, kept.token)
         await session.leave()
-        print(t("cli.left_seat", seat=kept.seat, table=args.table), file=stdout)
+        print(t("cli.left_seat", seat=counted(kept.seat), table=args.table), file=stdout)
     return 0
 
 
@@ -187,7 +187,7 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     finally:
         seat = session.seat
         if seat is not None and not session.finished:
-            print(t("cli.seat_kept", seat=seat, table=session.table_id), file=stdout)
+            print(t("cli.seat_kept", seat=counted(seat), table=session.table_id), file=stdout)
             if session.invite_code:
                 print(t("cli.table_invite_code", invite=session.invite_code), file=stdout)
 

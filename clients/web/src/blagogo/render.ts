@@ -16,6 +16,7 @@ import { cardIndex, cardLabel, cardName, cardOf } from "./cards";
 import { additionReadings, meldReadings, type Reading } from "./compose";
 import type { BlagogoModel } from "./model";
 import { TABLE_WORDS, actionLabel, meaningLabel } from "./words";
+import { count as counted } from "../thousand/words";
 import { roundSheet, roundSummary } from "./sheet";
 
 function legalOf(session: TableLike): BlagogoAction[] {
@@ -36,7 +37,7 @@ function seatPanel(session: TableLike, view: BlagogoView, seat: number, where: s
   const toAct = view.toAct === seat;
   return h(
     "div",
-    { class: `seat ${where}${toAct ? " to-act" : ""}`, "data-seat": seat, "aria-label": `${session.names(seat)}: ${view.scores[seat] ?? 0} points, ${count} cards` },
+    { class: `seat ${where}${toAct ? " to-act" : ""}`, "data-seat": seat, "aria-label": `${session.names(seat)}: ${counted(view.scores[seat] ?? 0, "point")}, ${counted(count, "card")}` },
     h(
       "div",
       { class: "name" },
@@ -45,8 +46,8 @@ function seatPanel(session: TableLike, view: BlagogoView, seat: number, where: s
       view.opened[seat] ? h("span", { class: "badge", title: "has opened" }, "opened") : null,
     ),
     h("div", { class: "score" }, String(view.scores[seat] ?? 0)),
-    where === "me" ? null : backs(count, `${count} cards`),
-    h("div", { class: "deal-stats" }, `${count} cards`),
+    where === "me" ? null : backs(count, counted(count, "card")),
+    h("div", { class: "deal-stats" }, counted(count, "card")),
     known.length && where !== "me"
       ? h("div", { class: "known", "aria-label": "cards known to be in this hand" }, "Known: ", known.map((c) => blagogoFaceNode(c, "mini")))
       : null,
@@ -67,7 +68,7 @@ function bridgePanel(view: BlagogoView, ui: Ui, legal: BlagogoAction[]): HTMLEle
     return wrap(
       blagogoButton(card, {
         key: `take-${position}`,
-        label: `Take the bridge from position ${position + 1}: ${view.bridge.slice(position).map(cardLabel).join(" ")} (${count} card${count > 1 ? "s" : ""})`,
+        label: `Take the bridge from position ${position + 1}: ${view.bridge.slice(position).map(cardLabel).join(" ")} (${counted(count, "card")})`,
         enabled: ui.armed,
         onClick: () => ui.blagogo(take),
         extraClass: "takeable",
@@ -80,7 +81,7 @@ function bridgePanel(view: BlagogoView, ui: Ui, legal: BlagogoAction[]): HTMLEle
     h(
       "div",
       { class: "deck" },
-      h("span", { class: "card back", role: "img", "aria-label": `the deck: ${view.deckCount} cards` }),
+      h("span", { class: "card back", role: "img", "aria-label": `the deck: ${counted(view.deckCount, "card")}` }),
       h("span", { class: "deck-count" }, `${view.deckCount} in the deck`),
       draw ? button(ui, "draw", "Draw from the deck", () => ui.blagogo(draw), "primary") : null,
     ),
@@ -111,7 +112,7 @@ function meldNode(session: TableLike, view: BlagogoView, meld: BlagogoMeld, ui: 
   const swaps = legal.filter((a) => a.action.case === "swapJoker" && a.action.value.meldId === meld.id);
   return h(
     "div",
-    { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": `meld ${meld.id + 1} of ${session.names(meld.owner)}, ${meld.points} points` },
+    { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": `meld ${meld.id + 1} of ${session.names(meld.owner)}, ${counted(meld.points, "point")}` },
     h("div", { class: "meld-head" }, `#${meld.id + 1} ${session.names(meld.owner)} · ${meld.points} pts${meld.closed ? " · closed" : ""}`),
     h("div", { class: "cards" }, cards),
     additions(meld, ui, session, view),

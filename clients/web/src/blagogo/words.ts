@@ -4,7 +4,7 @@ import { BlagogoRunEnd } from "../gen/thousand/v1/blagogo_actions_pb";
 import { BlagogoExhaustion, BlagogoMeldKind, type BlagogoEvent, type BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
 import { suitSymbol } from "../cards";
 import { cardLabel, rankLabel } from "./cards";
-import type { Names } from "../thousand/words";
+import { count, type Names } from "../thousand/words";
 
 /** The words of the 1000 Blagogo table's screen (the log's are in eventLine, the actions' in actionLabel). */
 export const TABLE_WORDS = {
@@ -71,9 +71,9 @@ export function eventLine(event: BlagogoEvent, names: Names): string | undefined
     case "roundStarted":
       return `Round ${e.value.number}: ${names(e.value.dealer)} deals, ${names(e.value.first)} plays first.`;
     case "bridgeStarted":
-      return e.value.card ? `The bridge starts with ${cardLabel(e.value.card)}; ${e.value.deckCount} cards in the deck.` : undefined;
+      return e.value.card ? `The bridge starts with ${cardLabel(e.value.card)}; ${count(e.value.deckCount, "card")} in the deck.` : undefined;
     case "bridgeTurnedOver":
-      return `The deck ran out: the bridge is turned over (${e.value.count} cards).`;
+      return `The deck ran out: the bridge is turned over (${count(e.value.count, "card")}).`;
     case "deckExhausted":
       return exhaustionLine(e.value.reason, e.value.turnovers);
     case "cardDrawn":
@@ -81,7 +81,7 @@ export function eventLine(event: BlagogoEvent, names: Names): string | undefined
     case "bridgeTaken":
       return `${names(e.value.seat)} takes ${e.value.cards.map(cardLabel).join(" ")} from the bridge (position ${e.value.position + 1}).`;
     case "meldsLaid":
-      return `${names(e.value.seat)} ${e.value.opening ? "opens with" : "lays"} ${e.value.melds.map(meldLabel).join(", ")} (${e.value.points} points).`;
+      return `${names(e.value.seat)} ${e.value.opening ? "opens with" : "lays"} ${e.value.melds.map(meldLabel).join(", ")} (${count(e.value.points, "point")}).`;
     case "meldExtended":
       return `${names(e.value.seat)} adds ${e.value.cards.map(cardLabel).join(" ")} to meld ${(e.value.meld?.id ?? 0) + 1}.`;
     case "jokerSwapped":

@@ -12,7 +12,7 @@ import { backs, cardBack, cardFace } from "../ui/cardviews";
 import { clockOf, seatOrder, standingsPanel } from "../ui/common";
 import { controls } from "./controls";
 import type { ThousandModel } from "./model";
-import { KIND_WORDS, PHASE_WORDS, TABLE_WORDS } from "./words";
+import { KIND_WORDS, PHASE_WORDS, TABLE_WORDS, count as counted } from "./words";
 
 import { sheetTable, summaryDialog } from "./sheet";
 
@@ -36,11 +36,11 @@ function seatPanel(session: TableLike, view: ThousandView, seat: number, where: 
     {
       class: `seat ${where}${toAct ? " to-act" : ""}${inDeal ? "" : " out"}`,
       "data-seat": seat,
-      "aria-label": `${session.names(seat)}: ${score?.score ?? 0} points, ${count} cards${toAct ? ", to act" : ""}`,
+      "aria-label": `${session.names(seat)}: ${counted(score?.score ?? 0, "point")}, ${counted(count, "card")}${toAct ? ", to act" : ""}`,
     },
     h("div", { class: "name" }, session.names(seat), seatInfo?.takenOver ? " (bot plays)" : "", ...badges),
     h("div", { class: "score" }, `${score?.score ?? 0}`),
-    where === "me" ? null : backs(count, `${count} cards`),
+    where === "me" ? null : backs(count, counted(count, "card")),
     h(
       "div",
       { class: "deal-stats" },
@@ -113,7 +113,7 @@ function talonPanel(view: ThousandView): Child {
       "div",
       { class: "talon", "aria-label": "The talon, face down" },
       h("h3", {}, view.talonCounts.length > 1 ? "Talons" : "Talon"),
-      view.talonCounts.map((n, i) => h("div", { class: "cards", "aria-label": `talon ${i + 1}: ${n} cards` }, Array.from({ length: n }, () => cardBack())) ),
+      view.talonCounts.map((n, i) => h("div", { class: "cards", "aria-label": `talon ${i + 1}: ${counted(n, "card")}` }, Array.from({ length: n }, () => cardBack())) ),
     );
   return null;
 }

@@ -72,6 +72,11 @@ export function markLegend(): string {
 }
 
 /** The words of the Thousand table's screen (the log's are in eventLine, the actions' in actionLabel). */
+/** A number of things in English, singular for one: "1 trick", "2 tricks" (never "1 tricks"). */
+export function count(n: number, one: string, other = `${one}s`): string {
+  return `${n} ${n === 1 ? one : other}`;
+}
+
 export const TABLE_WORDS = {
   leads: (name: string) => `${name} leads.`,
   takes: (name: string, points: number) => `${name} takes the trick (${points})`,
@@ -80,7 +85,7 @@ export const TABLE_WORDS = {
   needs: (n: number) => (n > 0 ? `needs ${n} more` : "contract made"),
   points: (n: number) => `${n} pts`,
   marriagePoints: (list: string) => ` (with ${list})`,
-  tricksCards: (cards: number, tricks: number) => `${cards} cards · ${tricks} tricks`,
+  tricksCards: (cards: number, tricks: number) => `${count(cards, "card")} · ${count(tricks, "trick")}`,
   talonAndExchange: "Talon and exchange",
   talonAndExchangeHidden: "Talon and exchange (this deal)",
   cannotPlay: (card: string, why: string) => `${card} cannot be played now: ${why}.`,
@@ -171,9 +176,9 @@ export function eventLine(event: ThousandEvent, names: Names): string | undefine
     case "cardPlayed":
       return e.value.card ? `${names(e.value.seat)} plays ${cardLabel(e.value.card)}.` : undefined;
     case "trickTaken":
-      return `${names(e.value.seat)} takes trick ${e.value.number} (${e.value.points} points).`;
+      return `${names(e.value.seat)} takes trick ${e.value.number} (${count(e.value.points, "point")}).`;
     case "lastTalonTaken":
-      return `${names(e.value.seat)} takes the other talon (${e.value.points} points).`;
+      return `${names(e.value.seat)} takes the other talon (${count(e.value.points, "point")}).`;
     case "sheetMarked":
       return `${names(e.value.seat)}: ${MARK_WORDS[e.value.mark] ?? "mark"}${e.value.points ? ` (${signed(e.value.points)})` : ""}.`;
     case "dealScored": {

@@ -8,7 +8,7 @@ import { Code } from "@connectrpc/connect";
 import { DealKind, Mark } from "../../src/gen/thousand/v1/thousand_events_pb";
 import { TableSchema } from "../../src/gen/thousand/v1/table_service_pb";
 import { marksOf } from "../../src/thousand/sheet";
-import { MARK_SIGNS, markLegend } from "../../src/thousand/words";
+import { MARK_SIGNS, TABLE_WORDS, count, markLegend } from "../../src/thousand/words";
 import { refusalText } from "../../src/ui/refusal";
 import { perMoveSeconds } from "../../src/ui/lobby";
 
@@ -53,4 +53,11 @@ test("the lobby's clock: only for a table with a turn clock, never 0s/move", () 
   assert.equal(perMoveSeconds(create(TableSchema, {})), 0);
   assert.equal(perMoveSeconds(create(TableSchema, { timeControl: { perMove: { seconds: 0n } } })), 0);
   assert.equal(perMoveSeconds(create(TableSchema, { timeControl: { perMove: { seconds: 30n } } })), 30);
+});
+
+test("one card, one trick, one point: singular for one, never \"1 tricks\"", () => {
+  assert.equal(TABLE_WORDS.tricksCards(1, 1), "1 card · 1 trick");
+  assert.equal(TABLE_WORDS.tricksCards(7, 0), "7 cards · 0 tricks");
+  assert.equal(count(1, "point"), "1 point");
+  assert.equal(count(2, "meld"), "2 melds");
 });
