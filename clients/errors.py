@@ -121,6 +121,12 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
 
 
+def seat_counted(error: ServerError) -> int | None:
+    """The seat a refusal names (metadata ``seat``: ALREADY_SEATED) as people count seats, from 1; None."""
+    seat = error.metadata.get("seat", "")
+    return int(seat) + 1 if seat.isdigit() else None
+
+
 def error_words(error: ServerError) -> str:
     """A refusal in the player's language, from its stable reason (and the rule an ILLEGAL_ACTION cites),
     never from the server's English message; a transport failure (no reason) as the connection says it.
@@ -134,8 +140,8 @@ def error_words(error: ServerError) -> str:
     if current().lang == "en" and error.message:
         return error.message
     key = f"error.{error.reason}"
-    seat = error.metadata.get("seat")  # the seat a refusal names (ALREADY_SEATED)
-    words = t(key, seat=seat) if current().has(key) else t("error.unknown", reason=error.reason)
+    known = current().has(key)
+    words = t(key, seat=seat_counted(error)) if known else t("error.unknown", reason=error.reason)
     rule = error.rule
     if rule and current().has(f"rule.{rule}"):
         words = t("error.with_rule", error=words, rule=t(f"rule.{rule}"))

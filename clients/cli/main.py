@@ -44,7 +44,7 @@ from clients.cli.options import (
 )
 from clients.cli.plain import PlainClient
 from clients.cli.text import counted, table_line
-from clients.errors import ServerError, error_words
+from clients.errors import ServerError, error_words, seat_counted
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
@@ -222,7 +222,7 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
         if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat
-            words = t("error.ALREADY_SEATED", seat=error.metadata.get("seat"))
+            words = t("error.ALREADY_SEATED", seat=seat_counted(error))
         if words is None and error.reason == "INVITE_INVALID":
             words = t("cli.invite_needed")
             if getattr(args, "invite", ""):

@@ -276,5 +276,6 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", parents=[server], help=t("help.games"))
     games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
     games.add_argument("--page", default=None, help=t("help.games_page"))
-    commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim = commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim.add_argument("--guest-token", default=None, help=t("help.claim_guest_token"))
     return parser
