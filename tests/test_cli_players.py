@@ -306,6 +306,9 @@ def test_the_terminal_client_says_already_seated_and_an_operators_handover_in_wo
                 request = admin_pb.HandSeatToBotRequest(table_id=table, seat=0, reason="left for good")
                 admin_grpc.AdminServiceStub(channel).HandSeatToBot(request, metadata=bearer(ADMIN_TOKEN))
             watching.until(r"Ann \(seat 1\) was handed to the server.s bot by an operator: the bot plays it")
+            # Ann's own terminal is told, and stops following a seat that is not hers any more.
+            created.until(r"An operator handed your seat to the server.s bot for the rest of the game")
+            assert created.process.wait(timeout=30) == 0
         finally:
             for device in (laptop, phone, tv):
                 device.stop()
