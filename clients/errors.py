@@ -121,10 +121,11 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
 
 
-def seat_counted(error: ServerError) -> int | None:
-    """The seat a refusal names (metadata ``seat``: ALREADY_SEATED) as people count seats, from 1; None."""
-    seat = error.metadata.get("seat", "")
-    return int(seat) + 1 if seat.isdigit() else None
+def seat_shown(error: ServerError) -> str | None:
+    """The seat a refusal names (ALREADY_SEATED's ``seat``), as people count seats: from 1 (the wire's seat 0
+    is seat 1, as every client shows it)."""
+    seat = error.metadata.get("seat")
+    return str(int(seat) + 1) if seat is not None and seat.isdigit() else seat
 
 
 def error_words(error: ServerError) -> str:
@@ -140,8 +141,7 @@ def error_words(error: ServerError) -> str:
     if current().lang == "en" and error.message:
         return error.message
     key = f"error.{error.reason}"
-    known = current().has(key)
-    words = t(key, seat=seat_counted(error)) if known else t("error.unknown", reason=error.reason)
+    words = t(key, seat=seat_shown(error)) if current().has(key) else t("error.unknown", reason=error.reason)
     rule = error.rule
     if rule and current().has(f"rule.{rule}"):
         words = t("error.with_rule", error=words, rule=t(f"rule.{rule}"))

@@ -73,6 +73,11 @@ class ClusterCollector(Collector):
             "1 while a table chosen to move waits for the person on turn there to play (its safe point).",
             value=int(node.rebalancer.waiting is not None),
         )
+        yield GaugeMetricFamily(
+            "thousand_cluster_rebalancing_paused",
+            "1 while an operator has paused rebalancing in the whole cluster (thousand-cluster rebalancing).",
+            value=int(node.rebalancer.paused),
+        )
         yield CounterMetricFamily(
             "thousand_cluster_nodes_declared_dead",
             "Other nodes this node declared dead (lock gone or lease run out).",

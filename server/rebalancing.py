@@ -20,6 +20,10 @@ held, once the loads still call for it. Its streams end with TABLE_MOVING and it
 takeover; the target, woken by NOTIFY, replays it. The pace is gentle by design: one table per node per
 interval, and none while the node's view of the cluster is unsteady (a lease after any outage of its own,
 as for declaring nodes dead), so that rebalancing never competes with a takeover.
+
+The operator's controls: ``--rebalance-seconds`` (the pace; 0: never), and a switch for the whole cluster at
+once, read before every move, that needs no restart (a restart would itself move tables):
+``thousand-cluster rebalancing pause`` and ``resume`` (:mod:`server.cluster_admin`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,9 @@ class Rebalancer:
         self.hand_off = hand_off
         self.on_moved = on_moved
         """Called for every table given away (the node counts them for its metrics)."""
+        self.paused = False
+        """An operator paused rebalancing in the whole cluster (``thousand-cluster rebalancing pause``), as
+        last read."""
         self.waiting: Waiting | None = None
         """The table waiting for its safe point, if any (one at a time: the pace stays one per interval)."""
         self._moving: set[asyncio.Task[None]] = set()
@@ -128,6 +135,9 @@ class Rebalancer:
 
         Two or more above the least loaded, from above the fair share to below it: nodes giving at the same
         moment to one target stop once it has its share, instead of overshooting it in turn."""
+        self.paused = await self.directory.rebalancing_paused()
+        if self.paused:
+            return None
         loads = await self.directory.loads()
         if self.node_id not in loads or len(loads) < 2:
             return None

@@ -45,6 +45,9 @@ class Recovery:
             came_back = await asyncio.wait_for(asyncio.shield(prober), pause)
         except TimeoutError:
             return
+        except Exception:  # a probe that failed unexpectedly: the pause stands, the waiter goes on
+            log.exception("database probe failed")
+            came_back = False
         if not came_back:
             await asyncio.sleep(max(0.0, deadline - loop.time()))
 

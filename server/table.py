@@ -342,10 +342,26 @@ class Table:
         seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply it
         lost."""
         token = token if token is not None else new_token()
-        change = await self.run(Join(seat, player_name, token, hash_token(token), client_seed, player_id))
+        seat = await self.join_hashed(
+            seat, player_name, hash_token(token), client_seed=client_seed, player_id=player_id
+        )
+        return seat, token
+
+    async def join_hashed(
+        self,
+        seat: int | None,
+        player_name: str,
+        token_hash: bytes,
+        *,
+        client_seed: str = "",
+        player_id: str = "",
+    ) -> int:
+        """Take a seat for the token whose hash is ``token_hash`` (a quick-play match, which keeps only
+        hashes); as :meth:`join`, a seat that already holds it is returned as it is."""
+        change = await self.run(Join(seat, player_name, "", token_hash, client_seed, player_id))
         assert change.seat is not None
         bind_request(seat=change.seat)
-        return change.seat, token
+        return change.seat
 
     async def leave(self, seat: int) -> None:
         """Give a seat up; its streams end (T-33: whoever gave the seat up sees nothing more of it)."""

@@ -26,8 +26,9 @@ from server.time_control import TimeoutPolicy
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``);
-    ``player_id``: the player joining with their credential ("" when anonymous)."""
+    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``; the token
+    is "" when only its hash is known: a quick-play match); ``player_id``: the player joining with their
+    credential ("" when anonymous)."""
 
     seat: int | None
     player_name: str

@@ -64,6 +64,7 @@ from server.table_state import (
     TableStoppedEvent,
     TurnTimedOutEvent,
     seat_holding,
+    seat_holding_hash,
 )
 from server.time_control import TimeControl, TimeoutPolicy
 
@@ -275,7 +276,7 @@ class TableCore:
         return None
 
     def _decide_join(self, join: Join) -> Change:
-        held = self.seat_holding(join.token)
+        held = seat_holding_hash(self.seats, join.token_hash)
         if held is not None:  # the client's retry of a join whose reply it lost: no second seat
             return Change(seat=held)
         if join.player_id:  # a player has one seat at a table: the second join is not a second seat

@@ -62,8 +62,13 @@ def hash_token(token: str) -> bytes:
 
 def seat_holding(seats: Sequence[SeatState], token: str) -> int | None:
     """The seat this token holds, if any; every seat's token hash is compared, in constant time."""
+    return seat_holding_hash(seats, hash_token(token))
+
+
+def seat_holding_hash(seats: Sequence[SeatState], given: bytes) -> int | None:
+    """The seat a token whose hash is ``given`` holds, if any (a quick-play match seats its players by the
+    hashes the queue keeps, never the tokens)."""
     found: int | None = None
-    given = hash_token(token)
     for seat, state in enumerate(seats):
         expected = state.token_hash or bytes(32)
         if hmac.compare_digest(given, expected) and state.token_hash is not None:

@@ -1,12 +1,16 @@
 """Rebalancing where people play (issue #32): a table where a person is on turn does not move under them
 (their action would be refused while it moves, and the new owner's turn clock would start their turn
 afresh); it moves at its next safe point, right after the move that hands the turn on, and its clients
-follow it there as on a takeover. Real server processes on one PostgreSQL (docs/operations.md,
-"Rebalancing")."""
+follow it there as on a takeover. And the operator's switch: ``thousand-cluster rebalancing pause`` stops
+every node's rebalancing at once, ``resume`` lets it go on. Real server processes on one PostgreSQL
+(docs/operations.md, "Rebalancing")."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,6 +167,7 @@ async def play_through_a_rebalance(nodes: Cluster, tokens: dict[str, str]) -> No
         assert len(moved) == TABLES // 2
         for person in moved:  # play goes on at b, where the person's stream followed the table
             await person.move("after")
+            await until(functools.partial(_followed, person, nodes.address("b")), timeout=RETRY_SECONDS)
             assert person.served_by == [nodes.address("a"), nodes.address("b")], person.served_by
             assert "TABLE_MOVING" in person.ends, person.ends
     finally:
@@ -180,5 +185,62 @@ async def play_through_a_rebalance(nodes: Cluster, tokens: dict[str, str]) -> No
         assert all(counts.get(request_id) == 1 for request_id, _ in person.acknowledged), counts
 
 
+async def _followed(person: Person, address: str) -> bool:
+    """The person's stream has delivered events from ``address``."""
+    return address in person.served_by
+
+
 async def _all_on_turn(people: list[Person]) -> bool:
     return all(person.legal for person in people)
+
+
+def admin(url: str, *args: str) -> str:
+    """``thousand-cluster`` run as an operator would, in a process of its own; its output."""
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cluster_admin", "--db", url, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_an_operator_pauses_rebalancing_in_the_whole_cluster_and_resumes_it(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """Paused, an empty node b joining a's four tables gets none (before the pause it would get two at
+    once: nobody is on turn there, each waits for a player); resumed, the tables spread to two each."""
+    with cluster(tmp_path, pg_url, ["a"], flags=REBALANCE) as first:
+        run(_waiting_tables(first))
+        assert admin(pg_url, "rebalancing", "pause").strip() == "rebalancing paused on every node"
+        with cluster(tmp_path, pg_url, ["b"], flags=REBALANCE) as second:
+            nodes = Cluster(
+                first.url,
+                {**first.nodes, **second.nodes},
+                {**first.metrics_ports, **second.metrics_ports},
+                {},
+            )
+            time.sleep(QUIET_SECONDS)
+            assert nodes.unfinished_by_owner() == {"a": TABLES}
+            assert nodes.metric("a", "thousand_cluster_rebalancing_paused") == 1
+            status = admin(pg_url, "status").splitlines()
+            rows = {line.split()[0]: line.split() for line in status[1:3]}
+            assert rows["a"][1] == "active" and rows["a"][-1] == str(TABLES), status
+            assert rows["b"][1] == "active" and rows["b"][-1] == "0", status
+            assert status[-2:] == ["unfinished tables without an active owner: 0", "rebalancing: paused"]
+            assert pg_url not in "\n".join(status)
+            admin(pg_url, "rebalancing", "resume")
+            deadline = time.monotonic() + FAIR_SECONDS
+            while nodes.unfinished_by_owner() != {"a": TABLES // 2, "b": TABLES // 2}:
+                assert time.monotonic() < deadline, nodes.unfinished_by_owner()
+                time.sleep(0.1)
+            assert nodes.metric("a", "thousand_cluster_rebalancing_paused") == 0
+            assert admin(pg_url, "status").splitlines()[-1] == "rebalancing: on"
+
+
+async def _waiting_tables(nodes: Cluster) -> None:
+    """TABLES tables on node a, each waiting for a player in seat 0."""
+    a = stub(nodes.address("a"))
+    for _ in range(TABLES):
+        await a.CreateTable(thousand_table(bots=2))

@@ -60,19 +60,22 @@ def _refusal(call: Callable[[], object]) -> tuple[type, object] | None:
     return None
 
 
-def _played(kind: ConformanceGame, seed: int) -> Any:
-    steps = 0
+def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Random, steps: int) -> Any:
+    """``game`` played by ``choose`` (shuffles at chance nodes) for at most ``steps`` steps, or to its end."""
+    done = 0
 
     def go_on(_: object) -> bool:
-        nonlocal steps
-        steps += 1
-        return steps <= kind.max_steps
+        nonlocal done
+        done += 1
+        return done <= steps
 
-    last = None
-    game = kind.new(kind.default(), seed)
-    for last in playout.playout(game, kind.choose, random.Random(seed), go_on):  # noqa: B007
+    for _ in playout.playout(game, choose, rng, go_on):
         pass
-    return last
+    return game
+
+
+def _played(kind: ConformanceGame, seed: int) -> Any:
+    return _run(kind.new(kind.default(), seed), kind.choose, random.Random(seed), kind.max_steps)
 
 
 def _replayed(kind: ConformanceGame, rules: Any, seed: int, history: list[tuple[int | None, Any]]) -> Any:
@@ -103,15 +106,11 @@ def test_every_game_has_a_row() -> None:
 def test_listed_actions_are_accepted_and_others_refused_alike(kind: ConformanceGame, seed: int) -> None:
     """validate and apply agree: every listed action accepted; refusals with apply's class and reason, the
     state unchanged."""
-    game = kind.new(kind.default(), seed)
-    rng = random.Random(seed)
     previous: tuple[Any, ...] = ()
-    for _ in range(kind.max_steps):
-        if game.is_over:
-            break
-        if game.is_chance_node:
-            game.apply_chance()
-            continue
+
+    def checked(game: Any, rng: random.Random) -> Any:
+        """The random player's choice, once every listed action and some refused ones are checked."""
+        nonlocal previous
         seat = game.to_act
         legal = game.legal_actions()
         assert legal, "a seat to act always has a legal action"
@@ -129,7 +128,9 @@ def test_listed_actions_are_accepted_and_others_refused_alike(kind: ConformanceG
             assert done == said, f"{action!r}: apply says {done}, validate {said}"
             assert kind.fingerprint(game) == before
         previous = legal
-        game.apply(seat, kind.choose(game, rng))
+        return kind.choose(game, rng)
+
+    _run(kind.new(kind.default(), seed), checked, random.Random(seed), kind.max_steps)
 
 
 @pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)
@@ -139,20 +140,13 @@ def test_the_random_player_only_plays_legal_actions(
     kind: ConformanceGame, data: st.DataObject, seed: int
 ) -> None:
     """T-34, B-22, B-23: the driver's choices always validate (tests and benchmarks exercise legal play)."""
-    rules = data.draw(kind.rules)
-    rng = random.Random(seed)
-    game = kind.new(rules, seed)
-    for _ in range(400):
-        if game.is_over:
-            break
-        if game.is_chance_node:
-            game.apply_chance()
-            continue
-        seat = game.to_act
-        assert seat is not None
+
+    def validated(game: Any, rng: random.Random) -> Any:
         action = kind.choose(game, rng)
-        game.validate(seat, action)
-        game.apply(seat, action)
+        game.validate(game.to_act, action)
+        return action
+
+    _run(kind.new(data.draw(kind.rules), seed), validated, random.Random(seed), 400)
 
 
 @pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)

@@ -5,6 +5,8 @@
     thousand new --game blagogo --players 4 --bots 3 --target 500    the same at a 1000 Blagogo table
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
+    thousand play [--players 3] [--bots] find people to play with (quick play), then play
+    thousand rematch TABLE [--decline]   another game with the players of a finished table
     thousand leave TABLE                 give your seat up
     thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
     thousand whoami / logout             who you are signed in as / forget it on this machine
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from clients.cli import accounts
+from clients.cli import accounts, quickplay_cli
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -44,7 +46,7 @@ from clients.cli.options import (
 )
 from clients.cli.plain import PlainClient
 from clients.cli.text import counted, table_line
-from clients.errors import ServerError, error_words, seat_counted
+from clients.errors import ServerError, error_words, seat_shown
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
@@ -205,6 +207,12 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await join_table(args, stdin, stdout)
             case "watch":
                 return await watch_table(args, stdin, stdout)
+            case "play":
+                async with _session(args) as session:
+                    name = _name(args, session)
+                return await quickplay_cli.play_command(args, name, play, stdin, stdout)
+            case "rematch":
+                return await quickplay_cli.rematch_command(args, play, stdin, stdout)
             case "leave":
                 return await leave_table(args, stdout)
             case "export":
@@ -222,7 +230,7 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
         if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat
-            words = t("error.ALREADY_SEATED", seat=seat_counted(error))
+            words = t("error.ALREADY_SEATED", seat=seat_shown(error))
         if words is None and error.reason == "INVITE_INVALID":
             words = t("cli.invite_needed")
             if getattr(args, "invite", ""):

@@ -246,6 +246,22 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None, help=t("help.join_name"))
     join.add_argument("--invite", metavar="CODE", default="", help=t("help.invite"))
 
+    quick = commands.add_parser("play", parents=[server, play], help=t("help.play"))
+    quick.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
+    quick.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N", help=t("help.play_players")
+    )
+    quick.add_argument("--preset", default="", help=t("help.preset"))
+    quick.add_argument("--rated", action="store_true", help=t("help.rated"))
+    quick.add_argument("--bots", action="store_true", help=t("help.allow_bots"))
+    quick.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
+    quick.add_argument("--name", default=None, help=t("help.name"))
+
+    again = commands.add_parser("rematch", parents=[server, play], help=t("help.rematch"))
+    again.add_argument("table", help=t("help.table_id"))
+    again.add_argument("--decline", action="store_true", help=t("help.decline"))
+    again.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
+
     watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
     watch.add_argument("table", help=t("help.table"))
 

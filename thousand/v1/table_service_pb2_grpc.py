@@ -74,6 +74,8 @@ class TableServiceStub:
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -213,6 +215,8 @@ class TableServiceServicer:
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -446,6 +450,8 @@ class TableService:
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect

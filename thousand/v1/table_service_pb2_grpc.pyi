@@ -75,6 +75,8 @@ class TableServiceStub:
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -208,6 +210,8 @@ class TableServiceAsyncStub(TableServiceStub):
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -337,6 +341,8 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
     | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
     |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect

@@ -16,6 +16,7 @@ export const TABLE_WORDS = {
   roundOver: "the round is over",
   spectator: "you are watching: spectators do not play",
   meldsTitle: (n: number) => `Melds (${n})`,
+  board: "The table",
   round: (n: number) => `Round ${n}`,
   toPlay: (name: string) => ` · ${name} to play`,
   notOpened: "You have not opened yet: lay melds worth the opening minimum before adding to anyone's.",

@@ -254,6 +254,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   return h(
     "main",
     { class: `board thousand players-${n}` },
+    h("h2", { class: "sr" }, TABLE_WORDS.board), // the headings go h1, h2, h3 (the auction, the talon)
     h("div", { class: "opponents" }, others),
     middle,
     h(

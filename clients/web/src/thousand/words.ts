@@ -85,6 +85,7 @@ export const TABLE_WORDS = {
   needs: (n: number) => (n > 0 ? `needs ${n} more` : "contract made"),
   points: (n: number) => `${n} pts`,
   marriagePoints: (list: string) => ` (with ${list})`,
+  board: "The table",
   tricksCards: (cards: number, tricks: number) => `${count(cards, "card")} · ${count(tricks, "trick")}`,
   talonAndExchange: "Talon and exchange",
   talonAndExchangeHidden: "Talon and exchange (this deal)",

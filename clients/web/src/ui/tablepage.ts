@@ -29,8 +29,10 @@ export const TEXT = {
   seeded: " · Seeded practice table: its cards follow from a known seed",
   fairShort: "Fair deals ✓ ⓘ",
   fairLabel: "Fair deals: how each deal is checked",
-  soundsOn: "♪ Sounds: on",
-  soundsOff: "♪ Sounds: off",
+  sounds: "Sounds",
+  soundsWord: "Sounds: ",
+  soundsOn: "on",
+  soundsOff: "off",
   soundsTitle: "The table's sounds: a card laid, a trick taken, a deal, your turn",
   fairDetails: (scheme: string, commitment: string) =>
     `Every deal follows from a secret the table committed to before anyone sat down (${scheme}), and from each seat's own seed; ` +
@@ -245,6 +247,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         class: "quiet sounds",
         "data-key": "sounds",
         "aria-pressed": ui.sounds.on ? "true" : "false",
+        "aria-label": TEXT.sounds,
         title: TEXT.soundsTitle,
         onclick: () => {
           ui.sounds.set(!ui.sounds.on);
@@ -252,6 +255,8 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
           ui.rerender();
         },
       },
+      "♪ ",
+      h("span", { class: "sounds-word" }, TEXT.soundsWord), // a phone shows "♪ on": the header stays short
       ui.sounds.on ? TEXT.soundsOn : TEXT.soundsOff,
     ),
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
