@@ -207,6 +207,12 @@ class TableSession:
         """Whether the game's GameOver event has been seen (the stream then ends)."""
         return self._at.finished
 
+    @property
+    def handed_over(self) -> bool:
+        """Whether an operator handed this session's seat to the server's bot (AdminService.HandSeatToBot):
+        the stream ended after saying so, and the seat is no longer this client's."""
+        return self._at.handed_over
+
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return ((TOKEN_METADATA, self._at.token),) if self._at.token else ()
 
@@ -532,7 +538,7 @@ class TableSession:
                             self._deals.caught_up(item.deal)  # the deal in progress, checked all the same
                         if item is not None:
                             yield item
-                if self.finished:
+                if self.finished or self.handed_over:
                     return
                 error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")
             except ResyncError:

@@ -319,6 +319,7 @@ class Server:
         self.stalls.stop()
         self.queue.close()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        await self.identity.players.written()  # finished games' results being kept, before the store closes
         self.identity.close()
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written

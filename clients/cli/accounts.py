@@ -293,7 +293,8 @@ async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
         print(t("players.no_seats_kept", address=connection.address), file=stdout)
         return 0
     async with PlayerClient(connection) as players:
-        outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats])
+        guest = args.guest_token or ""
+        outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats], guest)
     claimed = 0
     for outcome in outcomes:
         claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED

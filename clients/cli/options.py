@@ -293,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", parents=[server], help=t("help.games"))
     games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
     games.add_argument("--page", default=None, help=t("help.games_page"))
-    commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim = commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim.add_argument("--guest-token", default=None, help=t("help.claim_guest_token"))
     board = commands.add_parser("leaderboard", parents=[server], help=t("help.leaderboard"))
     board.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
     board.add_argument(

@@ -296,6 +296,8 @@ class TableApp(App[int]):
             if self.number:
                 text.append("  " + t("cli.typed_number", number=self.number), style="bold")
             return text + problem
+        if f.seat is not None and f.seat in f.handed:  # for good: nothing to take back
+            return Text(t("cli.seat_handed_over"), style="bold red")
         if f.seat is not None and f.seat in f.away:
             text = Text(t("cli.bot_plays_you") + " ", style="bold red")
             return text + Text(t("cli.press_r")) + problem
@@ -449,7 +451,7 @@ class TableApp(App[int]):
 
     def action_reclaim(self) -> None:
         f = self.follower
-        if f.seat is not None and f.seat in f.away:
+        if f.seat is not None and f.seat in f.away and f.seat not in f.handed:
             self.run_worker(self.reclaim(), group="reclaim", exclusive=True, exit_on_error=False)
 
     async def reclaim(self) -> None:
