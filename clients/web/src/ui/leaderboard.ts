@@ -120,7 +120,7 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
               { class: "scroll" },
               h(
                 "table",
-                { class: "table-list", "aria-label": W.poolName(gameInfo(pool.game).name, pool.players, pool.bots), "data-testid": "leaderboard" },
+                { class: "rank-list", "aria-label": W.poolName(gameInfo(pool.game).name, pool.players, pool.bots), "data-testid": "leaderboard" },
                 h("thead", {}, h("tr", {}, W.boardHead.map((t) => h("th", { scope: "col" }, t)))),
                 h("tbody", {}, entries.map(row)),
               ),

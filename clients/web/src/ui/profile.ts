@@ -54,7 +54,7 @@ export function openProfile(anyNode: Route, players: Players, container: HTMLEle
                     { class: "scroll" },
                     h(
                       "table",
-                      { class: "table-list", "aria-label": W.ratingsTitle, "data-testid": "profile-ratings" },
+                      { class: "rank-list", "aria-label": W.ratingsTitle, "data-testid": "profile-ratings" },
                       h("thead", {}, h("tr", {}, W.ratingsHead.map((t) => h("th", { scope: "col" }, t)))),
                       h(
                         "tbody",
@@ -82,7 +82,7 @@ export function openProfile(anyNode: Route, players: Players, container: HTMLEle
                     { class: "scroll" },
                     h(
                       "table",
-                      { class: "table-list", "aria-label": W.recentTitle, "data-testid": "profile-games" },
+                      { class: "rank-list", "aria-label": W.recentTitle, "data-testid": "profile-games" },
                       h("thead", {}, h("tr", {}, W.recentHead.map((t) => h("th", { scope: "col" }, t)))),
                       h(
                         "tbody",
