@@ -119,6 +119,7 @@ export class QuickPlay {
     for (let attempt = 0; !signal.aborted; ) {
       try {
         for await (const message of this.client(origin).quickPlay(this.request(), { signal })) {
+          if (signal.aborted) return undefined; // cancelled while this message was on its way
           brokeAt = undefined;
           attempt = 0;
           if (message.update.case === "waiting") listener.waiting(standing(message.update.value));
