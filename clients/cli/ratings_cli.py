@@ -11,6 +11,7 @@ from typing import Final, TextIO
 
 from clients.cli.games import cli_game_named
 from clients.cli.options import connection_from_args
+from clients.cli.text import counted
 from clients.games import game_of_kind
 from clients.i18n import t
 from clients.players import PlayerClient
@@ -84,6 +85,6 @@ async def profile(args: argparse.Namespace, stdout: TextIO) -> int:
     for game in found.recent_games:
         when = datetime.fromtimestamp(game.time.ToSeconds()).strftime("%Y-%m-%d %H:%M")
         change = game.after.ordinal - game.before.ordinal
-        line = t("ratings.recent_line", rank=game.rank, seat=game.seat, change=f"{change:+.2f}")
+        line = t("ratings.recent_line", rank=game.rank, seat=counted(game.seat), change=f"{change:+.2f}")
         print(f"  {when}  {game.table_id:<12}  {line}  {rating_words(game.after)}", file=stdout)
     return 0
