@@ -78,10 +78,19 @@ export interface Listener {
   reconnecting(f: Failure): void;
 }
 
+/** A place in the queue as the tab keeps it, so that a reload within the server's minute keeps it too. */
+export interface Place {
+  hash: string;
+  seatToken: string;
+  clientSeed: string;
+  /** When the page last heard from its stream (ms since the epoch). */
+  at: number;
+}
+
 /** One wish's place in the queue: its seat token and seed, the same on every call. */
 export class QuickPlay {
-  readonly seatToken = randomToken(32);
-  readonly clientSeed = randomToken(32);
+  readonly seatToken: string;
+  readonly clientSeed: string;
   private readonly clients = new Map<string, MatchClient>();
 
   constructor(
@@ -89,7 +98,11 @@ export class QuickPlay {
     readonly playerName: string,
     private readonly nodes: Nodes,
     private readonly make: (origin: string) => MatchClient = (origin) => createClient(MatchmakingService, transport(origin)),
-  ) {}
+    kept?: Place,
+  ) {
+    this.seatToken = kept?.seatToken ?? randomToken(32);
+    this.clientSeed = kept?.clientSeed ?? randomToken(32);
+  }
 
   private client(origin: string): MatchClient {
     let client = this.clients.get(origin);

@@ -5,7 +5,7 @@
 import { GameKind } from "../gen/thousand/v1/table_service_pb";
 import { currentPlayerId, failure } from "../api";
 import { h, render } from "../dom";
-import { DEFAULT_WISH, QuickPlay, WAITS_S, keepMatch, parseWish, wishHash, type Standing, type Wish } from "../match/quickplay";
+import { DEFAULT_WISH, KEEP_PLACE_MS, QuickPlay, WAITS_S, keepMatch, parseWish, wishHash, type Place, type Standing, type Wish } from "../match/quickplay";
 import { MATCH_WORDS as W } from "../match/words";
 import type { Nodes } from "../route";
 import { GAMES, gameInfo } from "../rules";
@@ -13,6 +13,17 @@ import type { SeatStore } from "../seats";
 import { refusalText } from "./refusal";
 
 const WISH_KEY = "thousand.wish.v1";
+/** The tab's place in the queue (sessionStorage): a reload of the waiting page keeps it. */
+const PLACE_KEY = "thousand.place.v1";
+
+function keptPlace(hash: string, now: number): Place | undefined {
+  try {
+    const place = JSON.parse(window.sessionStorage.getItem(PLACE_KEY) ?? "null") as Place | null;
+    return place && place.hash === hash && now - place.at < KEEP_PLACE_MS ? place : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The last wish of this browser, so that the form opens as the player left it. */
 function lastWish(store: Storage): Wish {
@@ -114,7 +125,11 @@ export interface WaitingOptions {
 export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () => void {
   const wish = parseWish(parts);
   const name = opts.store.playerName() || "Player";
-  const play = new QuickPlay(wish, name, opts.nodes);
+  const hash = window.location.hash;
+  const play = new QuickPlay(wish, name, opts.nodes, undefined, keptPlace(hash, Date.now()));
+  const keep = (): void => window.sessionStorage.setItem(PLACE_KEY, JSON.stringify({ hash, seatToken: play.seatToken, clientSeed: play.clientSeed, at: Date.now() } satisfies Place));
+  const forget = (): void => window.sessionStorage.removeItem(PLACE_KEY);
+  keep();
   const controller = new AbortController();
   let where: Standing | undefined;
   let note: string = W.connecting;
@@ -160,6 +175,7 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
   }
 
   function cancel(): void {
+    forget();
     controller.abort();
     opts.go("#/");
   }
@@ -169,6 +185,7 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
     .run(
       {
         waiting: (s) => {
+          keep();
           where = s;
           note = "";
           draw();
@@ -182,12 +199,14 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
     )
     .then((match) => {
       if (!match || controller.signal.aborted) return;
+      forget();
       const record = keepMatch(opts.store, opts.nodes, match, name, play.clientSeed, currentPlayerId());
       ended = true;
       opts.go(`#/table/${record.tableId}`);
     })
     .catch((e: unknown) => {
       if (controller.signal.aborted) return;
+      forget();
       const f = failure(e);
       error = f.reason === "QUICKPLAY_NO_MATCH" ? W.noMatch : W.failed(refusalText(f));
       ended = true;

@@ -79,8 +79,17 @@ test("Play now is the lobby's first form; a waiting screen's Cancel leaves the q
   await playNow(page, GameKind.BLAGOGO, 2);
   assert.equal(await page.locator('[data-testid="waiting-count"]').innerText(), "1 of 2 players here");
   await look(page, "waiting");
+  // A reload of the waiting page calls again with the tab's seat token: the same place, not a second one.
+  const place = async () => (JSON.parse((await page.evaluate(() => sessionStorage.getItem("thousand.place.v1"))) ?? "{}") as { seatToken?: string }).seatToken;
+  const token = await place();
+  assert.ok(token);
+  await page.reload();
+  await page.locator('[data-testid="waiting-count"]').waitFor({ timeout: 15000 });
+  assert.equal(await place(), token);
+  assert.equal(await page.locator('[data-testid="waiting-count"]').innerText(), "1 of 2 players here");
   await page.locator('[data-testid="cancel-wait"]').click();
   await page.waitForURL(`${BASE_URL}/#/`);
+  assert.equal(await place(), undefined, "Cancel forgets the place");
   // Left the queue: another player asking for the same game is alone in it.
   const other = await visit("Second");
   await playNow(other.page, GameKind.BLAGOGO, 2);
