@@ -25,6 +25,12 @@ export const MATCH_WORDS = {
   noMatch: "Nobody came within the wait you chose.",
   tryAgain: "Try again",
   failed: (why: string) => `Quick play did not work: ${why}`,
+  /** The server's refusals of QuickPlay, by ErrorInfo reason (the others: ui/refusal.ts). */
+  reasons: {
+    QUICKPLAY_ALREADY_WAITING: "you are already waiting for a game (in another tab or on another device)",
+    QUICKPLAY_TICKET_MISMATCH: "this place in the queue was for another game: start again from the lobby",
+    QUICKPLAY_UNKNOWN_PRESET: "the server does not know these rules",
+  } as Record<string, string>,
   toLobby: "← Lobby",
   // Header links
   leaderboard: "Leaderboard",

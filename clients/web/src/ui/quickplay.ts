@@ -208,7 +208,7 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
       if (controller.signal.aborted) return;
       forget();
       const f = failure(e);
-      error = f.reason === "QUICKPLAY_NO_MATCH" ? W.noMatch : W.failed(refusalText(f));
+      error = f.reason === "QUICKPLAY_NO_MATCH" ? W.noMatch : W.failed(W.reasons[f.reason] ?? refusalText(f));
       ended = true;
       draw();
     });

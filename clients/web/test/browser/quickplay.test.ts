@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { tableClient } from "../../src/api";
 import { GameKind } from "../../src/gen/thousand/v1/table_service_pb";
-import { BASE_URL, LAPTOP, PHONE, launch, openSized, pageErrors, screenshot } from "./browser";
+import { BASE_URL, LAPTOP, PHONE, launch, newPage, openSized, pageErrors, screenshot } from "./browser";
 
 const TERMINAL = process.env["TERMINAL_NAME"] ?? "";
 const RATED_TABLE = process.env["RATED_TABLE"] ?? "";
@@ -87,6 +87,13 @@ test("Play now is the lobby's first form; a waiting screen's Cancel leaves the q
   await page.locator('[data-testid="waiting-count"]').waitFor({ timeout: 15000 });
   assert.equal(await place(), token);
   assert.equal(await page.locator('[data-testid="waiting-count"]').innerText(), "1 of 2 players here");
+  // The same player in another tab, asking for another game meanwhile: one place at a time, said in words.
+  const tab = await newPage(context);
+  await tab.goto(`${BASE_URL}/#/play/${GameKind.THOUSAND}/4/0/0/300`);
+  const refused = tab.locator('[data-testid="waiting-error"]');
+  await refused.waitFor({ timeout: 15000 });
+  assert.match(await refused.innerText(), /already waiting for a game/);
+  await tab.close();
   await page.locator('[data-testid="cancel-wait"]').click();
   await page.waitForURL(`${BASE_URL}/#/`);
   assert.equal(await place(), undefined, "Cancel forgets the place");
