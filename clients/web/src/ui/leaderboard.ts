@@ -121,7 +121,7 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
               h(
                 "table",
                 { class: "rank-list", "aria-label": W.poolName(gameInfo(pool.game).name, pool.players, pool.bots), "data-testid": "leaderboard" },
-                h("thead", {}, h("tr", {}, W.boardHead.map((t) => h("th", { scope: "col" }, t)))),
+                h("thead", {}, h("tr", {}, W.boardHead.map((t, i) => h("th", { scope: "col", class: i >= 2 ? "num" : undefined }, t)))),
                 h("tbody", {}, entries.map(row)),
               ),
             )

@@ -55,7 +55,7 @@ export function openProfile(anyNode: Route, players: Players, container: HTMLEle
                     h(
                       "table",
                       { class: "rank-list", "aria-label": W.ratingsTitle, "data-testid": "profile-ratings" },
-                      h("thead", {}, h("tr", {}, W.ratingsHead.map((t) => h("th", { scope: "col" }, t)))),
+                      h("thead", {}, h("tr", {}, W.ratingsHead.map((t, i) => h("th", { scope: "col", class: i >= 1 ? "num" : undefined }, t)))),
                       h(
                         "tbody",
                         {},
@@ -83,7 +83,7 @@ export function openProfile(anyNode: Route, players: Players, container: HTMLEle
                     h(
                       "table",
                       { class: "rank-list", "aria-label": W.recentTitle, "data-testid": "profile-games" },
-                      h("thead", {}, h("tr", {}, W.recentHead.map((t) => h("th", { scope: "col" }, t)))),
+                      h("thead", {}, h("tr", {}, W.recentHead.map((t, i) => h("th", { scope: "col", class: i === 2 || i === 3 ? "num" : undefined }, t)))),
                       h(
                         "tbody",
                         {},
