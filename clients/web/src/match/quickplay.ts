@@ -167,6 +167,7 @@ export function keepMatch(store: SeatStore, nodes: Nodes, match: QuickPlayMatch,
     joinedAt: table?.sequence.toString(),
   };
   if (player) record.player = player;
+  if (match.note) record.matchNote = match.note;
   store.keep(record);
   store.dropState(record.tableId);
   return record;

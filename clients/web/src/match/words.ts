@@ -32,6 +32,7 @@ export const MATCH_WORDS = {
     QUICKPLAY_UNKNOWN_PRESET: "the server does not know these rules",
   } as Record<string, string>,
   toLobby: "← Lobby",
+  matchNote: "Quick play",
   // Header links
   leaderboard: "Leaderboard",
   myRating: "My rating",

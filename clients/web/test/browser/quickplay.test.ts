@@ -173,3 +173,24 @@ test("a rated table's end shows each seat's rating before and after", { timeout:
   assert.deepEqual(pageErrors(page), []);
   await context.close();
 });
+
+test("after the wait the server's bots fill the empty seats, and the table says the game is unrated", { timeout: 120000 }, async () => {
+  const { context, page } = await visit("Lonely");
+  await page.selectOption('[data-testid="play-game"]', String(GameKind.BLAGOGO));
+  await page.selectOption('[data-testid="play-players"]', "2");
+  await page.check('[data-testid="play-rated"]');
+  await page.check('[data-testid="play-bots"]');
+  await page.selectOption('[data-testid="play-wait"]', "30");
+  await page.locator('[data-testid="play-now"]').click();
+  await page.locator('[data-testid="waiting-estimate"]', { hasText: /about \d+ s more/ }).waitFor({ timeout: 15000 });
+  await page.waitForURL(/#\/table\//, { timeout: 60000 });
+  const note = page.locator('[data-testid="match-note"]');
+  await note.waitFor({ timeout: 15000 });
+  assert.match(await note.innerText(), /bot.*unrated/);
+  const tableId = page.url().split("/").pop() ?? "";
+  const { table } = await tables.getTable({ tableId });
+  assert.equal(table?.seats.filter((s) => s.strategy !== "").length, 1, "one seat is the server's bot");
+  await screenshot(page, "quickplay-bots-filled-laptop");
+  assert.deepEqual(pageErrors(page), []);
+  await context.close();
+});

@@ -16,7 +16,7 @@ import { SeatStore, memoryStorage } from "../../src/seats";
 const waiting = (n: number): QuickPlayResponse =>
   create(QuickPlayResponseSchema, { update: { case: "waiting", value: create(QuickPlayWaitingSchema, { playersWaiting: n, playersNeeded: 3, waited: { seconds: 4n, nanos: 5e8 }, estimatedWait: { seconds: 10n, nanos: 0 } }) } });
 const matched = create(QuickPlayResponseSchema, {
-  update: { case: "matched", value: create(QuickPlayMatchSchema, { table: create(TableSchema, { tableId: "t1", sequence: 3n, webEndpoint: "c:8080" }), seat: 2, seatToken: "tok" }) },
+  update: { case: "matched", value: create(QuickPlayMatchSchema, { table: create(TableSchema, { tableId: "t1", sequence: 3n, webEndpoint: "c:8080" }), seat: 2, seatToken: "tok", note: "2 bots of the server fill the empty seats" }) },
 });
 
 /** Per node, what each call does: the messages it sends, then an error (the stream breaks) or its end. */
@@ -98,6 +98,6 @@ test("the seat a match took is kept as a joined seat, its table's node learned",
   const nodes = new Nodes("http://a:8080");
   const record = keepMatch(store, nodes, matched.update.value as never, "Ann", "seed", "player-1");
   assert.equal(record.tableId, "t1");
-  assert.deepEqual(store.seat("t1"), { tableId: "t1", seat: 2, token: "tok", name: "Ann", clientSeed: "seed", joinedAt: "3", player: "player-1" });
+  assert.deepEqual(store.seat("t1"), { tableId: "t1", seat: 2, token: "tok", name: "Ann", clientSeed: "seed", joinedAt: "3", player: "player-1", matchNote: "2 bots of the server fill the empty seats" });
   assert.ok(nodes.known.includes("http://c:8080"));
 });
