@@ -36,8 +36,9 @@ TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|d
 """node --test's own comment lines, beside those a test printed."""
 
 
-OWN_SERVER = {"browser/players"}
-"""Tests with a server of their own (an identity provider beside it): tests/test_web_players.py."""
+OWN_SERVER = {"browser/players", "browser/quickplay"}
+"""Tests with a server of their own: tests/test_web_players.py (an identity provider beside it),
+tests/test_web_quickplay.py (a terminal player and rated games in it)."""
 
 
 def node_tests(kind: str) -> list[str]:

@@ -18,6 +18,7 @@ import { currentPlayerId } from "../api";
 import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
+import { MATCH_WORDS } from "../match/words";
 
 /** Every word this page shows, in one place (a message catalogue replaces it for other languages). */
 export const TEXT = {
@@ -216,6 +217,11 @@ export function openTable(opts: TablePageOptions): () => void {
   };
 }
 
+/** What quick play said of the table it seated this browser at (bots filling seats; rated or not). */
+function matchNote(note: string | undefined): Child {
+  return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
+}
+
 function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
@@ -236,6 +242,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
       changed.length ? `${TEXT.rules} ${changed.join("; ")}` : TEXT.standardRules,
       table?.seeded ? h("strong", { class: "seeded" }, TEXT.seeded) : null,
     ),
+    matchNote(opts.store.seat(opts.tableId)?.matchNote),
     table?.fairness && !table.seeded
       ? h(
           "details",
