@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { GameKind, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
 import { randomToken, tableClient } from "../../src/api";
 import { newInviteCode } from "../../src/players/invite";
-import { BASE_URL, LAPTOP, PHONE, clickFirst, joinFromLobby, launch, openSized, pageErrors, setName } from "./browser";
+import { BASE_URL, LAPTOP, PHONE, atRest, clickFirst, joinFromLobby, launch, openSized, pageErrors, setName } from "./browser";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -29,6 +29,7 @@ interface Violation {
 }
 
 async function axe(page: Page, where: string): Promise<void> {
+  await atRest(page);
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const run = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe.run;
