@@ -2,6 +2,7 @@
 // address's hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching),
 // and a finished game's record and replay (#/replay/ID). In a cluster a table's calls go to the node that owns
 // it (route.ts); the page itself stays on the node it came from, and knows the cluster's other nodes.
+import { LANG_KEY, chooseLanguage, loadLanguage } from "./i18n";
 import { Nodes, Route } from "./route";
 import { SeatStore } from "./seats";
 import { openLobby } from "./ui/lobby";
@@ -28,5 +29,8 @@ function route(): void {
   window.scrollTo(0, 0);
 }
 
-window.addEventListener("hashchange", route);
-route();
+// The page's language first (the player's choice in this browser, else the browser's languages), then the page.
+void loadLanguage(chooseLanguage(window.localStorage.getItem(LANG_KEY), navigator.languages)).then(() => {
+  window.addEventListener("hashchange", route);
+  route();
+});

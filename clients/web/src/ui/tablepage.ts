@@ -4,33 +4,24 @@ import { create } from "@bufbuild/protobuf";
 import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousand/v1/table_service_pb";
 import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
-import { changedRules, gameInfo } from "../rules";
+import { changedRules, gameInfo, gameName } from "../rules";
 import { DEFAULT_ARMING_MS, DEFAULT_TRICK_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
+import { streamWhy } from "../stream";
 import { BlagogoModel } from "../blagogo/model";
 import { ThousandModel } from "../thousand/model";
 import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
+import { formatNumber, t } from "../i18n";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 
-/** Every word this page shows, in one place (a message catalogue replaces it for other languages). */
+/** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
-  refused: "Refused:",
-  yourTurn: "Your turn",
-  yourTurnTitle: "▶ Your turn",
-  table: "Table",
-  appTitle: "Thousand",
-  rules: "Rules:",
-  standardRules: "Standard rules",
-  seeded: " · Seeded practice table: its cards follow from a known seed",
-  fairShort: "Fair deals ✓ ⓘ",
-  fairLabel: "Fair deals: how each deal is checked",
-  fairDetails: (scheme: string, commitment: string) =>
-    `Every deal follows from a secret the table committed to before anyone sat down (${scheme}), and from each seat's own seed; ` +
-    `this browser checks each one when it is revealed. The table's commitment: ${commitment}.`,
+  yourTurn: () => t("web.your_turn"),
+  appTitle: () => t("term.game_thousand"),
 } as const;
 
 const NOTE_MS = 4000;
@@ -111,19 +102,19 @@ function statusLine(session: TableSession): Child {
   const s = session.status;
   switch (s.state) {
     case "connecting":
-      return h("span", { class: "conn connecting" }, "Connecting…");
+      return h("span", { class: "conn connecting" }, t("web.connecting"));
     case "live":
-      return h("span", { class: "conn live" }, "● Live");
+      return h("span", { class: "conn live" }, `● ${t("web.live")}`);
     case "retrying":
       return h(
         "span",
         { class: "conn retrying", role: "status" },
-        `Connection lost (${s.why}). Reconnecting in ${(s.inMs / 1000).toFixed(1)} s, attempt ${s.attempt}…`,
+        t("web.reconnecting", { why: streamWhy(s.why), seconds: formatNumber(s.inMs / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), attempt: s.attempt }),
       );
     case "ended":
-      return h("span", { class: "conn ended" }, "Game over: the table's stream has ended.");
+      return h("span", { class: "conn ended" }, t("web.stream_ended"));
     case "failed":
-      return h("span", { class: "conn failed", role: "alert" }, `Cannot follow this table: ${refusalText(s.failure)}`);
+      return h("span", { class: "conn failed", role: "alert" }, t("web.cannot_follow", { why: refusalText(s.failure) }));
   }
 }
 
@@ -171,15 +162,15 @@ export function openTable(opts: TablePageOptions): () => void {
   session.onChange(schedule);
   document.body.classList.add("at-table");
   const clock = setInterval(() => tickClocks(container), 250);
-  render(container, h("p", { class: "loading" }, "Opening the table…"));
+  render(container, h("p", { class: "loading" }, t("web.opening_table")));
   session.start().catch((error: unknown) => {
-    render(container, h("p", { class: "conn failed", role: "alert" }, `Cannot open table ${tableId}: ${String(error)}`));
+    render(container, h("p", { class: "conn failed", role: "alert" }, t("web.cannot_open", { table: tableId, why: String(error) })));
   });
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   return () => {
     clearInterval(clock);
     document.body.classList.remove("at-table");
-    document.title = TEXT.appTitle;
+    document.title = TEXT.appTitle();
     session.stop();
   };
 }
@@ -193,27 +184,27 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   const header = h(
     "header",
     { class: "table-header" },
-    h("a", { href: "#/", class: "back", "data-key": "back" }, "← Lobby"),
-    h("h1", {}, `${game?.name ?? "Table"} · ${opts.tableId}`),
-    h("span", { class: "who" }, me === undefined ? "Watching as a spectator" : `You play ${session.names(me)}`),
+    h("a", { href: "#/", class: "back", "data-key": "back" }, `← ${t("web.lobby")}`),
+    h("h1", {}, `${game ? gameName(game) : t("web.table")} · ${opts.tableId}`),
+    h("span", { class: "who" }, me === undefined ? t("web.watching") : t("web.you_play", { name: session.names(me) })),
     statusLine(session),
-    session.isMyTurn() ? h("span", { class: "your-turn", role: "status", "data-testid": "your-turn" }, TEXT.yourTurn) : null,
+    session.isMyTurn() ? h("span", { class: "your-turn", role: "status", "data-testid": "your-turn" }, TEXT.yourTurn()) : null,
     h(
       "span",
       { class: "changed" },
-      changed.length ? `${TEXT.rules} ${changed.join("; ")}` : TEXT.standardRules,
-      table?.seeded ? h("strong", { class: "seeded" }, TEXT.seeded) : null,
+      changed.length ? t("web.rules_changed", { rules: changed.join("; ") }) : t("web.standard_rules"),
+      table?.seeded ? h("strong", { class: "seeded" }, ` · ${t("web.seeded_table")}`) : null,
     ),
     table?.fairness && !table.seeded
       ? h(
           "details",
           { class: "fair" },
-          h("summary", { "aria-label": TEXT.fairLabel, title: TEXT.fairLabel }, TEXT.fairShort),
-          h("p", { class: "fair-details" }, TEXT.fairDetails(table.fairness.scheme, table.fairness.commitment)),
+          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ ⓘ`),
+          h("p", { class: "fair-details" }, t("web.fair_details", { scheme: table.fairness.scheme, commitment: table.fairness.commitment })),
         )
       : null,
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
-      ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, "Take my seat back from the bot")
+      ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, t("web.reclaim"))
       : null,
     me !== undefined && table?.status !== TableStatus.FINISHED
       ? h(
@@ -222,14 +213,14 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
             class: "quiet",
             "data-key": "leave",
             onclick: () => {
-              if (!confirm("Leave this table? The seat becomes open for anyone.")) return;
+              if (!confirm(t("web.leave_confirm"))) return;
               void session.leave().then(() => {
                 opts.store.forget(opts.tableId);
                 opts.onLeave();
               });
             },
           },
-          "Leave the table",
+          t("web.leave"),
         )
       : null,
   );
@@ -246,7 +237,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
               opts.onLeave();
             },
           },
-          "Forget this seat",
+          t("web.forget_seat"),
         )
       : null;
   // Refusals and notes float over the table (a toast): they never push the board down.
@@ -254,21 +245,22 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     ? h(
         "div",
         { class: "refusal", role: "alert", "data-testid": "refusal", "data-reason": session.refusal.reason, "data-rule": session.refusal.metadata["rule"] ?? "" },
-        `${TEXT.refused} ${refusalText(session.refusal)}`,
+        t("web.refused", { why: refusalText(session.refusal) }),
       )
     : null;
   const note = ui.note ? h("div", { class: "note", role: "status", "data-testid": "note" }, ui.note) : null;
   const mine = session.isMyTurn();
-  document.title = mine ? `${TEXT.yourTurnTitle} · ${game?.name ?? TEXT.table}` : `${game?.name ?? TEXT.table} · ${opts.tableId}`;
-  let body: Child = h("p", { class: "waiting" }, "Waiting for the game to start…");
+  const title = game ? gameName(game) : t("web.table");
+  document.title = mine ? `▶ ${TEXT.yourTurn()} · ${title}` : `${title} · ${opts.tableId}`;
+  let body: Child = h("p", { class: "waiting" }, t("web.waiting_start"));
   const model = session.model;
   if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session);
   else if (table?.game === GameKind.THOUSAND && model instanceof ThousandModel) body = renderThousand(session, model, ui);
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": "What happened", tabindex: 0 },
-    h("h2", {}, "Log (newest first)"),
+    { class: "log", "aria-label": t("web.log_label"), tabindex: 0 },
+    h("h2", {}, t("web.log_title")),
     h(
       "ul",
       { "aria-live": "polite", "aria-relevant": "additions" },
@@ -287,16 +279,16 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
 
 function waiting(session: TableSession): Child {
   const table = session.table;
-  if (!table) return h("p", {}, "Opening the table…");
+  if (!table) return h("p", {}, t("web.opening_table"));
   return h(
     "section",
     { class: "waiting" },
-    h("h2", {}, "Waiting for players"),
+    h("h2", {}, t("web.waiting_players")),
     h(
       "ul",
       {},
       table.seats.map((s, i) =>
-        h("li", {}, `${session.names(i)}: ${s.taken ? "seated" : "free — share this page's address to invite someone"}`),
+        h("li", {}, t("web.waiting_seat", { name: session.names(i), taken: s.taken ? "yes" : "no" })),
       ),
     ),
   );

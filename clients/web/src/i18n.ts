@@ -1,0 +1,168 @@
+// The page's language: the very catalogues the terminal client reads (clients/i18n: ICU MessageFormat, one
+// JSON file per language, the game's words in the glossary as `term.<id>`), formatted by @formatjs/intl with
+// the browser's own plural rules, numbers and dates (Intl). English is bundled (the reference, and what a
+// language falls back to); the others are fetched from the web port (dist/i18n/<lang>.json, which build.mjs
+// writes from clients/i18n) before the first screen. The language is the player's choice kept in this
+// browser, else the first of navigator.languages with a catalogue, else English.
+import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import { TYPE, isNumberSkeleton, parse, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import englishMessages from "../../i18n/messages/en.json";
+import englishGlossary from "../../i18n/glossary/en.json";
+
+export const LANGUAGES = ["en", "ru", "uk", "be", "pl"] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const DEFAULT_LANG: Lang = "en";
+
+/** Each language by its own name, as a language menu shows it (the same in every language). */
+export const LANGUAGE_NAMES: Record<Lang, string> = {
+  en: "English",
+  ru: "Русский",
+  uk: "Українська",
+  be: "Беларуская",
+  pl: "Polski",
+};
+
+/** The locale each language formats numbers and dates with (clients/i18n LOCALES). */
+const LOCALES: Record<Lang, string> = { en: "en-GB", ru: "ru-RU", uk: "uk-UA", be: "be-BY", pl: "pl-PL" };
+
+/** Where this browser keeps the player's choice. */
+export const LANG_KEY = "thousand.lang.v1";
+
+type Messages = Omit<typeof englishMessages, "$comment">;
+type Terms = Omit<typeof englishGlossary, "$comment">;
+/** A message of the catalogues, checked by tsc: a key no catalogue has does not compile. */
+export type Key = keyof Messages | `term.${keyof Terms & string}`;
+export type Values = Record<string, string | number | Date | undefined>;
+
+/** A language's messages and its glossary's words, as one flat catalogue (clients/i18n `catalogue`). */
+export function flatten(messages: Record<string, string>, glossary: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, text] of Object.entries(messages)) if (key !== "$comment") out[key] = text;
+  for (const [id, entry] of Object.entries(glossary))
+    if (id !== "$comment" && typeof entry === "object" && entry !== null) out[`term.${id}`] = String((entry as { text: string }).text);
+  return out;
+}
+
+/** One message parsed as ICU MessageFormat. The skeleton `::group-min2` (game points: no separator below
+ * 10 000, as players write scores; ICU4C honours it) is not read by the skeleton parser, so it is set here. */
+export function parseMessage(text: string): MessageFormatElement[] {
+  const ast = parse(text, { ignoreTag: true, shouldParseSkeletons: true });
+  const visit = (elements: MessageFormatElement[]): void => {
+    for (const el of elements) {
+      if (el.type === TYPE.number && isNumberSkeleton(el.style) && el.style.tokens.some((t) => t.stem === "group-min2"))
+        el.style.parsedOptions = { ...el.style.parsedOptions, useGrouping: "min2" };
+      if (el.type === TYPE.plural || el.type === TYPE.select) for (const option of Object.values(el.options)) visit(option.value);
+    }
+  };
+  visit(ast);
+  return ast;
+}
+
+const cache = createIntlCache();
+let current: Lang = DEFAULT_LANG;
+let messages: Record<string, string> = flatten(englishMessages, englishGlossary);
+let intl: IntlShape<string> = make(DEFAULT_LANG, messages);
+
+function make(lang: Lang, catalogue: Record<string, string>): IntlShape<string> {
+  return createIntl(
+    {
+      locale: LOCALES[lang],
+      defaultLocale: LOCALES.en,
+      messages: Object.fromEntries(Object.entries(catalogue).map(([k, v]) => [k, parseMessage(v)])),
+      onError: (error) => console.error(error.message),
+    },
+    cache,
+  );
+}
+
+/** The catalogue of `lang` (a flat map, as `flatten` makes it) becomes the page's language. */
+export function useCatalogue(lang: Lang, catalogue: Record<string, string>): void {
+  current = lang;
+  messages = catalogue;
+  intl = make(lang, catalogue);
+  if (typeof document !== "undefined") document.documentElement.lang = lang;
+}
+
+export function language(): Lang {
+  return current;
+}
+
+/** The language for a stored choice and the browser's preferences (navigator.languages, in order). */
+export function chooseLanguage(stored: string | null, preferred: readonly string[]): Lang {
+  const known = (tag: string): Lang | undefined => LANGUAGES.find((l) => l === tag.toLowerCase().split(/[-_]/)[0]);
+  if (stored && known(stored)) return known(stored)!;
+  for (const tag of preferred) {
+    const lang = known(tag);
+    if (lang) return lang;
+  }
+  return DEFAULT_LANG;
+}
+
+/** Fetch and use the page's language (English is already here). A language that cannot be fetched leaves
+ * English in place: the page still works. */
+export async function loadLanguage(lang: Lang): Promise<void> {
+  if (lang === DEFAULT_LANG) return useCatalogue(DEFAULT_LANG, flatten(englishMessages, englishGlossary));
+  try {
+    const response = await fetch(`i18n/${lang}.json`);
+    if (!response.ok) throw new Error(`${response.status}`);
+    useCatalogue(lang, (await response.json()) as Record<string, string>);
+  } catch (error) {
+    console.warn(`the ${lang} catalogue could not be loaded (${String(error)}): English instead`);
+  }
+}
+
+/** Keep the player's choice and show the page in it (a reload: every screen and the saved logs anew). */
+export function switchLanguage(lang: Lang, storage: Pick<Storage, "setItem">): void {
+  storage.setItem(LANG_KEY, lang);
+  window.location.reload();
+}
+
+function args(values: Values | undefined): Record<string, string | number | Date> | undefined {
+  if (values === undefined) return undefined;
+  // An absent argument is the word `none`, on which messages select (as in clients/i18n).
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === undefined || v === "" ? "none" : v]));
+}
+
+/** The message `key` with its arguments, in the page's language. */
+export function t(key: Key, values?: Values): string {
+  return intl.formatMessage({ id: key }, args(values));
+}
+
+/** A message whose key is made from the contract's values (a reason, a rule, a variant), or undefined when no
+ * catalogue has it (a reason newer than this client). */
+export function tMaybe(key: string, values?: Values): string | undefined {
+  return key in messages ? intl.formatMessage({ id: key }, args(values)) : undefined;
+}
+
+/** A sentence's first letter in upper case, as the language writes it (catalogue phrases are lower case where
+ * they also stand inside a sentence). */
+export function capital(text: string): string {
+  return text.charAt(0).toLocaleUpperCase(LOCALES[current]) + text.slice(1);
+}
+
+/** A number as the language writes it (grouping, decimal sign). */
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return intl.formatNumber(n, options);
+}
+
+/** A date and time as the language writes it. */
+export function formatDateTime(date: Date): string {
+  return intl.formatDate(date, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A list ("a, b and c") as the language writes it. */
+export function formatList(items: string[]): string {
+  return intl.formatList(items, { type: "conjunction" }) as string;
+}
+
+/** A catalogue text without the rule references it carries for the terminal ("(T-18)", "(points, T-13)",
+ * "(B-9, B-12)"): the page names rules in words, never by their IDs. */
+export function withoutRuleIds(text: string): string {
+  return text
+    .replace(/\s*\(([^()]*)\)/g, (whole, inner: string) => {
+      const kept = inner.split(/\s*[,;]\s*/).filter((part) => !/\b[TB]-\d+[a-z]?\b/.test(part));
+      if (kept.length === inner.split(/\s*[,;]\s*/).length) return whole;
+      return kept.length ? ` (${kept.join(", ")})` : "";
+    })
+    .trim();
+}
