@@ -25,6 +25,19 @@ export const LANGUAGE_NAMES: Record<Lang, string> = {
 /** The locale each language formats numbers and dates with (clients/i18n LOCALES). */
 const LOCALES: Record<Lang, string> = { en: "en-GB", ru: "ru-RU", uk: "uk-UA", be: "be-BY", pl: "pl-PL" };
 
+/** A locale whose numbers, dates and plurals a language shares, for a browser that lacks the language's own
+ * (Chromium's reduced ICU has no Belarusian numbers): Belarusian writes numbers as Russian does (12 345,5)
+ * and its plural rules are Russian's. */
+const FORMAT_FALLBACK: Partial<Record<Lang, string>> = { be: "ru-RU" };
+
+/** The locale the page formats `lang` with: its own when the browser has its data, else its fallback. */
+export function formattingLocale(lang: Lang): string {
+  const own = LOCALES[lang];
+  const fallback = FORMAT_FALLBACK[lang];
+  if (fallback === undefined || Intl.NumberFormat.supportedLocalesOf(own).length > 0) return own;
+  return fallback;
+}
+
 /** Where this browser keeps the player's choice. */
 export const LANG_KEY = "thousand.lang.v1";
 
@@ -66,7 +79,7 @@ let intl: IntlShape<string> = make(DEFAULT_LANG, messages);
 function make(lang: Lang, catalogue: Record<string, string>): IntlShape<string> {
   return createIntl(
     {
-      locale: LOCALES[lang],
+      locale: formattingLocale(lang),
       defaultLocale: LOCALES.en,
       messages: Object.fromEntries(Object.entries(catalogue).map(([k, v]) => [k, parseMessage(v)])),
       onError: (error) => console.error(error.message),
@@ -147,7 +160,7 @@ export function formatNumber(n: number, options?: Intl.NumberFormatOptions): str
 
 /** A date and time as the language writes it. */
 export function formatDateTime(date: Date): string {
-  return intl.formatDate(date, { dateStyle: "medium", timeStyle: "short" });
+  return intl.formatDate(date, { dateStyle: "short", timeStyle: "short" });
 }
 
 /** A list ("a, b and c") as the language writes it. */

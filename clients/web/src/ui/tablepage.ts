@@ -14,7 +14,8 @@ import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
-import { formatNumber, t } from "../i18n";
+import { formatNumber, language, t } from "../i18n";
+import { languageMenu } from "./language";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 
@@ -130,7 +131,9 @@ export interface TablePageOptions {
 export function openTable(opts: TablePageOptions): () => void {
   const { nodes, store, tableId, container } = opts;
   const record = store.seat(tableId);
-  const viewer = record ? String(record.seat) : "spectator";
+  // The saved page is in the language it was saved in (its log, its checks): another language reads the
+  // table's history again, in its own words.
+  const viewer = `${record ? String(record.seat) : "spectator"}@${language()}`;
   const session = new TableSession(nodes, tableId, {
     seat: record?.seat,
     token: record?.token,
@@ -223,6 +226,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
           t("web.leave"),
         )
       : null,
+    languageMenu(),
   );
   const status = session.status;
   const lost =
