@@ -10,10 +10,11 @@
   processes' too. The SQLite run is the reference of the same run: ratios, not absolute figures, carry over
   to another machine.
 - **Takeover**: two nodes with ``--lease`` seconds, 1, 10 and 100 (``--takeover-sizes``) live tables on node
-  a; once they play, a is SIGKILLed and the database is watched (every 10 ms) for each table's next stored
-  record: the time from the kill to it, p50 and max (the goal: under 2 s with a 2 s lease); and the replay
-  time per table node b logged when it claimed them (``table claimed``'s ``replay_ms``), against the records
-  replayed: milliseconds per thousand records (a least-squares line through the origin) and the longest.
+  a; once they play (and each has ``--takeover-records`` records), a is SIGKILLed and the database is watched
+  (every 10 ms) for each table's next stored record: the time from the kill to it, p50 and max (the goal:
+  under 2 s with a 2 s lease); and the replay time per table node b logged when it claimed them (``table
+  claimed``'s ``replay_ms``), against the records replayed: milliseconds per thousand records (a least-squares
+  line through the origin) and the longest.
 - **Rebalance**: three nodes, ``--rebalance-tables`` tables waiting for a player spread evenly; each node in
   turn is stopped (SIGTERM: its tables go to the others) and started again; the time from the last start to
   every node holding within one of a fair share.
@@ -186,8 +187,9 @@ def throughput(
     return result
 
 
-def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, Any]:
-    """SIGKILL the node owning every table; each table's time to its next stored record, and the replays."""
+def takeover(url: str, tables: int, lease: float, workdir: Path, min_records: int = 0) -> dict[str, Any]:
+    """SIGKILL the node owning every table (once each has ``min_records`` records); each table's time to its
+    next stored record, and the replays."""
     with nodes(workdir, url, ["a", "b"], lease) as (a, b):
         asyncio.run(create_tables(a, tables, seed=5000))
         time.sleep(max(1.0, lease))  # under way, and b's view of a is fresh
@@ -196,6 +198,9 @@ def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, An
             def counts() -> dict[str, int]:
                 rows = watch.execute("SELECT table_id, next_number FROM thousand.tables WHERE NOT finished")
                 return {t: int(n) for t, n in rows.fetchall()}
+
+            while min_records and min(counts().values(), default=min_records) < min_records:
+                time.sleep(0.2)  # long tables: the replay's share of the takeover
 
             a.process.kill()
             a.process.wait()
@@ -229,8 +234,10 @@ def takeover(url: str, tables: int, lease: float, workdir: Path) -> dict[str, An
         "replayed_records_p50": percentile(records, 0.5) if records else None,
         **replay_line(pairs),
     }
+    result["records_at_kill_min"] = min(at_kill.values(), default=0)
     print(
-        f"takeover with a {lease:g} s lease: {len(moved)}/{len(at_kill)} tables moved;"
+        f"takeover with a {lease:g} s lease: {len(moved)}/{len(at_kill)} tables moved"
+        f" (at least {result['records_at_kill_min']} records each);"
         " next event after the kill"
         f" p50 {result['takeover_p50_s']} s, max {result['takeover_max_s']} s; replay per table p50"
         f" {result['replay_p50_ms']} ms (max {result['replay_max_ms']} ms, ~{result['replayed_records_p50']}"
@@ -314,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--takeover-sizes", default="1,10,100", help="live tables on the killed node, one run each"
     )
+    parser.add_argument(
+        "--takeover-records", type=int, default=0, help="records every table has before the kill (0: any)"
+    )
     parser.add_argument("--rebalance-tables", type=int, default=30, help="tables of the rebalance run")
     parser.add_argument("--skip-throughput", action="store_true", help="only the takeovers and the rebalance")
     args = parser.parse_args(argv)
@@ -352,7 +362,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ]
             )
             moved = [
-                takeover(database.create_database(f"takeover{size}"), int(size), args.lease, workdir)
+                takeover(
+                    database.create_database(f"takeover{size}"),
+                    int(size),
+                    args.lease,
+                    workdir,
+                    args.takeover_records,
+                )
                 for size in args.takeover_sizes.split(",")
             ]
             spread = rebalance(

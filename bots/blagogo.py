@@ -4,7 +4,7 @@ A Blagogo strategy sees what a client of the seat sees, and nothing more (B-21):
 :class:`engine.blagogo.View` and the actions its Turn carries (B-22): the complete list of *simple* actions
 (draw, takes, discards, joker swaps, single-card additions) followed by some candidate melds
 (:class:`~engine.blagogo.LayMelds`; not every legal one). It returns one of those actions. That is what a
-server's Turn holds for Blagogo (``server/games.py``: ``BlagogoAdapter.turn_actions``), so the same object
+server's Turn holds for Blagogo (its description's ``turn_actions``, :mod:`games.blagogo`), so the same object
 plays locally (:mod:`bots.blagogo_tournament`) and over gRPC.
 
 - ``random``: the seeded random player of :mod:`engine.blagogo.randomplay`, from the view: at the draw a

@@ -121,6 +121,13 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
 
 
+def seat_shown(error: ServerError) -> str | None:
+    """The seat a refusal names (ALREADY_SEATED's ``seat``), as people count seats: from 1 (the wire's seat 0
+    is seat 1, as every client shows it)."""
+    seat = error.metadata.get("seat")
+    return str(int(seat) + 1) if seat is not None and seat.isdigit() else seat
+
+
 def error_words(error: ServerError) -> str:
     """A refusal in the player's language, from its stable reason (and the rule an ILLEGAL_ACTION cites),
     never from the server's English message; a transport failure (no reason) as the connection says it.
@@ -134,7 +141,7 @@ def error_words(error: ServerError) -> str:
     if current().lang == "en" and error.message:
         return error.message
     key = f"error.{error.reason}"
-    words = t(key) if current().has(key) else t("error.unknown", reason=error.reason)
+    words = t(key, seat=seat_shown(error)) if current().has(key) else t("error.unknown", reason=error.reason)
     rule = error.rule
     if rule and current().has(f"rule.{rule}"):
         words = t("error.with_rule", error=words, rule=t(f"rule.{rule}"))

@@ -72,8 +72,9 @@ class TableNotice:
     kind: str = ""
     """The event's case in the contract (``turn_timed_out``, ``seat_taken_over``, ``seat_reclaimed``)."""
     detail: str = field(default="", compare=False)
-    """Which way the case went, for words in another language: ``forfeited``, ``one_turn`` or ``until_back``
-    for ``seat_taken_over``; ``move_limit`` or ``closed_by_operator`` for ``table_stopped``."""
+    """Which way the case went, for words in another language: ``handed_over`` (an operator's doing),
+    ``forfeited``, ``one_turn`` or ``until_back`` for ``seat_taken_over``; ``move_limit`` or
+    ``closed_by_operator`` for ``table_stopped``."""
     message: str = field(default="", compare=False)
     """The server's own words that come with the case (``table_stopped``'s message)."""
 
@@ -163,7 +164,10 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
         return TableNotice(seat, f"seat {seat} ran out of time", kind)
     if kind == "seat_taken_over":
         over = message.seat_taken_over
-        if over.forfeited:
+        if over.reason == pb.TAKEOVER_REASON_OPERATOR_HANDOVER:
+            why = "was handed to the server's bot by an operator: the bot plays it to the end"
+            detail = "handed_over"
+        elif over.forfeited:
             why, detail = "forfeits on time: the server's bot plays it to the end", "forfeited"
         elif over.one_turn:
             why, detail = "is played by the server's bot for this one move", "one_turn"

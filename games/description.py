@@ -4,14 +4,17 @@ In the way OpenSpiel registers a game (``pyspiel.register_game(GameType, ...)``:
 parameters, declared once, that every tool reads), a :class:`GameDescription` names the game and points at
 its parts: the contract's ``GameKind``, its name in the wrapper messages and the store, its title in
 sentences, its engine (rules type, rules for a number of players, a new game, action and game-over types),
-its codec module (:mod:`codec`), how its deals are checked (:mod:`engine.verify`) and its bot strategies
-(:mod:`bots`). Each layer then keeps only what is its own: the server's adapter (its wire shortcuts, its
-refusals), the clients' entry (its view tracker). The descriptions are listed once in :data:`games.GAMES`.
+its codec module (:mod:`codec`), how its deals are checked (:mod:`engine.verify`), its bot strategies
+(:mod:`bots`) and how a strategy is asked, what each seat may see, what a Turn lists, what an event scored,
+its actions' labels and their JSON in a game record. Each layer then keeps only what is its own: the
+server's adapter (Thousand's fast wire paths), the clients' entry (its view tracker). The descriptions
+are listed once in :data:`games.GAMES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -20,6 +23,18 @@ from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
 from thousand.v1 import table_service_pb2 as pb
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A deal or round just scored, as the server reports it: counted in ``thousand_deals_finished_total``
+    by ``kind`` and ``outcome`` (the game's own small, closed sets of labels), and logged as "``noun``
+    finished" with ``details`` (no card, no hand: nothing secret)."""
+
+    noun: str
+    kind: str
+    outcome: str
+    details: Mapping[str, object]
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +65,24 @@ class GameDescription:
     """The game's bot strategies (:mod:`bots.registry`): every one can play a server's bot seat."""
     takeover_strategy: str
     """The strategy that plays a seat taken over when its time ran out."""
+    view: Callable[[Any, int | None], Any]
+    """The engine's view of a seat (None: a spectator's): all it may see (T-33, B-21)."""
+    event_for: Callable[[Any, int | None], Any]
+    """An engine event as a seat (None: spectators) may see it: hidden cards blanked (T-33, B-21)."""
+    turn_actions: Callable[[Any, int], Sequence[Any]]
+    """The actions the acting seat's Turn lists: Thousand's complete legal list (T-34), 1000 Blagogo's
+    simple legal actions and some candidate melds (B-22)."""
+    choose: Callable[[Any, Any, Sequence[Any], random.Random, float | None], Any]
+    """A strategy's decision: ``choose(strategy, view, turn_actions, rng, deadline)`` (``deadline``:
+    ``time.monotonic()`` or None), as the strategies of the game's registry take it."""
+    scored: Callable[[object], Scored | None]
+    """What an event scored when it ends a deal or round (for the metrics and the log); else None."""
+    action_kinds: Mapping[type, str]
+    """Each action class by its case in the game's action message (``bid``, ``discard``, ...): a label."""
+    action_to_json: Callable[[Any], dict[str, Any]]
+    """An action in a game record: ``{"kind": its case, ...its fields}``, cards as the engine prints them."""
+    action_from_json: Callable[[dict[str, Any]], Any]
+    """The action of :attr:`action_to_json`'s form; ValueError for one that is not this game's."""
 
     def players(self, rules: Any) -> int:
         """The number of players the rules are for."""

@@ -31,9 +31,14 @@ from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.identity.web import web_players
+from server.identity.wiring import SERVICE_NAMES as IDENTITY_SERVICE_NAMES
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
 from server.logs import configure_logging, get_logger
+from server.matchmaking import service as matchmaking
+from server.matchmaking.metrics import QuickPlayMetrics
+from server.matchmaking.queue_store import open_queue_store
+from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
@@ -47,6 +52,7 @@ from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import matchmaking_pb2 as matchmaking_pb
 from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
@@ -89,6 +95,12 @@ class Server:
         self.service.default_bot_pace = settings.bot_pace
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
+        self.queue = open_queue_store(settings.db)
+        self.matchmaker = matchmaking.Matchmaker(
+            self.queue,
+            self.service,
+            metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
+        )
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -97,11 +109,20 @@ class Server:
             interceptors=self._interceptors(GRPC_TRANSPORT),
             options=settings.grpc_options,
         )
-        self.grpc.add_generic_rpc_handlers((generic_handler(self.service), *self.identity.handlers()))
+        self.grpc.add_generic_rpc_handlers(
+            (
+                generic_handler(self.service),
+                *self.identity.handlers(),
+                matchmaking.generic_handler(self.matchmaker),
+            )
+        )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        # Reflection names every service the port serves, so that grpcurl and buf curl find them all.
         reflection.enable_server_reflection(
             (
                 SERVICE_NAME,
+                *IDENTITY_SERVICE_NAMES,
+                matchmaking.SERVICE_NAME,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
@@ -148,7 +169,7 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
-                more=(web_players(self.identity.players),),
+                more=(web_players(self.identity.players), web_matchmaking(self.matchmaker)),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -173,6 +194,7 @@ class Server:
             return self.grpc.add_insecure_port(address)
         except RuntimeError:
             self.store.close()
+            self.queue.close()
             self.identity.close()
             raise StartError(
                 f"cannot listen on {address}: the port is taken (another thousand-server?) or the address "
@@ -187,6 +209,7 @@ class Server:
             observed = MetricsInterceptor(self.metrics.grpc)
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
+            observed.initialize(matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
@@ -216,6 +239,7 @@ class Server:
                 )
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
+        self.matchmaker.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.settings.sweep_seconds > 0:
@@ -265,6 +289,7 @@ class Server:
         for task in (self._sweeper, self._readiness):
             if task is not None:
                 task.cancel()
+        await self.matchmaker.stop()  # its waiters keep their places: they call again on another node
         self._end_streams()
         stopping = [self.grpc.stop(grace)]
         if self.web is not None:
@@ -272,6 +297,7 @@ class Server:
             stopping.append(self.web.stop(grace, self._end_streams))
         await asyncio.gather(*stopping)
         self.stalls.stop()
+        self.queue.close()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
         self.identity.close()
         if self.node is not None:

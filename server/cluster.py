@@ -16,17 +16,18 @@ on PostgreSQL rather than a protocol of our own:
   a table therefore cannot change it: its write fails, and it drops the table (streams ended with
   TABLE_MOVING, clock and bots stopped). A node that finds itself declared dead drops every table and joins
   again as a new generation; one whose id another process took over (a newer generation) stops serving.
-- **Takeover.** Every survivor claims a fair share of the unfinished tables whose owner is not active, all
-  at once (one transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), loads their records in
-  one query, replays them one after the other (the loop free between two) and carries on: bots and turn
-  clocks start again, idempotency keys answer with the stored results (the replay remembers them). A
-  finished table is claimed only when a client asks to stream it. A node stopping cleanly releases its
-  tables, and the others claim them at once.
+- **Takeover.** Every survivor claims a fair share of the unfinished tables whose owner is not active, all at
+  once (one transaction, ``FOR UPDATE SKIP LOCKED``: no table is claimed twice), then reads and replays them,
+  people's tables and short ones first, a batch read while the one before replays
+  (:mod:`server.cluster_replay`), and carries on: bots and turn clocks start again, idempotency keys answer
+  with the stored results (the replay remembers them). A finished table is claimed only when a client asks to
+  stream it. A node stopping cleanly releases its tables, and the others claim them at once.
 - **Placement.** A table is created on the node asked; with ``--placement least-loaded`` it is handed to the
   node with the fewest unfinished tables when that is fewer than this node's less one (the client, told the
   owner's endpoint, goes there). A hand-off is a claim for the target, which is woken by NOTIFY.
 - **Rebalancing.** A node two or more unfinished tables above the least loaded live one hands it a table,
-  one per ``--rebalance-seconds``, between two actions (:mod:`server.rebalancing`).
+  one per ``--rebalance-seconds``, between two actions; one where a person is on turn right after their
+  move (:mod:`server.rebalancing`).
 
 What any node answers about tables it does not hold is :mod:`server.directory`'s.
 """
@@ -44,6 +45,7 @@ import psycopg
 
 from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase
 from server.cluster_flags import NodeSettings
+from server.cluster_replay import Claimed, replay_claimed
 from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
@@ -127,7 +129,9 @@ class Node:
             place=self.place,
             orphan_asked=self._orphan_asked,
         )
-        self.rebalancer = Rebalancer(settings.node_id, registry, self.directory, hand_off=self.hand_off)
+        self.rebalancer = Rebalancer(
+            settings.node_id, registry, self.directory, hand_off=self.hand_off, on_moved=self._rebalanced
+        )
         self.ended = asyncio.Event()
         """Set when the node must stop serving: another process took its id over."""
         self._dirty: set[str] = set()
@@ -209,7 +213,7 @@ class Node:
                     next_reconcile = now + RECONCILE_SECONDS
                 if settings.rebalance_seconds and now >= next_rebalance and self.may_declare():
                     next_rebalance = now + settings.rebalance_seconds
-                    self.figures.rebalanced += await self.rebalancer.turn()
+                    await self.rebalancer.turn()
             except psycopg.Error as error:  # connected again next turn (ClusterDatabase.using)
                 log.warning("cluster database unavailable", error=str(error))
             except ServiceError as error:  # the directory's STORE_UNAVAILABLE
@@ -311,7 +315,8 @@ class Node:
                         f"WITH chosen AS (SELECT t.table_id FROM {SCHEMA}.tables t WHERE {condition}"
                         " ORDER BY t.finished, t.serial LIMIT %(limit)s FOR UPDATE OF t SKIP LOCKED)"
                         f" UPDATE {SCHEMA}.tables t SET owner = %(me)s, epoch = t.epoch + 1 FROM chosen"
-                        " WHERE t.table_id = chosen.table_id RETURNING t.table_id, t.epoch, t.next_number",
+                        " WHERE t.table_id = chosen.table_id"
+                        " RETURNING t.table_id, t.epoch, t.next_number, t.bots_only",
                         values,
                     )
                 ).fetchall()
@@ -320,20 +325,15 @@ class Node:
                         await cursor.executemany(
                             f"INSERT INTO {SCHEMA}.claims (table_id, epoch, node_id, generation, reason)"
                             " VALUES (%s, %s, %s, %s, %s)",
-                            [(t, e, self.node_id, self.generation, reason) for t, e, _ in claimed],
+                            [(t, e, self.node_id, self.generation, reason) for t, e, _, _ in claimed],
                         )
         if not claimed:
             return []
-        started = time.perf_counter()
-        loaded = await asyncio.to_thread(self.store.get_many, [t for t, _, _ in claimed])
-        served = []
-        for table_id, epoch, next_number in claimed:
-            table = self._serve(loaded.get(table_id), int(epoch), int(next_number), reason, started)
-            if table is not None:
-                served.append(table)
-            await asyncio.sleep(0)  # the loop serves requests between two replays
-            started = time.perf_counter()
-        return served
+        return await replay_claimed(
+            [Claimed(str(t), int(e), int(n), bool(b)) for t, e, n, b in claimed],
+            self.store.get_many,
+            lambda stored, claim, started: self._serve(stored, claim.epoch, claim.records, reason, started),
+        )
 
     def _serve(
         self, stored: StoredTable | None, epoch: int, next_number: int, reason: str, started: float
@@ -377,9 +377,18 @@ class Node:
         """Serve a table this node owns: its endpoints, and the hooks that publish and drop it."""
         table_id = table.table_id
         table.endpoints = (self.settings.endpoint, self.settings.web_endpoint)
-        table.on_change = lambda: self._dirty.add(table_id)
+        table.on_change = lambda: self._changed(table)
         table.on_lost = lambda: self._lost(table_id)
         self._dirty.add(table_id)
+
+    def _changed(self, table: Table) -> None:
+        """A table this node holds changed: its summary is published next turn, and a table waiting to be
+        rebalanced may have reached its safe point."""
+        self._dirty.add(table.table_id)
+        self.rebalancer.changed(table)
+
+    def _rebalanced(self) -> None:
+        self.figures.rebalanced += 1
 
     def _lost(self, table_id: str) -> None:
         """A write of the table was refused: another node holds it now, or its records are not what this

@@ -35,6 +35,11 @@ LOCK_HELD: Final = (
 :meth:`ClusterDatabase.rows` and :meth:`ClusterDatabase.using`'s callers)."""
 LIVE_OWNER: Final = f"n.state = 'active' AND {LOCK_HELD}"
 """SQL: the owner ``n`` is serving (active, and its connection alive)."""
+REBALANCING_KEY: Final = "rebalancing"
+"""The row of ``thousand.meta`` an operator sets to PAUSED to stop every node rebalancing (``thousand-cluster
+rebalancing pause``), and to anything else, or deletes, to let them go on: a switch for the whole cluster at
+once, without the restart a flag would take (which itself moves tables)."""
+PAUSED: Final = "paused"
 log = get_logger("thousand.cluster")
 
 

@@ -68,6 +68,16 @@ class ClusterCollector(Collector):
             "Tables this node gave to a less loaded node to spread the load (--rebalance-seconds).",
             figures.rebalanced,
         )
+        yield GaugeMetricFamily(
+            "thousand_cluster_rebalance_waiting",
+            "1 while a table chosen to move waits for the person on turn there to play (its safe point).",
+            value=int(node.rebalancer.waiting is not None),
+        )
+        yield GaugeMetricFamily(
+            "thousand_cluster_rebalancing_paused",
+            "1 while an operator has paused rebalancing in the whole cluster (thousand-cluster rebalancing).",
+            value=int(node.rebalancer.paused),
+        )
         yield CounterMetricFamily(
             "thousand_cluster_nodes_declared_dead",
             "Other nodes this node declared dead (lock gone or lease run out).",

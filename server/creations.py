@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from server.errors import ErrorReason, ServiceError
 from server.games import adapter_for_rules
+from server.identity.values import Privacy
 from server.time_control import TimeControl
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class Creation:
     time_control: TimeControl | None
     request_id: str
     client: str
+    privacy: Privacy | None = None
+    """A private table's settings (stored with the table, in its config)."""
 
     def digest(self) -> str:
         return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)

@@ -17,7 +17,9 @@ from server.time_control import duration
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
+    from server.identity.values import Privacy
     from server.table_core import TableCore
+    from server.table_state import SeatState
 
 
 def describe(table: TableCore) -> pb.Table:
@@ -39,6 +41,8 @@ def describe(table: TableCore) -> pb.Table:
                 taken_over=s.taken_over or s.forfeited,
                 forfeited=s.forfeited,
                 bank_remaining=duration(s.bank) if clocked else None,
+                player_id=s.player_id,
+                takeover_reason=_takeover_reason(s),
             )
             for i, s in enumerate(table.seats)
         ],
@@ -52,6 +56,24 @@ def describe(table: TableCore) -> pb.Table:
         endpoint=table.endpoints[0],
         web_endpoint=table.endpoints[1],
     )
+
+
+def _takeover_reason(seat: SeatState) -> pb.TakeoverReason.ValueType:
+    if seat.handed_over:
+        return pb.TAKEOVER_REASON_OPERATOR_HANDOVER
+    if seat.taken_over or seat.forfeited:
+        return pb.TAKEOVER_REASON_TIMEOUT
+    return pb.TAKEOVER_REASON_UNSPECIFIED
+
+
+def private(table: pb.Table, privacy: Privacy) -> pb.Table:
+    """The table's description with what its privacy adds (Table.unlisted, invite_required, reserved_for);
+    never the invite code or its hash."""
+    table.unlisted = privacy.unlisted
+    table.invite_required = bool(privacy.invite_hash)
+    for seat in table.seats:
+        seat.reserved_for = privacy.reservations.get(seat.seat, "")
+    return table
 
 
 def status(table: TableCore) -> pb.TableStatus.ValueType:

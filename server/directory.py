@@ -24,7 +24,7 @@ from typing import Any, Final
 import psycopg
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from server.cluster_db import LIVE_OWNER, ClusterDatabase
+from server.cluster_db import LIVE_OWNER, PAUSED, REBALANCING_KEY, ClusterDatabase
 from server.creations import check_same_request
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
@@ -213,6 +213,14 @@ class ClusterDirectory:
             {},
         )
         return {str(node_id): int(count) for node_id, count in rows}
+
+    async def rebalancing_paused(self) -> bool:
+        """Whether an operator paused rebalancing in the whole cluster (:data:`server.cluster_db.PAUSED`)."""
+        rows = await self._rows(
+            f"SELECT value = %(paused)s FROM {SCHEMA}.meta WHERE key = %(key)s",
+            {"paused": PAUSED, "key": REBALANCING_KEY},
+        )
+        return bool(rows and rows[0][0])
 
     async def least_loaded(self) -> tuple[str, str, str, int, int] | None:
         """The live node with the fewest unfinished tables, when placing a table there beats keeping it here

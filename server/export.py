@@ -10,7 +10,7 @@ happened, in words a reader can check:
   "rules": { every field of the game's rules (engine.Rules, BlagogoRules) by name, enums by value },
   "seed": "123", "seeded": false, "first_dealer": 0,
   "fair": {"scheme": "thousand.fair.v1", "commitment": "…", "secret": "…", "deal_seeds": [["…", "", "…"], …]},
-  "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann"}, …],
+  "seats": [{"seat": 0, "kind": "open" | "bot", "strategy": "", "player_name": "ann", "player_id": "…"}, …],
   "actions": [{"seat": 1, "action": {"kind": "bid", "value": 105}}, …],
   "events": [{"sequence": 1, "type": "SeatTaken", …}, …],
   "finished": true, "stopped": {"reason": "move_limit", "message": "…"}, "winner": 2,
@@ -18,6 +18,8 @@ happened, in words a reader can check:
 }
 ```
 
+A seat's ``player_id`` is there only when a player sits in it (joined with a player's credential, or
+claimed the seat since): PlayerService's id, not a secret.
 ``game`` names the game (a record without it is Thousand's: they were written before 1000 Blagogo).
 ``seeded`` says whether the creator chose ``seed`` (then the deals follow from it). ``fair``, for a table that
 is not seeded, holds the table's secret and, for each deal in order, the seats' seeds it was dealt from
@@ -61,7 +63,8 @@ from server.games import AnyAdapter, EngineGame, adapter_for_action, adapter_for
 from server.rendering import seen_by
 from server.store import DEFAULT_GAME, StoredTable
 from server.store_select import is_postgres, open_store
-from server.table import Table
+from server.table_changes import step_of
+from server.table_core import TableCore
 from server.table_state import SeatEvent, SeatState, TableStoppedEvent, seat_event_proto
 
 FORMAT: Final = "thousand.game-record/1"
@@ -70,9 +73,10 @@ WITHHELD: Final = ("seed", "fair.secret", "fair.deal_seeds", "hidden cards in ev
 
 
 def record_of(stored: StoredTable) -> dict[str, Any]:
-    """The game record of a stored table, finished or not, rebuilt by the table's own replay."""
+    """The game record of a stored table, finished or not, rebuilt by the table's core alone (pure: no
+    lock, streams, clock or bots): its stored steps applied again, as a live table applied them."""
     adapter = adapter_for_name(stored.config.game)
-    table: Table = Table(
+    table = TableCore(
         stored.table_id,
         serial=stored.serial,
         adapter=adapter,
@@ -85,7 +89,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         seeded=stored.config.seeded,
         secret=stored.config.secret,
     )
-    table.replay(stored.records)
+    table.replay(step_of(r, adapter.action_from_bytes) for r in stored.records)
     if not table.finished:
         return _unfinished_record(stored, table)
     game: EngineGame = table.game
@@ -115,7 +119,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
     }
 
 
-def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
+def _heading(stored: StoredTable, table: TableCore) -> dict[str, Any]:
     """What every record starts with: its format, the game, the table and its rules."""
     return {
         "format": FORMAT,
@@ -126,7 +130,7 @@ def _heading(stored: StoredTable, table: Table) -> dict[str, Any]:
     }
 
 
-def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
+def _unfinished_record(stored: StoredTable, table: TableCore) -> dict[str, Any]:
     """A game still in play as anyone watching it may see it: nothing that tells a coming card."""
     adapter = table.adapter
     fair = table.game.fair
@@ -148,19 +152,20 @@ def _unfinished_record(stored: StoredTable, table: Table) -> dict[str, Any]:
     }
 
 
-def _seats_json(table: Table) -> list[dict[str, Any]]:
+def _seats_json(table: TableCore) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat,
             "kind": "bot" if state.bot else "open",
             "strategy": state.strategy,
             "player_name": state.strategy if state.bot else state.player_name,
+            **({"player_id": state.player_id} if state.player_id else {}),
         }
         for seat, state in enumerate(table.seats)
     ]
 
 
-def _stop_message(table: Table) -> str:
+def _stop_message(table: TableCore) -> str:
     """What the server said when it stopped the table: its last event says it."""
     last = table.log[-1] if table.log else None
     return last.message if isinstance(last, TableStoppedEvent) else ""
@@ -192,7 +197,7 @@ def replay(record: dict[str, Any]) -> EngineGame:
 
     deal()
     for entry in record["actions"]:
-        adapter.apply(game, entry["seat"], adapter.action_from_json(entry["action"]))
+        game.apply(entry["seat"], adapter.action_from_json(entry["action"]))
         deal()
     return game
 

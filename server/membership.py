@@ -62,6 +62,12 @@ def lease_clock() -> float:
     return time.clock_gettime(boottime) if boottime is not None else time.monotonic()
 
 
+WEB_ENDPOINTS: Final = (
+    f"(SELECT array_agg(web_endpoint) FROM {SCHEMA}.nodes WHERE web_endpoint <> '' AND state = 'active'),"
+    f" (SELECT array_agg(web_endpoint) FROM {SCHEMA}.nodes WHERE web_endpoint <> '')"
+)
+"""SQL: the web endpoints of the active nodes, and of every node the cluster has had (two arrays, NULL for
+none): read with each heartbeat, in its round trip."""
 log = get_logger("thousand.cluster")
 
 
@@ -244,14 +250,14 @@ class Membership:
         """One heartbeat; DEAD or SUPERSEDED when the database no longer counts this generation in."""
         db = self._connection()
         sent = lease_clock()
-        row = db.execute(
+        row = db.execute(  # one round trip: the web endpoints come back with the heartbeat
             f"UPDATE {SCHEMA}.nodes SET heartbeat = now() WHERE node_id = %s AND generation = %s"
-            " AND state = 'active' RETURNING 1",
+            f" AND state = 'active' RETURNING {WEB_ENDPOINTS}",
             (self.node_id, self.generation),
         ).fetchone()
         if row is not None:
             self._accepted(sent)
-            self._read_web_endpoints(db)
+            self._note_web_endpoints(row)
             return None
         current = db.execute(
             f"SELECT generation FROM {SCHEMA}.nodes WHERE node_id = %s", (self.node_id,)
@@ -269,11 +275,15 @@ class Membership:
         self.fence = sent + FENCE_FRACTION * self.lease_seconds
 
     def _read_web_endpoints(self, db: psycopg.Connection[Any]) -> None:
-        rows = db.execute(
-            f"SELECT web_endpoint, state = 'active' FROM {SCHEMA}.nodes WHERE web_endpoint <> ''"
-        ).fetchall()
-        self.web_endpoints = frozenset(str(endpoint) for endpoint, active in rows if active)
-        self.page_endpoints = frozenset(str(endpoint) for endpoint, _ in rows)
+        row = db.execute(f"SELECT {WEB_ENDPOINTS}").fetchone()
+        assert row is not None
+        self._note_web_endpoints(row)
+
+    def _note_web_endpoints(self, row: tuple[Any, ...]) -> None:
+        """A row of :data:`WEB_ENDPOINTS`: the active nodes' web endpoints, and every node's."""
+        active, every = row[0] or [], row[1] or []
+        self.web_endpoints = frozenset(str(endpoint) for endpoint in active)
+        self.page_endpoints = frozenset(str(endpoint) for endpoint in every)
 
     def _tell(self, lost: str) -> None:
         if self._loop is not None:

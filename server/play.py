@@ -149,6 +149,7 @@ class _Actions:
     """The client's side of one Play stream: its actions, applied one at a time in the order sent."""
 
     __slots__ = (
+        "_limit_key",
         "_room",
         "_unsent",
         "acting",
@@ -187,6 +188,8 @@ class _Actions:
         self._room = asyncio.Event()
         """Set while fewer than MAX_UNSENT_RESULTS results wait: the reader may take the next action."""
         self._room.set()
+        self._limit_key: str | None = None
+        """The rate limiter's key of the stream's actions (:meth:`TableService.limit_key`), made once."""
 
     def sent(self) -> None:
         """One result was handed to gRPC."""
@@ -241,7 +244,9 @@ class _Actions:
             self.service.registry.telemetry.action_rejected(*requested_kind(sent.action), error.reason.value)
             return refused(sent.request_id, error)
         try:
-            self.service.limit("SubmitAction", client_of(self.context), self.token)
+            if self._limit_key is None:  # whose budget the stream's actions spend: the same for the call
+                self._limit_key = self.service.limit_key(client_of(self.context), self.token)
+            self.service.limit_as("SubmitAction", self._limit_key)
             last_seen = sent.last_seen_sequence if sent.HasField("last_seen_sequence") else None
             sequence = await self.service.act(
                 self.table, self.token, sent.request_id, last_seen, sent.action, player=self.player

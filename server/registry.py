@@ -11,12 +11,14 @@ import base64
 import binascii
 import secrets
 import time
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from engine.seeds import SECRET_BYTES
 from server.creations import CREATE_REQUEST_WINDOW, CreateRequests, Creation, SeatSpec
 from server.errors import ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name, adapter_for_rules
+from server.identity.values import Privacy
 from server.logs import get_logger
 from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
@@ -99,6 +101,8 @@ class Registry:
         """Stored tables ``restore`` did not rebuild: finished longer ago than the idle time, or expired."""
         self._requests = CreateRequests()
         """This node's recent CreateTable request_ids: a retry gets the table its request made."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Given to every table it holds (Table.on_finish): the players' history keeps their results."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
 
@@ -148,6 +152,7 @@ class Registry:
             stalls=self.stalls,
             seeded=config.seeded,
             secret=config.secret,
+            privacy=config.privacy,
         )
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
             self._requests.remember(
@@ -159,6 +164,7 @@ class Registry:
             self.store.mark_finished(table.table_id, now)
         table.telemetry = self.telemetry  # rebuilt quietly; reported on from now on
         self.telemetry.table_restored(table)
+        table.on_finish = self.on_finish
         self._tables[table.table_id] = table
         self._holders[table.table_id] = Holding(config.creator, all(s.bot for s in seats))
         self._serial = max(self._serial, stored.serial)
@@ -190,6 +196,7 @@ class Registry:
         *,
         request_id: str = "",
         client: str = "",
+        privacy: Privacy | None = None,
     ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
@@ -198,7 +205,7 @@ class Registry:
         table that request created (or is creating) is returned instead: the client's retry after a lost
         reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
-        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client)
+        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client, privacy)
         if not request_id:
             return await self._create(new, "")
         digest = new.digest()
@@ -262,6 +269,7 @@ class Registry:
                 seeded=seeded,
                 secret=secret,
                 creator=new.client,
+                privacy=new.privacy,
             )
             self._creating.append(holding)
             try:
@@ -291,7 +299,9 @@ class Registry:
             stalls=self.stalls,
             seeded=seeded,
             secret=secret,
+            privacy=new.privacy,
         )
+        table.on_finish = self.on_finish
         self._tables[table_id] = table
         self._holders[table_id] = holding
         return table

@@ -36,7 +36,6 @@ _RESPONSE_EVENT: Final = field_number(pb.StreamEventsResponse, "event")
 _RESPONSE_TURN: Final = field_number(pb.StreamEventsResponse, "turn")
 _RESPONSE_MORE_EVENTS: Final = field_number(pb.StreamEventsResponse, "more_events")
 _TURN_SEAT: Final = field_number(pb.Turn, "seat")
-_TURN_LEGAL_ACTIONS: Final = field_number(pb.Turn, "legal_actions")
 _TURN_DEADLINE: Final = field_number(pb.Turn, "deadline")
 _TURN_VIEW: Final = field_number(pb.Turn, "view")
 _TURN_BANK_REMAINING: Final = field_number(pb.Turn, "bank_remaining")
@@ -140,14 +139,14 @@ def event_bytes(adapter: AnyAdapter, seen: TableEvent[Any]) -> bytes:
     """A serialized ``Event`` of an event already filtered by :func:`seen_by`."""
     if isinstance(seen, SeatEvent):
         return seat_event_proto(seen).SerializeToString()
-    return adapter.event_message(seen).SerializeToString()
+    return adapter.event_bytes(seen)
 
 
 def turn_bytes(core: TableCore, clock: TurnClock, audience: int | None) -> bytes:
     """A serialized ``Turn``: whose turn it is and, on that seat's own stream, its actions and view.
 
     Written field by field in field-number order (see :mod:`server.protobuf_wire`): the legal actions come
-    from the adapter already serialized (Thousand's are cached per action), and the view is serialized once.
+    from the adapter already serialized (Thousand's fields kept per action), and the view serialized once.
     """
     seat = core.to_act
     if seat is None:
@@ -157,10 +156,7 @@ def turn_bytes(core: TableCore, clock: TurnClock, audience: int | None) -> bytes
     adapter = core.adapter
     parts = [wire.int_field(_TURN_SEAT, seat)]
     if own:
-        parts.extend(
-            wire.message_field(_TURN_LEGAL_ACTIONS, adapter.action_bytes(a))
-            for a in adapter.turn_actions(core.game, seat)
-        )
+        parts.append(adapter.turn_actions_bytes(core.game, seat))
     if timed:
         deadline = Timestamp()
         deadline.FromNanoseconds(int(clock.deadline_wall * 1e9))

@@ -135,9 +135,18 @@ class TableService:
         """RATE_LIMITED when this client made too many ``method`` calls: by seat token, else by ``client``
         (:func:`server.requests.client_of`, or a web gateway's own name for its caller's address).
         ``cost``: how many calls this one counts as (a resume counts its history)."""
+        if self.limiter.enabled:
+            self.limit_as(method, self.limit_key(client, token), cost)
+
+    @staticmethod
+    def limit_key(client: str, token: str | None) -> str:
+        """Whose budget a call spends: its seat token's, else its client's (a Play stream keeps its own)."""
+        return f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
+
+    def limit_as(self, method: str, key: str, cost: float = 1.0) -> None:
+        """:meth:`limit` by a :meth:`limit_key` the caller kept."""
         if not self.limiter.enabled:
             return
-        key = f"token:{hash_token(token).hex()}" if token else f"peer:{client}"
         try:
             self.limiter.check(f"{method}:{key}", method, cost)
         except ServiceError:
@@ -179,7 +188,14 @@ class TableService:
             if earlier is not None:
                 return pb.CreateTableResponse(table=await self._described(earlier))
         table = await self.registry.create(
-            rules, seats, seed, first_dealer, time_control, request_id=request.request_id, client=client
+            rules,
+            seats,
+            seed,
+            first_dealer,
+            time_control,
+            request_id=request.request_id,
+            client=client,
+            privacy=privacy,  # stored with the table: private from its first moment
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             placed = await directory.place(table)
@@ -229,7 +245,7 @@ class TableService:
         gate = (
             None
             if self.access is None
-            else await self.access.gate(table.table_id, player, request.invite_code)
+            else await self.access.gate(table.table_id, player, request.invite_code, table.privacy)
         )
         if len(request.player_name) > MAX_NAME_LENGTH:
             raise ServiceError(
@@ -260,11 +276,16 @@ class TableService:
             )
         async with table.lock:
             wanted = request.seat if request.HasField("seat") else None
-            if gate is not None and (chosen is None or table.seat_holding(chosen) is None):
+            player_id = player.player_id if player is not None else ""
+            retry = chosen is not None and table.seat_holding(chosen) is not None
+            # A player who sits here already is told so (ALREADY_SEATED, by the table), not asked for one.
+            if gate is not None and not retry and table.seat_of_player_id(player_id) is None:
                 wanted = gate.seat(table.describe(), wanted)  # SEAT_RESERVED, INVITE_INVALID
             # A player who sends no name sits as their display name (docs/protocol.md "Players").
             name = request.player_name or (player.display_name if player is not None else "")
-            seat, token = await table.join(wanted, name, chosen, client_seed=request.client_seed)
+            seat, token = await table.join(
+                wanted, name, chosen, client_seed=request.client_seed, player_id=player_id
+            )
             described = table.describe()
         table.ensure_bots_running()
         if self.access is not None:
@@ -382,16 +403,17 @@ class TableService:
         hashes = await self.player_seats(table.table_id, token, player)
         async with table.lock:
             seat = self.seat_of(table, token, hashes)
-            with tracing.span(
-                "table.action",
-                {
+            if not tracing.enabled():  # the attributes are not even made
+                sequence = await table.submit(seat, request_id, last_seen, action)
+            else:
+                attributes: dict[str, str | int] = {
                     "thousand.table_id": table.table_id,
                     "thousand.game": game_label(table),
                     "thousand.seat": seat,
                     "thousand.action": action_kind(table, action),
-                },
-            ):
-                sequence = await table.submit(seat, request_id, last_seen, action)
+                }
+                with tracing.span("table.action", attributes):
+                    sequence = await table.submit(seat, request_id, last_seen, action)
         table.ensure_bots_running()
         return sequence
 

@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from server import tracing
+from server.identity.values import Privacy
 from server.logs import get_logger
+from server.store_recovery import Recovery
 from server.time_control import TimeControl
 
 DEFAULT_GAME: Final = "thousand"
@@ -75,6 +77,11 @@ class TableConfig:
     creator: str = ""
     """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
     counts in its creator's quotas after a restart, or on the node that took it over."""
+    privacy: Privacy | None = None
+    """A private table's settings (unlisted, the invite code's hash, reserved seats, the creating player),
+    stored with the table itself, so that it is private from its first moment, on every node and after a
+    restart. None (absent from the JSON): a public table, or one made before they were stored here (its
+    settings are in the players' store alone)."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -96,6 +103,13 @@ class TableConfig:
             raw["secret"] = self.secret.hex()
         if self.creator:
             raw["creator"] = self.creator
+        if self.privacy is not None:
+            raw["privacy"] = {
+                "unlisted": self.privacy.unlisted,
+                "invite_hash": self.privacy.invite_hash.hex(),
+                "reservations": {str(seat): p for seat, p in sorted(self.privacy.reservations.items())},
+                "creator": self.privacy.creator,
+            }
         return json.dumps(raw)
 
     @staticmethod
@@ -113,7 +127,22 @@ class TableConfig:
             seeded=bool(raw.get("seeded", False)),
             secret=bytes.fromhex(raw.get("secret", "")),
             creator=str(raw.get("creator", "")),
+            privacy=_privacy(raw.get("privacy")),
         )
+
+
+def _privacy(raw: dict[str, object] | None) -> Privacy | None:
+    if raw is None:
+        return None
+    reservations = raw.get("reservations", {})
+    assert isinstance(reservations, dict)
+    return Privacy(
+        "",
+        unlisted=bool(raw.get("unlisted", False)),
+        invite_hash=bytes.fromhex(str(raw.get("invite_hash", ""))),
+        reservations={int(seat): str(player) for seat, player in reservations.items()},
+        creator=str(raw.get("creator", "")),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +151,10 @@ class Record:
     before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
     turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
-    it), or "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8)."""
+    it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), "player"
+    (the seat's player, text: the player id; stored with a join made with a player's credential, or after a
+    claim) or "handover" (an operator gave the seat to a bot for good; text: the operator, data: the reason,
+    UTF-8)."""
 
     kind: str
     seat: int
@@ -210,6 +242,7 @@ class Store(ABC):
         """Time the committed transactions took in all (``commits`` of them): the store's latency."""
         self.failures = 0
         """Transactions that failed (and were rolled back)."""
+        self._recovery = Recovery(self.reachable)
 
     # ------------------------------------------------------------------ what each store does
 
@@ -251,7 +284,24 @@ class Store(ABC):
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
 
+    @abstractmethod
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        """The finish time of each of these tables that is stored (None: still playing, or its end not
+        noted), in one query, without their records (a player's history reads only what finished)."""
+
+    def reachable(self) -> bool:
+        """Whether the database accepts a connection now (blocking: call it off the event loop). A file is
+        always there; a database server may be restarting, recovering or failing over."""
+        return True
+
     # ------------------------------------------------------------------ the interface
+
+    async def wait_to_retry(self, pause: float) -> None:
+        """Wait ``pause`` before trying again a change the store could not commit, or less: until the
+        database, found unreachable meanwhile, accepts connections again (:class:`Recovery`). So the
+        tables waiting on their own (the bots' moves) play on within a probe of PostgreSQL's return instead
+        of at the end of a pause that doubled during the outage."""
+        await self._recovery.wait(pause)
 
     @property
     def queued(self) -> int:

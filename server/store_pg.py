@@ -189,6 +189,15 @@ class PostgresStore(Store):
             self._db = connect(self.url)
         return self._db
 
+    def reachable(self) -> bool:
+        """Whether PostgreSQL accepts a new connection now (one of its own, closed at once: the writer's
+        may be mid-transaction)."""
+        try:
+            connect(self.url).close()
+        except psycopg.Error:
+            return False
+        return True
+
     # ------------------------------------------------------------------ writing
 
     def _write_batch(self, writes: Sequence[Write]) -> None:
@@ -326,19 +335,22 @@ class PostgresStore(Store):
                 yield stored
 
     def get_many(self, table_ids: Sequence[str]) -> dict[str, StoredTable]:
-        """Several tables at once, by id (a takeover's: two queries for all of them, not two each)."""
-        rows = self._query(
-            f"SELECT table_id, serial, create_time, config, finish_time FROM {SCHEMA}.tables"
-            " WHERE table_id = ANY(%s)",
-            (list(table_ids),),
-        )
-        records: dict[str, list[Record]] = {str(row[0]): [] for row in rows}
-        for table_id, kind, seat, text, data in self._query(
-            f"SELECT table_id, kind, seat, text, data FROM {SCHEMA}.records WHERE table_id = ANY(%s)"
-            " ORDER BY table_id, number",
-            (list(table_ids),),
-        ):
-            records[table_id].append(Record(kind, int(seat), text, bytes(data or b"")))
+        """Several tables at once, by id (a takeover's: two queries for all of them, not two each), on a
+        connection of their own: not the writer's, whose commits of this node's other tables would wait
+        behind a large read."""
+        with connect(self.url) as db:
+            rows = db.execute(
+                f"SELECT table_id, serial, create_time, config, finish_time FROM {SCHEMA}.tables"
+                " WHERE table_id = ANY(%s)",
+                (list(table_ids),),
+            ).fetchall()
+            records: dict[str, list[Record]] = {str(row[0]): [] for row in rows}
+            for table_id, kind, seat, text, data in db.execute(
+                f"SELECT table_id, kind, seat, text, data FROM {SCHEMA}.records WHERE table_id = ANY(%s)"
+                " ORDER BY table_id, number",
+                (list(table_ids),),
+            ):
+                records[table_id].append(Record(kind, int(seat), text, bytes(data or b"")))
         return {
             str(table_id): StoredTable(
                 table_id,
@@ -350,6 +362,14 @@ class PostgresStore(Store):
             )
             for table_id, serial, create_time, config, finish_time in rows
         }
+
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        if not table_ids:
+            return {}
+        rows = self._query(
+            f"SELECT table_id, finish_time FROM {SCHEMA}.tables WHERE table_id = ANY(%s)", (list(table_ids),)
+        )
+        return {str(table_id): None if finished is None else float(finished) for table_id, finished in rows}
 
     def get(self, table_id: str) -> StoredTable | None:
         rows = self._query(

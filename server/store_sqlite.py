@@ -135,6 +135,17 @@ class SqliteStore(Store):
         finished = None if finish_time is None else float(finish_time)
         return StoredTable(table_id, serial, create_time, config, records, finished)
 
+    def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
+        ids = sorted(set(table_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT table_id, finish_time FROM tables WHERE table_id IN ({marks})", ids
+            ).fetchall()
+        return {str(table_id): None if finished is None else float(finished) for table_id, finished in rows}
+
     def get(self, table_id: str) -> StoredTable | None:
         with self._lock:
             row = self._db.execute(

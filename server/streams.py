@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from server.errors import ErrorReason, ServiceError
 from server.rendering import Rendering, history, response, snapshot, turn_bytes
 from server.table_changes import Published
-from server.table_state import SeatReleasedEvent, TableStoppedEvent
+from server.table_state import SeatReleasedEvent, SeatTakenOverEvent, TableStoppedEvent
 
 if TYPE_CHECKING:
     from server.table_core import TableCore
@@ -179,7 +179,9 @@ class Streams:
                 if ended:
                     subscriber.offer(END)
         for event in events:
-            if isinstance(event, SeatReleasedEvent):
+            if isinstance(event, SeatReleasedEvent) or (
+                isinstance(event, SeatTakenOverEvent) and event.handed_over
+            ):
                 self.end_seat(event.seat)
 
     def open(

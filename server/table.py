@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Any
@@ -29,6 +30,7 @@ from server import description, tracing
 from server.bots import Bots
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter
+from server.identity.values import Privacy
 from server.logs import bind_request, get_logger
 from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
 from server.stalls import StallWatch
@@ -38,7 +40,9 @@ from server.table_changes import (
     Act,
     BotMove,
     Change,
+    Claim,
     Command,
+    HandOver,
     Join,
     Leave,
     Published,
@@ -78,6 +82,7 @@ class Table:
         stalls: StallWatch | None = None,
         seeded: bool = False,
         secret: bytes = b"",
+        privacy: Privacy | None = None,
     ) -> None:
         self.core = TableCore(
             table_id,
@@ -93,6 +98,9 @@ class Table:
             secret=secret,
         )
         self.table_id = table_id
+        self.privacy = None if privacy is None else dataclasses.replace(privacy, table_id=table_id)
+        """A private table's settings, from its stored config (None: public, or settings kept only in the
+        players' store, for a table made before they were stored with it)."""
         self.serial = serial
         self.adapter = adapter
         self.telemetry = telemetry if telemetry is not None else Telemetry(quiet=True)
@@ -106,6 +114,8 @@ class Table:
         """Called after every change (not on replay): a cluster node publishes the table's summary."""
         self.on_lost: Callable[[], None] | None = None
         """Called when the store refused a write because another node owns the table now."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Called once its game ends here (not on replay): the players' history keeps its seats' results."""
         self.streams = Streams()
         self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
         self.bots = Bots(adapter, seed, self.core.seats)
@@ -182,6 +192,16 @@ class Table:
     def open_seats(self) -> int:
         return self.core.open_seats()
 
+    def person_playing(self) -> bool:
+        """A person (a client's seat, not a server-run bot) must act now and is there for it: their seat's
+        stream is open, or a turn clock times them. Moving the table then would refuse their action while
+        it moves, and start their clock afresh at the new owner (:mod:`server.rebalancing`)."""
+        core = self.core
+        seat = core.to_act
+        if seat is None or core.seats[seat].played_by_bot:
+            return False
+        return core.time_control is not None or any(s.audience == seat for s in self.streams.subscribers)
+
     def played_by_bots_only(self) -> bool:
         """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
         return all(s.played_by_bot for s in self.core.seats)
@@ -190,8 +210,10 @@ class Table:
         return description.status(self.core)
 
     def describe(self) -> pb.Table:
-        """The table as the contract's Table message (:func:`server.description.describe`)."""
-        return description.describe(self.core)
+        """The table as the contract's Table message (:func:`server.description.describe`), with what its
+        privacy adds (Table.unlisted, invite_required, Seat.reserved_for)."""
+        described = description.describe(self.core)
+        return described if self.privacy is None else description.private(described, self.privacy)
 
     def authenticate(self, token: str | None) -> int:
         """The seat whose token this is; SEAT_TOKEN_INVALID, the same way whatever is wrong, otherwise."""
@@ -217,6 +239,12 @@ class Table:
         bind_request(seat=found)
         return found
 
+    def seat_of_player_id(self, player_id: str) -> int | None:
+        """The seat the player sits in here (the table's own log says so), None when none ("": None)."""
+        if not player_id:
+            return None
+        return next((i for i, s in enumerate(self.core.seats) if s.player_id == player_id), None)
+
     def seat_holding(self, token: str) -> int | None:
         """The seat this token holds, if any (:func:`server.table_state.seat_holding`)."""
         return self.core.seat_holding(token)
@@ -228,7 +256,8 @@ class Table:
         whatever steps it made. The caller then wakes the bots (:meth:`ensure_bots_running`)."""
         change = self.core.decide(command)
         if change.steps:
-            await self._store(change.records)
+            if self.store is not None:  # a table without a store writes no records
+                await self._store(change.records)
             self._make(change)
         if change.refusal is not None:
             raise change.refusal
@@ -269,12 +298,15 @@ class Table:
         for published in core.apply(change):
             self.last_activity = time.monotonic()
             self.clock.update(published.frame, self._timer_fired)
-            attributes: dict[str, str | int] = {
-                "thousand.table_id": self.table_id,
-                "thousand.events": len(published.events),
-            }
-            with tracing.span("table.publish", attributes):
+            if not tracing.enabled():  # the span's attributes are not even made
                 self.streams.publish(core, self.clock, published)
+            else:
+                attributes: dict[str, str | int] = {
+                    "thousand.table_id": self.table_id,
+                    "thousand.events": len(published.events),
+                }
+                with tracing.span("table.publish", attributes):
+                    self.streams.publish(core, self.clock, published)
             self._follow(published)
             if self.on_change is not None:
                 self.on_change()
@@ -283,6 +315,8 @@ class Table:
         if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
+            if self.on_finish is not None:
+                self.on_finish(self)
             if core.stopped is not None:
                 self.telemetry.table_stopped(self, core.stopped, _stop_message(core.log))
 
@@ -294,16 +328,40 @@ class Table:
     # ------------------------------------------------------------------ commands (caller holds the lock)
 
     async def join(
-        self, seat: int | None, player_name: str, token: str | None = None, *, client_seed: str = ""
+        self,
+        seat: int | None,
+        player_name: str,
+        token: str | None = None,
+        *,
+        client_seed: str = "",
+        player_id: str = "",
     ) -> tuple[int, str]:
         """Take a seat; ``token``: the client's own seat token, else one is drawn; ``client_seed``: the
-        player's seed for a fair table's deals from now on (ignored when seeded). A seat that already holds
-        ``token`` is returned as it is: the client's retry of a join whose reply it lost."""
+        player's seed for a fair table's deals from now on (ignored when seeded); ``player_id``: the player
+        joining with their credential (stored with the join; ALREADY_SEATED when they sit here already). A
+        seat that already holds ``token`` is returned as it is: the client's retry of a join whose reply it
+        lost."""
         token = token if token is not None else new_token()
-        change = await self.run(Join(seat, player_name, token, hash_token(token), client_seed))
+        seat = await self.join_hashed(
+            seat, player_name, hash_token(token), client_seed=client_seed, player_id=player_id
+        )
+        return seat, token
+
+    async def join_hashed(
+        self,
+        seat: int | None,
+        player_name: str,
+        token_hash: bytes,
+        *,
+        client_seed: str = "",
+        player_id: str = "",
+    ) -> int:
+        """Take a seat for the token whose hash is ``token_hash`` (a quick-play match, which keeps only
+        hashes); as :meth:`join`, a seat that already holds it is returned as it is."""
+        change = await self.run(Join(seat, player_name, "", token_hash, client_seed, player_id))
         assert change.seat is not None
         bind_request(seat=change.seat)
-        return change.seat, token
+        return change.seat
 
     async def leave(self, seat: int) -> None:
         """Give a seat up; its streams end (T-33: whoever gave the seat up sees nothing more of it)."""
@@ -324,6 +382,15 @@ class Table:
             return change.sequence
         self.telemetry.action_applied(self, action, time.perf_counter() - applied)
         return self.sequence
+
+    async def claim(self, seat: int, player_id: str) -> None:
+        """The seat is the player's from now on (ClaimSeats): stored in the table's log."""
+        await self.run(Claim(seat, player_id))
+
+    async def hand_over(self, seat: int, operator: str, reason: str) -> None:
+        """An operator gives the seat to the server's bot for the rest of the game: stored with who did it
+        and why; the seat's player loses it (token and streams), and nobody can take it back."""
+        await self.run(HandOver(seat, operator, reason))
 
     async def stop(self, reason: StopReason, message: str) -> None:
         """End the table before its game did: stored, then TableStopped, the streams end and no action is
@@ -357,7 +424,8 @@ class Table:
     async def _play_bots(self) -> None:
         """Move the bots, one move at a time under the lock, while a server-run bot must act. Each step (the
         move; applying it once stored) waits for its turn from the pacer (:mod:`server.pacing`); a move
-        the store cannot commit is decided again after a pause, the pause doubling up to a bound."""
+        the store cannot commit is decided again after a pause, the pause doubling up to a bound (cut short
+        when the database comes back from an outage)."""
         retry = bot_pauses.STORE_RETRY_SECONDS
         while True:
             pace = self._bot_pace()
@@ -380,12 +448,20 @@ class Table:
                 else:
                     failed = False
             if failed:
-                await asyncio.sleep(retry)
+                await self._wait_to_retry(retry)
                 retry = min(retry * 2, bot_pauses.STORE_RETRY_MAX_SECONDS)
             else:
                 retry = bot_pauses.STORE_RETRY_SECONDS
                 if kind == BOTS_ONLY and self.pacer.move_delay > 0:
                     await asyncio.sleep(self.pacer.move_delay)
+
+    async def _wait_to_retry(self, pause: float) -> None:
+        """The pause before a bot's move the store could not commit is decided again: shorter when the
+        database comes back meanwhile (:meth:`server.store.Store.wait_to_retry`)."""
+        if self.store is None:
+            await asyncio.sleep(pause)
+        else:
+            await self.store.wait_to_retry(pause)
 
     async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
         """One move of a server-run bot (caller holds the lock): a searching bot thinks in a worker thread,
@@ -407,7 +483,8 @@ class Table:
         change = core.decide(BotMove(seat, action))
         if change.refusal is not None:
             raise change.refusal
-        await self._store(change.records)
+        if self.store is not None:
+            await self._store(change.records)
         await self.pacer.turn_after_commit(kind)
         applied = time.perf_counter()
         self._make(change)

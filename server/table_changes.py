@@ -26,13 +26,16 @@ from server.time_control import TimeoutPolicy
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``)."""
+    """Take a seat (``seat`` None: the first free one) with ``token`` (its hash: ``token_hash``; the token
+    is "" when only its hash is known: a quick-play match); ``player_id``: the player joining with their
+    credential ("" when anonymous)."""
 
     seat: int | None
     player_name: str
     token: str
     token_hash: bytes
     client_seed: str = ""
+    player_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,24 @@ class Stop:
     message: str
 
 
-Command: TypeAlias = Join | Leave | Reclaim | Act | BotMove | TimeOut | Stop
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The seat ``token_hash`` holds (or held) is ``player_id``'s from now on (PlayerService.ClaimSeats)."""
+
+    seat: int
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """An operator gives the seat to the server's bot for the rest of the game (HandSeatToBot)."""
+
+    seat: int
+    operator: str
+    reason: str
+
+
+Command: TypeAlias = Join | Leave | Reclaim | Act | BotMove | TimeOut | Stop | Claim | HandOver
 
 # ------------------------------------------------------------------------------------------- steps (stored)
 
@@ -105,6 +125,32 @@ class Joined:
     def record(self) -> Record:
         """The step as the store keeps it."""
         return Record("join", self.seat, self.player_name, self.token_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Owned:
+    """The seat's player is ``player_id``: stored with a join made with a player's credential, and by a claim
+    (the seat's player stays in the table's own log, so replays and exports know it)."""
+
+    seat: int
+    player_id: str
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("player", self.seat, self.player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class HandedOver:
+    """An operator gave the seat to the server's bot for good: its player loses it (token and all)."""
+
+    seat: int
+    operator: str
+    reason: str
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("handover", self.seat, self.operator, self.reason.encode())
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +216,9 @@ class Stopped:
         return Record("stop", -1, self.reason.value, self.message.encode())
 
 
-Step: TypeAlias = Seeded | Joined | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped
+Step: TypeAlias = (
+    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver
+)
 
 
 def record_of(step: Step) -> Record:
@@ -187,6 +235,10 @@ def step_of(record: Record, action_from_bytes: Any) -> Step:
             return Seeded(seat, record.text)
         case "join":
             return Joined(seat, record.text, record.data)
+        case "player":
+            return Owned(seat, record.text)
+        case "handover":
+            return HandedOver(seat, record.text, record.data.decode())
         case "leave":
             return Left(seat)
         case "action":

@@ -31,12 +31,16 @@ from server.table_changes import (
     BankCharged,
     BotMove,
     Change,
+    Claim,
     Command,
     Frame,
+    HandedOver,
+    HandOver,
     Join,
     Joined,
     Leave,
     Left,
+    Owned,
     Published,
     Reclaim,
     Reclaimed,
@@ -60,6 +64,7 @@ from server.table_state import (
     TableStoppedEvent,
     TurnTimedOutEvent,
     seat_holding,
+    seat_holding_hash,
 )
 from server.time_control import TimeControl, TimeoutPolicy
 
@@ -199,6 +204,30 @@ class TableCore:
                 return Change((TimedOut(seat, policy),))
             case Stop(reason, message):
                 return Change((Stopped(reason, message),))
+            case Claim(seat, player_id):
+                if self.seats[seat].player_id == player_id:
+                    return Change()
+                return Change((Owned(seat, player_id),))
+            case HandOver(seat, operator, reason):
+                return self._decide_handover(seat, operator, reason)
+
+    def _decide_handover(self, seat: int, operator: str, reason: str) -> Change:
+        if not 0 <= seat < len(self.seats):
+            return refuse(
+                ServiceError(ErrorReason.INVALID_ARGUMENT, f"the table has no seat {seat}", field="seat")
+            )
+        state = self.seats[seat]
+        if state.bot:
+            return refuse(ServiceError(ErrorReason.SEAT_NOT_OPEN, f"seat {seat} is a bot seat"))
+        if self.finished:
+            return refuse(ServiceError(ErrorReason.GAME_OVER, f"table {self.table_id} is finished already"))
+        if state.handed_over:
+            return refuse(ServiceError(ErrorReason.SEAT_FORFEITED, f"seat {seat} is a bot's already"))
+        if state.token_hash is None and not state.forfeited:
+            return refuse(
+                ServiceError(ErrorReason.INVALID_ARGUMENT, f"nobody sits in seat {seat}", field="seat")
+            )
+        return Change((HandedOver(seat, operator, reason),))
 
     def _decide_act(self, act: Act) -> Change:
         seat, request_id, action = act.seat, act.request_id, act.action
@@ -241,15 +270,25 @@ class TableCore:
     def _illegal(self, seat: int, action: Any) -> ServiceError | None:
         """Why ``seat`` may not take ``action`` now (the engine's specific reason); None: it may."""
         try:
-            self.adapter.check(self.game, seat, action)
+            self.game.validate(seat, action)  # exact for every action, listed or not (T-34, B-22)
         except ActionError as error:
             return from_action_error(error)
         return None
 
     def _decide_join(self, join: Join) -> Change:
-        held = self.seat_holding(join.token)
+        held = seat_holding_hash(self.seats, join.token_hash)
         if held is not None:  # the client's retry of a join whose reply it lost: no second seat
             return Change(seat=held)
+        if join.player_id:  # a player has one seat at a table: the second join is not a second seat
+            mine = [i for i, s in enumerate(self.seats) if s.player_id == join.player_id]
+            if mine:
+                return refuse(
+                    ServiceError(
+                        ErrorReason.ALREADY_SEATED,
+                        f"you sit in seat {mine[0]} of table {self.table_id} already",
+                        seat=str(mine[0]),
+                    )
+                )
         seat = join.seat
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.taken]
@@ -275,6 +314,8 @@ class TableCore:
         # The seed before the join: applied first, it is in place when the join starts the game and deals.
         steps: list[Step] = [Seeded(seat, seed)] if seed else []
         steps.append(Joined(seat, join.player_name, join.token_hash))
+        if join.player_id:
+            steps.append(Owned(seat, join.player_id))
         if state.taken_over:  # a player sitting down in a seat the bot took over plays it from now on
             steps.append(Reclaimed(seat))
         return Change(tuple(steps), seat=seat)
@@ -295,7 +336,7 @@ class TableCore:
 
     def _apply(self, step: Step) -> Iterator[Published]:
         if type(step) is Acted:  # nearly every step: without the match's pattern lookups
-            self.adapter.apply(self.game, step.seat, step.action)
+            self.game.apply(step.seat, step.action)  # the engine's own call: both games' Game.apply
             self.decisions += 1
             yield from self._advance()
             if step.request_id:
@@ -306,8 +347,21 @@ class TableCore:
                 self._set(seat, token_hash=token_hash, player_name=player_name)
                 yield self._log([SeatTakenEvent(seat, player_name, False)])
                 yield from self._start_if_full()
+            case Owned(seat, player_id):
+                self._set(seat, player_id=player_id)
+            case HandedOver(seat):
+                self._set(
+                    seat,
+                    token_hash=None,
+                    player_id="",
+                    taken_over=True,
+                    forfeited=True,
+                    one_turn=False,
+                    handed_over=True,
+                )
+                yield self._log([SeatTakenOverEvent(seat, True, False, True)])
             case Left(seat):
-                self._set(seat, token_hash=None, player_name="")
+                self._set(seat, token_hash=None, player_name="", player_id="")
                 self._seed(seat, "")
                 yield self._log([SeatReleasedEvent(seat)])
             case Seeded(seat, seed):

@@ -42,6 +42,10 @@ class SeatState:
     again after the bot's move."""
     bank: float = 0.0
     """Seconds left in the seat's time bank (tables with a clock)."""
+    player_id: str = ""
+    """The player who sits there (joined with a player's credential, or claimed it); "" when anonymous."""
+    handed_over: bool = False
+    """An operator gave the seat to the server's bot (forfeited is set too: the bot plays it to the end)."""
 
     @property
     def taken(self) -> bool:
@@ -58,8 +62,13 @@ def hash_token(token: str) -> bytes:
 
 def seat_holding(seats: Sequence[SeatState], token: str) -> int | None:
     """The seat this token holds, if any; every seat's token hash is compared, in constant time."""
+    return seat_holding_hash(seats, hash_token(token))
+
+
+def seat_holding_hash(seats: Sequence[SeatState], given: bytes) -> int | None:
+    """The seat a token whose hash is ``given`` holds, if any (a quick-play match seats its players by the
+    hashes the queue keeps, never the tokens)."""
     found: int | None = None
-    given = hash_token(token)
     for seat, state in enumerate(seats):
         expected = state.token_hash or bytes(32)
         if hmac.compare_digest(given, expected) and state.token_hash is not None:
@@ -93,6 +102,8 @@ class SeatTakenOverEvent:
     seat: int
     forfeited: bool
     one_turn: bool = False
+    handed_over: bool = False
+    """By an operator (AdminService.HandSeatToBot), not on time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +156,9 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_released=pb.SeatReleased(seat=seat))
         case TurnTimedOutEvent(seat, policy):
             return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
-        case SeatTakenOverEvent(seat, forfeited, one_turn):
-            over = pb.SeatTakenOver(seat=seat, forfeited=forfeited, one_turn=one_turn)
+        case SeatTakenOverEvent(seat, forfeited, one_turn, handed_over):
+            reason = pb.TAKEOVER_REASON_OPERATOR_HANDOVER if handed_over else pb.TAKEOVER_REASON_TIMEOUT
+            over = pb.SeatTakenOver(seat=seat, forfeited=forfeited, one_turn=one_turn, reason=reason)
             return pb.Event(seat_taken_over=over)
         case SeatReclaimedEvent(seat):
             return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))

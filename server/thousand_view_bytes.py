@@ -265,7 +265,7 @@ def _kept(cache: dict[_K, bytes], key: _K, data: bytes) -> bytes:
     return data
 
 
-class _ByIdentity:
+class ByIdentity:
     """Bytes by the ``id`` of an object, which the cache keeps alive so that no other object can take its id
     while the entry lives: a hit is that very object, with no comparison. Cheaper than a key by value where
     hashing the object is a Python call (a dataclass's hash, a card's within), and right where the same
@@ -290,7 +290,7 @@ class _ByIdentity:
         return data
 
 
-_RULES_BY_ID: Final = _ByIdentity()
+_RULES_BY_ID: Final = ByIdentity()
 """The ``rules`` field by the rules object."""
 
 
@@ -304,7 +304,7 @@ def _rules_field(rules: Rules) -> bytes:
     return _RULES_BY_ID.get(id(rules)) or _RULES_BY_ID.put(rules, _rules_by_value(rules))
 
 
-_ACTIONS_BY_ID: Final = _ByIdentity()
+_ACTIONS_BY_ID: Final = ByIdentity()
 """Each legal action as a ``legal_actions`` field, by the action object (serialized by the codec)."""
 
 

@@ -110,3 +110,22 @@ def test_environments_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json("bench/envs.py", "--seconds", "0.2")
     assert set(result) >= {"openspiel_thousand_steps_per_s", "gymnasium_thousand_steps_per_s"}
     assert all(rate > 0 for rate in result.values())
+
+
+def test_my_games_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/my_games.py", "--tables", "3", "--moves", "30", "--calls", "2")
+    assert result["tables"] == 3 and result["events"] > 0
+    assert result["before_ms"] > 0 and result["now_ms"] > 0 and result["ratio"] > 0
+
+
+def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json(
+        "bench/quickplay.py", "--waiting", "24", "--rounds", "2", "--no-postgres", "--arrivals", "30",
+        "--rates", "6,60",
+    )  # fmt: skip
+    assert result["matcher"]["spread"]["matches_per_round"] > 0
+    assert result["matcher"]["spread_round_ratio"] > 0
+    seating = result["seating"]["sqlite_1"]
+    # 72 players, 12 a pool: 4 + 4 three-player, 3 + 3 four-player and 6 + 6 two-player tables, all full.
+    assert (seating["players"], seating["tables"]) == (72, 26) and seating["matches_per_s"] > 0
+    assert set(result["wait"]) == {"6_per_min", "60_per_min"}

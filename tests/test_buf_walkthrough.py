@@ -87,6 +87,9 @@ def check_services(out: Outputs) -> None:
     assert out["services"].split() == [
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
+        "thousand.v1.AdminService",
+        "thousand.v1.MatchmakingService",
+        "thousand.v1.PlayerService",
         "thousand.v1.TableService",
     ]
 

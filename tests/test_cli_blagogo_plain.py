@@ -102,7 +102,7 @@ def test_a_whole_blagogo_game_in_plain_mode() -> None:
                 [
                     "new", "--game", "blagogo", "--plain", "--server", address, "--players", "3",
                     "--bots", "2", "--target", "60", "--turnover-limit", "1", "--opening-min-points", "0",
-                    "--seed", "3", "--first-dealer", "0", "--name", "Ann",
+                    "--seed", "3", "--first-dealer", "1", "--name", "Ann",
                 ]
             )  # fmt: skip
             out = io.StringIO()
@@ -112,11 +112,11 @@ def test_a_whole_blagogo_game_in_plain_mode() -> None:
     code, lines, typed, tables = run(scenario(), timeout=90)
     assert code == 0
     text = "\n".join(lines)
-    assert lines[0].startswith("Table ") and "you sit in seat 0" in lines[0]
+    assert lines[0].startswith("Table ") and "you sit in seat 1" in lines[0]
     assert "Game of 1000 Blagogo — 3 players, to 60; rules changed: " in text
-    assert re.search(r"^Ann \(seat 0\) is dealt 1[23] cards: ", text, re.MULTILINE)
-    assert re.search(r"^random bot \(seat 1\) is dealt 1[23] cards$", text, re.MULTILINE)
-    assert "Bridge (position:card, the newest last): 0:" in text
+    assert re.search(r"^Ann \(seat 1\) is dealt 1[23] cards: ", text, re.MULTILINE)
+    assert re.search(r"^random bot \(seat 2\) is dealt 1[23] cards$", text, re.MULTILINE)
+    assert "Bridge (position:card, the newest last): 1:" in text
     assert re.search(r"^Your hand: 1:\S+  2:\S+", text, re.MULTILINE)
     assert re.search(r"^  #\d+ (set|run of .) by .+: .+ \(\d+ points\)$", text, re.MULTILINE)
     # the refused meld: its reason in words, and the question asked again
@@ -124,7 +124,7 @@ def test_a_whole_blagogo_game_in_plain_mode() -> None:
     assert re.search(r"^Rejected: .+ \[[A-Z_]+\]$", text, re.MULTILINE)
     composed = next(t for t in typed[refused + 1 :] if t.startswith("m "))
     assert "You chose: lay " in text and composed
-    assert re.search(r"^Ann \(seat 0\) (opens with|lays) \d+ points:$", text, re.MULTILINE)
+    assert re.search(r"^Ann \(seat 1\) (opens with|lays) \d+ points:$", text, re.MULTILINE)
     assert "Game over — winner: " in text
     final = lines.index("Final standings")
     standings = lines[final + 1 :]

@@ -20,7 +20,7 @@ from clients.messages import Turn
 from clients.session import OPEN, TableSession
 from engine.blagogo import BlagogoRules, Discard, LayMelds, MeldSpec
 from tests.cli_harness import Proxy, run, serving
-from tests.tui_harness import assert_layout_fits, log_text, static_text, wait_for
+from tests.tui_harness import assert_layout_fits, log_text, quit_app, read_summary, static_text, wait_for
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
 SHORT = BlagogoRules(players=3, target=60, turnover_limit=1, opening_min_points=0)
@@ -81,6 +81,8 @@ async def refuse_an_addition(app: BlagogoApp, pilot: Pilot[int]) -> None:
     await wait_for(lambda: isinstance(app.screen, AskScreen))
     await pilot.press("x", "enter")  # not a meld id: asked again, the mistake in words
     await wait_for(lambda: isinstance(app.screen, AskScreen) and "is not a meld" in app.screen.question)
+    await pilot.press("backspace", "0", "enter")  # melds count from 1: #0 is refused in words, asked again
+    await wait_for(lambda: isinstance(app.screen, AskScreen) and "there is no meld #0" in app.screen.question)
     await pilot.press("backspace", "9", "9", " ", "h", "i", "g", "h", "enter")
     await wait_for(lambda: app.problem is not None and not app.submitting and not app.composing)
     assert app.problem is not None and app.problem.startswith("Rejected: ")
@@ -90,13 +92,19 @@ async def refuse_an_addition(app: BlagogoApp, pilot: Pilot[int]) -> None:
 
 async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> tuple[int, bool, bool]:
     """Answer every turn by keys: a proposed meld (composed with the keys the first time), else a discard,
-    else the first action. Returns the moves, whether a meld was refused and whether one was composed."""
+    else the first action; each round's summary, waiting for a key, read and dismissed. Returns the moves,
+    whether a meld was refused and whether one was composed."""
     answered: int | None = None
     moves = 0
     refused = composed = added = False
     deadline = time.monotonic() + timeout
     while not app.follower.finished:
         assert time.monotonic() < deadline, f"the game did not end in {timeout} s ({moves} moves)"
+        summary = await read_summary(app, pilot)
+        if summary is not None:
+            assert summary.startswith("Round ") and " scored (" in summary, summary
+            assert "melds " in summary and "hand -0" not in summary, summary  # a hand that cost nothing: 0
+            continue
         if not app.offered or app.offered_at == answered or app.submitting or app.composing:
             await asyncio.sleep(0.002)
             continue
@@ -112,7 +120,7 @@ async def play_with_keys(app: BlagogoApp, pilot: Pilot[int], timeout: float) -> 
             assert isinstance(meld, LayMelds)
             asked = await compose_meld(app, pilot, meld.melds[0])
             assert asked == (len(new_meld_readings(meld.melds[0].cards)) > 1)
-            await wait_for(lambda: "by Ann (seat 0)" in static_text(app, "#melds"))
+            await wait_for(lambda: "by Ann (seat 1)" in static_text(app, "#melds"))
             moves += 1
             continue
         discards = [i for i, a in enumerate(offered) if isinstance(a, Discard)]
@@ -157,8 +165,8 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
                 await wait_for(lambda: bool(app.offered))
                 hand = static_text(app, "#hand")
                 assert " b:" in hand and " c:" in hand  # the cards carry their letters
-                assert "Bridge (position:card, newest last): 0:" in static_text(app, "#table")
-                assert "Ann (seat 0) ←" in static_text(app, "#players")
+                assert "Bridge (position:card, newest last): 1:" in static_text(app, "#table")
+                assert "Ann (seat 1) ←" in static_text(app, "#players")
                 await pilot.press("question_mark")
                 assert isinstance(app.screen, TextScreen)
                 help_text = static_text(app.screen, "Static")
@@ -175,10 +183,10 @@ def test_a_whole_blagogo_game_by_key_presses_against_two_bots() -> None:
                 assert moves > 5 and refused and composed
                 log = log_text(app)
                 assert "(you choose: lay " in log
-                assert "Ann (seat 0) opens with " in log or "Ann (seat 0) lays " in log
+                assert "Ann (seat 1) opens with " in log or "Ann (seat 1) lays " in log
                 assert "Game over — winner: " in log
                 assert "Final standings" in static_text(app, "#status")
-                await pilot.press("q")
+                await quit_app(app, pilot)
             assert app.return_code == 0
             final = await session.get_table()
             assert session.finished and session.last_sequence == final.sequence
@@ -198,6 +206,8 @@ def test_a_spectator_watches_a_blagogo_game_of_bots() -> None:
             app = BlagogoApp(session)
             async with app.run_test(size=SMALL) as pilot:
                 await wait_for(lambda: "Final standings" in static_text(app, "#status"), timeout=30)
+                while await read_summary(app, pilot) is not None:  # the last round's, over the table
+                    pass
                 assert "Cards held: " in static_text(app, "#hand")
                 assert_layout_fits(app)
                 assert "Game over — winner: " in log_text(app)
@@ -205,7 +215,7 @@ def test_a_spectator_watches_a_blagogo_game_of_bots() -> None:
                 assert not app.offered
                 await pilot.press("m")  # nothing to meld for a spectator: said in words
                 assert app.problem == "It is not your turn to meld."
-                await pilot.press("q")
+                await quit_app(app, pilot)
             assert app.return_code == 0
 
     run(scenario(), timeout=60)
@@ -233,6 +243,8 @@ def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
                         deadline = time.monotonic() + 60
                         while not app.follower.finished:
                             assert time.monotonic() < deadline, f"no end after {moves} moves"
+                            if await read_summary(app, pilot) is not None:
+                                continue
                             if not app.offered or app.offered_at == answered or app.submitting:
                                 await asyncio.sleep(0.002)
                                 continue
@@ -259,7 +271,7 @@ def test_a_blagogo_player_whose_connection_drops_resumes_and_finishes() -> None:
 
 def test_the_players_panel_keeps_each_seat_on_one_line_at_80_columns() -> None:
     """At 80x24 the players panel is 30 columns: every seat's name, cards, opened mark and score stay on one
-    line (before: "heuristic 1" was cut to "heuris…" with its number wrapped under it, and the target's
+    line (before: "heuristic 2" was cut to "heuris…" with its number wrapped under it, and the target's
     "to 1000" broke over two lines); the target is in the panel's title."""
 
     async def scenario() -> None:
@@ -277,7 +289,7 @@ def test_the_players_panel_keeps_each_seat_on_one_line_at_80_columns() -> None:
                 assert str(panel.border_title) == "Players, to 1000"
                 rows = [line for line in lines if line.strip()]
                 assert len(rows) == 4, lines  # the header and one line per seat
-                for name, row in zip(("Ann", "heuristic 1", "heuristic 2"), rows[1:], strict=True):
+                for name, row in zip(("Ann", "heuristic 2", "heuristic 3"), rows[1:], strict=True):
                     assert name in row and row.rstrip().endswith("0"), lines
                 await app.action_quit()
 

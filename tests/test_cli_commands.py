@@ -133,14 +133,30 @@ def test_leave_gives_the_kept_seat_up_and_a_rejoin_without_a_name_keeps_the_name
             assert (
                 await asyncio.to_thread(main, ["leave", table.table_id, "--server", address], None, out) == 0
             )
-            assert out.getvalue() == f"You left seat 0 of table {table.table_id}.\n"
+            assert out.getvalue() == f"You left seat 1 of table {table.table_id}.\n"
             assert (await lobby.get_table(table.table_id)).seats[0].taken is False
             again = io.StringIO()
             code = await asyncio.to_thread(main, ["join", table.table_id, *args], io.StringIO(""), again)
-            assert code == 3 and f"You sit in seat 0 of table {table.table_id}." in again.getvalue()
+            assert code == 3 and f"You sit in seat 1 of table {table.table_id}." in again.getvalue()
             described = await lobby.get_table(table.table_id)
             assert described.seats[0].player_name == "Ann"  # the name last used, not "player"
             err = io.StringIO()
             assert await asyncio.to_thread(main, ["leave", "nope", "--server", address], None, err) == 1
 
     run(scenario())
+
+
+def test_seats_are_typed_as_people_count_them_and_seat_0_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue #28: seats are counted from 1 in the terminal as on the web; ``--seat 1`` is the wire's seat 0,
+    and a ``0`` typed from habit is refused with the reason rather than taken for another seat."""
+    assert build_parser().parse_args(["join", "T", "--seat", "1"]).seat == 0
+    assert build_parser().parse_args(["new", "--first-dealer", "3"]).first_dealer == 2
+    for argv in (["join", "T", "--seat", "0"], ["new", "--first-dealer", "0"]):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(argv)
+        assert "seats are counted from 1: there is no seat 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["join", "T", "--seat", "first"])
+    assert "'first' is not a seat: type its number, 1 for the first" in capsys.readouterr().err

@@ -155,7 +155,7 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
             code, first = await converse(
                 [
                     "new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy",
-                    "--barrel-at", "0", "--seed", "5", "--first-dealer", "0", "--name", "Ann",
+                    "--barrel-at", "0", "--seed", "5", "--first-dealer", "1", "--name", "Ann",
                 ],
                 ["hello\n", "0\n", "99\n"],
                 answers=10,
@@ -164,7 +164,7 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
             assert code == EXIT_INPUT_ENDED
             table_id = first[0].split()[1]
             assert first[-1] == (
-                f"Your seat 0 is kept: `thousand join {table_id}` takes you back to it "
+                f"Your seat 1 is kept: `thousand join {table_id}` takes you back to it "
                 f"(`thousand leave {table_id}` gives it up)."
             )
             rejoin = ["join", table_id, "--plain", "--server", address]
@@ -174,22 +174,22 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
 
     first, lines = run(scenario())
     text = "\n".join(first)
-    assert first[0].startswith("Table ") and "you sit in seat 0" in first[0]
+    assert first[0].startswith("Table ") and "you sit in seat 1" in first[0]
     assert "Game of Thousand — 3 players" in text
     assert "rules changed: the barrel at: off (the first to 1000 wins)" in text
-    assert "Ann (seat 0) is dealt 7 cards: " in text  # the own hand, and only that one
-    assert re.search(r"greedy bot \(seat 1\) is dealt 7 cards$", text, re.MULTILINE)
-    assert "greedy bot (seat 1) sits down" in text and "takes seat" not in text
+    assert "Ann (seat 1) is dealt 7 cards: " in text  # the own hand, and only that one
+    assert re.search(r"greedy bot \(seat 2\) is dealt 7 cards$", text, re.MULTILINE)
+    assert "greedy bot (seat 2) sits down" in text and "takes seat" not in text
     assert "Your hand: " in text and "Scores: " in text and "Seats: " in text
     assert "'hello' is not something this game reads: type a number from 1 to" in text
     assert "There is no bid of 0 now: bids go from " in text and "There is no bid of 99 now" in text
     assert "Input ended: leaving the game." in text
     text = "\n".join(lines)
-    assert lines[0].startswith("You are back in seat 0 of table ")
-    assert "Ann (seat 0) is dealt 7 cards: " in text  # the whole game again, from its first event
+    assert lines[0].startswith("You are back in seat 1 of table ")
+    assert "Ann (seat 1) is dealt 7 cards: " in text  # the whole game again, from its first event
     assert "is free" not in text  # nobody left the seat: it was kept
     assert re.search(r"^Deal 1: .+ played \d+ and (made|failed|conceded)", text, re.MULTILINE)
-    assert re.search(r"^  Ann \(seat 0\): [+-]\d+, -?\d+ in all", text, re.MULTILINE)
+    assert re.search(r"^  Ann \(seat 1\): [+-]\d+, -?\d+ in all", text, re.MULTILINE)
     assert "Game over — winner: " in text
     assert "deal 1 verified against its commitment" in text  # every deal is checked as it is revealed
     assert "FAILED verification" not in text
@@ -197,7 +197,7 @@ def test_a_whole_game_in_plain_mode_with_piped_numbers(tmp_path: Path) -> None:
     standings = lines[final + 1 :]
     assert len(standings) == 3 and all(STANDING.match(s) for s in standings), standings
     assert [s[0] for s in standings] == ["1", "2", "3"]
-    assert any(s.endswith(tuple("0123456789")) and "Ann (seat 0)" in s for s in standings)
+    assert any(s.endswith(tuple("0123456789")) and "Ann (seat 1)" in s for s in standings)
 
 
 def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed(tmp_path: Path) -> None:
@@ -215,9 +215,9 @@ def test_a_fair_table_in_plain_mode_checks_every_deal_with_the_players_own_seed(
             assert code == EXIT_INPUT_ENDED
             table_id = first[0].split()[1]
             gone = await converse(["leave", table_id, "--server", address], [], state=ann)
-            assert gone == (0, [f"You left seat 0 of table {table_id}."])
+            assert gone == (0, [f"You left seat 1 of table {table_id}."])
             code, second = await converse(
-                ["join", table_id, "--seat", "0", "--plain", "--server", address, "--name", "Bob"],
+                ["join", table_id, "--seat", "1", "--plain", "--server", address, "--name", "Bob"],
                 [],
                 None,
                 bob,

@@ -20,13 +20,18 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import grpc
+
 from clients.connection import Connection
 from clients.logins import LoginKeeper
 from clients.players import PlayerClient
 from tests.cli_harness import run
+from tests.identity_harness import ADMIN_TOKEN, bearer
 from tests.live_server import live_server
 from tests.oidc_harness import AUDIENCE, oidc_provider
 from tests.test_cli_plain import command
+from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import admin_service_pb2_grpc as admin_grpc
 from thousand.v1 import player_service_pb2 as player_pb
 
 QUICK = ("--bots", "2", "--bot-pace", "0", "--plain")
@@ -145,12 +150,12 @@ def test_a_guest_plays_and_finds_the_game_on_a_second_device_and_claims_old_seat
 
         played = table_of(laptop.run("new", *QUICK, ok=False).stdout)
         games = laptop.run("games").stdout
-        assert re.search(rf"^\S+ \S+  {played}\s+Thousand\s+0  playing$", games, re.M), games
+        assert re.search(rf"^\S+ \S+  {played}\s+Thousand\s+1  playing$", games, re.M), games
         assert anonymous not in games  # not the player's until claimed
 
         claimed = laptop.run("claim").stdout
-        assert f"table {anonymous}, seat 0: now yours" in claimed
-        assert f"table {played}, seat 0: yours already" in claimed
+        assert f"table {anonymous}, seat 1: now yours" in claimed
+        assert f"table {played}, seat 1: yours already" in claimed
         assert "1 seat joined your history" in claimed
         assert anonymous in laptop.run("games").stdout
 
@@ -271,3 +276,36 @@ def test_a_private_table_is_listed_to_its_players_only_and_needs_its_invite(tmp_
         finally:
             ann.stop()
             bob.stop()
+
+
+def test_the_terminal_client_says_already_seated_and_an_operators_handover_in_words(tmp_path: Path) -> None:
+    """A player joining again from a second device is told they sit there already (and where), in English and
+    in Ukrainian; an operator's handover of their seat is a line every watcher reads, not a bare code."""
+    token_file = tmp_path / "admin-token"
+    token_file.write_text(ADMIN_TOKEN, encoding="utf-8")
+    db = str(tmp_path / "thousand.db")
+    with live_server(tmp_path, db, "--admin-token-file", str(token_file)) as server:
+        laptop, phone, tv = (Device(tmp_path / name, server.address) for name in ("laptop", "phone", "tv"))
+        try:
+            laptop.run("login", "--name", "Ann")
+            created = laptop.start("new", "--players", "3", "--bots", "1", "--bot-pace", "0", "--plain")
+            table = created.until(r"Table (\S+) created; you sit in seat 1").group(1)
+            token = re.search(r"player token \(secret\): (\S+)", laptop.run("whoami", "--show-token").stdout)
+            assert token is not None
+            phone.run("login", "--token", token.group(1))
+
+            again = phone.run("join", table, "--plain", ok=False)
+            assert again.returncode == 1
+            assert "you already sit at this table, in seat 1: play that seat [ALREADY_SEATED]" in again.stderr
+            in_ukrainian = phone.run("join", table, "--plain", "--lang", "uk", ok=False)
+            assert "ви вже сидите за цим столом, на місці 1" in in_ukrainian.stderr
+
+            watching = tv.start("watch", table, "--plain")
+            watching.until(table)
+            with grpc.insecure_channel(server.address) as channel:
+                request = admin_pb.HandSeatToBotRequest(table_id=table, seat=0, reason="left for good")
+                admin_grpc.AdminServiceStub(channel).HandSeatToBot(request, metadata=bearer(ADMIN_TOKEN))
+            watching.until(r"Ann \(seat 1\) was handed to the server's bot by an operator: the bot plays it")
+        finally:
+            for device in (laptop, phone, tv):
+                device.stop()

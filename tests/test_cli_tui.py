@@ -28,7 +28,7 @@ from clients.session import OPEN, TableSession
 from engine import Action, Phase, Rules
 from engine.rules import BidCap
 from tests.cli_harness import Proxy, run, serving
-from tests.tui_harness import assert_layout_fits, log_text, static_text, wait_for
+from tests.tui_harness import assert_layout_fits, log_text, quit_app, read_summary, static_text, wait_for
 from thousand.v1 import table_service_pb2 as pb
 
 FAST = Backoff(initial=0.05, maximum=0.5, give_up_after=30)
@@ -61,10 +61,17 @@ Hook = Callable[[ThousandApp, Pilot[int]], Awaitable[bool]]
 
 
 async def play_with_keys(
-    app: ThousandApp, pilot: Pilot[int], timeout: float, moves: int | None = None, hook: Hook | None = None
+    app: ThousandApp,
+    pilot: Pilot[int],
+    timeout: float,
+    *,
+    moves: int | None = None,
+    hook: Hook | None = None,
+    summaries: list[str] | None = None,
 ) -> int:
     """Answer the app's seat's turns with the greedy strategy's choice, by key presses, to the end of the game
-    (or for ``moves`` turns)."""
+    (or for ``moves`` turns); each deal's summary, waiting for a key, is read (into ``summaries``) and
+    dismissed."""
     rng = random.Random(1)
     key_rng = random.Random(2)
     answered: int | None = None
@@ -72,6 +79,11 @@ async def play_with_keys(
     deadline = time.monotonic() + timeout
     while not app.follower.finished and (moves is None or made < moves):
         assert time.monotonic() < deadline, f"the game did not end in {timeout} s ({made} moves)"
+        summary = await read_summary(app, pilot)
+        if summary is not None:
+            if summaries is not None:
+                summaries.append(summary)
+            continue
         turn = app.follower.turn
         drawn = app.offered == app.follower.legal_actions and app.offered_at == app.follower.sequence
         fresh = app.offered and drawn and app.offered_at != answered
@@ -110,9 +122,13 @@ class Checks:
             assert letter is not None
             assert self.letters.setdefault(card, letter) == letter, (card, letter, self.letters[card])
         table = static_text(app, "#table")
-        for seat in view.active:  # every seat's cards, tricks and points of the deal
+        at = []
+        for seat in sorted(view.active):  # every seat's cards, tricks and points of the deal
             row = rf"{re.escape(app.follower.name(seat))} +\d+ cards? +\d+ tr +\d+ pts"
-            assert re.search(row, table), table
+            found = re.search(row, table)
+            assert found, table
+            at.append(found.start())
+        assert at == sorted(at), table  # in seat order, whoever deals
         if view.phase is Phase.PLAY:
             assert "Talon:" not in table  # it was up all deal
             if view.tricks:
@@ -155,7 +171,7 @@ def test_a_whole_game_at_80x24_with_the_terminal_closed_and_the_seat_taken_back(
                     assert "Turn clock: none" in page
                     await pilot.press("escape")
                     assert await play_with_keys(app, pilot, timeout=60, moves=20) == 20
-                    await pilot.press("q")  # the terminal goes: no goodbye to the server
+                    await quit_app(app, pilot)  # the terminal goes: no goodbye to the server
                 assert app.return_code == 0
             async with TableSession(address) as stranger:
                 with pytest.raises(ServerError, match="no free seat"):
@@ -165,9 +181,21 @@ def test_a_whole_game_at_80x24_with_the_terminal_closed_and_the_seat_taken_back(
                 assert back.resumed
                 app = ThousandApp(back)
                 checks = Checks()
+                summaries: list[str] = []
                 async with app.run_test(size=SMALL) as pilot:
-                    moves = await play_with_keys(app, pilot, timeout=100, hook=checks)
+                    moves = await play_with_keys(app, pilot, timeout=100, hook=checks, summaries=summaries)
                     await wait_for(lambda: "Final standings" in static_text(app, "#status"))
+                    last = await read_summary(app, pilot)  # the last deal's, before the standings
+                    summaries += [last] if last is not None else []
+                    # Each deal scored while playing waited for a key: who made what, every seat's points
+                    # (counted from 1, in seat order); the deals of the history read on coming back did not.
+                    assert len(summaries) >= 5 and all(s.startswith("Deal ") for s in summaries), summaries
+                    numbers = [int(s.split()[1].rstrip(":")) for s in summaries]
+                    assert numbers == sorted(numbers) and numbers[0] > 1 and numbers[-1] == 13, numbers
+                    for summary in summaries:
+                        line = r"^  .*\(seat (\d)\): [+-]?\d+, -?\d+ in all"
+                        seats = re.findall(line, summary, re.MULTILINE)
+                        assert seats == ["1", "2", "3"], summary
                     assert moves > 20 and checks.layouts > 5
                     assert "cannot be chosen now: you " in checks.refused_card, checks.refused_card
                     assert " must " in checks.refused_card
@@ -204,8 +232,8 @@ def test_a_whole_game_at_a_wide_size_with_a_turn_that_times_out_and_the_seat_bac
         await wait_for(lambda: "s left)" in static_text(app, "#status"))
         await wait_for(lambda: "is played by its player again" in log_text(app), timeout=10)
         log = log_text(app)
-        assert "Ann (seat 0) ran out of time" in log
-        assert "Ann (seat 0) is played by the server's bot for this one move" in log
+        assert "Ann (seat 1) ran out of time" in log
+        assert "Ann (seat 1) is played by the server's bot for this one move" in log
         assert app.follower.seat not in app.follower.away
         return True
 
@@ -226,6 +254,7 @@ def test_a_whole_game_at_a_wide_size_with_a_turn_that_times_out_and_the_seat_bac
                 await pilot.press("escape")
                 moves = await play_with_keys(app, pilot, timeout=120, hook=let_one_time_out)
                 await wait_for(lambda: "Final standings" in static_text(app, "#status"))
+                await read_summary(app, pilot)
                 assert moves > 20 and len(waited) > 5
                 assert "Final standings" in static_text(app, "#status")
                 assert_layout_fits(app)
@@ -262,7 +291,7 @@ def test_no_stray_key_plays_and_a_bid_typed_is_that_bid() -> None:
                 assert "[120…: Enter chooses]" in static_text(app, "#status")
                 await pilot.press("enter")
                 await wait_for(lambda: "(you choose: bid 120)" in log_text(app))
-                await wait_for(lambda: "Ann (seat 0) bids 120" in log_text(app))
+                await wait_for(lambda: "Ann (seat 1) bids 120" in log_text(app))
                 await pilot.press("q")
 
     run(scenario())

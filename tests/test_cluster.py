@@ -264,7 +264,7 @@ def test_the_terminal_client_follows_a_table_to_its_owner(tmp_path: Path, pg_url
             table_id = (await stub(nodes.address("a")).CreateTable(thousand_table(bots=2))).table.table_id
             await until(lambda: _listed(stub(nodes.address("b")), table_id))
             code, lines = await converse(
-                ["join", table_id, "--seat", "0", "--plain", "--server", nodes.address("b"), "--name", "Ann"],
+                ["join", table_id, "--seat", "1", "--plain", "--server", nodes.address("b"), "--name", "Ann"],
                 [],
                 answers=4,
             )
@@ -272,7 +272,7 @@ def test_the_terminal_client_follows_a_table_to_its_owner(tmp_path: Path, pg_url
             return lines
 
         lines = run(scenario())
-    assert lines[0].startswith("You sit in seat 0 of table ")
+    assert lines[0].startswith("You sit in seat 1 of table ")
     assert sum(1 for line in lines if line.startswith("Your choice (1-")) >= 4
 
 

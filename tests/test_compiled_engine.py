@@ -33,7 +33,7 @@ ENGINE_TESTS = (
     "tests/test_properties_cards.py",
     "tests/test_properties_actions.py",
     "tests/test_properties_views.py",
-    "tests/test_properties_replay.py",
+    "tests/test_engine_conformance.py",
     "tests/test_golden.py",
     "tests/test_perft.py",
     "tests/test_engine_tables.py",

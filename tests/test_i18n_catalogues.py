@@ -134,7 +134,7 @@ def dynamic_keys() -> set[str]:
     keys |= {f"cli.keys_{k}" for k in ("digits", "arrows", "escape", "help", "quit")}
     kinds = ("turn_timed_out", "seat_reclaimed", "table_stopped")
     keys |= {f"notice.{k}" for k in kinds} | {
-        f"notice.seat_taken_over_{d}" for d in ("forfeited", "one_turn", "until_back")
+        f"notice.seat_taken_over_{d}" for d in ("handed_over", "forfeited", "one_turn", "until_back")
     }
     keys |= {f"notice.table_stopped_{d}" for d in ("move_limit", "closed_by_operator")}
     assert {f"term.phase_{p.value}" for p in Phase} | {f"term.deal_{k.value}" for k in DealKind} <= keys

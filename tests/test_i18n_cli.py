@@ -22,7 +22,7 @@ from engine import Rules
 from tests.cli_harness import run, serving
 from tests.test_cli_plain import command
 from tests.test_cli_tui import play_with_keys
-from tests.tui_harness import assert_layout_fits, log_text, static_text, wait_for
+from tests.tui_harness import assert_layout_fits, log_text, read_summary, static_text, wait_for
 
 SMALL = (80, 24)
 ASCII_WORD = re.compile(r"(?<![\w-])[A-Za-z]{3,}(?![\w-])")
@@ -116,9 +116,13 @@ def whole_game_at_80x24(lang_env: str, expected: str) -> tuple[str, str, set[str
                 page = static_text(app.screen, "Static")
                 screens.seen |= english_words(page)
                 await pilot.press("escape")
-                await play_with_keys(app, pilot, timeout=150, hook=screens)
-                await wait_for(lambda: app.follower.finished)
+                summaries: list[str] = []
+                await play_with_keys(app, pilot, timeout=150, hook=screens, summaries=summaries)
+                await wait_for(lambda: app.follower.finished and not app._dirty)  # and drawn
                 await pilot.pause()
+                summaries.append(await read_summary(app, pilot) or "")
+                assert len(summaries) > 5  # each deal's summary waited for a key, in the player's language
+                screens.seen |= english_words("\n".join(summaries))
                 assert_layout_fits(app)
                 footer = " ".join(
                     b.binding.description for b in app.active_bindings.values() if b.binding.show
@@ -133,7 +137,7 @@ def whole_game_at_80x24(lang_env: str, expected: str) -> tuple[str, str, set[str
 def test_a_whole_game_in_ukrainian_at_80x24() -> None:
     footer, log, seen = whole_game_at_80x24("uk_UA.UTF-8", "uk")
     assert "Правила й клавіші" in footer and "Вихід" in footer
-    assert "Роздача 1 — здає: Ann (місце 0)" in log and "Гру закінчено — переможець: " in log
+    assert "Роздача 1 — здає: Ann (місце 1)" in log and "Гру закінчено — переможець: " in log
     assert "взятка 1: " in log and "прикуп" in log
     assert not seen, seen
     assert not english_words(log.replace("SEEDED", "")), english_words(log)
@@ -142,7 +146,7 @@ def test_a_whole_game_in_ukrainian_at_80x24() -> None:
 def test_a_whole_game_in_belarusian_at_80x24() -> None:
     footer, log, seen = whole_game_at_80x24("be_BY.UTF-8", "be")
     assert "Правілы і клавішы" in footer and "Выхад" in footer
-    assert "Раздача 1 — здае: Ann (месца 0)" in log and "Гульня скончана — пераможца: " in log
+    assert "Раздача 1 — здае: Ann (месца 1)" in log and "Гульня скончана — пераможца: " in log
     assert "узятка 1: " in log and "прыкуп" in log
     assert not seen, seen
     assert not english_words(log), english_words(log)
@@ -153,7 +157,7 @@ async def plain_game(address: str, lang_env: str) -> list[str]:
     action (a pass when the auction offers it, so bots play most deals); its output lines."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "LANG": lang_env, "LC_ALL": "", "LANGUAGE": ""}
     argv = ["new", "--plain", "--server", address, "--bots", "2", "--strategy", "greedy", "--barrel-at", "0",
-            "--seed", "5", "--first-dealer", "0", "--name", "Ann"]  # fmt: skip
+            "--seed", "5", "--first-dealer", "1", "--name", "Ann"]  # fmt: skip
     process = await asyncio.create_subprocess_exec(
         *command(), *argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
@@ -188,8 +192,8 @@ def test_plain_mode_in_russian_and_polish() -> None:
 
     russian, polish = run(scenario(), timeout=280)
     text = "\n".join(russian)
-    assert russian[0].startswith("Стол ") and "вы на месте 0" in russian[0]
-    assert "Игра в тысячу — игроков: 3" in text and "Раздача 1 — сдаёт: Ann (место 0)" in text
+    assert russian[0].startswith("Стол ") and "вы на месте 1" in russian[0]
+    assert "Игра в тысячу — игроков: 3" in text and "Раздача 1 — сдаёт: Ann (место 1)" in text
     assert "Ваш ход. Выберите действие (номер, затем Enter):" in text and "Итоги" in russian
     assert re.search(r"^Раздача \d+: .+ играл \d+ и (сыграл|не сыграл|расписал)", text, re.MULTILINE)
     assert re.search(r"раздача 1: проверено по обязательству", text)
@@ -197,7 +201,7 @@ def test_plain_mode_in_russian_and_polish() -> None:
     text = "\n".join(polish)
     slipped = {w for w in ASCII_WORD.findall(text) if w.lower() in english_only("pl")}
     assert not slipped, slipped
-    assert polish[0].startswith("Stół ") and "siedzisz na miejscu 0" in polish[0]
+    assert polish[0].startswith("Stół ") and "siedzisz na miejscu 1" in polish[0]
     assert "Gra w Tysiąca — graczy: 3" in text and "musik" in text
     assert "Twój ruch. Wybierz akcję (wpisz numer, potem Enter):" in text and "Wyniki końcowe" in polish
     assert re.search(r"lewa \d+: .+ \(\d+ punkt", text)

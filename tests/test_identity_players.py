@@ -4,13 +4,16 @@ every call refused without it, each action audited, a banned player refused ever
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc import aio
 
+from server.identity.values import Outcome
 from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
 from tests.server_harness import expect_error, run, thousand_table, token_md
 from tests.test_rate_limits import retry_delay
@@ -19,6 +22,7 @@ from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
 OPERATOR = bearer(ADMIN_TOKEN)
+Metadata = tuple[tuple[str, str], ...]
 
 
 async def guest(s: Served, name: str) -> tuple[player_pb.Player, tuple[tuple[str, str], ...]]:
@@ -91,8 +95,9 @@ def test_a_player_who_joins_without_a_name_sits_as_their_display_name(tmp_path: 
             table = (await s.tables.CreateTable(thousand_table())).table
             joined = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table.table_id), metadata=as_ann)
             assert joined.table.seats[joined.seat].player_name == "Анна"
+            other = (await s.tables.CreateTable(thousand_table())).table  # one seat a player, per table
             named = await s.tables.JoinTable(
-                pb.JoinTableRequest(table_id=table.table_id, player_name="Bea"), metadata=as_ann
+                pb.JoinTableRequest(table_id=other.table_id, player_name="Bea"), metadata=as_ann
             )
             assert named.table.seats[named.seat].player_name == "Bea"  # a name sent is the seat's name
 
@@ -414,5 +419,102 @@ def test_claims_count_against_the_clients_request_rate(tmp_path: Path) -> None:
             await expect_error(
                 s.players.ClaimSeats(one, metadata=as_ann), "RATE_LIMITED", grpc.StatusCode.RESOURCE_EXHAUSTED
             )
+
+    run(scenario())
+
+
+def test_a_private_tables_settings_are_stored_with_it_from_its_first_moment(tmp_path: Path) -> None:
+    """The settings are in the table's own stored config, so the table is private before (and without) the
+    players' store's row: unlisted and invite-only with that row gone, after a restart too; the invite code
+    itself is stored nowhere, only its hash."""
+    db = str(tmp_path / "thousand.db")
+    invite = secrets.token_urlsafe(16)
+
+    async def scenario() -> tuple[str, str, str]:
+        async with served(tmp_path, db=db) as s:
+            _, as_ann = await guest(s, "ann")
+            bob, as_bob = await guest(s, "bob")
+            table = (await s.tables.CreateTable(private_table(invite, bob.player_id), metadata=as_ann)).table
+            store = s.server.registry.store
+            assert store is not None
+            kept = store.get(table.table_id)
+            assert kept is not None and kept.config.privacy is not None
+            privacy = kept.config.privacy
+            assert privacy.unlisted and privacy.reservations == {1: bob.player_id}
+            assert privacy.invite_hash and invite not in kept.config.to_json()
+            s.server.identity.store._query("DELETE FROM {t}private_tables")  # the row's write never made
+            await private_without_the_row(s, table.table_id, bob.player_id, as_bob)
+            return table.table_id, bob.player_id, bob_token(as_bob)
+
+    def bob_token(metadata: Metadata) -> str:
+        return metadata[0][1].removeprefix("Bearer ")
+
+    async def private_without_the_row(s: Served, table_id: str, bob_id: str, as_bob: Metadata) -> None:
+        assert table_id not in await listed(s)
+        shown = (await listed(s, as_bob))[table_id]  # the player a seat is held for sees it
+        assert shown.unlisted and shown.invite_required and shown.seats[1].reserved_for == bob_id
+        got = (await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))).table
+        assert got.unlisted and got.invite_required
+        join = pb.JoinTableRequest(table_id=table_id, player_name="x")
+        await expect_error(s.tables.JoinTable(join), "INVITE_INVALID", grpc.StatusCode.PERMISSION_DENIED)
+        join.invite_code, join.seat = invite, 1
+        await expect_error(s.tables.JoinTable(join), "SEAT_RESERVED", grpc.StatusCode.PERMISSION_DENIED)
+
+    table_id, bob_id, token = run(scenario())
+
+    async def restarted() -> None:
+        async with served(tmp_path, db=db) as s:
+            await private_without_the_row(s, table_id, bob_id, bearer(token))
+
+    run(restarted())
+
+
+def test_my_games_read_no_playing_tables_record_and_keep_a_finished_games_result(tmp_path: Path) -> None:
+    """ "My games" reads a playing table's finish time, never its records (a page costs one query of the
+    tables' store however many games are under way); a game that ends here has its result kept with the
+    player's seat at once, from the table in memory (T-31 standings)."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            ann, as_ann = await guest(s, "ann")
+            playing = []
+            for _ in range(3):
+                table_id = (await s.tables.CreateTable(thousand_table(players=3, bots=2))).table.table_id
+                await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+                playing.append(table_id)
+            store = s.server.registry.store
+            assert store is not None
+            reads: list[str] = []
+            real_get = store.get
+
+            def counted_get(table_id: str) -> Any:
+                reads.append(table_id)
+                return real_get(table_id)
+
+            store.get = counted_get  # type: ignore[method-assign]  # counts the real store's reads
+            for _ in range(3):
+                games = (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_ann)).games
+                assert {g.result for g in games} == {player_pb.GAME_RESULT_PLAYING}
+            assert reads == []
+
+            # A game played to its end here: Ann's seat forfeits on time, the bot plays it to the end.
+            request = thousand_table(players=3, bots=2)
+            request.time_control.per_move.FromMilliseconds(300)
+            request.time_control.on_timeout = pb.TIMEOUT_POLICY_FORFEIT
+            ended = (await s.tables.CreateTable(request)).table.table_id
+            await s.tables.JoinTable(pb.JoinTableRequest(table_id=ended), metadata=as_ann)
+            seats = s.server.identity.store.seats(ann.player_id, 10)
+            deadline = asyncio.get_running_loop().time() + 120
+            while next(seat for seat in seats if seat.table_id == ended).result is None:
+                assert asyncio.get_running_loop().time() < deadline, "the game did not end in time"
+                await asyncio.sleep(0.5)
+                seats = s.server.identity.store.seats(ann.player_id, 10)
+            kept = next(seat for seat in seats if seat.table_id == ended).result
+            assert (
+                kept is not None and kept.outcome in (Outcome.WON, Outcome.LOST) and kept.place in (1, 2, 3)
+            )
+            games = (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_ann)).games
+            assert games[0].table_id == ended and games[0].place == kept.place
+            assert reads == []  # kept when it ended: not read back from the table's records
 
     run(scenario())

@@ -171,7 +171,11 @@ def test_a_player_with_two_seats_names_the_one_meant_by_its_token(tmp_path: Path
             _, as_ann = await guest(s, "Ann")
             table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
             first = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
-            await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id), metadata=as_ann)
+            # A second seat of hers: taken anonymously, then claimed (a second join is ALREADY_SEATED).
+            anonymous = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, player_name="Ann"))
+            claim = player_pb.SeatClaim(table_id=table_id, seat_token=anonymous.seat_token)
+            claimed = await s.players.ClaimSeats(player_pb.ClaimSeatsRequest(claims=[claim]), metadata=as_ann)
+            assert claimed.outcomes[0].status == player_pb.CLAIM_STATUS_CLAIMED
             before = await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))
             info = await expect_error(
                 s.tables.LeaveTable(pb.LeaveTableRequest(table_id=table_id), metadata=as_ann),
@@ -212,5 +216,41 @@ def test_a_play_stream_acts_for_the_players_seat_by_their_credential_alone(tmp_p
             play.cancel()
             watched = await first_message(s, table_id, ())
             assert watched.turn.seat == 0  # Ann (seat 2) passed: seat 0 acts now
+
+    run(scenario())
+
+
+def test_a_second_join_by_a_player_at_the_same_table_is_already_seated(tmp_path: Path) -> None:
+    """One seat a player at a table: a second JoinTable (another device, no seat token) names the seat they
+    have (metadata ``seat``) and changes nothing; the seat's player is in the table's description."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            ann, as_ann = await guest(s, "Ann")
+            table_id = (await s.tables.CreateTable(thousand_table())).table.table_id
+            first = await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, seat=1), metadata=as_ann)
+            assert first.table.seats[1].player_id == ann.player_id
+            before = await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))
+            for request in (
+                pb.JoinTableRequest(table_id=table_id),
+                pb.JoinTableRequest(table_id=table_id, seat=2, player_name="Ann again"),
+            ):
+                info = await expect_error(
+                    s.tables.JoinTable(request, metadata=as_ann),
+                    "ALREADY_SEATED",
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                )
+                assert info.metadata["seat"] == "1"
+            assert await s.tables.GetTable(pb.GetTableRequest(table_id=table_id)) == before
+            # The client's retry of its own join (same seat token) is still the same seat, not a refusal.
+            again = await s.tables.JoinTable(
+                pb.JoinTableRequest(table_id=table_id, seat_token=first.seat_token), metadata=as_ann
+            )
+            assert again.seat == 1
+            # Anonymous players may sit twice, as always.
+            for _ in range(2):
+                await s.tables.JoinTable(pb.JoinTableRequest(table_id=table_id, player_name="anon"))
+            table = (await s.tables.GetTable(pb.GetTableRequest(table_id=table_id))).table
+            assert [seat.player_id for seat in table.seats] == ["", ann.player_id, ""]
 
     run(scenario())

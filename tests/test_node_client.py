@@ -107,6 +107,16 @@ def test_node_client_plays_a_whole_game(play_js: Path, server: LiveServer) -> No
     assert result["resubmitted"] == 0
 
 
+def test_node_client_quick_play_gets_a_seat_and_plays_it(play_js: Path, server: LiveServer) -> None:
+    """``--quick-play``: alone in the queue, seated with two bots after its one-second wait (the seat taken
+    by the match, with the client's own seed: every deal checked), and played to the end."""
+    result = play(play_js, "--server", server.address, "--quick-play", "--wait", "1", "--max-seconds", "90")
+    assert_finished_game(result)
+    assert result["quick_play"]["bots"] == 2
+    assert result["quick_play"]["note"] == "2 bots fill the empty seats"
+    assert result["quick_play"]["match_id"].startswith("qp-")
+
+
 def test_node_client_resumes_dropped_streams_without_changing_the_game(
     play_js: Path, server: LiveServer
 ) -> None:

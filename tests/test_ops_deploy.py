@@ -59,6 +59,7 @@ def _cluster_node_figures() -> Any:
         store=SimpleNamespace(holdings={}),
         lease_age=0.0,
         settings=SimpleNamespace(lease_seconds=5.0),
+        rebalancer=SimpleNamespace(waiting=None, paused=False),
     )
 
 

@@ -185,7 +185,7 @@ def test_log_format_choice_flags_and_environment() -> None:
 
 
 def test_blagogo_rounds_are_logged_and_counted_by_their_outcome(captured: Captured) -> None:
-    """The game's adapter says what a round scored (server.games.blagogo): each round a "round finished" line
+    """The game's description says what a round scored (games.blagogo): each round a "round finished" line
     and a count of kind "round" by outcome (went_out, kantrame, no_winner: B-18, B-19, B-10)."""
 
     async def scenario() -> tuple[Table, Metrics]:

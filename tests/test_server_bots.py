@@ -16,8 +16,7 @@ from bots.ismcts import IsmctsStrategy
 from bots.registry import STRATEGIES
 from engine import Game, Rules, view
 from server.creations import SeatSpec
-from server.games import BLAGOGO, THOUSAND
-from server.games.thousand import ThousandBot
+from server.games import BLAGOGO, THOUSAND, SeatBot
 from server.registry import Registry
 from server.store_select import open_store
 from server.table import Table
@@ -78,7 +77,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
                 [
                     "new", "--game", "blagogo", "--plain", "--server", address, "--players", "4",
                     "--bots", "3", "--strategy", "heuristic", "--target", "60", "--turnover-limit", "1",
-                    "--opening-min-points", "0", "--seed", "3", "--first-dealer", "0", "--name", "Ann",
+                    "--opening-min-points", "0", "--seed", "3", "--first-dealer", "1", "--name", "Ann",
                 ]
             )  # fmt: skip
             return code, lines
@@ -86,7 +85,7 @@ def test_thousand_new_seats_heuristic_bots_at_a_blagogo_table() -> None:
     code, lines = run(scenario(), timeout=120)
     assert code == 0
     text = "\n".join(lines)
-    assert "heuristic bot (seat 1) is dealt" in text
+    assert "heuristic bot (seat 2) is dealt" in text
     assert "Game over — winner: " in text
 
 
@@ -98,7 +97,7 @@ def beliefs(table: Table) -> dict[int, Belief | None]:
     out: dict[int, Belief | None] = {}
     for seat in range(len(table.seats)):
         bot = table.bots.player(seat)
-        assert isinstance(bot, ThousandBot)
+        assert isinstance(bot, SeatBot)
         player = bot.player
         if isinstance(player, IsmctsStrategy):
             assert player._belief == player._heuristic._belief

@@ -23,6 +23,7 @@ from server.settings import Settings
 from server.store import Record, StoreError
 from server.store_select import open_store
 from server.table import Table
+from server.table_state import StopReason
 from tests.server_harness import expect_error, run, thousand_table, token_md
 from tests.table_driving import bot_to_act, play_bot
 from thousand.v1 import table_service_pb2 as pb
@@ -329,3 +330,26 @@ def test_a_table_the_server_dropped_as_idle_is_not_restored(tmp_path: Path) -> N
     assert stored is not None and [r.kind for r in stored.records] == ["join"]
     registry = Registry(open_store(db))
     assert registry.restore(0) == 2  # idle time 0: tables never expire, every one is rebuilt
+
+
+def test_finish_times_are_read_for_many_tables_without_their_records(db: str) -> None:
+    """A player's history learns which games ended from one query (Store.finish_times), on both stores."""
+
+    async def scenario() -> None:
+        store = open_store(db)
+        try:
+            registry = Registry(store)
+            playing, ended = await bot_tables(registry, 2)
+            await one_bot_move(playing)
+            async with ended.lock:
+                await ended.stop(StopReason.CLOSED_BY_OPERATOR, "closed")
+            await until(lambda: store.finish_times([ended.table_id])[ended.table_id] is not None)
+            times = store.finish_times([playing.table_id, ended.table_id, "000000000000"])
+            assert set(times) == {playing.table_id, ended.table_id}  # a table not stored is absent
+            assert times[playing.table_id] is None
+            assert abs(time.time() - (times[ended.table_id] or 0)) < 60
+            assert store.finish_times([]) == {}
+        finally:
+            store.close()
+
+    run(scenario())

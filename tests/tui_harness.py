@@ -11,8 +11,10 @@ from collections.abc import Callable
 from rich.console import Console
 from textual.app import App
 from textual.dom import DOMNode
+from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
+from clients.cli.screens import SummaryScreen
 from clients.cli.table_app import TableApp
 
 
@@ -27,6 +29,26 @@ def log_text(app: TableApp) -> str:
     """The event log's lines as written (the log itself wraps them to its width)."""
     assert app.query_one("#log", RichLog).lines or not app.written
     return "\n".join(app.written)
+
+
+async def read_summary(app: App[int], pilot: Pilot[int]) -> str | None:
+    """A deal's summary waiting over the table for a key (:class:`SummaryScreen`), read and dismissed as a
+    person does (any key); None when none is up."""
+    screen = app.screen
+    if not isinstance(screen, SummaryScreen):
+        return None
+    text = "\n".join([screen.title_text, *screen.lines])
+    await pilot.press("space")
+    await wait_for(lambda: app.screen is not screen, what="the summary goes at a key")
+    return text
+
+
+async def quit_app(app: App[int], pilot: Pilot[int]) -> None:
+    """``q``, as a person presses it: a deal's summary up at that moment takes the key first."""
+    while app.return_code is None:
+        await read_summary(app, pilot)
+        await pilot.press("q")
+        await pilot.pause()
 
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 20, what: str = "") -> None:

@@ -77,20 +77,12 @@ class ThousandGame(pyspiel.Game):  # type: ignore[misc]
 class ThousandState(CardGameState):
     """A position of an episode of Thousand."""
 
-    deck_size = len(CARDS)
+    cards = CARDS
+    shuffle = Shuffle
 
     def __init__(self, game: ThousandGame) -> None:
         super().__init__(game)
         self.episode = Episode(game.rules, game.max_deals, game.first_dealer)
-
-    def _over(self) -> bool:
-        return self.episode.is_over
-
-    def _chance(self) -> bool:
-        return self.episode.game.is_chance_node
-
-    def _to_act(self) -> int | None:
-        return self.episode.game.to_act
 
     def _legal_ids(self) -> list[int]:
         return legal_ids(self.episode.game.legal_actions())
@@ -98,14 +90,8 @@ class ThousandState(CardGameState):
     def _apply_id(self, seat: int, chosen: int) -> None:
         self.episode.game.apply(seat, action_of(chosen))
 
-    def _deal(self, order: list[int]) -> None:
-        self.episode.game.apply_chance(Shuffle(tuple(CARDS[i] for i in order)))
-
     def _describe(self, chosen: int) -> str:
         return describe(action_of(chosen))
-
-    def _sheet(self) -> list[float]:
-        return self.episode.returns()
 
     def __str__(self) -> str:
         game = self.episode.game

@@ -1,13 +1,14 @@
 """What the two games' OpenSpiel Python games share: the game type (sequential, explicit chance, imperfect
 information, general-sum, terminal rewards, every tensor and string), a state whose chance nodes deal the
-deck card by card, and an observer over a game's encoding. A game says how its episode starts and ends,
-deals a deck, lists, applies and names its action ids, and encodes a player's view
-(:class:`CardGameState`'s and :class:`CardObserver`'s abstract methods)."""
+deck card by card from the episode's game, and an observer over a game's encoding. A game names its deck
+and shuffle, lists, applies and names its action ids, and encodes a player's view (:class:`CardGameState`'s
+and :class:`CardObserver`'s abstract methods)."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
@@ -34,24 +35,56 @@ def game_type(short_name: str, long_name: str, max_players: int, parameters: dic
     )
 
 
+class CardEpisode(Protocol):
+    """What a state reads of its episode (:mod:`bots.envs.episode`, :mod:`bots.envs.blagogo_episode`)."""
+
+    @property
+    def game(self) -> Any:
+        """The engine game: ``is_chance_node``, ``to_act``, ``apply_chance(Shuffle)``..."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def returns(self) -> list[float]:
+        """Each seat's score on the sheet now."""
+
+
 class CardGameState(pyspiel.State):  # type: ignore[misc]
     """A position: the episode's game, and the cards of the deal (round) being dealt so far."""
 
-    deck_size: int
+    cards: Sequence[Any]
+    """The game's deck, by card index (the chance outcomes)."""
+    shuffle: Callable[[tuple[Any, ...]], Any]
+    """The engine's stacked shuffle of the deck, in an order of cards."""
+    episode: CardEpisode
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.dealing: list[int] = []
         """Card indices dealt so far at the current deal's chance nodes."""
 
-    @abstractmethod
-    def _over(self) -> bool: ...
+    @property
+    def deck_size(self) -> int:
+        return len(self.cards)
 
-    @abstractmethod
-    def _chance(self) -> bool: ...
+    def _over(self) -> bool:
+        return self.episode.is_over
 
-    @abstractmethod
-    def _to_act(self) -> int | None: ...
+    def _chance(self) -> bool:
+        return bool(self.episode.game.is_chance_node)
+
+    def _to_act(self) -> int | None:
+        seat: int | None = self.episode.game.to_act
+        return seat
+
+    def _deal(self, order: list[int]) -> None:
+        """Deal the deck in this order of card indices (``apply_chance`` with a stacked shuffle)."""
+        cards = self.cards
+        self.episode.game.apply_chance(self.shuffle(tuple(cards[i] for i in order)))
+
+    def _sheet(self) -> list[float]:
+        """Each seat's score on the sheet."""
+        return self.episode.returns()
 
     @abstractmethod
     def _legal_ids(self) -> list[int]: ...
@@ -60,15 +93,7 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
     def _apply_id(self, seat: int, chosen: int) -> None: ...
 
     @abstractmethod
-    def _deal(self, order: list[int]) -> None:
-        """Deal the deck in this order of card indices (``apply_chance`` with a stacked shuffle)."""
-
-    @abstractmethod
     def _describe(self, chosen: int) -> str: ...
-
-    @abstractmethod
-    def _sheet(self) -> list[float]:
-        """Each seat's score on the sheet."""
 
     def current_player(self) -> int:
         if self._over():

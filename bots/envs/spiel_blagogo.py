@@ -62,20 +62,12 @@ class BlagogoGame(pyspiel.Game):  # type: ignore[misc]
 class BlagogoState(CardGameState):
     """A position of an episode of 1000 Blagogo."""
 
-    deck_size = len(CARDS)
+    cards = CARDS
+    shuffle = Shuffle
 
     def __init__(self, game: BlagogoGame) -> None:
         super().__init__(game)
         self.episode = BlagogoEpisode(game.rules, game.max_rounds, game.first_dealer)
-
-    def _over(self) -> bool:
-        return self.episode.is_over
-
-    def _chance(self) -> bool:
-        return self.episode.game.is_chance_node
-
-    def _to_act(self) -> int | None:
-        return self.episode.game.to_act
 
     def _legal_ids(self) -> list[int]:
         game = self.episode.game
@@ -85,18 +77,12 @@ class BlagogoState(CardGameState):
         game = self.episode.game
         game.apply(seat, action_of(chosen, game.legal_actions(), game.candidate_melds()))
 
-    def _deal(self, order: list[int]) -> None:
-        self.episode.game.apply_chance(Shuffle(tuple(CARDS[i] for i in order)))
-
     def _describe(self, chosen: int) -> str:
         game = self.episode.game
         try:
             return describe(action_of(chosen, game.legal_actions(), game.candidate_melds()))
         except ValueError:
             return f"action {chosen}"
-
-    def _sheet(self) -> list[float]:
-        return self.episode.returns()
 
     def __str__(self) -> str:
         game = self.episode.game

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Final, TextIO
 
 from clients.cli.options import connection_from_args, default_name
+from clients.cli.text import counted
 from clients.connection import Connection
 from clients.device_flow import DeviceFlow, DeviceFlowError
 from clients.errors import ServerError
@@ -266,7 +267,7 @@ def game_line(game: player_pb.PlayerGame) -> str:
         result = t("players.result_placed", result=result, place=game.place, score=game.score)
     title = game_of_kind(game.game).title
     seat_width = max(4, len(t("players.column_seat")))
-    return f"{when}  {game.table_id:<12}  {title:<12}  {game.seat:>{seat_width}}  {result}"
+    return f"{when}  {game.table_id:<12}  {title:<12}  {counted(game.seat):>{seat_width}}  {result}"
 
 
 async def games(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -302,7 +303,8 @@ async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
     for outcome in outcomes:
         claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED
         words = t(_CLAIM_KEYS.get(outcome.status, "players.claim_not_claimed"))
-        print(t("players.claim_line", table=outcome.table_id, seat=outcome.seat, words=words), file=stdout)
+        line = t("players.claim_line", table=outcome.table_id, seat=counted(outcome.seat), words=words)
+        print(line, file=stdout)
     print(t("players.claimed", count=claimed), file=stdout)
     return 0
 

@@ -6,6 +6,9 @@ hold all of:
   must be laid in one go);
 - ``a 4 3 5`` adds the hand's cards 3 and 5 to meld #4; ``a 4 high 3`` (or ``low``) names a run's end.
 
+Melds are numbered from 1 as they are shown (the wire's meld 0 is #1), and so are the hand's cards; ``a 0``
+is refused in words.
+
 A joker's meaning is asked only when more than one fits (:mod:`clients.cli.blagogo_compose`).
 """
 
@@ -17,6 +20,7 @@ from typing import Final
 from clients.cli import blagogo_text as words
 from clients.cli.blagogo_compose import addition_readings, choose_reading, new_meld_readings
 from clients.cli.entry import Ask, Choice, CliGame, Names, SheetRow, Typed
+from clients.cli.text import counted, typed_index
 from clients.games import BLAGOGO
 from clients.i18n import t
 from engine.blagogo import actions as ba
@@ -90,9 +94,9 @@ async def read(typed: Typed[View, ba.Action]) -> ba.Action | None:
                 raise ValueError(t("blagogo.nothing_laid"))
             specs.append(ba.MeldSpec(cards, meanings))
         return ba.LayMelds(tuple(specs))
-    if len(items) < 3 or not items[1].lstrip("#").isdigit():
+    meld_id = typed_index(items[1], t("blagogo.no_meld_zero")) if len(items) >= 3 else None
+    if meld_id is None:
         raise ValueError(t("blagogo.add_usage"))
-    meld_id = int(items[1].lstrip("#"))
     rest = items[2:]
     end = ENDS.get(rest[0].lower())
     if end is not None:
@@ -138,7 +142,7 @@ async def addition(
         return ba.AddToMeld(meld_id, cards, _placeholder(cards), end)
     ends = sorted({at for at, _ in fits}, key=lambda e: "" if e is None else e.value)
     if len(ends) > 1:
-        answer = await ask(t("blagogo.which_end", id=meld_id))
+        answer = await ask(t("blagogo.which_end", id=counted(meld_id)))
         if answer is None:
             return None
         end = ENDS.get(answer.strip().lower())

@@ -2,7 +2,8 @@
 
 Plain text only, like :mod:`clients.cli.text` for Thousand: the line mode prints it as it is, and the
 full-screen UI draws from the same words. A joker is shown with what it stands for (``★1(=K♥)``), every meld
-with its id and owner, the bridge in order with each card's position (what ``TakeFromBridge`` names).
+with its number and owner, the bridge in order with each card's position (what ``TakeFromBridge`` names);
+melds and positions counted from 1, as people count (:func:`clients.cli.text.counted`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final, assert_never
 
 from clients.cli.rules_text import changed_words
-from clients.cli.text import seat_name  # one way to name a seat, in both games
+from clients.cli.text import counted, seat_name  # one way to name and count seats, in both games
 from clients.i18n import t
 from engine.blagogo import actions as ba
 from engine.blagogo import events as be
@@ -62,7 +63,7 @@ def parse_stands(text: str) -> Stands:
 
 
 def meld_text(meld: TableMeld, names: Sequence[str]) -> str:
-    """``#3 run of ♥ by Ann (seat 0): 9♥ ★1(=10♥) J♥`` (closed sets say so)."""
+    """``#3 run of ♥ by Ann (seat 1): 9♥ ★1(=10♥) J♥`` (closed sets say so): the round's third meld."""
     parts = [
         str(c) if s is None else f"{c}(={stands_text(s)})"
         for c, s in zip(meld.cards, meld.stands(), strict=True)
@@ -70,7 +71,7 @@ def meld_text(meld: TableMeld, names: Sequence[str]) -> str:
     run = meld.kind is MeldKind.RUN and meld.suit is not None
     return t(
         "blagogo.meld",
-        id=meld.id,
+        id=counted(meld.id),
         suit=meld.suit.symbol if run and meld.suit is not None else "",
         owner=seat_name(names, meld.owner),
         closed="yes" if meld.closed else "no",
@@ -89,8 +90,8 @@ def spec_text(cards: Sequence[Card], jokers: Sequence[Stands]) -> str:
 
 
 def bridge_text(bridge: Sequence[Card]) -> str:
-    """The bridge in the order laid, each card at its position: ``0:K♠ 1:7♦ 2:★2`` (the newest last)."""
-    return "  ".join(f"{i}:{c}" for i, c in enumerate(bridge)) or t("blagogo.empty")
+    """The bridge in the order laid, each card at its position: ``1:K♠ 2:7♦ 3:★2`` (the newest last)."""
+    return "  ".join(f"{i}:{c}" for i, c in enumerate(bridge, 1)) or t("blagogo.empty")
 
 
 def action_label(action: ba.Action, names: Sequence[str]) -> str:
@@ -99,14 +100,14 @@ def action_label(action: ba.Action, names: Sequence[str]) -> str:
         case ba.DrawFromDeck():
             return t("action.blagogo.draw")
         case ba.TakeFromBridge(position):
-            return t("action.blagogo.take_bridge", position=position)
+            return t("action.blagogo.take_bridge", position=counted(position))
         case ba.LayMelds(melds):
             return t("action.blagogo.lay", melds=" | ".join(spec_text(m.cards, m.jokers) for m in melds))
         case ba.AddToMeld(meld_id, cards, jokers, end):
-            return t("action.blagogo.add", cards=spec_text(cards, jokers), id=meld_id,
+            return t("action.blagogo.add", cards=spec_text(cards, jokers), id=counted(meld_id),
                      end="" if end is None else end.value)  # fmt: skip
         case ba.SwapJoker(meld_id, card):
-            return t("action.blagogo.swap", card=str(card), id=meld_id)
+            return t("action.blagogo.swap", card=str(card), id=counted(meld_id))
         case ba.Discard(card):
             return t("action.blagogo.discard", card=str(card))
         case _:
@@ -150,7 +151,7 @@ def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
             ]
         case be.BridgeTaken(seat, position, cards):
             return [
-                t("event.blagogo.bridge_taken", name=name(names, seat), position=position,
+                t("event.blagogo.bridge_taken", name=name(names, seat), position=counted(position),
                   cards=cards_text(cards))
             ]  # fmt: skip
         case be.MeldsLaid(seat, melds, points, opening):
@@ -161,18 +162,18 @@ def event_lines(event: be.Event, names: Sequence[str]) -> list[str]:
             ]
         case be.MeldExtended(seat, meld, cards, end):
             return [
-                t("event.blagogo.meld_extended", name=name(names, seat), cards=cards_text(cards), id=meld.id,
-                  end="" if end is None else end.value),
+                t("event.blagogo.meld_extended", name=name(names, seat), cards=cards_text(cards),
+                  id=counted(meld.id), end="" if end is None else end.value),
                 f"  {meld_text(meld, names)}",
             ]  # fmt: skip
         case be.JokerSwapped(seat, meld, card, joker):
             return [
-                t("event.blagogo.joker_swapped", name=name(names, seat), card=str(card), id=meld.id,
+                t("event.blagogo.joker_swapped", name=name(names, seat), card=str(card), id=counted(meld.id),
                   joker=str(joker)),
                 f"  {meld_text(meld, names)}",
             ]  # fmt: skip
         case be.MeldClosed(meld_id, owner):
-            return [t("event.blagogo.meld_closed", id=meld_id, name=name(names, owner))]
+            return [t("event.blagogo.meld_closed", id=counted(meld_id), name=name(names, owner))]
         case be.Discarded(seat, card):
             return [t("event.blagogo.discarded", name=name(names, seat), card=str(card))]
         case be.WentOut(seat, kantrame):

@@ -23,7 +23,7 @@ from clients.cli.blagogo_cli import ENDS, addition, can_compose, meld_meanings
 from clients.cli.blagogo_text import bridge_text, cards_text, meld_text, seat_name, sorted_hand, stands_text
 from clients.cli.screens import TextScreen, coloured
 from clients.cli.table_app import TableApp
-from clients.cli.text import short_names
+from clients.cli.text import counted, short_names, typed_index
 from clients.i18n import t
 from clients.session import TableSession
 from engine.blagogo import actions as ba
@@ -50,7 +50,7 @@ def short_meld(meld: TableMeld, names: list[str]) -> str:
         str(c) if s is None else f"{c}(={stands_text(s)})"
         for c, s in zip(meld.cards, meld.stands(), strict=True)
     ]
-    return f"#{meld.id} {owner}: {' '.join(parts)} ({meld.points})"
+    return f"#{counted(meld.id)} {owner}: {' '.join(parts)} ({meld.points})"
 
 
 def card_text(card: Card, *, selected: bool = False) -> Text:
@@ -320,14 +320,20 @@ class BlagogoApp(TableApp):
 
     async def which_meld(self, cards: tuple[Card, ...]) -> tuple[int, ba.End | None] | None:
         """Ask which meld to add ``cards`` to (and, if the player says, at which end of a run)."""
-        ids = [m.id for m in self.view.melds] if self.view is not None else []
-        question = t("blagogo.which_meld", cards=cards_text(cards), ids=", ".join(map(str, ids)))
+        ids = [counted(m.id) for m in self.view.melds] if self.view is not None else []
+        which = t("blagogo.which_meld", cards=cards_text(cards), ids=", ".join(map(str, ids)))
+        question = which
         while True:
             answer = await self.ask(question)
             if answer is None:
                 return None
             words = answer.split()
             end = ENDS.get(words[1].lower()) if len(words) == 2 else None
-            if words and words[0].lstrip("#").isdigit() and (len(words) == 1 or end is not None):
-                return int(words[0].lstrip("#")), end
+            try:
+                meld_id = typed_index(words[0], t("blagogo.no_meld_zero")) if words else None
+            except ValueError as zero:  # melds are counted from 1: #0 is none of them
+                question = f"{zero} {which}"
+                continue
+            if meld_id is not None and (len(words) == 1 or end is not None):
+                return meld_id, end
             question = t("blagogo.not_a_meld", text=answer.strip())

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from clients.cli.entry import CliGame, SheetRow
 from clients.cli.games import cli_game_of
 from clients.cli.rules_text import clock_lines
+from clients.cli.text import counted, numbered_seat
 from clients.connection import in_words
 from clients.fairness import catch_up, checker_for, deals_label, verdict_words
 from clients.games import game_of
@@ -55,12 +56,13 @@ def display_names(table: pb.Table) -> list[str]:
 
 
 def display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
-    """``Ann (seat 0)``, ``greedy bot (seat 1)``, or ``seat 2`` while nobody sits there."""
+    """``Ann (seat 1)``, ``greedy bot (seat 2)``, or ``seat 3`` while nobody sits there: seats counted from 1,
+    as the web client names them (``SEAT_WORDS`` in clients/web/src/session.ts)."""
     if bot:
-        return t("seat.bot", name=name, seat=seat)
+        return t("seat.bot", name=name, seat=counted(seat))
     if taken and name:
-        return t("seat.player", name=name, seat=seat)
-    return t("seat.numbered", seat=seat)
+        return t("seat.player", name=name, seat=counted(seat))
+    return numbered_seat(seat)
 
 
 class Follower(Generic[V, A, E]):
@@ -125,7 +127,7 @@ class Follower(Generic[V, A, E]):
         return self.turn.legal_actions if self.my_turn and self.turn is not None else ()
 
     def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else t("seat.numbered", seat=seat)
+        return self.names[seat] if 0 <= seat < len(self.names) else numbered_seat(seat)
 
     # ------------------------------------------------------------------ feeding
 
@@ -203,11 +205,11 @@ class Follower(Generic[V, A, E]):
             return t("notice.sits_down", name=self.name(event.seat))
         if isinstance(event, SeatReleased):
             left = self.name(event.seat)
-            free = t("seat.numbered", seat=event.seat)
+            free = numbered_seat(event.seat)
             self._rename(event.seat, free)
             if left == free:
-                return t("notice.seat_free_again", seat=event.seat)
-            return t("notice.leaves", name=left, seat=event.seat)
+                return t("notice.seat_free_again", seat=counted(event.seat))
+            return t("notice.leaves", name=left, seat=counted(event.seat))
         seat = event.seat
         if event.kind == "seat_reclaimed" and seat is not None:
             self.away.discard(seat)
@@ -217,7 +219,7 @@ class Follower(Generic[V, A, E]):
 
     def _rename(self, seat: int, name: str) -> None:
         while len(self.names) <= seat:
-            self.names.append(t("seat.numbered", seat=len(self.names)))
+            self.names.append(numbered_seat(len(self.names)))
         self.names[seat] = name
 
     def _take_turn(self, turn: Turn[V, A] | None) -> None:

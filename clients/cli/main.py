@@ -5,6 +5,8 @@
     thousand new --game blagogo --players 4 --bots 3 --target 500    the same at a 1000 Blagogo table
     thousand join TABLE [--seat N]       take a free seat at a table (or yours again) and play
     thousand watch TABLE                 follow a table as a spectator
+    thousand play [--players 3] [--bots] find people to play with (quick play), then play
+    thousand rematch TABLE [--decline]   another game with the players of a finished table
     thousand leave TABLE                 give your seat up
     thousand login [--guest]             sign in (a guest, or the server's OpenID issuer by device flow)
     thousand whoami / logout             who you are signed in as / forget it on this machine
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from clients.cli import accounts
+from clients.cli import accounts, quickplay_cli
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -43,8 +45,8 @@ from clients.cli.options import (
     time_control_from_args,
 )
 from clients.cli.plain import PlainClient
-from clients.cli.text import table_line
-from clients.errors import ServerError, error_words
+from clients.cli.text import counted, table_line
+from clients.errors import ServerError, error_words, seat_shown
 from clients.games import table_rules
 from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
@@ -115,7 +117,7 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             invite_code=invite,
         )
         seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
-        print(t("cli.table_created", table=table.table_id, seat=seat), file=stdout)
+        print(t("cli.table_created", table=table.table_id, seat=counted(seat)), file=stdout)
         if invite:
             print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
@@ -136,9 +138,9 @@ async def join_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
             args.table, args.seat, _name(args, session), invite_code=args.invite
         )  # a seat of yours keeps its name
         if session.resumed:
-            print(t("cli.back_in_seat", seat=seat, table=args.table), file=stdout)
+            print(t("cli.back_in_seat", seat=counted(seat), table=args.table), file=stdout)
         else:
-            print(t("cli.sit_in_seat", seat=seat, table=args.table), file=stdout)
+            print(t("cli.sit_in_seat", seat=counted(seat), table=args.table), file=stdout)
         return await play(session, args.plain, stdin, stdout)
 
 
@@ -158,7 +160,7 @@ async def leave_table(args: argparse.Namespace, stdout: TextIO) -> int:
             return EXIT_ERROR
         session.attach(args.table, kept.seat, kept.token)
         await session.leave()
-        print(t("cli.left_seat", seat=kept.seat, table=args.table), file=stdout)
+        print(t("cli.left_seat", seat=counted(kept.seat), table=args.table), file=stdout)
     return 0
 
 
@@ -187,7 +189,7 @@ async def play(session: TableSession, plain: bool, stdin: TextIO, stdout: TextIO
     finally:
         seat = session.seat
         if seat is not None and not session.finished:
-            print(t("cli.seat_kept", seat=seat, table=session.table_id), file=stdout)
+            print(t("cli.seat_kept", seat=counted(seat), table=session.table_id), file=stdout)
             if session.invite_code:
                 print(t("cli.table_invite_code", invite=session.invite_code), file=stdout)
 
@@ -205,6 +207,12 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await join_table(args, stdin, stdout)
             case "watch":
                 return await watch_table(args, stdin, stdout)
+            case "play":
+                async with _session(args) as session:
+                    name = _name(args, session)
+                return await quickplay_cli.play_command(args, name, play, stdin, stdout)
+            case "rematch":
+                return await quickplay_cli.rematch_command(args, play, stdin, stdout)
             case "leave":
                 return await leave_table(args, stdout)
             case "export":
@@ -221,6 +229,8 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await accounts.claim(args, stdout)
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
+        if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat
+            words = t("error.ALREADY_SEATED", seat=seat_shown(error))
         if words is None and error.reason == "INVITE_INVALID":
             words = t("cli.invite_needed")
             if getattr(args, "invite", ""):

@@ -18,6 +18,7 @@ from typing import Any, Final, NoReturn
 
 from clients.cli.games import CLI_GAMES, cli_game_named
 from clients.cli.rules_text import label
+from clients.cli.text import typed_index
 from clients.connection import CONNECT_TIMEOUT, DEFAULT_SERVER, Connection
 from clients.games import GameRules
 from clients.i18n import LANGUAGES, NAMES, t
@@ -32,6 +33,18 @@ POLICIES: Final = {
     "forfeit": pb.TIMEOUT_POLICY_FORFEIT,
 }
 """``--on-timeout``: what the server does when a move's time runs out."""
+
+
+def seat_number(text: str) -> int:
+    """``--seat`` and ``--first-dealer``: a seat as people count them (1 is the first), as the wire's index;
+    ``0`` is refused in words rather than taken for the wire's first seat."""
+    try:
+        index = typed_index(text, t("cli.seat_zero"))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if index is None:
+        raise argparse.ArgumentTypeError(t("cli.seat_not_a_number", text=text))
+    return index
 
 
 def _rule_fields(game: str) -> list[tuple[str, Any]]:
@@ -235,7 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=t("help.seed"),
     )
-    new.add_argument("--first-dealer", type=int, default=None, help=t("help.first_dealer"))
+    new.add_argument(
+        "--first-dealer", type=seat_number, metavar="SEAT", default=None,
+        help=t("help.first_dealer"),
+    )  # fmt: skip
     new.add_argument("--name", default=None, help=t("help.name"))
     new.add_argument("--private", action="store_true", help=t("help.private"))
     clocks = new.add_argument_group(t("help.clocks"))
@@ -257,9 +273,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = commands.add_parser("join", parents=[server, play], help=t("help.join"))
     join.add_argument("table", help=t("help.table"))
-    join.add_argument("--seat", type=int, default=None, help=t("help.seat"))
+    join.add_argument("--seat", type=seat_number, metavar="SEAT", default=None, help=t("help.seat"))
     join.add_argument("--name", default=None, help=t("help.join_name"))
     join.add_argument("--invite", metavar="CODE", default="", help=t("help.invite"))
+
+    quick = commands.add_parser("play", parents=[server, play], help=t("help.play"))
+    quick.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
+    quick.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N", help=t("help.play_players")
+    )
+    quick.add_argument("--preset", default="", help=t("help.preset"))
+    quick.add_argument("--rated", action="store_true", help=t("help.rated"))
+    quick.add_argument("--bots", action="store_true", help=t("help.allow_bots"))
+    quick.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
+    quick.add_argument("--name", default=None, help=t("help.name"))
+
+    again = commands.add_parser("rematch", parents=[server, play], help=t("help.rematch"))
+    again.add_argument("table", help=t("help.table_id"))
+    again.add_argument("--decline", action="store_true", help=t("help.decline"))
+    again.add_argument("--wait", type=float, default=60.0, metavar="SECONDS", help=t("help.wait"))
 
     watch = commands.add_parser("watch", parents=[server, play], help=t("help.watch"))
     watch.add_argument("table", help=t("help.table"))

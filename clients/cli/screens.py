@@ -1,5 +1,6 @@
 """The full-screen UI's pop-ups, the same for every game: a page of text (the rules and keys, the score sheet,
-the deal's tricks) and a question with a line to answer it (a joker's meaning, a meld's id)."""
+the deal's tricks), a deal's summary that waits for a key, and a question with a line to answer it (a
+joker's meaning, a meld's number)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -65,6 +67,48 @@ class TextScreen(ModalScreen[None]):
             yield Static(text)
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """A deal's (round's) summary over the table until the player presses any key or clicks: the next deal
+    starts beneath it at once, but who made what and the points are not scrolled away in the log before
+    they are read. The table's keys do nothing meanwhile (:meth:`TableApp.check_action`), so a key meant for
+    the summary never plays a card. A later deal scored while it is up replaces its text."""
+
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    SummaryScreen > Vertical { width: 100%; max-width: 90; height: auto; max-height: 90%;
+                               border: thick $accent; background: $surface; padding: 0 1; }
+    SummaryScreen Static { height: auto; }
+    """
+
+    def __init__(self, title: str, lines: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.page(), id="summary")
+
+    def page(self) -> Text:
+        text = Text(self.title_text + "\n\n", style="bold")
+        for line in self.lines:
+            text.append_text(coloured(line + "\n"))
+        text.append("\n" + t("cli.any_key"), style="dim")
+        return text
+
+    def show(self, title: str, lines: Sequence[str]) -> None:
+        self.title_text, self.lines = title, list(lines)
+        self.query_one("#summary", Static).update(self.page())
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
         self.dismiss(None)
 
 

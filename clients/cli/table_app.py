@@ -33,8 +33,8 @@ from clients.cli.follow import Follower
 from clients.cli.letters import CardLetters
 from clients.cli.plain import RESYNC_REASONS, numbers
 from clients.cli.rules_text import clock_lines, rules_lines
-from clients.cli.screens import AskScreen, TextScreen, coloured, localize_bindings
-from clients.cli.text import seat_name
+from clients.cli.screens import AskScreen, SummaryScreen, TextScreen, coloured, localize_bindings
+from clients.cli.text import numbered_seat, seat_name
 from clients.errors import ServerError, error_words
 from clients.i18n import current, t
 from clients.session import TableSession
@@ -129,6 +129,11 @@ class TableApp(App[int]):
         self._dirty = True
         self.frames = 0
         """Frames drawn (a burst of events is one frame)."""
+        self.live_from = session.table.sequence
+        """The table's last event when this client came: a deal scored after it is shown and waits for a key
+        (:class:`SummaryScreen`); the deals of the history read on joining are in the log and sheet only."""
+        self._summary: list[str] | None = None
+        """The lines of the deal scored since the last frame, to show over the table."""
 
     # ------------------------------------------------------------------ what each game's app provides
 
@@ -166,7 +171,7 @@ class TableApp(App[int]):
     def on_mount(self) -> None:
         self.title = t(f"term.game_{self.entry.game.name}")
         seat = self.session.seat
-        who = t("cli.spectator") if seat is None else t("seat.numbered", seat=seat)
+        who = t("cli.spectator") if seat is None else numbered_seat(seat)
         table = self.session.table
         seeded = "yes" if table is not None and table.seeded else "no"
         self.sub_title = t("cli.sub_title", table=self.session.table_id, who=who, seeded=seeded)
@@ -183,7 +188,10 @@ class TableApp(App[int]):
         read = 0
         try:
             async for item in self.session.stream(from_start=True):
-                self._pending += self.follower.feed(item)
+                lines = self.follower.feed(item)
+                self._pending += lines
+                if self.follower.scored and getattr(item, "sequence", 0) > self.live_from:
+                    self._summary = list(self.follower.sheet[-1].summary) or lines
                 self._dirty = True
                 read += 1
                 if read % YIELD_EVERY == 0:
@@ -206,6 +214,18 @@ class TableApp(App[int]):
         self.written.extend(lines)
         self.draw_panels()
         self.refresh_actions()
+        if self._summary:
+            self.show_summary(self._summary)
+        self._summary = None
+
+    def show_summary(self, lines: list[str]) -> None:
+        """A deal just scored: its summary over the table until a key is pressed (one at a time: a later
+        deal's replaces it)."""
+        title, rest = lines[0], lines[1:]
+        if isinstance(self.screen, SummaryScreen):
+            self.screen.show(title, rest)
+        else:
+            self.push_screen(SummaryScreen(title, rest))
 
     def tick(self) -> None:
         """Once a second: the turn clock's seconds left."""

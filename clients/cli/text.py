@@ -26,8 +26,32 @@ _STATUS_KEYS: Final = {
 }
 
 
+def counted(index: int) -> int:
+    """A seat, meld, bridge position or talon as people count them: from 1. The wire and the engine count
+    from 0; every such number a person reads goes through here, and every one typed through
+    :func:`typed_index`."""
+    return index + 1
+
+
+def typed_index(word: str, zero: str) -> int | None:
+    """The wire's index of a number a person typed (``3`` is index 2); None when ``word`` is not a number.
+    ValueError with ``zero`` (the words for it) on ``0``: people count from 1, and a 0 typed from habit
+    must not silently mean something else."""
+    text = word.strip().lstrip("#")
+    if not text.isdigit():
+        return None
+    if int(text) == 0:
+        raise ValueError(zero)
+    return int(text) - 1
+
+
+def numbered_seat(seat: int) -> str:
+    """``seat 1`` for the wire's seat 0: a seat nobody sits in yet."""
+    return t("seat.numbered", seat=counted(seat))
+
+
 def seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else t("seat.numbered", seat=seat)
+    return names[seat] if 0 <= seat < len(names) else numbered_seat(seat)
 
 
 def redeal_words(reason: ea.RedealReason) -> str:
@@ -56,7 +80,7 @@ def action_label(action: Action, names: Sequence[str]) -> str:
         case ea.DemandRedeal(reason):
             return t("action.thousand.demand_redeal", reason=redeal_words(reason))
         case ea.ChooseTalon(index):
-            return t("action.thousand.choose_talon", index=index)
+            return t("action.thousand.choose_talon", index=counted(index))
         case ea.GiveCard(card, to):
             return t("action.thousand.give_card", card=str(card), to=seat_name(names, to))
         case ea.DiscardCard(card):
@@ -216,7 +240,7 @@ def talon_text(view: View) -> str | None:
 
 
 def seat_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
-    """Each seat of the deal: cards held, tricks and card points taken so far."""
+    """Each seat of the deal in seat order (the same every deal): cards held, tricks and card points taken."""
     return [
         t(
             "cli.seat_line",
@@ -226,7 +250,7 @@ def seat_lines(view: View, names: Sequence[str], seat: int | None) -> list[str]:
             tricks=view.tricks_won[s],
             points=view.trick_points[s],
         )
-        for s in view.active
+        for s in sorted(view.active)
     ]
 
 
@@ -295,16 +319,17 @@ def _inside(pattern: str, text: str) -> str | None:
 
 
 def short_names(names: Sequence[str]) -> list[str]:
-    """The seats' names for a narrow screen: ``Ann``, ``greedy 1``, ``greedy 2`` (the seat's number only
-    where two would read the same). The long names are the catalogue's ``seat.bot`` and ``seat.player``
-    (:func:`clients.cli.follow.display_name`), read back in the player's language."""
+    """The seats' names for a narrow screen: ``Ann``, ``greedy 2``, ``greedy 3`` (the seat's number, counted
+    from 1 as in the long names, only where two would read the same). The long names are the catalogue's
+    ``seat.bot`` and ``seat.player`` (:func:`clients.cli.follow.display_name`), read back in the player's
+    language."""
     bases = []
     for seat, name in enumerate(names):
-        bot = _inside(t("seat.bot", name="\x00", seat=seat), name)
-        player = _inside(t("seat.player", name="\x00", seat=seat), name)
+        bot = _inside(t("seat.bot", name="\x00", seat=counted(seat)), name)
+        player = _inside(t("seat.player", name="\x00", seat=counted(seat)), name)
         bases.append(bot if bot is not None else player if player is not None else name)
-    free = {t("seat.numbered", seat=seat) for seat in range(len(names))}
+    free = {numbered_seat(seat) for seat in range(len(names))}
     return [
-        f"{base} {seat}" if bases.count(base) > 1 and base not in free else base
+        f"{base} {counted(seat)}" if bases.count(base) > 1 and base not in free else base
         for seat, base in enumerate(bases)
     ]

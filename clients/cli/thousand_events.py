@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, assert_never
 
+from clients.cli.text import counted, numbered_seat
 from clients.i18n import t
 from engine.cards import Card
 from engine.events import (
@@ -67,7 +68,7 @@ class ThousandLines:
     def seat(self, seat: int) -> str:
         if 0 <= seat < len(self.names):
             return self.names[seat]
-        return t("seat.numbered", seat=seat)
+        return numbered_seat(seat)
 
     def lines(self, events: Iterable[Event]) -> list[str]:
         out: list[str] = []
@@ -133,7 +134,7 @@ class ThousandLines:
                     "event.thousand.redeal_demanded", name=who(seat), reason=t(f"term.redeal_{reason.value}")
                 )
             case TalonChosen(seat, index):
-                return t("event.thousand.talon_chosen", name=who(seat), index=index)
+                return t("event.thousand.talon_chosen", name=who(seat), index=counted(index))
             case TalonTaken(seat, face_up, cards):
                 return t(
                     "event.thousand.talon_taken",
@@ -216,7 +217,7 @@ class ThousandLines:
             parts.append(t("cli.talon_cards", cards=cards_text(event.talons[0])))
         else:
             parts += [
-                t("event.thousand.talon_numbered", index=i, cards=cards_text(talon))
+                t("event.thousand.talon_numbered", index=counted(i), cards=cards_text(talon))
                 for i, talon in enumerate(event.talons)
             ]
         return t("event.thousand.deal_revealed", number=event.number, hands="; ".join(parts))

@@ -158,7 +158,7 @@ class ThousandApp(TableApp):
         f = self.follower
         width = max((len(seat_name(names, s)) for s in v.active), default=0)
         rows = []
-        for s in v.active:
+        for s in sorted(v.active):  # in seat order every deal (the order of play turns with the dealer)
             mark = "▶ " if s == v.to_act and not f.finished else "  "
             name = seat_name(names, s).ljust(width)
             tricks = v.tricks_won[s]
@@ -183,7 +183,7 @@ class ThousandApp(TableApp):
         hand = Text()
         if f.seat is None:
             if v is not None and v.card_counts:
-                counts = ", ".join(f"{seat_name(f.names, s)} {v.card_counts[s]}" for s in v.active)
+                counts = ", ".join(f"{seat_name(f.names, s)} {v.card_counts[s]}" for s in sorted(v.active))
                 hand.append(t("cli.cards_held", counts=counts))
         else:
             cards = self.hand()

@@ -74,8 +74,12 @@ class BlagogoIllegalActionError(IllegalActionError):
     """A well-formed Blagogo action the rules do not allow now; ``rule`` is the precise reason."""
 
     def __init__(self, reason: BlagogoReason | Reason, message: str) -> None:
-        # See the module docstring: ``reason`` carries the Blagogo reason until the shared enum has it.
-        super().__init__(cast(Reason, reason), message)
+        # See the module docstring: ``reason`` carries the Blagogo reason until the shared enum has it. The
+        # attributes are set here, not by ActionError.__init__: in the compiled engine (mypyc, the production
+        # build) that method takes only instances of its own compiled classes, and this class is interpreted.
+        Exception.__init__(self, message)
+        self.reason = cast(Reason, reason)
+        self.message = message
         self.rule: BlagogoReason | Reason = reason
 
 

@@ -4,18 +4,18 @@ A table, the registry, the service, the store, the telemetry and the exporter ne
 Blagogo: they hold an adapter, found by the contract's ``GameKind`` (:func:`adapter_for_kind`), by the name
 stored with a table (:func:`adapter_for_name`), by the engine rules' type (:func:`adapter_for_rules`) or by an
 engine action's (:func:`adapter_for_action`), and the engine game it created. What each game is comes from its
-one description (:mod:`games`); the interface, with everything a description answers, is in
-:mod:`server.games.adapter`, and each game's module here (:mod:`server.games.thousand`,
-:mod:`server.games.blagogo`) holds only what is the server's own for that game. A third game is a third module
-and one entry in :data:`ADAPTERS` (``docs/adding-a-game.md``).
+one description (:mod:`games`), which :class:`GameAdapter` (:mod:`server.games.adapter`) reads; only
+Thousand, whose Turns carry a view and every legal action, has a module of its own here
+(:mod:`server.games.thousand`: its fast wire paths). A third game is one entry in :data:`ADAPTERS`
+(``docs/adding-a-game.md``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+import games
 from server.games.adapter import ActionT, EngineGame, EventT, GameAdapter, GameT, RulesT, Scored, SeatBot
-from server.games.blagogo import BlagogoAdapter
 from server.games.thousand import ThousandAdapter
 
 __all__ = [
@@ -40,8 +40,8 @@ __all__ = [
 
 AnyAdapter = GameAdapter[Any, Any, Any, Any]
 
-THOUSAND: Final = ThousandAdapter()
-BLAGOGO: Final = BlagogoAdapter()
+THOUSAND: Final = ThousandAdapter(games.THOUSAND)
+BLAGOGO: Final[AnyAdapter] = GameAdapter(games.BLAGOGO)
 ADAPTERS: Final[tuple[AnyAdapter, ...]] = (THOUSAND, BLAGOGO)
 """Every game the server plays, in GameKind order (:data:`games.GAMES`'s: a test holds them alike)."""
 GAMES: Final = tuple(a.name for a in ADAPTERS)

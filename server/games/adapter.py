@@ -4,9 +4,8 @@ An adapter is stateless and does, for its game:
 
 - **rules**: decode CreateTable's ``Rules`` (the oneof case must be the game's; the seat count fills an unset
   ``players``), encode them for the ``Table`` message, and to and from bytes for the store;
-- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; check
-  an action (raising the engine's :class:`~engine.ActionError`, the game unchanged) and apply it; what an
-  event scored (a deal's or a round's outcome, for the metrics and the log);
+- **the engine game**: create it from rules, seed, first dealer and a fair table's deals; its events; what
+  an event scored (a deal's or a round's outcome, for the metrics and the log);
 - **the wire**: actions, events (filtered for the audience: T-33, B-21) and views to and from the wrapper
   messages ``Action``, ``Event`` and ``View``; the actions a Turn lists for the acting seat;
 - **records**: actions to and from the JSON of a game record (:mod:`server.export`);
@@ -17,26 +16,28 @@ An adapter is stateless and does, for its game:
 What the game is (kind, names, engine, codec, strategies) is read from its one description
 (:class:`games.description.GameDescription`): an adapter names it (``description``) and gets, from the base
 class, everything that is the codec's or the engine's alike for every game; a game's module holds only what is
-its own (legality, what a Turn lists, what an event scored, the record's JSON, the fast wire paths).
+its own (what a Turn lists, what an event scored, the record's JSON, the fast wire paths).
 
-Both engines' ``Game`` classes already share what a table reads directly (:class:`EngineGame`: whose turn,
-chance nodes, game over, the winner and standings); everything typed per game goes through the adapter.
+Both engines' ``Game`` classes share what a table calls directly (:class:`EngineGame`: whose turn, chance
+nodes, game over, the winner and standings, and one legal-action contract: ``validate`` refuses exactly what
+``apply`` would, changing nothing); everything typed per game goes through the adapter.
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from bots.strategy import GameStrategies
 from engine.seeds import FairDeals
 from engine.verify import Scheme
-from games.description import GameDescription
+from games.description import GameDescription, Scored
+from server import protobuf_wire as wire
 from server.errors import ErrorReason, ServiceError
 from thousand.v1 import table_service_pb2 as pb
+
+__all__ = ["ActionT", "EngineGame", "EventT", "GameAdapter", "GameT", "RulesT", "Scored", "SeatBot"]
 
 
 class EngineGame(Protocol):
@@ -69,6 +70,13 @@ class EngineGame(Protocol):
     def apply_chance(self) -> Sequence[object]:
         """Deal from the fair or seeded shuffle (the one chance step of both games, T-35, B-23)."""
 
+    def validate(self, seat: int, action: Any) -> None:
+        """Raise the engine's ActionError when ``seat`` may not take ``action`` now, changing nothing (the
+        one legal-action contract of both engines: Thousand's T-34, 1000 Blagogo's B-22)."""
+
+    def apply(self, seat: int, action: Any) -> Sequence[object]:
+        """Apply a seat's action and return its events (raising, unchanged, for an illegal one)."""
+
 
 RulesT = TypeVar("RulesT")
 GameT = TypeVar("GameT", bound=EngineGame)
@@ -76,70 +84,74 @@ ActionT = TypeVar("ActionT", bound=Hashable)
 EventT = TypeVar("EventT")
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """A deal or round just scored, as the server reports it: counted in ``thousand_deals_finished_total``
-    by ``kind`` and ``outcome`` (the game's own small, closed sets of labels), and logged as "``noun``
-    finished" with ``details`` (no card, no hand: nothing secret)."""
-
-    noun: str
-    kind: str
-    outcome: str
-    details: Mapping[str, object]
-
-
-class SeatBot(ABC, Generic[GameT, ActionT]):
+class SeatBot(Generic[GameT, ActionT]):
     """A server-run seat's player: one strategy object of the game's registry, kept for the whole game, so
-    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change."""
+    that a strategy with memory (the Thousand heuristic's and ISMCTS's beliefs) is shown every change. It
+    decides from what its seat may see (the game's view and what its Turn lists), as a client's bot does."""
 
-    def __init__(self, strategy: str, registry: GameStrategies[Any]) -> None:
+    __slots__ = ("_game", "observes", "player", "searching", "strategy")
+
+    def __init__(self, strategy: str, game: GameDescription) -> None:
         self.strategy = strategy
-        self.searching = strategy in registry.searching
+        self._game = game
+        self.player = game.strategies.make(strategy)
+        self.searching = strategy in game.strategies.searching
         """It thinks for a while: the server runs its decisions off the event loop."""
-        self.observes = strategy not in registry.stateless
+        self.observes = strategy not in game.strategies.stateless
         """It keeps memory between views: it is shown its seat's view after every change."""
 
-    @abstractmethod
     def decide(self, game: GameT, seat: int, rng: random.Random, deadline: float | None = None) -> ActionT:
         """The seat's action, from what the seat may see; ``deadline`` (``time.monotonic()``, None for
         none) is the decision's, handed to a strategy that can take one (:func:`bots.strategy.decide`)."""
+        described = self._game
+        view, actions = described.view(game, seat), described.turn_actions(game, seat)
+        action: ActionT = described.choose(self.player, view, actions, rng, deadline)
+        return action
 
-    @abstractmethod
     def observe(self, game: GameT, seat: int) -> None:
         """Show the strategy its seat's view as it is now."""
+        self.player.observe(self._game.view(game, seat))
 
 
-class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
-    """One game as the server sees it. Subclasses are stateless singletons (:data:`ADAPTERS`)."""
+class GameAdapter(Generic[RulesT, GameT, ActionT, EventT]):
+    """One game as the server sees it, made from its description (:data:`ADAPTERS`: one per game, stateless
+    but for caches). A game whose Turns are sent often may write them faster in a subclass (Thousand's)."""
 
-    description: ClassVar[GameDescription]
-    """The game, as every layer knows it (:mod:`games`); the attributes below are read from it."""
-    kind: ClassVar[pb.GameKind.ValueType]
-    """The contract's GameKind."""
-    name: ClassVar[str]
-    """The oneof case of the wrapper messages, the store's game name and the metric label."""
-    title: ClassVar[str]
-    """The game's name in messages."""
-    rules_type: ClassVar[type]
-    """The engine's rules class."""
-    action_types: ClassVar[tuple[type, ...]]
-    """The engine's action classes."""
-    takeover_strategy: ClassVar[str]
-    """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
-    deals: ClassVar[Scheme]
-    """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in progress
-    holds (:mod:`server.deal_progress`)."""
-    _rules_message: ClassVar[type[Any]]
-    _action_message: ClassVar[type[Any]]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        game = cls.description
-        cls.kind, cls.name, cls.title = game.kind, game.name, game.title
-        cls.rules_type, cls.action_types = game.rules_type, game.action_types
-        cls.takeover_strategy, cls.deals, cls.strategies = game.takeover_strategy, game.deals, game.strategies
-        cls._rules_message = type(getattr(pb.Rules(), game.name))
-        cls._action_message = type(getattr(pb.Action(), game.name))
+    def __init__(self, description: GameDescription) -> None:
+        game = self.description = description
+        """The game, as every layer knows it (:mod:`games`); the attributes below are read from it."""
+        self.kind: pb.GameKind.ValueType = game.kind
+        """The contract's GameKind."""
+        self.name = game.name
+        """The oneof case of the wrapper messages, the store's game name and the metric label."""
+        self.title = game.title
+        """The game's name in messages."""
+        self.rules_type = game.rules_type
+        """The engine's rules class."""
+        self.action_types = game.action_types
+        """The engine's action classes."""
+        self.takeover_strategy = game.takeover_strategy
+        """The strategy that plays a seat taken over when its time ran out (TimeoutPolicy)."""
+        self.deals: Scheme = game.deals
+        """How the game's deals are checked (engine.verify): which of its events a snapshot's deal in
+        progress holds (:mod:`server.deal_progress`)."""
+        self.strategies: GameStrategies[Any] = game.strategies
+        """The game's registry of strategies (:mod:`bots.registry`): every one can play a bot seat."""
+        self.scored: Callable[[object], Scored | None] = game.scored
+        """What an event scored when it ends a deal or round (for the metrics and the log); else None."""
+        self.action_to_json: Callable[[ActionT], dict[str, Any]] = game.action_to_json
+        """The action in a game record (:mod:`server.export`)."""
+        self.action_from_json: Callable[[dict[str, Any]], ActionT] = game.action_from_json
+        """The action of :attr:`action_to_json`'s form; ValueError for one that is not this game's."""
+        self.event_for: Callable[[EventT, int | None], EventT] = game.event_for
+        """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
+        self.turn_actions: Callable[[GameT, int], Sequence[ActionT]] = game.turn_actions
+        """The actions the acting seat's Turn lists (its stream only)."""
+        self._rules_message: type[Any] = type(getattr(pb.Rules(), game.name))
+        self._action_message: type[Any] = type(getattr(pb.Action(), game.name))
+        self._view_field = wire.field_number(pb.View, game.name)
+        self._action_field = wire.field_number(pb.Action, game.name)
+        self._event_field = wire.field_number(pb.Event, game.name)
 
     # ------------------------------------------------------------------ rules
 
@@ -191,21 +203,9 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         events: Sequence[EventT] = game.events  # type: ignore[attr-defined]  # both engines' Game have it
         return events
 
-    @abstractmethod
-    def check(self, game: GameT, seat: int, action: ActionT) -> None:
-        """Raise the engine's ActionError when ``seat`` may not take ``action`` now; the game is unchanged."""
-
-    def apply(self, game: GameT, seat: int, action: ActionT) -> None:
-        """Apply a checked action."""
-        game.apply(seat, action)  # type: ignore[attr-defined]  # both engines' Game have it
-
     def is_game_over(self, event: object) -> bool:
         """Whether ``event`` is the game's last (its GameOver)."""
         return isinstance(event, self.description.game_over)
-
-    @abstractmethod
-    def scored(self, event: object) -> Scored | None:
-        """What ``event`` scored when it ends a deal or round (for the metrics and the log); else None."""
 
     # ------------------------------------------------------------------ the wire
 
@@ -221,30 +221,21 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         return action
 
     def action_to_bytes(self, action: ActionT) -> bytes:
-        """The game's action message (ThousandAction, BlagogoAction) serialized, for the store."""
-        data: bytes = self.description.codec.action_to_proto(action).SerializeToString()
+        """The game's action message (ThousandAction, BlagogoAction) serialized, for the store: written for
+        every decision, so kept per action (frozen values; a game's are a small set in practice)."""
+        data = _STORED_ACTIONS.get(action)
+        if data is None:
+            data = self.description.codec.action_to_proto(action).SerializeToString()
+            _keep(_STORED_ACTIONS, action, data)
         return data
 
     def action_from_bytes(self, data: bytes) -> ActionT:
         action: ActionT = self.description.codec.action_from_proto(self._action_message.FromString(data))
         return action
 
-    @abstractmethod
     def action_kind(self, action: ActionT) -> str:
         """The action's oneof case in its game's action message (``bid``, ``discard``, ...): a label."""
-
-    @abstractmethod
-    def action_to_json(self, action: ActionT) -> dict[str, Any]:
-        """The action in a game record (:mod:`server.export`): ``{"kind": its case in the game's action
-        message, ...its fields}``, cards as the engine prints them."""
-
-    @abstractmethod
-    def action_from_json(self, raw: dict[str, Any]) -> ActionT:
-        """The action of :meth:`action_to_json`'s form; ValueError for one that is not this game's."""
-
-    @abstractmethod
-    def event_for(self, event: EventT, audience: int | None) -> EventT:
-        """The event as ``audience`` (a seat, or None for spectators) may see it: hidden cards blanked."""
+        return self.description.action_kinds.get(type(action), "unknown")
 
     def event_message(self, event: EventT) -> pb.Event:
         """The event as it is (already filtered by :meth:`event_for`, or the operator's full record)."""
@@ -252,12 +243,22 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         getattr(message, self.name).CopyFrom(self.description.codec.event_to_proto(event))
         return message
 
+    def event_bytes(self, event: EventT) -> bytes:
+        """:meth:`event_message` serialized, written around the game's own event message (the same bytes, no
+        wrapper built and copied): every event logged is serialized for the streams."""
+        data: bytes = self.description.codec.event_to_proto(event).SerializeToString()
+        return wire.message_field(self._event_field, data)
+
     def event_to_proto(self, event: EventT, audience: int | None) -> pb.Event:
         """The event as ``audience`` may see it, on the wire."""
         return self.event_message(self.event_for(event, audience))
 
-    @abstractmethod
-    def view_to_proto(self, game: GameT, audience: int | None) -> pb.View: ...
+    def view_to_proto(self, game: GameT, audience: int | None) -> pb.View:
+        """The view of ``audience`` (a seat, or None for spectators) in the ``View`` wrapper."""
+        message = pb.View()
+        described = self.description
+        getattr(message, self.name).CopyFrom(described.codec.view_to_proto(described.view(game, audience)))
+        return message
 
     def view_bytes(self, game: GameT, audience: int | None) -> bytes:
         """The view as a serialized ``View``: what the acting seat's Turn carries, built for every action."""
@@ -267,24 +268,37 @@ class GameAdapter(ABC, Generic[RulesT, GameT, ActionT, EventT]):
         """The action as a serialized ``Action``: what a Turn lists, for every action."""
         return self.action_to_proto(action).SerializeToString()
 
-    @abstractmethod
-    def turn_actions(self, game: GameT, seat: int) -> Sequence[ActionT]:
-        """The actions the acting seat's Turn lists (its stream only)."""
+    def turn_actions_bytes(self, game: GameT, seat: int) -> bytes:
+        """:meth:`turn_actions` as the Turn's serialized ``legal_actions`` fields, in order: written for every
+        action, so a game whose actions are a small set writes each field once (Thousand's)."""
+        field, action_bytes = _TURN_LEGAL_ACTIONS, self.action_bytes
+        return b"".join([wire.message_field(field, action_bytes(a)) for a in self.turn_actions(game, seat)])
 
     # ------------------------------------------------------------------ bots
-
-    strategies: ClassVar[GameStrategies[Any]]
-    """The game's registry of strategies (:mod:`bots.registry`): every one can play a bot seat."""
 
     def strategy_names(self) -> list[str]:
         return self.strategies.names()
 
-    @abstractmethod
     def new_bot(self, strategy: str) -> SeatBot[GameT, ActionT]:
         """A new player of the named strategy (one of :meth:`strategy_names`) for one seat and game."""
+        return SeatBot(strategy, self.description)
 
     def _action_case(self, message: pb.Action) -> None:
         if message.WhichOneof("game") != self.name:
             raise ServiceError(
                 ErrorReason.INVALID_ARGUMENT, f"action must be a {self.title} action", field="action"
             )
+
+
+_TURN_LEGAL_ACTIONS: Final = wire.field_number(pb.Turn, "legal_actions")
+_MAX_STORED_ACTIONS: Final = 8192
+"""A bound on :data:`_STORED_ACTIONS`: cleared when reached (Thousand's actions are a few hundred in all;
+1000 Blagogo's melds are many more, and the rare ones are cheap to write again)."""
+_STORED_ACTIONS: dict[Hashable, bytes] = {}
+"""Each game's action as the store keeps it, by the action (both games' actions are frozen values)."""
+
+
+def _keep(cache: dict[Hashable, bytes], key: Hashable, data: bytes) -> None:
+    if len(cache) >= _MAX_STORED_ACTIONS:
+        cache.clear()
+    cache[key] = data

@@ -1,7 +1,9 @@
 """Private tables at the service layer: who may list a table and who may join it.
 
-A table created unlisted, with an invite code or with reserved seats has a :class:`~server.identity.values.
-Privacy` row in the players' store, keyed by its id; a table without one is public, as every table was.
+A table created unlisted, with an invite code or with reserved seats has its :class:`~server.identity.values.
+Privacy` stored with the table itself (its config: private from its first moment, on every node), and a row in
+the players' store, keyed by its id, written just after (it tells ListTables who created it; for a table made
+before settings were stored with the table, it is all there is). A table with neither is public.
 ListTables leaves an unlisted table out for everyone but its players (its creator, the players its seats are
 held for, those who took a seat there); JoinTable needs the invite code, unless the seat is reserved for the
 caller, and never gives a seat reserved for another player. The checks are made before the table's own
@@ -135,16 +137,20 @@ class TableAccess:
         )
 
     async def created(self, privacy: Privacy, table: pb.Table) -> pb.Table:
-        """Keep a new table's privacy; the table as its creator sees it."""
+        """Keep a new table's privacy in the players' store too (its creator, for ListTables); the table as
+        its creator sees it."""
         kept = Privacy(
             table.table_id, privacy.unlisted, privacy.invite_hash, privacy.reservations, privacy.creator
         )
         await stored(self.store.put_privacy, kept)
         return decorated(table, kept)
 
-    async def gate(self, table_id: str, player: Player | None, invite: str) -> JoinGate | None:
-        """JoinTable's checks at a private table; None at a public one."""
-        privacy = (await stored(self.store.privacy, [table_id])).get(table_id)
+    async def gate(
+        self, table_id: str, player: Player | None, invite: str, kept: Privacy | None = None
+    ) -> JoinGate | None:
+        """JoinTable's checks at a private table; None at a public one. ``kept``: the privacy stored with the
+        table (None: read the players' store, for a table made before it was stored there)."""
+        privacy = kept if kept is not None else (await stored(self.store.privacy, [table_id])).get(table_id)
         if privacy is None or not (privacy.invite_hash or privacy.reservations):
             return None
         invited = not privacy.invite_hash or (
@@ -182,7 +188,10 @@ class TableAccess:
                 return  # not cached: a claim may make it a player's later
             if len(self._owners) >= MAX_CACHED_OWNERS:
                 self._owners.clear()
-            self._owners[key] = owner  # a seat's player never changes once set
+            self._owners[key] = owner  # read again when it is not the caller's: a guest's seat may move
+        if caller is not None and caller.player_id != owner:  # a guest's seat may have moved since
+            owner = await stored(self.store.seat_owner, *key) or owner
+            self._owners[key] = owner
         if caller is None:
             await self.identities.check_ban(owner)
         elif caller.player_id != owner:
@@ -196,19 +205,21 @@ class TableAccess:
         """ListTables' page without the unlisted tables the caller is not a player of, each described with
         its privacy."""
         private = await stored(self.store.privacy, [t.table_id for t in tables])
-        if not private:
+        if not private and not any(t.unlisted for t in tables):
             return list(tables)
         seated: set[str] = set()
         if player is not None:
             unlisted = [
-                table_id for table_id, p in private.items() if p.unlisted and not p.member(player.player_id)
+                t.table_id
+                for t in tables
+                if _unlisted(t, private.get(t.table_id)) and not _member(t, private.get(t.table_id), player)
             ]
             seated = await stored(self.store.seats_at, unlisted, player.player_id)
         shown = []
         for table in tables:
             privacy = private.get(table.table_id)
-            if privacy is not None and privacy.unlisted:
-                member = player is not None and (privacy.member(player.player_id) or table.table_id in seated)
+            if _unlisted(table, privacy):
+                member = player is not None and (_member(table, privacy, player) or table.table_id in seated)
                 if not member:
                     continue
             shown.append(decorated(table, privacy) if privacy is not None else table)
@@ -218,6 +229,19 @@ class TableAccess:
         """A table described with its privacy."""
         privacy = (await stored(self.store.privacy, [table.table_id])).get(table.table_id)
         return table if privacy is None else decorated(table, privacy)
+
+
+def _unlisted(table: pb.Table, privacy: Privacy | None) -> bool:
+    """Unlisted by the settings stored with the table (its description says so) or by the players' store."""
+    return table.unlisted or (privacy is not None and privacy.unlisted)
+
+
+def _member(table: pb.Table, privacy: Privacy | None, player: Player) -> bool:
+    """One of the table's players: its creator, one its seats are held for, or one who sits there."""
+    player_id = player.player_id
+    if privacy is not None and privacy.member(player_id):
+        return True
+    return any(player_id in (seat.reserved_for, seat.player_id) for seat in table.seats)
 
 
 def decorated(table: pb.Table, privacy: Privacy) -> pb.Table:

@@ -3,10 +3,9 @@
 Every call first proves the caller is an operator (:meth:`Identities.operator`): without the credential it
 is refused with OPERATOR_REQUIRED before its request is even read, so nothing changes. Every action is then
 written to the audit log with who did it and why; an action on a table is also in the table's own records
-(CloseTable's stop carries the reason, RemovePlayer's seat released).
-
-HandSeatToBot needs a way for the table core to give a seat to a bot for good (a stored record the replay
-knows): it is not served yet, so a call of it gets UNIMPLEMENTED.
+(CloseTable's stop carries the reason, RemovePlayer's seat released, HandSeatToBot's ``handover`` step names
+the operator and the reason, so a replay, on a restart or another node's takeover, gives the seat to the bot
+again).
 """
 
 from __future__ import annotations
@@ -71,6 +70,21 @@ class AdminService:
             described = table.describe()
         await self._audit(AuditEntry(operator, "CloseTable", reason, table_id=table.table_id))
         return admin_pb.CloseTableResponse(table=described)
+
+    async def hand_seat_to_bot(
+        self, request: admin_pb.HandSeatToBotRequest, operator: str
+    ) -> admin_pb.HandSeatToBotResponse:
+        reason = reason_of(request.reason)
+        table = await self.registry.owned(table_id_of(request.table_id))
+        async with table.lock:
+            # SEAT_NOT_OPEN, GAME_OVER, INVALID_ARGUMENT (no such seat, nobody there), SEAT_FORFEITED.
+            await table.hand_over(request.seat, operator, reason)
+            described = table.describe()
+        table.ensure_bots_running()  # the bot moves at once when it is the seat's turn
+        await self._audit(
+            AuditEntry(operator, "HandSeatToBot", reason, table_id=table.table_id, seat=request.seat)
+        )
+        return admin_pb.HandSeatToBotResponse(table=described)
 
     async def remove_player(
         self, request: admin_pb.RemovePlayerRequest, operator: str
@@ -189,6 +203,9 @@ def method_handlers(service: AdminService) -> dict[str, grpc.RpcMethodHandler[An
     async def close(request: admin_pb.CloseTableRequest, context: Context) -> Any:
         return await service.close_table(request, await identities.operator(context))
 
+    async def hand_over(request: admin_pb.HandSeatToBotRequest, context: Context) -> Any:
+        return await service.hand_seat_to_bot(request, await identities.operator(context))
+
     async def remove(request: admin_pb.RemovePlayerRequest, context: Context) -> Any:
         return await service.remove_player(request, await identities.operator(context))
 
@@ -208,6 +225,7 @@ def method_handlers(service: AdminService) -> dict[str, grpc.RpcMethodHandler[An
 
     return {
         "CloseTable": method(close, admin_pb.CloseTableRequest, admin_pb.CloseTableResponse),
+        "HandSeatToBot": method(hand_over, admin_pb.HandSeatToBotRequest, admin_pb.HandSeatToBotResponse),
         "RemovePlayer": method(remove, admin_pb.RemovePlayerRequest, admin_pb.RemovePlayerResponse),
         "BanPlayer": method(ban, admin_pb.BanPlayerRequest, admin_pb.BanPlayerResponse),
         "UnbanPlayer": method(unban, admin_pb.UnbanPlayerRequest, admin_pb.UnbanPlayerResponse),

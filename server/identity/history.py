@@ -1,7 +1,10 @@
-"""A player's games: their seats, each with the result the table's stored record gives it.
+"""A player's games: their seats (the players' store's index, newest first), each with its result.
 
-A finished game's result never changes, so it is read once (a replay of the stored table, off the event
-loop, as ExportTable does) and kept with the seat; a game still being played is read again next time.
+A finished game's result never changes, so it is kept with the seat: written when the table finishes on the
+node that plays it (:func:`seat_results`, from the table in memory), or else read once, the first time the
+history shows the seat after the game ended (a replay of the stored table, off the event loop, as ExportTable
+does). Whether a game ended is the tables' store's finish time, read for a whole page in one query: a game
+still being played costs no reading of its records, however often the history is asked for.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from server.games import adapter_for_name
 from server.identity.store import PlayerStore
 from server.identity.values import Outcome, PlayerSeat, SeatResult, timestamp
 from server.store import Store
+from server.table import Table
 from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import table_service_pb2 as pb
 
@@ -60,13 +64,42 @@ def games_page(
     seats = players.seats(player_id, size + 1, decode_cursor(token) if token else None)
     more = len(seats) > size
     seats = seats[:size]
-    games = [_game(players, tables, seat) for seat in seats]
+    unknown = [seat.table_id for seat in seats if seat.result is None]
+    finished = {} if tables is None or not unknown else tables.finish_times(unknown)
+    games = [_game(players, tables, seat, finished) for seat in seats]
     return games, encode_cursor(seats[-1]) if more else ""
 
 
-def _game(players: PlayerStore, tables: Store | None, seat: PlayerSeat) -> player_pb.PlayerGame:
+def seat_results(table: Table) -> list[tuple[bytes, SeatResult]]:
+    """The result of each seat a person holds at a finished table (by its token's hash), from the table in
+    memory: what the history keeps for its players' seats when the game ends."""
+    if not table.finished:
+        return []
+    standings = {s.seat: s for s in getattr(table.game, "standings", ())}
+    results = []
+    for seat, state in enumerate(table.seats):
+        if state.token_hash is None:
+            continue
+        standing = standings.get(seat)
+        if table.stopped is not None:
+            result = SeatResult(Outcome.STOPPED)
+        elif standing is None:
+            result = SeatResult(Outcome.UNKNOWN)
+        else:
+            outcome = Outcome.WON if standing.place == 1 else Outcome.LOST
+            result = SeatResult(outcome, int(standing.score), int(standing.place))
+        results.append((state.token_hash, result))
+    return results
+
+
+def _game(
+    players: PlayerStore, tables: Store | None, seat: PlayerSeat, finished: dict[str, float | None]
+) -> player_pb.PlayerGame:
     game, result = seat.game, seat.result
-    if result is None:
+    if result is None and seat.table_id not in finished:
+        result = SeatResult(Outcome.UNKNOWN)  # not in the tables' store (a store of another server)
+        players.set_result(seat, game, result)
+    elif result is None and finished[seat.table_id] is not None:  # ended: read once, kept from now on
         game, result = _read_result(tables, seat)
         if result is not None:
             players.set_result(seat, game, result)

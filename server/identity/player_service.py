@@ -2,7 +2,8 @@
 
 Every call but GetSignInOptions and CreateGuest needs the caller's credential
 (:mod:`server.identity.credentials`); ``tables`` is the tables' store, where a claim looks a seat token up
-and a game's result is read.
+and a game's result is read. A claim of a seat at a table this node holds is also written into the table's
+own log (a ``player`` step), so the table's description, its replays and its record name the seat's player.
 """
 
 from __future__ import annotations
@@ -16,14 +17,23 @@ from typing import Any, Final
 import grpc
 
 from server.errors import ErrorReason, ServiceError
-from server.identity.credentials import Identities, new_player_token, stored
+from server.identity.credentials import (
+    PLAYER_TOKEN_PREFIX,
+    Identities,
+    new_player_token,
+    refused,
+    stored,
+)
 from server.identity.handlers import method
-from server.identity.history import games_page, page_size
+from server.identity.history import games_page, page_size, seat_results
 from server.identity.store import PlayerStore
-from server.identity.values import Player, PlayerSeat, secret_hash
+from server.identity.values import Player, PlayerKind, PlayerSeat, SeatResult, secret_hash
+from server.logs import get_logger
 from server.ratelimit import RateLimiter
+from server.registry import Registry
 from server.requests import Context, client_of, table_id_of
 from server.store import Store
+from server.table import Table
 from thousand.v1 import player_service_pb2 as player_pb
 
 SERVICE_NAME: Final = "thousand.v1.PlayerService"
@@ -32,6 +42,7 @@ MAX_LOCALE_LENGTH: Final = 35
 LOCALE_FORMAT: Final = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 MAX_CLAIMS: Final = 100
 CLAIMED_TOKEN_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
+log = get_logger("thousand.identity")
 
 
 def display_name(name: str) -> str:
@@ -74,15 +85,41 @@ class PlayerService:
         guests: bool = True,
         guest_limiter: RateLimiter | None = None,
         limiter: RateLimiter | None = None,
+        registry: Registry | None = None,
     ) -> None:
         self.identities = identities
         self.players: PlayerStore = identities.store
         self.tables = tables
+        self.registry = registry
+        """The tables this node holds: a claim of a seat at one of them is written into its log."""
         self.guests = guests
         self.guest_limiter = guest_limiter if guest_limiter is not None else RateLimiter(0, 0)
         self.limiter = limiter if limiter is not None else RateLimiter(0, 0)
         """The server's request rate (``--rate-limit``): ClaimSeats counts one request per claim, since each
         reads a table from the store."""
+        self._writing: set[asyncio.Task[None]] = set()
+        if registry is not None:  # the tables it holds now (restored), and those it makes or adopts later
+            registry.on_finish = self.table_finished
+            for table in registry.all():
+                table.on_finish = self.table_finished
+
+    def table_finished(self, table: Table) -> None:
+        """A table's game ended here: its players' seats keep their results (in a task: the table goes on
+        at once; without the write, the history reads the result from the table's record once)."""
+        results = seat_results(table)
+        if not results:
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._keep_results(table.table_id, table.adapter.name, results)
+        )
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
+
+    async def _keep_results(self, table_id: str, game: str, results: list[tuple[bytes, SeatResult]]) -> None:
+        try:
+            await stored(self.players.set_results, table_id, game, results)
+        except ServiceError as error:
+            log.warning("results not kept in the players' store", table_id=table_id, error=str(error))
 
     async def get_sign_in_options(
         self, request: player_pb.GetSignInOptionsRequest
@@ -144,11 +181,52 @@ class PlayerService:
                 raise ServiceError(
                     ErrorReason.INVALID_ARGUMENT, "claims: a seat_token is not a seat token", field="claims"
                 )
-        outcomes = [await asyncio.to_thread(self._claim, claim, player) for claim in claims]
+        guest = await self._guest(request.guest_player_token, player)
+        outcomes = []
+        for claim in claims:
+            outcome = await asyncio.to_thread(self._claim, claim, player, guest)
+            if outcome.status in (player_pb.CLAIM_STATUS_CLAIMED, player_pb.CLAIM_STATUS_ALREADY_YOURS):
+                await self._into_log(claim, outcome.seat, player)
+            outcomes.append(outcome)
         return player_pb.ClaimSeatsResponse(outcomes=outcomes)
 
-    def _claim(self, claim: player_pb.SeatClaim, player: Player) -> player_pb.ClaimOutcome:
-        """One claim (blocking): the seat whose join record carries the token's hash becomes the player's."""
+    async def _guest(self, token: str, player: Player) -> str:
+        """The guest player whose seats the caller may claim too (``guest_player_token``), "" for none.
+
+        :raises ServiceError: PLAYER_TOKEN_INVALID (field ``guest_player_token``) for a token of no guest.
+        """
+        if not token:
+            return ""
+        found = None
+        if token.startswith(PLAYER_TOKEN_PREFIX) and len(token) <= 128:
+            found = await stored(self.players.player_by_token, secret_hash(token))
+        if found is None or found.kind is not PlayerKind.GUEST:
+            raise refused("unknown_token", "guest_player_token is not a guest player's token")
+        if found.player_id != player.player_id:
+            await self.identities.check_ban(found.player_id)  # a banned guest's seats stay theirs
+        return found.player_id
+
+    async def _into_log(self, claim: player_pb.SeatClaim, seat: int, player: Player) -> None:
+        """The claimed seat's player into the table's own log, when this node holds the table and the token
+        still holds the seat (a seat given up since is someone else's now). A table held by another node
+        of a cluster, or no longer in memory (finished long ago), keeps the claim in the players' store."""
+        if self.registry is None:
+            return
+        table = self.registry.find(claim.table_id)
+        directory = self.registry.directory
+        if table is None or (directory is not None and not directory.vouches()):
+            return
+        async with table.lock:
+            if table.seat_holding(claim.seat_token) != seat:
+                return
+            try:
+                await table.claim(seat, player.player_id)
+            except ServiceError as error:  # the claim stands in the players' store; the log misses it
+                log.warning("claim not stored in the table's log", table_id=table.table_id, error=str(error))
+
+    def _claim(self, claim: player_pb.SeatClaim, player: Player, guest: str = "") -> player_pb.ClaimOutcome:
+        """One claim (blocking): the seat whose join record carries the token's hash becomes the player's;
+        ``guest``: a guest player whose seats become the player's too."""
         outcome = player_pb.ClaimOutcome(table_id=claim.table_id)
         table = None if self.tables is None else self.tables.get(claim.table_id)
         if table is None:
@@ -164,6 +242,9 @@ class PlayerService:
             player.player_id, table.table_id, outcome.seat, token_hash, time.time(), table.config.game
         )
         owner, new = self.players.add_seat(seat)
+        if guest and owner == guest and owner != player.player_id:
+            new = self.players.move_seat(table.table_id, token_hash, guest, player.player_id)
+            owner = player.player_id if new else self.players.seat_owner(table.table_id, token_hash) or ""
         if owner != player.player_id:
             outcome.status = player_pb.CLAIM_STATUS_OTHER_PLAYER
         else:

@@ -259,7 +259,7 @@ class PlayerStore(ABC):
 
     def add_seat(self, seat: PlayerSeat) -> tuple[str, bool]:
         """Make the seat the player's, unless it belongs to a player already: the player it belongs to
-        now, and whether this call made it so (a seat's player never changes once set)."""
+        now, and whether this call made it so (a seat's player changes only by :meth:`move_seat`)."""
         inserted = self._query(
             f"INSERT INTO {{t}}player_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, 0, 0)"
             " ON CONFLICT (table_id, token_hash) DO NOTHING RETURNING player_id",
@@ -272,6 +272,16 @@ class PlayerStore(ABC):
             (seat.table_id, seat.token_hash),
         )
         return str(rows[0][0]), False
+
+    def move_seat(self, table_id: str, token_hash: bytes, from_player: str, to_player: str) -> bool:
+        """A guest's seat becomes another player's (ClaimSeats with the guest's token): whether it moved
+        (False when it was not ``from_player``'s any more)."""
+        rows = self._query(
+            "UPDATE {t}player_seats SET player_id = ? WHERE table_id = ? AND token_hash = ? AND player_id = ?"
+            " RETURNING player_id",
+            (to_player, table_id, token_hash, from_player),
+        )
+        return bool(rows)
 
     def seat_owner(self, table_id: str, token_hash: bytes) -> str | None:
         """The player the seat with this token belongs to, None when no player's (an anonymous seat)."""
@@ -325,6 +335,21 @@ class PlayerStore(ABC):
             "UPDATE {t}player_seats SET game = ?, outcome = ?, score = ?, place = ?"
             " WHERE table_id = ? AND token_hash = ?",
             (game, result.outcome.value, result.score, result.place, seat.table_id, seat.token_hash),
+        )
+
+    def set_results(self, table_id: str, game: str, results: Sequence[tuple[bytes, SeatResult]]) -> None:
+        """A finished table's results, by seat token hash, for the players' seats there that have none yet."""
+        if not results:
+            return
+        self._transaction(
+            *(
+                (
+                    "UPDATE {t}player_seats SET game = ?, outcome = ?, score = ?, place = ?"
+                    " WHERE table_id = ? AND token_hash = ? AND outcome IS NULL",
+                    (game, r.outcome.value, r.score, r.place, table_id, token_hash),
+                )
+                for token_hash, r in results
+            )
         )
 
     # ------------------------------------------------------------------ private tables

@@ -42,6 +42,7 @@ class Identity:
             guests=settings.guests,
             guest_limiter=RateLimiter(settings.guests_per_hour / 3600, settings.guest_burst),
             limiter=limiter,
+            registry=registry,
         )
         self.admin = admin_service.AdminService(self.identities, registry)
 

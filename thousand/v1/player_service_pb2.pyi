@@ -527,6 +527,13 @@ class ClaimSeatsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CLAIMS_FIELD_NUMBER: _builtins.int
+    GUEST_PLAYER_TOKEN_FIELD_NUMBER: _builtins.int
+    guest_player_token: _builtins.str
+    """The player token of a guest player the caller also was (CreateGuest's, e.g. before signing in with
+    OpenID Connect): a seat that belongs to that guest is claimed too (instead of CLAIM_STATUS_OTHER_PLAYER),
+    since the token proves the guest's seats are the caller's. Empty: none. A token of no guest is refused
+    (PLAYER_TOKEN_INVALID, nothing claimed).
+    """
     @_builtins.property
     def claims(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatClaim]:
         """The seats to claim, 1 to 100."""
@@ -535,10 +542,11 @@ class ClaimSeatsRequest(_message.Message):
         self,
         *,
         claims: _abc.Iterable[Global___SeatClaim] | None = ...,
+        guest_player_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["claims", b"claims"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claims", b"claims", "guest_player_token", b"guest_player_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

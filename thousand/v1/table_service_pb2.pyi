@@ -153,6 +153,34 @@ the clock's pace. The default.
 """
 Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
 
+class _TakeoverReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TakeoverReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TakeoverReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TAKEOVER_REASON_UNSPECIFIED: _TakeoverReason.ValueType  # 0
+    """Not taken over (or a table stored before reasons: its time ran out)."""
+    TAKEOVER_REASON_TIMEOUT: _TakeoverReason.ValueType  # 1
+    """The seat's time ran out (TurnTimedOut comes first; the table's TimeoutPolicy says for how long)."""
+    TAKEOVER_REASON_OPERATOR_HANDOVER: _TakeoverReason.ValueType  # 2
+    """An operator handed the seat to a bot (AdminService.HandSeatToBot): the bot plays it to the end of the game,
+    and nobody can take it back.
+    """
+
+class TakeoverReason(_TakeoverReason, metaclass=_TakeoverReasonEnumTypeWrapper):
+    """Why the server's bot took a seat over (SeatTakenOver, Seat.takeover_reason)."""
+
+TAKEOVER_REASON_UNSPECIFIED: TakeoverReason.ValueType  # 0
+"""Not taken over (or a table stored before reasons: its time ran out)."""
+TAKEOVER_REASON_TIMEOUT: TakeoverReason.ValueType  # 1
+"""The seat's time ran out (TurnTimedOut comes first; the table's TimeoutPolicy says for how long)."""
+TAKEOVER_REASON_OPERATOR_HANDOVER: TakeoverReason.ValueType  # 2
+"""An operator handed the seat to a bot (AdminService.HandSeatToBot): the bot plays it to the end of the game,
+and nobody can take it back.
+"""
+Global___TakeoverReason: _TypeAlias = TakeoverReason  # noqa: Y015
+
 class _StopReason:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -375,6 +403,8 @@ class Seat(_message.Message):
     FORFEITED_FIELD_NUMBER: _builtins.int
     BANK_REMAINING_FIELD_NUMBER: _builtins.int
     RESERVED_FOR_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
+    TAKEOVER_REASON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat number, 0-based, clockwise."""
     kind: Global___SeatKind.ValueType
@@ -391,6 +421,12 @@ class Seat(_message.Message):
     """Whether the seat forfeited on time (TIMEOUT_POLICY_FORFEIT): the bot plays it to the end of the game."""
     reserved_for: _builtins.str
     """The player this seat is reserved for (CreateTableRequest.reservations); empty when anyone may take it."""
+    player_id: _builtins.str
+    """The player who sits there (PlayerService's player_id): the one who joined with a player's credential, or
+    claimed the seat since (ClaimSeats); empty for an anonymous player, a bot or a free seat.
+    """
+    takeover_reason: Global___TakeoverReason.ValueType
+    """Why the server's bot plays the seat (when taken_over): its time ran out, or an operator handed it over."""
     @_builtins.property
     def bank_remaining(self) -> _duration_pb2.Duration:
         """What is left of the seat's time bank (tables with a clock)."""
@@ -407,10 +443,12 @@ class Seat(_message.Message):
         forfeited: _builtins.bool = ...,
         bank_remaining: _duration_pb2.Duration | None = ...,
         reserved_for: _builtins.str = ...,
+        player_id: _builtins.str = ...,
+        takeover_reason: Global___TakeoverReason.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining", "forfeited", b"forfeited", "kind", b"kind", "player_name", b"player_name", "reserved_for", b"reserved_for", "seat", b"seat", "strategy", b"strategy", "taken", b"taken", "taken_over", b"taken_over"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_remaining", b"bank_remaining", "forfeited", b"forfeited", "kind", b"kind", "player_id", b"player_id", "player_name", b"player_name", "reserved_for", b"reserved_for", "seat", b"seat", "strategy", b"strategy", "taken", b"taken", "taken_over", b"taken_over", "takeover_reason", b"takeover_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1229,6 +1267,7 @@ class SeatTakenOver(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
     ONE_TURN_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat."""
     forfeited: _builtins.bool
@@ -1237,16 +1276,21 @@ class SeatTakenOver(_message.Message):
     """Whether the bot makes only the decision that ran out (TIMEOUT_POLICY_BOT_PLAYS_TURN): SeatReclaimed
     follows its move.
     """
+    reason: Global___TakeoverReason.ValueType
+    """Why: the seat's time ran out, or an operator handed the seat to a bot (then forfeited is true too: the bot
+    plays it to the end).
+    """
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         forfeited: _builtins.bool = ...,
         one_turn: _builtins.bool = ...,
+        reason: Global___TakeoverReason.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "one_turn", b"one_turn", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "one_turn", b"one_turn", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -72,6 +72,10 @@ class TableServiceStub:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -209,6 +213,10 @@ class TableServiceServicer:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -440,6 +448,10 @@ class TableService:
     | PLAYER_NOT_FOUND     | NOT_FOUND           | no player has that id (ReservedSeat, AdminService)         |
     | OPERATOR_REQUIRED    | PERMISSION_DENIED   | AdminService: the call has no operator credential          |
     | GUESTS_DISABLED      | FAILED_PRECONDITION | CreateGuest: this server signs players in by OIDC only     |
+    | ALREADY_SEATED       | FAILED_PRECONDITION | JoinTable: the player sits at this table already; metadata |
+    |                      |                     | `seat` names their seat                                    |
+    | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
+    | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect

@@ -15,6 +15,10 @@ const USAGE = `usage: node play.js [options]
                          \`authorization: Bearer\` on every call: the game joins the player's history
                          (default: $THOUSAND_PLAYER_TOKEN; none: an anonymous seat)
   --invite CODE          with --table: the invite code of a private table
+  --quick-play           instead of creating a table: wait in the server's quick-play queue for a game
+                         of Thousand, and play the seat a match gives (bots fill it after --wait)
+  --players N            with --quick-play: players at the table, 2 to 4 (default: 3)
+  --wait S               with --quick-play: seconds to wait before bots fill the seats (default: 5)
   --max-seconds S        give up after S seconds: print {"finished": false, ...} and exit 2 (default: none)
   --drop-every N         cancel the stream after every N messages and resume it (exercises resumption)
   --unary                stream with StreamEvents and act with SubmitAction instead of one Play stream
@@ -37,6 +41,9 @@ function parseArgs(argv) {
     table: null,
     playerToken: process.env.THOUSAND_PLAYER_TOKEN || '',
     invite: '',
+    quickPlay: false,
+    players: 3,
+    wait: 5,
   };
   const value = (i, flag) => {
     if (i + 1 >= argv.length) fail(`${flag} needs a value`);
@@ -66,6 +73,9 @@ function parseArgs(argv) {
       case '--table': options.table = value(i++, flag); break;
       case '--player-token': options.playerToken = value(i++, flag); break;
       case '--invite': options.invite = value(i++, flag); break;
+      case '--quick-play': options.quickPlay = true; break;
+      case '--players': options.players = integer(value(i++, flag), flag); break;
+      case '--wait': options.wait = integer(value(i++, flag), flag); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown argument ${JSON.stringify(flag)}\n\n${USAGE}`);
     }

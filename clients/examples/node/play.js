@@ -18,6 +18,7 @@
 //   npm ci
 //   node play.js --server 127.0.0.1:50051
 //   node play.js --table ID --invite CODE --player-token TOKEN     a private table, as a player
+//   node play.js --quick-play --players 3 --wait 5                  quick play: whoever else waits, or bots
 //
 // The last line printed is one JSON object: {"finished": true, "standings": [...], "stopped": null, ...}.
 // The contract is read from the .proto files in ../../../proto at run time; nothing is generated.
@@ -32,6 +33,7 @@
 //   thousand.js  what is particular to Thousand: the table, its view, events and actions, a deal's line
 //   fair.js      the check of every deal against the table's commitment
 //   route.js     which node of a cluster serves the table
+//   quickplay.js quick play: the server's queue, and the seat a match gives
 //   options.js   the command line
 'use strict';
 
@@ -42,6 +44,7 @@ const { GiveUp, retried } = require('./calls');
 const { DealVerifier, newClientSeed } = require('./fair');
 const { parseArgs } = require('./options');
 const { Route } = require('./route');
+const { quickPlay } = require('./quickplay');
 const { Seat } = require('./seat');
 const { tableRequest } = require('./thousand');
 
@@ -55,30 +58,19 @@ async function main() {
     (address) => new TableService(address, grpc.credentials.createInsecure(), { interceptors }),
   );
 
-  const create = tableRequest(options); // with --seed, a practice table
-  // A request_id and a seat token of our own make CreateTable and JoinTable safe to retry: a retry after a
-  // lost reply gets the same table and the same seat back, never a second one.
-  create.request_id = crypto.randomUUID();
-  const table = options.table
-    ? (await retried(route, 'GetTable', { table_id: options.table })).table
-    : (await retried(route, 'CreateTable', create)).table;
-  route.go(table.endpoint); // in a cluster: the node that serves the table
-  // The table's commitment, read before this seat's seed is sent: every deal is checked against both.
+  const { table, join, joined, matched } = options.quickPlay
+    ? await seatByQuickPlay(options, interceptors, route)
+    : await createAndJoin(options, route);
+  // The table's commitment, read before this seat's seed was sent: every deal is checked against both.
   const commitment = table.fairness ? table.fairness.commitment : '';
-  const join = {
-    table_id: table.table_id,
-    seat: 0,
-    player_name: options.name,
-    seat_token: crypto.randomBytes(32).toString('base64url'),
-    client_seed: newClientSeed(), // the same on a retry of this join
-    invite_code: options.invite, // a private table's invite (empty: none)
-  };
-  const joined = await retried(route, 'JoinTable', join);
   const verifier = new DealVerifier(commitment, joined.seat, join.client_seed, BigInt(joined.table.sequence));
   if ((joined.table.fairness ? joined.table.fairness.commitment : '') !== commitment) {
     verifier.fail("the table's commitment changed when the seat was taken");
   }
-  if (!options.quiet) {
+  if (!options.quiet && matched) {
+    const note = matched.note ? ` (${matched.note})` : '';
+    console.log(`table ${table.table_id}: seat ${joined.seat} given by quick play${note}`);
+  } else if (!options.quiet) {
     console.log(`table ${table.table_id}: seat ${joined.seat} joined, against two ${options.strategy} bots`);
     console.log(
       table.seeded
@@ -136,9 +128,44 @@ async function main() {
     secret_verified: verifier.secretVerified,
     followed: route.followed,
     served_by: route.address,
+    quick_play: matched ? { match_id: matched.match_id, bots: matched.bots, note: matched.note } : null,
   };
   console.log(JSON.stringify(result));
   return seat.finished ? 0 : 2;
+}
+
+/** A new table of Thousand with two bots (or --table's), and its seat 0 taken. */
+async function createAndJoin(options, route) {
+  const create = tableRequest(options); // with --seed, a practice table
+  // A request_id and a seat token of our own make CreateTable and JoinTable safe to retry: a retry after a
+  // lost reply gets the same table and the same seat back, never a second one.
+  create.request_id = crypto.randomUUID();
+  const table = options.table
+    ? (await retried(route, 'GetTable', { table_id: options.table })).table
+    : (await retried(route, 'CreateTable', create)).table;
+  route.go(table.endpoint); // in a cluster: the node that serves the table
+  const join = {
+    table_id: table.table_id,
+    seat: 0,
+    player_name: options.name,
+    seat_token: crypto.randomBytes(32).toString('base64url'),
+    client_seed: newClientSeed(), // the same on a retry of this join
+    invite_code: options.invite, // a private table's invite (empty: none)
+  };
+  const joined = await retried(route, 'JoinTable', join);
+  return { table, join, joined, matched: null };
+}
+
+/** The seat quick play gives: taken already, with the seed the request carried (quickplay.js). */
+async function seatByQuickPlay(options, interceptors, route) {
+  const onWait = options.quiet
+    ? null
+    : (w) => console.log(`waiting: ${w.players_waiting} of ${w.players_needed} players`);
+  const { match, request } = await quickPlay(options, interceptors, onWait);
+  route.go(match.table.endpoint); // in a cluster: the node that serves the table
+  const join = { table_id: match.table.table_id, client_seed: request.client_seed };
+  const joined = { seat: match.seat, seat_token: match.seat_token, table: match.table };
+  return { table: match.table, join, joined, matched: match };
 }
 
 /** A grpc-js interceptor that adds `authorization: Bearer <credential>` to every call. */

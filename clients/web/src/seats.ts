@@ -31,6 +31,8 @@ const TRICK = "thousand.trick-ms.v1";
 /** How long a finished trick stays on the table before its winner takes it (a player's setting). */
 export const DEFAULT_TRICK_MS = 1100;
 
+const SOUNDS = "thousand.sounds.v1";
+
 export class SeatStore {
   constructor(private readonly storage: KeyValue) {}
 
@@ -87,6 +89,15 @@ export class SeatStore {
   trickMs(): number {
     const raw = Number(this.storage.getItem(TRICK) ?? DEFAULT_TRICK_MS);
     return Number.isFinite(raw) ? Math.max(0, Math.min(5000, raw)) : DEFAULT_TRICK_MS;
+  }
+
+  /** Whether the table makes sounds: off unless the player turned them on (kept for every table). */
+  sounds(): boolean {
+    return this.storage.getItem(SOUNDS) === "on";
+  }
+
+  setSounds(on: boolean): void {
+    this.storage.setItem(SOUNDS, on ? "on" : "off");
   }
 
   armingMs(): number {

@@ -126,6 +126,7 @@ export class TableSession implements TableLike {
   readonly route: Route;
   private stream: EventStream | undefined;
   private listeners: (() => void)[] = [];
+  private eventListeners: ((event: Event) => void)[] = [];
   private actedOn: bigint | undefined;
   /** A fresh page's history: the table's sequence when it opened (undefined once read, or when resumed). */
   private historyUntil: bigint | undefined;
@@ -152,6 +153,11 @@ export class TableSession implements TableLike {
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Each event as it happens, not the history a fresh page reads first (the sounds, the deal's motion). */
+  onEvent(listener: (event: Event) => void): void {
+    this.eventListeners.push(listener);
   }
 
   async start(): Promise<void> {
@@ -311,6 +317,7 @@ export class TableSession implements TableLike {
 
   private event(sequence: bigint, event: Event): void {
     this.applied.push(sequence);
+    if (this.historyUntil === undefined || sequence > this.historyUntil) for (const listener of this.eventListeners) listener(event);
 
     const e = event.event;
     const table = this.table;

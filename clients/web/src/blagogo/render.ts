@@ -224,6 +224,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
   return h(
     "main",
     { class: `board blagogo players-${n}` },
+    h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, order.slice(1).map((seat) => seatPanel(session, view, seat, "other"))),
     h(
       "div",

@@ -70,7 +70,7 @@ export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: (
               { class: seat === row.winner ? "declarer" : "" },
               h("th", { scope: "row" }, session.names(seat)),
               h("td", {}, String(row.meldPoints[seat] ?? 0)),
-              h("td", {}, `−${row.handPenalties[seat] ?? 0}`),
+              h("td", {}, row.handPenalties[seat] ? `−${row.handPenalties[seat]}` : "0"), // a hand that cost nothing: 0, not −0
               h("td", {}, signed(row.deltas[seat] ?? 0)),
               h("td", {}, String(total)),
             ),

@@ -255,6 +255,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   return h(
     "main",
     { class: `board thousand players-${n}` },
+    h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, others),
     middle,
     h(

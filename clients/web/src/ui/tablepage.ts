@@ -16,6 +16,7 @@ import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
 import { formatNumber, language, t } from "../i18n";
 import { languageMenu } from "./language";
+import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 
@@ -26,6 +27,8 @@ export const TEXT = {
 } as const;
 
 const NOTE_MS = 4000;
+/** How long the cards of a new hand take to arrive, the last one included (app.css, .hand.dealing). */
+const DEAL_MS = 1200;
 
 /** What the page remembers between renders that the server does not know: selections, a typed bid. */
 export class Ui {
@@ -47,6 +50,12 @@ export class Ui {
 
   /** Until when (performance.now()) a finished trick is on show: the hand waits for it to be taken. */
   heldUntil = 0;
+  /** The table's sounds (off unless the player turned them on). */
+  sounds = new Sounds(false);
+  /** When the cards of the hand now held were dealt to it (performance.now()), for their motion; a deal that
+   * came while a summary was up waits for it to be read ({@link dealPending}). */
+  dealtAt = -Infinity;
+  dealPending = false;
 
   /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
   arm(): void {
@@ -144,6 +153,15 @@ export function openTable(opts: TablePageOptions): () => void {
   });
   let scheduled = false;
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
+  ui.sounds = new Sounds(store.sounds());
+  let heardTurn = -1n;
+  session.onEvent((event) => {
+    const cue = cueOf(event);
+    if (cue) ui.sounds.play(cue);
+    const e = event.event;
+    const game = e.case === "thousand" || e.case === "blagogo" ? e.value.event : undefined;
+    if (game?.case === "handDealt" && game.value.seat === session.seat && game.value.cards.length) ui.dealPending = true;
+  });
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
@@ -154,7 +172,12 @@ export function openTable(opts: TablePageOptions): () => void {
   }
   function draw(): void {
     ui.arm();
+    if (session.isMyTurn() && session.turnSequence !== heardTurn) {
+      heardTurn = session.turnSequence;
+      ui.sounds.play("turn");
+    }
     render(container, page(session, ui, opts));
+    dealing(container, ui);
     if (session.status.state === "ended" && record) {
       store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
       return;
@@ -170,6 +193,7 @@ export function openTable(opts: TablePageOptions): () => void {
     render(container, h("p", { class: "conn failed", role: "alert" }, t("web.cannot_open", { table: tableId, why: String(error) })));
   });
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
+  (window as unknown as { thousandSounds?: Sounds }).thousandSounds = ui.sounds;
   return () => {
     clearInterval(clock);
     document.body.classList.remove("at-table");
@@ -206,6 +230,24 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
           h("p", { class: "fair-details" }, t("web.fair_details", { scheme: table.fairness.scheme, commitment: table.fairness.commitment })),
         )
       : null,
+    h(
+      "button",
+      {
+        class: "quiet sounds",
+        "data-key": "sounds",
+        "aria-pressed": ui.sounds.on ? "true" : "false",
+        "aria-label": t("web.sounds"),
+        title: t("web.sounds_title"),
+        onclick: () => {
+          ui.sounds.set(!ui.sounds.on);
+          opts.store.setSounds(ui.sounds.on);
+          ui.rerender();
+        },
+      },
+      "♪ ",
+      h("span", { class: "sounds-word" }, `${t("web.sounds")}: `), // a phone shows "♪ on": the header stays short
+      ui.sounds.on ? t("web.on") : t("web.off"),
+    ),
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
       ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, t("web.reclaim"))
       : null,
@@ -296,6 +338,25 @@ function waiting(session: TableSession): Child {
       ),
     ),
   );
+}
+
+/** A new hand's cards arrive one after another from the table's centre (CSS, off under
+ * prefers-reduced-motion): the hand just drawn is marked, each card with its place, and the motion's clock
+ * shifted by the time already gone, so that a re-render in the middle carries it on rather than restarting it.
+ * A hand dealt under a deal's summary starts moving once the summary is read. */
+function dealing(container: HTMLElement, ui: Ui): void {
+  if (ui.dealPending && !container.querySelector('[data-testid="deal-summary"], [data-testid="round-summary"]')) {
+    ui.dealPending = false;
+    ui.dealtAt = performance.now();
+  }
+  const gone = performance.now() - ui.dealtAt;
+  if (gone >= DEAL_MS) return;
+  const hand = container.querySelector<HTMLElement>(".hand");
+  if (!hand) return;
+  hand.classList.add("dealing");
+  hand.style.setProperty("--deal-shift", `-${Math.round(gone)}ms`);
+  hand.querySelectorAll<HTMLElement>(":scope > *").forEach((card, i) => card.style.setProperty("--i", String(i)));
+  setTimeout(ui.rerender, DEAL_MS - gone + 20);
 }
 
 /** Turn clocks count down between renders: every element with data-deadline (ms since the epoch). */
