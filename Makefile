@@ -97,6 +97,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/server.py --seconds 20 --tables 100 --fanout
 	$(BIN)/python bench/capacity.py --tables 2000
 	$(BIN)/python bench/soak.py --seconds 60 --tables 50 --table-idle-seconds 10
+	$(BIN)/python bench/ratings.py --updates 300
 	$(BIN)/python bench/quickplay.py --waiting 1000
 
 ## proto: regenerate the committed Python package thousand/ (messages, gRPC stubs, typed .pyi) and the web

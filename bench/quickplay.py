@@ -90,7 +90,7 @@ def matcher(count: int, rounds: int) -> dict[str, Any]:
         started = time.perf_counter()
         formed = 0
         for _ in range(rounds):
-            formed = len(form_matches(waiting, now, bot_for))
+            formed = len(form_matches(waiting, now, lambda g, p, r: bot_for(g, r)))
         elapsed = (time.perf_counter() - started) / rounds
         figures[name] = {
             "round_ms": round(elapsed * 1000, 2),
@@ -222,7 +222,7 @@ def waits(rates_per_minute: Sequence[float], players: int, rng: random.Random) -
                 )
                 arrivals += 1
                 next_arrival += rng.expovariate(rate / 60)
-            for match in form_matches(queue, now, bot_for):
+            for match in form_matches(queue, now, lambda g, p, r: bot_for(g, r)):
                 ids = {s.ticket_id for s in match.seats if not s.bot}
                 seen += [now - t.enqueue_time for t in queue if t.ticket_id in ids]
                 bots += len(ids) if match.bots else 0

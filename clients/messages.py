@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, Final, Generic, TypeAlias, TypeVar
 
 from clients.errors import ServerError
+from thousand.v1 import ratings_pb2 as ratings_pb
 from thousand.v1 import table_service_pb2 as pb
 
 V = TypeVar("V")
@@ -183,9 +184,24 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
         return TableNotice(
             None, f"the server stopped the table: {stopped.message}", kind, detail, message=stopped.message
         )
+    if kind == "ratings_updated":
+        return ratings_notice(message.ratings_updated)
     if kind in GAME_CASES:
         return None
     return TableNotice(None, f"(an event this client does not know: {kind})", kind or "")
+
+
+def ratings_notice(update: ratings_pb.RatingsUpdated) -> TableNotice:
+    """A rated table's last event in words: each seat's ordinal after and its change (``detail``
+    ``not_rated``: why the table changed no rating). :mod:`clients.ratings` checks the numbers."""
+    if update.not_rated:
+        why = update.not_rated
+        return TableNotice(None, f"the table is not rated: {why}", "ratings_updated", "not_rated", why)
+    changes = ", ".join(
+        f"seat {s.seat} {s.after.ordinal:.1f} ({s.after.ordinal - s.before.ordinal:+.1f})"
+        for s in update.seats
+    )
+    return TableNotice(None, f"ratings ({update.pool_id}): {changes}", "ratings_updated", message=changes)
 
 
 def deadline(message: pb.Turn) -> datetime | None:

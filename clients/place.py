@@ -34,6 +34,9 @@ class Place:
     """The latest Turn the stream carried (of the table's game)."""
     finished: bool = False
     """Whether the game's GameOver event has been seen (the stream then ends)."""
+    handed_over: bool = False
+    """Whether an operator handed this seat to the server's bot (the stream then ends: the seat is no longer
+    this client's, and its token acts for nothing)."""
 
     @property
     def game(self) -> AnyGame:
@@ -72,6 +75,9 @@ class Place:
         self.last_sequence = message.sequence
         if turn is not None:
             self.turn = turn
+        over = message.event.seat_taken_over
+        if message.event.HasField("seat_taken_over") and over.seat == self.seat and self.seat is not None:
+            self.handed_over = over.reason == pb.TAKEOVER_REASON_OPERATOR_HANDOVER
         if game.is_game_over(event) or message.event.HasField("table_stopped"):
             self.finished = True  # the game's end, or the server stopped the table (its last event)
         return EventMessage(message.sequence, event, turn)

@@ -110,16 +110,21 @@ class PlayerClient:
             if not token:
                 return
 
-    async def claim(self, seats: Sequence[tuple[str, str]]) -> list[player_pb.ClaimOutcome]:
+    async def claim(
+        self, seats: Sequence[tuple[str, str]], guest_token: str = ""
+    ) -> list[player_pb.ClaimOutcome]:
         """Makes seats taken anonymously the player's: (table_id, seat_token) each; one outcome per seat, in
-        order (sent :data:`MAX_CLAIMS` at a time). Safe to repeat: a seat claimed already is ALREADY_YOURS."""
+        order (sent :data:`MAX_CLAIMS` at a time). Safe to repeat: a seat claimed already is ALREADY_YOURS.
+        ``guest_token``: the player token of a guest the player was before (signing in with an account):
+        that guest's seats among them become the player's too."""
         outcomes: list[player_pb.ClaimOutcome] = []
         for start in range(0, len(seats), MAX_CLAIMS):
             request = player_pb.ClaimSeatsRequest(
                 claims=[
                     player_pb.SeatClaim(table_id=table_id, seat_token=token)
                     for table_id, token in seats[start : start + MAX_CLAIMS]
-                ]
+                ],
+                guest_player_token=guest_token,
             )
             outcomes.extend(await self._claim_page(request))
         return outcomes

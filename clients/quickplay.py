@@ -204,11 +204,10 @@ async def _follow(
             error = ServerError.from_rpc(rpc_error)
         finally:
             stream.cancel()
-        delay = route.follow(error)
+        delay = route.follow(error)  # a node that cannot be reached: it moved on to the next known one
         if delay is None:
             if not error.retryable:
                 raise error
-            route.rotate()
             delay = next(delays)
         now = time.monotonic()
         failing_since = now if failing_since is None else failing_since

@@ -207,6 +207,12 @@ class TableSession:
         """Whether the game's GameOver event has been seen (the stream then ends)."""
         return self._at.finished
 
+    @property
+    def handed_over(self) -> bool:
+        """Whether an operator handed this session's seat to the server's bot (AdminService.HandSeatToBot):
+        the stream ended after saying so, and the seat is no longer this client's."""
+        return self._at.handed_over
+
     def _metadata(self) -> tuple[tuple[str, str], ...]:
         return ((TOKEN_METADATA, self._at.token),) if self._at.token else ()
 
@@ -229,6 +235,7 @@ class TableSession:
         unlisted: bool = False,
         invite_code: str = "",
         reservations: Sequence[tuple[int, str]] = (),
+        rated: bool = False,
     ) -> pb.Table:
         """A new table of the game whose rules are given (:class:`~engine.Rules` for Thousand,
         :class:`~engine.blagogo.BlagogoRules` for 1000 Blagogo); ``seats``: one entry per seat, :data:`OPEN`
@@ -237,7 +244,8 @@ class TableSession:
         ``practice``: CreateTableRequest.practice). A private table (docs/protocol.md, "Private tables"):
         ``unlisted`` keeps it out of the lists of all but its players, ``invite_code`` (see
         :func:`new_invite_code`) must then come with every JoinTable, and ``reservations`` hold seats for
-        players by id, (seat, player_id)."""
+        players by id, (seat, player_id). ``rated``: its end changes its players' ratings (docs/protocol.md,
+        "Ratings": fair, every seat open and taken by a signed-in player, or every seat a bot)."""
         game = game_of_rules(rules)
         request = pb.CreateTableRequest(
             game=game.kind,
@@ -257,6 +265,7 @@ class TableSession:
             request.time_control.CopyFrom(time_control)
         request.practice = practice
         request.unlisted = unlisted
+        request.rated = rated
         request.invite_code = self.invite_code = invite_code
         for reserved_seat, player_id in reservations:
             request.reservations.add(seat=reserved_seat, player_id=player_id)
@@ -529,7 +538,7 @@ class TableSession:
                             self._deals.caught_up(item.deal)  # the deal in progress, checked all the same
                         if item is not None:
                             yield item
-                if self.finished:
+                if self.finished or self.handed_over:
                     return
                 error = ServerError(grpc.StatusCode.UNAVAILABLE, "the server ended the stream")
             except ResyncError:

@@ -38,10 +38,16 @@ from server.logs import configure_logging, get_logger
 from server.matchmaking import service as matchmaking
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import open_queue_store
+from server.matchmaking.ratings import ReaderLookup
 from server.matchmaking.web import web_matchmaking
 from server.metrics import Metrics
 from server.pacing import BotPacer
 from server.ratelimit import RateLimiter
+from server.ratings.service import SERVICE_NAME as RATING_SERVICE_NAME
+from server.ratings.service import RatingService
+from server.ratings.service import generic_handler as rating_handler
+from server.ratings.store import RatingReader
+from server.ratings.web import web_ratings
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
 from server.settings import Settings, parse_settings
@@ -54,6 +60,7 @@ from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import matchmaking_pb2 as matchmaking_pb
 from thousand.v1 import player_service_pb2 as player_pb
+from thousand.v1 import rating_service_pb2 as rating_pb
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.server")
@@ -96,9 +103,15 @@ class Server:
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
         self.queue = open_queue_store(settings.db)
+        self.registry.rater.owners = self.identity.store.seat_owner
+        self.rating_reader = RatingReader(self.store, settings.rating_min_games)
+        """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):
+        what matchmaking reads; a bot's id is ``server.ratings.model.bot_id(strategy)``."""
+        self.ratings = RatingService(self.rating_reader, self.identity.store)
         self.matchmaker = matchmaking.Matchmaker(
             self.queue,
             self.service,
+            lookup=ReaderLookup(self.rating_reader),
             metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
         )
         self.health = health.aio.HealthServicer()
@@ -114,6 +127,7 @@ class Server:
                 generic_handler(self.service),
                 *self.identity.handlers(),
                 matchmaking.generic_handler(self.matchmaker),
+                rating_handler(self.ratings),
             )
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -123,6 +137,7 @@ class Server:
                 SERVICE_NAME,
                 *IDENTITY_SERVICE_NAMES,
                 matchmaking.SERVICE_NAME,
+                RATING_SERVICE_NAME,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
@@ -169,7 +184,11 @@ class Server:
                 keepalive_seconds=settings.keepalive_seconds,
                 keepalive_timeout=settings.keepalive_timeout_seconds,
                 serving=lambda: not self.draining,
-                more=(web_players(self.identity.players), web_matchmaking(self.matchmaker)),
+                more=(
+                    web_players(self.identity.players),
+                    web_matchmaking(self.matchmaker),
+                    web_ratings(self.ratings),
+                ),
             )
         self.web_port = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -210,6 +229,7 @@ class Server:
             observed.initialize(pb.DESCRIPTOR.services_by_name["TableService"], transports)
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
             observed.initialize(matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports)
+            observed.initialize(rating_pb.DESCRIPTOR.services_by_name["RatingService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
@@ -299,6 +319,7 @@ class Server:
         self.stalls.stop()
         self.queue.close()
         self.store.close()  # commits what is still queued (bots cancelled mid-move) and stops its writer
+        await self.identity.players.written()  # finished games' results being kept, before the store closes
         self.identity.close()
         if self.node is not None:
             await self.node.stop()  # releases the tables, now that nothing more of them will be written

@@ -53,9 +53,12 @@ class Creation:
     client: str
     privacy: Privacy | None = None
     """A private table's settings (stored with the table, in its config)."""
+    rated: bool = False
 
     def digest(self) -> str:
-        return creation_digest(self.rules, self.seats, self.seed, self.first_dealer, self.time_control)
+        return creation_digest(
+            self.rules, self.seats, self.seed, self.first_dealer, self.time_control, rated=self.rated
+        )
 
 
 def creation_digest(
@@ -64,6 +67,8 @@ def creation_digest(
     seed: int | None,
     first_dealer: int | None,
     time_control: TimeControl | None,
+    *,
+    rated: bool = False,
 ) -> str:
     """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
     request (the request_id and the client left out: a retry may come over another connection, or node)."""
@@ -76,6 +81,8 @@ def creation_digest(
         "first_dealer": first_dealer,
         "time_control": None if time_control is None else time_control.to_json(),
     }
+    if rated:  # absent when not rated: the digests of earlier requests stay what they were
+        content["rated"] = True
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
 
 

@@ -51,6 +51,7 @@ def describe(table: TableCore) -> pb.Table:
         create_time=created,
         time_control=table.time_control.to_proto() if table.time_control is not None else None,
         seeded=table.seeded,
+        rated=table.rated,
         fairness=_fairness(table),
         stop_reason=table.stopped.to_proto() if table.stopped is not None else pb.STOP_REASON_UNSPECIFIED,
         endpoint=table.endpoints[0],

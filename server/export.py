@@ -88,6 +88,7 @@ def record_of(stored: StoredTable) -> dict[str, Any]:
         time_control=stored.config.time_control,
         seeded=stored.config.seeded,
         secret=stored.config.secret,
+        rated=stored.config.rated,
     )
     table.replay(step_of(r, adapter.action_from_bytes) for r in stored.records)
     if not table.finished:

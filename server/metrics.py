@@ -130,6 +130,19 @@ class GameMetrics:
         self.games_finished = Counter(
             "thousand_games_finished", "Games played to the end.", ("game",), registry=registry
         )
+        self.rating_updates = Counter(
+            "thousand_rating_updates",
+            "Rated tables' updates stored, by outcome: rated, or not_rated (a seat without a known player).",
+            ("game", "outcome"),
+            registry=registry,
+        )
+        self.rating_update_seconds = Histogram(
+            "thousand_rating_update_seconds",
+            "A rating update, from reading the seats' players to the commit of the ratings with the event.",
+            ("game",),
+            buckets=FAST_BUCKETS,
+            registry=registry,
+        )
         self.tables_created = Counter(
             "thousand_tables_created", "Tables created.", ("game",), registry=registry
         )

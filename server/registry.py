@@ -22,6 +22,7 @@ from server.identity.values import Privacy
 from server.logs import get_logger
 from server.pacing import BotPacer
 from server.quotas import Holding, TableQuotas
+from server.ratings.rater import Rater
 from server.stalls import StallWatch
 from server.store import Store, StoredTable, StoreError, TableConfig
 from server.table import Table
@@ -105,6 +106,8 @@ class Registry:
         """Given to every table it holds (Table.on_finish): the players' history keeps their results."""
         self.directory: Directory | None = None
         """In a cluster, where the tables this node does not hold are (:mod:`server.cluster`)."""
+        self.rater = Rater(store, None, self.telemetry)
+        """Rated tables' updates at their end (the server gives it the players' store: ``rater.owners``)."""
 
     def restore(self, idle_seconds: float = 0.0, now: float | None = None) -> int:
         """Rebuild the stored tables by replaying their records; returns how many were rebuilt.
@@ -153,7 +156,9 @@ class Registry:
             seeded=config.seeded,
             secret=config.secret,
             privacy=config.privacy,
+            rated=config.rated,
         )
+        table.ratings.rater = self.rater
         if config.request_id and now - stored.create_time < CREATE_REQUEST_WINDOW:
             self._requests.remember(
                 config.request_id, stored.table_id, stored.create_time, config.request_digest
@@ -197,6 +202,7 @@ class Registry:
         request_id: str = "",
         client: str = "",
         privacy: Privacy | None = None,
+        rated: bool = False,
     ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
@@ -205,7 +211,9 @@ class Registry:
         table that request created (or is creating) is returned instead: the client's retry after a lost
         reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
         """
-        new = Creation(rules, seats, seed, first_dealer, time_control, request_id, client, privacy)
+        new = Creation(
+            rules, seats, seed, first_dealer, time_control, request_id, client, privacy, rated=rated
+        )
         if not request_id:
             return await self._create(new, "")
         digest = new.digest()
@@ -270,6 +278,7 @@ class Registry:
                 secret=secret,
                 creator=new.client,
                 privacy=new.privacy,
+                rated=new.rated,
             )
             self._creating.append(holding)
             try:
@@ -300,8 +309,10 @@ class Registry:
             seeded=seeded,
             secret=secret,
             privacy=new.privacy,
+            rated=new.rated,
         )
         table.on_finish = self.on_finish
+        table.ratings.rater = self.rater
         self._tables[table_id] = table
         self._holders[table_id] = holding
         return table

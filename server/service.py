@@ -29,6 +29,7 @@ from server.identity.access import TableAccess
 from server.identity.values import Player, Privacy
 from server.play import play
 from server.ratelimit import RateLimiter
+from server.ratings.admission import check_rated, check_rated_join
 from server.registry import Registry
 from server.rendering import MAX_BATCH
 from server.requests import (
@@ -177,13 +178,15 @@ class TableService:
                 " as a practice table (set practice), or leave it unset for fair deals",
                 field="seed",
             )
+        if request.rated:
+            check_rated(request, [spec.bot for spec in seats])
         privacy = await self._privacy(request, seats, player)
         seed = request.seed if request.HasField("seed") else None
         first_dealer = request.first_dealer if request.HasField("first_dealer") else None
         time_control = TimeControl.from_proto(request.time_control, self.default_bot_pace)
         directory = self.registry.directory
         if directory is not None and request.request_id:  # a retry, maybe on another node than the first try
-            digest = creation_digest(rules, seats, seed, first_dealer, time_control)
+            digest = creation_digest(rules, seats, seed, first_dealer, time_control, rated=request.rated)
             earlier = await directory.created(request.request_id, digest, CREATE_REQUEST_WINDOW)
             if earlier is not None:
                 return pb.CreateTableResponse(table=await self._described(earlier))
@@ -196,6 +199,7 @@ class TableService:
             request_id=request.request_id,
             client=client,
             privacy=privacy,  # stored with the table: private from its first moment
+            rated=request.rated,
         )
         if directory is not None:  # a cluster: here, or handed to the least loaded node
             placed = await directory.place(table)
@@ -242,6 +246,8 @@ class TableService:
         self, request: pb.JoinTableRequest, player: Player | None = None
     ) -> pb.JoinTableResponse:
         table = await self.registry.owned(table_id_of(request.table_id))
+        if table.core.rated:
+            check_rated_join(table, player)
         gate = (
             None
             if self.access is None

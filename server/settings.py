@@ -84,6 +84,8 @@ class Settings:
     """Seconds between two moves at a table of bots only (server.pacing); 0: as fast as their turns come."""
     bot_table_max_moves: int = DEFAULT_MAX_MOVES
     """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
+    rating_min_games: int = 5
+    """Rated games a player needs to appear on a rating pool's leaderboard (RatingService)."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -303,6 +305,12 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="moves a table played by bots only makes before the server stops it; 0: no limit",
     )
     parser.add_argument(
+        "--rating-min-games",
+        type=int,
+        default=int(env.get("THOUSAND_RATING_MIN_GAMES", defaults.rating_min_games)),
+        help="rated games a player needs to appear on a leaderboard",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=int,
         default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
@@ -376,7 +384,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     if not 0 <= args.bot_move_delay <= 3600:
         parser.error("--bot-move-delay must be 0 to 3600 seconds")
     limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
-    for name in (*limits, "bot_table_max_moves"):
+    for name in (*limits, "bot_table_max_moves", "rating_min_games"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
@@ -420,6 +428,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         max_bot_tables_per_client=args.max_bot_tables_per_client,
         bot_move_delay=args.bot_move_delay,
         bot_table_max_moves=args.bot_table_max_moves,
+        rating_min_games=args.rating_min_games,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,

@@ -33,9 +33,9 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from server import tracing
 from server.identity.values import Privacy
@@ -82,6 +82,8 @@ class TableConfig:
     stored with the table itself, so that it is private from its first moment, on every node and after a
     restart. None (absent from the JSON): a public table, or one made before they were stored here (its
     settings are in the players' store alone)."""
+    rated: bool = False
+    """Its end changes its players' ratings (CreateTableRequest.rated). Absent: False."""
 
     def to_json(self) -> str:
         raw: dict[str, object] = {
@@ -110,6 +112,8 @@ class TableConfig:
                 "reservations": {str(seat): p for seat, p in sorted(self.privacy.reservations.items())},
                 "creator": self.privacy.creator,
             }
+        if self.rated:
+            raw["rated"] = True
         return json.dumps(raw)
 
     @staticmethod
@@ -128,6 +132,7 @@ class TableConfig:
             secret=bytes.fromhex(raw.get("secret", "")),
             creator=str(raw.get("creator", "")),
             privacy=_privacy(raw.get("privacy")),
+            rated=bool(raw.get("rated", False)),
         )
 
 
@@ -153,8 +158,9 @@ class Record:
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
     it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), "player"
     (the seat's player, text: the player id; stored with a join made with a player's credential, or after a
-    claim) or "handover" (an operator gave the seat to a bot for good; text: the operator, data: the reason,
-    UTF-8)."""
+    claim), "handover" (an operator gave the seat to a bot for good; text: the operator, data: the reason,
+    UTF-8), or "rating" (a rated table's ratings changed, stored with the ratings' rows; seat -1, data: the
+    RatingsUpdated message)."""
 
     kind: str
     seat: int
@@ -174,6 +180,24 @@ class StoredTable:
     records: list[Record]
     finish_time: float | None = None
     """When its game ended (Unix time), once the server noted it; None while playing (or not noted yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sql:
+    """Statements run in one open transaction of a store (:meth:`Store.transact`), in either dialect: each
+    statement is written with ``?`` placeholders and ``{t}`` before each table name; ``for_update`` ends a
+    SELECT whose rows the transaction changes (PostgreSQL's row locks; SQLite's BEGIN IMMEDIATE holds the
+    whole database already)."""
+
+    run: Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
+    for_update: str
+
+    def __call__(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.run(sql, params)
+
+
+Work = Callable[[Sql], Sequence["Record"]]
+"""What :meth:`Store.transact` runs in its transaction: statements, then the table's records to append."""
 
 
 class StoreError(Exception):
@@ -283,6 +307,18 @@ class Store(ABC):
     @abstractmethod
     def get(self, table_id: str) -> StoredTable | None:
         """One stored table with its records (None: no such table)."""
+
+    @abstractmethod
+    def transact(self, table_id: str, work: Work) -> None:
+        """Run ``work`` in one transaction of its own and append the records it returns to the table, in
+        the same transaction (blocking: run it in a thread): a change of other rows of the database (a
+        rating) stored with the table's event of it, or neither. StoreError when it could not be committed
+        (TableFencedError: the table is another node's now); a conflict with a concurrent transaction
+        (PostgreSQL's deadlock or serialization failure) is retried first."""
+
+    @abstractmethod
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query written as for :class:`Sql` (blocking; StoreError when it failed)."""
 
     @abstractmethod
     def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:

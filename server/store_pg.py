@@ -20,7 +20,10 @@ service answers with STORE_UNAVAILABLE (retryable); the next write connects agai
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,7 +31,18 @@ from typing import Any, Final
 import psycopg
 
 from server.logs import get_logger
-from server.store import Record, Store, StoredTable, TableConfig, TableFencedError, Write
+from server.ratings.schema import ratings_schema
+from server.store import (
+    Record,
+    Sql,
+    Store,
+    StoredTable,
+    StoreError,
+    TableConfig,
+    TableFencedError,
+    Work,
+    Write,
+)
 
 SCHEMA: Final = "thousand"
 """The PostgreSQL schema of every object the server makes: the database may hold others' too."""
@@ -125,7 +139,12 @@ MIGRATIONS: Final[Sequence[str]] = (
     ALTER TABLE thousand.tables ADD COLUMN bots_only BOOLEAN NOT NULL DEFAULT FALSE;
     CREATE INDEX tables_creator ON thousand.tables (creator) WHERE NOT finished AND expire_time IS NULL;
     """,
+    # 4: ratings (server.ratings): each player's rating per pool, and each rated seat's before and after.
+    ratings_schema(prefix="thousand.", real="DOUBLE PRECISION"),
 )
+CONFLICT_SQLSTATES: Final = frozenset({"40001", "40P01"})
+"""A serialization failure or a deadlock: the transaction lost to a concurrent one and is tried again."""
+CONFLICT_RETRIES: Final = 8
 
 
 @dataclass(slots=True)
@@ -179,6 +198,9 @@ class PostgresStore(Store):
         self._committing: dict[str, Holding] = {}
         """Holdings the open transaction changes, applied once it commits."""
         self._db: psycopg.Connection[Any] | None = None
+        self._transact_db: psycopg.Connection[Any] | None = None
+        """:meth:`transact`'s own connection (under ``_transact_lock``), opened when first needed."""
+        self._transact_lock = threading.Lock()
         try:
             self.schema = migrate(self._connection())
         except psycopg.Error as error:
@@ -234,6 +256,9 @@ class PostgresStore(Store):
     def _close_connection(self) -> None:
         if self._db is not None:
             self._db.close()
+        with self._transact_lock:
+            if self._transact_db is not None:
+                self._transact_db.close()
 
     def _execute(self, write: Write) -> None:
         db = self._connection()
@@ -284,6 +309,12 @@ class PostgresStore(Store):
         held = self._held(table_id)
         if held is None:
             raise TableFencedError(table_id, f"{self.name}: table {table_id} is not held by this node")
+        self._committing[table_id] = self._append_at(db, table_id, held, records)
+
+    def _append_at(
+        self, db: psycopg.Connection[Any], table_id: str, held: Holding, records: Sequence[Record]
+    ) -> Holding:
+        """Append the records at the table's holding (fenced by the database); the holding after them."""
         try:
             db.execute(
                 f"SELECT {SCHEMA}.append_records(%s, %s, %s, %s::text[], %s::integer[], %s::text[],"
@@ -302,7 +333,48 @@ class PostgresStore(Store):
             if error.sqlstate == FENCED_SQLSTATE:
                 raise TableFencedError(table_id, f"{self.name}: {error}") from error
             raise
-        self._committing[table_id] = Holding(held.epoch, held.next_number + len(records))
+        return Holding(held.epoch, held.next_number + len(records))
+
+    def transact(self, table_id: str, work: Work) -> None:
+        """:meth:`Store.transact` on a connection of its own (a transaction that waits for another node's
+        row locks never holds up the writer's group commits), tried again after a short pause growing with
+        each try when it conflicted with another node's. The caller holds the table's lock: none of the
+        table's writes is queued meanwhile, so the holding read here is the table's last."""
+        for attempt in range(CONFLICT_RETRIES):
+            with self._transact_lock:
+                held = self.holdings.get(table_id)
+                if held is None:
+                    raise TableFencedError(
+                        table_id, f"{self.name}: table {table_id} is not held by this node"
+                    )
+                try:
+                    if self._transact_db is None or self._transact_db.closed:
+                        self._transact_db = connect(self.url)
+                    db = self._transact_db
+                    with db.transaction():
+                        records = work(Sql(functools.partial(_rows, db), " FOR UPDATE"))
+                        after = self._append_at(db, table_id, held, records)
+                    self.holdings[table_id] = after
+                    self.commits += 1
+                    self.writes += 1
+                    return
+                except TableFencedError:
+                    self.failures += 1
+                    raise
+                except psycopg.Error as error:
+                    self.failures += 1
+                    if isinstance(error, psycopg.OperationalError) and self._transact_db is not None:
+                        self._transact_db.close()  # broken: the next try connects again
+                    if error.sqlstate not in CONFLICT_SQLSTATES or attempt == CONFLICT_RETRIES - 1:
+                        raise StoreError(f"{self.name}: {error}") from error
+                    log.info("transaction conflicted; trying again", table_id=table_id, attempt=attempt + 1)
+            time.sleep(0.01 * (attempt + 1))
+
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._query(sql.format(t=f"{SCHEMA}.").replace("?", "%s"), params)
+        except psycopg.Error as error:
+            raise StoreError(f"{self.name}: {error}") from error
 
     # ------------------------------------------------------------------ reading
 
@@ -390,3 +462,9 @@ class PostgresStore(Store):
         return StoredTable(
             table_id, int(serial), float(create_time), TableConfig.from_json(config), records, finished
         )
+
+
+def _rows(db: psycopg.Connection[Any], sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    """One statement of a :class:`~server.store.Sql` in this dialect: its rows (none for a write)."""
+    cursor = db.execute(sql.format(t=f"{SCHEMA}.").replace("?", "%s"), tuple(params))
+    return cursor.fetchall() if cursor.description is not None else []

@@ -9,9 +9,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-from server.store import Record, Store, StoredTable, TableConfig, Write
+from server.ratings.schema import ratings_schema
+from server.store import Record, Sql, Store, StoredTable, StoreError, TableConfig, Work, Write
 
 SCHEMA_VERSION: Final = 1
 
@@ -52,6 +53,7 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        self._db.executescript(ratings_schema(prefix="", real="REAL"))
         row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -87,6 +89,30 @@ class SqliteStore(Store):
     def _execute(self, write: Write) -> None:
         for statement in _statements(write):
             self._db.execute(*statement)
+
+    def transact(self, table_id: str, work: Work) -> None:
+        def run(sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+            return self._db.execute(sql.format(t=""), tuple(params)).fetchall()
+
+        with self._lock:  # BEGIN IMMEDIATE: the database's write lock, so no other writer interleaves
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                records = work(Sql(run, ""))
+                self._execute(Write(table_id, records=records))
+                self._db.execute("COMMIT")
+            except Exception as error:
+                self.failures += 1
+                self._abort()
+                raise StoreError(f"{self.name}: {error}") from error
+            self.commits += 1
+            self.writes += 1
+
+    def read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._db.execute(sql.format(t=""), tuple(params)).fetchall()
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.name}: {error}") from error
 
     # ------------------------------------------------------------------ reading
 

@@ -170,19 +170,22 @@ class Streams:
                 audiences.setdefault((subscriber.audience, subscriber.batch), []).append(subscriber)
         is_game_over = core.adapter.is_game_over
         ended = any(is_game_over(e) or isinstance(e, TableStoppedEvent) for e in events)
+        # A seat an operator handed to a bot: its player's streams are told so, then end (no longer theirs).
+        handed = {e.seat for e in events if isinstance(e, SeatTakenOverEvent) and e.handed_over}
         rendering = Rendering(core, clock, events, published.first)
         for (audience, batch), subscribers in audiences.items():
             messages = rendering.messages(audience, batch)
             for subscriber in subscribers:
                 for data in messages:
                     subscriber.offer(data)
-                if ended:
+                if ended or subscriber.audience in handed:
                     subscriber.offer(END)
         for event in events:
-            if isinstance(event, SeatReleasedEvent) or (
-                isinstance(event, SeatTakenOverEvent) and event.handed_over
-            ):
+            if isinstance(event, SeatReleasedEvent):
                 self.end_seat(event.seat)
+        for subscriber in self.subscribers:  # one still catching up sees nothing more of the seat either
+            if subscriber.catching_up and subscriber.audience in handed:
+                subscriber.end()
 
     def open(
         self,

@@ -33,6 +33,7 @@ from server.games import AnyAdapter
 from server.identity.values import Privacy
 from server.logs import bind_request, get_logger
 from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
+from server.ratings.rater import TableRatings
 from server.stalls import StallWatch
 from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
@@ -83,6 +84,7 @@ class Table:
         seeded: bool = False,
         secret: bytes = b"",
         privacy: Privacy | None = None,
+        rated: bool = False,
     ) -> None:
         self.core = TableCore(
             table_id,
@@ -96,6 +98,7 @@ class Table:
             time_control=time_control,
             seeded=seeded,
             secret=secret,
+            rated=rated,
         )
         self.table_id = table_id
         self.privacy = None if privacy is None else dataclasses.replace(privacy, table_id=table_id)
@@ -119,6 +122,8 @@ class Table:
         self.streams = Streams()
         self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
         self.bots = Bots(adapter, seed, self.core.seats)
+        self.ratings = TableRatings(self)
+        """A rated table's update at its game's end (:mod:`server.ratings.rater`)."""
         self._timeout_task: asyncio.Task[None] | None = None
         for published in self.core.opening:  # a table of bots only starts at once
             self._follow(published)
@@ -312,6 +317,8 @@ class Table:
                 self.on_change()
         if core.started and not was_started:
             self.telemetry.table_started(self)
+        if core.awaiting_rating:
+            self.ratings.start()
         if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
@@ -319,6 +326,10 @@ class Table:
                 self.on_finish(self)
             if core.stopped is not None:
                 self.telemetry.table_stopped(self, core.stopped, _stop_message(core.log))
+
+    def apply_stored(self, change: Change) -> None:
+        """Make a change whose records another transaction stored (a rating update's, with its rows)."""
+        self._make(change)
 
     def _follow(self, published: Published) -> None:
         """What follows a step besides its streams, also on replay: the bots see it; it is reported."""
@@ -411,6 +422,8 @@ class Table:
     def ensure_bots_running(self) -> None:
         """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
         self.clock.ensure_armed(self._timer_fired)
+        if self.core.awaiting_rating:  # a restored table whose update was not stored yet
+            self.ratings.start()
         if self.core.bot_to_act() is not None:
             self.bots.ensure_running(self._play_bots)
 
@@ -581,6 +594,7 @@ class Table:
         self.clock.cancel()
         if self._timeout_task is not None:
             self._timeout_task.cancel()
+        self.ratings.stop()
         self.bots.stop()
         self.streams.end_all(failure)
 

@@ -216,8 +216,20 @@ class Stopped:
         return Record("stop", -1, self.reason.value, self.message.encode())
 
 
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A rated table's ratings changed (or, with ``not_rated`` set in it, could not): ``data`` is the
+    RatingsUpdated message, stored by :mod:`server.ratings` in one transaction with the ratings' rows."""
+
+    data: bytes
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("rating", -1, "", self.data)
+
+
 Step: TypeAlias = (
-    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver
+    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver | Rated
 )
 
 
@@ -251,6 +263,8 @@ def step_of(record: Record, action_from_bytes: Any) -> Step:
             return BankCharged(seat, float(record.text))
         case "stop":
             return Stopped(StopReason(record.text), record.data.decode())
+        case "rating":
+            return Rated(record.data)
     raise ValueError(f"unknown record kind {record.kind!r}")
 
 

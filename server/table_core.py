@@ -42,6 +42,7 @@ from server.table_changes import (
     Left,
     Owned,
     Published,
+    Rated,
     Reclaim,
     Reclaimed,
     Seeded,
@@ -53,6 +54,7 @@ from server.table_changes import (
     refuse,
 )
 from server.table_state import (
+    RatingsUpdatedEvent,
     RequestMemory,
     SeatReclaimedEvent,
     SeatReleasedEvent,
@@ -84,6 +86,8 @@ class TableCore:
         "game",
         "log",
         "opening",
+        "rated",
+        "rating_done",
         "rules",
         "seats",
         "seed",
@@ -109,6 +113,7 @@ class TableCore:
         time_control: TimeControl | None = None,
         seeded: bool = False,
         secret: bytes = b"",
+        rated: bool = False,
     ) -> None:
         self.table_id = table_id
         self.serial = serial
@@ -129,6 +134,10 @@ class TableCore:
         self.started = False
         self.stopped: StopReason | None = None
         """Why the server stopped the table before its game ended; None: it did not."""
+        self.rated = rated
+        """Its end changes its players' ratings (:mod:`server.ratings`): it finishes with RatingsUpdated."""
+        self.rating_done = False
+        """The rated table's RatingsUpdated is logged."""
         self.decisions = 0
         """Decisions applied so far, by anyone."""
         self.endpoints = ("", "")
@@ -149,8 +158,14 @@ class TableCore:
 
     @property
     def finished(self) -> bool:
-        """The game ended, or the server stopped the table."""
-        return bool(self.game.is_over) or self.stopped is not None
+        """The game ended (and a rated table's ratings changed), or the server stopped the table."""
+        return self.stopped is not None or (bool(self.game.is_over) and not self.awaiting_rating)
+
+    @property
+    def awaiting_rating(self) -> bool:
+        """A rated table's game ended and its ratings' update is not logged yet: the table is not finished
+        (its streams stay open) until the update's event ends it."""
+        return self.rated and not self.rating_done and self.stopped is None and bool(self.game.is_over)
 
     @property
     def to_act(self) -> int | None:
@@ -174,7 +189,7 @@ class TableCore:
 
     def frame(self) -> Frame:
         """The table as it is now, as a value."""
-        finished = self.stopped is not None or bool(self.game.is_over)
+        finished = self.finished
         return Frame(len(self.log), self.decisions, self.to_act, self.started, finished, tuple(self.seats))
 
     # ------------------------------------------------------------------ deciding
@@ -250,7 +265,7 @@ class TableCore:
         refusal: ServiceError | None = None
         if not self.started:
             refusal = ServiceError(ErrorReason.GAME_NOT_STARTED, "the game starts when every seat is taken")
-        elif self.finished:
+        elif self.finished or self.game.is_over:
             ended = "the game is over" if self.stopped is None else "the server stopped the table"
             refusal = ServiceError(ErrorReason.GAME_OVER, ended)
         elif act.last_seen is not None and act.last_seen != self.sequence:
@@ -384,6 +399,9 @@ class TableCore:
             case Stopped(reason, message):
                 self.stopped = reason
                 yield self._log([TableStoppedEvent(reason, message)])
+            case Rated(data):
+                self.rating_done = True
+                yield self._log([RatingsUpdatedEvent(data)])
 
     def _set(self, seat: int, **changes: Any) -> SeatState:
         state = self.seats[seat] = dataclasses.replace(self.seats[seat], **changes)

@@ -17,6 +17,7 @@ from typing import Final, Generic, TypeAlias
 
 from server.games import ActionT, EventT
 from server.time_control import TimeoutPolicy
+from thousand.v1 import ratings_pb2 as ratings_pb
 from thousand.v1 import table_service_pb2 as pb
 
 REMEMBERED_REQUESTS: Final = 512
@@ -133,6 +134,13 @@ class TableStoppedEvent:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class RatingsUpdatedEvent:
+    """A rated table's last event: its players' ratings changed (``data``: the RatingsUpdated message)."""
+
+    data: bytes
+
+
 SeatEvent: TypeAlias = (
     SeatTakenEvent
     | SeatReleasedEvent
@@ -140,6 +148,7 @@ SeatEvent: TypeAlias = (
     | SeatTakenOverEvent
     | SeatReclaimedEvent
     | TableStoppedEvent
+    | RatingsUpdatedEvent
 )
 """The table's own events (not the game's)."""
 
@@ -164,6 +173,8 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_reclaimed=pb.SeatReclaimed(seat=seat))
         case TableStoppedEvent(reason, message):
             return pb.Event(table_stopped=pb.TableStopped(reason=reason.to_proto(), message=message))
+        case RatingsUpdatedEvent(data):
+            return pb.Event(ratings_updated=ratings_pb.RatingsUpdated.FromString(data))
 
 
 # ---------------------------------------------------------------------------------------------- idempotency

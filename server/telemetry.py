@@ -162,6 +162,13 @@ class Telemetry:
                 duration_s=round(time.time() - table.create_time, 3),
             )
 
+    def ratings_updated(self, game: str, pool_id: str, outcome: str, seconds: float) -> None:
+        """A rated table's update was stored (``outcome``: ``rated``, or ``not_rated`` when it changed no
+        rating), ``seconds`` from reading its players to its commit."""
+        if self.metrics is not None:
+            self.metrics.rating_updates.labels(game, outcome).inc()
+            self.metrics.rating_update_seconds.labels(game).observe(seconds)
+
     # ------------------------------------------------------------------ actions
 
     def action_applied(self, table: Table, action: object, seconds: float) -> None:

@@ -51,6 +51,8 @@ class Provider:
     """client id (the player's subject) -> roles."""
     device_clients: tuple[str, ...] = ()
     """Public clients of the device authorization grant (people signing in on the provider's pages)."""
+    browser_clients: dict[str, list[str]] = field(default_factory=dict)
+    """Public clients of the authorization code grant with PKCE (the web client): id -> redirect URIs."""
     issuer: str = ""
     process: subprocess.Popen[str] | None = None
 
@@ -66,6 +68,9 @@ class Provider:
                 for client, roles in self.clients.items()
             ],
             "device_clients": list(self.device_clients),
+            "browser_clients": [
+                {"client_id": client, "redirect_uris": uris} for client, uris in self.browser_clients.items()
+            ],
         }
         path = self.directory / "oidc-config.json"
         path.write_text(json.dumps(config), encoding="utf-8")
@@ -168,11 +173,17 @@ def _form(page: str) -> tuple[str, dict[str, str]] | None:
 
 @contextmanager
 def oidc_provider(
-    directory: Path, clients: dict[str, list[str]], device_clients: tuple[str, ...] = ()
+    directory: Path,
+    clients: dict[str, list[str]],
+    device_clients: tuple[str, ...] = (),
+    browser_clients: dict[str, list[str]] | None = None,
 ) -> Iterator[Provider]:
     """A provider with one fresh key and these clients (``device_clients``: public ones of the device flow,
-    people signing in on its pages), stopped after."""
-    provider = Provider(directory, [new_key("key-1")], dict(clients), device_clients)
+    people signing in on its pages; ``browser_clients``: web pages signing people in with the code grant,
+    by client id -> redirect URIs), stopped after."""
+    provider = Provider(
+        directory, [new_key("key-1")], dict(clients), device_clients, dict(browser_clients or {})
+    )
     provider.start()
     try:
         yield provider

@@ -118,6 +118,16 @@ def test_my_games_benchmark_prints_its_figures_as_json_last() -> None:
     assert result["before_ms"] > 0 and result["now_ms"] > 0 and result["ratio"] > 0
 
 
+def test_person_actions_benchmark_prints_its_figures_as_json_last() -> None:
+    """bench/person_actions.py: a person's action in process, and the ratio to a reference tree (here this
+    tree itself, so both sides play the very same seeded games)."""
+    result = last_json("bench/person_actions.py", "--tables", "3", "--actions", "60", "--rounds", "1")
+    assert result["actions"] == 60 and result["us_per_action"] > 0
+    tiny = ("--tables", "2", "--actions", "20", "--rounds", "1")
+    against = last_json("bench/person_actions.py", "--against", str(ROOT), *tiny)
+    assert against["us_per_action"] > 0 and against["reference_us_per_action"] > 0 and against["ratio"] > 0
+
+
 def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json(
         "bench/quickplay.py", "--waiting", "24", "--rounds", "2", "--no-postgres", "--arrivals", "30",
@@ -129,3 +139,10 @@ def test_quickplay_benchmark_prints_its_figures_as_json_last() -> None:
     # 72 players, 12 a pool: 4 + 4 three-player, 3 + 3 four-player and 6 + 6 two-player tables, all full.
     assert (seating["players"], seating["tables"]) == (72, 26) and seating["matches_per_s"] > 0
     assert set(result["wait"]) == {"6_per_min", "60_per_min"}
+
+
+def test_ratings_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/ratings.py", "--updates", "20", "--skip-postgres")
+    assert result["model_us"] > 0
+    assert result["sqlite"]["update_ms"] > 0 and result["sqlite"]["reference_ms"] > 0
+    assert result["sqlite"]["ratio"] == result["sqlite"]["update_ms"] / result["sqlite"]["reference_ms"]

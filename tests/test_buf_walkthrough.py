@@ -90,6 +90,7 @@ def check_services(out: Outputs) -> None:
         "thousand.v1.AdminService",
         "thousand.v1.MatchmakingService",
         "thousand.v1.PlayerService",
+        "thousand.v1.RatingService",
         "thousand.v1.TableService",
     ]
 

@@ -289,7 +289,7 @@ def test_the_terminal_client_says_already_seated_and_an_operators_handover_in_wo
         try:
             laptop.run("login", "--name", "Ann")
             created = laptop.start("new", "--players", "3", "--bots", "1", "--bot-pace", "0", "--plain")
-            table = created.until(r"Table (\S+) created; you sit in seat 1").group(1)
+            table = created.until(r"Table (\S+) created; you sit in seat 1").group(1)  # seats count from 1
             token = re.search(r"player token \(secret\): (\S+)", laptop.run("whoami", "--show-token").stdout)
             assert token is not None
             phone.run("login", "--token", token.group(1))
@@ -305,7 +305,33 @@ def test_the_terminal_client_says_already_seated_and_an_operators_handover_in_wo
             with grpc.insecure_channel(server.address) as channel:
                 request = admin_pb.HandSeatToBotRequest(table_id=table, seat=0, reason="left for good")
                 admin_grpc.AdminServiceStub(channel).HandSeatToBot(request, metadata=bearer(ADMIN_TOKEN))
-            watching.until(r"Ann \(seat 1\) was handed to the server's bot by an operator: the bot plays it")
+            watching.until(r"Ann \(seat 1\) was handed to the server.s bot by an operator: the bot plays it")
+            # Ann's own terminal is told, and stops following a seat that is not hers any more.
+            created.until(r"An operator handed your seat to the server.s bot for the rest of the game")
+            assert created.process.wait(timeout=30) == 0
         finally:
             for device in (laptop, phone, tv):
                 device.stop()
+
+
+def test_a_guests_seats_are_claimed_by_the_player_signed_in_after_it(tmp_path: Path) -> None:
+    """A guest's seats are another player's to the player who signs in next on the device, until the guest's
+    own player token proves they were theirs (``thousand claim --guest-token``)."""
+    with live_server(tmp_path, str(tmp_path / "thousand.db")) as server:
+        laptop = Device(tmp_path / "laptop", server.address)
+        laptop.run("login", "--name", "Ann")
+        played = table_of(laptop.run("new", *QUICK, ok=False).stdout)
+        token = re.search(r"player token \(secret\): (\S+)", laptop.run("whoami", "--show-token").stdout)
+        assert token is not None
+        laptop.run("logout")
+        laptop.run("login", "--name", "Ann at home")  # another player: an account, in real life
+
+        plain = laptop.run("claim").stdout
+        assert re.search(rf"table {played}, seat \d: it belongs to another player", plain), plain
+        assert played not in laptop.run("games").stdout
+        proven = laptop.run("claim", "--guest-token", token.group(1)).stdout
+        assert re.search(rf"table {played}, seat \d: now yours", proven), proven
+        assert "1 seat joined your history" in proven
+        assert played in laptop.run("games").stdout
+        wrong = laptop.run("claim", "--guest-token", "thp_" + "x" * 43, ok=False)
+        assert wrong.returncode == 1 and "[PLAYER_TOKEN_INVALID]" in wrong.stderr

@@ -132,11 +132,12 @@ def dynamic_keys() -> set[str]:
     keys |= {f"blagogo.column_{c}" for c in ("seat", "cards", "opened", "score", "count", "op")}
     keys |= {f"blagogo.rules_{i}" for i in range(1, 6)}
     keys |= {f"cli.keys_{k}" for k in ("digits", "arrows", "escape", "help", "quit")}
-    kinds = ("turn_timed_out", "seat_reclaimed", "table_stopped")
+    kinds = ("turn_timed_out", "seat_reclaimed", "table_stopped", "ratings_updated")
     keys |= {f"notice.{k}" for k in kinds} | {
         f"notice.seat_taken_over_{d}" for d in ("handed_over", "forfeited", "one_turn", "until_back")
     }
     keys |= {f"notice.table_stopped_{d}" for d in ("move_limit", "closed_by_operator")}
+    keys.add("notice.ratings_updated_not_rated")
     assert {f"term.phase_{p.value}" for p in Phase} | {f"term.deal_{k.value}" for k in DealKind} <= keys
     assert {f"term.mark_{m.value}" for m in Mark} | {f"term.redeal_{r.value}" for r in RedealReason} <= keys
     return keys

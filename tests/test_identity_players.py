@@ -5,6 +5,7 @@ every call refused without it, each action audited, a banned player refused ever
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Awaitable
 from pathlib import Path
@@ -516,5 +517,8 @@ def test_my_games_read_no_playing_tables_record_and_keep_a_finished_games_result
             games = (await s.players.ListMyGames(player_pb.ListMyGamesRequest(), metadata=as_ann)).games
             assert games[0].table_id == ended and games[0].place == kept.place
             assert reads == []  # kept when it ended: not read back from the table's records
+            exported = await s.tables.ExportTable(pb.ExportTableRequest(table_id=ended))
+            seat_record = json.loads(exported.record_json)["seats"][0]
+            assert seat_record["player_id"] == ann.player_id  # the 'player' step stored with the join
 
     run(scenario())

@@ -19,14 +19,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grpc import aio
 
+from clients.ratings import RatingClient
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
 from tests.live_server import ROOT, LiveServer, free_port, live_server
 from tests.players_harness import guest_private_table, history
+from tests.ratings_harness import finished
 from tests.server_harness import run
 from tests.test_fair_snapshot import THOUSAND, sit_and_go, verdict
 from thousand.v1 import player_service_pb2 as player_pb
+from thousand.v1 import table_service_pb2 as pb
+from thousand.v1 import table_service_pb2_grpc as table_grpc
 
 NODE = shutil.which("node")
 NPM = shutil.which("npm")
@@ -423,3 +428,37 @@ def test_node_client_plays_a_private_table_as_a_player_with_its_invite(
     games = run(history(server.address, token))
     assert [game.table_id for game in games] == [table_id]
     assert games[0].result in (player_pb.GAME_RESULT_WON, player_pb.GAME_RESULT_LOST)
+
+
+def test_node_client_reads_a_leaderboard_page_by_page(play_js: Path, tmp_path: Path) -> None:
+    """leaderboard.js reads the bots' pool of Thousand for two (issue 26) page by page, one entry a page,
+    and finds what the Python client reads; --profile reads a bot's profile."""
+    with live_server(tmp_path, ":memory:", "--rating-min-games", "1") as rated:
+        request = pb.CreateTableRequest(game=pb.GAME_KIND_THOUSAND, rated=True)
+        request.rules.thousand.players = 2
+        request.seats.add(kind=pb.SEAT_KIND_BOT, strategy="greedy")
+        request.seats.add(kind=pb.SEAT_KIND_BOT, strategy="random")
+
+        async def rated_game() -> list[tuple[str, float]]:
+            async with aio.insecure_channel(rated.address) as channel:
+                stub = table_grpc.TableServiceStub(channel)
+                table = (await stub.CreateTable(request)).table
+                await finished(stub, table.table_id)
+            async with RatingClient(rated.address) as ratings:
+                return [
+                    (e.player_id, e.rating.ordinal)
+                    async for e in ratings.leaderboard(pb.GAME_KIND_THOUSAND, 2, bots=True)
+                ]
+
+        expected = asyncio.run(rated_game())
+        board = play(
+            play_js.parent / "leaderboard.js",
+            *("--server", rated.address, "--players", "2", "--bots", "--page-size", "1"),
+        )
+        assert board["pool"]["pool_id"] == "thousand-2-bots" and board["min_games"] == 1
+        assert [(e["player_id"], e["rating"]["ordinal"]) for e in board["entries"]] == expected
+        assert [e["place"] for e in board["entries"]] == [1, 2]
+        profile = play(
+            play_js.parent / "leaderboard.js", "--server", rated.address, "--profile", "bot:greedy"
+        )
+        assert profile["player_id"] == "bot:greedy" and profile["ratings"][0]["rating"]["games"] == 1

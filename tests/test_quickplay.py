@@ -341,11 +341,9 @@ def test_browsers_wait_in_the_same_queue_over_connect_and_grpc_web(tmp_path: Pat
     run(scenario())
 
 
-def test_signed_in_players_asking_for_a_rated_game_are_told_it_is_not_rated_without_ratings(
-    tmp_path: Path,
-) -> None:
-    """Two guests ask for rated 2-player Thousand (T-1): grouped (rating 0 each, within the window of 3),
-    seated; a server that keeps no ratings says the game is unrated instead of claiming it."""
+def test_signed_in_players_asking_for_a_rated_game_sit_at_a_rated_table(tmp_path: Path) -> None:
+    """Two guests ask for rated 2-player Thousand (T-1): grouped (new players, ordinal 0 each, within the
+    window of 3), seated at a rated table, their seats theirs."""
 
     async def scenario() -> None:
         async with served(tmp_path) as s:
@@ -361,8 +359,32 @@ def test_signed_in_players_asking_for_a_rated_game_are_told_it_is_not_rated_with
             )
             (first, _), (second, _) = results
             assert first.table.table_id == second.table.table_id
-            assert not first.rated and first.note == "this server keeps no ratings: the game is unrated"
-            names = sorted(seat.player_name for seat in first.table.seats)
-            assert names == ["Ann", "Bob"]
+            assert first.rated and first.note == "rated game"
+            table = (await s.tables.GetTable(pb.GetTableRequest(table_id=first.table.table_id))).table
+            assert table.rated and table.status == pb.TABLE_STATUS_PLAYING
+            assert sorted(seat.player_name for seat in table.seats) == ["Ann", "Bob"]
+
+    run(scenario())
+
+
+def test_a_preset_and_the_same_exact_rules_are_one_pool_and_other_rules_another(tmp_path: Path) -> None:
+    """The "standard" preset and exact rules equal to the defaults (T-1, two players) meet; a player asking
+    for the golden preset waits apart."""
+
+    async def scenario() -> None:
+        async with served(tmp_path) as s:
+            matchmaking = stub(s)
+            golden = matchmaking.QuickPlay(ask(players=2, preset="golden", max_wait=30))
+            assert (await next_update(golden)).waiting.players_waiting == 1
+            exact = ask(players=2)
+            exact.rules.thousand.players = 2
+            results = await asyncio.gather(
+                matched(matchmaking.QuickPlay(ask(players=2, preset="standard"))),
+                matched(matchmaking.QuickPlay(exact)),
+            )
+            assert results[0][0].table.table_id == results[1][0].table.table_id
+            assert (await next_update(golden)).waiting.players_waiting == 1  # still alone in its pool
+            assert queued(s) == 1
+            golden.cancel()
 
     run(scenario())

@@ -90,3 +90,34 @@ def test_a_node_killed_while_players_wait_loses_none_of_them(tmp_path: Path, pg_
         check_nobody_twice(nodes, results, tokens, 4)
         for result in results:
             assert result.endpoint in (nodes.address("b"), nodes.address("c"))
+
+
+def test_a_node_stopped_gracefully_keeps_its_players_places(tmp_path: Path, pg_url: str) -> None:
+    """SIGTERM on node a while three wait there for a 4-player game (T-1): its streams end (TABLE_MOVING),
+    their tickets stay, the clients call again on b with the same seat tokens; a fourth player makes the
+    table."""
+    with cluster(tmp_path, pg_url, ["a", "b"]) as nodes:
+        tokens = [secrets.token_urlsafe(32) for _ in range(4)]
+
+        async def scenario() -> list[Seated]:
+            def ask(i: int, first: str) -> asyncio.Task[Seated]:
+                request = quick_play_request("thousand", 4, max_wait=120, seat_token=tokens[i])
+                return asyncio.get_running_loop().create_task(quick_play(nodes.addresses(first), request))
+
+            early = [ask(i, "a") for i in range(3)]
+            for _ in range(100):
+                waiting = nodes.rows("SELECT count(*) FROM {S}.quickplay_tickets WHERE match_id IS NULL")
+                if waiting[0][0] == 3:
+                    break
+                await asyncio.sleep(0.1)
+            first_seen = dict(nodes.rows("SELECT ticket_id, enqueue_time FROM {S}.quickplay_tickets"))
+            await asyncio.to_thread(nodes.nodes["a"].stop)
+            assert len(nodes.rows("SELECT 1 FROM {S}.quickplay_tickets")) == 3  # the stop kept them
+            results = await asyncio.wait_for(asyncio.gather(*early, ask(3, "b")), 60)
+            kept = dict(nodes.rows("SELECT ticket_id, enqueue_time FROM {S}.quickplay_tickets"))
+            assert all(kept[t] == at for t, at in first_seen.items())
+            return results
+
+        results = run(scenario())
+        check_nobody_twice(nodes, results, tokens, 4)
+        assert {r.endpoint for r in results} == {nodes.address("b")}

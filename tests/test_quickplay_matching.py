@@ -58,7 +58,7 @@ def ticket(
 
 
 def matches(tickets: list[Ticket], now: float) -> list[Match]:
-    return form_matches(tickets, now, bot_for, shuffle=lambda seats: None)
+    return form_matches(tickets, now, lambda g, p, r: bot_for(g, r), shuffle=lambda seats: None)
 
 
 def members(match: Match) -> list[str]:
@@ -127,6 +127,9 @@ def test_bot_strength_follows_the_ladder() -> None:
     assert bot_for("thousand", 0.0) == "greedy"
     assert bot_for("thousand", 30.0) == "ismcts"
     assert bot_for("blagogo", 3.0) == "heuristic"
+    # The bots' own ratings (their pool's ordinals) when two or more have some; else the ladder's.
+    assert bot_for("thousand", 10.0, {"greedy": 2.0, "heuristic": 30.0}) == "greedy"
+    assert bot_for("thousand", 10.0, {"greedy": 2.0}) == "heuristic"
 
 
 # ---------------------------------------------------------------------------------------------- the store

@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Final
 
-from bots.envs.episode import rule_kwargs, rule_parameters
+from bots.envs.episode import episode_length, episode_over, rule_kwargs, rule_parameters
 from engine.blagogo import BlagogoRules, Game
 
 TURNOVER_LIMIT: Final = 2
@@ -38,18 +38,13 @@ class BlagogoEpisode:
     def __init__(
         self, rules: BlagogoRules, max_rounds: int = 1, first_dealer: int = 0, seed: int = 0
     ) -> None:
-        if max_rounds < 0:
-            raise ValueError(f"max_rounds must be 0 (the whole game) or more, not {max_rounds}")
+        self.max_rounds = episode_length("max_rounds", max_rounds)
         self.rules = rules
-        self.max_rounds = max_rounds
         self.game = Game(rules, seed, first_dealer=first_dealer)
 
     @property
     def is_over(self) -> bool:
-        game = self.game
-        if game.is_over:
-            return True
-        return bool(self.max_rounds) and game.is_chance_node and game.rounds_dealt >= self.max_rounds
+        return episode_over(self.game, self.max_rounds, self.game.rounds_dealt)
 
     def returns(self) -> list[float]:
         return [float(s) for s in self.game.scores]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 from engine import Game, Rules
 
@@ -73,22 +73,30 @@ def rule_kwargs(rules_type: type, params: Mapping[str, object]) -> dict[str, obj
     return kwargs
 
 
+def episode_length(name: str, value: int) -> int:
+    """An episode's length parameter (``max_deals``, ``max_rounds``): 0 for the whole game, or more."""
+    if value < 0:
+        raise ValueError(f"{name} must be 0 (the whole game) or more, not {value}")
+    return value
+
+
+def episode_over(game: Any, limit: int, played: int) -> bool:
+    """Whether an episode of ``limit`` deals or rounds (0: the whole game) is over, ``played`` of them played:
+    the game ended, or the last one is over and the next not dealt yet (a chance node)."""
+    return bool(game.is_over) or (bool(limit) and bool(game.is_chance_node) and played >= limit)
+
+
 class Episode:
     """A game played until ``max_deals`` deals were played (0: to its end)."""
 
     def __init__(self, rules: Rules, max_deals: int = 1, first_dealer: int = 0, seed: int = 0) -> None:
-        if max_deals < 0:
-            raise ValueError(f"max_deals must be 0 (the whole game) or more, not {max_deals}")
+        self.max_deals = episode_length("max_deals", max_deals)
         self.rules = rules
-        self.max_deals = max_deals
         self.game = Game(rules, seed, first_dealer=first_dealer)
 
     @property
     def is_over(self) -> bool:
-        game = self.game
-        if game.is_over:
-            return True
-        return bool(self.max_deals) and game.is_chance_node and game.deals_played >= self.max_deals
+        return episode_over(self.game, self.max_deals, self.game.deals_played)
 
     def returns(self) -> list[float]:
         """Each seat's score on the sheet now (it started at 0)."""

@@ -298,7 +298,8 @@ async def claim(args: argparse.Namespace, stdout: TextIO) -> int:
         print(t("players.no_seats_kept", address=connection.address), file=stdout)
         return 0
     async with PlayerClient(connection) as players:
-        outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats])
+        guest = args.guest_token or ""
+        outcomes = await players.claim([(seat.table_id, seat.token) for seat in seats], guest)
     claimed = 0
     for outcome in outcomes:
         claimed += outcome.status == player_pb.CLAIM_STATUS_CLAIMED
@@ -317,6 +318,8 @@ def player_problem(error: ServerError, address: str) -> str | None:
             return t("players.token_expired", address=address)
         if problem == "unknown_token":
             return t("players.token_unknown", address=address)
+        if problem == "missing":  # a call that needs a player (JoinTable at a rated table)
+            return t("players.sign_in_first", address=address)
         why = problem or error.message
         return t("players.token_refused", address=address, why=why)
     if error.reason == "PLAYER_BANNED":

@@ -98,6 +98,8 @@ class Follower(Generic[V, A, E]):
         """Whether the last item fed ended a batch (a snapshot, or an event carrying the Turn)."""
         self.away: set[int] = set()
         """Seats the server's bot plays since their time ran out (until they are handed back)."""
+        self.handed: set[int] = set()
+        """Seats an operator handed to the server's bot for the rest of the game (never handed back)."""
         self.deals: DealChecker = checker_for(table, witness)
         """Checks every revealed deal against the commitment sent when it was dealt and, on a fair table,
         against this seat's seed and the table's secret (engine.verify; ``witness``: the session's)."""
@@ -147,6 +149,8 @@ class Follower(Generic[V, A, E]):
                 self.table = table
                 self.names = display_names(table)
                 self.away = {s.seat for s in table.seats if s.taken_over}
+                handed = pb.TAKEOVER_REASON_OPERATOR_HANDOVER
+                self.handed = {s.seat for s in table.seats if s.takeover_reason == handed}
                 self.sequence = sequence
                 out += self.transcript.flush()
                 if view is not None:
@@ -215,6 +219,8 @@ class Follower(Generic[V, A, E]):
             self.away.discard(seat)
         elif event.kind == "seat_taken_over" and seat is not None:
             self.away.add(seat)
+            if event.detail == "handed_over":
+                self.handed.add(seat)
         return notice_words(event, "" if seat is None else self.name(seat))
 
     def _rename(self, seat: int, name: str) -> None:

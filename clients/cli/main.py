@@ -12,6 +12,9 @@
     thousand whoami / logout             who you are signed in as / forget it on this machine
     thousand games                       your games, newest first: results and table ids (export, replay)
     thousand claim                       make the seats you took before signing in part of your history
+    thousand new --rated --players 2     a rated table: signed-in players only, whose ratings it changes
+    thousand leaderboard [--players 3]   a rating pool's leaderboard (--bots: the bots' pool)
+    thousand profile [PLAYER]            a player's ratings and latest rated games (yours without PLAYER)
     thousand new --private               a table not listed to others; prints the invite code
     thousand join TABLE --invite CODE    take a seat at a private table
 
@@ -34,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, TextIO
 
-from clients.cli import accounts, quickplay_cli
+from clients.cli import accounts, quickplay_cli, ratings_cli
 from clients.cli.games import cli_game_named, cli_game_of
 from clients.cli.options import (
     build_parser,
@@ -95,7 +98,10 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
     except RulesError as error:
         print(t("cli.impossible_rules", error=str(error)), file=sys.stderr)
         return EXIT_USAGE
-    bots = rules.players - 1 if args.bots is None else args.bots
+    bots = (0 if args.rated else rules.players - 1) if args.bots is None else args.bots
+    if args.rated and (bots or args.seed is not None):
+        print(t("cli.rated_people_only"), file=sys.stderr)
+        return EXIT_USAGE
     if not 0 <= bots < rules.players:
         print(t("cli.bots_range", most=rules.players - 1), file=sys.stderr)
         return EXIT_USAGE
@@ -103,6 +109,9 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
         print(t("cli.clock_positive"), file=sys.stderr)
         return EXIT_USAGE
     async with _session(args) as session:
+        if args.rated and session.connection.credential is None:
+            print(t("players.sign_in_first", address=session.connection.address), file=sys.stderr)
+            return EXIT_ERROR
         strategy = args.strategy or cli_game_named(args.game).default_bot
         seats = [OPEN] * (rules.players - bots) + [strategy] * bots
         invite = new_invite_code() if args.private else ""
@@ -115,9 +124,12 @@ async def new_table(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> 
             time_control=time_control_from_args(args),
             unlisted=args.private,
             invite_code=invite,
+            rated=args.rated,
         )
         seat = await session.join(table.table_id, name=_name(args, session), invite_code=invite)
         print(t("cli.table_created", table=table.table_id, seat=counted(seat)), file=stdout)
+        if table.rated:
+            print(t("cli.table_rated"), file=stdout)
         if invite:
             print(t("cli.table_private", invite=invite), file=stdout)
         waiting = table.open_seats - 1
@@ -227,6 +239,10 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
                 return await accounts.games(args, stdout)
             case "claim":
                 return await accounts.claim(args, stdout)
+            case "leaderboard":
+                return await ratings_cli.leaderboard(args, stdout)
+            case "profile":
+                return await ratings_cli.profile(args, stdout)
     except ServerError as error:
         words = accounts.player_problem(error, connection_from_args(args, signed_in=False).address)
         if words is None and error.reason == "ALREADY_SEATED":  # in words in every language, with the seat

@@ -254,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     new.add_argument("--name", default=None, help=t("help.name"))
     new.add_argument("--private", action="store_true", help=t("help.private"))
+    new.add_argument("--rated", action="store_true", help=t("help.new_rated"))
     clocks = new.add_argument_group(t("help.clocks"))
     clocks.add_argument("--clock", type=float, metavar="SECONDS", help=t("help.clock"))
     clocks.add_argument(
@@ -328,5 +329,17 @@ def build_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", parents=[server], help=t("help.games"))
     games.add_argument("--limit", type=int, default=20, help=t("help.games_limit"))
     games.add_argument("--page", default=None, help=t("help.games_page"))
-    commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim = commands.add_parser("claim", parents=[server], help=t("help.claim"))
+    claim.add_argument("--guest-token", default=None, help=t("help.claim_guest_token"))
+    board = commands.add_parser("leaderboard", parents=[server], help=t("help.leaderboard"))
+    board.add_argument("--game", choices=GAMES, default=GAMES[0], help=t("help.game", game=GAMES[0]))
+    board.add_argument(
+        "--players", type=int, default=3, choices=range(2, 9), metavar="N",
+        help=t("help.leaderboard_players"),
+    )  # fmt: skip
+    board.add_argument("--bots", action="store_true", help=t("help.leaderboard_bots"))
+    board.add_argument("--limit", type=int, default=20, help=t("help.leaderboard_limit"))
+    board.add_argument("--page", default=None, help=t("help.leaderboard_page"))
+    profile = commands.add_parser("profile", parents=[server], help=t("help.profile"))
+    profile.add_argument("player", nargs="?", default=None, help=t("help.profile_player"))
     return parser

@@ -78,6 +78,9 @@ class PlainClient:
                 except InputEndedError:
                     self.say(t("cli.input_ended"))
                     return EXIT_INPUT_ENDED
+        if self.session.handed_over:  # the stream ended there: the game goes on without this client
+            self.say(t("cli.seat_handed_over"))
+            return 0
         self.say()
         self.say(t("cli.final_standings"))
         for line in self.entry.standings_lines(follower.standings, follower.names):

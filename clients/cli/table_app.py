@@ -130,8 +130,9 @@ class TableApp(App[int]):
         self.frames = 0
         """Frames drawn (a burst of events is one frame)."""
         self.live_from = session.table.sequence
-        """The table's last event when this client came: a deal scored after it is shown and waits for a key
-        (:class:`SummaryScreen`); the deals of the history read on joining are in the log and sheet only."""
+        """The table's last event when this client came: a deal scored after it is shown to a player and waits
+        for a key (:class:`SummaryScreen`); the deals of the history read on joining are in the log and sheet
+        only, and so is every deal for a spectator (a game of bots would hold the screen at every deal)."""
         self._summary: list[str] | None = None
         """The lines of the deal scored since the last frame, to show over the table."""
 
@@ -190,7 +191,8 @@ class TableApp(App[int]):
             async for item in self.session.stream(from_start=True):
                 lines = self.follower.feed(item)
                 self._pending += lines
-                if self.follower.scored and getattr(item, "sequence", 0) > self.live_from:
+                seated = self.follower.seat is not None  # a spectator's screen is not held: the log says it
+                if seated and self.follower.scored and getattr(item, "sequence", 0) > self.live_from:
                     self._summary = list(self.follower.sheet[-1].summary) or lines
                 self._dirty = True
                 read += 1
@@ -294,6 +296,8 @@ class TableApp(App[int]):
             if self.number:
                 text.append("  " + t("cli.typed_number", number=self.number), style="bold")
             return text + problem
+        if f.seat is not None and f.seat in f.handed:  # for good: nothing to take back
+            return Text(t("cli.seat_handed_over"), style="bold red")
         if f.seat is not None and f.seat in f.away:
             text = Text(t("cli.bot_plays_you") + " ", style="bold red")
             return text + Text(t("cli.press_r")) + problem
@@ -447,7 +451,7 @@ class TableApp(App[int]):
 
     def action_reclaim(self) -> None:
         f = self.follower
-        if f.seat is not None and f.seat in f.away:
+        if f.seat is not None and f.seat in f.away and f.seat not in f.handed:
             self.run_worker(self.reclaim(), group="reclaim", exclusive=True, exit_on_error=False)
 
     async def reclaim(self) -> None:

@@ -151,7 +151,7 @@ def table_line(table: pb.Table, rules: Rules | BlagogoRules) -> str:
         game=game,
         players=rules.players,
         seats=seats_summary(table),
-        status=status_text(table),
+        status=t("cli.status_rated", status=status_text(table)) if table.rated else status_text(table),
         clock=per_move / 1e9 if per_move else 0,
         rules="; ".join(changed) if changed else t("cli.rules_default"),
     )

@@ -49,6 +49,9 @@ async function buildApp() {
     bundle: true,
     minify: true,
     format: "esm",
+    // Code only some pages need (signing in: oauth4webapi) in a chunk of its own, loaded when needed.
+    splitting: true,
+    chunkNames: "[name]-[hash]",
     target: ["es2022", "chrome100", "firefox100", "safari15"],
     outdir: dist,
     plugins: [pageCatalogues],

@@ -71,14 +71,15 @@ def games_page(
 
 
 def seat_results(table: Table) -> list[tuple[bytes, SeatResult]]:
-    """The result of each seat a person holds at a finished table (by its token's hash), from the table in
-    memory: what the history keeps for its players' seats when the game ends."""
+    """The result of each player's seat at a finished table (by its token's hash), from the table in memory:
+    what the history keeps for its players' seats when the game ends. An anonymous seat has none to keep (a
+    seat claimed where the table's log did not learn it is read from the record once, when shown)."""
     if not table.finished:
         return []
     standings = {s.seat: s for s in getattr(table.game, "standings", ())}
     results = []
     for seat, state in enumerate(table.seats):
-        if state.token_hash is None:
+        if state.token_hash is None or not state.player_id:
             continue
         standing = standings.get(seat)
         if table.stopped is not None:

@@ -115,6 +115,11 @@ class PlayerService:
         self._writing.add(task)
         task.add_done_callback(self._writing.discard)
 
+    async def written(self) -> None:
+        """Wait for the results being kept (the server is stopping: its store closes next)."""
+        if self._writing:
+            await asyncio.gather(*self._writing, return_exceptions=True)
+
     async def _keep_results(self, table_id: str, game: str, results: list[tuple[bytes, SeatResult]]) -> None:
         try:
             await stored(self.players.set_results, table_id, game, results)

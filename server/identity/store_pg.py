@@ -79,5 +79,6 @@ class PostgresPlayerStore(PlayerStore):
         return rows
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
+        with self._lock:  # not while a call runs in another thread
+            if self._db is not None:
+                self._db.close()

@@ -67,4 +67,5 @@ class SqlitePlayerStore(PlayerStore):
         return rows
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:  # not while a call runs in another thread (closing under it crashes sqlite3)
+            self._db.close()

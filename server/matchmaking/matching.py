@@ -45,12 +45,12 @@ def window(waited: float) -> float:
 def form_matches(
     tickets: Sequence[Ticket],
     now: float,
-    bot_for: Callable[[str, float], str],
+    bot_for: Callable[[str, int, float], str],
     new_id: Callable[[], str] = lambda: secrets.token_hex(12),
     shuffle: Callable[[list[PlannedSeat]], None] = _RANDOM.shuffle,
 ) -> list[Match]:
-    """The matches the waiting ``tickets`` form now (each ticket in one at most). ``bot_for(game, rating)``
-    names the bot strategy for a group of that mean rating; ``new_id`` draws match ids; ``shuffle``
+    """The matches the waiting ``tickets`` form now (each ticket in one at most). ``bot_for(game, players,
+    rating)`` names the bot strategy for a group of that mean rating; ``new_id`` draws match ids; ``shuffle``
     orders a match's seats."""
     pools: dict[str, list[Ticket]] = defaultdict(list)
     for ticket in sorted(tickets, key=lambda t: (t.enqueue_time, t.ticket_id)):
@@ -64,7 +64,7 @@ def form_matches(
 def _pool_matches(
     pool: list[Ticket],
     now: float,
-    bot_for: Callable[[str, float], str],
+    bot_for: Callable[[str, int, float], str],
     new_id: Callable[[], str],
     shuffle: Callable[[list[PlannedSeat]], None],
 ) -> list[Match]:
@@ -112,7 +112,7 @@ def _match(  # noqa: PLR0917  # the pool's helpers, passed on
     group: list[Ticket],
     now: float,
     bots: int,
-    bot_for: Callable[[str, float], str],
+    bot_for: Callable[[str, int, float], str],
     new_id: Callable[[], str],
     shuffle: Callable[[list[PlannedSeat]], None],
 ) -> Match:
@@ -123,7 +123,7 @@ def _match(  # noqa: PLR0917  # the pool's helpers, passed on
     ]
     if bots:
         strength = sum(t.rating for t in group) / len(group)
-        seats += [PlannedSeat(strategy=bot_for(first.game, strength)) for _ in range(bots)]
+        seats += [PlannedSeat(strategy=bot_for(first.game, first.players, strength)) for _ in range(bots)]
     shuffle(seats)
     return Match(
         match_id=f"qp-{new_id()}",

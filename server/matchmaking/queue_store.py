@@ -171,6 +171,10 @@ class AlreadyWaitingError(Exception):
     """The player has another place in the queue."""
 
 
+class QueueClosedError(Exception):
+    """The queue's store was closed: the server is stopping (its waiters call again on another node)."""
+
+
 class Execute(Protocol):
     def __call__(self, sql: str, params: Sequence[object] = (), /) -> list[tuple[Any, ...]]: ...
 
@@ -187,6 +191,7 @@ class QueueStore(ABC):
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._closed = False
 
     @abstractmethod
     @contextlib.contextmanager
@@ -197,16 +202,27 @@ class QueueStore(ABC):
         """Take the matcher's lock for this transaction; False when another node holds it."""
 
     @abstractmethod
-    def close(self) -> None: ...
+    def _close_connection(self) -> None: ...
+
+    def close(self) -> None:
+        """Close the connection once the transaction under way (a matcher's round in its thread, which a
+        cancelled task does not stop) has ended: closing SQLite's connection under a running statement
+        crashes the process. Later calls raise QueueClosedError."""
+        with self._lock:
+            self._closed = True
+            self._close_connection()
 
     @contextlib.contextmanager
     def _tx(self) -> Iterator[Execute]:
-        with self._lock, self._transaction() as execute:
+        with self._lock:
+            if self._closed:
+                raise QueueClosedError("the queue's store is closed (the server is stopping)")
+            with self._transaction() as execute:
 
-            def run(sql: str, params: Sequence[object] = (), /) -> list[tuple[Any, ...]]:
-                return execute(sql.format(t=self.prefix), params)
+                def run(sql: str, params: Sequence[object] = (), /) -> list[tuple[Any, ...]]:
+                    return execute(sql.format(t=self.prefix), params)
 
-            yield run
+                yield run
 
     # ------------------------------------------------------------------ a player's place
 
@@ -426,7 +442,7 @@ class SqliteQueueStore(QueueStore):
     def _matcher_lock(self, execute: Execute) -> bool:
         return True  # BEGIN IMMEDIATE: this transaction is the database's only writer
 
-    def close(self) -> None:
+    def _close_connection(self) -> None:
         self._db.close()
 
 
@@ -479,7 +495,7 @@ class PostgresQueueStore(QueueStore):
         rows = execute("SELECT pg_try_advisory_xact_lock(?, ?)", MATCHER_LOCK)
         return bool(rows[0][0])
 
-    def close(self) -> None:
+    def _close_connection(self) -> None:
         if self._db is not None:
             self._db.close()
 

@@ -8,7 +8,11 @@ with no rating yet, or an anonymous one, stands at :data:`DEFAULT_ORDINAL` (Open
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final, Protocol
+
+from server.ratings.model import Pool, bot_id
+from server.ratings.store import RatingReader
 
 DEFAULT_ORDINAL: Final = 0.0
 
@@ -43,7 +47,25 @@ def rating_of(lookup: RatingLookup, game: str, players: int, player_id: str) -> 
     return DEFAULT_ORDINAL if found is None else found
 
 
-def bot_for(game: str, ordinal: float) -> str:
-    """The strategy of the fill bot for a group whose mean ordinal is ``ordinal``."""
-    ladder = BOT_LADDER[game]
+class ReaderLookup:
+    """Ratings read from the server's rating store (:class:`server.ratings.store.RatingReader`): a player's
+    ordinal in the people's pool, and the bots' in the bots' pool of the same game and players."""
+
+    def __init__(self, reader: RatingReader) -> None:
+        self.reader = reader
+
+    def ordinal(self, game: str, players: int, player_id: str) -> float | None:
+        return self.reader.rating(Pool(game, players), player_id).ordinal
+
+    def bot_ordinals(self, game: str, players: int) -> dict[str, float]:
+        """The ladder's strategies that have rated games in the bots' pool, with their ordinals."""
+        ids = {bot_id(name): name for name, _ in BOT_LADDER[game]}
+        found = self.reader.ratings(Pool(game, players, bots=True), list(ids))
+        return {ids[i]: value.ordinal for i, value in found.items() if value.games > 0}
+
+
+def bot_for(game: str, ordinal: float, rated_bots: Mapping[str, float] | None = None) -> str:
+    """The strategy of the fill bot for a group whose mean ordinal is ``ordinal``: the nearest by the bots'
+    own ratings when at least two of the game's ladder have some (``rated_bots``), else by the ladder's."""
+    ladder = list(rated_bots.items()) if rated_bots is not None and len(rated_bots) >= 2 else BOT_LADDER[game]
     return min(ladder, key=lambda step: (abs(step[1] - ordinal), step[1]))[0]

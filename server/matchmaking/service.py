@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
 import grpc
+import psycopg
 
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
@@ -33,7 +35,7 @@ from server.matchmaking.asks import QUICKPLAY_CLOCK, Ask, ask_of
 from server.matchmaking.metrics import QuickPlayMetrics
 from server.matchmaking.queue_store import AlreadyWaitingError, Match, QueueStore, Ticket
 from server.matchmaking.rematch import Rematches
-from server.requests import Context, parse, token_of
+from server.requests import Context, client_of, parse, token_of
 from server.service import TableService
 from thousand.v1 import matchmaking_pb2 as mm
 from thousand.v1 import table_service_pb2 as pb
@@ -87,6 +89,8 @@ class Matchmaker:
         self._local: dict[str, _Local] = {}
         self._waiting: dict[str, int] = {}
         self._waits: dict[str, float] = {}
+        self._bot_ratings: dict[tuple[str, int], dict[str, float]] = {}
+        """(game, players) -> the ladder's bots' ordinals in their own pool (read at each recovery turn)."""
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -113,13 +117,22 @@ class Matchmaker:
     async def _run(self) -> None:
         next_stats = 0.0
         next_recovery = time.monotonic() + RECOVER_SECONDS
+        away = False
         while True:
             try:
                 await self._turn(
                     stats=time.monotonic() >= next_stats, recover=time.monotonic() >= next_recovery
                 )
-            except Exception:  # one bad turn (the database away) must not end matching
+            except (psycopg.OperationalError, sqlite3.OperationalError) as error:
+                if not away:  # the database away (restarting, failing over): said once, not every turn
+                    log.warning("matchmaking waits for the database", error=str(error))
+                away = True
+            except Exception:  # one bad turn must not end matching
                 log.exception("matchmaking turn failed")
+            else:
+                if away:
+                    log.info("matchmaking goes on: the database is back")
+                away = False
             now = time.monotonic()
             if now >= next_stats:
                 next_stats = now + STATS_SECONDS
@@ -140,6 +153,8 @@ class Matchmaker:
             )
         for match in matches or ():
             await self._place(match)
+        if recover:
+            await self._read_bot_ratings()
         if recover and matches is not None:
             for match in await asyncio.to_thread(self.store.unplaced, now - RECOVER_SECONDS):
                 log.warning("match placed again", match_id=match.match_id)
@@ -158,7 +173,20 @@ class Matchmaker:
                 local.changed.set()
 
     def _form(self, tickets: list[Ticket]) -> list[Match]:
-        return matching.form_matches(tickets, time.time(), ratings.bot_for)
+        return matching.form_matches(tickets, time.time(), self._bot_for)
+
+    def _bot_for(self, game: str, players: int, ordinal: float) -> str:
+        return ratings.bot_for(game, ordinal, self._bot_ratings.get((game, players)))
+
+    async def _read_bot_ratings(self) -> None:
+        """The bots' ratings of every pool people wait in (their own pools), for the fill bots' strength."""
+        lookup = self.lookup
+        if not isinstance(lookup, ratings.ReaderLookup):
+            return
+        for game, players in {tuple(pool.split("/")[:2]) for pool in self._waiting}:
+            self._bot_ratings[(game, int(players))] = await asyncio.to_thread(
+                lookup.bot_ordinals, game, int(players)
+            )
 
     # ------------------------------------------------------------------ placing a match
 
@@ -172,7 +200,7 @@ class Matchmaker:
         directory = self.registry.directory
         try:
             if directory is not None:
-                digest = creation_digest(rules, seats, None, None, clock)
+                digest = creation_digest(rules, seats, None, None, clock, rated=match.rated)
                 earlier = await directory.created(match.match_id, digest, CREATE_REQUEST_WINDOW)
                 if earlier is not None and self.registry.find(earlier.table_id) is None:
                     if earlier.open_seats:
@@ -181,7 +209,9 @@ class Matchmaker:
                         )
                     await asyncio.to_thread(self.store.placed, match.match_id, earlier.table_id)
                     return
-            table = await self.registry.create(rules, seats, None, None, clock, request_id=match.match_id)
+            table = await self.registry.create(
+                rules, seats, None, None, clock, request_id=match.match_id, rated=match.rated
+            )
             async with table.lock:
                 for seat, planned in enumerate(match.seats):
                     if not planned.bot:
@@ -374,6 +404,7 @@ def method_handlers(matchmaker: Matchmaker) -> dict[str, grpc.RpcMethodHandler[A
         try:
             if not isinstance(request, mm.QuickPlayRequest):
                 raise request.refuse()
+            matchmaker.tables.limit("QuickPlay", client_of(context))  # per client, as JoinTable
             async for update in matchmaker.quick_play(request, context):
                 yield update
         except ServiceError as error:

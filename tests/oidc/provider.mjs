@@ -11,6 +11,11 @@
 // authorization grant (RFC 8628), as the terminal client (`thousand login`) is, and the provider's own pages
 // sign a person in (devInteractions: any login name is the account, i.e. the token's `sub`) and ask their
 // consent; the device's access token is a JWT for the audience too.
+//
+// With "browser_clients": [{"client_id": "...", "redirect_uris": ["..."]}] it serves pages too: each is a
+// public web client of the authorization code grant with PKCE (the web client's "Sign in"), with refresh
+// tokens (rotated at each use, as for any public client), signing people in on the same pages. A client id
+// may be both a device and a browser client (the terminal and the web client of one server).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import Provider from 'oidc-provider';
@@ -18,6 +23,26 @@ import Provider from 'oidc-provider';
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const roles = new Map(config.clients.map((client) => [client.client_id, client.roles ?? []]));
 const deviceClients = config.device_clients ?? [];
+const browserClients = new Map((config.browser_clients ?? []).map((client) => [client.client_id, client.redirect_uris]));
+const people = deviceClients.length > 0 || browserClients.size > 0;
+
+/** A public client (no secret) of people: the device grant, the code grant from pages, or both. */
+function publicClient(clientId) {
+  const device = deviceClients.includes(clientId);
+  const redirects = browserClients.get(clientId) ?? [];
+  return {
+    client_id: clientId,
+    token_endpoint_auth_method: 'none',
+    application_type: 'web',
+    grant_types: [
+      ...(device ? ['urn:ietf:params:oauth:grant-type:device_code'] : []),
+      ...(redirects.length ? ['authorization_code'] : []),
+      'refresh_token',
+    ],
+    redirect_uris: redirects,
+    response_types: redirects.length ? ['code'] : [],
+  };
+}
 const server = createServer();
 
 server.listen(config.port, '127.0.0.1', () => {
@@ -32,16 +57,10 @@ server.listen(config.port, '127.0.0.1', () => {
         redirect_uris: [],
         response_types: [],
       })),
-      ...deviceClients.map((clientId) => ({
-        client_id: clientId,
-        token_endpoint_auth_method: 'none',
-        grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
-        redirect_uris: [],
-        response_types: [],
-      })),
+      ...[...new Set([...deviceClients, ...browserClients.keys()])].map(publicClient),
     ],
     features: {
-      devInteractions: { enabled: deviceClients.length > 0 },
+      devInteractions: { enabled: people },
       deviceFlow: { enabled: deviceClients.length > 0 },
       clientCredentials: { enabled: true },
       resourceIndicators: {

@@ -14,6 +14,7 @@ from thousand.v1 import blagogo_actions_pb2 as _blagogo_actions_pb2
 from thousand.v1 import blagogo_events_pb2 as _blagogo_events_pb2
 from thousand.v1 import blagogo_rules_pb2 as _blagogo_rules_pb2
 from thousand.v1 import blagogo_views_pb2 as _blagogo_views_pb2
+from thousand.v1 import ratings_pb2 as _ratings_pb2
 from thousand.v1 import thousand_actions_pb2 as _thousand_actions_pb2
 from thousand.v1 import thousand_events_pb2 as _thousand_events_pb2
 from thousand.v1 import thousand_rules_pb2 as _thousand_rules_pb2
@@ -476,6 +477,7 @@ class Table(_message.Message):
     WEB_ENDPOINT_FIELD_NUMBER: _builtins.int
     UNLISTED_FIELD_NUMBER: _builtins.int
     INVITE_REQUIRED_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     """The table's id, used in every other call."""
     game: Global___GameKind.ValueType
@@ -505,6 +507,10 @@ class Table(_message.Message):
     """Whether the table is unlisted (CreateTableRequest.unlisted): only its players see it in ListTables."""
     invite_required: _builtins.bool
     """Whether JoinTable needs the table's invite code (CreateTableRequest.invite_code)."""
+    rated: _builtins.bool
+    """Whether the table is rated (CreateTableRequest.rated): its end changes its players' ratings
+    (RatingsUpdated, RatingService).
+    """
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The table's rules, every variant filled in (defaults made explicit)."""
@@ -546,10 +552,11 @@ class Table(_message.Message):
         web_endpoint: _builtins.str = ...,
         unlisted: _builtins.bool = ...,
         invite_required: _builtins.bool = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "fairness", b"fairness", "rules", b"rules", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "fairness", b"fairness", "game", b"game", "invite_required", b"invite_required", "open_seats", b"open_seats", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control", "unlisted", b"unlisted", "web_endpoint", b"web_endpoint"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "endpoint", b"endpoint", "fairness", b"fairness", "game", b"game", "invite_required", b"invite_required", "open_seats", b"open_seats", "rated", b"rated", "rules", b"rules", "seats", b"seats", "seeded", b"seeded", "sequence", b"sequence", "status", b"status", "stop_reason", b"stop_reason", "table_id", b"table_id", "time_control", b"time_control", "unlisted", b"unlisted", "web_endpoint", b"web_endpoint"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -610,6 +617,7 @@ class CreateTableRequest(_message.Message):
     UNLISTED_FIELD_NUMBER: _builtins.int
     INVITE_CODE_FIELD_NUMBER: _builtins.int
     RESERVATIONS_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     game: Global___GameKind.ValueType
     """The game to play (required)."""
     seed: _builtins.int
@@ -639,6 +647,13 @@ class CreateTableRequest(_message.Message):
     shared with the people invited: 16 to 128 characters of A-Z a-z 0-9 - _ drawn from a secure random
     source (for example 16 random bytes in base64url), sent again unchanged on a retry. The server keeps
     only its hash. Empty: no invite needed. A player a seat is reserved for needs no invite.
+    """
+    rated: _builtins.bool
+    """A rated table (docs/protocol.md, "Ratings"): its end changes its players' ratings in the pool of its game
+    and number of players. Only for fair tables (no `seed`) whose seats are all open, each then taken by a
+    signed-in player (JoinTable without a player's credential is refused: PLAYER_TOKEN_INVALID, problem
+    `missing`), or all bots (the bots' pool); otherwise INVALID_ARGUMENT, field `rated`. A seat that forfeits
+    on time ranks last; a table the server or an operator stops changes no rating.
     """
     @_builtins.property
     def rules(self) -> Global___Rules:
@@ -676,10 +691,11 @@ class CreateTableRequest(_message.Message):
         unlisted: _builtins.bool = ...,
         invite_code: _builtins.str = ...,
         reservations: _abc.Iterable[Global___SeatReservation] | None = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "rules", b"rules", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "invite_code", b"invite_code", "practice", b"practice", "request_id", b"request_id", "reservations", b"reservations", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "unlisted", b"unlisted"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer", "_seed", b"_seed", "first_dealer", b"first_dealer", "game", b"game", "invite_code", b"invite_code", "practice", b"practice", "rated", b"rated", "request_id", b"request_id", "reservations", b"reservations", "rules", b"rules", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__first_dealer: _TypeAlias = _typing.Literal["first_dealer"]  # noqa: Y015
     _WhichOneofArgType__first_dealer: _TypeAlias = _typing.Literal["_first_dealer", b"_first_dealer"]  # noqa: Y015
@@ -1362,6 +1378,7 @@ class Event(_message.Message):
     SEAT_TAKEN_OVER_FIELD_NUMBER: _builtins.int
     SEAT_RECLAIMED_FIELD_NUMBER: _builtins.int
     TABLE_STOPPED_FIELD_NUMBER: _builtins.int
+    RATINGS_UPDATED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def seat_taken(self) -> Global___SeatTaken:
         """A seat was taken."""
@@ -1394,6 +1411,10 @@ class Event(_message.Message):
     def table_stopped(self) -> Global___TableStopped:
         """The server stopped the table before its game ended; the last event of the table."""
 
+    @_builtins.property
+    def ratings_updated(self) -> _ratings_pb2.RatingsUpdated:
+        """A rated table's game ended and its players' ratings changed: the table's last event, after GameOver."""
+
     def __init__(
         self,
         *,
@@ -1405,12 +1426,13 @@ class Event(_message.Message):
         seat_taken_over: Global___SeatTakenOver | None = ...,
         seat_reclaimed: Global___SeatReclaimed | None = ...,
         table_stopped: Global___TableStopped | None = ...,
+        ratings_updated: _ratings_pb2.RatingsUpdated | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "ratings_updated", b"ratings_updated", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blagogo", b"blagogo", "event", b"event", "ratings_updated", b"ratings_updated", "seat_reclaimed", b"seat_reclaimed", "seat_released", b"seat_released", "seat_taken", b"seat_taken", "seat_taken_over", b"seat_taken_over", "table_stopped", b"table_stopped", "thousand", b"thousand", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo", "turn_timed_out", "seat_taken_over", "seat_reclaimed", "table_stopped"]  # noqa: Y015
+    _WhichOneofReturnType_event: _TypeAlias = _typing.Literal["seat_taken", "seat_released", "thousand", "blagogo", "turn_timed_out", "seat_taken_over", "seat_reclaimed", "table_stopped", "ratings_updated"]  # noqa: Y015
     _WhichOneofArgType_event: _TypeAlias = _typing.Literal["event", b"event"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_event) -> _WhichOneofReturnType_event | None: ...
 

@@ -4,7 +4,7 @@
 // needed. The seat token travels as the `x-seat-token` header, as in gRPC metadata. Every refusal carries a
 // google.rpc.ErrorInfo detail whose `reason` the client branches on (docs/protocol.md, "Errors"); it is read
 // here with protobuf's wire reader, the contract's .proto files not including google/rpc.
-import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { TableService } from "./gen/thousand/v1/table_service_pb";
@@ -15,11 +15,48 @@ export type Protocol = "connect" | "grpc-web";
 
 export const SEAT_TOKEN_HEADER = "x-seat-token";
 
+export const AUTHORIZATION_HEADER = "authorization";
+
+/** Whose credential a call carries (docs/protocol.md, "Players"): the player signed in on this page, or for a
+ * seat's calls the credential of the player who took that seat, when this page still holds it (a guest's seat
+ * after signing in with an account), else none (the seat token alone: an anonymous seat). players/ sets it;
+ * without it every call is anonymous, as before players. */
+export interface Credentials {
+  /** The page's player's bearer credential (refreshed first when it is about to expire), if any. */
+  current(): Promise<string | undefined>;
+  /** The credential to send beside this seat token. */
+  forSeat(seatToken: string): Promise<string | undefined>;
+  /** The page's player's id, if any: the owner recorded with a seat it takes. */
+  playerId(): string | undefined;
+}
+
+const ANONYMOUS: Credentials = { current: async () => undefined, forSeat: async () => undefined, playerId: () => undefined };
+let credentials: Credentials = ANONYMOUS;
+
+export function useCredentials(source: Credentials | undefined): void {
+  credentials = source ?? ANONYMOUS;
+}
+
+export function currentPlayerId(): string | undefined {
+  return credentials.playerId();
+}
+
+/** Adds `authorization: Bearer ...` to every call that has none (see Credentials). */
+export const bearer: Interceptor = (next) => async (req) => {
+  if (!req.header.has(AUTHORIZATION_HEADER)) {
+    const seat = req.header.get(SEAT_TOKEN_HEADER);
+    const credential = seat ? await credentials.forSeat(seat) : await credentials.current();
+    if (credential) req.header.set(AUTHORIZATION_HEADER, `Bearer ${credential}`);
+  }
+  return next(req);
+};
+
 export function transport(baseUrl: string, protocol: Protocol = "connect"): Transport {
   // Binary protobuf: smaller than JSON, and 64-bit sequence numbers stay exact (bigint).
+  const interceptors = [bearer];
   return protocol === "grpc-web"
-    ? createGrpcWebTransport({ baseUrl, useBinaryFormat: true })
-    : createConnectTransport({ baseUrl, useBinaryFormat: true });
+    ? createGrpcWebTransport({ baseUrl, useBinaryFormat: true, interceptors })
+    : createConnectTransport({ baseUrl, useBinaryFormat: true, interceptors });
 }
 
 export function tableClient(baseUrl: string, protocol: Protocol = "connect"): TableClient {

@@ -1,10 +1,19 @@
-// The web client's entry: one origin (the server serves this page and the TableService), three pages by the
-// address's hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching),
-// and a finished game's record and replay (#/replay/ID). In a cluster a table's calls go to the node that owns
-// it (route.ts); the page itself stays on the node it came from, and knows the cluster's other nodes.
+// The web client's entry: one origin (the server serves this page and its services), pages by the address's
+// hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching), a finished
+// game's record and replay (#/replay/ID), the player's games (#/games) and an invite to a private table
+// (#/invite/ID/CODE). In a cluster a table's calls go to the node that owns it (route.ts); the page itself
+// stays on the node it came from, and knows the cluster's other nodes. The page's language (the player's
+// choice in this browser, else the browser's languages) and its player (a guest made at the first visit, or
+// an account once signed in) are settled before the first page opens, so that every seat taken is the
+// player's and every word is in that language.
 import { LANG_KEY, chooseLanguage, loadLanguage } from "./i18n";
+import { Identity } from "./players/identity";
+import { parseInvite } from "./players/invite";
+import { Players } from "./players/players";
 import { Nodes, Route } from "./route";
 import { SeatStore } from "./seats";
+import { openGames } from "./ui/games";
+import { openInvite } from "./ui/invite";
 import { openLobby } from "./ui/lobby";
 import { openReplay } from "./ui/replay";
 import { openTable } from "./ui/tablepage";
@@ -13,6 +22,7 @@ const container = document.getElementById("app")!;
 const nodes = new Nodes(window.location.origin);
 const anyNode = new Route(nodes); // no table's: the lobby's and the replays' calls, which any node answers
 const store = new SeatStore(window.localStorage);
+const players = new Players(new Identity(window.localStorage, window.sessionStorage), store, window.location.origin);
 let close: (() => void) | undefined;
 
 function go(hash: string): void {
@@ -25,12 +35,16 @@ function route(): void {
   const [, page, id] = window.location.hash.split("/");
   if (page === "table" && id) close = openTable({ nodes, store, tableId: id, container, onLeave: () => go("#/") });
   else if (page === "replay" && id) close = openReplay(anyNode, id, container);
-  else close = openLobby({ anyNode, nodes, store, container, go });
+  else if (page === "games") close = openGames(players, container);
+  else if (page === "invite") close = openInvite({ anyNode, nodes, store, container, go }, parseInvite(window.location.hash));
+  else close = openLobby({ anyNode, nodes, store, players, container, go });
   window.scrollTo(0, 0);
 }
 
-// The page's language first (the player's choice in this browser, else the browser's languages), then the page.
-void loadLanguage(chooseLanguage(window.localStorage.getItem(LANG_KEY), navigator.languages)).then(() => {
-  window.addEventListener("hashchange", route);
-  route();
-});
+// Until then the page shows index.html's own "Loading…".
+void loadLanguage(chooseLanguage(window.localStorage.getItem(LANG_KEY), navigator.languages))
+  .then(() => players.start(window.location, window.history, window.sessionStorage))
+  .finally(() => {
+    window.addEventListener("hashchange", route);
+    route();
+  });

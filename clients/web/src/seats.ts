@@ -11,6 +11,11 @@ export interface SeatRecord {
   clientSeed?: string;
   commitment?: string;
   joinedAt?: string;
+  /** The player who took the seat (their credential names it too), when the page had one: its calls carry
+   * that player's credential while the page holds it (players/identity.ts). Absent: an anonymous seat. */
+  player?: string;
+  /** The table's invite code, when the seat was taken with one (the invite link stays at hand). */
+  invite?: string;
 }
 
 /** The subset of the Web Storage API used here (localStorage in a page; a Map in the Node tests). */

@@ -7,6 +7,8 @@ import { GAMES, gameInfo, gameName, optionLabel, rulesFrom, variantLabel, type V
 import { join, type LobbyOptions } from "./lobby";
 import { refusalText } from "./refusal";
 import { capital, t } from "../i18n";
+import { newInviteCode } from "../players/invite";
+import { PLAYER_WORDS } from "../players/words";
 
 /** The timeout policies the form offers, by their ids in `web.create.policy`. */
 const POLICIES: [TimeoutPolicy, string][] = [
@@ -24,6 +26,10 @@ interface FormState {
   bank: number;
   policy: TimeoutPolicy;
   seed: string;
+  /** A private table: unlisted, joined with an invite code (the link the creator shares). */
+  private: boolean;
+  /** Per seat, the player id it is held for ("" for none): a private table's reservations. */
+  held: string[];
 }
 
 function fresh(game: GameKind): FormState {
@@ -38,6 +44,8 @@ function fresh(game: GameKind): FormState {
     bank: 0,
     policy: TimeoutPolicy.BOT_PLAYS_TURN,
     seed: "",
+    private: false,
+    held: [],
   };
 }
 
@@ -83,6 +91,11 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
     );
     const timeControl = state.perMove > 0 ? { perMove: { seconds: BigInt(state.perMove) }, bank: { seconds: BigInt(state.bank) }, onTimeout: state.policy } : undefined;
     const requestId = randomToken(16);
+    // Drawn once per submission, so that a retried CreateTable (its request id) sends the same code.
+    const invite = state.private ? newInviteCode() : undefined;
+    const reservations = state.private
+      ? state.held.flatMap((player, seat) => (player.trim() && state.seats[seat] === "open" ? [{ seat, playerId: player.trim() }] : []))
+      : [];
     const seed = state.seed.trim() ? BigInt(state.seed.trim()) : undefined;
     try {
       const { table } = await opts.anyNode.call((c) =>
@@ -95,12 +108,15 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
           practice: seed !== undefined && state.seats.includes("open"),
           timeControl,
           requestId,
+          unlisted: state.private,
+          inviteCode: invite ?? "",
+          reservations,
         }),
       );
       report(undefined);
       if (!table) return;
-      const open = state.seats.indexOf("open");
-      if (open >= 0) await join(opts, table.tableId, open);
+      const open = state.seats.findIndex((s, i) => s === "open" && !(state.private && state.held[i]?.trim()));
+      if (open >= 0) await join(opts, table.tableId, open, invite);
       else opts.go(`#/table/${table.tableId}`);
     } catch (error) {
       report(t("web.create.failed", { why: refusalText(failure(error)) }));
@@ -115,7 +131,7 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
     const seatRows = state.seats.map((s, i) =>
       h(
         "div",
-        { class: "field" },
+        { class: "field seat-row" },
         h("label", { for: `seat-${i}` }, `${capital(t("seat.numbered", { seat: i + 1 }))} `),
         h(
           "select",
@@ -123,6 +139,14 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
           h("option", { value: "open", selected: s === "open" }, t("web.create.person")),
           info.strategies.map((st) => h("option", { value: st, selected: s === st }, t("web.create.strategy", { strategy: st }))),
         ),
+        state.private && i > 0
+          ? h(
+              "span",
+              { class: "held" },
+              h("label", { for: `held-${i}` }, PLAYER_WORDS.heldFor(i + 1)),
+              h("input", { id: `held-${i}`, type: "text", "data-testid": `held-${i}`, value: state.held[i] ?? "", oninput: (e: Event) => (state.held[i] = (e.target as HTMLInputElement).value) }),
+            )
+          : null,
       ),
     );
     render(
@@ -169,6 +193,24 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
                 h("option", { value: n, selected: n === state.players }, String(n)),
               ),
             ),
+          ),
+        ),
+        h(
+          "div",
+          { class: "field" },
+          h(
+            "label",
+            {},
+            h("input", {
+              type: "checkbox",
+              "data-testid": "new-private",
+              checked: state.private,
+              onchange: (e: Event) => {
+                state.private = (e.target as HTMLInputElement).checked;
+                draw();
+              },
+            }),
+            ` ${PLAYER_WORDS.privateTable}`,
           ),
         ),
         h("fieldset", {}, h("legend", {}, t("web.lobby.seats")), seatRows),

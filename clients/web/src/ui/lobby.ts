@@ -1,16 +1,19 @@
 // The lobby: your name, your seats, every table with its status, players and changed rules (join a free
 // seat, watch, or open a finished game's record and replay), and the form that creates a table.
 import { GameKind, SeatKind, TableStatus, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure } from "../api";
+import { currentPlayerId, failure } from "../api";
 import { takeSeat } from "../join";
 import type { Nodes, Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo, gameName } from "../rules";
 import type { SeatStore } from "../seats";
 import { seatName } from "../session";
+import type { Players } from "../players/players";
+import { PLAYER_WORDS } from "../players/words";
 import { createForm } from "./create";
+import { heldText, seatFreeFor } from "./invite";
+import { playerBar } from "./playerbar";
 import { refusalText } from "./refusal";
-import { languageMenu } from "./language";
 import { t } from "../i18n";
 
 const STATUS: Record<number, string> = {
@@ -26,13 +29,15 @@ export interface LobbyOptions {
   /** The cluster's nodes, where a table's seat is taken (its owner). */
   nodes: Nodes;
   store: SeatStore;
+  /** The page's player: the bar above the lobby, and the credential of its calls. */
+  players: Players;
   container: HTMLElement;
   go: (hash: string) => void;
 }
 
 /** Take a seat (a free one, or the one chosen), then open its table. */
-export async function join(opts: LobbyOptions, tableId: string, seat?: number): Promise<void> {
-  await takeSeat(opts.nodes, opts.store, tableId, seat);
+export async function join(opts: LobbyOptions, tableId: string, seat?: number, invite?: string): Promise<void> {
+  await takeSeat(opts.nodes, opts.store, tableId, seat, invite);
   opts.go(`#/table/${tableId}`);
 }
 
@@ -47,9 +52,9 @@ export function perMoveSeconds(table: Table): number {
   return d ? Number(d.seconds) + d.nanos / 1e9 : 0;
 }
 
-function seatsText(table: Table): string {
+function seatsText(table: Table, me: string | undefined): string {
   return table.seats
-    .map((s, i) => (s.kind === SeatKind.BOT ? t("web.lobby.bot", { strategy: s.strategy }) : s.taken ? seatName(table, i, undefined) : t("web.lobby.free")))
+    .map((s, i) => (s.kind === SeatKind.BOT ? t("web.lobby.bot", { strategy: s.strategy }) : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? t("web.lobby.free"))))
     .join(", ");
 }
 
@@ -69,7 +74,8 @@ export function openLobby(opts: LobbyOptions): () => void {
   function row(table: Table): HTMLElement {
     const game = gameInfo(table.game);
     const mine = store.seat(table.tableId);
-    const free = table.seats.flatMap((s, i) => (s.kind !== SeatKind.BOT && !s.taken ? [i] : []));
+    const me = currentPlayerId();
+    const free = table.seats.flatMap((s, i) => (seatFreeFor(s, me) ? [i] : []));
     const act = (what: () => Promise<void>): void => {
       what().catch((e: unknown) => {
         error = refusalText(failure(e));
@@ -96,8 +102,8 @@ export function openLobby(opts: LobbyOptions): () => void {
       "tr",
       { "data-table": table.tableId },
       h("td", {}, h("code", {}, table.tableId)),
-      h("td", {}, gameName(game)),
-      h("td", {}, `${table.seats.length}: ${seatsText(table)}`),
+      h("td", {}, gameName(game), table.unlisted || table.inviteRequired ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
+      h("td", {}, `${table.seats.length}: ${seatsText(table, me)}`),
       h("td", { class: `status s${table.status}` }, t("web.lobby.status", { status: STATUS[table.status] })),
       h(
         "td",
@@ -112,18 +118,9 @@ export function openLobby(opts: LobbyOptions): () => void {
 
   function draw(): void {
     const mine = Object.values(store.seats());
-    const nameInput = h("input", {
-      type: "text",
-      id: "player-name",
-      "data-key": "player-name",
-      maxlength: 64,
-      value: store.playerName(),
-      placeholder: t("web.lobby.name_placeholder"),
-      oninput: (e: Event) => store.setPlayerName((e.target as HTMLInputElement).value.trim()),
-    });
     render(
       container,
-      h("header", { class: "lobby-header" }, h("h1", {}, t("term.game_thousand")), h("label", { for: "player-name" }, `${t("web.lobby.your_name")} `), nameInput, languageMenu()),
+      h("header", { class: "lobby-header" }, playerBar(opts.players)),
       error ? h("div", { class: "refusal", role: "alert" }, error) : null,
       mine.length
         ? h(
@@ -199,6 +196,7 @@ export function openLobby(opts: LobbyOptions): () => void {
     if (!stopped) draw();
   }
 
+  const unlisten = opts.players.onChange(() => !stopped && draw());
   draw();
   void refresh();
   const timer = setInterval(() => {
@@ -206,6 +204,7 @@ export function openLobby(opts: LobbyOptions): () => void {
   }, 4000);
   return () => {
     stopped = true;
+    unlisten();
     clearInterval(timer);
   };
 }

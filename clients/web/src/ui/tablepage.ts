@@ -16,6 +16,8 @@ import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
 import { formatNumber, language, t } from "../i18n";
 import { languageMenu } from "./language";
+import { heldText, invitePanel } from "./invite";
+import { currentPlayerId } from "../api";
 import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
@@ -152,6 +154,7 @@ export function openTable(opts: TablePageOptions): () => void {
     saved: store.state(tableId, viewer),
   });
   let scheduled = false;
+  let closed = false;
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
@@ -163,11 +166,11 @@ export function openTable(opts: TablePageOptions): () => void {
     if (game?.case === "handDealt" && game.value.seat === session.seat && game.value.cards.length) ui.dealPending = true;
   });
   function schedule(): void {
-    if (scheduled) return;
+    if (scheduled || closed) return; // closed: another page has the container now
     scheduled = true;
     requestAnimationFrame(() => {
       scheduled = false;
-      draw();
+      if (!closed) draw();
     });
   }
   function draw(): void {
@@ -190,11 +193,12 @@ export function openTable(opts: TablePageOptions): () => void {
   const clock = setInterval(() => tickClocks(container), 250);
   render(container, h("p", { class: "loading" }, t("web.opening_table")));
   session.start().catch((error: unknown) => {
-    render(container, h("p", { class: "conn failed", role: "alert" }, t("web.cannot_open", { table: tableId, why: String(error) })));
+    if (!closed) render(container, h("p", { class: "conn failed", role: "alert" }, t("web.cannot_open", { table: tableId, why: String(error) })));
   });
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   (window as unknown as { thousandSounds?: Sounds }).thousandSounds = ui.sounds;
   return () => {
+    closed = true;
     clearInterval(clock);
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle();
@@ -301,7 +305,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   document.title = mine ? `▶ ${TEXT.yourTurn()} · ${title}` : `${title} · ${opts.tableId}`;
   let body: Child = h("p", { class: "waiting" }, t("web.waiting_start"));
   const model = session.model;
-  if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session);
+  if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session, opts.store.seat(opts.tableId)?.invite);
   else if (table?.game === GameKind.THOUSAND && model instanceof ThousandModel) body = renderThousand(session, model, ui);
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
@@ -324,9 +328,14 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   return [header, lost, toasts, body, log];
 }
 
-function waiting(session: TableSession): Child {
+/** `invite`: the table's invite code, when this browser holds it (a private table): its link to share. */
+function waiting(session: TableSession, invite: string | undefined): Child {
   const table = session.table;
   if (!table) return h("p", {}, t("web.opening_table"));
+  const me = currentPlayerId();
+  // A private table's link is its invite (shown below), never the page's address.
+  const free = invite || table.inviteRequired ? "private" : "open";
+  const state = (s: (typeof table.seats)[number]): string => (s.taken ? "yes" : heldText(s, me) !== undefined ? "held" : free);
   return h(
     "section",
     { class: "waiting" },
@@ -335,9 +344,10 @@ function waiting(session: TableSession): Child {
       "ul",
       {},
       table.seats.map((s, i) =>
-        h("li", {}, t("web.waiting_seat", { name: session.names(i), taken: s.taken ? "yes" : "no" })),
+        h("li", { "data-seat": i }, t("web.waiting_seat", { name: session.names(i), taken: state(s), held: heldText(s, me) ?? "" })),
       ),
     ),
+    invite ? invitePanel({ tableId: table.tableId, code: invite }) : null,
   );
 }
 

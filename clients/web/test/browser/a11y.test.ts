@@ -1,5 +1,6 @@
-// Accessibility: axe-core (npm axe-core, the maintained rules engine) run in Chromium on the lobby, a Thousand
-// table in play, a 1000 Blagogo table and a finished game's replay, at a laptop's size and a phone's. No
+// Accessibility: axe-core (npm axe-core, the maintained rules engine) run in Chromium on the lobby (with its
+// player bar), "My games", an invite to a private table, a Thousand table in play, a 1000 Blagogo table and a
+// finished game's replay, at a laptop's size and a phone's. No
 // serious or critical violation is allowed; lesser ones are printed.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -7,6 +8,7 @@ import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { GameKind, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
 import { randomToken, tableClient } from "../../src/api";
+import { newInviteCode } from "../../src/players/invite";
 import { BASE_URL, LAPTOP, PHONE, clickFirst, joinFromLobby, launch, openSized, pageErrors, setName } from "./browser";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -46,6 +48,14 @@ for (const [name, size] of [["laptop", LAPTOP], ["phone", PHONE]] as const)
     await setName(page, "Ada");
     await page.locator(".table-list").waitFor();
     await axe(page, `${name} lobby`);
+    await page.goto(`${BASE_URL}/#/games`);
+    await page.locator('[data-testid="no-games"]').waitFor({ timeout: 15000 });
+    await axe(page, `${name} my games`);
+    const code = newInviteCode();
+    const hidden = await c.createTable({ game: GameKind.THOUSAND, unlisted: true, inviteCode: code, seats: [1, 2, 3].map(() => ({ kind: SeatKind.OPEN })), requestId: randomToken(12) });
+    await page.goto(`${BASE_URL}/#/invite/${hidden.table!.tableId}/${code}`);
+    await page.locator('[data-testid="invited"]').waitFor({ timeout: 15000 });
+    await axe(page, `${name} invite`);
 
     const thousand = await c.createTable({
       game: GameKind.THOUSAND,

@@ -58,12 +58,12 @@ test("sounds are off by default, one click turns them on for this table and the 
   const toggle = page.locator('[data-key="sounds"]');
   await toggle.waitFor({ timeout: 15000 });
   assert.equal(await toggle.getAttribute("aria-pressed"), "false");
-  assert.match(await toggle.innerText(), /Sounds: off/);
+  assert.match(await toggle.innerText(), /Sounds:\s*off/);
   await playThousand(page, 60000, (counts) => (counts["card"] ?? 0) >= 3);
   assert.deepEqual(await made(page), { card: 0, trick: 0, deal: 0, turn: 0 }, "a sound while they were off");
   await toggle.click();
   assert.equal(await toggle.getAttribute("aria-pressed"), "true");
-  assert.match(await toggle.innerText(), /Sounds: on/);
+  assert.match(await toggle.innerText(), /Sounds:\s*on/);
   assert.equal(await page.evaluate(() => localStorage.getItem("thousand.sounds.v1")), "on");
   await playThousand(page, 120000, (counts) => (counts["summary"] ?? 0) >= 1);
   await playThousand(page, 60000, (counts) => (counts["card"] ?? 0) >= 2);
