@@ -5,6 +5,7 @@ import { GameResult, type PlayerGame } from "../gen/thousand/v1/player_service_p
 import { failure } from "../api";
 import { h, render } from "../dom";
 import { gameInfo, gameName } from "../rules";
+import { formatDateTime } from "../i18n";
 import type { Players } from "../players/players";
 import { PLAYER_WORDS as W } from "../players/words";
 import { refusalText } from "./refusal";
@@ -44,8 +45,8 @@ export class Pages {
 }
 
 function when(game: PlayerGame): string {
-  const t = game.joinTime;
-  return t ? new Date(Number(t.seconds) * 1000).toISOString().slice(0, 16).replace("T", " ") : "";
+  const joined = game.joinTime;
+  return joined ? formatDateTime(new Date(Number(joined.seconds) * 1000)) : "";
 }
 
 /** Open a game of the list: a seat in play is taken up again by the player's credential alone, on a device

@@ -42,7 +42,7 @@ export function playerBar(players: Players): HTMLElement {
       );
   return h(
     "nav",
-    { class: "playerbar", "aria-label": W.playerId.replace(/ id$/, "") },
+    { class: "playerbar", "aria-label": W.player },
     h("h1", {}, t("term.game_thousand")),
     languageMenu(),
     h("label", { for: "player-name" }, W.yourName),
