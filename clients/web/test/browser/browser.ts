@@ -84,8 +84,19 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
   }, ACTIONABLE);
 }
 
-/** Fails when anything the player may act on is off the screen, or the page is wider than the screen. */
+/** Wait until the page's motions that end have ended (a new hand's cards flying in from the table), so that
+ * what is looked at is where it stays; endless ones (a pulse) are not waited for. */
+export async function atRest(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
+  });
+}
+
+/** Fails when anything the player may act on is off the screen (once the page is at rest), or the page is
+ * wider than the screen. */
 export async function assertOnScreen(page: Page, where: string): Promise<void> {
+  await atRest(page);
   const { outside, overflow } = await offscreen(page);
   assert.ok(overflow <= 1, `${where}: the page is ${overflow}px wider than the screen: ${outside.join("; ")}`);
   assert.deepEqual(outside, [], `${where}: actionable elements off the screen`);
