@@ -36,8 +36,9 @@ TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|d
 """node --test's own comment lines, beside those a test printed."""
 
 
-OWN_SERVER = {"browser/players"}
-"""Tests with a server of their own (an identity provider beside it): tests/test_web_players.py."""
+OWN_SERVER = {"browser/players", "browser/quickplay"}
+"""Tests with a server of their own: tests/test_web_players.py (an identity provider beside it),
+tests/test_web_quickplay.py (a terminal player and rated games in it)."""
 
 
 def node_tests(kind: str) -> list[str]:
@@ -116,7 +117,7 @@ def test_in_chromium(name: str, web_url: str) -> None:
         f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium when run as root "
         "(scripts/system-packages.sh); install it with apt-get install chromium"
     )
-    run_node_test(WEB / "build" / "test" / "browser" / f"{name}.test.mjs", web_url, timeout=600)
+    run_node_test(WEB / "build" / "test" / "browser" / f"{name}.test.mjs", web_url, timeout=900)
 
 
 def test_the_built_client_is_under_its_size_budget() -> None:

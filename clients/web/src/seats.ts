@@ -16,6 +16,8 @@ export interface SeatRecord {
   player?: string;
   /** The table's invite code, when the seat was taken with one (the invite link stays at hand). */
   invite?: string;
+  /** What quick play said of the table it seated us at (bots filling seats, rated or not), in English. */
+  matchNote?: string;
 }
 
 /** The subset of the Web Storage API used here (localStorage in a page; a Map in the Node tests). */

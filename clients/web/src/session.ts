@@ -31,6 +31,8 @@ import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
 import { capital, t } from "./i18n";
 import { StopReason } from "./gen/thousand/v1/table_service_pb";
+import type { RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
+import { MATCH_WORDS } from "./match/words";
 
 export type GameModel = ThousandModel | BlagogoModel;
 
@@ -46,6 +48,8 @@ export interface TableLike {
   legalActions(): Action[];
   isMyTurn(): boolean;
   act(action: Action): Promise<Failure | undefined>;
+  /** A rated table's RatingsUpdated, once its game ended (the table's last event). */
+  readonly ratings?: RatingsUpdated | undefined;
 }
 
 /** How seats are named to people, in one place: the terminal client names them the same way
@@ -103,6 +107,7 @@ export class TableSession implements TableLike {
   table: Table | undefined;
   model: GameModel | undefined;
   turn: Turn | undefined;
+  ratings: RatingsUpdated | undefined;
   /** The sequence of the message whose Turn is `turn`: what an action's last_seen_sequence says. */
   turnSequence = 0n;
   log: LogLine[] = [];
@@ -358,6 +363,10 @@ export class TableSession implements TableLike {
         if (this.model instanceof BlagogoModel) line = this.model.apply(e.value, this.names, sequence);
         if (e.value.event.case === "gameStarted" && table) table.status = TableStatus.PLAYING;
         if (e.value.event.case === "gameOver" && table) table.status = TableStatus.FINISHED;
+        break;
+      case "ratingsUpdated":
+        this.ratings = e.value;
+        line = e.value.notRated ? MATCH_WORDS.tableNotRated(e.value.notRated) : MATCH_WORDS.ratingsLog;
         break;
       case "tableStopped":
         if (table) table.status = TableStatus.FINISHED;

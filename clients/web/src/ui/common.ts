@@ -1,5 +1,7 @@
 // Pieces both tables share: where each seat sits on screen, the turn clock, the final standings.
 import { h, type Child } from "../dom";
+import type { RatingsUpdated } from "../gen/thousand/v1/ratings_pb";
+import { MATCH_WORDS } from "../match/words";
 import type { TableLike } from "../session";
 import { t } from "../i18n";
 
@@ -59,9 +61,28 @@ export function standingsPanel(session: TableLike, standings: StandingLine[], ch
         ),
       ),
     ),
+    session.ratings ? ratingsPanel(session, session.ratings) : null,
     check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
     h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, t("web.see_record")),
     " ",
     h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, t("web.back_to_lobby")),
+  );
+}
+
+/** Each seat's rating before → after (RatingsUpdated, the table's last event of a rated game). */
+export function ratingsPanel(session: TableLike, update: RatingsUpdated): HTMLElement {
+  return h(
+    "section",
+    { class: "ratings-change", "data-testid": "ratings-updated", "aria-label": MATCH_WORDS.tableRatings },
+    h("h3", {}, MATCH_WORDS.tableRatings),
+    update.notRated
+      ? h("p", {}, MATCH_WORDS.tableNotRated(update.notRated))
+      : h(
+          "ul",
+          {},
+          update.seats.map((s) =>
+            h("li", { "data-seat": s.seat }, MATCH_WORDS.tableRatingLine(session.names(s.seat), s.before?.ordinal ?? 0, s.after?.ordinal ?? 0)),
+          ),
+        ),
   );
 }

@@ -13,6 +13,7 @@ import { PLAYER_WORDS } from "../players/words";
 import { createForm } from "./create";
 import { heldText, seatFreeFor } from "./invite";
 import { playerBar } from "./playerbar";
+import { playForm } from "./quickplay";
 import { refusalText } from "./refusal";
 import { t } from "../i18n";
 
@@ -66,6 +67,7 @@ export function openLobby(opts: LobbyOptions): () => void {
   let filter: GameKind = GameKind.UNSPECIFIED;
   let onlyOpen = false;
   let stopped = false;
+  const play = playForm(opts.go); // built once: its choices survive the lobby's refreshes
   const form = createForm(opts, (message) => {
     error = message;
     draw();
@@ -122,6 +124,7 @@ export function openLobby(opts: LobbyOptions): () => void {
       container,
       h("header", { class: "lobby-header" }, playerBar(opts.players)),
       error ? h("div", { class: "refusal", role: "alert" }, error) : null,
+      play,
       mine.length
         ? h(
             "section",
@@ -200,7 +203,7 @@ export function openLobby(opts: LobbyOptions): () => void {
   draw();
   void refresh();
   const timer = setInterval(() => {
-    if (document.visibilityState === "visible" && !form.contains(document.activeElement)) void refresh();
+    if (document.visibilityState === "visible" && !form.contains(document.activeElement) && !play.contains(document.activeElement)) void refresh();
   }, 4000);
   return () => {
     stopped = true;

@@ -7,6 +7,7 @@ import type { Players } from "../players/players";
 import { PLAYER_WORDS as W } from "../players/words";
 import { t } from "../i18n";
 import { languageMenu } from "./language";
+import { MATCH_WORDS } from "../match/words";
 
 function host(issuer: string): string {
   try {
@@ -49,6 +50,8 @@ export function playerBar(players: Players): HTMLElement {
     nameInput,
     who ? h("span", { class: "who small", "data-testid": "player-kind" }, who) : null,
     me ? h("a", { class: "button", href: "#/games", "data-key": "my-games", "data-testid": "my-games" }, W.myGames) : null,
+    h("a", { class: "button", href: "#/leaderboard", "data-key": "leaderboard", "data-testid": "leaderboard-link" }, MATCH_WORDS.leaderboard),
+    me ? h("a", { class: "button", href: `#/profile/${encodeURIComponent(me.playerId)}`, "data-key": "my-rating", "data-testid": "my-rating" }, MATCH_WORDS.myRating) : null,
     signIns,
     account ? h("button", { type: "button", class: "quiet", "data-key": "sign-out", "data-testid": "sign-out", onclick: () => void players.signOut() }, W.signOut) : null,
     me

@@ -21,6 +21,7 @@ import { currentPlayerId } from "../api";
 import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
+import { MATCH_WORDS } from "../match/words";
 
 /** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
@@ -206,6 +207,11 @@ export function openTable(opts: TablePageOptions): () => void {
   };
 }
 
+/** What quick play said of the table it seated this browser at (bots filling seats; rated or not). */
+function matchNote(note: string | undefined): Child {
+  return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
+}
+
 function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
@@ -226,6 +232,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
       changed.length ? t("web.rules_changed", { rules: changed.join("; ") }) : t("web.standard_rules"),
       table?.seeded ? h("strong", { class: "seeded" }, ` · ${t("web.seeded_table")}`) : null,
     ),
+    matchNote(opts.store.seat(opts.tableId)?.matchNote),
     table?.fairness && !table.seeded
       ? h(
           "details",

@@ -59,9 +59,15 @@ const ACTIONABLE = [
 ];
 
 /** Every actionable element whose box is not wholly inside the window as it is now (no scrolling), and how
- * much wider than the window the page is. Buttons inside the melds' own scrolling area count by that area. */
+ * much wider than the window the page is. Buttons inside the melds' own scrolling area count by that area.
+ * A hand being dealt is measured where its cards land: they fly in from above the table (app.css, "deal"),
+ * so mid-flight boxes lie above the window by design. */
 export async function offscreen(page: Page): Promise<{ outside: string[]; overflow: number }> {
-  return page.evaluate((selectors) => {
+  return page.evaluate(async (selectors) => {
+    const flying = document
+      .getAnimations()
+      .filter((a) => a instanceof CSSAnimation && a.animationName === "deal" && a.playState === "running");
+    await Promise.race([Promise.all(flying.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, 3000))]);
     const outside: string[] = [];
     const w = window.innerWidth;
     const hgt = window.innerHeight;
