@@ -51,5 +51,5 @@ def test_a_bot_plays_a_private_table_as_a_player_and_the_game_joins_its_history(
         assert cli_main(["games", "--server", server.address, "--player-token", token], None, out) == 0
         line = out.getvalue().splitlines()[1]  # under the header
         assert re.search(
-            rf"{table_id}\s+Thousand\s+0  (won|lost) \(place {games[0].place}, -?\d+ points\)$", line
+            rf"{table_id}\s+Thousand\s+1  (won|lost) \(place {games[0].place}, -?\d+ points\)$", line
         )

@@ -26,6 +26,7 @@ import yaml
 from server.cluster import Figures
 from server.cluster_flags import node_settings
 from server.cluster_metrics import ClusterCollector, StoreCollector
+from server.matchmaking.metrics import QuickPlayMetrics
 from server.metrics import Metrics
 from server.process_metrics import MemoryLimitCollector
 from server.registry import Registry
@@ -66,11 +67,13 @@ def _cluster_node_figures() -> Any:
 @cache
 def exposed() -> frozenset[str]:
     """Every sample name the server's /metrics can show (counters as _total, histograms in three parts,
-    summaries in two): a server's own, its store's, a cluster node's, and the memory limit when it has one."""
+    summaries in two): a server's own, its store's, a cluster node's, quick play's, and the memory limit
+    when it has one."""
     metrics = Metrics()
     metrics.watch(Registry(), Telemetry())
     metrics.registry.register(StoreCollector(open_store(":memory:")))
     metrics.registry.register(ClusterCollector(_cluster_node_figures()))
+    QuickPlayMetrics(metrics.registry)
     limit = Path(tempfile.mkdtemp()) / "cgroup"
     limit.mkdir()
     (limit / "memory.max").write_text("1073741824\n")
