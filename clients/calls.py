@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Final, TypeVar
+from types import TracebackType
+from typing import Final, Self, TypeVar
 
 from grpc import aio
 
 from clients.backoff import Backoff
-from clients.connection import Connection, in_words
+from clients.connection import DEFAULT_SERVER, Connection, in_words
 from clients.errors import ServerError
 from clients.routing import Route
 
@@ -81,3 +82,21 @@ class Calls:
     def timeout(self) -> float:
         """A call's deadline: shorter until the server answered once (an address that swallows packets)."""
         return CALL_TIMEOUT if self.reached else min(CALL_TIMEOUT, self.connection.connect_timeout)
+
+
+class ServiceClient:
+    """The base of one service's client: its connection, the route its calls follow in a cluster and the
+    calls themselves, closed with the route: ``async with PlayerClient(address) as players:``."""
+
+    def __init__(self, address: str | Connection = DEFAULT_SERVER, *, backoff: Backoff | None = None) -> None:
+        self.connection = address if isinstance(address, Connection) else Connection(address)
+        self.route = Route(self.connection)
+        self._calls = Calls(self.connection, backoff or Backoff(), self.route)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.route.close()

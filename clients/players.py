@@ -12,13 +12,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Final
 
-from clients.backoff import Backoff
-from clients.calls import Calls
-from clients.connection import DEFAULT_SERVER, Connection
-from clients.routing import Route
+from clients.calls import ServiceClient
 from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import player_service_pb2_grpc as player_grpc
 
@@ -34,21 +30,8 @@ class GamesPage:
     next_page_token: str
 
 
-class PlayerClient:
+class PlayerClient(ServiceClient):
     """The player calls of one connection: ``async with PlayerClient(connection) as players:``."""
-
-    def __init__(self, address: str | Connection = DEFAULT_SERVER, *, backoff: Backoff | None = None) -> None:
-        self.connection = address if isinstance(address, Connection) else Connection(address)
-        self.route = Route(self.connection)
-        self._calls = Calls(self.connection, backoff or Backoff(), self.route)
-
-    async def __aenter__(self) -> PlayerClient:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.route.close()
 
     @property
     def _stub(self) -> player_grpc.PlayerServiceAsyncStub:

@@ -13,15 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Final
 
 from openskill.models import PlackettLuce
 
-from clients.backoff import Backoff
-from clients.calls import Calls
-from clients.connection import DEFAULT_SERVER, Connection
-from clients.routing import Route
+from clients.calls import ServiceClient
 from thousand.v1 import rating_service_pb2 as rating_pb
 from thousand.v1 import rating_service_pb2_grpc as rating_grpc
 from thousand.v1 import ratings_pb2 as ratings_pb
@@ -98,21 +94,8 @@ def check_update(update: ratings_pb.RatingsUpdated, standings: dict[int, int] | 
     return problems
 
 
-class RatingClient:
+class RatingClient(ServiceClient):
     """The rating calls of one connection: ``async with RatingClient(connection) as ratings:``."""
-
-    def __init__(self, address: str | Connection = DEFAULT_SERVER, *, backoff: Backoff | None = None) -> None:
-        self.connection = address if isinstance(address, Connection) else Connection(address)
-        self.route = Route(self.connection)
-        self._calls = Calls(self.connection, backoff or Backoff(), self.route)
-
-    async def __aenter__(self) -> RatingClient:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.route.close()
 
     @property
     def _stub(self) -> rating_grpc.RatingServiceAsyncStub:

@@ -156,7 +156,8 @@ def web_handlers(handlers: Mapping[str, Handler]) -> dict[str, Handler]:
     return {**handlers, "Play": grpc.stream_stream_rpc_method_handler(_play_refused)}
 
 
-def _context(ctx: RequestContext[Any, Any]) -> WebContext:
+def call_context(ctx: RequestContext[Any, Any]) -> WebContext:
+    """The gRPC handlers' context of a web request (its transport told by its content type)."""
     return WebContext(ctx, web_transport(ctx.request_headers.get("content-type", "")))
 
 
@@ -176,7 +177,7 @@ class WebTableService(connect.TableService):
         return behavior  # grpc's stubs type it for the synchronous server; ours are coroutines, generators
 
     async def _unary(self, method: str, request: Any, ctx: RequestContext[Any, Any]) -> Any:
-        return await self._behavior(method)(request, _context(ctx))
+        return await self._behavior(method)(request, call_context(ctx))
 
     async def create_table(
         self, request: pb.CreateTableRequest, ctx: RequestContext[Any, Any], /
@@ -236,7 +237,7 @@ class WebTableService(connect.TableService):
         # drain ends the tables' streams, or refused above.
         json = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
         parse = JSON.twin(pb.StreamEventsResponse).from_binary if json else None
-        async with aclosing(behavior(request, _context(ctx))) as responses:
+        async with aclosing(behavior(request, call_context(ctx))) as responses:
             async for data in responses:
                 yield data if parse is None else parse(data)
 
@@ -244,6 +245,6 @@ class WebTableService(connect.TableService):
         self, request: AsyncIterator[pb.PlayRequest], ctx: RequestContext[Any, Any], /
     ) -> AsyncIterator[pb.PlayResponse]:
         behavior = self._behavior("Play")
-        async with aclosing(behavior(request, _context(ctx))) as responses:
+        async with aclosing(behavior(request, call_context(ctx))) as responses:
             async for message in responses:
                 yield message

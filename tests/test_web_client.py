@@ -14,6 +14,7 @@ the browser uses.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import re
@@ -48,22 +49,21 @@ def node_tests(kind: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def web_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    built()
     port = free_port()
-    directory = tmp_path_factory.mktemp("web-server")
-    # Every browser context is a first visit, which makes a guest: from one address, so no limit on them.
-    with live_server(
-        directory,
-        ":memory:",
-        "--web-port",
-        str(port),
-        "--web-root",
-        str(WEB / "dist"),
-        "--guests-per-hour",
-        "0",
-    ) as server:
-        wait_listening(server, port)
+    with web_server(tmp_path_factory.mktemp("web-server"), port):
         yield f"http://127.0.0.1:{port}"
+
+
+@contextlib.contextmanager
+def web_server(directory: Path, port: int, *args: str) -> Iterator[LiveServer]:
+    """A server (``args``: more of its options) whose web port ``port`` serves the built client, once it
+    listens. Every browser context is a first visit, which makes a guest: from one address, so no limit on
+    them."""
+    built()
+    web = ("--web-port", str(port), "--web-root", str(WEB / "dist"), "--guests-per-hour", "0")
+    with live_server(directory, ":memory:", *web, *args) as server:
+        wait_listening(server, port)
+        yield server
 
 
 def wait_listening(server: LiveServer, port: int, timeout: float = 30) -> None:

@@ -15,37 +15,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.live_server import free_port, live_server
+from tests.live_server import free_port
 from tests.oidc_harness import AUDIENCE, oidc_provider
-from tests.test_web_client import CHROMIUM, run_node_test, wait_listening
-from tests.web_build import WEB, built
+from tests.test_web_client import CHROMIUM, run_node_test, web_server
+from tests.web_build import WEB
 
 
 def test_players_in_chromium(tmp_path: Path) -> None:
     assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium"
-    built()
     port = free_port()
     web_url = f"http://127.0.0.1:{port}"
     with (
         oidc_provider(tmp_path, {}, browser_clients={AUDIENCE: [web_url + "/"]}) as provider,
-        live_server(
+        web_server(
             tmp_path,
-            ":memory:",
-            "--web-port",
-            str(port),
-            "--web-root",
-            str(WEB / "dist"),
-            "--oidc-issuer",
-            provider.issuer,
-            "--oidc-audience",
-            AUDIENCE,
-            "--guests-per-hour",
-            "0",
-            "--max-tables-per-client",
-            "0",
-        ) as server,
+            port,
+            *("--oidc-issuer", provider.issuer, "--oidc-audience", AUDIENCE),
+            *("--max-tables-per-client", "0"),
+        ),
     ):
-        wait_listening(server, port)
         run_node_test(
             WEB / "build" / "test" / "browser" / "players.test.mjs",
             web_url,

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from grpc import aio
 
-from tests.live_server import free_port, live_server
+from tests.live_server import free_port
 from tests.ratings_harness import finished, guests, play_as, rated_request
 from tests.test_cli_plain import command
-from tests.test_web_client import CHROMIUM, run_node_test, wait_listening
-from tests.web_build import WEB, built
+from tests.test_web_client import CHROMIUM, run_node_test, web_server
+from tests.web_build import WEB
 from thousand.v1 import table_service_pb2_grpc as table_grpc
 
 TERMINAL = "Terminal"
@@ -65,23 +65,8 @@ def read_until(process: subprocess.Popen[str], pattern: str, timeout: float) -> 
 
 def test_quick_play_leaderboard_and_profile_in_chromium(tmp_path: Path) -> None:
     assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium"
-    built()
     port = free_port()
-    with live_server(
-        tmp_path,
-        ":memory:",
-        "--web-port",
-        str(port),
-        "--web-root",
-        str(WEB / "dist"),
-        "--guests-per-hour",
-        "0",
-        "--max-tables-per-client",
-        "0",
-        "--rating-min-games",
-        "1",
-    ) as server:
-        wait_listening(server, port)
+    with web_server(tmp_path, port, "--max-tables-per-client", "0", "--rating-min-games", "1") as server:
         table_ids = asyncio.run(rated_games(server.address))
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_STATE_HOME": str(tmp_path / "state")}
         argv = ["play", "--plain", "--server", server.address, "--players", "3", "--wait", "300"]

@@ -102,8 +102,15 @@ export async function atRest(page: Page): Promise<void> {
 /** Fails when anything the player may act on is off the screen (once the page is at rest), or the page is
  * wider than the screen. */
 export async function assertOnScreen(page: Page, where: string): Promise<void> {
+  // The page at rest: the motions that end (a new hand flying in) are waited for, and a card lifted or a hand
+  // re-laid by the last event may take a frame or a transition to settle, so a box outside is looked at again
+  // for up to 2 s before it counts (a real overflow stays).
   await atRest(page);
-  const { outside, overflow } = await offscreen(page);
+  let { outside, overflow } = await offscreen(page);
+  for (let look = 0; look < 10 && (outside.length > 0 || overflow > 1); look++) {
+    await page.waitForTimeout(200);
+    ({ outside, overflow } = await offscreen(page));
+  }
   assert.ok(overflow <= 1, `${where}: the page is ${overflow}px wider than the screen: ${outside.join("; ")}`);
   assert.deepEqual(outside, [], `${where}: actionable elements off the screen`);
 }
