@@ -1,31 +1,35 @@
 // Builds the web client into dist/ (index.html, app.js, app.css: what the server serves at /), the tests
 // into build/test/ (one ES module per test/**/*.test.ts, run by `node --test`) and the benchmark's browser
-// side into build/bench/. The languages other than English (bundled) are written to dist/i18n/<lang>.json
-// from the shared catalogues in clients/i18n (messages and glossary as one flat map), fetched by the page. `node build.mjs --app` builds
-// only the client. esbuild bundles and minifies; type checking is tsc's job (`make typecheck`).
+// side into build/bench/. The page's catalogues come from the shared ones in clients/i18n (catalogues.mjs:
+// the messages its sources name, compiled to ICU ASTs so that no ICU parser is shipped): English bundled into
+// app.js, the other languages written to dist/i18n/<lang>.json and fetched by the page. `node build.mjs --app`
+// builds only the client. esbuild bundles and minifies; type checking is tsc's job (`make typecheck`).
 import * as esbuild from "esbuild";
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { faviconIco } from "./favicon.mjs";
+import { flatten, keysNamed, pageCatalogue, pageSources } from "./catalogues.mjs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const catalogues = join(root, "..", "i18n");
 const FETCHED = ["ru", "uk", "be", "pl"];
-/** The terminal client's own messages, which no page shows: left out of what the page loads (the same list
- * is in test/logic/catalogues.test.ts). */
-const TERMINAL_ONLY = ["cli.", "help.", "device.", "bot.", "connection."];
-const forPage = (key) => key !== "$comment" && !TERMINAL_ONLY.some((prefix) => key.startsWith(prefix));
+/** The keys the page names (every language's page catalogue has exactly these). */
+const named = keysNamed(await pageSources(join(root, "src")), Object.keys(flatten(
+  JSON.parse(await readFile(join(catalogues, "messages", "en.json"), "utf8")),
+  JSON.parse(await readFile(join(catalogues, "glossary", "en.json"), "utf8")),
+)));
 
-/** English, bundled into app.js (i18n.ts imports it), without the terminal's own messages. */
+/** `import english from "page-catalogue:en"` (i18n.ts): English's page catalogue, compiled, bundled. */
 const pageCatalogues = {
   name: "page-catalogues",
   setup(build) {
-    build.onLoad({ filter: /i18n[\\/]messages[\\/]en\.json$/ }, async (args) => {
-      const messages = JSON.parse(await readFile(args.path, "utf8"));
-      const kept = Object.fromEntries(Object.entries(messages).filter(([key]) => forPage(key)));
-      return { contents: JSON.stringify(kept), loader: "json" };
-    });
+    build.onResolve({ filter: /^page-catalogue:en$/ }, (args) => ({ path: args.path, namespace: "page-catalogue" }));
+    build.onLoad({ filter: /.*/, namespace: "page-catalogue" }, async () => ({
+      contents: JSON.stringify(await pageCatalogue(catalogues, "en", named)),
+      loader: "json",
+      watchFiles: [join(catalogues, "messages", "en.json"), join(catalogues, "glossary", "en.json")],
+    }));
   },
 };
 const onlyApp = process.argv.includes("--app");
@@ -55,6 +59,8 @@ async function buildApp() {
     target: ["es2022", "chrome100", "firefox100", "safari15"],
     outdir: dist,
     plugins: [pageCatalogues],
+    // Every message arrives compiled (catalogues.mjs): the page needs the parser's types, not the parser.
+    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
     legalComments: "none",
     logLevel: "warning",
   });
@@ -71,17 +77,10 @@ async function buildApp() {
   await writeLanguages(join(dist, "i18n"));
 }
 
-/** Each fetched language as the page's i18n.ts `flatten` makes it: its messages, and its glossary as term.<id>. */
+/** Each fetched language's page catalogue (the same keys as English's, compiled). */
 async function writeLanguages(out) {
   await mkdir(out, { recursive: true });
-  for (const lang of FETCHED) {
-    const read = async (kind) => JSON.parse(await readFile(join(catalogues, kind, `${lang}.json`), "utf8"));
-    const [messages, glossary] = [await read("messages"), await read("glossary")];
-    const flat = {};
-    for (const [key, text] of Object.entries(messages)) if (forPage(key)) flat[key] = text;
-    for (const [id, entry] of Object.entries(glossary)) if (id !== "$comment") flat[`term.${id}`] = entry.text;
-    await writeFile(join(out, `${lang}.json`), JSON.stringify(flat));
-  }
+  for (const lang of FETCHED) await writeFile(join(out, `${lang}.json`), JSON.stringify(await pageCatalogue(catalogues, lang, named)));
 }
 
 async function buildBench() {
@@ -94,6 +93,7 @@ async function buildBench() {
     outdir: join(root, "build", "bench"),
     outExtension: { ".js": ".mjs" },
     packages: "external",
+    plugins: [pageCatalogues],
     logLevel: "warning",
   });
 }
@@ -112,6 +112,7 @@ async function buildTests() {
     outExtension: { ".js": ".mjs" },
     packages: "external",
     sourcemap: "inline",
+    plugins: [pageCatalogues],
     logLevel: "warning",
   });
 }

@@ -1,13 +1,15 @@
 // The page's language: the very catalogues the terminal client reads (clients/i18n: ICU MessageFormat, one
 // JSON file per language, the game's words in the glossary as `term.<id>`), formatted by @formatjs/intl with
-// the browser's own plural rules, numbers and dates (Intl). English is bundled (the reference, and what a
-// language falls back to); the others are fetched from the web port (dist/i18n/<lang>.json, which build.mjs
-// writes from clients/i18n) before the first screen. The language is the player's choice kept in this
-// browser, else the first of navigator.languages with a catalogue, else English.
+// the browser's own plural rules, numbers and dates (Intl). The build compiles each catalogue to ICU ASTs
+// (catalogues.mjs: only the messages these sources name), so the page ships no ICU parser. English is bundled
+// (the reference, and what a language falls back to); the others are fetched from the web port
+// (dist/i18n/<lang>.json) before the first screen. The language is the player's choice kept in this browser,
+// else the first of navigator.languages with a catalogue, else English.
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
-import { TYPE, isNumberSkeleton, parse, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
-import englishMessages from "../../i18n/messages/en.json";
-import englishGlossary from "../../i18n/glossary/en.json";
+import { TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import english from "page-catalogue:en";
+import type englishMessages from "../../i18n/messages/en.json";
+import type englishGlossary from "../../i18n/glossary/en.json";
 
 export const LANGUAGES = ["en", "ru", "uk", "be", "pl"] as const;
 export type Lang = (typeof LANGUAGES)[number];
@@ -47,49 +49,29 @@ type Terms = Omit<typeof englishGlossary, "$comment">;
 export type Key = keyof Messages | `term.${keyof Terms & string}`;
 export type Values = Record<string, string | number | Date | undefined>;
 
-/** A language's messages and its glossary's words, as one flat catalogue (clients/i18n `catalogue`). */
-export function flatten(messages: Record<string, string>, glossary: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, text] of Object.entries(messages)) if (key !== "$comment") out[key] = text;
-  for (const [id, entry] of Object.entries(glossary))
-    if (id !== "$comment" && typeof entry === "object" && entry !== null) out[`term.${id}`] = String((entry as { text: string }).text);
-  return out;
-}
-
-/** One message parsed as ICU MessageFormat. The skeleton `::group-min2` (game points: no separator below
- * 10 000, as players write scores; ICU4C honours it) is not read by the skeleton parser, so it is set here. */
-export function parseMessage(text: string): MessageFormatElement[] {
-  const ast = parse(text, { ignoreTag: true, shouldParseSkeletons: true });
-  const visit = (elements: MessageFormatElement[]): void => {
-    for (const el of elements) {
-      if (el.type === TYPE.number && isNumberSkeleton(el.style) && el.style.tokens.some((t) => t.stem === "group-min2"))
-        el.style.parsedOptions = { ...el.style.parsedOptions, useGrouping: "min2" };
-      if (el.type === TYPE.plural || el.type === TYPE.select) for (const option of Object.values(el.options)) visit(option.value);
-    }
-  };
-  visit(ast);
-  return ast;
-}
+/** A compiled catalogue (catalogues.mjs): each message its AST, or its text when it is nothing but text. */
+export type Catalogue = Record<string, string | MessageFormatElement[]>;
 
 const cache = createIntlCache();
 let current: Lang = DEFAULT_LANG;
-let messages: Record<string, string> = flatten(englishMessages, englishGlossary);
+let messages: Catalogue = english;
 let intl: IntlShape<string> = make(DEFAULT_LANG, messages);
 
-function make(lang: Lang, catalogue: Record<string, string>): IntlShape<string> {
+function make(lang: Lang, catalogue: Catalogue): IntlShape<string> {
+  const ast = (m: string | MessageFormatElement[]): MessageFormatElement[] => (typeof m === "string" ? [{ type: TYPE.literal, value: m }] : m);
   return createIntl(
     {
       locale: formattingLocale(lang),
       defaultLocale: LOCALES.en,
-      messages: Object.fromEntries(Object.entries(catalogue).map(([k, v]) => [k, parseMessage(v)])),
+      messages: Object.fromEntries(Object.entries(catalogue).map(([k, v]) => [k, ast(v)])),
       onError: (error) => console.error(error.message),
     },
     cache,
   );
 }
 
-/** The catalogue of `lang` (a flat map, as `flatten` makes it) becomes the page's language. */
-export function useCatalogue(lang: Lang, catalogue: Record<string, string>): void {
+/** The compiled catalogue of `lang` becomes the page's language. */
+export function useCatalogue(lang: Lang, catalogue: Catalogue): void {
   current = lang;
   messages = catalogue;
   intl = make(lang, catalogue);
@@ -114,11 +96,11 @@ export function chooseLanguage(stored: string | null, preferred: readonly string
 /** Fetch and use the page's language (English is already here). A language that cannot be fetched leaves
  * English in place: the page still works. */
 export async function loadLanguage(lang: Lang): Promise<void> {
-  if (lang === DEFAULT_LANG) return useCatalogue(DEFAULT_LANG, flatten(englishMessages, englishGlossary));
+  if (lang === DEFAULT_LANG) return useCatalogue(DEFAULT_LANG, english);
   try {
     const response = await fetch(`i18n/${lang}.json`);
     if (!response.ok) throw new Error(`${response.status}`);
-    useCatalogue(lang, (await response.json()) as Record<string, string>);
+    useCatalogue(lang, (await response.json()) as Catalogue);
   } catch (error) {
     console.warn(`the ${lang} catalogue could not be loaded (${String(error)}): English instead`);
   }

@@ -1,19 +1,27 @@
 // The shared catalogues as the browser reads them (issue #29): every language has exactly English's keys, each
 // message parses as ICU MessageFormat with the browser's parser (@formatjs) and has English's arguments, the
-// files the build writes for the page are the catalogues themselves, plurals follow each language's rules,
-// and the language is chosen from the player's choice, then the browser's languages.
+// files the build writes for the page are the catalogues themselves (compiled, the keys the page names),
+// plurals follow each language's rules, and the language is chosen from the player's choice, then the
+// browser's languages.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
-import { LANGUAGES, chooseLanguage, flatten, parseMessage, t, useCatalogue, withoutRuleIds, type Lang } from "../../src/i18n";
+import { TYPE, parse, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import { compileMessage, flatten, keysNamed, pageCatalogue, pageSources } from "../../catalogues.mjs";
+import { LANGUAGES, chooseLanguage, t, useCatalogue, withoutRuleIds, type Catalogue, type Lang } from "../../src/i18n";
 
 const I18N = join(process.cwd(), "..", "i18n");
 
+/** A language's whole catalogue (the terminal's messages too), as text. */
 function catalogue(lang: Lang): Record<string, string> {
   const read = (kind: string): Record<string, unknown> => JSON.parse(readFileSync(join(I18N, kind, `${lang}.json`), "utf8")) as Record<string, unknown>;
   return flatten(read("messages") as Record<string, string>, read("glossary"));
+}
+
+/** A language's whole catalogue compiled as the build compiles the page's. */
+function compiled(lang: Lang): Catalogue {
+  return Object.fromEntries(Object.entries(catalogue(lang)).map(([key, text]) => [key, compileMessage(text)]));
 }
 
 /** The argument names of a parsed message, branches of plural and select included. */
@@ -32,21 +40,28 @@ test("every language has English's keys, and each message parses with English's 
     const other = catalogue(lang);
     assert.deepEqual(Object.keys(other).sort(), Object.keys(english).sort(), `${lang}: keys differ from English`);
     for (const [key, message] of Object.entries(english)) {
-      const mine = [...argumentsOf(parseMessage(other[key]!))].sort();
-      assert.deepEqual(mine, [...argumentsOf(parseMessage(message))].sort(), `${lang} ${key}: arguments differ from English`);
+      const mine = [...argumentsOf(parse(other[key]!, { ignoreTag: true }))].sort();
+      assert.deepEqual(mine, [...argumentsOf(parse(message, { ignoreTag: true }))].sort(), `${lang} ${key}: arguments differ from English`);
     }
   }
 });
 
-/** The terminal client's own messages, which build.mjs leaves out of what the page loads (the same list). */
-const TERMINAL_ONLY = ["cli.", "help.", "device.", "bot.", "connection."];
-
-test("the page fetches the catalogues themselves (dist/i18n, written by the build from clients/i18n)", () => {
+test("the page fetches the catalogues themselves (dist/i18n: the messages its sources name, compiled)", async () => {
+  const named = keysNamed(await pageSources(join(process.cwd(), "src")), Object.keys(catalogue("en")));
+  for (const key of ["web.cards", "error.unknown", "error.NOT_YOUR_TURN", "action.thousand.bid", "term.marriage", "notice.table_stopped_move_limit"]) assert.ok(named.has(key), key);
+  for (const key of Object.keys(catalogue("en")))
+    if (/^(cli|help|device|connection)\./.test(key)) assert.ok(!named.has(key), `${key}: the terminal's own message named by the page`);
   for (const lang of LANGUAGES.filter((l) => l !== "en")) {
-    const built = JSON.parse(readFileSync(join(process.cwd(), "dist", "i18n", `${lang}.json`), "utf8")) as Record<string, string>;
-    const page = Object.fromEntries(Object.entries(catalogue(lang)).filter(([key]) => !TERMINAL_ONLY.some((p) => key.startsWith(p))));
-    assert.deepEqual(built, page, `dist/i18n/${lang}.json is not clients/i18n's ${lang} (less the terminal's own messages)`);
+    const built = JSON.parse(readFileSync(join(process.cwd(), "dist", "i18n", `${lang}.json`), "utf8")) as Catalogue;
+    assert.deepEqual(built, await pageCatalogue(I18N, lang, named), `dist/i18n/${lang}.json is not clients/i18n's ${lang} for the page`);
   }
+});
+
+test("a message that is nothing but text is compiled to its text, the others to their AST", () => {
+  assert.equal(compileMessage("Pass"), "Pass");
+  assert.equal(compileMessage("it's '{'literal'}'"), "it's {literal}");
+  const ast = compileMessage("{n, plural, one {# card} other {# cards}}");
+  assert.ok(Array.isArray(ast) && ast[0]?.type === TYPE.plural);
 });
 
 test("plurals follow each language: 1 card, 2 cards, 5 cards, 21 cards", () => {
@@ -59,16 +74,16 @@ test("plurals follow each language: 1 card, 2 cards, 5 cards, 21 cards", () => {
   };
   try {
     for (const lang of LANGUAGES) {
-      useCatalogue(lang, catalogue(lang));
+      useCatalogue(lang, compiled(lang));
       assert.deepEqual([1, 2, 5, 21, 22].map((n) => t("web.cards", { n })), expected[lang], lang);
     }
     // Game points: no separator below 10 000 (::group-min2), as players write scores.
-    useCatalogue("ru", catalogue("ru"));
+    useCatalogue("ru", compiled("ru"));
     assert.equal(t("web.blagogo.sheet_title", { target: 1000 }), "Запись (до 1000)");
     assert.equal(t("web.blagogo.sheet_title", { target: 10000 }).replace(/\s/g, " "), "Запись (до 10 000)");
     assert.equal(t("web.standing", { name: "Аня", score: 1000, payout: 30 }), "Аня: 1000 (банк +30)");
   } finally {
-    useCatalogue("en", catalogue("en"));
+    useCatalogue("en", compiled("en"));
   }
 });
 
