@@ -37,7 +37,7 @@ run: $(STAMP) web
 # from Debian when missing (scripts/system-packages.sh).
 WEB      := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
-WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs $(WEB)/favicon.mjs $(WEB)/tsconfig.json -type f 2>/dev/null)
+WEB_SOURCES = $(shell find $(WEB)/src $(WEB)/test $(WEB)/bench $(WEB)/build.mjs $(WEB)/catalogues.mjs $(WEB)/favicon.mjs $(WEB)/tsconfig.json clients/i18n/messages clients/i18n/glossary -type f 2>/dev/null)
 
 ## web: build the web client into clients/web/dist and its tests into clients/web/build (npm ci, esbuild)
 web: $(WEB)/dist/index.html

@@ -74,10 +74,18 @@ class TableNotice:
     """The event's case in the contract (``turn_timed_out``, ``seat_taken_over``, ``seat_reclaimed``)."""
     detail: str = field(default="", compare=False)
     """Which way the case went, for words in another language: ``handed_over`` (an operator's doing),
-    ``forfeited``, ``one_turn`` or ``until_back`` for ``seat_taken_over``."""
+    ``forfeited``, ``one_turn`` or ``until_back`` for ``seat_taken_over``; ``move_limit`` or
+    ``closed_by_operator`` for ``table_stopped``."""
     message: str = field(default="", compare=False)
     """The server's own words that come with the case (``table_stopped``'s message)."""
 
+
+_STOP_DETAILS: Final = {
+    pb.STOP_REASON_MOVE_LIMIT: "move_limit",
+    pb.STOP_REASON_CLOSED_BY_OPERATOR: "closed_by_operator",
+}
+"""Why the server stopped a table, for words in the player's language (``notice.table_stopped_<detail>``):
+the server's message is English, except an operator's own reason, which is shown as they wrote it."""
 
 SEAT_EVENTS: Final = (SeatTaken, SeatReleased, TableNotice)
 """The events of the table itself rather than of its game."""
@@ -171,8 +179,11 @@ def seat_event(message: pb.Event) -> SeatEvent | None:
         seat = message.seat_reclaimed.seat
         return TableNotice(seat, f"seat {seat} is played by its player again", kind)
     if kind == "table_stopped":
-        stopped = message.table_stopped.message
-        return TableNotice(None, f"the server stopped the table: {stopped}", kind, message=stopped)
+        stopped = message.table_stopped
+        detail = _STOP_DETAILS.get(stopped.reason, "")
+        return TableNotice(
+            None, f"the server stopped the table: {stopped.message}", kind, detail, message=stopped.message
+        )
     if kind == "ratings_updated":
         return ratings_notice(message.ratings_updated)
     if kind in GAME_CASES:

@@ -136,14 +136,23 @@ def dynamic_keys() -> set[str]:
     keys |= {f"notice.{k}" for k in kinds} | {
         f"notice.seat_taken_over_{d}" for d in ("handed_over", "forfeited", "one_turn", "until_back")
     }
+    keys |= {f"notice.table_stopped_{d}" for d in ("move_limit", "closed_by_operator")}
     keys.add("notice.ratings_updated_not_rated")
     assert {f"term.phase_{p.value}" for p in Phase} | {f"term.deal_{k.value}" for k in DealKind} <= keys
     assert {f"term.mark_{m.value}" for m in Mark} | {f"term.redeal_{r.value}" for r in RedealReason} <= keys
     return keys
 
 
+def client_code() -> str:
+    """Every client's code that reads the catalogues: the Python clients and the web client's TypeScript
+    (its generated protobuf code aside)."""
+    web = ROOT / "clients" / "web" / "src"
+    paths = [*(ROOT / "clients").rglob("*.py"), *(p for p in web.rglob("*.ts") if "gen" not in p.parts)]
+    return "\n".join(p.read_text(encoding="utf-8") for p in paths)
+
+
 def test_no_key_is_unused() -> None:
-    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "clients").rglob("*.py"))
+    code = client_code()
     dynamic = dynamic_keys()
     for key in catalogue("en"):
         used = f'"{key}"' in code or f"'{key}'" in code

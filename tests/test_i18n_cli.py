@@ -205,3 +205,27 @@ def test_plain_mode_in_russian_and_polish() -> None:
     assert "Gra w Tysiąca — graczy: 3" in text and "musik" in text
     assert "Twój ruch. Wybierz akcję (wpisz numer, potem Enter):" in text and "Wyniki końcowe" in polish
     assert re.search(r"lewa \d+: .+ \(\d+ punkt", text)
+
+
+def test_help_and_argument_errors_in_the_players_language() -> None:
+    """argparse's own words (usage, the groups' titles, -h, the error line) come from the catalogues too, and
+    ``thousand login --locale`` takes only a language there is a catalogue for (issue #29)."""
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": ""}
+    shown = subprocess.run(
+        [*command(), "--lang", "ru", "--help"], capture_output=True, text=True, env=env, check=True
+    ).stdout
+    assert shown.startswith("использование: thousand") and "параметры:" in shown
+    assert "показать эту справку и выйти" in shown
+    assert not re.search(r"\b(usage|options|positional arguments|show this help)\b", shown), shown
+    login = subprocess.run(
+        [*command(), "--lang", "pl", "login", "--help"], capture_output=True, text=True, env=env, check=True
+    ).stdout
+    assert login.startswith("użycie: thousand login") and "--locale {en,ru,uk,be,pl}" in login
+    refused = subprocess.run(
+        [*command(), "--lang", "uk", "login", "--locale", "xx"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert refused.returncode == 2 and "thousand login: помилка: argument --locale" in refused.stderr

@@ -25,14 +25,15 @@ from clients.connection import Connection
 from clients.device_flow import DeviceFlow, DeviceFlowError
 from clients.errors import ServerError
 from clients.games import game_of_kind
-from clients.i18n import t
+from clients.i18n import LANGUAGES, language_of, t
 from clients.logins import GUEST, OIDC, Login, LoginKeeper
 from clients.players import PlayerClient
 from clients.seats import SeatKeeper
 from thousand.v1 import player_service_pb2 as player_pb
 
 EXIT_ERROR: Final = 1
-LOCALES: Final = ("en", "ru", "uk", "be", "pl")
+LOCALES: Final = LANGUAGES
+"""The locales a profile may have: the languages with a catalogue (clients/i18n)."""
 
 _RESULT_KEYS: Final = {
     player_pb.GAME_RESULT_PLAYING: "players.result_playing",
@@ -62,11 +63,15 @@ def _kind_words(player: player_pb.Player) -> str:
 
 
 def _locale(args: argparse.Namespace) -> str:
-    """The locale asked for, else the environment's language when it is one of ours, else none."""
+    """The profile's locale: the one asked for (``--locale``), else the language the client speaks
+    (``--lang``), else the environment's when it is one of ours (as gettext reads it), else none."""
     if args.locale is not None:
         return str(args.locale)
-    language = (os.environ.get("LC_ALL") or os.environ.get("LANG") or "").split(".")[0].split("_")[0]
-    return language if language in LOCALES else ""
+    if getattr(args, "lang", None):
+        return str(args.lang)
+    env = os.environ
+    tag = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    return language_of(tag) or ""
 
 
 async def login(args: argparse.Namespace, stdout: TextIO) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from clients.cli.games import CLI_GAMES, cli_game_named
 from clients.cli.rules_text import label
@@ -180,13 +180,44 @@ def default_name() -> str:
     return os.environ.get("USER") or os.environ.get("USERNAME") or "player"
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help with its "usage:" in the player's language."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, t("help.usage") if prefix is None else prefix)
+
+
+class TranslatedParser(argparse.ArgumentParser):
+    """argparse in the player's language: its own words too (usage, the groups' titles, -h, the error line),
+    which argparse takes from gettext's English otherwise. Its subcommands' parsers are of this class, and
+    so must be the parents they copy options from (argparse groups those by title)."""
+
+    def __init__(self, *, add_help: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(add_help=False, **kwargs)
+        self._positionals.title = t("help.positionals")
+        self._optionals.title = t("help.options")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help=t("help.help"))
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, t("help.error", prog=self.prog, message=message) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    server = argparse.ArgumentParser(add_help=False)
+    server = TranslatedParser(add_help=False)
     _connection_options(server, top=False)
-    play = argparse.ArgumentParser(add_help=False)
+    play = TranslatedParser(add_help=False)
     play.add_argument("--plain", action="store_true", help=t("help.plain"))
 
-    parser = argparse.ArgumentParser(
+    parser = TranslatedParser(
         prog="thousand",
         description=t("help.description"),
     )
@@ -283,7 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     login.add_argument("--guest", action="store_true", help=t("help.login_guest"))
     login.add_argument("--name", default=None, help=t("help.login_name"))
-    login.add_argument("--locale", default=None, help=t("help.login_locale", languages=", ".join(LANGUAGES)))
+    login.add_argument(
+        "--locale",
+        choices=LANGUAGES,
+        default=None,
+        help=t("help.login_locale", languages=", ".join(LANGUAGES)),
+    )
     login.add_argument("--issuer", default=None, help=t("help.login_issuer"))
     login.add_argument("--client-id", default=None, help=t("help.login_client_id"))
     login.add_argument("--token", default=None, help=t("help.login_token"))

@@ -1,6 +1,7 @@
 // The 24 cards of Thousand (T-1) as the contract sends them: names, points, order and identity.
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, Rank, Suit, type Card } from "./gen/thousand/v1/cards_pb";
+import { t } from "./i18n";
 
 export const SUIT_SYMBOLS: Record<number, string> = {
   [Suit.SPADES]: "♠",
@@ -8,7 +9,8 @@ export const SUIT_SYMBOLS: Record<number, string> = {
   [Suit.DIAMONDS]: "♦",
   [Suit.HEARTS]: "♥",
 };
-export const SUIT_NAMES: Record<number, string> = {
+/** The suits' ids in the catalogues (`term.suit_<id>`, and the `suit` of `web.card_name`). */
+export const SUIT_IDS: Record<number, string> = {
   [Suit.SPADES]: "spades",
   [Suit.CLUBS]: "clubs",
   [Suit.DIAMONDS]: "diamonds",
@@ -22,7 +24,8 @@ const RANK_LABELS: Record<number, string> = {
   [Rank.TEN]: "10",
   [Rank.ACE]: "A",
 };
-const RANK_NAMES: Record<number, string> = {
+/** The ranks' ids in the catalogues (the `rank` of `web.card_name`). */
+const RANK_IDS: Record<number, string> = {
   [Rank.NINE]: "nine",
   [Rank.JACK]: "jack",
   [Rank.QUEEN]: "queen",
@@ -60,9 +63,9 @@ export function cardLabel(card: Card): string {
   return `${RANK_LABELS[card.rank] ?? "?"}${suitSymbol(card.suit)}`;
 }
 
-/** For screen readers: "king of hearts". */
+/** For screen readers: "king of hearts", "король червей". */
 export function cardName(card: Card): string {
-  return `${RANK_NAMES[card.rank] ?? "unknown card"} of ${SUIT_NAMES[card.suit] ?? "unknown suit"}`;
+  return t("web.card_name", { rank: RANK_IDS[card.rank], suit: SUIT_IDS[card.suit] });
 }
 
 export function cardPoints(card: Card): number {

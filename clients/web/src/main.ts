@@ -3,9 +3,11 @@
 // game's record and replay (#/replay/ID), the player's games (#/games), quick play's waiting screen (#/play/...),
 // the leaderboards (#/leaderboard/...), a player's ratings (#/profile/ID) and an invite to a private table
 // (#/invite/ID/CODE). In a cluster a table's calls go to the node that owns it (route.ts); the page itself
-// stays on the node it came from, and knows the cluster's other nodes. The page's player (a guest made at
-// the first visit, or an account once signed in) is settled before the first page opens, so that every seat
-// taken is the player's.
+// stays on the node it came from, and knows the cluster's other nodes. The page's language (the player's
+// choice in this browser, else the browser's languages) and its player (a guest made at the first visit, or
+// an account once signed in) are settled before the first page opens, so that every seat taken is the
+// player's and every word is in that language.
+import { LANG_KEY, chooseLanguage, loadLanguage } from "./i18n";
 import { Identity } from "./players/identity";
 import { parseInvite } from "./players/invite";
 import { Players } from "./players/players";
@@ -47,7 +49,9 @@ function route(): void {
 }
 
 // Until then the page shows index.html's own "Loading…".
-void players.start(window.location, window.history, window.sessionStorage).finally(() => {
-  window.addEventListener("hashchange", route);
-  route();
-});
+void loadLanguage(chooseLanguage(window.localStorage.getItem(LANG_KEY), navigator.languages))
+  .then(() => players.start(window.location, window.history, window.sessionStorage))
+  .finally(() => {
+    window.addEventListener("hashchange", route);
+    route();
+  });

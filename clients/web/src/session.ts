@@ -29,6 +29,8 @@ import { BlagogoModel } from "./blagogo/model";
 import { Route, type Nodes } from "./route";
 import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
+import { capital, t } from "./i18n";
+import { StopReason } from "./gen/thousand/v1/table_service_pb";
 import type { RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "./match/words";
 
@@ -53,18 +55,26 @@ export interface TableLike {
 /** How seats are named to people, in one place: the terminal client names them the same way
  * (clients/cli/follow.py), seats counted from 1. */
 export const SEAT_WORDS = {
-  nobody: "nobody",
-  bot: (strategy: string, seat: number) => `${strategy} bot (seat ${seat + 1})`,
-  open: (seat: number) => `Seat ${seat + 1}`,
-  you: (name: string) => `${name} (you)`,
+  nobody: () => t("web.nobody"),
+  bot: (strategy: string, seat: number) => t("seat.bot", { name: strategy, seat: seat + 1 }),
+  open: (seat: number) => capital(t("seat.numbered", { seat: seat + 1 })),
+  you: (name: string) => t("web.you", { name }),
 } as const;
 
 /** A seat's display name: the player's, the bot's strategy, or its number; "(you)" for the viewer's own. */
 export function seatName(table: Table | undefined, seat: number | undefined, me: number | undefined): string {
-  if (seat === undefined) return SEAT_WORDS.nobody;
+  if (seat === undefined) return SEAT_WORDS.nobody();
   const s = table?.seats[seat];
   const base = s?.kind === SeatKind.BOT ? SEAT_WORDS.bot(s.strategy, seat) : s?.playerName || SEAT_WORDS.open(seat);
   return seat === me ? SEAT_WORDS.you(base) : base;
+}
+
+/** Why the server stopped a table, from its reason: a bots' table at the move limit, or an operator, whose own
+ * words (the only text not from the catalogues: a person wrote it for the players) follow. */
+export function stoppedWords(reason: StopReason, message: string): string {
+  if (reason === StopReason.MOVE_LIMIT) return t("notice.table_stopped_move_limit");
+  if (reason === StopReason.CLOSED_BY_OPERATOR) return t("notice.table_stopped_closed_by_operator", { message });
+  return t("notice.table_stopped", { message });
 }
 
 export interface LogLine {
@@ -296,7 +306,7 @@ export class TableSession implements TableLike {
     if (view?.case === "thousand" && this.model instanceof ThousandModel) this.model.reset(view.value);
     else if (view?.case === "blagogo" && this.model instanceof BlagogoModel) this.model.reset(view.value);
     this.catchUp(snapshot.deal);
-    this.addLog(sequence, "Caught up with the table.");
+    this.addLog(sequence, t("web.caught_up"));
   }
 
   /** A fair table's deal in progress (Snapshot.deal): its first events, our SeatTaken among them, to the deal's
@@ -321,22 +331,28 @@ export class TableSession implements TableLike {
       case "seatTaken":
         this.updateSeat(e.value.seat, { taken: true, playerName: e.value.playerName });
         this.model?.verifier.seatTaken(e.value.seat, sequence);
-        line = `${this.names(e.value.seat)} sits down.`;
+        line = capital(t("notice.sits_down", { name: this.names(e.value.seat) }));
         break;
       case "seatReleased":
-        line = `${this.names(e.value.seat)} leaves; the seat is open.`;
+        line = capital(t("notice.leaves", { name: this.names(e.value.seat), seat: e.value.seat + 1 }));
         this.updateSeat(e.value.seat, { taken: false, playerName: "", takenOver: false });
         break;
       case "turnTimedOut":
-        line = `${this.names(e.value.seat)} ran out of time.`;
+        line = capital(t("notice.turn_timed_out", { name: this.names(e.value.seat) }));
         break;
       case "seatTakenOver":
         this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited });
-        line = `A bot plays for ${this.names(e.value.seat)}${e.value.forfeited ? " to the end (forfeited)" : ""}.`;
+        line = capital(
+          e.value.forfeited
+            ? t("notice.seat_taken_over_forfeited", { name: this.names(e.value.seat) })
+            : e.value.oneTurn
+              ? t("notice.seat_taken_over_one_turn", { name: this.names(e.value.seat) })
+              : t("notice.seat_taken_over_until_back", { name: this.names(e.value.seat) }),
+        );
         break;
       case "seatReclaimed":
         this.updateSeat(e.value.seat, { takenOver: false });
-        line = `${this.names(e.value.seat)} is back.`;
+        line = capital(t("notice.seat_reclaimed", { name: this.names(e.value.seat) }));
         break;
       case "thousand":
         if (this.model instanceof ThousandModel) line = this.model.apply(e.value, this.names, sequence);
@@ -354,7 +370,7 @@ export class TableSession implements TableLike {
         break;
       case "tableStopped":
         if (table) table.status = TableStatus.FINISHED;
-        line = `The server stopped the table: ${e.value.message}`;
+        line = capital(stoppedWords(e.value.reason, e.value.message));
         break;
       default:
         break; // an event this client does not know: counted, skipped

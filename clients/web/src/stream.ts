@@ -13,11 +13,21 @@ import type { Event, Snapshot, Turn, StreamEventsResponse } from "./gen/thousand
 import { TableStatus } from "./gen/thousand/v1/table_service_pb";
 import { backoffMs, failure, seatHeaders, sleep, type Failure } from "./api";
 import type { Route } from "./route";
+import { t } from "./i18n";
+
+/** Why the stream was lost: it ended without the game's end, the connection was dropped or lost, or the
+ * table is moving to another server (TABLE_MOVING). */
+export type LostWhy = "ended" | "dropped" | "lost" | "moving";
+
+/** Why the stream was lost, in words. */
+export function streamWhy(why: LostWhy): string {
+  return t("web.lost", { why });
+}
 
 export type StreamStatus =
   | { state: "connecting" }
   | { state: "live" }
-  | { state: "retrying"; attempt: number; inMs: number; why: string }
+  | { state: "retrying"; attempt: number; inMs: number; why: LostWhy }
   | { state: "ended" }
   | { state: "failed"; failure: Failure };
 
@@ -135,7 +145,7 @@ export class EventStream {
       this.current = controller;
       this.live = false;
       this.sink.status({ state: "connecting" });
-      let why = "the stream ended";
+      let why: LostWhy = "ended";
       let wait: number | undefined;
       const origin = this.route.origin;
       try {
@@ -177,8 +187,7 @@ export class EventStream {
           this.sink.status({ state: "failed", failure: f });
           return;
         }
-        why = f.code === Code.Canceled ? "the connection was dropped" : f.message || "the connection was lost";
-        if (f.reason === "TABLE_MOVING") why = "the table is moving to another server";
+        why = f.reason === "TABLE_MOVING" ? "moving" : f.code === Code.Canceled ? "dropped" : "lost";
       }
       if (this.stopped) return;
       this.live = false; // lost: waiting to reconnect

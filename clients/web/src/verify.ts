@@ -6,8 +6,25 @@
 // deal: its commitment "thousand.deal.v1|salt|deal_seed|order" (a seeded Blagogo round sends none).
 import { commitmentOf, cuts, dealSecret, mix, shuffled, type GameName } from "./fair";
 import { fromHex, hex, sha256Hex } from "./sha256";
+import { t } from "./i18n";
 
 /** One deal's check, as the table shows it. */
+/** What failed a check: the revealed order and the commitment, the seat's own seed, a secret that is not hex,
+ * the seeds and the order, the seat's own hand, and at the game's end the table's secret. */
+type Problem =
+  | "order"
+  | "your_seed"
+  | "secret_not_hex"
+  | "seeds_order"
+  | "your_hand"
+  | "table_secret_not_hex"
+  | "table_secret_commitment"
+  | "deal_secret";
+
+function problemWords(problem: Problem, unit = "thousand", deal = 0): string {
+  return t("web.check.problem", { problem, unit, deal });
+}
+
 export interface DealCheck {
   number: number;
   ok: boolean;
@@ -86,7 +103,7 @@ export class DealVerifier {
     const problem = r.dealSeed === undefined ? this.fairProblem(r, facts) : this.seededProblem(r, facts);
     this.salts[r.number] = r.salt;
     const check: DealCheck = problem
-      ? { number: r.number, ok: false, text: `${this.unit} ${r.number} FAILED verification: ${problem}.` }
+      ? { number: r.number, ok: false, text: t("web.check.deal_failed", { unit: this.game, number: r.number, problem: problemWords(problem) }) }
       : { number: r.number, ok: true, text: this.verified(r, facts) };
     this.checks.push(check);
     return check;
@@ -97,59 +114,56 @@ export class DealVerifier {
     if (!tableSecret) return undefined;
     const secret = fromHex(tableSecret);
     const committed = this.seat.commitment;
-    let problem: string | undefined;
-    if (secret === undefined) problem = "the table's secret is not hex";
+    let problem: Problem | undefined;
+    let wrongDeal = 0;
+    if (secret === undefined) problem = "table_secret_not_hex";
     else if (committed && commitmentOf(secret) !== committed.toLowerCase())
-      problem = "the table's secret does not match the commitment read before joining";
+      problem = "table_secret_commitment";
     else {
       const wrong = Object.entries(this.salts).find(([n, salt]) => hex(dealSecret(secret, Number(n))) !== salt.toLowerCase());
-      if (wrong) problem = `${this.unit.toLowerCase()} ${wrong[0]}'s secret did not come from the table's`;
+      if (wrong) {
+        problem = "deal_secret";
+        wrongDeal = Number(wrong[0]);
+      }
     }
     const count = Object.keys(this.salts).length;
     const check: DealCheck = problem
-      ? { number: 0, ok: false, text: `The game FAILED verification: ${problem}.` }
+      ? { number: 0, ok: false, text: t("web.check.game_failed", { problem: problemWords(problem, this.game, wrongDeal) }) }
       : {
           number: 0,
           ok: true,
-          text: `The table's secret matches ${committed ? "the commitment read before joining" : "its commitment"}: the ${count} deals checked were fixed before any seat was taken.`,
+          text: t("web.check.game_ok", { read: committed ? "yes" : "no", count, unit: this.game }),
         };
     this.checks.push(check);
     return check;
   }
 
-  private seededProblem(r: Reveal, facts: Facts): string | undefined {
+  private seededProblem(r: Reveal, facts: Facts): Problem | undefined {
     const text = `${this.format}|${r.salt}|${r.dealSeed ?? ""}|${r.order.join(" ")}`;
-    return sha256Hex(text) === facts.commitment ? undefined : "the revealed order does not match its commitment";
+    return sha256Hex(text) === facts.commitment ? undefined : "order";
   }
 
-  private fairProblem(r: Reveal, facts: Facts): string | undefined {
+  private fairProblem(r: Reveal, facts: Facts): Problem | undefined {
     if (sha256Hex(`${this.format}|${r.salt}||${r.order.join(" ")}`) !== facts.commitment)
-      return "the revealed order does not match its commitment";
+      return "order";
     const mine = this.seat.seat;
-    if (this.ours(facts) && r.clientSeeds[mine!] !== this.seat.clientSeed) return "your seed is not the one the deal was dealt from";
+    if (this.ours(facts) && r.clientSeeds[mine!] !== this.seat.clientSeed) return "your_seed";
     const secret = fromHex(r.salt);
-    if (secret === undefined) return "the deal's secret is not hex";
+    if (secret === undefined) return "secret_not_hex";
     const order = shuffled(this.deck, mix(secret, this.game, r.number, r.clientSeeds));
-    if (order.join(" ") !== r.order.join(" ")) return "its secret and the seats' seeds do not give the revealed order";
+    if (order.join(" ") !== r.order.join(" ")) return "seeds_order";
     if (facts.mine && mine !== undefined) {
       const cut = cuts(facts.dealing, facts.sizes).find(([seat]) => seat === mine);
       const dealt = cut ? r.order.slice(cut[1], cut[1] + cut[2]) : [];
-      if ([...dealt].sort().join(" ") !== [...facts.mine].sort().join(" ")) return "the hand you were dealt is not the order's";
+      if ([...dealt].sort().join(" ") !== [...facts.mine].sort().join(" ")) return "your_hand";
     }
     return undefined;
   }
 
   private verified(r: Reveal, facts: Facts): string {
-    if (r.dealSeed !== undefined) return `${this.unit} ${r.number} (seeded, for practice) matches the commitment sent before the deal.`;
+    if (r.dealSeed !== undefined) return t("web.check.seeded_ok", { unit: this.game, number: r.number });
     const seeds = r.clientSeeds.filter((s) => s !== "").length;
-    const yours = this.ours(facts);
-    const from = seeds === 0 ? "its secret (no seat sent a seed)" : `its secret with ${seeds} seat${seeds === 1 ? "'s seed" : "s' seeds"}${yours ? " (yours included)" : ""}`;
-    return `${this.unit} ${r.number} verified: committed before it was dealt, and ${from} gives the cards dealt.`;
-  }
-
-  /** What a player calls one deal of this game: 1000 Blagogo plays rounds. */
-  private get unit(): string {
-    return this.game === "blagogo" ? "Round" : "Deal";
+    return t("web.check.fair_ok", { unit: this.game, number: r.number, seeds, yours: this.ours(facts) ? "yes" : "no" });
   }
 
   /** Whether the deal was dealt while this browser held the seat, with its seed. */

@@ -3,18 +3,16 @@
 import { create } from "@bufbuild/protobuf";
 import { BlagogoCardSchema, BlagogoRank, type BlagogoCard } from "../gen/thousand/v1/blagogo_cards_pb";
 import { Suit } from "../gen/thousand/v1/cards_pb";
-import { SUIT_NAMES, suitSymbol } from "../cards";
+import { SUIT_IDS, suitSymbol } from "../cards";
+import { t } from "../i18n";
 
 export const RANKS = 13;
 const LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
+/** The ranks' ids in the catalogues (the `rank` of `web.card_name`). */
+const RANK_IDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
 
 export function rankLabel(rank: BlagogoRank): string {
   return LABELS[rank - 1] ?? "?";
-}
-
-export function rankName(rank: BlagogoRank): string {
-  return NAMES[rank - 1] ?? "unknown rank";
 }
 
 export function cardLabel(card: BlagogoCard): string {
@@ -27,9 +25,11 @@ export function faceLabel(card: BlagogoCard): string {
   return card.joker ? "★" : `${rankLabel(card.rank)}${suitSymbol(card.suit)}`;
 }
 
+/** For screen readers: "king of hearts, second deck", "joker 2". */
 export function cardName(card: BlagogoCard): string {
-  if (card.joker) return `joker ${card.copy + 1}`;
-  return `${rankName(card.rank)} of ${SUIT_NAMES[card.suit] ?? "unknown suit"}${card.copy === 1 ? ", second deck" : ""}`;
+  if (card.joker) return t("web.joker_name", { number: card.copy + 1 });
+  const name = t("web.card_name", { rank: RANK_IDS[card.rank - 1], suit: SUIT_IDS[card.suit] });
+  return card.copy === 1 ? t("web.second_deck", { card: name }) : name;
 }
 
 /** The engine's card order (by suit, then rank, then copy; jokers last): the order of BlagogoView.hand. */

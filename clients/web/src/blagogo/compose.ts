@@ -12,12 +12,13 @@ import { BlagogoMeldKind, type BlagogoMeld } from "../gen/thousand/v1/blagogo_ev
 import { Suit } from "../gen/thousand/v1/cards_pb";
 import { suitSymbol } from "../cards";
 import { RANKS, rankAfter, rankLabel } from "./cards";
+import { t } from "../i18n";
 
 export interface Reading {
   kind: "set" | "run";
   /** One meaning per joker, in the order the jokers appear in the selection. */
   jokers: BlagogoJokerMeaning[];
-  /** The meld as it would lie: "Q♠ K♠ A♠", "Q Q Q". */
+  /** The cards as they would lie: "Q♠ K♠ A♠", "Q Q Q" (readingText says it with the end, in words). */
   text: string;
   /** For an addition to a run: the end the cards go to. */
   end?: BlagogoRunEnd;
@@ -87,7 +88,13 @@ export function additionReadings(meld: BlagogoMeld, cards: BlagogoCard[]): Readi
   return ends.flatMap(([end, ranks]) => {
     const filled = fill(ranks, naturals, jokers, meld.suit);
     if (!filled) return [];
-    const text = `${end === BlagogoRunEnd.LOW ? "before" : "after"}: ${ranks.map((r) => label(r, meld.suit)).join(" ")}`;
+    const text = ranks.map((r) => label(r, meld.suit)).join(" ");
     return [{ kind: "run" as const, jokers: filled, text, end }];
   });
+}
+
+/** A reading as the player reads it: the cards, and for an addition to a run the end they go to. */
+export function readingText(r: Reading): string {
+  if (r.end === undefined) return r.text;
+  return t("web.blagogo.at_end", { end: r.end === BlagogoRunEnd.LOW ? "low" : "high", cards: r.text });
 }

@@ -13,11 +13,11 @@ import type { Ui } from "../ui/tablepage";
 import { backs, blagogoButton, blagogoFaceNode } from "../ui/cardviews";
 import { clockOf, seatOrder, standingsPanel } from "../ui/common";
 import { cardIndex, cardLabel, cardName, cardOf } from "./cards";
-import { additionReadings, meldReadings, type Reading } from "./compose";
+import { additionReadings, meldReadings, readingText, type Reading } from "./compose";
 import type { BlagogoModel } from "./model";
 import { TABLE_WORDS, actionLabel, meaningLabel } from "./words";
-import { count as counted } from "../thousand/words";
 import { roundSheet, roundSummary } from "./sheet";
+import { t } from "../i18n";
 
 function legalOf(session: TableLike): BlagogoAction[] {
   return session.legalActions().flatMap((a) => (a.game.case === "blagogo" ? [a.game.value] : []));
@@ -37,19 +37,19 @@ function seatPanel(session: TableLike, view: BlagogoView, seat: number, where: s
   const toAct = view.toAct === seat;
   return h(
     "div",
-    { class: `seat ${where}${toAct ? " to-act" : ""}`, "data-seat": seat, "aria-label": `${session.names(seat)}: ${counted(view.scores[seat] ?? 0, "point")}, ${counted(count, "card")}` },
+    { class: `seat ${where}${toAct ? " to-act" : ""}`, "data-seat": seat, "aria-label": t("web.seat_label", { name: session.names(seat), points: view.scores[seat] ?? 0, cards: count, acts: "no" }) },
     h(
       "div",
       { class: "name" },
       session.names(seat),
-      view.dealer === seat ? h("span", { class: "badge", title: "dealer" }, "D") : null,
-      view.opened[seat] ? h("span", { class: "badge", title: "has opened" }, "opened") : null,
+      view.dealer === seat ? h("span", { class: "badge", title: t("term.dealer") }, t("web.dealer_badge")) : null,
+      view.opened[seat] ? h("span", { class: "badge", title: t("web.blagogo.has_opened") }, t("web.blagogo.opened")) : null,
     ),
     h("div", { class: "score" }, String(view.scores[seat] ?? 0)),
-    where === "me" ? null : backs(count, counted(count, "card")),
-    h("div", { class: "deal-stats" }, counted(count, "card")),
+    where === "me" ? null : backs(count, t("web.cards", { n: count })),
+    h("div", { class: "deal-stats" }, t("web.cards", { n: count })),
     known.length && where !== "me"
-      ? h("div", { class: "known", "aria-label": "cards known to be in this hand" }, "Known: ", known.map((c) => blagogoFaceNode(c, "mini")))
+      ? h("div", { class: "known", "aria-label": t("web.blagogo.known_label") }, `${t("web.blagogo.known")} `, known.map((c) => blagogoFaceNode(c, "mini")))
       : null,
     toAct ? clockOf(session) : null,
   );
@@ -68,7 +68,7 @@ function bridgePanel(view: BlagogoView, ui: Ui, legal: BlagogoAction[]): HTMLEle
     return wrap(
       blagogoButton(card, {
         key: `take-${position}`,
-        label: `Take the bridge from position ${position + 1}: ${view.bridge.slice(position).map(cardLabel).join(" ")} (${counted(count, "card")})`,
+        label: t("web.blagogo.take_label", { position: position + 1, cards: view.bridge.slice(position).map(cardLabel).join(" "), n: count }),
         enabled: ui.armed,
         onClick: () => ui.blagogo(take),
         extraClass: "takeable",
@@ -77,16 +77,16 @@ function bridgePanel(view: BlagogoView, ui: Ui, legal: BlagogoAction[]): HTMLEle
   });
   return h(
     "section",
-    { class: "bridge-area", "aria-label": "The deck and the bridge" },
+    { class: "bridge-area", "aria-label": t("web.blagogo.deck_and_bridge") },
     h(
       "div",
       { class: "deck" },
-      h("span", { class: "card back", role: "img", "aria-label": `the deck: ${counted(view.deckCount, "card")}` }),
-      h("span", { class: "deck-count" }, `${view.deckCount} in the deck`),
-      draw ? button(ui, "draw", "Draw from the deck", () => ui.blagogo(draw), "primary") : null,
+      h("span", { class: "card back", role: "img", "aria-label": t("web.blagogo.deck_label", { n: view.deckCount }) }),
+      h("span", { class: "deck-count" }, t("web.blagogo.in_deck", { n: view.deckCount })),
+      draw ? button(ui, "draw", actionLabel(draw), () => ui.blagogo(draw), "primary") : null,
     ),
-    h("div", { class: "bridge-wrap" }, h("h3", {}, `Bridge (${view.bridge.length})`), arrowKeys(h("div", { class: "bridge", role: "toolbar", "aria-label": "The bridge, earliest first" }, cards))),
-    view.mustMeld ? h("p", { class: "hint" }, `${cardLabel(view.mustMeld)}, taken from the bridge, must be melded before the discard.`) : null,
+    h("div", { class: "bridge-wrap" }, h("h3", {}, t("web.blagogo.bridge_title", { n: view.bridge.length })), arrowKeys(h("div", { class: "bridge", role: "toolbar", "aria-label": t("web.blagogo.bridge_label") }, cards))),
+    view.mustMeld ? h("p", { class: "hint" }, t("web.blagogo.must_meld", { card: cardLabel(view.mustMeld) })) : null,
   );
 }
 
@@ -100,7 +100,7 @@ function additions(meld: BlagogoMeld, ui: Ui, session: TableLike, view: BlagogoV
   if (!ui.selected.length || !session.isMyTurn() || me === undefined || !view.opened[me] || view.phase !== BlagogoPhase.PLAY) return null;
   const readings = additionReadings(meld, selectedCards(ui));
   return readings.map((r, i) =>
-    button(ui, `add-${meld.id}-${i}`, readings.length > 1 ? TABLE_WORDS.addReading(r.text) : TABLE_WORDS.addHere, () =>
+    button(ui, `add-${meld.id}-${i}`, readings.length > 1 ? TABLE_WORDS.addReading(readingText(r)) : TABLE_WORDS.addHere(), () =>
       ui.blagogo(act({ case: "addToMeld", value: { meldId: meld.id, cards: selectedCards(ui), jokers: r.jokers, runEnd: r.end ?? 0 } })),
     ),
   );
@@ -112,8 +112,8 @@ function meldNode(session: TableLike, view: BlagogoView, meld: BlagogoMeld, ui: 
   const swaps = legal.filter((a) => a.action.case === "swapJoker" && a.action.value.meldId === meld.id);
   return h(
     "div",
-    { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": `meld ${meld.id + 1} of ${session.names(meld.owner)}, ${counted(meld.points, "point")}` },
-    h("div", { class: "meld-head" }, `#${meld.id + 1} ${session.names(meld.owner)} · ${meld.points} pts${meld.closed ? " · closed" : ""}`),
+    { class: `meld${meld.closed ? " closed" : ""}`, "data-meld": meld.id, "aria-label": t("web.blagogo.meld_label", { id: meld.id + 1, name: session.names(meld.owner), points: meld.points }) },
+    h("div", { class: "meld-head" }, t("web.blagogo.meld_head", { id: meld.id + 1, name: session.names(meld.owner), points: meld.points, closed: meld.closed ? "yes" : "no" })),
     h("div", { class: "cards" }, cards),
     additions(meld, ui, session, view),
     swaps.map((a, i) => button(ui, `swap-${meld.id}-${i}`, actionLabel(a), () => ui.blagogo(a))),
@@ -125,7 +125,7 @@ function readingChoice(ui: Ui, readings: Reading[]): Child {
   return h(
     "fieldset",
     { class: "readings" },
-    h("legend", {}, "What do the jokers stand for?"),
+    h("legend", {}, t("web.blagogo.jokers_question")),
     readings.map((r, i) =>
       h(
         "label",
@@ -140,28 +140,28 @@ function readingChoice(ui: Ui, readings: Reading[]): Child {
             ui.rerender();
           },
         }),
-        ` ${r.kind === "set" ? "a set" : "a run"}: ${r.text}`,
+        ` ${t("web.blagogo.reading", { kind: r.kind, text: readingText(r) })}`,
       ),
     ),
   );
 }
 
 function choices(session: TableLike, view: BlagogoView, ui: Ui, legal: BlagogoAction[]): Child {
-  if (!legal.length) return h("p", { class: "hint" }, session.seat === undefined ? "" : view.toAct === undefined ? "" : `Waiting for ${session.names(view.toAct)}…`);
+  if (!legal.length) return h("p", { class: "hint" }, session.seat === undefined ? "" : view.toAct === undefined ? "" : t("web.waiting_for", { name: session.names(view.toAct) }));
   const out: Child[] = [];
   const selected = selectedCards(ui);
-  if (view.phase === BlagogoPhase.DRAW) out.push(h("p", { class: "hint" }, "Draw from the deck, or take the bridge from a highlighted card."));
+  if (view.phase === BlagogoPhase.DRAW) out.push(h("p", { class: "hint" }, t("web.blagogo.draw_hint")));
   else {
     const readings = meldReadings(selected);
     const reading = readings.length === 1 ? readings[0] : ui.choice !== undefined ? readings[ui.choice] : undefined;
     const staged = ui.staged.map((s) => ({ cards: s.cards.map(cardOf), jokers: s.jokers }));
     if (selected.length >= 3) {
-      if (!readings.length) out.push(h("p", { class: "hint" }, "These cards make no meld."));
+      if (!readings.length) out.push(h("p", { class: "hint" }, t("web.blagogo.no_meld")));
       out.push(readingChoice(ui, readings));
       const melds = reading ? [...staged, { cards: selected, jokers: reading.jokers }] : staged;
       out.push(
-        button(ui, "lay", staged.length ? `Lay these ${melds.length} melds` : "Lay the selection as a meld", () => ui.blagogo(act({ case: "layMelds", value: { melds } })), "primary", !reading),
-        button(ui, "stage", "Put aside for a combined opening", () => {
+        button(ui, "lay", staged.length ? t("web.blagogo.lay_these", { n: melds.length }) : t("web.blagogo.lay_selection"), () => ui.blagogo(act({ case: "layMelds", value: { melds } })), "primary", !reading),
+        button(ui, "stage", t("web.blagogo.put_aside"), () => {
           if (!reading) return;
           ui.staged = [...ui.staged, { cards: [...ui.selected], jokers: reading.jokers }];
           ui.selected = [];
@@ -169,31 +169,31 @@ function choices(session: TableLike, view: BlagogoView, ui: Ui, legal: BlagogoAc
           ui.rerender();
         }, "", !reading),
       );
-    } else if (staged.length) out.push(button(ui, "lay", `Lay the ${staged.length} melds put aside`, () => ui.blagogo(act({ case: "layMelds", value: { melds: staged } })), "primary"));
+    } else if (staged.length) out.push(button(ui, "lay", t("web.blagogo.lay_put_aside", { n: staged.length }), () => ui.blagogo(act({ case: "layMelds", value: { melds: staged } })), "primary"));
     if (ui.staged.length)
       out.push(
-        h("div", { class: "staged" }, "Put aside: ", ui.staged.map((s) => s.cards.map((c) => cardLabel(cardOf(c))).join(" ")).join(" | ")),
-        button(ui, "unstage", "Take them back", () => {
+        h("div", { class: "staged" }, `${t("web.blagogo.put_aside_list")} `, ui.staged.map((s) => s.cards.map((c) => cardLabel(cardOf(c))).join(" ")).join(" | ")),
+        button(ui, "unstage", t("web.blagogo.take_back"), () => {
           ui.staged = [];
           ui.rerender();
         }),
       );
     const discard = selected.length === 1 ? legal.find((a) => a.action.case === "discard" && a.action.value.card && cardIndex(a.action.value.card) === ui.selected[0]) : undefined;
     if (discard) out.push(button(ui, "discard", actionLabel(discard), () => ui.blagogo(discard), "primary"));
-    else if (!selected.length) out.push(h("p", { class: "hint" }, "Select cards to meld or add to a meld; select one card to discard it and end your turn."));
+    else if (!selected.length) out.push(h("p", { class: "hint" }, t("web.blagogo.select_hint")));
     const proposals = legal.filter((a) => a.action.case === "layMelds");
     if (proposals.length)
-      out.push(h("div", { class: "proposals" }, h("span", {}, "Melds you could lay: "), proposals.slice(0, 6).map((a, i) => button(ui, `propose-${i}`, actionLabel(a), () => ui.blagogo(a)))));
+      out.push(h("div", { class: "proposals" }, h("span", {}, `${t("web.blagogo.proposals")} `), proposals.slice(0, 6).map((a, i) => button(ui, `propose-${i}`, actionLabel(a), () => ui.blagogo(a)))));
   }
-  return h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, out);
+  return h("div", { class: "actions", role: "group", "aria-label": t("web.your_choices") }, out);
 }
 
 /** Why the hand's cards cannot be chosen now, in words. */
 function whyNot(session: TableLike, view: BlagogoView): string {
-  if (session.seat === undefined) return TABLE_WORDS.spectator;
+  if (session.seat === undefined) return TABLE_WORDS.spectator();
   if (view.toAct !== undefined && view.toAct !== session.seat) return TABLE_WORDS.notYourTurn(session.names(view.toAct));
-  if (view.phase === BlagogoPhase.DRAW) return TABLE_WORDS.drawFirst;
-  return TABLE_WORDS.roundOver;
+  if (view.phase === BlagogoPhase.DRAW) return TABLE_WORDS.drawFirst();
+  return TABLE_WORDS.roundOver();
 }
 
 export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): Child {
@@ -208,7 +208,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
     const selected = ui.selected.includes(index);
     return blagogoButton(card, {
       key: `hand-${index}`,
-      label: `${selected ? "Deselect" : "Select"} ${cardName(card)}`,
+      label: t("web.blagogo.select_card", { selected: selected ? "yes" : "no", card: cardName(card) }),
       enabled: canSelect,
       selected,
       onClick: () => ui.toggle(index),
@@ -224,7 +224,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
   return h(
     "main",
     { class: `board blagogo players-${n}` },
-    h("h2", { class: "sr" }, TABLE_WORDS.board), // the headings go h1, h2, h3 (the bridge, the melds)
+    h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, order.slice(1).map((seat) => seatPanel(session, view, seat, "other"))),
     h(
       "div",
@@ -233,16 +233,16 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       bridgePanel(view, ui, legal),
       h(
         "section",
-        { class: "melds", "aria-label": "Melds on the table", tabindex: 0 },
+        { class: "melds", "aria-label": t("web.blagogo.melds_label"), tabindex: 0 },
         h("h3", {}, TABLE_WORDS.meldsTitle(view.melds.length)),
         byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, view, m, ui, legal)))),
       ),
     ),
     h(
       "section",
-      { class: "mine", "aria-label": "Your hand and choices" },
+      { class: "mine", "aria-label": t("web.your_hand_and_choices") },
       seatPanel(session, view, order[0]!, "me"),
-      session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, hand)),
+      session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": t("web.your_hand") }, hand)),
       gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : choices(session, view, ui, legal),
     ),
     h("aside", { class: "side" }, roundSheet(session, model, view)),

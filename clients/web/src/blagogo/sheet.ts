@@ -4,17 +4,18 @@ import { h, type Child } from "../dom";
 import type { TableLike } from "../session";
 import { signed } from "../thousand/words";
 import type { BlagogoModel } from "./model";
+import { t } from "../i18n";
 
 export function roundSheet(session: TableLike, model: BlagogoModel, view: BlagogoView): HTMLElement {
   const seats = view.scores.map((_, i) => i);
   return h(
     "details",
     { class: "sheet", open: true },
-    h("summary", {}, `Score sheet (to ${view.rules?.target ?? 1000})`),
+    h("summary", {}, t("web.blagogo.sheet_title", { target: view.rules?.target ?? 1000 })),
     h(
       "table",
-      { "aria-label": "Score sheet, round by round" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+      { "aria-label": t("web.blagogo.sheet_label") },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.blagogo.round_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
       h(
         "tbody",
         {},
@@ -34,7 +35,7 @@ export function roundSheet(session: TableLike, model: BlagogoModel, view: Blagog
           ),
         ),
       ),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), seats.map((s) => h("td", {}, h("strong", {}, String(view.scores[s] ?? 0)))))),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), seats.map((s) => h("td", {}, h("strong", {}, String(view.scores[s] ?? 0)))))),
     ),
   );
 }
@@ -44,9 +45,9 @@ export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: (
   if (!row) return null;
   const headline =
     row.winner === undefined
-      ? "The round ended with no winner."
-      : `${session.names(row.winner)} went out${row.kantrame ? " with kantrame (penalties doubled)" : ""}.`;
-  const close = h("button", { class: "primary", "data-key": "next-round", "data-testid": "next-round", onclick: dismiss }, "Next round");
+      ? t("web.blagogo.no_winner")
+      : t("web.blagogo.went_out", { name: session.names(row.winner), kantrame: row.kantrame ? "yes" : "no" });
+  const close = h("button", { class: "primary", "data-key": "next-round", "data-testid": "next-round", onclick: dismiss }, t("web.blagogo.next_round"));
   queueMicrotask(() => close.isConnected && close.focus());
   return h(
     "div",
@@ -54,12 +55,12 @@ export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: (
     h(
       "section",
       { class: "dialog summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "round-title", "data-testid": "round-summary" },
-      h("h2", { id: "round-title" }, `Round ${row.number}`),
+      h("h2", { id: "round-title" }, t("web.blagogo.round", { number: row.number })),
       h("p", { class: "headline" }, headline),
       h(
         "table",
         {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Melds"), h("th", {}, "Hand"), h("th", {}, "Change"), h("th", {}, "Score"))),
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("web.blagogo.melds_column")), h("th", {}, t("web.blagogo.hand_column")), h("th", {}, t("web.change")), h("th", {}, t("web.score")))),
         h(
           "tbody",
           {},

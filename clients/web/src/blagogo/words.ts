@@ -1,25 +1,26 @@
-// Words for a 1000 Blagogo table: actions, melds and events for the table's log.
+// Words for a 1000 Blagogo table: actions, melds and events for the table's log, from the shared catalogues
+// (clients/i18n): `action.blagogo.*` and `event.blagogo.*` as the terminal client says them, and the page's own
+// `web.blagogo.*`.
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { BlagogoRunEnd } from "../gen/thousand/v1/blagogo_actions_pb";
 import { BlagogoExhaustion, BlagogoMeldKind, type BlagogoEvent, type BlagogoMeld } from "../gen/thousand/v1/blagogo_events_pb";
 import { suitSymbol } from "../cards";
+import { capital, t, type Key } from "../i18n";
 import { cardLabel, rankLabel } from "./cards";
-import { count, type Names } from "../thousand/words";
+import type { Names } from "../thousand/words";
 
 /** The words of the 1000 Blagogo table's screen (the log's are in eventLine, the actions' in actionLabel). */
 export const TABLE_WORDS = {
-  addHere: "Add the selection here",
-  addReading: (text: string) => `Add ${text}`,
-  cannotSelect: (card: string, why: string) => `${card} cannot be chosen now: ${why}.`,
-  notYourTurn: (name: string) => `it is ${name}'s turn`,
-  drawFirst: "draw first, from the deck or the bridge",
-  roundOver: "the round is over",
-  spectator: "you are watching: spectators do not play",
-  meldsTitle: (n: number) => `Melds (${n})`,
-  board: "The table",
-  round: (n: number) => `Round ${n}`,
-  toPlay: (name: string) => ` · ${name} to play`,
-  notOpened: "You have not opened yet: lay melds worth the opening minimum before adding to anyone's.",
+  addHere: () => t("web.blagogo.add_here"),
+  addReading: (text: string) => t("web.blagogo.add_reading", { text }),
+  cannotSelect: (card: string, why: string) => t("web.blagogo.cannot_select", { card, why }),
+  notYourTurn: (name: string) => t("web.not_your_turn", { name }),
+  drawFirst: () => t("web.blagogo.draw_first"),
+  roundOver: () => t("web.blagogo.round_over"),
+  spectator: () => t("web.spectator_cannot_play"),
+  meldsTitle: (n: number) => t("web.blagogo.melds_title", { n }),
+  round: (n: number) => t("web.blagogo.round", { number: n }),
+  toPlay: (name: string) => ` · ${t("web.blagogo.to_play", { name })}`,
 } as const;
 
 export function meaningLabel(m: BlagogoJokerMeaning): string {
@@ -27,30 +28,29 @@ export function meaningLabel(m: BlagogoJokerMeaning): string {
 }
 
 export function meldLabel(meld: BlagogoMeld): string {
-  const kind = meld.kind === BlagogoMeldKind.RUN ? "run" : "set";
-  return `${kind} ${meld.cards.map(cardLabel).join(" ")}`;
+  return t("web.blagogo.meld", { kind: meld.kind === BlagogoMeldKind.RUN ? "run" : "set", cards: meld.cards.map(cardLabel).join(" ") });
 }
+
+const END: Record<number, string> = { [BlagogoRunEnd.LOW]: "low", [BlagogoRunEnd.HIGH]: "high" };
 
 export function actionLabel(action: BlagogoAction): string {
   const a = action.action;
+  const cards = (list: Parameters<typeof cardLabel>[0][]): string => list.map(cardLabel).join(" ");
   switch (a.case) {
     case "drawFromDeck":
-      return "Draw from the deck";
+      return capital(t("action.blagogo.draw"));
     case "takeFromBridge":
-      return `Take the bridge from position ${a.value.position + 1}`;
+      return capital(t("action.blagogo.take_bridge", { position: a.value.position + 1 }));
     case "layMelds":
-      return `Lay ${a.value.melds.map((m) => m.cards.map(cardLabel).join(" ")).join(" and ")}`;
-    case "addToMeld": {
-      const end =
-        a.value.runEnd === BlagogoRunEnd.LOW ? " at the low end" : a.value.runEnd === BlagogoRunEnd.HIGH ? " at the high end" : "";
-      return `Add ${a.value.cards.map(cardLabel).join(" ")} to meld ${a.value.meldId + 1}${end}`;
-    }
+      return capital(t("action.blagogo.lay", { melds: a.value.melds.map((m) => cards(m.cards)).join(" + ") }));
+    case "addToMeld":
+      return capital(t("action.blagogo.add", { cards: cards(a.value.cards), id: a.value.meldId + 1, end: END[a.value.runEnd] }));
     case "swapJoker":
-      return `Put ${a.value.card ? cardLabel(a.value.card) : "?"} in place of the joker of meld ${a.value.meldId + 1}`;
+      return capital(t("action.blagogo.swap", { card: a.value.card ? cardLabel(a.value.card) : "?", id: a.value.meldId + 1 }));
     case "discard":
-      return `Discard ${a.value.card ? cardLabel(a.value.card) : "?"}`;
+      return capital(t("action.blagogo.discard", { card: a.value.card ? cardLabel(a.value.card) : "?" }));
     default:
-      return "Unknown action";
+      return t("web.unknown_action");
   }
 }
 
@@ -58,45 +58,63 @@ export function actionLabel(action: BlagogoAction): string {
 export function exhaustionLine(reason: BlagogoExhaustion, turnovers: number): string {
   switch (reason) {
     case BlagogoExhaustion.NO_ONE_CAN_GO_OUT:
-      return "The round ended: no one could go out. No winner.";
+      return capital(t("event.blagogo.no_one_can_go_out"));
     case BlagogoExhaustion.TURNOVER_LIMIT:
-      return `The deck ran out after ${turnovers} turnover(s), the table's limit: the round ends with no winner.`;
+      return capital(t("event.blagogo.turnover_limit", { turnovers }));
     default:
-      return "Nothing left to draw: the round ends with no winner.";
+      return capital(t("event.blagogo.deck_exhausted", { turnovers }));
   }
 }
 
 export function eventLine(event: BlagogoEvent, names: Names): string | undefined {
   const e = event.event;
+  const line = (key: Key, values?: Parameters<typeof t>[1]): string => capital(t(key, values));
+  const melds = (list: BlagogoMeld[]): string => list.map(meldLabel).join(", ");
   switch (e.case) {
     case "roundStarted":
-      return `Round ${e.value.number}: ${names(e.value.dealer)} deals, ${names(e.value.first)} plays first.`;
+      return line("event.blagogo.round_started", { number: e.value.number, dealer: names(e.value.dealer), first: names(e.value.first) });
     case "bridgeStarted":
-      return e.value.card ? `The bridge starts with ${cardLabel(e.value.card)}; ${count(e.value.deckCount, "card")} in the deck.` : undefined;
+      return e.value.card ? line("event.blagogo.bridge_started", { card: cardLabel(e.value.card), deck: e.value.deckCount }) : undefined;
     case "bridgeTurnedOver":
-      return `The deck ran out: the bridge is turned over (${count(e.value.count, "card")}).`;
+      return line("event.blagogo.bridge_turned_over", { count: e.value.count });
     case "deckExhausted":
       return exhaustionLine(e.value.reason, e.value.turnovers);
     case "cardDrawn":
-      return `${names(e.value.seat)} draws${e.value.card ? ` ${cardLabel(e.value.card)}` : " a card"}.`;
+      return line("event.blagogo.card_drawn", { name: names(e.value.seat), card: e.value.card ? cardLabel(e.value.card) : undefined });
     case "bridgeTaken":
-      return `${names(e.value.seat)} takes ${e.value.cards.map(cardLabel).join(" ")} from the bridge (position ${e.value.position + 1}).`;
+      return line("event.blagogo.bridge_taken", { name: names(e.value.seat), position: e.value.position + 1, cards: e.value.cards.map(cardLabel).join(" ") });
     case "meldsLaid":
-      return `${names(e.value.seat)} ${e.value.opening ? "opens with" : "lays"} ${e.value.melds.map(meldLabel).join(", ")} (${count(e.value.points, "point")}).`;
+      return `${line(e.value.opening ? "event.blagogo.opened" : "event.blagogo.melds_laid", { name: names(e.value.seat), points: e.value.points })} ${melds(e.value.melds)}`;
     case "meldExtended":
-      return `${names(e.value.seat)} adds ${e.value.cards.map(cardLabel).join(" ")} to meld ${(e.value.meld?.id ?? 0) + 1}.`;
+      return `${line("event.blagogo.meld_extended", {
+        name: names(e.value.seat),
+        cards: e.value.cards.map(cardLabel).join(" "),
+        id: (e.value.meld?.id ?? 0) + 1,
+        end: undefined,
+      })} ${e.value.meld ? meldLabel(e.value.meld) : ""}`.trim();
     case "jokerSwapped":
-      return `${names(e.value.seat)} puts ${e.value.card ? cardLabel(e.value.card) : "?"} in place of ${e.value.joker ? cardLabel(e.value.joker) : "a joker"}.`;
+      return `${line("event.blagogo.joker_swapped", {
+        name: names(e.value.seat),
+        card: e.value.card ? cardLabel(e.value.card) : "?",
+        id: (e.value.meld?.id ?? 0) + 1,
+        joker: e.value.joker ? cardLabel(e.value.joker) : "★",
+      })} ${e.value.meld ? meldLabel(e.value.meld) : ""}`.trim();
     case "meldClosed":
-      return `Meld ${e.value.meldId + 1} of ${names(e.value.owner)} is complete and closed.`;
+      return line("event.blagogo.meld_closed", { id: e.value.meldId + 1, name: names(e.value.owner) });
     case "discarded":
-      return `${names(e.value.seat)} discards ${e.value.card ? cardLabel(e.value.card) : "?"}.`;
+      return line("event.blagogo.discarded", { name: names(e.value.seat), card: e.value.card ? cardLabel(e.value.card) : "?" });
     case "wentOut":
-      return `${names(e.value.seat)} goes out${e.value.kantrame ? " — kantrame!" : ""}.`;
+      return line("event.blagogo.went_out", { name: names(e.value.seat), kantrame: e.value.kantrame ? "yes" : "no" });
     case "roundScored":
-      return `Round ${e.value.number} scored: ${e.value.totals.map((t, s) => `${names(s)} ${t}`).join(", ")}.`;
+      return `${line("event.blagogo.round_scored", {
+        number: e.value.number,
+        winner: e.value.winner === undefined ? undefined : names(e.value.winner),
+        kantrame: e.value.kantrame ? "yes" : "no",
+      })} ${e.value.totals
+        .map((total, s) => t("blagogo.score", { name: names(s), score: total }))
+        .join(", ")}`;
     case "gameOver":
-      return `Game over: ${names(e.value.winner)} wins.`;
+      return line("event.blagogo.game_over", { winner: names(e.value.winner) });
     default:
       return undefined;
   }

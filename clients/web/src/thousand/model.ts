@@ -131,7 +131,8 @@ export class ThousandModel {
     }
     if (e.case === "trickTaken") this.taken = { plays: [...(this.tracker.view?.trick ?? [])], winner: e.value.seat, points: e.value.points, number: e.value.number, at: performance.now() };
     if (e.case === "cardPlayed") this.played = { seat: e.value.seat, at: performance.now() };
-    let line = eventLine(event, names);
+    // A card played on an empty trick leads it (the view is still the one before the event).
+    let line = eventLine(event, names, (this.tracker.view?.trick.length ?? 0) === 0);
     if (e.case === "gameOver") {
       this.ending = this.verifier.gameOver(e.value.tableSecret);
       if (this.ending) line = `${line ?? ""} ${this.ending.text}`.trim();

@@ -12,7 +12,8 @@ import { backs, cardBack, cardFace } from "../ui/cardviews";
 import { clockOf, seatOrder, standingsPanel } from "../ui/common";
 import { controls } from "./controls";
 import type { ThousandModel } from "./model";
-import { KIND_WORDS, PHASE_WORDS, TABLE_WORDS, count as counted } from "./words";
+import { TABLE_WORDS, kindWords, phaseWords } from "./words";
+import { capital, t } from "../i18n";
 
 import { sheetTable, summaryDialog } from "./sheet";
 
@@ -21,13 +22,13 @@ function seatPanel(session: TableLike, view: ThousandView, seat: number, where: 
   const inDeal = view.active.includes(seat);
   const spoken = view.auction.filter((a) => a.seat === seat);
   const last = spoken[spoken.length - 1];
-  const bidText = last === undefined ? "" : last.bid === undefined ? "passed" : `bid ${last.bid}`;
+  const bidText = last === undefined ? "" : last.bid === undefined ? t("web.thousand.passed") : t("web.thousand.bid", { value: last.bid });
   const badges: Child[] = [];
-  if (view.dealer === seat) badges.push(h("span", { class: "badge", title: "dealer" }, "D"));
-  if (view.declarer === seat) badges.push(h("span", { class: "badge decl", title: "declarer" }, `★ ${view.contract ?? view.bid ?? ""}`));
-  if (view.sitter === seat) badges.push(h("span", { class: "badge" }, "sits out"));
-  if (score?.onBarrel) badges.push(h("span", { class: "badge barrel", title: "on the barrel" }, `barrel ${Math.min(score.barrelDeals + 1, 3)}/3`));
-  if (score?.bolts) badges.push(h("span", { class: "badge", title: "bolts" }, "•".repeat(score.bolts)));
+  if (view.dealer === seat) badges.push(h("span", { class: "badge", title: t("term.dealer") }, t("web.dealer_badge")));
+  if (view.declarer === seat) badges.push(h("span", { class: "badge decl", title: t("term.declarer") }, `★ ${view.contract ?? view.bid ?? ""}`));
+  if (view.sitter === seat) badges.push(h("span", { class: "badge" }, t("web.thousand.sits_out")));
+  if (score?.onBarrel) badges.push(h("span", { class: "badge barrel", title: t("term.mark_barrel_on") }, t("web.thousand.barrel_deal", { n: Math.min(score.barrelDeals + 1, 3) })));
+  if (score?.bolts) badges.push(h("span", { class: "badge", title: t("web.thousand.bolts", { n: score.bolts }) }, "•".repeat(score.bolts)));
   const toAct = view.toAct === seat;
   const seatInfo = session.table?.seats[seat];
   const count = view.cardCounts[seat] ?? 0;
@@ -36,11 +37,11 @@ function seatPanel(session: TableLike, view: ThousandView, seat: number, where: 
     {
       class: `seat ${where}${toAct ? " to-act" : ""}${inDeal ? "" : " out"}`,
       "data-seat": seat,
-      "aria-label": `${session.names(seat)}: ${counted(score?.score ?? 0, "point")}, ${counted(count, "card")}${toAct ? ", to act" : ""}`,
+      "aria-label": t("web.seat_label", { name: session.names(seat), points: score?.score ?? 0, cards: count, acts: toAct ? "yes" : "no" }),
     },
-    h("div", { class: "name" }, session.names(seat), seatInfo?.takenOver ? " (bot plays)" : "", ...badges),
+    h("div", { class: "name" }, session.names(seat), seatInfo?.takenOver ? ` ${t("web.bot_plays")}` : "", ...badges),
     h("div", { class: "score" }, `${score?.score ?? 0}`),
-    where === "me" ? null : backs(count, counted(count, "card")),
+    where === "me" ? null : backs(count, t("web.cards", { n: count })),
     h(
       "div",
       { class: "deal-stats" },
@@ -68,52 +69,52 @@ function dealPoints(view: ThousandView, seat: number): Child {
 }
 
 function infoBar(session: TableLike, view: ThousandView): HTMLElement {
-  const kind = KIND_WORDS[view.kind];
+  const kind = kindWords(view.kind);
   const parts: Child[] = [
-    h("span", {}, `Deal ${view.dealNumber}${kind ? ` · ${kind}` : ""} · ${PHASE_WORDS[view.phase] ?? ""}`),
+    h("span", {}, [t("web.thousand.deal", { number: view.dealNumber }), kind, phaseWords(view.phase)].filter(Boolean).join(" · ")),
   ];
   if (view.declarer !== undefined) {
-    const what = view.contract !== undefined ? `plays ${view.contract}` : view.bid !== undefined ? `won at ${view.bid}` : "declares";
-    parts.push(h("span", { class: "contract" }, `${session.names(view.declarer)} ${what}${view.doubled ? " (doubled)" : ""}`));
-  } else if (view.highBid !== undefined) parts.push(h("span", {}, `High bid ${view.highBid} by ${session.names(view.highBidder)}`));
+    const what = view.contract !== undefined ? "plays" : view.bid !== undefined ? "won" : "declares";
+    const value = view.contract ?? view.bid ?? 0;
+    parts.push(h("span", { class: "contract" }, t("web.thousand.declarer", { name: session.names(view.declarer), what, value, doubled: view.doubled ? "yes" : "no" })));
+  } else if (view.highBid !== undefined) parts.push(h("span", {}, t("web.thousand.high_bid", { value: view.highBid, name: session.names(view.highBidder) })));
   parts.push(
     h(
       "span",
       { class: `trump${view.trump === 1 || view.trump === 2 || view.trump === undefined ? "" : " red"}` },
-      view.trump === undefined ? "No trump" : `Trump ${suitSymbol(view.trump)}`,
+      view.trump === undefined ? t("web.thousand.no_trump") : t("web.thousand.trump", { suit: suitSymbol(view.trump) }),
     ),
   );
   if (view.marriages.length)
-    parts.push(h("span", {}, "Marriages: " + view.marriages.map((m) => `${session.names(m.seat)} ${suitSymbol(m.suit)}`).join(", ")));
+    parts.push(h("span", {}, t("web.thousand.marriages", { list: view.marriages.map((m) => `${session.names(m.seat)} ${suitSymbol(m.suit)}`).join(", ") })));
   return h("div", { class: "info", role: "status" }, parts);
 }
 
 function auctionPanel(session: TableLike, view: ThousandView): HTMLElement {
   return h(
     "div",
-    { class: "auction", "aria-label": "The auction" },
-    h("h3", {}, "Auction"),
+    { class: "auction", "aria-label": t("term.auction") },
+    h("h3", {}, capital(t("term.auction"))),
     view.auction.length === 0
-      ? h("p", {}, view.phase === DealPhase.DARK ? "The opener decides on dark." : "No bids yet.")
+      ? h("p", {}, view.phase === DealPhase.DARK ? t("web.thousand.dark_decision") : t("web.thousand.no_bids"))
       : h(
           "ol",
           { class: "bids" },
-          view.auction.map((a) => h("li", { class: a.bid === undefined ? "pass" : "bid" }, `${session.names(a.seat)}: ${a.bid ?? "pass"}`)),
+          view.auction.map((a) => h("li", { class: a.bid === undefined ? "pass" : "bid" }, `${session.names(a.seat)}: ${a.bid ?? t("term.pass")}`)),
         ),
   );
 }
 
 function talonPanel(view: ThousandView): Child {
   if (view.talon.length) {
-    const shown = view.phase === DealPhase.OVER ? "the talon" : "talon";
-    return h("div", { class: "talon", "aria-label": "The talon" }, h("h3", {}, `Talon`), h("div", { class: "cards" }, view.talon.map((c) => cardFace(c))), h("span", { class: "sr" }, shown));
+    return h("div", { class: "talon", "aria-label": capital(t("term.talon")) }, h("h3", {}, capital(t("term.talon"))), h("div", { class: "cards" }, view.talon.map((c) => cardFace(c))));
   }
   if ([DealPhase.DARK, DealPhase.AUCTION, DealPhase.TALON_CHOICE].includes(view.phase))
     return h(
       "div",
-      { class: "talon", "aria-label": "The talon, face down" },
-      h("h3", {}, view.talonCounts.length > 1 ? "Talons" : "Talon"),
-      view.talonCounts.map((n, i) => h("div", { class: "cards", "aria-label": `talon ${i + 1}: ${counted(n, "card")}` }, Array.from({ length: n }, () => cardBack())) ),
+      { class: "talon", "aria-label": t("web.thousand.talon_face_down") },
+      h("h3", {}, t("web.thousand.talons", { n: view.talonCounts.length })),
+      view.talonCounts.map((n, i) => h("div", { class: "cards", "aria-label": t("web.thousand.talon_cards", { index: i + 1, n }) }, Array.from({ length: n }, () => cardBack())) ),
     );
   return null;
 }
@@ -123,7 +124,7 @@ function exchangePanel(session: TableLike, view: ThousandView): Child {
   return h(
     "div",
     { class: "exchange" },
-    h("h3", {}, "Exchange"),
+    h("h3", {}, capital(t("term.phase_exchange"))),
     h(
       "ul",
       {},
@@ -131,8 +132,8 @@ function exchangePanel(session: TableLike, view: ThousandView): Child {
         h(
           "li",
           {},
-          `${session.names(x.giver)} → ${x.toSeat === undefined ? "the other talon" : session.names(x.toSeat)}: `,
-          x.card ? cardFace(x.card, "mini") : "a card face down",
+          `${session.names(x.giver)} → ${x.toSeat === undefined ? t("web.thousand.other_talon") : session.names(x.toSeat)}: `,
+          x.card ? cardFace(x.card, "mini") : t("web.card_face_down"),
         ),
       ),
     ),
@@ -168,7 +169,7 @@ function trickPanel(session: TableLike, model: ThousandModel, view: ThousandView
   const landing = model.played && now - model.played.at < LAND_MS ? model.played : undefined;
   if (landing) setTimeout(ui.rerender, LAND_MS);
   const cards = plays.map((t, i) => {
-    const marks = [i === 0 ? TABLE_WORDS.leader : "", t.seat === winner && plays.length > 1 ? TABLE_WORDS.winning : ""].filter(Boolean);
+    const marks = [i === 0 ? TABLE_WORDS.leader() : "", t.seat === winner && plays.length > 1 ? TABLE_WORDS.winning() : ""].filter(Boolean);
     const lands = !holding && landing?.seat === t.seat && i === plays.length - 1;
     return h(
       "div",
@@ -186,7 +187,7 @@ function trickPanel(session: TableLike, model: ThousandModel, view: ThousandView
     "div",
     {
       class: `trick${holding ? ` taking to-${where(taken.winner)}` : ""}`,
-      "aria-label": "The trick",
+      "aria-label": capital(t("term.trick")),
       "data-testid": "trick",
       "data-active": view.active.length || order.length,
       "data-taken": holding ? `${view.dealNumber}-${taken.number}` : undefined,
@@ -206,15 +207,15 @@ function tricksPanel(session: TableLike, model: ThousandModel, view: ThousandVie
   return h(
     "details",
     { class: "tricks", open: true },
-    h("summary", {}, `Tricks this deal (${view.tricks.length})`),
+    h("summary", {}, t("web.thousand.tricks_this_deal", { n: view.tricks.length })),
     last.length
-      ? h("div", { class: "last-trick", "aria-label": "The last trick" }, h("span", {}, "Last trick: "), last.map((t) => (t.card ? cardFace(t.card, "mini") : null)))
+      ? h("div", { class: "last-trick", "aria-label": t("web.thousand.last_trick") }, h("span", {}, `${t("web.thousand.last_trick")}: `), last.map((p) => (p.card ? cardFace(p.card, "mini") : null)))
       : null,
     h(
       "ol",
       {},
-      view.tricks.map((t) =>
-        h("li", {}, `${session.names(t.winner)} (${t.points}): `, t.plays.map((p) => (p.card ? cardLabel(p.card) : "")).join(" ")),
+      view.tricks.map((trick) =>
+        h("li", {}, `${session.names(trick.winner)} (${trick.points}): `, trick.plays.map((p) => (p.card ? cardLabel(p.card) : "")).join(" ")),
       ),
     ),
   );
@@ -238,7 +239,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   const exchange = exchangePanel(session, view);
   const folded =
     playing && (talon || exchange)
-      ? h("details", { class: "talon-exchange" }, h("summary", {}, TABLE_WORDS.talonAndExchange), talon, exchange)
+      ? h("details", { class: "talon-exchange" }, h("summary", {}, TABLE_WORDS.talonAndExchange()), talon, exchange)
       : [talon, exchange];
   const middle = h(
     "div",
@@ -254,14 +255,14 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   return h(
     "main",
     { class: `board thousand players-${n}` },
-    h("h2", { class: "sr" }, TABLE_WORDS.board), // the headings go h1, h2, h3 (the auction, the talon)
+    h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, others),
     middle,
     h(
       "section",
-      { class: "mine", "aria-label": session.seat === undefined ? "Seat at the bottom" : "Your hand and choices" },
+      { class: "mine", "aria-label": session.seat === undefined ? t("web.seat_at_bottom") : t("web.your_hand_and_choices") },
       seatPanel(session, view, me, "me"),
-      session.seat === undefined ? backs(view.cardCounts[me] ?? 0, "cards") : hand,
+      session.seat === undefined ? backs(view.cardCounts[me] ?? 0, t("web.cards", { n: view.cardCounts[me] ?? 0 })) : hand,
       gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : actions,
     ),
     h(

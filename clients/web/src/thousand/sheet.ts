@@ -4,7 +4,8 @@ import { Mark, Outcome } from "../gen/thousand/v1/thousand_events_pb";
 import { h, type Child } from "../dom";
 import type { TableLike } from "../session";
 import type { SheetRow, ThousandModel } from "./model";
-import { KIND_WORDS, MARK_SIGNS, MARK_WORDS, OUTCOME_WORDS, REDEAL_WORDS, markLegend, signed } from "./words";
+import { MARK_SIGNS, kindWords, markLegend, markWords, outcomeWords, redealWords, signed } from "./words";
+import { t } from "../i18n";
 
 export function marksOf(row: SheetRow, seat: number): { sign: string; words: string }[] {
   const own = row.marks.filter((m) => m.seat === seat);
@@ -12,7 +13,7 @@ export function marksOf(row: SheetRow, seat: number): { sign: string; words: str
   const third = own.some((m) => m.mark === Mark.BOLT_PENALTY);
   return own
     .filter((m) => !(third && m.mark === Mark.BOLT))
-    .map((m) => ({ sign: MARK_SIGNS[m.mark] ?? "?", words: MARK_WORDS[m.mark] ?? "mark" }));
+    .map((m) => ({ sign: MARK_SIGNS[m.mark] ?? "?", words: markWords(m.mark) || "?" }));
 }
 
 export function sheetTable(session: TableLike, model: ThousandModel, view: ThousandView): HTMLElement {
@@ -23,17 +24,17 @@ export function sheetTable(session: TableLike, model: ThousandModel, view: Thous
         "tr",
         { class: "redeal" },
         h("th", { scope: "row" }, String(row.number)),
-        h("td", { colspan: seats.length }, `Redeal: ${session.names(row.redeal.seat)}, ${REDEAL_WORDS[row.redeal.reason] ?? ""}`),
+        h("td", { colspan: seats.length }, t("web.thousand.redeal_row", { name: session.names(row.redeal.seat), reason: redealWords(row.redeal.reason) })),
       );
     return h(
       "tr",
       {},
-      h("th", { scope: "row", title: KIND_WORDS[row.kind] ?? "" }, `${row.number}${row.check ? (row.check.ok ? " ✓" : " ✗") : ""}`),
+      h("th", { scope: "row", title: kindWords(row.kind) }, `${row.number}${row.check ? (row.check.ok ? " ✓" : " ✗") : ""}`),
       seats.map((seat) => {
         const declarer = row.declarer === seat;
         const marks = marksOf(row, seat);
         const title = [
-          declarer ? `played ${row.contract}: ${OUTCOME_WORDS[row.outcome ?? 0] ?? ""}` : `took ${row.dealPoints[seat] ?? 0}`,
+          declarer ? t("web.thousand.played_contract", { contract: row.contract ?? 0, outcome: outcomeWords(row.outcome ?? 0) }) : t("web.thousand.took", { points: row.dealPoints[seat] ?? 0 }),
           ...marks.map((m) => m.words),
         ].join("; ");
         return h(
@@ -48,19 +49,19 @@ export function sheetTable(session: TableLike, model: ThousandModel, view: Thous
   });
   const status = seats.map((seat) => {
     const s = view.scores[seat];
-    const bits = [s?.bolts ? `bolts ${s.bolts}` : "", s?.onBarrel ? `barrel ${Math.min((s.barrelDeals ?? 0) + 1, 3)}/3` : "", s?.falls ? `falls ${s.falls}` : ""].filter(Boolean);
+    const bits = [s?.bolts ? t("web.thousand.bolts", { n: s.bolts }) : "", s?.onBarrel ? t("web.thousand.barrel_deal", { n: Math.min((s.barrelDeals ?? 0) + 1, 3) }) : "", s?.falls ? t("web.thousand.falls", { n: s.falls }) : ""].filter(Boolean);
     return h("td", {}, h("strong", {}, String(s?.score ?? 0)), bits.length ? h("div", { class: "small" }, bits.join(", ")) : null);
   });
   return h(
     "details",
     { class: "sheet", open: true },
-    h("summary", {}, "Score sheet"),
+    h("summary", {}, t("web.score_sheet")),
     h(
       "table",
-      { "aria-label": "Score sheet, deal by deal" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+      { "aria-label": t("web.thousand.sheet_label") },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.thousand.deal_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
       h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Now"), status)),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), status)),
     ),
     h("p", { class: "legend small", "data-testid": "sheet-legend" }, markLegend()),
   );
@@ -70,25 +71,26 @@ export function summaryDialog(session: TableLike, model: ThousandModel, dismiss:
   const row = model.row(model.summary);
   if (!row) return null;
   const declarer = session.names(row.declarer);
-  const outcome = OUTCOME_WORDS[row.outcome ?? 0] ?? "";
-  const headline =
-    row.outcome === Outcome.CONCEDED
-      ? `${declarer} conceded ${row.contract}.`
-      : `${declarer} played ${row.contract} and ${outcome} it${row.doubled ? " (doubled)" : ""}.`;
+  const headline = t("web.thousand.summary_headline", {
+    name: declarer,
+    contract: row.contract ?? 0,
+    outcome: row.outcome === Outcome.CONCEDED ? "conceded" : row.outcome === Outcome.MADE ? "made" : "failed",
+    doubled: row.doubled ? "yes" : "no",
+  });
   const seats = row.totals.map((_, i) => i);
-  const close = h("button", { class: "primary", "data-key": "next-deal", "data-testid": "next-deal", onclick: dismiss, autofocus: true }, last ? "See the final standings" : "Next deal");
+  const close = h("button", { class: "primary", "data-key": "next-deal", "data-testid": "next-deal", onclick: dismiss, autofocus: true }, last ? t("web.thousand.see_standings") : t("web.thousand.next_deal"));
   const dialog = h(
     "div",
     { class: "dialog-backdrop" },
     h(
       "section",
       { class: "dialog summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", "data-testid": "deal-summary" },
-      h("h2", { id: "summary-title" }, `Deal ${row.number}${KIND_WORDS[row.kind] ? ` (${KIND_WORDS[row.kind]})` : ""}`),
+      h("h2", { id: "summary-title" }, t("web.thousand.deal_title", { number: row.number, kind: kindWords(row.kind) })),
       h("p", { class: "headline" }, headline),
       h(
         "table",
         {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Took"), h("th", {}, "Change"), h("th", {}, "Marks"), h("th", {}, "Score"))),
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("web.thousand.took_column")), h("th", {}, t("web.change")), h("th", {}, t("web.thousand.marks")), h("th", {}, t("web.score")))),
         h(
           "tbody",
           {},

@@ -1,51 +1,70 @@
-// Words for a Thousand table: actions, events for the table's log, marks, outcomes, phases.
+// Words for a Thousand table: actions, events for the table's log, marks, outcomes, phases; every one from the
+// shared catalogues (clients/i18n): the glossary's terms, `action.thousand.*` and `event.thousand.*` as the
+// terminal client says them, and the page's own `web.thousand.*`.
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import { RedealReason } from "../gen/thousand/v1/thousand_actions_pb";
 import { DealKind, Mark, Outcome, type ThousandEvent } from "../gen/thousand/v1/thousand_events_pb";
 import { DealPhase } from "../gen/thousand/v1/thousand_views_pb";
 import { MARRIAGE_POINTS, cardLabel, suitSymbol } from "../cards";
+import { capital, formatNumber, t, type Key } from "../i18n";
 
 export type Names = (seat: number | undefined) => string;
 
-export const REDEAL_WORDS: Record<number, string> = {
-  [RedealReason.FOUR_NINES]: "four nines",
-  [RedealReason.WEAK_TALON]: "weak talon",
-  [RedealReason.WEAK_HAND]: "weak hand",
+const REDEAL_TERMS: Record<number, Key> = {
+  [RedealReason.FOUR_NINES]: "term.redeal_four_nines",
+  [RedealReason.WEAK_TALON]: "term.redeal_weak_talon",
+  [RedealReason.WEAK_HAND]: "term.redeal_weak_hand",
 };
 
-export const PHASE_WORDS: Record<number, string> = {
-  [DealPhase.DARK]: "dark decision",
-  [DealPhase.AUCTION]: "auction",
-  [DealPhase.TALON_CHOICE]: "talon choice",
-  [DealPhase.EXCHANGE]: "exchange",
-  [DealPhase.CONTRACT]: "contract",
-  [DealPhase.PLAY]: "play",
-  [DealPhase.OVER]: "deal over",
+const PHASE_TERMS: Record<number, Key> = {
+  [DealPhase.DARK]: "term.phase_dark",
+  [DealPhase.AUCTION]: "term.phase_auction",
+  [DealPhase.TALON_CHOICE]: "term.phase_talon_choice",
+  [DealPhase.EXCHANGE]: "term.phase_exchange",
+  [DealPhase.CONTRACT]: "term.phase_contract",
+  [DealPhase.PLAY]: "term.phase_play",
+  [DealPhase.OVER]: "term.phase_over",
 };
 
-export const KIND_WORDS: Record<number, string> = {
-  [DealKind.GOLDEN]: "golden deal",
-  [DealKind.OBLIGATORY]: "obligatory game",
+const KIND_TERMS: Record<number, Key> = {
+  [DealKind.GOLDEN]: "term.golden_deal",
+  [DealKind.OBLIGATORY]: "term.obligatory_game",
 };
 
-export const OUTCOME_WORDS: Record<number, string> = {
+const OUTCOME_IDS: Record<number, string> = {
   [Outcome.MADE]: "made",
   [Outcome.FAILED]: "failed",
-  [Outcome.CONCEDED]: "conceded (rospis)",
+  [Outcome.CONCEDED]: "conceded",
 };
 
-export const MARK_WORDS: Record<number, string> = {
-  [Mark.BOLT]: "bolt",
-  [Mark.BOLT_PENALTY]: "third bolt",
-  [Mark.BARREL_ON]: "on the barrel",
-  [Mark.BARREL_FALL]: "fell off the barrel",
-  [Mark.BARREL_BOTH_FALL]: "both fell off the barrel",
-  [Mark.BARREL_BUMPED]: "bumped off the barrel",
-  [Mark.BARREL_TIMEOUT]: "barrel time out",
-  [Mark.THIRD_FALL_RESET]: "third fall: back to 0",
-  [Mark.OBLIGATORY_FAILED]: "failed the obligatory game",
-  [Mark.SAMOSVAL]: "555: back to 0",
+const MARK_TERMS: Record<number, Key> = {
+  [Mark.BOLT]: "term.mark_bolt",
+  [Mark.BOLT_PENALTY]: "term.mark_bolt_penalty",
+  [Mark.BARREL_ON]: "term.mark_barrel_on",
+  [Mark.BARREL_FALL]: "term.mark_barrel_fall",
+  [Mark.BARREL_BOTH_FALL]: "term.mark_barrel_both_fall",
+  [Mark.BARREL_BUMPED]: "term.mark_barrel_bumped",
+  [Mark.BARREL_TIMEOUT]: "term.mark_barrel_timeout",
+  [Mark.THIRD_FALL_RESET]: "term.mark_third_fall_reset",
+  [Mark.OBLIGATORY_FAILED]: "term.mark_obligatory_failed",
+  [Mark.SAMOSVAL]: "term.mark_samosval",
 };
+
+function term(table: Record<number, Key>, value: number): string {
+  const key = table[value];
+  return key ? t(key) : "";
+}
+
+/** A redeal's reason in words ("four nines"). */
+export const redealWords = (reason: number): string => term(REDEAL_TERMS, reason);
+/** A deal phase in words ("auction"). */
+export const phaseWords = (phase: number): string => term(PHASE_TERMS, phase);
+/** A deal's kind in words: "golden deal", "obligatory game", nothing for a normal deal. */
+export const kindWords = (kind: number): string => term(KIND_TERMS, kind);
+/** A sheet mark in words ("third bolt"). */
+export const markWords = (mark: number): string => term(MARK_TERMS, mark);
+/** How the declarer's deal ended, in words ("made", "failed", "conceded (rospis)"). */
+export const outcomeWords = (outcome: number): string => t("web.thousand.outcome", { outcome: OUTCOME_IDS[outcome] });
 
 /** Short signs for the score sheet's cells. */
 export const MARK_SIGNS: Record<number, string> = {
@@ -65,136 +84,146 @@ export const MARK_SIGNS: Record<number, string> = {
 export function markLegend(): string {
   const seen = new Map<string, string>();
   for (const [mark, sign] of Object.entries(MARK_SIGNS)) {
-    const words = MARK_WORDS[Number(mark)] ?? "";
+    const words = markWords(Number(mark));
     seen.set(sign, seen.has(sign) ? `${seen.get(sign)} / ${words}` : words);
   }
-  return [...[...seen].map(([sign, words]) => `${sign} ${words}`), "✓ deal verified"].join(" · ");
+  return [...[...seen].map(([sign, words]) => `${sign} ${words}`), `✓ ${t("web.thousand.deal_verified")}`].join(" · ");
 }
 
 /** The words of the Thousand table's screen (the log's are in eventLine, the actions' in actionLabel). */
-/** A number of things in English, singular for one: "1 trick", "2 tricks" (never "1 tricks"). */
-export function count(n: number, one: string, other = `${one}s`): string {
-  return `${n} ${n === 1 ? one : other}`;
-}
-
 export const TABLE_WORDS = {
-  leads: (name: string) => `${name} leads.`,
-  takes: (name: string, points: number) => `${name} takes the trick (${points})`,
-  leader: "led",
-  winning: "winning",
-  needs: (n: number) => (n > 0 ? `needs ${n} more` : "contract made"),
-  points: (n: number) => `${n} pts`,
-  marriagePoints: (list: string) => ` (with ${list})`,
-  board: "The table",
-  tricksCards: (cards: number, tricks: number) => `${count(cards, "card")} · ${count(tricks, "trick")}`,
-  talonAndExchange: "Talon and exchange",
-  talonAndExchangeHidden: "Talon and exchange (this deal)",
-  cannotPlay: (card: string, why: string) => `${card} cannot be played now: ${why}.`,
-  notYourTurn: (name: string) => `it is ${name}'s turn`,
-  notNow: "no card is played at this moment of the deal",
-  followSuit: (suit: string) => `you must follow ${suit}`,
-  playTrump: (suit: string) => `you have no card of the suit led, so you must play a trump (${suit})`,
-  beat: (suit: string) => `you must beat the trick with a higher ${suit}`,
-  notAllowed: "the rules do not allow it here",
-  exchangeFirst: "first give one card to each opponent",
-  spectator: "you are watching: spectators do not play",
+  leads: (name: string) => t("web.thousand.leads", { name }),
+  takes: (name: string, points: number) => t("web.thousand.takes", { name, points }),
+  leader: () => t("web.thousand.leader"),
+  winning: () => t("web.thousand.winning"),
+  needs: (n: number) => t("web.thousand.needs", { n: Math.max(0, n) }),
+  points: (n: number) => t("web.thousand.points", { n }),
+  marriagePoints: (list: string) => t("web.thousand.with_marriages", { list }),
+  tricksCards: (cards: number, tricks: number) => t("web.thousand.cards_tricks", { cards, tricks }),
+  talonAndExchange: () => t("web.thousand.talon_and_exchange"),
+  cannotPlay: (card: string, why: string) => t("web.thousand.cannot_play", { card, why }),
+  notYourTurn: (name: string) => t("web.not_your_turn", { name }),
+  notNow: () => t("web.thousand.not_now"),
+  followSuit: (suit: string) => t("web.thousand.follow_suit", { suit }),
+  playTrump: (suit: string) => t("web.thousand.play_trump", { suit }),
+  beat: (suit: string) => t("web.thousand.beat", { suit }),
+  notAllowed: () => t("web.thousand.not_allowed"),
+  spectator: () => t("web.spectator_cannot_play"),
 } as const;
 
 /** What choosing the action does, in words (also its screen-reader label). */
 export function actionLabel(action: ThousandAction, names: Names): string {
   const a = action.action;
+  const card = (c: Parameters<typeof cardLabel>[0] | undefined): string => (c ? cardLabel(c) : "?");
   switch (a.case) {
     case "bid":
-      return `Bid ${a.value.value}`;
+      return capital(t("action.thousand.bid", { value: a.value.value }));
     case "passBid":
-      return "Pass";
+      return capital(t("action.thousand.pass"));
     case "declareDark":
-      return "Bid 120 dark, without looking at your cards";
+      return capital(t("action.thousand.declare_dark"));
     case "declineDark":
-      return "Look at your cards (no dark)";
+      return capital(t("action.thousand.decline_dark"));
     case "demandRedeal":
-      return `Demand a redeal: ${REDEAL_WORDS[a.value.reason] ?? "reason " + a.value.reason}`;
+      return capital(t("action.thousand.demand_redeal", { reason: redealWords(a.value.reason) || String(a.value.reason) }));
     case "chooseTalon":
-      return `Take talon ${a.value.index + 1}`;
+      return capital(t("action.thousand.choose_talon", { index: a.value.index + 1 }));
     case "giveCard":
-      return `Give ${a.value.card ? cardLabel(a.value.card) : "?"} to ${names(a.value.toSeat)}`;
+      return capital(t("action.thousand.give_card", { card: card(a.value.card), to: names(a.value.toSeat) }));
     case "discardCard":
-      return `Put ${a.value.card ? cardLabel(a.value.card) : "?"} into the other talon`;
+      return capital(t("action.thousand.discard_card", { card: card(a.value.card) }));
     case "nameContract":
-      return `Play for ${a.value.value}`;
+      return capital(t("action.thousand.name_contract", { value: a.value.value }));
     case "concede":
-      return "Concede the deal (rospis)";
+      return capital(t("action.thousand.concede"));
     case "playCard": {
-      const card = a.value.card;
-      if (!card) return "Play a card";
+      const c = a.value.card;
+      if (!c) return capital(t("action.thousand.play_card", { card: "?" }));
       if (a.value.marriage)
-        return `Play ${cardLabel(card)} and declare the ${suitSymbol(card.suit)} marriage (${MARRIAGE_POINTS[card.suit]})`;
-      return `Play ${cardLabel(card)}`;
+        return capital(t("action.thousand.play_marriage", { card: cardLabel(c), suit: suitSymbol(c.suit), points: MARRIAGE_POINTS[c.suit] }));
+      return capital(t("action.thousand.play_card", { card: cardLabel(c) }));
     }
     default:
-      return "Unknown action";
+      return t("web.unknown_action");
   }
 }
 
-/** One line of the table's log for an event, or undefined for one not worth a line. */
-export function eventLine(event: ThousandEvent, names: Names): string | undefined {
+/** One line of the table's log for an event, or undefined for one not worth a line. `leading`: whether a card
+ * played now opens the trick (the view before the event). */
+export function eventLine(event: ThousandEvent, names: Names, leading = false): string | undefined {
   const e = event.event;
+  const line = (key: Key, values: Parameters<typeof t>[1]): string => capital(t(key, values));
   switch (e.case) {
     case "dealStarted": {
-      const kind = KIND_WORDS[e.value.kind];
-      return `Deal ${e.value.number}${kind ? ` (${kind})` : ""}: ${names(e.value.dealer)} deals.`;
+      const kind = e.value.kind === DealKind.GOLDEN ? "golden" : e.value.kind === DealKind.OBLIGATORY ? "obligatory" : "normal";
+      return line("event.thousand.deal_started", { number: e.value.number, dealer: names(e.value.dealer), kind: t(`term.deal_${kind}`) });
     }
     case "darkDeclared":
-      return `${names(e.value.seat)} bids 120 dark.`;
+      return line("event.thousand.dark_declared", { name: names(e.value.seat) });
     case "darkDeclined":
-      return `${names(e.value.seat)} looks at the cards (no dark).`;
+      return line("event.thousand.dark_declined", { name: names(e.value.seat) });
     case "bidMade":
-      return `${names(e.value.seat)} bids ${e.value.value}${e.value.forced ? " (forced)" : ""}.`;
+      return line("event.thousand.bid_made", { name: names(e.value.seat), value: e.value.value, how: e.value.forced ? "forced" : "free" });
     case "passed":
-      return `${names(e.value.seat)} passes.`;
+      return line("event.thousand.passed", { name: names(e.value.seat) });
     case "auctionWon":
-      return `${names(e.value.seat)} wins the auction at ${e.value.bid}.`;
+      return line("event.thousand.auction_won", { name: names(e.value.seat), bid: e.value.bid });
     case "redealDemanded":
-      return `${names(e.value.seat)} demands a redeal: ${REDEAL_WORDS[e.value.reason] ?? "?"}.`;
+      return line("event.thousand.redeal_demanded", { name: names(e.value.seat), reason: redealWords(e.value.reason) || "?" });
     case "talonChosen":
-      return `${names(e.value.seat)} takes talon ${e.value.index + 1}.`;
+      return line("event.thousand.talon_chosen", { name: names(e.value.seat), index: e.value.index + 1 });
     case "talonTaken":
-      return e.value.cardsHidden
-        ? `${names(e.value.seat)} takes the talon face down.`
-        : `${names(e.value.seat)} takes the talon: ${e.value.cards.map(cardLabel).join(" ")}.`;
+      return line("event.thousand.talon_taken", {
+        name: names(e.value.seat),
+        face_up: e.value.cardsHidden ? "no" : "yes",
+        cards: e.value.cardsHidden ? undefined : e.value.cards.map(cardLabel).join(" "),
+      });
     case "cardGiven": {
-      const what = e.value.card ? cardLabel(e.value.card) : "a card";
+      const card = e.value.card ? cardLabel(e.value.card) : undefined;
       return e.value.toSeat === undefined
-        ? `${names(e.value.seat)} puts ${what} into the other talon.`
-        : `${names(e.value.seat)} gives ${what} to ${names(e.value.toSeat)}.`;
+        ? line("event.thousand.card_discarded", { name: names(e.value.seat), card })
+        : line("event.thousand.card_given", { name: names(e.value.seat), card, to: names(e.value.toSeat) });
     }
     case "contractNamed":
-      return `${names(e.value.seat)} plays for ${e.value.value}.`;
+      return line("event.thousand.contract_named", { name: names(e.value.seat), value: e.value.value });
     case "conceded":
-      return `${names(e.value.seat)} concedes ${e.value.contract} (rospis).`;
+      return line("event.thousand.conceded", { name: names(e.value.seat), contract: e.value.contract });
     case "marriageDeclared":
-      return `${names(e.value.seat)} declares the ${suitSymbol(e.value.suit)} marriage (${e.value.points}): trump is ${suitSymbol(e.value.suit)}.`;
+      return line("event.thousand.marriage_declared", { name: names(e.value.seat), suit: suitSymbol(e.value.suit), points: e.value.points });
     case "cardPlayed":
-      return e.value.card ? `${names(e.value.seat)} plays ${cardLabel(e.value.card)}.` : undefined;
+      return e.value.card ? line("event.thousand.card_played", { name: names(e.value.seat), card: cardLabel(e.value.card), lead: leading ? "yes" : "no" }) : undefined;
     case "trickTaken":
-      return `${names(e.value.seat)} takes trick ${e.value.number} (${count(e.value.points, "point")}).`;
+      return line("event.thousand.trick_taken", { name: names(e.value.seat), number: e.value.number, points: e.value.points });
     case "lastTalonTaken":
-      return `${names(e.value.seat)} takes the other talon (${count(e.value.points, "point")}).`;
+      return line("event.thousand.last_talon_taken", { name: names(e.value.seat), cards: e.value.cards.map(cardLabel).join(" "), points: e.value.points });
     case "sheetMarked":
-      return `${names(e.value.seat)}: ${MARK_WORDS[e.value.mark] ?? "mark"}${e.value.points ? ` (${signed(e.value.points)})` : ""}.`;
+      return line("event.thousand.sheet_marked", { name: names(e.value.seat), mark: markWords(e.value.mark) || "?", points: e.value.points });
     case "dealScored": {
       const d = e.value;
-      return `Deal ${d.number}: ${names(d.declarer)} ${OUTCOME_WORDS[d.outcome] ?? "?"} ${d.contract}. Scores: ${d.totals
-        .map((t, s) => `${names(s)} ${t}`)
-        .join(", ")}.`;
+      const kind = d.kind === DealKind.GOLDEN ? t("term.deal_golden") : d.kind === DealKind.OBLIGATORY ? t("term.deal_obligatory") : undefined;
+      const scored = t("event.thousand.deal_scored", {
+        number: d.number,
+        kind,
+        name: names(d.declarer),
+        outcome: OUTCOME_IDS[d.outcome] ?? "conceded",
+        contract: d.contract,
+        doubled: d.doubled ? "yes" : "no",
+      });
+      const scores = d.totals.map((total, s) => t("event.thousand.score_change", { name: names(s), delta: d.deltas[s] ?? 0, total })).join(", ");
+      return `${capital(scored)} — ${t("event.thousand.deal_scores", { scores })}`;
     }
-    case "gameOver":
-      return `Game over: ${names(e.value.winner)} wins.`;
+    case "gameOver": {
+      const standings = e.value.standings
+        .map((s) => t("event.thousand.standing", { place: s.place, name: names(s.seat), score: s.score, payout: s.payout }))
+        .join(", ");
+      return line("event.thousand.game_over", { winner: names(e.value.winner), standings });
+    }
     default:
       return undefined;
   }
 }
 
+/** A change of score with its sign ("+120", "−35"), as the language writes numbers. */
 export function signed(n: number): string {
-  return n > 0 ? `+${n}` : `${n}`;
+  return formatNumber(n, { signDisplay: "exceptZero", useGrouping: false });
 }

@@ -4,6 +4,7 @@ import type { BlagogoCard } from "../gen/thousand/v1/blagogo_cards_pb";
 import { cardLabel, cardName, isRed, suitSymbol } from "../cards";
 import * as bc from "../blagogo/cards";
 import { h } from "../dom";
+import { t } from "../i18n";
 
 function face(rank: string, suit: string, red: boolean, extra = ""): HTMLElement[] {
   return [
@@ -64,8 +65,8 @@ export function cardButton(card: Card, opts: CardButtonOptions): HTMLButtonEleme
   );
 }
 
-export function cardBack(label = "a card face down"): HTMLElement {
-  return h("span", { class: "card back", role: "img", "aria-label": label });
+export function cardBack(label?: string): HTMLElement {
+  return h("span", { class: "card back", role: "img", "aria-label": label ?? t("web.card_face_down") });
 }
 
 /** A row of n backs, overlapped, for an opponent's hand. */
@@ -89,7 +90,7 @@ function blagogoFace(card: BlagogoCard): { rank: string; suit: string; red: bool
 
 export function blagogoFaceNode(card: BlagogoCard, extraClass = "", standsFor = ""): HTMLElement {
   const f = blagogoFace(card);
-  const label = bc.cardName(card) + (standsFor ? `, standing for ${standsFor}` : "");
+  const label = standsFor ? t("web.blagogo.standing_for", { card: bc.cardName(card), meaning: standsFor }) : bc.cardName(card);
   return h(
     "span",
     {

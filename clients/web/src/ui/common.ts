@@ -3,6 +3,7 @@ import { h, type Child } from "../dom";
 import type { RatingsUpdated } from "../gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "../match/words";
 import type { TableLike } from "../session";
+import { t } from "../i18n";
 
 /** The seats in screen order, the viewer's (or seat 0 for a spectator) first, then clockwise. */
 export function seatOrder(players: number, seat: number | undefined): number[] {
@@ -20,7 +21,7 @@ export function clockOf(session: TableLike): Child {
   const left = ms - Date.now();
   return h(
     "span",
-    { class: `clock${left < 10000 ? " low" : ""}`, "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": "time left" },
+    { class: `clock${left < 10000 ? " low" : ""}`, "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": t("web.time_left") },
     clockLabel(left, bankMs),
   );
 }
@@ -29,7 +30,7 @@ export function clockOf(session: TableLike): Child {
 export function clockLabel(leftMs: number, bankMs: number): string {
   const left = Math.max(0, leftMs);
   const move = Math.max(0, left - bankMs);
-  return `⏱ ${move > 0 ? clockText(move) + (bankMs > 0 ? ` + bank ${clockText(bankMs)}` : "") : `bank ${clockText(left)}`}`;
+  return `⏱ ${move > 0 ? clockText(move) + (bankMs > 0 ? ` + ${t("web.bank_time", { time: clockText(bankMs) })}` : "") : t("web.bank_time", { time: clockText(left) })}`;
 }
 
 export function clockText(ms: number): string {
@@ -47,8 +48,8 @@ export interface StandingLine {
 export function standingsPanel(session: TableLike, standings: StandingLine[], check?: { ok: boolean; text: string }): HTMLElement {
   return h(
     "section",
-    { class: "standings", "data-testid": "standings", "aria-label": "Final standings" },
-    h("h2", {}, "Game over — final standings"),
+    { class: "standings", "data-testid": "standings", "aria-label": t("web.final_standings") },
+    h("h2", {}, t("web.game_over_standings")),
     h(
       "ol",
       {},
@@ -56,16 +57,15 @@ export function standingsPanel(session: TableLike, standings: StandingLine[], ch
         h(
           "li",
           { class: s.place === 1 ? "winner" : "" },
-          `${session.names(s.seat)}: ${s.score}`,
-          s.payout ? ` (bank ${s.payout > 0 ? "+" : ""}${s.payout})` : "",
+          t("web.standing", { name: session.names(s.seat), score: s.score, payout: s.payout ?? 0 }),
         ),
       ),
     ),
     session.ratings ? ratingsPanel(session, session.ratings) : null,
     check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
-    h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, "See the game's record and replay"),
+    h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, t("web.see_record")),
     " ",
-    h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, "Back to the lobby"),
+    h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, t("web.back_to_lobby")),
   );
 }
 

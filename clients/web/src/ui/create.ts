@@ -3,28 +3,19 @@
 import { GameKind, SeatKind, TimeoutPolicy, type SeatConfig } from "../gen/thousand/v1/table_service_pb";
 import { failure, randomToken } from "../api";
 import { h, render } from "../dom";
-import { GAMES, gameInfo, rulesFrom, type Variant } from "../rules";
+import { GAMES, gameInfo, gameName, optionLabel, rulesFrom, variantLabel, type Variant } from "../rules";
 import { join, type LobbyOptions } from "./lobby";
 import { refusalText } from "./refusal";
+import { capital, t } from "../i18n";
 import { newInviteCode } from "../players/invite";
 import { PLAYER_WORDS } from "../players/words";
 
-/** Every word of the create form, in one place (a message catalogue replaces it for other languages). */
-export const TEXT = {
-  person: "a person (open seat)",
-  strategy: {
-    heuristic: "bot: heuristic (strong, answers at once)",
-    ismcts: "bot: ismcts (searches; thinks longer)",
-    greedy: "bot: greedy (simple)",
-    random: "bot: random (plays any legal move)",
-  } as Record<string, string>,
-  bot: (strategy: string) => `bot: ${strategy}`,
-  policies: [
-    [TimeoutPolicy.BOT_PLAYS_TURN, "a bot makes that one move; the seat stays the player's"],
-    [TimeoutPolicy.BOT_PLAYS, "a bot plays until the player is back"],
-    [TimeoutPolicy.FORFEIT, "the seat forfeits (a bot plays it to the end)"],
-  ] as [TimeoutPolicy, string][],
-} as const;
+/** The timeout policies the form offers, by their ids in `web.create.policy`. */
+const POLICIES: [TimeoutPolicy, string][] = [
+  [TimeoutPolicy.BOT_PLAYS_TURN, "bot_plays_turn"],
+  [TimeoutPolicy.BOT_PLAYS, "bot_plays"],
+  [TimeoutPolicy.FORFEIT, "forfeit"],
+];
 
 interface FormState {
   game: GameKind;
@@ -71,7 +62,7 @@ function variantInput(variant: Variant, state: FormState, redraw: () => void): H
     input = h(
       "select",
       { id, onchange: (e: Event) => { set(Number((e.target as HTMLSelectElement).value)); redraw(); } },
-      variant.options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+      variant.options.map(([v, id]) => h("option", { value: v, selected: v === value }, optionLabel(id))),
     );
   else
     input = h("input", {
@@ -83,14 +74,14 @@ function variantInput(variant: Variant, state: FormState, redraw: () => void): H
       value: Number(value),
       oninput: (e: Event) => set(Number((e.target as HTMLInputElement).value)),
     });
-  return h("div", { class: `field ${variant.kind}` }, h("label", { for: id }, `${variant.label} `), input);
+  return h("div", { class: `field ${variant.kind}` }, h("label", { for: id }, `${variantLabel(variant)} `), input);
 }
 
 /** The create form, as one element kept across the lobby's refreshes (its inputs keep their state). */
 export function createForm(opts: LobbyOptions, report: (error: string | undefined) => void): HTMLElement {
   let state = fresh(GameKind.THOUSAND);
   let busy = false;
-  const section = h("section", { class: "create", "aria-label": "Create a table" });
+  const section = h("section", { class: "create", "aria-label": t("web.create.title") });
 
   async function submit(): Promise<void> {
     busy = true;
@@ -128,7 +119,7 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
       if (open >= 0) await join(opts, table.tableId, open, invite);
       else opts.go(`#/table/${table.tableId}`);
     } catch (error) {
-      report(`The table was not created: ${refusalText(failure(error))}`);
+      report(t("web.create.failed", { why: refusalText(failure(error)) }));
     } finally {
       busy = false;
       draw();
@@ -141,12 +132,12 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
       h(
         "div",
         { class: "field seat-row" },
-        h("label", { for: `seat-${i}` }, `Seat ${i + 1} `),
+        h("label", { for: `seat-${i}` }, `${capital(t("seat.numbered", { seat: i + 1 }))} `),
         h(
           "select",
           { id: `seat-${i}`, "data-testid": `seat-${i}`, onchange: (e: Event) => (state.seats[i] = (e.target as HTMLSelectElement).value) },
-          h("option", { value: "open", selected: s === "open" }, TEXT.person),
-          info.strategies.map((st) => h("option", { value: st, selected: s === st }, TEXT.strategy[st] ?? TEXT.bot(st))),
+          h("option", { value: "open", selected: s === "open" }, t("web.create.person")),
+          info.strategies.map((st) => h("option", { value: st, selected: s === st }, t("web.create.strategy", { strategy: st }))),
         ),
         state.private && i > 0
           ? h(
@@ -160,7 +151,7 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
     );
     render(
       section,
-      h("h2", {}, "Create a table"),
+      h("h2", {}, t("web.create.title")),
       h(
         "form",
         {
@@ -175,17 +166,17 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
           h(
             "div",
             { class: "field" },
-            h("label", { for: "new-game" }, "Game "),
+            h("label", { for: "new-game" }, `${t("web.lobby.game")} `),
             h(
               "select",
               { id: "new-game", "data-testid": "new-game", onchange: (e: Event) => { state = fresh(Number((e.target as HTMLSelectElement).value) as GameKind); draw(); } },
-              GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === state.game }, g.name)),
+              GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === state.game }, gameName(g))),
             ),
           ),
           h(
             "div",
             { class: "field" },
-            h("label", { for: "new-players" }, "Players "),
+            h("label", { for: "new-players" }, `${t("variant.players")} `),
             h(
               "select",
               {
@@ -222,31 +213,31 @@ export function createForm(opts: LobbyOptions, report: (error: string | undefine
             ` ${PLAYER_WORDS.privateTable}`,
           ),
         ),
-        h("fieldset", {}, h("legend", {}, "Seats"), seatRows),
-        h("details", {}, h("summary", {}, `Rules (${info.variants.length} variants)`), h("div", { class: "variants" }, info.variants.map((v) => variantInput(v, state, draw)))),
+        h("fieldset", {}, h("legend", {}, t("web.lobby.seats")), seatRows),
+        h("details", { "data-testid": "rules" }, h("summary", {}, t("web.create.rules", { n: info.variants.length })), h("div", { class: "variants" }, info.variants.map((v) => variantInput(v, state, draw)))),
         h(
           "details",
-          {},
-          h("summary", {}, "Turn clock and seed"),
+          { "data-testid": "clock-and-seed" },
+          h("summary", {}, t("web.create.clock_and_seed")),
           h(
             "div",
             { class: "variants" },
-            h("div", { class: "field" }, h("label", { for: "per-move" }, "Seconds per move (0: no clock) "), h("input", { id: "per-move", type: "number", min: 0, max: 86400, value: state.perMove, oninput: (e: Event) => (state.perMove = Number((e.target as HTMLInputElement).value)) })),
-            h("div", { class: "field" }, h("label", { for: "bank" }, "Time bank, seconds "), h("input", { id: "bank", type: "number", min: 0, max: 86400, value: state.bank, oninput: (e: Event) => (state.bank = Number((e.target as HTMLInputElement).value)) })),
+            h("div", { class: "field" }, h("label", { for: "per-move" }, `${t("web.create.per_move")} `), h("input", { id: "per-move", type: "number", min: 0, max: 86400, value: state.perMove, oninput: (e: Event) => (state.perMove = Number((e.target as HTMLInputElement).value)) })),
+            h("div", { class: "field" }, h("label", { for: "bank" }, `${t("web.create.bank")} `), h("input", { id: "bank", type: "number", min: 0, max: 86400, value: state.bank, oninput: (e: Event) => (state.bank = Number((e.target as HTMLInputElement).value)) })),
             h(
               "div",
               { class: "field" },
-              h("label", { for: "policy" }, "When time runs out "),
+              h("label", { for: "policy" }, `${t("web.create.policy_label")} `),
               h(
                 "select",
                 { id: "policy", onchange: (e: Event) => (state.policy = Number((e.target as HTMLSelectElement).value) as TimeoutPolicy) },
-                TEXT.policies.map(([policy, words]) => h("option", { value: policy, selected: state.policy === policy }, words)),
+                POLICIES.map(([policy, id]) => h("option", { value: policy, selected: state.policy === policy }, t("web.create.policy", { policy: id }))),
               ),
             ),
-            h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (a practice game: whoever knows it knows every card) "), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),
+            h("div", { class: "field" }, h("label", { for: "seed" }, `${t("web.create.seed")} `), h("input", { id: "seed", "data-testid": "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*", value: state.seed, oninput: (e: Event) => (state.seed = (e.target as HTMLInputElement).value) })),
           ),
         ),
-        h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: busy }, busy ? "Creating…" : "Create the table"),
+        h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: busy }, busy ? t("web.create.creating") : t("web.create.create")),
       ),
     );
   }

@@ -4,7 +4,8 @@
 import { GameResult, type PlayerGame } from "../gen/thousand/v1/player_service_pb";
 import { failure } from "../api";
 import { h, render } from "../dom";
-import { gameInfo } from "../rules";
+import { gameInfo, gameName } from "../rules";
+import { formatDateTime } from "../i18n";
 import type { Players } from "../players/players";
 import { PLAYER_WORDS as W } from "../players/words";
 import { refusalText } from "./refusal";
@@ -44,8 +45,8 @@ export class Pages {
 }
 
 function when(game: PlayerGame): string {
-  const t = game.joinTime;
-  return t ? new Date(Number(t.seconds) * 1000).toISOString().slice(0, 16).replace("T", " ") : "";
+  const joined = game.joinTime;
+  return joined ? formatDateTime(new Date(Number(joined.seconds) * 1000)) : "";
 }
 
 /** Open a game of the list: a seat in play is taken up again by the player's credential alone, on a device
@@ -70,7 +71,7 @@ export function openGames(players: Players, container: HTMLElement): () => void 
       "tr",
       { "data-game": game.tableId },
       h("td", {}, h("code", {}, game.tableId)),
-      h("td", {}, W.gameSeat(gameInfo(game.game).name, game.seat + 1)),
+      h("td", {}, W.gameSeat(gameName(gameInfo(game.game)), game.seat + 1)),
       h("td", {}, when(game)),
       h("td", { class: `result r${game.result}` }, W.result(game.result, game.place, game.score)),
       h(

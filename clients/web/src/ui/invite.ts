@@ -6,7 +6,7 @@ import { currentPlayerId, failure } from "../api";
 import { h, render } from "../dom";
 import { takeSeat } from "../join";
 import type { Nodes, Route } from "../route";
-import { gameInfo } from "../rules";
+import { gameInfo, gameName } from "../rules";
 import type { SeatStore } from "../seats";
 import { inviteLink, type Invite } from "../players/invite";
 import { PLAYER_WORDS as W } from "../players/words";
@@ -83,7 +83,7 @@ export function openInvite(opts: InviteOptions, invite: Invite | undefined): () 
     const free = table ? table.seats.filter((s) => seatFreeFor(s, me)).length : 0;
     render(
       container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, table ? W.invitedTitle(gameInfo(table.game).name) : W.inviteTitle)),
+      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, table ? W.invitedTitle(gameName(gameInfo(table.game))) : W.inviteTitle)),
       error ? h("p", { class: "refusal", role: "alert", "data-testid": "invite-error" }, error) : null,
       table
         ? h(

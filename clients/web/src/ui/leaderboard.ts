@@ -8,7 +8,7 @@ import { failure, transport } from "../api";
 import { h, render } from "../dom";
 import { MATCH_WORDS as W } from "../match/words";
 import type { Route } from "../route";
-import { GAMES, gameInfo } from "../rules";
+import { GAMES, gameInfo, gameName } from "../rules";
 import { Pages } from "./games";
 import { refusalText } from "./refusal";
 
@@ -74,7 +74,7 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
         h(
           "select",
           { "data-key": "board-game", "data-testid": "board-game", onchange: (e: Event) => go({ game: Number((e.target as HTMLSelectElement).value) as GameKind }) },
-          GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === pool.game }, g.name)),
+          GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === pool.game }, gameName(g))),
         ),
       ),
       h(
@@ -120,7 +120,7 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
               { class: "scroll" },
               h(
                 "table",
-                { class: "rank-list", "aria-label": W.poolName(gameInfo(pool.game).name, pool.players, pool.bots), "data-testid": "leaderboard" },
+                { class: "rank-list", "aria-label": W.poolName(gameName(gameInfo(pool.game)), pool.players, pool.bots), "data-testid": "leaderboard" },
                 h("thead", {}, h("tr", {}, W.boardHead.map((t, i) => h("th", { scope: "col", class: i >= 2 ? "num" : undefined }, t)))),
                 h("tbody", {}, entries.map(row)),
               ),

@@ -5,7 +5,7 @@ import { currentPlayerId, failure } from "../api";
 import { takeSeat } from "../join";
 import type { Nodes, Route } from "../route";
 import { h, render, type Child } from "../dom";
-import { changedRules, gameInfo } from "../rules";
+import { changedRules, gameInfo, gameName } from "../rules";
 import type { SeatStore } from "../seats";
 import { seatName } from "../session";
 import type { Players } from "../players/players";
@@ -15,9 +15,10 @@ import { heldText, seatFreeFor } from "./invite";
 import { playerBar } from "./playerbar";
 import { playForm } from "./quickplay";
 import { refusalText } from "./refusal";
+import { t } from "../i18n";
 
 const STATUS: Record<number, string> = {
-  [TableStatus.WAITING]: "waiting for players",
+  [TableStatus.WAITING]: "waiting",
   [TableStatus.PLAYING]: "playing",
   [TableStatus.FINISHED]: "finished",
 };
@@ -41,9 +42,9 @@ export async function join(opts: LobbyOptions, tableId: string, seat?: number, i
   opts.go(`#/table/${tableId}`);
 }
 
-/** Every word of the lobby that is not a table's own, in one place. */
+/** The lobby's words used more than once or tested alone (the catalogues' `web.lobby.*`). */
 export const TEXT = {
-  clock: (seconds: number) => ` · clock ${seconds}s/move`,
+  clock: (seconds: number) => ` · ${t("web.lobby.clock", { seconds })}`,
 } as const;
 
 /** The table's turn clock per move in seconds; 0 without a clock (a pace for the bots alone is no clock). */
@@ -54,7 +55,7 @@ export function perMoveSeconds(table: Table): number {
 
 function seatsText(table: Table, me: string | undefined): string {
   return table.seats
-    .map((s, i) => (s.kind === SeatKind.BOT ? `${s.strategy} bot` : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? "free")))
+    .map((s, i) => (s.kind === SeatKind.BOT ? t("web.lobby.bot", { strategy: s.strategy }) : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? t("web.lobby.free"))))
     .join(", ");
 }
 
@@ -85,33 +86,33 @@ export function openLobby(opts: LobbyOptions): () => void {
     };
     const actions: Child[] = [];
     if (mine && table.status !== TableStatus.FINISHED)
-      actions.push(h("a", { class: "button primary", href: `#/table/${table.tableId}`, "data-key": `back-${table.tableId}` }, "Back to my seat"));
+      actions.push(h("a", { class: "button primary", href: `#/table/${table.tableId}`, "data-key": `back-${table.tableId}` }, t("web.lobby.back_to_seat")));
     else if (table.status !== TableStatus.FINISHED)
       for (const seat of free)
         actions.push(
           h(
             "button",
             { class: "primary", "data-key": `join-${table.tableId}-${seat}`, "data-testid": `join-${table.tableId}`, onclick: () => act(() => join(opts, table.tableId, seat)) },
-            free.length > 1 ? `Join seat ${seat + 1}` : "Join",
+            free.length > 1 ? t("web.lobby.join_seat", { seat: seat + 1 }) : t("web.lobby.join"),
           ),
         );
     if (table.status === TableStatus.FINISHED)
-      actions.push(h("a", { class: "button", href: `#/replay/${table.tableId}`, "data-key": `replay-${table.tableId}` }, "Record & replay"));
-    else if (!mine) actions.push(h("a", { class: "button", href: `#/table/${table.tableId}`, "data-key": `watch-${table.tableId}`, "data-testid": `watch-${table.tableId}` }, "Watch"));
+      actions.push(h("a", { class: "button", href: `#/replay/${table.tableId}`, "data-key": `replay-${table.tableId}` }, t("web.lobby.record")));
+    else if (!mine) actions.push(h("a", { class: "button", href: `#/table/${table.tableId}`, "data-key": `watch-${table.tableId}`, "data-testid": `watch-${table.tableId}` }, t("web.lobby.watch")));
     const changed = changedRules(table.game, table.rules);
     return h(
       "tr",
       { "data-table": table.tableId },
       h("td", {}, h("code", {}, table.tableId)),
-      h("td", {}, game.name, table.unlisted || table.inviteRequired ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
+      h("td", {}, gameName(game), table.unlisted || table.inviteRequired ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
       h("td", {}, `${table.seats.length}: ${seatsText(table, me)}`),
-      h("td", { class: `status s${table.status}` }, STATUS[table.status] ?? "?"),
+      h("td", { class: `status s${table.status}` }, t("web.lobby.status", { status: STATUS[table.status] })),
       h(
         "td",
         { class: "small" },
-        changed.length ? changed.join("; ") : "standard",
+        changed.length ? changed.join("; ") : t("web.lobby.standard"),
         perMoveSeconds(table) > 0 ? TEXT.clock(perMoveSeconds(table)) : "",
-        table.seeded ? h("span", { class: "badge seeded", title: "its cards follow from a known seed" }, " seeded (practice)") : "",
+        table.seeded ? h("span", { class: "badge seeded", title: t("web.lobby.seeded_title") }, ` ${t("web.lobby.seeded")}`) : "",
       ),
       h("td", { class: "row-actions" }, actions),
     );
@@ -128,8 +129,8 @@ export function openLobby(opts: LobbyOptions): () => void {
         ? h(
             "section",
             { class: "mine-list" },
-            h("h2", {}, "Your seats"),
-            h("ul", {}, mine.map((m) => h("li", {}, h("a", { href: `#/table/${m.tableId}` }, `Table ${m.tableId}, seat ${m.seat + 1} (${m.name})`)))),
+            h("h2", {}, t("web.lobby.your_seats")),
+            h("ul", {}, mine.map((m) => h("li", {}, h("a", { href: `#/table/${m.tableId}` }, t("web.lobby.my_seat", { table: m.tableId, seat: m.seat + 1, name: m.name }))))),
           )
         : null,
       h(
@@ -138,20 +139,20 @@ export function openLobby(opts: LobbyOptions): () => void {
         h(
           "div",
           { class: "tables-head" },
-          h("h2", {}, "Tables"),
+          h("h2", {}, t("web.lobby.tables")),
           h(
             "select",
             {
-              "aria-label": "Game",
+              "aria-label": t("web.lobby.game"),
               "data-key": "filter-game",
               onchange: (e: Event) => {
                 filter = Number((e.target as HTMLSelectElement).value) as GameKind;
                 void refresh();
               },
             },
-            h("option", { value: 0, selected: filter === GameKind.UNSPECIFIED }, "Both games"),
-            h("option", { value: GameKind.THOUSAND, selected: filter === GameKind.THOUSAND }, "Thousand"),
-            h("option", { value: GameKind.BLAGOGO, selected: filter === GameKind.BLAGOGO }, "1000 Blagogo"),
+            h("option", { value: 0, selected: filter === GameKind.UNSPECIFIED }, t("web.lobby.both_games")),
+            h("option", { value: GameKind.THOUSAND, selected: filter === GameKind.THOUSAND }, t("term.game_thousand")),
+            h("option", { value: GameKind.BLAGOGO, selected: filter === GameKind.BLAGOGO }, t("term.game_blagogo")),
           ),
           h(
             "label",
@@ -165,7 +166,7 @@ export function openLobby(opts: LobbyOptions): () => void {
                 void refresh();
               },
             }),
-            " only with a free seat",
+            ` ${t("web.lobby.only_free")}`,
           ),
         ),
         h(
@@ -173,12 +174,12 @@ export function openLobby(opts: LobbyOptions): () => void {
           { class: "scroll" },
           h(
             "table",
-            { class: "table-list", "aria-label": "Tables" },
-            h("thead", {}, h("tr", {}, ["Table", "Game", "Seats", "Status", "Rules", ""].map((t) => h("th", { scope: "col" }, t)))),
-            h("tbody", {}, tables.length ? tables.map(row) : h("tr", {}, h("td", { colspan: 6 }, "No tables yet: create one below."))),
+            { class: "table-list", "aria-label": t("web.lobby.tables") },
+            h("thead", {}, h("tr", {}, [t("web.table"), t("web.lobby.game"), t("web.lobby.seats"), t("web.lobby.status_column"), t("web.lobby.rules"), ""].map((c) => h("th", { scope: "col" }, c)))),
+            h("tbody", {}, tables.length ? tables.map(row) : h("tr", {}, h("td", { colspan: 6 }, t("web.lobby.no_tables")))),
           ),
         ),
-        more ? h("p", { class: "small" }, "The newest 100 tables are shown: filter by game or free seats to find others.") : null,
+        more ? h("p", { class: "small" }, t("web.lobby.more")) : null,
       ),
       form,
     );
@@ -193,7 +194,7 @@ export function openLobby(opts: LobbyOptions): () => void {
       more = reply.nextPageToken !== "";
       error = undefined;
     } catch (e) {
-      error = `The server cannot be reached: ${refusalText(failure(e))}. Retrying…`;
+      error = t("web.lobby.unreachable", { why: refusalText(failure(e)) });
     }
     if (!stopped) draw();
   }

@@ -1,10 +1,12 @@
 // The player bar above the lobby: the name played under, who that is (a guest, or an account of an issuer),
 // "Sign in" with each issuer the server trusts, "Sign out", "My games", and the player id a friend needs to
-// hold a seat for this player.
+// hold a seat for this player; and the language menu.
 import { PlayerKind } from "../gen/thousand/v1/player_service_pb";
 import { h } from "../dom";
 import type { Players } from "../players/players";
 import { PLAYER_WORDS as W } from "../players/words";
+import { t } from "../i18n";
+import { languageMenu } from "./language";
 import { MATCH_WORDS } from "../match/words";
 
 function host(issuer: string): string {
@@ -41,8 +43,9 @@ export function playerBar(players: Players): HTMLElement {
       );
   return h(
     "nav",
-    { class: "playerbar", "aria-label": W.playerId.replace(/ id$/, "") },
-    h("h1", {}, "Thousand"),
+    { class: "playerbar", "aria-label": W.player },
+    h("h1", {}, t("term.game_thousand")),
+    languageMenu(),
     h("label", { for: "player-name" }, W.yourName),
     nameInput,
     who ? h("span", { class: "who small", "data-testid": "player-kind" }, who) : null,

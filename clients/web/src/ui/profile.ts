@@ -7,14 +7,14 @@ import { h, render } from "../dom";
 import { MATCH_WORDS as W } from "../match/words";
 import type { Players } from "../players/players";
 import type { Route } from "../route";
-import { gameInfo } from "../rules";
+import { gameInfo, gameName } from "../rules";
 import { poolHash, ratingClient } from "./leaderboard";
 import { refusalText } from "./refusal";
 
 export const RECENT_GAMES = 20;
 
 function poolName(pool: RatingPool | undefined): string {
-  return pool ? W.poolName(gameInfo(pool.game).name, pool.players, pool.bots) : "";
+  return pool ? W.poolName(gameName(gameInfo(pool.game)), pool.players, pool.bots) : "";
 }
 
 function when(game: RatedGame): string {

@@ -8,7 +8,7 @@ import { h, render } from "../dom";
 import { DEFAULT_WISH, KEEP_PLACE_MS, QuickPlay, WAITS_S, keepMatch, parseWish, wishHash, type Place, type Standing, type Wish } from "../match/quickplay";
 import { MATCH_WORDS as W } from "../match/words";
 import type { Nodes } from "../route";
-import { GAMES, gameInfo } from "../rules";
+import { GAMES, gameInfo, gameName } from "../rules";
 import type { SeatStore } from "../seats";
 import { refusalText } from "./refusal";
 
@@ -70,7 +70,7 @@ export function playForm(go: (hash: string) => void): HTMLElement {
           h(
             "select",
             { "data-key": "play-game", "data-testid": "play-game", onchange: (e: Event) => set({ game: Number((e.target as HTMLSelectElement).value) as GameKind }) },
-            GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === wish.game }, g.name)),
+            GAMES.map((g) => h("option", { value: g.kind, selected: g.kind === wish.game }, gameName(g))),
           ),
         ),
         h(
@@ -135,7 +135,7 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
   let note: string = W.connecting;
   let error: string | undefined;
   let ended = false;
-  const game = gameInfo(wish.game).name;
+  const game = gameName(gameInfo(wish.game));
 
   function draw(): void {
     if (controller.signal.aborted && !ended) return;

@@ -6,13 +6,15 @@ import { EventSchema, GameKind, SeatKind, TableSchema, TableStatus, type Event a
 import { failure } from "../api";
 import type { Route } from "../route";
 import { h, render, type Child } from "../dom";
-import { gameInfo } from "../rules";
+import { gameInfo, gameName } from "../rules";
 import { seatName, type TableLike } from "../session";
 import { BlagogoModel } from "../blagogo/model";
 import { ThousandModel } from "../thousand/model";
 import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
+import { languageMenu } from "./language";
+import { capital, formatDateTime, t } from "../i18n";
 import { Ui } from "./tablepage";
 import { cardFace, blagogoFaceNode } from "./cardviews";
 import { displayOrder } from "../cards";
@@ -89,18 +91,24 @@ function modelsAt(table: Table, events: TableEvent[], upTo: number): Model[] {
 }
 
 function lineOf(table: Table, event: TableEvent | undefined): string {
-  if (!event) return "The start of the game.";
+  if (!event) return t("web.replay.start");
   const names = (s: number | undefined): string => seatName(table, s, undefined);
   const e = event.event;
   if (e.case === "thousand") return thousandLine(e.value, names) ?? "";
   if (e.case === "blagogo") return blagogoLine(e.value, names) ?? "";
-  if (e.case === "seatTaken") return `${names(e.value.seat)} sits down.`;
+  if (e.case === "seatTaken") return capital(t("notice.sits_down", { name: names(e.value.seat) }));
   return "";
+}
+
+/** When the game was played, as the language writes dates ("created" is an ISO 8601 time). */
+function playedAt(created: string): string {
+  const when = new Date(created);
+  return Number.isNaN(when.getTime()) ? created : formatDateTime(when);
 }
 
 /** A finished game's record (ExportTable: any node answers, `anyNode` tries them in turn) and its replay. */
 export function openReplay(anyNode: Route, tableId: string, container: HTMLElement): () => void {
-  render(container, h("p", { class: "loading" }, "Fetching the game's record…"));
+  render(container, h("p", { class: "loading" }, t("web.replay.fetching")));
   let closed = false;
   anyNode
     .call((c) => c.exportTable({ tableId }))
@@ -108,7 +116,7 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
       if (!closed) show(recordJson);
     })
     .catch((error: unknown) => {
-      render(container, h("a", { href: "#/" }, "← Lobby"), h("p", { class: "refusal", role: "alert" }, `No record: ${refusalText(failure(error))}`));
+      render(container, h("a", { href: "#/" }, `← ${t("web.lobby")}`), h("p", { class: "refusal", role: "alert" }, t("web.replay.no_record", { why: refusalText(failure(error)) })));
     });
 
   function show(json: string): void {
@@ -134,14 +142,14 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
       const model = models[replay.seat ?? 0]!;
       const prevDeal = [...starts].reverse().find((s) => s < position) ?? 0;
       const nextDeal = starts.find((s) => s > position) ?? events.length;
-      let board: Child = h("p", {}, "Before the first deal.");
+      let board: Child = h("p", {}, t("web.replay.before_first"));
       if (model.view && model instanceof ThousandModel) board = renderThousand(replay, model, ui);
       else if (model.view && model instanceof BlagogoModel) board = renderBlagogo(replay, model, ui);
       const hands = models.map((m, seat) => {
         const v = m.view;
         const cards =
           v === undefined ? [] : m instanceof ThousandModel && m.view ? displayOrder(m.view.hand, m.view.trump).map((c) => cardFace(c, "mini")) : m instanceof BlagogoModel && m.view ? m.view.hand.map((c) => blagogoFaceNode(c, "mini")) : [];
-        return h("li", {}, h("strong", {}, `${replay.names(seat)}: `), cards.length ? cards : "no cards");
+        return h("li", {}, h("strong", {}, `${replay.names(seat)}: `), cards.length ? cards : t("web.replay.no_cards"));
       });
       const key = (event: Event): void => {
         const e = event as KeyboardEvent;
@@ -155,26 +163,27 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
         h(
           "header",
           { class: "table-header" },
-          h("a", { href: "#/", class: "back" }, "← Lobby"),
-          h("h1", {}, `Record of ${info.name} · ${tableId}`),
-          h("span", {}, `Played ${record.created.slice(0, 16).replace("T", " ")} · seed ${record.seed}`),
-          h("a", { class: "button", href: download, download: `thousand-${tableId}.json` }, "Download the record (JSON)"),
+          h("a", { href: "#/", class: "back" }, `← ${t("web.lobby")}`),
+          h("h1", {}, t("web.replay.title", { game: gameName(info), table: tableId })),
+          h("span", {}, t("web.replay.played", { when: playedAt(record.created), seed: record.seed })),
+          h("a", { class: "button", href: download, download: `thousand-${tableId}.json` }, t("web.replay.download")),
+          languageMenu(),
         ),
         h(
           "section",
-          { class: "replay-controls", role: "group", "aria-label": "Replay", onkeydown: key },
-          h("button", { "data-key": "r-start", onclick: () => go(0), "aria-label": "To the start" }, "|◀ Start"),
-          h("button", { "data-key": "r-prev-deal", onclick: () => go(prevDeal === position ? prevDeal - 1 : prevDeal), "aria-label": "Previous deal" }, "◀◀ Deal"),
-          h("button", { "data-key": "r-prev", "data-testid": "replay-prev", onclick: () => go(position - 1), "aria-label": "One event back" }, "◀"),
-          h("input", { type: "range", min: 0, max: events.length, value: position, "data-key": "r-slider", "aria-label": "Event", oninput: (e: Event) => go(Number((e.target as HTMLInputElement).value)) }),
-          h("button", { "data-key": "r-next", "data-testid": "replay-next", onclick: () => go(position + 1), "aria-label": "One event on" }, "▶"),
-          h("button", { "data-key": "r-next-deal", "data-testid": "replay-next-deal", onclick: () => go(nextDeal), "aria-label": "Next deal" }, "Deal ▶▶"),
-          h("button", { "data-key": "r-end", onclick: () => go(events.length), "aria-label": "To the end" }, "End ▶|"),
-          h("span", { class: "position", "data-testid": "replay-position" }, `event ${position} of ${events.length}`),
+          { class: "replay-controls", role: "group", "aria-label": t("web.replay.controls"), onkeydown: key },
+          h("button", { "data-key": "r-start", onclick: () => go(0), "aria-label": t("web.replay.to_start") }, `|◀ ${t("web.replay.start_button")}`),
+          h("button", { "data-key": "r-prev-deal", onclick: () => go(prevDeal === position ? prevDeal - 1 : prevDeal), "aria-label": t("web.replay.previous_deal", { unit: info.id }) }, `◀◀ ${t("web.replay.deal_button", { unit: info.id })}`),
+          h("button", { "data-key": "r-prev", "data-testid": "replay-prev", onclick: () => go(position - 1), "aria-label": t("web.replay.back") }, "◀"),
+          h("input", { type: "range", min: 0, max: events.length, value: position, "data-key": "r-slider", "aria-label": t("web.replay.event"), oninput: (e: Event) => go(Number((e.target as HTMLInputElement).value)) }),
+          h("button", { "data-key": "r-next", "data-testid": "replay-next", onclick: () => go(position + 1), "aria-label": t("web.replay.on") }, "▶"),
+          h("button", { "data-key": "r-next-deal", "data-testid": "replay-next-deal", onclick: () => go(nextDeal), "aria-label": t("web.replay.next_deal", { unit: info.id }) }, `${t("web.replay.deal_button", { unit: info.id })} ▶▶`),
+          h("button", { "data-key": "r-end", onclick: () => go(events.length), "aria-label": t("web.replay.to_end") }, `${t("web.replay.end_button")} ▶|`),
+          h("span", { class: "position", "data-testid": "replay-position", "data-position": position, "data-events": events.length }, t("web.replay.position", { position, count: events.length })),
           h(
             "label",
             {},
-            " View as ",
+            ` ${t("web.replay.view_as")} `,
             h(
               "select",
               { "data-key": "r-seat", onchange: (e: Event) => { replay.seat = Number((e.target as HTMLSelectElement).value); draw(); } },
@@ -184,12 +193,12 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
         ),
         h("p", { class: "replay-line", role: "status", "data-testid": "replay-line" }, lineOf(table, events[position - 1])),
         board,
-        h("section", { class: "all-hands" }, h("h2", {}, "Every hand"), h("ul", {}, hands)),
+        h("section", { class: "all-hands" }, h("h2", {}, t("web.replay.every_hand")), h("ul", {}, hands)),
         h(
           "section",
           { class: "standings" },
-          h("h2", {}, "Final standings"),
-          h("ol", {}, record.standings.map((s) => h("li", {}, `${replay.names(s.seat)}: ${s.score}${s.payout ? ` (bank ${s.payout})` : ""}`))),
+          h("h2", {}, t("web.final_standings")),
+          h("ol", {}, record.standings.map((s) => h("li", {}, t("web.standing", { name: replay.names(s.seat), score: s.score, payout: s.payout ?? 0 })))),
         ),
       );
     }

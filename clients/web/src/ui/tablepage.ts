@@ -4,15 +4,18 @@ import { create } from "@bufbuild/protobuf";
 import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousand/v1/table_service_pb";
 import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
-import { changedRules, gameInfo } from "../rules";
+import { changedRules, gameInfo, gameName } from "../rules";
 import { DEFAULT_ARMING_MS, DEFAULT_TRICK_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
+import { streamWhy } from "../stream";
 import { BlagogoModel } from "../blagogo/model";
 import { ThousandModel } from "../thousand/model";
 import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
+import { formatNumber, language, t } from "../i18n";
+import { languageMenu } from "./language";
 import { heldText, invitePanel } from "./invite";
 import { currentPlayerId } from "../api";
 import { Sounds, cueOf } from "./sounds";
@@ -20,25 +23,10 @@ import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { MATCH_WORDS } from "../match/words";
 
-/** Every word this page shows, in one place (a message catalogue replaces it for other languages). */
+/** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
-  refused: "Refused:",
-  yourTurn: "Your turn",
-  yourTurnTitle: "▶ Your turn",
-  table: "Table",
-  appTitle: "Thousand",
-  rules: "Rules:",
-  standardRules: "Standard rules",
-  seeded: " · Seeded practice table: its cards follow from a known seed",
-  fairShort: "Fair deals ✓ ⓘ",
-  fairLabel: "Fair deals: how each deal is checked",
-  soundsWord: "Sounds: ",
-  soundsOn: "on",
-  soundsOff: "off",
-  soundsTitle: "The table's sounds: a card laid, a trick taken, a deal, your turn",
-  fairDetails: (scheme: string, commitment: string) =>
-    `Every deal follows from a secret the table committed to before anyone sat down (${scheme}), and from each seat's own seed; ` +
-    `this browser checks each one when it is revealed. The table's commitment: ${commitment}.`,
+  yourTurn: () => t("web.your_turn"),
+  appTitle: () => t("term.game_thousand"),
 } as const;
 
 const NOTE_MS = 4000;
@@ -127,19 +115,19 @@ function statusLine(session: TableSession): Child {
   const s = session.status;
   switch (s.state) {
     case "connecting":
-      return h("span", { class: "conn connecting" }, "Connecting…");
+      return h("span", { class: "conn connecting" }, t("web.connecting"));
     case "live":
-      return h("span", { class: "conn live" }, "● Live");
+      return h("span", { class: "conn live" }, `● ${t("web.live")}`);
     case "retrying":
       return h(
         "span",
         { class: "conn retrying", role: "status" },
-        `Connection lost (${s.why}). Reconnecting in ${(s.inMs / 1000).toFixed(1)} s, attempt ${s.attempt}…`,
+        t("web.reconnecting", { why: streamWhy(s.why), seconds: formatNumber(s.inMs / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), attempt: s.attempt }),
       );
     case "ended":
-      return h("span", { class: "conn ended" }, "Game over: the table's stream has ended.");
+      return h("span", { class: "conn ended" }, t("web.stream_ended"));
     case "failed":
-      return h("span", { class: "conn failed", role: "alert" }, `Cannot follow this table: ${refusalText(s.failure)}`);
+      return h("span", { class: "conn failed", role: "alert" }, t("web.cannot_follow", { why: refusalText(s.failure) }));
   }
 }
 
@@ -155,7 +143,9 @@ export interface TablePageOptions {
 export function openTable(opts: TablePageOptions): () => void {
   const { nodes, store, tableId, container } = opts;
   const record = store.seat(tableId);
-  const viewer = record ? String(record.seat) : "spectator";
+  // The saved page is in the language it was saved in (its log, its checks): another language reads the
+  // table's history again, in its own words.
+  const viewer = `${record ? String(record.seat) : "spectator"}@${language()}`;
   const session = new TableSession(nodes, tableId, {
     seat: record?.seat,
     token: record?.token,
@@ -202,9 +192,9 @@ export function openTable(opts: TablePageOptions): () => void {
   session.onChange(schedule);
   document.body.classList.add("at-table");
   const clock = setInterval(() => tickClocks(container), 250);
-  render(container, h("p", { class: "loading" }, "Opening the table…"));
+  render(container, h("p", { class: "loading" }, t("web.opening_table")));
   session.start().catch((error: unknown) => {
-    if (!closed) render(container, h("p", { class: "conn failed", role: "alert" }, `Cannot open table ${tableId}: ${String(error)}`));
+    if (!closed) render(container, h("p", { class: "conn failed", role: "alert" }, t("web.cannot_open", { table: tableId, why: String(error) })));
   });
   (window as unknown as { thousandSession?: TableSession }).thousandSession = session;
   (window as unknown as { thousandSounds?: Sounds }).thousandSounds = ui.sounds;
@@ -212,7 +202,7 @@ export function openTable(opts: TablePageOptions): () => void {
     closed = true;
     clearInterval(clock);
     document.body.classList.remove("at-table");
-    document.title = TEXT.appTitle;
+    document.title = TEXT.appTitle();
     session.stop();
   };
 }
@@ -231,24 +221,24 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
   const header = h(
     "header",
     { class: "table-header" },
-    h("a", { href: "#/", class: "back", "data-key": "back" }, "← Lobby"),
-    h("h1", {}, `${game?.name ?? "Table"} · ${opts.tableId}`),
-    h("span", { class: "who" }, me === undefined ? "Watching as a spectator" : `You play ${session.names(me)}`),
+    h("a", { href: "#/", class: "back", "data-key": "back" }, `← ${t("web.lobby")}`),
+    h("h1", {}, `${game ? gameName(game) : t("web.table")} · ${opts.tableId}`),
+    h("span", { class: "who" }, me === undefined ? t("web.watching") : t("web.you_play", { name: session.names(me) })),
     statusLine(session),
-    session.isMyTurn() ? h("span", { class: "your-turn", role: "status", "data-testid": "your-turn" }, TEXT.yourTurn) : null,
+    session.isMyTurn() ? h("span", { class: "your-turn", role: "status", "data-testid": "your-turn" }, TEXT.yourTurn()) : null,
     h(
       "span",
       { class: "changed" },
-      changed.length ? `${TEXT.rules} ${changed.join("; ")}` : TEXT.standardRules,
-      table?.seeded ? h("strong", { class: "seeded" }, TEXT.seeded) : null,
+      changed.length ? t("web.rules_changed", { rules: changed.join("; ") }) : t("web.standard_rules"),
+      table?.seeded ? h("strong", { class: "seeded" }, ` · ${t("web.seeded_table")}`) : null,
     ),
     matchNote(opts.store.seat(opts.tableId)?.matchNote),
     table?.fairness && !table.seeded
       ? h(
           "details",
           { class: "fair" },
-          h("summary", { "aria-label": TEXT.fairLabel, title: TEXT.fairLabel }, TEXT.fairShort),
-          h("p", { class: "fair-details" }, TEXT.fairDetails(table.fairness.scheme, table.fairness.commitment)),
+          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ ⓘ`),
+          h("p", { class: "fair-details" }, t("web.fair_details", { scheme: table.fairness.scheme, commitment: table.fairness.commitment })),
         )
       : null,
     h(
@@ -257,7 +247,9 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         class: "quiet sounds",
         "data-key": "sounds",
         "aria-pressed": ui.sounds.on ? "true" : "false",
-        title: TEXT.soundsTitle,
+        // The name holds the visible words ("Sounds: off"), as axe (label-content-name-mismatch) asks.
+        "aria-label": `${t("web.sounds")}: ${ui.sounds.on ? t("web.on") : t("web.off")}`,
+        title: t("web.sounds_title"),
         onclick: () => {
           ui.sounds.set(!ui.sounds.on);
           opts.store.setSounds(ui.sounds.on);
@@ -265,11 +257,11 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
         },
       },
       "♪ ",
-      h("span", { class: "sounds-word" }, TEXT.soundsWord), // a phone shows "♪ on" (the word is read, not shown)
-      ui.sounds.on ? TEXT.soundsOn : TEXT.soundsOff,
+      h("span", { class: "sounds-word" }, `${t("web.sounds")}: `), // a phone shows "♪ on": the header stays short
+      ui.sounds.on ? t("web.on") : t("web.off"),
     ),
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
-      ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, "Take my seat back from the bot")
+      ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, t("web.reclaim"))
       : null,
     me !== undefined && table?.status !== TableStatus.FINISHED
       ? h(
@@ -278,16 +270,17 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
             class: "quiet",
             "data-key": "leave",
             onclick: () => {
-              if (!confirm("Leave this table? The seat becomes open for anyone.")) return;
+              if (!confirm(t("web.leave_confirm"))) return;
               void session.leave().then(() => {
                 opts.store.forget(opts.tableId);
                 opts.onLeave();
               });
             },
           },
-          "Leave the table",
+          t("web.leave"),
         )
       : null,
+    languageMenu(),
   );
   const status = session.status;
   const lost =
@@ -302,7 +295,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
               opts.onLeave();
             },
           },
-          "Forget this seat",
+          t("web.forget_seat"),
         )
       : null;
   // Refusals and notes float over the table (a toast): they never push the board down.
@@ -310,21 +303,22 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     ? h(
         "div",
         { class: "refusal", role: "alert", "data-testid": "refusal", "data-reason": session.refusal.reason, "data-rule": session.refusal.metadata["rule"] ?? "" },
-        `${TEXT.refused} ${refusalText(session.refusal)}`,
+        t("web.refused", { why: refusalText(session.refusal) }),
       )
     : null;
   const note = ui.note ? h("div", { class: "note", role: "status", "data-testid": "note" }, ui.note) : null;
   const mine = session.isMyTurn();
-  document.title = mine ? `${TEXT.yourTurnTitle} · ${game?.name ?? TEXT.table}` : `${game?.name ?? TEXT.table} · ${opts.tableId}`;
-  let body: Child = h("p", { class: "waiting" }, "Waiting for the game to start…");
+  const title = game ? gameName(game) : t("web.table");
+  document.title = mine ? `▶ ${TEXT.yourTurn()} · ${title}` : `${title} · ${opts.tableId}`;
+  let body: Child = h("p", { class: "waiting" }, t("web.waiting_start"));
   const model = session.model;
   if (table?.status === TableStatus.WAITING || model?.view === undefined) body = waiting(session, opts.store.seat(opts.tableId)?.invite);
   else if (table?.game === GameKind.THOUSAND && model instanceof ThousandModel) body = renderThousand(session, model, ui);
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": "What happened", tabindex: 0 },
-    h("h2", {}, "Log (newest first)"),
+    { class: "log", "aria-label": t("web.log_label"), tabindex: 0 },
+    h("h2", {}, t("web.log_title")),
     h(
       "ul",
       { "aria-live": "polite", "aria-relevant": "additions" },
@@ -344,17 +338,21 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
 /** `invite`: the table's invite code, when this browser holds it (a private table): its link to share. */
 function waiting(session: TableSession, invite: string | undefined): Child {
   const table = session.table;
-  if (!table) return h("p", {}, "Opening the table…");
+  if (!table) return h("p", {}, t("web.opening_table"));
   const me = currentPlayerId();
-  const free = invite || table.inviteRequired ? "free" : "free — share this page's address to invite someone";
+  // A private table's link is its invite (shown below), never the page's address.
+  const free = invite || table.inviteRequired ? "private" : "open";
+  const state = (s: (typeof table.seats)[number]): string => (s.taken ? "yes" : heldText(s, me) !== undefined ? "held" : free);
   return h(
     "section",
     { class: "waiting" },
-    h("h2", {}, "Waiting for players"),
+    h("h2", {}, t("web.waiting_players")),
     h(
       "ul",
       {},
-      table.seats.map((s, i) => h("li", { "data-seat": i }, `${session.names(i)}: ${s.taken ? "seated" : (heldText(s, me) ?? free)}`)),
+      table.seats.map((s, i) =>
+        h("li", { "data-seat": i }, t("web.waiting_seat", { name: session.names(i), taken: state(s), held: heldText(s, me) ?? "" })),
+      ),
     ),
     invite ? invitePanel({ tableId: table.tableId, code: invite }) : null,
   );

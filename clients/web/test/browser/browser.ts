@@ -58,19 +58,16 @@ const ACTIONABLE = [
   '[data-testid="standings"] a',
 ];
 
-/** Waits (up to 3 s) for the page's finite animations and transitions to end: a card flying in or fading
- * is drawn mid-way (its colours blended, its box elsewhere), which is not what the player reads at rest. */
-export async function atRest(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const moving = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.race([Promise.all(moving.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, 3000))]);
-  });
-}
-
 /** Every actionable element whose box is not wholly inside the window as it is now (no scrolling), and how
- * much wider than the window the page is. Buttons inside the melds' own scrolling area count by that area. */
+ * much wider than the window the page is. Buttons inside the melds' own scrolling area count by that area.
+ * A hand being dealt is measured where its cards land: they fly in from above the table (app.css, "deal"),
+ * so mid-flight boxes lie above the window by design. */
 export async function offscreen(page: Page): Promise<{ outside: string[]; overflow: number }> {
-  return page.evaluate((selectors) => {
+  return page.evaluate(async (selectors) => {
+    const flying = document
+      .getAnimations()
+      .filter((a) => a instanceof CSSAnimation && a.animationName === "deal" && a.playState === "running");
+    await Promise.race([Promise.all(flying.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, 3000))]);
     const outside: string[] = [];
     const w = window.innerWidth;
     const hgt = window.innerHeight;
@@ -93,11 +90,21 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
   }, ACTIONABLE);
 }
 
-/** Fails when anything the player may act on is off the screen, or the page is wider than the screen. */
+/** Wait until the page's motions that end have ended (a new hand's cards flying in from the table), so that
+ * what is looked at is where it stays; endless ones (a pulse) are not waited for. */
+export async function atRest(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
+  });
+}
+
+/** Fails when anything the player may act on is off the screen (once the page is at rest), or the page is
+ * wider than the screen. */
 export async function assertOnScreen(page: Page, where: string): Promise<void> {
-  // The page at rest: a new hand's cards fly in from above the table (app.css "deal", 1.2 s), and a hand
-  // re-laid by the last event may take a frame more to settle, so a box outside is looked at again for up
-  // to 2 s before it counts (a real overflow stays).
+  // The page at rest: the motions that end (a new hand flying in) are waited for, and a card lifted or a hand
+  // re-laid by the last event may take a frame or a transition to settle, so a box outside is looked at again
+  // for up to 2 s before it counts (a real overflow stays).
   await atRest(page);
   let { outside, overflow } = await offscreen(page);
   for (let look = 0; look < 10 && (outside.length > 0 || overflow > 1); look++) {

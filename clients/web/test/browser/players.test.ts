@@ -308,7 +308,7 @@ test("a private table: its invite link seats a player of another browser; never 
   assert.equal("reason" in held ? held.reason : "", "SEAT_RESERVED");
   await stranger.page.goto(`${BASE_URL}/#/invite/${tableId}/${"x".repeat(22)}`);
   await stranger.page.locator('[data-testid="invite-join"]').click();
-  assert.match((await stranger.page.locator('[data-testid="invite-error"]').textContent()) ?? "", /invite link only/);
+  assert.match((await stranger.page.locator('[data-testid="invite-error"]').textContent()) ?? "", /needs an invite code/);
 
   // The guest opens the link on a phone and takes the free seat that is held for nobody.
   await guest.page.goto(link);

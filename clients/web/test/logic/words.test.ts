@@ -8,7 +8,8 @@ import { Code } from "@connectrpc/connect";
 import { DealKind, Mark } from "../../src/gen/thousand/v1/thousand_events_pb";
 import { TableSchema } from "../../src/gen/thousand/v1/table_service_pb";
 import { marksOf } from "../../src/thousand/sheet";
-import { MARK_SIGNS, TABLE_WORDS, count, markLegend } from "../../src/thousand/words";
+import { MARK_SIGNS, TABLE_WORDS, markLegend } from "../../src/thousand/words";
+import { t } from "../../src/i18n";
 import { refusalText } from "../../src/ui/refusal";
 import { perMoveSeconds } from "../../src/ui/lobby";
 
@@ -58,6 +59,7 @@ test("the lobby's clock: only for a table with a turn clock, never 0s/move", () 
 test("one card, one trick, one point: singular for one, never \"1 tricks\"", () => {
   assert.equal(TABLE_WORDS.tricksCards(1, 1), "1 card · 1 trick");
   assert.equal(TABLE_WORDS.tricksCards(7, 0), "7 cards · 0 tricks");
-  assert.equal(count(1, "point"), "1 point");
-  assert.equal(count(2, "meld"), "2 melds");
+  // The catalogues' plurals (ICU): every language's forms, English's singular for one.
+  assert.equal(t("web.seat_label", { name: "Ann", points: 1, cards: 2, acts: "no" }), "Ann: 1 point, 2 cards");
+  assert.equal(TABLE_WORDS.takes("Ann", 1), "Ann takes the trick (1 point)");
 });
