@@ -34,6 +34,13 @@ from server.identity.web import web_players
 from server.identity.wiring import SERVICE_NAMES as IDENTITY_SERVICE_NAMES
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
+from server.ladder.ladder import Ladder, LadderSettings
+from server.ladder.metrics import LadderMetrics
+from server.ladder.service import SERVICE_NAME as LADDER_SERVICE_NAME
+from server.ladder.service import LadderService
+from server.ladder.service import generic_handler as ladder_handler
+from server.ladder.store import LadderStore
+from server.ladder.web import web_ladder
 from server.logs import configure_logging, get_logger
 from server.matchmaking import service as matchmaking
 from server.matchmaking.metrics import QuickPlayMetrics
@@ -50,7 +57,7 @@ from server.ratings.store import RatingReader
 from server.ratings.web import web_ratings
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
-from server.settings import Settings, parse_settings
+from server.settings import Settings, parse_settings, references_of
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
 from server.store_select import open_store
@@ -58,6 +65,7 @@ from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB
 from thousand.v1 import admin_service_pb2 as admin_pb
+from thousand.v1 import ladder_service_pb2 as ladder_pb
 from thousand.v1 import matchmaking_pb2 as matchmaking_pb
 from thousand.v1 import player_service_pb2 as player_pb
 from thousand.v1 import rating_service_pb2 as rating_pb
@@ -114,6 +122,20 @@ class Server:
             lookup=ReaderLookup(self.rating_reader),
             metrics=QuickPlayMetrics(self.metrics.registry) if self.metrics is not None else None,
         )
+        self.ladder = Ladder(
+            LadderStore(self.queue),
+            self.service,
+            LadderSettings(
+                per_move=settings.ladder_per_move,
+                max_same_per_day=settings.ladder_max_same,
+                reference_sets=settings.ladder_reference_sets,
+                references=references_of(settings.ladder_references),
+                seed=settings.ladder_seed,
+            ),
+            node_id=settings.node_id,
+            metrics=LadderMetrics(self.metrics.registry) if self.metrics is not None else None,
+        )
+        self.ladder_service = LadderService(self.ladder, self.identity.store, self.rating_reader)
         self.health = health.aio.HealthServicer()
         self.draining = False
         if self.metrics is not None:
@@ -128,6 +150,7 @@ class Server:
                 *self.identity.handlers(),
                 matchmaking.generic_handler(self.matchmaker),
                 rating_handler(self.ratings),
+                ladder_handler(self.ladder_service),
             )
         )
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -138,6 +161,7 @@ class Server:
                 *IDENTITY_SERVICE_NAMES,
                 matchmaking.SERVICE_NAME,
                 RATING_SERVICE_NAME,
+                LADDER_SERVICE_NAME,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                 reflection.SERVICE_NAME,
             ),
@@ -188,6 +212,7 @@ class Server:
                     web_players(self.identity.players),
                     web_matchmaking(self.matchmaker),
                     web_ratings(self.ratings),
+                    web_ladder(self.ladder_service),
                 ),
             )
         self.web_port = 0
@@ -230,6 +255,7 @@ class Server:
             observed.initialize(player_pb.DESCRIPTOR.services_by_name["PlayerService"], transports)
             observed.initialize(matchmaking_pb.DESCRIPTOR.services_by_name["MatchmakingService"], transports)
             observed.initialize(rating_pb.DESCRIPTOR.services_by_name["RatingService"], transports)
+            observed.initialize(ladder_pb.DESCRIPTOR.services_by_name["LadderService"], transports)
             if GRPC_TRANSPORT in transports:  # the web port serves no AdminService
                 observed.initialize(admin_pb.DESCRIPTOR.services_by_name["AdminService"], transports)
             interceptors.append(observed)
@@ -260,6 +286,8 @@ class Server:
         for table in self.registry.all():
             table.ensure_bots_running()  # a restored table may be waiting for a bot's move
         self.matchmaker.start()
+        if self.settings.ladder:
+            self.ladder.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.settings.sweep_seconds > 0:
@@ -309,6 +337,7 @@ class Server:
         for task in (self._sweeper, self._readiness):
             if task is not None:
                 task.cancel()
+        await self.ladder.stop()
         await self.matchmaker.stop()  # its waiters keep their places: they call again on another node
         self._end_streams()
         stopping = [self.grpc.stop(grace)]

@@ -54,6 +54,9 @@ class Creation:
     privacy: Privacy | None = None
     """A private table's settings (stored with the table, in its config)."""
     rated: bool = False
+    secret: bytes | None = None
+    """The fair table's secret when the creator gives one (the ladder: a set's tables deal the same deals);
+    None: drawn for the table."""
 
     def digest(self) -> str:
         return creation_digest(

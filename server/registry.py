@@ -203,6 +203,7 @@ class Registry:
         client: str = "",
         privacy: Privacy | None = None,
         rated: bool = False,
+        secret: bytes | None = None,
     ) -> Table:
         """A new table playing the game whose engine rules ``rules`` are (Thousand's or 1000 Blagogo's),
         created by ``client`` (:func:`server.requests.client_of`; "": nobody's, for the totals only).
@@ -210,9 +211,20 @@ class Registry:
         With a ``request_id`` seen in the last :data:`~server.creations.CREATE_REQUEST_WINDOW` seconds, the
         table that request created (or is creating) is returned instead: the client's retry after a lost
         reply. The same request_id with a different request is REQUEST_ID_REUSED, as for SubmitAction.
+        ``secret``: a fair table's secret chosen by the server itself (the ladder's sets deal the same deals
+        at each of their tables); None: one drawn for the table.
         """
         new = Creation(
-            rules, seats, seed, first_dealer, time_control, request_id, client, privacy, rated=rated
+            rules,
+            seats,
+            seed,
+            first_dealer,
+            time_control,
+            request_id,
+            client,
+            privacy,
+            rated=rated,
+            secret=secret,
         )
         if not request_id:
             return await self._create(new, "")
@@ -261,7 +273,7 @@ class Registry:
         # A creator's seed deals predictable cards (a practice table, marked seeded); otherwise the deals come
         # from a secret of the table's own (engine.seeds.FairDeals), and the seed only seeds its bots.
         seeded = seed is not None
-        secret = b"" if seeded else secrets.token_bytes(SECRET_BYTES)
+        secret = b"" if seeded else new.secret or secrets.token_bytes(SECRET_BYTES)
         seed = seed if seed is not None else secrets.randbits(63)
         create_time = time.time()
         if self.store is not None:

@@ -86,6 +86,18 @@ class Settings:
     """Moves a table played by bots only makes before the server stops it (TableStopped); 0: no limit."""
     rating_min_games: int = 5
     """Rated games a player needs to appear on a rating pool's leaderboard (RatingService)."""
+    ladder: bool = False
+    """Run the bots' ladder (LadderService.JoinLadder; ``server.ladder``): scheduling, placing and rating."""
+    ladder_per_move: float = 2.0
+    """Seconds every ladder decision has (the turn clock's; the reference bots decide within it too)."""
+    ladder_reference_sets: int = 1
+    """Sets of reference bots only each ladder pool plays at once (0: only with registered bots)."""
+    ladder_max_same: int = 100
+    """Sets the same ladder pairing may start within a day."""
+    ladder_references: str = "thousand=random,greedy,heuristic,ismcts,expert blagogo=random,heuristic"
+    """Each ladder game's reference bots (``game=strategy,...`` joined by spaces): the games offered."""
+    ladder_seed: int | None = None
+    """Seeds the ladder's pairing draws (tests); None: the system's generator."""
     tls_cert: str = ""
     """PEM certificate chain file; with ``tls_key``, the server speaks TLS only."""
     tls_key: str = ""
@@ -311,6 +323,41 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         help="rated games a player needs to appear on a leaderboard",
     )
     parser.add_argument(
+        "--ladder",
+        action="store_true",
+        default=env.get("THOUSAND_LADDER", "") not in ("", "0"),
+        help="run the bots' ladder (scheduling sets of registered and reference bots, rating them)",
+    )
+    parser.add_argument(
+        "--ladder-per-move",
+        type=float,
+        default=float(env.get("THOUSAND_LADDER_PER_MOVE", defaults.ladder_per_move)),
+        help="seconds every ladder decision has",
+    )
+    parser.add_argument(
+        "--ladder-reference-sets",
+        type=int,
+        default=int(env.get("THOUSAND_LADDER_REFERENCE_SETS", defaults.ladder_reference_sets)),
+        help="sets of reference bots only a ladder pool plays at once",
+    )
+    parser.add_argument(
+        "--ladder-max-same",
+        type=int,
+        default=int(env.get("THOUSAND_LADDER_MAX_SAME", defaults.ladder_max_same)),
+        help="sets one ladder pairing may start within a day",
+    )
+    parser.add_argument(
+        "--ladder-references",
+        default=env.get("THOUSAND_LADDER_REFERENCES", defaults.ladder_references),
+        help="each ladder game's reference bots: game=strategy,... joined by spaces (the games offered)",
+    )
+    parser.add_argument(
+        "--ladder-seed",
+        type=int,
+        default=int(env["THOUSAND_LADDER_SEED"]) if env.get("THOUSAND_LADDER_SEED") else None,
+        help="seed of the ladder's pairing draws (tests); unset: the system's generator",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=int,
         default=int(env.get("THOUSAND_MAX_MESSAGE_BYTES", defaults.max_message_bytes)),
@@ -384,7 +431,15 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     if not 0 <= args.bot_move_delay <= 3600:
         parser.error("--bot-move-delay must be 0 to 3600 seconds")
     limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
-    for name in (*limits, "bot_table_max_moves", "rating_min_games"):
+    if not 0.01 <= args.ladder_per_move <= 600:
+        parser.error("--ladder-per-move must be 0.01 to 600 seconds")
+    try:
+        references_of(args.ladder_references)
+    except ValueError as error:
+        parser.error(f"--ladder-references: {error}")
+    if args.ladder_max_same < 1:
+        parser.error("--ladder-max-same must be 1 or more")
+    for name in (*limits, "bot_table_max_moves", "rating_min_games", "ladder_reference_sets"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
     if args.keepalive_seconds != 0 and not 10 <= args.keepalive_seconds <= 86_400:
@@ -429,6 +484,12 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         bot_move_delay=args.bot_move_delay,
         bot_table_max_moves=args.bot_table_max_moves,
         rating_min_games=args.rating_min_games,
+        ladder=args.ladder,
+        ladder_per_move=args.ladder_per_move,
+        ladder_reference_sets=args.ladder_reference_sets,
+        ladder_max_same=args.ladder_max_same,
+        ladder_references=args.ladder_references,
+        ladder_seed=args.ladder_seed,
         max_message_bytes=args.max_message_bytes,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
@@ -446,3 +507,24 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         bot_pace=args.bot_pace,
         identity=identity_settings(args, parser, env),
     )
+
+
+def references_of(text: str) -> dict[str, tuple[str, ...]]:
+    """``--ladder-references`` read: each game's reference strategies (ValueError for a game or strategy
+    the server does not know, or fewer than one)."""
+    from bots.registry import strategies_for  # noqa: PLC0415  # the settings module stays light to import
+
+    found: dict[str, tuple[str, ...]] = {}
+    for part in text.split():
+        game, _, names = part.partition("=")
+        game = game.strip()
+        if game not in ("thousand", "blagogo"):
+            raise ValueError(f"no game {game!r} (thousand, blagogo)")
+        strategies = tuple(n.strip() for n in names.split(",") if n.strip())
+        unknown = [n for n in strategies if n not in strategies_for(game)]
+        if unknown or not strategies:
+            raise ValueError(f"{game}: unknown strategy {unknown[0] if unknown else '(none)'}")
+        found[game] = strategies
+    if not found:
+        raise ValueError("no game")
+    return found

@@ -33,7 +33,7 @@ def test_players_live_beside_the_tables_with_a_schema_of_their_own(db: str) -> N
     tables = open_store(db)  # the tables' store first, as the server opens them
     players = open_player_store(db)
     try:
-        assert schema_version(db) == "1"
+        assert schema_version(db) == "2"  # 2: bots (their owners)
         guest = players.create_guest("ann", "uk", b"h" * 32)
         assert tables.count() == 0
     finally:

@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final
@@ -34,6 +35,7 @@ from bots.loading import BotLoadError, is_bot_spec, load_bot
 from bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
 from bots.strategy import Strategy, StrategyOptions
 from clients.bots.example import CautiousBot
+from clients.bots.ladder import print_standings, register, run_ladder
 from clients.bots.progress import Progress, follow_match, seat_names
 from clients.bots.sdk import AnyStrategy, BotResult, Placed, run_bot
 from clients.connection import DEFAULT_SERVER, Connection
@@ -235,6 +237,42 @@ def _print_stopped(progress: Progress, names: Sequence[str], max_deals: int, as_
         print(json.dumps({"finished": False, "deals": progress.deals, "scores": scores}))
 
 
+def _ladder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``thousand-bot ladder``: stay on the ladder with --strategy, or print --standings."""
+    connection = connection_from_args(args)
+    try:
+        if args.standings:
+            return asyncio.run(print_standings(connection, args.game, args.json))
+        key = args.key or os.environ.get("THOUSAND_BOT_KEY", "")
+        if not key:
+            parser.error("ladder needs the bot's --key (or $THOUSAND_BOT_KEY), or --standings")
+        if args.strategy is None:
+            parser.error("ladder needs a --strategy")
+        if args.strategy not in _names(args.game) and not is_bot_spec(args.strategy):
+            parser.error(f"unknown strategy {args.strategy!r} (known: {known(args.game)})")
+        load_check = _strategy(args.game, args.strategy, _options(args))  # a bot file that fails, now
+        del load_check
+        return asyncio.run(
+            run_ladder(
+                connection,
+                key,
+                lambda game: _strategy(game, args.strategy, _options(args)),
+                [args.game],
+                say=_say,
+                as_json=args.json,
+                max_sets=args.max_sets,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0
+    except ServerError as error:
+        print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+        return 2
+    except BotLoadError as error:
+        print(f"thousand-bot: {error}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     use(language_from_env())  # the match lines in the player's language (the options stay English)
     parser = argparse.ArgumentParser(prog="thousand-bot", description=__doc__.splitlines()[0])
@@ -258,6 +296,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="without --table: seconds each move of the new table's server-run bots takes (default 0; "
         "1 to follow the game with thousand watch)",
     )
+
+    ladder = commands.add_parser("ladder", help="a bot on the server's ladder, connected until stopped")
+    ladder.add_argument(
+        "--key", default=None, help="the bot's key (LadderService.RegisterBot; or $THOUSAND_BOT_KEY)"
+    )
+    ladder.add_argument("--standings", action="store_true", help="print the ladder's standings and exit")
+    ladder.add_argument(
+        "--max-sets", type=int, default=0, help="leave after this many finished sets (0: never)"
+    )
+
+    registering = commands.add_parser(
+        "register", help="register a bot of yours for the ladder; prints its key"
+    )
+    registering.add_argument("--name", required=True, help="the bot's name on the ladder")
+    registering.add_argument("--json", action="store_true", help="a JSON object")
 
     match = commands.add_parser("match", help="a whole game between bots over gRPC")
     match.add_argument(
@@ -298,12 +351,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     tour.add_argument("--workers", type=int, default=1)
     tour.add_argument("--quiet", action="store_true")
 
-    for sub in (play, match, tour):
+    for sub in (play, match, tour, ladder):
         sub.add_argument("--game", choices=GAMES, default="thousand")
         sub.add_argument("--seed", type=int)
         sub.add_argument("--budget-ms", type=int, default=50, help="thinking time per decision of searchers")
         sub.add_argument("--json", action="store_true", help="a JSON object as the last line")
-    for sub in (play, match):
+    for sub in (play, match, ladder, registering):
         sub.add_argument("--server", default=None, help=f"default: $THOUSAND_SERVER, else {DEFAULT_SERVER}")
         sub.add_argument("--tls", action="store_true", help="speak TLS to the server (or $THOUSAND_TLS=1)")
         sub.add_argument("--tls-ca", default=None, help="certificates to trust for the server's TLS")
@@ -323,6 +376,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             default=0,
             help="blagogo: end a round after this many turnovers (0: never)",
         )
+    ladder.add_argument(
+        "--strategy",
+        default=None,
+        help=f"one of: {known()} (blagogo: {known('blagogo')}), or your own: path/to/file.py:ClassName",
+    )
     play.add_argument(
         "--strategy",
         required=True,
@@ -357,6 +415,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             forwarded[at : at + 2] = ["--games", str(args.games)]
             return game_tournament.main(forwarded)
         return tournament.main(forwarded)
+    if args.command == "ladder":
+        return _ladder(parser, args)
+    if args.command == "register":
+        try:
+            return asyncio.run(register(connection_from_args(args), args.name, args.json))
+        except ServerError as error:
+            print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+            return 2
     names = [args.strategy] if args.command == "play" else args.strategies.split(",")
     unknown = [n for n in names if n.strip() not in _names(args.game) and not is_bot_spec(n)]
     if unknown:

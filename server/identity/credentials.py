@@ -30,6 +30,8 @@ from server.requests import Context
 
 AUTHORIZATION: Final = "authorization"
 PLAYER_TOKEN_PREFIX: Final = "thp_"
+BOT_KEY_PREFIX: Final = "thb_"
+"""A ladder bot's key (:mod:`server.ladder`): looked up as a player token is, the player being the bot."""
 CACHE_SECONDS: Final = 2.0
 MAX_CACHED: Final = 50_000
 log = get_logger("thousand.identity")
@@ -193,7 +195,7 @@ class Identities:
             expires = float(token.claims.get("exp", 0)) - time.time()
             self._remember(self._players, key, (player, now + min(CACHE_SECONDS, max(0.0, expires))))
             return player
-        if not credential.startswith(PLAYER_TOKEN_PREFIX):
+        if not credential.startswith((PLAYER_TOKEN_PREFIX, BOT_KEY_PREFIX)):
             raise refused("malformed", "the credential is neither a player token nor a JWT")
         found = await stored(self.store.player_by_token, key)
         if found is None:

@@ -32,7 +32,7 @@ from server.identity.values import (
 SCHEMA_KEY: Final = "players_schema"
 """The ``meta`` key of the players' schema version (the tables' is ``schema``)."""
 
-_PLAYER_COLUMNS: Final = "player_id, kind, display_name, locale, create_time, issuer, subject"
+_PLAYER_COLUMNS: Final = "player_id, kind, display_name, locale, create_time, issuer, subject, owner_id"
 _SEAT_COLUMNS: Final = "player_id, table_id, seat, token_hash, join_time, game, outcome, score, place"
 _BAN_COLUMNS: Final = "player_id, reason, operator, create_time, expire_time"
 _AUDIT_COLUMNS: Final = "entry_id, create_time, operator, action, table_id, seat, player_id, reason"
@@ -92,6 +92,13 @@ CREATE TABLE {t}private_tables (
 either dialect: each fills in its table prefix and its names of the column types."""
 
 
+SCHEMA_2: Final = """
+ALTER TABLE {t}players ADD COLUMN owner_id TEXT NOT NULL DEFAULT '';
+CREATE INDEX players_by_owner ON {t}players (owner_id, create_time)
+"""
+"""Version 2: bots (kind ``bot``), each with its owner; a bot's key hash is its ``token_hash``."""
+
+
 def new_player_id() -> str:
     """A player's id: 16 hex digits, not secret (reservations and the audit log name it)."""
     return secrets.token_hex(8)
@@ -140,6 +147,33 @@ class PlayerStore(ABC):
             ),
         )
         return player
+
+    def create_bot(self, owner_id: str, display_name: str, key_hash: bytes) -> Player:
+        """A bot owned by ``owner_id``; ``key_hash``: its key's SHA-256 (the key itself is never stored)."""
+        player = Player(new_player_id(), PlayerKind.BOT, display_name, "", time.time(), owner_id=owner_id)
+        self._query(
+            "INSERT INTO {t}players (player_id, kind, display_name, locale, create_time, issuer, subject,"
+            " token_hash, owner_id) VALUES (?, ?, ?, '', ?, '', ?, ?, ?)",
+            (
+                player.player_id,
+                player.kind.value,
+                display_name,
+                player.create_time,
+                player.player_id,
+                key_hash,
+                owner_id,
+            ),
+        )
+        return player
+
+    def bots_of(self, owner_id: str) -> list[Player]:
+        """The bots ``owner_id`` registered, oldest first."""
+        rows = self._query(
+            f"SELECT {_PLAYER_COLUMNS} FROM {{t}}players WHERE owner_id = ? AND kind = 'bot'"
+            " ORDER BY create_time, player_id",
+            (owner_id,),
+        )
+        return [_player(row) for row in rows]
 
     def player_for_subject(self, issuer: str, subject: str, display_name: str) -> Player:
         """The OIDC player (issuer, subject), created on its first call (concurrent first calls: one wins)."""
@@ -407,7 +441,7 @@ def _audit_statement(entry: AuditEntry) -> tuple[str, Sequence[object]]:
 
 
 def _player(row: tuple[Any, ...]) -> Player:
-    player_id, kind, display_name, locale, create_time, issuer, subject = row
+    player_id, kind, display_name, locale, create_time, issuer, subject, owner_id = row
     oidc = kind == PlayerKind.OIDC.value
     return Player(
         player_id,
@@ -417,6 +451,7 @@ def _player(row: tuple[Any, ...]) -> Player:
         float(create_time),
         issuer if oidc else "",
         subject if oidc else "",
+        owner_id,
     )
 
 

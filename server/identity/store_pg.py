@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import psycopg
 
-from server.identity.store import SCHEMA_1, SCHEMA_KEY, PlayerStore
+from server.identity.store import SCHEMA_1, SCHEMA_2, SCHEMA_KEY, PlayerStore
 from server.store_pg import MIGRATION_LOCK, SCHEMA, connect, redact
 
 MIGRATIONS: Final[Sequence[str]] = (
@@ -24,6 +24,7 @@ MIGRATIONS: Final[Sequence[str]] = (
         autoincrement="",
         bool="BOOLEAN",
     ),
+    SCHEMA_2.format(t=f"{SCHEMA}."),
 )
 
 

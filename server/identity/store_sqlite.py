@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from server.identity.store import SCHEMA_1, SCHEMA_KEY, PlayerStore
+from server.identity.store import SCHEMA_1, SCHEMA_2, SCHEMA_KEY, PlayerStore
 
 MIGRATIONS: Final[Sequence[str]] = (
     SCHEMA_1.format(
         t="", real="REAL", blob="BLOB", serial="INTEGER", autoincrement=" AUTOINCREMENT", bool="INTEGER"
     ),
+    SCHEMA_2.format(t=""),
 )
 
 

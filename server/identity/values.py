@@ -33,6 +33,15 @@ class PlayerKind(Enum):
 
     GUEST = "guest"
     OIDC = "oidc"
+    BOT = "bot"
+    """A bot a player registered for the ladder (:mod:`server.ladder`): its key is its token."""
+
+
+_KIND_PROTO: Final = {
+    PlayerKind.GUEST: player_pb.PLAYER_KIND_GUEST,
+    PlayerKind.OIDC: player_pb.PLAYER_KIND_OIDC,
+    PlayerKind.BOT: player_pb.PLAYER_KIND_BOT,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +53,14 @@ class Player:
     create_time: float
     issuer: str = ""
     subject: str = ""
+    owner_id: str = ""
+    """A bot's owner (the player who registered it); "" for people."""
 
     def to_proto(self) -> player_pb.Player:
         return player_pb.Player(
             player_id=self.player_id,
-            kind=player_pb.PLAYER_KIND_GUEST if self.kind is PlayerKind.GUEST else player_pb.PLAYER_KIND_OIDC,
+            kind=_KIND_PROTO[self.kind],
+            owner_id=self.owner_id,
             display_name=self.display_name,
             locale=self.locale,
             issuer=self.issuer,

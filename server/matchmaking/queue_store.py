@@ -198,8 +198,9 @@ class QueueStore(ABC):
     def _transaction(self) -> Iterator[Execute]: ...
 
     @abstractmethod
-    def _matcher_lock(self, execute: Execute) -> bool:
-        """Take the matcher's lock for this transaction; False when another node holds it."""
+    def _matcher_lock(self, execute: Execute, key: tuple[int, int] = MATCHER_LOCK) -> bool:
+        """Take the matcher's lock (or another of the cluster's one-at-a-time locks, ``key``) for this
+        transaction; False when another node holds it."""
 
     @abstractmethod
     def _close_connection(self) -> None: ...
@@ -223,6 +224,19 @@ class QueueStore(ABC):
                     return execute(sql.format(t=self.prefix), params)
 
                 yield run
+
+    def transaction(self) -> contextlib.AbstractContextManager[Execute]:
+        """One transaction on the queue's connection, for another part's tables in the same database (the
+        ladder's, :mod:`server.ladder.store`): statements with ``?`` and ``{t}``."""
+        return self._tx()
+
+    def try_lock(self, execute: Execute, key: tuple[int, int]) -> bool:
+        """Take the cluster's lock ``key`` for the transaction of ``execute``; False: another node has it."""
+        return self._matcher_lock(execute, key)
+
+    @property
+    def postgres(self) -> bool:
+        return bool(self.prefix)
 
     # ------------------------------------------------------------------ a player's place
 
@@ -439,7 +453,7 @@ class SqliteQueueStore(QueueStore):
             db.execute("ROLLBACK")
             raise
 
-    def _matcher_lock(self, execute: Execute) -> bool:
+    def _matcher_lock(self, execute: Execute, key: tuple[int, int] = MATCHER_LOCK) -> bool:
         return True  # BEGIN IMMEDIATE: this transaction is the database's only writer
 
     def _close_connection(self) -> None:
@@ -491,8 +505,8 @@ class PostgresQueueStore(QueueStore):
             db.close()  # broken: the next call connects again
             raise
 
-    def _matcher_lock(self, execute: Execute) -> bool:
-        rows = execute("SELECT pg_try_advisory_xact_lock(?, ?)", MATCHER_LOCK)
+    def _matcher_lock(self, execute: Execute, key: tuple[int, int] = MATCHER_LOCK) -> bool:
+        rows = execute("SELECT pg_try_advisory_xact_lock(?, ?)", key)
         return bool(rows[0][0])
 
     def _close_connection(self) -> None:

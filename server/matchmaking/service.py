@@ -29,6 +29,7 @@ import psycopg
 from server.creations import CREATE_REQUEST_WINDOW, SeatSpec, creation_digest
 from server.errors import ErrorReason, ServiceError
 from server.games import adapter_for_name
+from server.identity.values import PlayerKind
 from server.logs import get_logger
 from server.matchmaking import matching, ratings
 from server.matchmaking.asks import QUICKPLAY_CLOCK, Ask, ask_of
@@ -254,6 +255,11 @@ class Matchmaker:
     ) -> AsyncIterator[mm.QuickPlayResponse]:
         """The stream of one waiting caller (every refusal a ServiceError, raised before or while waiting)."""
         player = await self.tables.caller(context)
+        if player is not None and player.kind is PlayerKind.BOT:
+            raise ServiceError(
+                ErrorReason.PLAYER_TOKEN_INVALID,
+                "a bot's key plays on the bots' ladder only (LadderService.JoinLadder), never in quick play",
+            )
         ask = ask_of(request, player.display_name if player is not None else "", player is not None)
         player_id = player.player_id if player is not None else ""
         rating = await asyncio.to_thread(

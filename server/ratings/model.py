@@ -51,26 +51,29 @@ class RatingValue:
 
 @dataclass(frozen=True, slots=True)
 class Pool:
-    """One rating pool: a game (its name, "thousand" or "blagogo"), a number of players, people or bots."""
+    """One rating pool: a game (its name, "thousand" or "blagogo"), a number of players, people or bots; or
+    the bots' ladder (:mod:`server.ladder`: registered bots and reference bots, rated by sets)."""
 
     game: str
     players: int
     bots: bool = False
+    ladder: bool = False
 
     @property
     def pool_id(self) -> str:
-        return f"{self.game}-{self.players}" + ("-bots" if self.bots else "")
+        suffix = "-ladder" if self.ladder else "-bots" if self.bots else ""
+        return f"{self.game}-{self.players}{suffix}"
 
     @staticmethod
     def parse(pool_id: str) -> Pool:
         """The pool of an id :attr:`pool_id` made (ValueError for any other string)."""
         parts = pool_id.split("-")
-        bots = parts[-1] == "bots"
-        if bots:
+        bots, ladder = parts[-1] == "bots", parts[-1] == "ladder"
+        if bots or ladder:
             parts = parts[:-1]
         if len(parts) != 2 or not parts[1].isdigit():  # game and players
             raise ValueError(f"not a rating pool id: {pool_id!r}")
-        return Pool(parts[0], int(parts[1]), bots)
+        return Pool(parts[0], int(parts[1]), bots, ladder)
 
 
 def bot_id(strategy: str) -> str:

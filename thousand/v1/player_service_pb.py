@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .table_service_pb import GameKind
 
 
-_PlayerFields: TypeAlias = Literal["player_id", "kind", "display_name", "locale", "issuer", "subject", "create_time"]
+_PlayerFields: TypeAlias = Literal["player_id", "kind", "display_name", "locale", "issuer", "subject", "create_time", "owner_id"]
 
 class Player(Message[_PlayerFields]):
     """
@@ -77,9 +77,15 @@ class Player(Message[_PlayerFields]):
             ```proto
             optional google.protobuf.Timestamp create_time = 7;
             ```
+        owner_id:
+            For a bot: the player who registered it; empty for people.
+
+            ```proto
+            string owner_id = 8;
+            ```
     """
 
-    __slots__ = ("player_id", "kind", "display_name", "locale", "issuer", "subject", "create_time")
+    __slots__ = ("player_id", "kind", "display_name", "locale", "issuer", "subject", "create_time", "owner_id")
 
     if TYPE_CHECKING:
 
@@ -93,6 +99,7 @@ class Player(Message[_PlayerFields]):
             issuer: str = "",
             subject: str = "",
             create_time: Timestamp | None = None,
+            owner_id: str = "",
         ) -> None:
             pass
 
@@ -103,6 +110,7 @@ class Player(Message[_PlayerFields]):
         issuer: str
         subject: str
         create_time: Timestamp | None
+        owner_id: str
 
 _IdentityProviderFields: TypeAlias = Literal["issuer", "audience"]
 
@@ -760,11 +768,19 @@ class PlayerKind(Enum):
             ```proto
             PLAYER_KIND_OIDC = 2
             ```
+        BOT:
+            A bot a player registered for the ladder (LadderService.RegisterBot): it signs in with its key, plays
+            only on the ladder, never in people's pools, and belongs to its owner (Player.owner_id).
+
+            ```proto
+            PLAYER_KIND_BOT = 3
+            ```
     """
 
     UNSPECIFIED = 0
     GUEST = 1
     OIDC = 2
+    BOT = 3
 
 class GameResult(Enum):
     """
@@ -876,7 +892,7 @@ class ClaimStatus(Enum):
 
 
 _DESC = file_desc(
-    b'\n thousand/v1/player_service.proto\x12\x0bthousand.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fthousand/v1/table_service.proto"\xfc\x01\n\x06Player\x12\x1b\n\tplayer_id\x18\x01 \x01(\tR\x08playerId\x12+\n\x04kind\x18\x02 \x01(\x0e2\x17.thousand.v1.PlayerKindR\x04kind\x12!\n\x0cdisplay_name\x18\x03 \x01(\tR\x0bdisplayName\x12\x16\n\x06locale\x18\x04 \x01(\tR\x06locale\x12\x16\n\x06issuer\x18\x05 \x01(\tR\x06issuer\x12\x18\n\x07subject\x18\x06 \x01(\tR\x07subject\x12;\n\x0bcreate_time\x18\x07 \x01(\x0b2\x1a.google.protobuf.TimestampR\ncreateTime"F\n\x10IdentityProvider\x12\x16\n\x06issuer\x18\x01 \x01(\tR\x06issuer\x12\x1a\n\x08audience\x18\x02 \x01(\tR\x08audience"\x19\n\x17GetSignInOptionsRequest"o\n\x18GetSignInOptionsResponse\x12\x16\n\x06guests\x18\x01 \x01(\x08R\x06guests\x12;\n\tproviders\x18\x02 \x03(\x0b2\x1d.thousand.v1.IdentityProviderR\tproviders"O\n\x12CreateGuestRequest\x12!\n\x0cdisplay_name\x18\x01 \x01(\tR\x0bdisplayName\x12\x16\n\x06locale\x18\x02 \x01(\tR\x06locale"e\n\x13CreateGuestResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player\x12!\n\x0cplayer_token\x18\x02 \x01(\tR\x0bplayerToken"\x0e\n\x0cGetMeRequest"<\n\rGetMeResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player"r\n\x0fUpdateMeRequest\x12&\n\x0cdisplay_name\x18\x01 \x01(\tH\x00R\x0bdisplayName\x88\x01\x01\x12\x1b\n\x06locale\x18\x02 \x01(\tH\x01R\x06locale\x88\x01\x01B\x0f\n\r_display_nameB\t\n\x07_locale"?\n\x10UpdateMeResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player"\xfc\x01\n\nPlayerGame\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12)\n\x04game\x18\x02 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12\x12\n\x04seat\x18\x03 \x01(\x05R\x04seat\x127\n\tjoin_time\x18\x04 \x01(\x0b2\x1a.google.protobuf.TimestampR\x08joinTime\x12/\n\x06result\x18\x05 \x01(\x0e2\x17.thousand.v1.GameResultR\x06result\x12\x14\n\x05score\x18\x06 \x01(\x05R\x05score\x12\x14\n\x05place\x18\x07 \x01(\x05R\x05place"P\n\x12ListMyGamesRequest\x12\x1b\n\tpage_size\x18\x01 \x01(\x05R\x08pageSize\x12\x1d\n\npage_token\x18\x02 \x01(\tR\tpageToken"l\n\x13ListMyGamesResponse\x12-\n\x05games\x18\x01 \x03(\x0b2\x17.thousand.v1.PlayerGameR\x05games\x12&\n\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken"E\n\tSeatClaim\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x1d\n\nseat_token\x18\x02 \x01(\tR\tseatToken"q\n\x11ClaimSeatsRequest\x12.\n\x06claims\x18\x01 \x03(\x0b2\x16.thousand.v1.SeatClaimR\x06claims\x12,\n\x12guest_player_token\x18\x02 \x01(\tR\x10guestPlayerToken"o\n\x0cClaimOutcome\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x12\n\x04seat\x18\x02 \x01(\x05R\x04seat\x120\n\x06status\x18\x03 \x01(\x0e2\x18.thousand.v1.ClaimStatusR\x06status"K\n\x12ClaimSeatsResponse\x125\n\x08outcomes\x18\x01 \x03(\x0b2\x19.thousand.v1.ClaimOutcomeR\x08outcomes*V\n\nPlayerKind\x12\x1b\n\x17PLAYER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLAYER_KIND_GUEST\x10\x01\x12\x14\n\x10PLAYER_KIND_OIDC\x10\x02*\x9f\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_RESULT_PLAYING\x10\x01\x12\x13\n\x0fGAME_RESULT_WON\x10\x02\x12\x14\n\x10GAME_RESULT_LOST\x10\x03\x12\x17\n\x13GAME_RESULT_STOPPED\x10\x04\x12\x17\n\x13GAME_RESULT_UNKNOWN\x10\x05*\xc8\x01\n\x0bClaimStatus\x12\x1c\n\x18CLAIM_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14CLAIM_STATUS_CLAIMED\x10\x01\x12\x1e\n\x1aCLAIM_STATUS_ALREADY_YOURS\x10\x02\x12 \n\x1cCLAIM_STATUS_TABLE_NOT_FOUND\x10\x03\x12 \n\x1cCLAIM_STATUS_TOKEN_NOT_FOUND\x10\x04\x12\x1d\n\x19CLAIM_STATUS_OTHER_PLAYER\x10\x052\xec\x03\n\rPlayerService\x12_\n\x10GetSignInOptions\x12$.thousand.v1.GetSignInOptionsRequest\x1a%.thousand.v1.GetSignInOptionsResponse\x12P\n\x0bCreateGuest\x12\x1f.thousand.v1.CreateGuestRequest\x1a .thousand.v1.CreateGuestResponse\x12>\n\x05GetMe\x12\x19.thousand.v1.GetMeRequest\x1a\x1a.thousand.v1.GetMeResponse\x12G\n\x08UpdateMe\x12\x1c.thousand.v1.UpdateMeRequest\x1a\x1d.thousand.v1.UpdateMeResponse\x12P\n\x0bListMyGames\x12\x1f.thousand.v1.ListMyGamesRequest\x1a .thousand.v1.ListMyGamesResponse\x12M\n\nClaimSeats\x12\x1e.thousand.v1.ClaimSeatsRequest\x1a\x1f.thousand.v1.ClaimSeatsResponseb\x06proto3',
+    b'\n thousand/v1/player_service.proto\x12\x0bthousand.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fthousand/v1/table_service.proto"\x97\x02\n\x06Player\x12\x1b\n\tplayer_id\x18\x01 \x01(\tR\x08playerId\x12+\n\x04kind\x18\x02 \x01(\x0e2\x17.thousand.v1.PlayerKindR\x04kind\x12!\n\x0cdisplay_name\x18\x03 \x01(\tR\x0bdisplayName\x12\x16\n\x06locale\x18\x04 \x01(\tR\x06locale\x12\x16\n\x06issuer\x18\x05 \x01(\tR\x06issuer\x12\x18\n\x07subject\x18\x06 \x01(\tR\x07subject\x12;\n\x0bcreate_time\x18\x07 \x01(\x0b2\x1a.google.protobuf.TimestampR\ncreateTime\x12\x19\n\x08owner_id\x18\x08 \x01(\tR\x07ownerId"F\n\x10IdentityProvider\x12\x16\n\x06issuer\x18\x01 \x01(\tR\x06issuer\x12\x1a\n\x08audience\x18\x02 \x01(\tR\x08audience"\x19\n\x17GetSignInOptionsRequest"o\n\x18GetSignInOptionsResponse\x12\x16\n\x06guests\x18\x01 \x01(\x08R\x06guests\x12;\n\tproviders\x18\x02 \x03(\x0b2\x1d.thousand.v1.IdentityProviderR\tproviders"O\n\x12CreateGuestRequest\x12!\n\x0cdisplay_name\x18\x01 \x01(\tR\x0bdisplayName\x12\x16\n\x06locale\x18\x02 \x01(\tR\x06locale"e\n\x13CreateGuestResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player\x12!\n\x0cplayer_token\x18\x02 \x01(\tR\x0bplayerToken"\x0e\n\x0cGetMeRequest"<\n\rGetMeResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player"r\n\x0fUpdateMeRequest\x12&\n\x0cdisplay_name\x18\x01 \x01(\tH\x00R\x0bdisplayName\x88\x01\x01\x12\x1b\n\x06locale\x18\x02 \x01(\tH\x01R\x06locale\x88\x01\x01B\x0f\n\r_display_nameB\t\n\x07_locale"?\n\x10UpdateMeResponse\x12+\n\x06player\x18\x01 \x01(\x0b2\x13.thousand.v1.PlayerR\x06player"\xfc\x01\n\nPlayerGame\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12)\n\x04game\x18\x02 \x01(\x0e2\x15.thousand.v1.GameKindR\x04game\x12\x12\n\x04seat\x18\x03 \x01(\x05R\x04seat\x127\n\tjoin_time\x18\x04 \x01(\x0b2\x1a.google.protobuf.TimestampR\x08joinTime\x12/\n\x06result\x18\x05 \x01(\x0e2\x17.thousand.v1.GameResultR\x06result\x12\x14\n\x05score\x18\x06 \x01(\x05R\x05score\x12\x14\n\x05place\x18\x07 \x01(\x05R\x05place"P\n\x12ListMyGamesRequest\x12\x1b\n\tpage_size\x18\x01 \x01(\x05R\x08pageSize\x12\x1d\n\npage_token\x18\x02 \x01(\tR\tpageToken"l\n\x13ListMyGamesResponse\x12-\n\x05games\x18\x01 \x03(\x0b2\x17.thousand.v1.PlayerGameR\x05games\x12&\n\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken"E\n\tSeatClaim\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x1d\n\nseat_token\x18\x02 \x01(\tR\tseatToken"q\n\x11ClaimSeatsRequest\x12.\n\x06claims\x18\x01 \x03(\x0b2\x16.thousand.v1.SeatClaimR\x06claims\x12,\n\x12guest_player_token\x18\x02 \x01(\tR\x10guestPlayerToken"o\n\x0cClaimOutcome\x12\x19\n\x08table_id\x18\x01 \x01(\tR\x07tableId\x12\x12\n\x04seat\x18\x02 \x01(\x05R\x04seat\x120\n\x06status\x18\x03 \x01(\x0e2\x18.thousand.v1.ClaimStatusR\x06status"K\n\x12ClaimSeatsResponse\x125\n\x08outcomes\x18\x01 \x03(\x0b2\x19.thousand.v1.ClaimOutcomeR\x08outcomes*k\n\nPlayerKind\x12\x1b\n\x17PLAYER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLAYER_KIND_GUEST\x10\x01\x12\x14\n\x10PLAYER_KIND_OIDC\x10\x02\x12\x13\n\x0fPLAYER_KIND_BOT\x10\x03*\x9f\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_RESULT_PLAYING\x10\x01\x12\x13\n\x0fGAME_RESULT_WON\x10\x02\x12\x14\n\x10GAME_RESULT_LOST\x10\x03\x12\x17\n\x13GAME_RESULT_STOPPED\x10\x04\x12\x17\n\x13GAME_RESULT_UNKNOWN\x10\x05*\xc8\x01\n\x0bClaimStatus\x12\x1c\n\x18CLAIM_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14CLAIM_STATUS_CLAIMED\x10\x01\x12\x1e\n\x1aCLAIM_STATUS_ALREADY_YOURS\x10\x02\x12 \n\x1cCLAIM_STATUS_TABLE_NOT_FOUND\x10\x03\x12 \n\x1cCLAIM_STATUS_TOKEN_NOT_FOUND\x10\x04\x12\x1d\n\x19CLAIM_STATUS_OTHER_PLAYER\x10\x052\xec\x03\n\rPlayerService\x12_\n\x10GetSignInOptions\x12$.thousand.v1.GetSignInOptionsRequest\x1a%.thousand.v1.GetSignInOptionsResponse\x12P\n\x0bCreateGuest\x12\x1f.thousand.v1.CreateGuestRequest\x1a .thousand.v1.CreateGuestResponse\x12>\n\x05GetMe\x12\x19.thousand.v1.GetMeRequest\x1a\x1a.thousand.v1.GetMeResponse\x12G\n\x08UpdateMe\x12\x1c.thousand.v1.UpdateMeRequest\x1a\x1d.thousand.v1.UpdateMeResponse\x12P\n\x0bListMyGames\x12\x1f.thousand.v1.ListMyGamesRequest\x1a .thousand.v1.ListMyGamesResponse\x12M\n\nClaimSeats\x12\x1e.thousand.v1.ClaimSeatsRequest\x1a\x1f.thousand.v1.ClaimSeatsResponseb\x06proto3',
     [
         timestamp_pb.desc(),
         table_service_pb.desc(),

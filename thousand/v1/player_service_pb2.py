@@ -26,53 +26,53 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from thousand.v1 import table_service_pb2 as thousand_dot_v1_dot_table__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n thousand/v1/player_service.proto\x12\x0bthousand.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fthousand/v1/table_service.proto\"\xba\x01\n\x06Player\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.thousand.v1.PlayerKind\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0e\n\x06locale\x18\x04 \x01(\t\x12\x0e\n\x06issuer\x18\x05 \x01(\t\x12\x0f\n\x07subject\x18\x06 \x01(\t\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"4\n\x10IdentityProvider\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x10\n\x08\x61udience\x18\x02 \x01(\t\"\x19\n\x17GetSignInOptionsRequest\"\\\n\x18GetSignInOptionsResponse\x12\x0e\n\x06guests\x18\x01 \x01(\x08\x12\x30\n\tproviders\x18\x02 \x03(\x0b\x32\x1d.thousand.v1.IdentityProvider\":\n\x12\x43reateGuestRequest\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\x12\x0e\n\x06locale\x18\x02 \x01(\t\"P\n\x13\x43reateGuestResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"\x0e\n\x0cGetMeRequest\"4\n\rGetMeResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\"]\n\x0fUpdateMeRequest\x12\x19\n\x0c\x64isplay_name\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x13\n\x06locale\x18\x02 \x01(\tH\x01\x88\x01\x01\x42\x0f\n\r_display_nameB\t\n\x07_locale\"7\n\x10UpdateMeResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\"\xc7\x01\n\nPlayerGame\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12#\n\x04game\x18\x02 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12-\n\tjoin_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x06result\x18\x05 \x01(\x0e\x32\x17.thousand.v1.GameResult\x12\r\n\x05score\x18\x06 \x01(\x05\x12\r\n\x05place\x18\x07 \x01(\x05\";\n\x12ListMyGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"V\n\x13ListMyGamesResponse\x12&\n\x05games\x18\x01 \x03(\x0b\x32\x17.thousand.v1.PlayerGame\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\tSeatClaim\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"W\n\x11\x43laimSeatsRequest\x12&\n\x06\x63laims\x18\x01 \x03(\x0b\x32\x16.thousand.v1.SeatClaim\x12\x1a\n\x12guest_player_token\x18\x02 \x01(\t\"X\n\x0c\x43laimOutcome\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.thousand.v1.ClaimStatus\"A\n\x12\x43laimSeatsResponse\x12+\n\x08outcomes\x18\x01 \x03(\x0b\x32\x19.thousand.v1.ClaimOutcome*V\n\nPlayerKind\x12\x1b\n\x17PLAYER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLAYER_KIND_GUEST\x10\x01\x12\x14\n\x10PLAYER_KIND_OIDC\x10\x02*\x9f\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_RESULT_PLAYING\x10\x01\x12\x13\n\x0fGAME_RESULT_WON\x10\x02\x12\x14\n\x10GAME_RESULT_LOST\x10\x03\x12\x17\n\x13GAME_RESULT_STOPPED\x10\x04\x12\x17\n\x13GAME_RESULT_UNKNOWN\x10\x05*\xc8\x01\n\x0b\x43laimStatus\x12\x1c\n\x18\x43LAIM_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43LAIM_STATUS_CLAIMED\x10\x01\x12\x1e\n\x1a\x43LAIM_STATUS_ALREADY_YOURS\x10\x02\x12 \n\x1c\x43LAIM_STATUS_TABLE_NOT_FOUND\x10\x03\x12 \n\x1c\x43LAIM_STATUS_TOKEN_NOT_FOUND\x10\x04\x12\x1d\n\x19\x43LAIM_STATUS_OTHER_PLAYER\x10\x05\x32\xec\x03\n\rPlayerService\x12_\n\x10GetSignInOptions\x12$.thousand.v1.GetSignInOptionsRequest\x1a%.thousand.v1.GetSignInOptionsResponse\x12P\n\x0b\x43reateGuest\x12\x1f.thousand.v1.CreateGuestRequest\x1a .thousand.v1.CreateGuestResponse\x12>\n\x05GetMe\x12\x19.thousand.v1.GetMeRequest\x1a\x1a.thousand.v1.GetMeResponse\x12G\n\x08UpdateMe\x12\x1c.thousand.v1.UpdateMeRequest\x1a\x1d.thousand.v1.UpdateMeResponse\x12P\n\x0bListMyGames\x12\x1f.thousand.v1.ListMyGamesRequest\x1a .thousand.v1.ListMyGamesResponse\x12M\n\nClaimSeats\x12\x1e.thousand.v1.ClaimSeatsRequest\x1a\x1f.thousand.v1.ClaimSeatsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n thousand/v1/player_service.proto\x12\x0bthousand.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1fthousand/v1/table_service.proto\"\xcc\x01\n\x06Player\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.thousand.v1.PlayerKind\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0e\n\x06locale\x18\x04 \x01(\t\x12\x0e\n\x06issuer\x18\x05 \x01(\t\x12\x0f\n\x07subject\x18\x06 \x01(\t\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08owner_id\x18\x08 \x01(\t\"4\n\x10IdentityProvider\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x10\n\x08\x61udience\x18\x02 \x01(\t\"\x19\n\x17GetSignInOptionsRequest\"\\\n\x18GetSignInOptionsResponse\x12\x0e\n\x06guests\x18\x01 \x01(\x08\x12\x30\n\tproviders\x18\x02 \x03(\x0b\x32\x1d.thousand.v1.IdentityProvider\":\n\x12\x43reateGuestRequest\x12\x14\n\x0c\x64isplay_name\x18\x01 \x01(\t\x12\x0e\n\x06locale\x18\x02 \x01(\t\"P\n\x13\x43reateGuestResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"\x0e\n\x0cGetMeRequest\"4\n\rGetMeResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\"]\n\x0fUpdateMeRequest\x12\x19\n\x0c\x64isplay_name\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x13\n\x06locale\x18\x02 \x01(\tH\x01\x88\x01\x01\x42\x0f\n\r_display_nameB\t\n\x07_locale\"7\n\x10UpdateMeResponse\x12#\n\x06player\x18\x01 \x01(\x0b\x32\x13.thousand.v1.Player\"\xc7\x01\n\nPlayerGame\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12#\n\x04game\x18\x02 \x01(\x0e\x32\x15.thousand.v1.GameKind\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12-\n\tjoin_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x06result\x18\x05 \x01(\x0e\x32\x17.thousand.v1.GameResult\x12\r\n\x05score\x18\x06 \x01(\x05\x12\r\n\x05place\x18\x07 \x01(\x05\";\n\x12ListMyGamesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"V\n\x13ListMyGamesResponse\x12&\n\x05games\x18\x01 \x03(\x0b\x32\x17.thousand.v1.PlayerGame\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\tSeatClaim\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\"W\n\x11\x43laimSeatsRequest\x12&\n\x06\x63laims\x18\x01 \x03(\x0b\x32\x16.thousand.v1.SeatClaim\x12\x1a\n\x12guest_player_token\x18\x02 \x01(\t\"X\n\x0c\x43laimOutcome\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12(\n\x06status\x18\x03 \x01(\x0e\x32\x18.thousand.v1.ClaimStatus\"A\n\x12\x43laimSeatsResponse\x12+\n\x08outcomes\x18\x01 \x03(\x0b\x32\x19.thousand.v1.ClaimOutcome*k\n\nPlayerKind\x12\x1b\n\x17PLAYER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLAYER_KIND_GUEST\x10\x01\x12\x14\n\x10PLAYER_KIND_OIDC\x10\x02\x12\x13\n\x0fPLAYER_KIND_BOT\x10\x03*\x9f\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_RESULT_PLAYING\x10\x01\x12\x13\n\x0fGAME_RESULT_WON\x10\x02\x12\x14\n\x10GAME_RESULT_LOST\x10\x03\x12\x17\n\x13GAME_RESULT_STOPPED\x10\x04\x12\x17\n\x13GAME_RESULT_UNKNOWN\x10\x05*\xc8\x01\n\x0b\x43laimStatus\x12\x1c\n\x18\x43LAIM_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43LAIM_STATUS_CLAIMED\x10\x01\x12\x1e\n\x1a\x43LAIM_STATUS_ALREADY_YOURS\x10\x02\x12 \n\x1c\x43LAIM_STATUS_TABLE_NOT_FOUND\x10\x03\x12 \n\x1c\x43LAIM_STATUS_TOKEN_NOT_FOUND\x10\x04\x12\x1d\n\x19\x43LAIM_STATUS_OTHER_PLAYER\x10\x05\x32\xec\x03\n\rPlayerService\x12_\n\x10GetSignInOptions\x12$.thousand.v1.GetSignInOptionsRequest\x1a%.thousand.v1.GetSignInOptionsResponse\x12P\n\x0b\x43reateGuest\x12\x1f.thousand.v1.CreateGuestRequest\x1a .thousand.v1.CreateGuestResponse\x12>\n\x05GetMe\x12\x19.thousand.v1.GetMeRequest\x1a\x1a.thousand.v1.GetMeResponse\x12G\n\x08UpdateMe\x12\x1c.thousand.v1.UpdateMeRequest\x1a\x1d.thousand.v1.UpdateMeResponse\x12P\n\x0bListMyGames\x12\x1f.thousand.v1.ListMyGamesRequest\x1a .thousand.v1.ListMyGamesResponse\x12M\n\nClaimSeats\x12\x1e.thousand.v1.ClaimSeatsRequest\x1a\x1f.thousand.v1.ClaimSeatsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'thousand.v1.player_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PLAYERKIND']._serialized_start=1491
-  _globals['_PLAYERKIND']._serialized_end=1577
-  _globals['_GAMERESULT']._serialized_start=1580
-  _globals['_GAMERESULT']._serialized_end=1739
-  _globals['_CLAIMSTATUS']._serialized_start=1742
-  _globals['_CLAIMSTATUS']._serialized_end=1942
+  _globals['_PLAYERKIND']._serialized_start=1509
+  _globals['_PLAYERKIND']._serialized_end=1616
+  _globals['_GAMERESULT']._serialized_start=1619
+  _globals['_GAMERESULT']._serialized_end=1778
+  _globals['_CLAIMSTATUS']._serialized_start=1781
+  _globals['_CLAIMSTATUS']._serialized_end=1981
   _globals['_PLAYER']._serialized_start=116
-  _globals['_PLAYER']._serialized_end=302
-  _globals['_IDENTITYPROVIDER']._serialized_start=304
-  _globals['_IDENTITYPROVIDER']._serialized_end=356
-  _globals['_GETSIGNINOPTIONSREQUEST']._serialized_start=358
-  _globals['_GETSIGNINOPTIONSREQUEST']._serialized_end=383
-  _globals['_GETSIGNINOPTIONSRESPONSE']._serialized_start=385
-  _globals['_GETSIGNINOPTIONSRESPONSE']._serialized_end=477
-  _globals['_CREATEGUESTREQUEST']._serialized_start=479
-  _globals['_CREATEGUESTREQUEST']._serialized_end=537
-  _globals['_CREATEGUESTRESPONSE']._serialized_start=539
-  _globals['_CREATEGUESTRESPONSE']._serialized_end=619
-  _globals['_GETMEREQUEST']._serialized_start=621
-  _globals['_GETMEREQUEST']._serialized_end=635
-  _globals['_GETMERESPONSE']._serialized_start=637
-  _globals['_GETMERESPONSE']._serialized_end=689
-  _globals['_UPDATEMEREQUEST']._serialized_start=691
-  _globals['_UPDATEMEREQUEST']._serialized_end=784
-  _globals['_UPDATEMERESPONSE']._serialized_start=786
-  _globals['_UPDATEMERESPONSE']._serialized_end=841
-  _globals['_PLAYERGAME']._serialized_start=844
-  _globals['_PLAYERGAME']._serialized_end=1043
-  _globals['_LISTMYGAMESREQUEST']._serialized_start=1045
-  _globals['_LISTMYGAMESREQUEST']._serialized_end=1104
-  _globals['_LISTMYGAMESRESPONSE']._serialized_start=1106
-  _globals['_LISTMYGAMESRESPONSE']._serialized_end=1192
-  _globals['_SEATCLAIM']._serialized_start=1194
-  _globals['_SEATCLAIM']._serialized_end=1243
-  _globals['_CLAIMSEATSREQUEST']._serialized_start=1245
-  _globals['_CLAIMSEATSREQUEST']._serialized_end=1332
-  _globals['_CLAIMOUTCOME']._serialized_start=1334
-  _globals['_CLAIMOUTCOME']._serialized_end=1422
-  _globals['_CLAIMSEATSRESPONSE']._serialized_start=1424
-  _globals['_CLAIMSEATSRESPONSE']._serialized_end=1489
-  _globals['_PLAYERSERVICE']._serialized_start=1945
-  _globals['_PLAYERSERVICE']._serialized_end=2437
+  _globals['_PLAYER']._serialized_end=320
+  _globals['_IDENTITYPROVIDER']._serialized_start=322
+  _globals['_IDENTITYPROVIDER']._serialized_end=374
+  _globals['_GETSIGNINOPTIONSREQUEST']._serialized_start=376
+  _globals['_GETSIGNINOPTIONSREQUEST']._serialized_end=401
+  _globals['_GETSIGNINOPTIONSRESPONSE']._serialized_start=403
+  _globals['_GETSIGNINOPTIONSRESPONSE']._serialized_end=495
+  _globals['_CREATEGUESTREQUEST']._serialized_start=497
+  _globals['_CREATEGUESTREQUEST']._serialized_end=555
+  _globals['_CREATEGUESTRESPONSE']._serialized_start=557
+  _globals['_CREATEGUESTRESPONSE']._serialized_end=637
+  _globals['_GETMEREQUEST']._serialized_start=639
+  _globals['_GETMEREQUEST']._serialized_end=653
+  _globals['_GETMERESPONSE']._serialized_start=655
+  _globals['_GETMERESPONSE']._serialized_end=707
+  _globals['_UPDATEMEREQUEST']._serialized_start=709
+  _globals['_UPDATEMEREQUEST']._serialized_end=802
+  _globals['_UPDATEMERESPONSE']._serialized_start=804
+  _globals['_UPDATEMERESPONSE']._serialized_end=859
+  _globals['_PLAYERGAME']._serialized_start=862
+  _globals['_PLAYERGAME']._serialized_end=1061
+  _globals['_LISTMYGAMESREQUEST']._serialized_start=1063
+  _globals['_LISTMYGAMESREQUEST']._serialized_end=1122
+  _globals['_LISTMYGAMESRESPONSE']._serialized_start=1124
+  _globals['_LISTMYGAMESRESPONSE']._serialized_end=1210
+  _globals['_SEATCLAIM']._serialized_start=1212
+  _globals['_SEATCLAIM']._serialized_end=1261
+  _globals['_CLAIMSEATSREQUEST']._serialized_start=1263
+  _globals['_CLAIMSEATSREQUEST']._serialized_end=1350
+  _globals['_CLAIMOUTCOME']._serialized_start=1352
+  _globals['_CLAIMOUTCOME']._serialized_end=1440
+  _globals['_CLAIMSEATSRESPONSE']._serialized_start=1442
+  _globals['_CLAIMSEATSRESPONSE']._serialized_end=1507
+  _globals['_PLAYERSERVICE']._serialized_start=1984
+  _globals['_PLAYERSERVICE']._serialized_end=2476
 # @@protoc_insertion_point(module_scope)

@@ -33,6 +33,10 @@ class _PlayerKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PlayerKind
     """A guest: a player token the server drew (CreateGuest)."""
     PLAYER_KIND_OIDC: _PlayerKind.ValueType  # 2
     """An account of an OpenID Connect issuer: the player is (issuer, subject)."""
+    PLAYER_KIND_BOT: _PlayerKind.ValueType  # 3
+    """A bot a player registered for the ladder (LadderService.RegisterBot): it signs in with its key, plays
+    only on the ladder, never in people's pools, and belongs to its owner (Player.owner_id).
+    """
 
 class PlayerKind(_PlayerKind, metaclass=_PlayerKindEnumTypeWrapper):
     """How a player signs in."""
@@ -43,6 +47,10 @@ PLAYER_KIND_GUEST: PlayerKind.ValueType  # 1
 """A guest: a player token the server drew (CreateGuest)."""
 PLAYER_KIND_OIDC: PlayerKind.ValueType  # 2
 """An account of an OpenID Connect issuer: the player is (issuer, subject)."""
+PLAYER_KIND_BOT: PlayerKind.ValueType  # 3
+"""A bot a player registered for the ladder (LadderService.RegisterBot): it signs in with its key, plays
+only on the ladder, never in people's pools, and belongs to its owner (Player.owner_id).
+"""
 Global___PlayerKind: _TypeAlias = PlayerKind  # noqa: Y015
 
 class _GameResult:
@@ -130,6 +138,7 @@ class Player(_message.Message):
     ISSUER_FIELD_NUMBER: _builtins.int
     SUBJECT_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    OWNER_ID_FIELD_NUMBER: _builtins.int
     player_id: _builtins.str
     """The player's id: stable, not secret (a seat reservation names it)."""
     kind: Global___PlayerKind.ValueType
@@ -142,6 +151,8 @@ class Player(_message.Message):
     """For an OIDC player: the issuer (its `iss`)."""
     subject: _builtins.str
     """For an OIDC player: the subject (its `sub`) at that issuer."""
+    owner_id: _builtins.str
+    """For a bot: the player who registered it; empty for people."""
     @_builtins.property
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """When the player was created."""
@@ -156,10 +167,11 @@ class Player(_message.Message):
         issuer: _builtins.str = ...,
         subject: _builtins.str = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        owner_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "issuer", b"issuer", "kind", b"kind", "locale", b"locale", "player_id", b"player_id", "subject", b"subject"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "issuer", b"issuer", "kind", b"kind", "locale", b"locale", "owner_id", b"owner_id", "player_id", b"player_id", "subject", b"subject"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
