@@ -29,6 +29,7 @@ import time
 
 from bots.cardlib import marriage_points_of
 from bots.heuristic import TUNING, Tuning, give_order
+from bots.inference import PlayModel
 from bots.ismcts import MAX_WORLDS, IsmctsStrategy, _Search, search_deadline
 from bots.solver import SolverTimeoutError, move_values
 from bots.strategy import StrategyOptions
@@ -36,10 +37,12 @@ from bots.valuation import chance_at_least, estimate_declarer_points
 from bots.worlds import WorldSampler
 from engine import Action, Bid, Concede, NameContract, Pass, Phase, PlayCard, Rules, View
 from engine.actions import PLAY, PLAY_MARRIAGE
+from engine.deal import Deal
 from engine.rules import GOAL, SAMOSVAL
 
-SOLVE_CARDS = 4
-"""Cards in hand from which card play is solved exactly over sampled worlds (at a 50 ms budget)."""
+SOLVE_CARDS = 5
+"""Cards in hand from which card play is solved exactly over sampled worlds (at a 50 ms budget; one more
+from 150 ms): with five cards a solve takes about 3 ms (bench/solver.py), so about ten worlds fit."""
 WIN_VALUE = 400.0
 """What winning the game (or stopping an opponent's win) is worth in deal points to the equity."""
 PASS_VALUE = 10.0
@@ -168,6 +171,12 @@ class ExpertStrategy(IsmctsStrategy):
         super().__init__(options, tuning)
         self._begun = 0.0
         self._now_rng = random.Random(0)
+        self.infer = True
+        """Whether solved worlds are weighed by how likely they make the others' plays (bots.inference)."""
+        self.infer_tree = False
+        """Whether card play's worlds are sampled in proportion to that likelihood (by rejection), for the
+        tree search and the solved worlds alike (the solved worlds then weigh 1 each)."""
+        self.solve_cards = SOLVE_CARDS
 
     def choose(self, view: View, rng: random.Random) -> Action:
         begun = self._begun = time.perf_counter()
@@ -196,6 +205,15 @@ class ExpertStrategy(IsmctsStrategy):
                 return action
         return super().choose(view, rng)
 
+    def _search(self, view: View, sampler: WorldSampler, rng: random.Random, begun: float) -> _Search:
+        if self.infer_tree and view.phase is Phase.PLAY:
+            model = PlayModel(sampler.facts)
+            if model.events:
+                return _InferringSearch(
+                    view, sampler, rng, self.options, tuning=self.tuning, start=begun, model=model
+                )
+        return super()._search(view, sampler, rng, begun)
+
     def _grace(self) -> float:
         """Extra seconds the first world's solve may take past the search's deadline (a fifth of the
         budget's reserve): without one solved world the decision falls back to ISMCTS."""
@@ -204,7 +222,7 @@ class ExpertStrategy(IsmctsStrategy):
 
     def _solve_cards(self) -> int:
         budget = self.options.budget_ms
-        return SOLVE_CARDS + (1 if budget >= 150 or budget <= 0 else 0)
+        return self.solve_cards + (1 if budget >= 150 or budget <= 0 else 0)
 
     # ------------------------------------------------------------------ auction and contract
 
@@ -272,11 +290,12 @@ class ExpertStrategy(IsmctsStrategy):
             return None
         rng = self._rng or rng
         sampler = WorldSampler(view, self._belief)
-        search = _Search(view, sampler, rng, self.options, tuning=self.tuning, start=begun)
+        search = self._search(view, sampler, rng, begun)
         deadline = min(search.deadline, search_deadline(begun, self.options.budget_ms, self._due))
         me = view.viewer
         declarer = view.declarer
         contract = view.contract
+        model = PlayModel(sampler.facts) if self.infer and not self.infer_tree else None
         totals: dict[tuple[int, bool], float] = {}
         worlds = 0
         while worlds < MAX_WORLDS and (worlds == 0 or time.perf_counter() < deadline):
@@ -289,9 +308,10 @@ class ExpertStrategy(IsmctsStrategy):
                 values = move_values(deal, deadline if worlds else deadline + self._grace())
             except SolverTimeoutError:
                 break
+            w = model.weight(deal) if model is not None else 1.0
             for move, v in values.items():
                 made = contract if v >= contract else -contract
-                u = made + 0.05 * v
+                u = w * (made + 0.05 * v)
                 totals[move] = totals.get(move, 0.0) + (u if me == declarer else -u)
             worlds += 1
         self.stats.worlds = worlds
@@ -302,3 +322,28 @@ class ExpertStrategy(IsmctsStrategy):
         index, marriage = max(totals, key=lambda m: (totals[m], m))
         action: PlayCard = (PLAY_MARRIAGE if marriage else PLAY)[index]
         return action if action in view.legal_actions else None
+
+
+class _InferringSearch(_Search):
+    """A search whose worlds are kept with the chance the play model gives them (rejection sampling)."""
+
+    def __init__(
+        self,
+        view: View,
+        sampler: WorldSampler,
+        rng: random.Random,
+        options: StrategyOptions,
+        *,
+        tuning: Tuning,
+        start: float,
+        model: PlayModel,
+    ) -> None:
+        super().__init__(view, sampler, rng, options, tuning=tuning, start=start)
+        self.model = model
+
+    def accept(self, deal: Deal, attempt: int) -> bool:
+        if attempt >= 3:
+            return True
+        if not self._plausible(deal):
+            return False
+        return self.rng.random() < self.model.weight(deal)

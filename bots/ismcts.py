@@ -185,7 +185,7 @@ class IsmctsStrategy:
             return default
         start = time.perf_counter()
         sampler = WorldSampler(view, self._belief)
-        search = _Search(view, sampler, rng, self.options, tuning=self.tuning, start=begun)
+        search = self._search(view, sampler, rng, begun)
         search.deadline = min(search.deadline, search_deadline(begun, self.options.budget_ms, self._due))
         if view.phase is Phase.PLAY:
             action = search.tree(default)
@@ -197,6 +197,10 @@ class IsmctsStrategy:
             self.stats.fallback = True
             return default
         return action
+
+    def _search(self, view: View, sampler: WorldSampler, rng: random.Random, begun: float) -> _Search:
+        """One decision's search (a subclass may sample its worlds otherwise)."""
+        return _Search(view, sampler, rng, self.options, tuning=self.tuning, start=begun)
 
     def _candidates(self, view: View, default: Action) -> list[Action]:
         """The few actions worth comparing outside card play (the heuristic's choice first)."""
@@ -294,6 +298,10 @@ class _Search:
                 return False
         return True
 
+    def accept(self, deal: Deal, attempt: int) -> bool:
+        """Whether a sampled world is kept (its bids plausible); the last of four attempts always is."""
+        return attempt >= 3 or self._plausible(deal)
+
     def world(self, i: int) -> Deal | None:
         if i < MAX_WORLDS and len(self.worlds) <= i:
             for attempt in range(4):
@@ -301,7 +309,7 @@ class _Search:
                 if deal is None:
                     self.failures += 1
                     continue
-                if attempt < 3 and not self._plausible(deal):
+                if not self.accept(deal, attempt):
                     continue
                 self.worlds.append(deal)
                 break

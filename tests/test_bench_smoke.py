@@ -146,3 +146,9 @@ def test_ratings_benchmark_prints_its_figures_as_json_last() -> None:
     assert result["model_us"] > 0
     assert result["sqlite"]["update_ms"] > 0 and result["sqlite"]["reference_ms"] > 0
     assert result["sqlite"]["ratio"] == result["sqlite"]["update_ms"] / result["sqlite"]["reference_ms"]
+
+
+def test_solver_benchmark_prints_its_figures_as_json_last() -> None:
+    result = last_json("bench/solver.py", "--positions", "2", "--cards", "4")
+    assert result["solver"][0]["cards"] == 4 and result["solver"][0]["p50_ms"] > 0
+    assert result["reference"]["minimax_over_solver"] > 0
