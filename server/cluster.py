@@ -43,9 +43,9 @@ from typing import Any, Final
 
 import psycopg
 
-from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase
+from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase, claim_statement, claimable, owned
 from server.cluster_flags import NodeSettings
-from server.cluster_replay import Claimed, replay_claimed
+from server.cluster_replay import Claimed, replay_claimed, resume_clock
 from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.logs import get_logger
@@ -79,28 +79,6 @@ class Figures:
     """Tables given to a less loaded node to spread the load."""
     replay_seconds: float = 0.0
     """Time spent loading and replaying claimed tables."""
-
-
-def _claimable(kept_after: float, *, finished: bool = False) -> tuple[str, dict[str, object]]:
-    """The SQL condition of a table another node may claim: not expired, unfinished (``finished``: or not
-    finished long ago), and whose owner is no active node."""
-    return (
-        "t.expire_time IS NULL"
-        + (
-            " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)"
-            if finished
-            else " AND NOT t.finished"
-        )
-        + f" AND (t.owner IS NULL OR NOT EXISTS (SELECT 1 FROM {SCHEMA}.nodes n"
-        " WHERE n.node_id = t.owner AND n.state = 'active'))",
-        {"kept_after": kept_after},
-    )
-
-
-def _owned() -> tuple[str, dict[str, object]]:
-    """The SQL condition of a table the database says this node (``%(me)s``) should be serving: unfinished
-    (a finished one is claimed when a client asks for it, :meth:`Node._orphan_asked`)."""
-    return "t.owner = %(me)s AND t.expire_time IS NULL AND NOT t.finished", {}
 
 
 class Node:
@@ -148,7 +126,7 @@ class Node:
     async def start(self) -> None:
         """Join the cluster, take back the tables that still name this node, and start heartbeating."""
         await asyncio.to_thread(self.membership.join)
-        await self._claim(*_owned(), "restart")
+        await self._claim(*owned(), "restart", last_seen=self.membership.previous_heartbeat)
         loop = asyncio.get_running_loop()
         self.membership.start(loop)
         self._tasks = [loop.create_task(self._run()), loop.create_task(self._listen())]
@@ -162,7 +140,7 @@ class Node:
         membership joins again once they are), joined again since (start over with the tables that still
         name this node) or superseded (stop serving)."""
         if why == REJOINED:
-            self._in_background(self._claim(*_owned(), "rejoin"))
+            self._in_background(self._claim(*owned(), "rejoin"))
             return
         self.drop_all()
         if why == DEAD:
@@ -250,7 +228,7 @@ class Node:
         await self.claim_orphans()
 
     async def claim_orphans(self) -> None:
-        condition, params = _claimable(self.kept_after())
+        condition, params = claimable(self.kept_after())
         async with self.database.using() as db:
             counted = await db.execute(
                 f"SELECT (SELECT count(*) FROM {SCHEMA}.tables t WHERE {condition}),"
@@ -266,7 +244,7 @@ class Node:
     async def _reconcile(self) -> None:
         """Claim again the tables the database says this node owns but it does not hold (a hand-off whose
         NOTIFY was lost)."""
-        condition, params = _owned()
+        condition, params = owned()
         async with self.database.using() as db:
             found = await db.execute(
                 f"SELECT table_id FROM {SCHEMA}.tables t WHERE {condition}", {**params, "me": self.node_id}
@@ -303,45 +281,43 @@ class Node:
     # ------------------------------------------------------------------ claiming and dropping
 
     async def _claim(
-        self, condition: str, params: dict[str, object], reason: str, limit: int | None = None
+        self,
+        condition: str,
+        params: dict[str, object],
+        reason: str,
+        limit: int | None = None,
+        last_seen: float | None = None,
     ) -> list[Table]:
         """Raise the epoch of (at most ``limit``) tables matching ``condition`` to this node's, record the
-        claims, then load, replay and serve them."""
+        claims, then load, replay and serve them. ``last_seen``: when their owner, active again, was last
+        seen before (this node's previous process, on a restart); a dead owner's last heartbeat is read."""
         async with self.database.using() as db:
-            values = {**params, "me": self.node_id, "limit": limit}
+            values = {**params, "me": self.node_id, "limit": limit, "last_seen": last_seen}
             async with db.transaction():
-                claimed = await (
-                    await db.execute(
-                        f"WITH chosen AS (SELECT t.table_id FROM {SCHEMA}.tables t WHERE {condition}"
-                        " ORDER BY t.finished, t.serial LIMIT %(limit)s FOR UPDATE OF t SKIP LOCKED)"
-                        f" UPDATE {SCHEMA}.tables t SET owner = %(me)s, epoch = t.epoch + 1 FROM chosen"
-                        " WHERE t.table_id = chosen.table_id"
-                        " RETURNING t.table_id, t.epoch, t.next_number, t.bots_only",
-                        values,
-                    )
-                ).fetchall()
+                asked = time.time()
+                claimed = await (await db.execute(claim_statement(condition), values)).fetchall()
+                offset = (asked + time.time()) / 2 - float(claimed[0][5]) if claimed else 0.0
                 if claimed:
                     async with db.cursor() as cursor:
                         await cursor.executemany(
                             f"INSERT INTO {SCHEMA}.claims (table_id, epoch, node_id, generation, reason)"
                             " VALUES (%s, %s, %s, %s, %s)",
-                            [(t, e, self.node_id, self.generation, reason) for t, e, _, _ in claimed],
+                            [(row[0], row[1], self.node_id, self.generation, reason) for row in claimed],
                         )
         if not claimed:
             return []
         return await replay_claimed(
-            [Claimed(str(t), int(e), int(n), bool(b)) for t, e, n, b in claimed],
+            [Claimed(str(t), int(e), int(n), bool(b), s, offset) for t, e, n, b, s, _ in claimed],
             self.store.get_many,
-            lambda stored, claim, started: self._serve(stored, claim.epoch, claim.records, reason, started),
+            lambda stored, claim, started: self._serve(stored, claim, reason, started),
         )
 
-    def _serve(
-        self, stored: StoredTable | None, epoch: int, next_number: int, reason: str, started: float
-    ) -> Table | None:
-        """Replay a table just claimed at ``epoch`` with ``next_number`` records, and serve it. Records read
-        after the claim that are not the claim's count mean another node claimed the table since (this
+    def _serve(self, stored: StoredTable | None, claim: Claimed, reason: str, started: float) -> Table | None:
+        """Replay a table just claimed and serve it, its turn clock going on (:func:`resume_clock`). Records
+        read after the claim that are not the claim's count mean another node claimed the table since (this
         node was declared dead meanwhile: its claim was the older): it is that node's, and the records
         are not this node's to serve."""
+        epoch, next_number = claim.epoch, claim.records
         if stored is None or len(stored.records) != next_number:
             table_id = "?" if stored is None else stored.table_id
             log.warning(
@@ -357,6 +333,7 @@ class Node:
         self.registry.drop(table_id, _moving())  # a table held at an older epoch is stale
         self.store.holdings[table_id] = Holding(epoch, next_number)
         table = self.registry.adopt(stored)
+        resume_clock(table, stored.records, claim)
         self.hold(table)
         table.ensure_bots_running()
         elapsed = time.perf_counter() - started
@@ -404,7 +381,7 @@ class Node:
         if table_id in self._asked:
             return
         self._asked.add(table_id)
-        condition, params = _claimable(self.kept_after(), finished=True)
+        condition, params = claimable(self.kept_after(), finished=True)
         claim = self._claim(
             f"t.table_id = %(id)s AND (({condition}) OR (t.owner = %(me)s AND t.expire_time IS NULL))",
             {**params, "id": table_id},

@@ -22,7 +22,7 @@ from typing import Any, Final
 import psycopg
 
 from server.logs import get_logger
-from server.store_pg import CONNECT_TIMEOUT_SECONDS, connect
+from server.store_pg import CONNECT_TIMEOUT_SECONDS, SCHEMA, connect
 
 LOCK_CLASS: Final = 0x5448
 """The first key of every node's advisory lock (the second is the node's ``lock_key``)."""
@@ -41,6 +41,44 @@ rebalancing pause``), and to anything else, or deletes, to let them go on: a swi
 once, without the restart a flag would take (which itself moves tables)."""
 PAUSED: Final = "paused"
 log = get_logger("thousand.cluster")
+
+
+def claimable(kept_after: float, *, finished: bool = False) -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table another node may claim: not expired, unfinished (``finished``: or not
+    finished long ago), and whose owner is no active node."""
+    return (
+        "t.expire_time IS NULL"
+        + (
+            " AND NOT (t.finished AND t.finish_time IS NOT NULL AND t.finish_time < %(kept_after)s)"
+            if finished
+            else " AND NOT t.finished"
+        )
+        + f" AND (t.owner IS NULL OR NOT EXISTS (SELECT 1 FROM {SCHEMA}.nodes n"
+        " WHERE n.node_id = t.owner AND n.state = 'active'))",
+        {"kept_after": kept_after},
+    )
+
+
+def owned() -> tuple[str, dict[str, object]]:
+    """The SQL condition of a table the database says this node (``%(me)s``) should be serving: unfinished
+    (a finished one is claimed when a client asks for it, :meth:`server.cluster.Node._orphan_asked`)."""
+    return "t.owner = %(me)s AND t.expire_time IS NULL AND NOT t.finished", {}
+
+
+def claim_statement(condition: str) -> str:
+    """SQL: claim for node ``%(me)s`` (at most ``%(limit)s`` of) the tables matching ``condition``, raising
+    their epochs; each with its claimed epoch and record count, whether bots only play it, when its owner was
+    last seen alive if it died (its last heartbeat; else ``%(last_seen)s``, given for this node's previous
+    process) and the database's clock (Unix times: the turn clocks go on from them)."""
+    return (
+        "WITH chosen AS (SELECT t.table_id, COALESCE((SELECT extract(epoch FROM n.heartbeat)"
+        f" FROM {SCHEMA}.nodes n WHERE n.node_id = t.owner AND n.state <> 'active'),"
+        f" %(last_seen)s)::float8 AS last_seen FROM {SCHEMA}.tables t WHERE {condition}"
+        " ORDER BY t.finished, t.serial LIMIT %(limit)s FOR UPDATE OF t SKIP LOCKED)"
+        f" UPDATE {SCHEMA}.tables t SET owner = %(me)s, epoch = t.epoch + 1 FROM chosen"
+        " WHERE t.table_id = chosen.table_id RETURNING t.table_id, t.epoch, t.next_number,"
+        " t.bots_only, chosen.last_seen, extract(epoch FROM clock_timestamp())::float8"
+    )
 
 
 class ClusterDatabase:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from server.store import StoredTable
+from server.store import Record, StoredTable
 from server.table import Table
 
 BATCH_RECORDS: Final = 4000
@@ -38,6 +38,11 @@ class Claimed:
     epoch: int
     records: int
     bots_only: bool
+    last_seen: float | None = None
+    """When the table's previous owner was last seen alive (its last heartbeat, Unix time by the database's
+    clock), if it died (or this node's previous process did); None: handed over or released."""
+    offset: float = 0.0
+    """This node's clock less the database's, measured at the claim."""
 
 
 def batches(claimed: Sequence[Claimed]) -> list[list[Claimed]]:
@@ -85,3 +90,17 @@ async def replay_claimed(
         if not loading.done():
             loading.cancel()
     return served
+
+
+def resume_clock(table: Table, records: Sequence[Record], claim: Claimed) -> None:
+    """Go on with the turn clock of a table just replayed (which started it from the stored time of the
+    record that began the running decision, by the database's clock: :meth:`server.table.Table.replay`) by
+    this node's clock, giving back the time nobody served the table: from its owner's death (no earlier than
+    its last heartbeat or its last record) to now. A seat to act keeps its remaining time through a
+    takeover instead of a fresh one; a hand-off (its owner alive) gives nothing back."""
+    credit = 0.0
+    if claim.last_seen is not None:
+        last = records[-1].at if records else None
+        died = claim.last_seen if last is None else max(claim.last_seen, last)
+        credit = max(0.0, time.time() - claim.offset - died)
+    table.clock.shift(claim.offset + credit)

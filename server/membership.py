@@ -94,6 +94,9 @@ class Membership:
         REJOINED (a new generation of it is active) or SUPERSEDED (heartbeats stopped)."""
         self.generation = 0
         self.lock_key = 0
+        self.previous_heartbeat: float | None = None
+        """The last heartbeat of this node id's process before this one joined (Unix time, the database's
+        clock; None: none, or it left cleanly): when the tables it still owns stopped being served."""
         self.last_heartbeat = 0.0
         """time.monotonic() of the last heartbeat the database accepted."""
         self.fence = 0.0
@@ -134,18 +137,21 @@ class Membership:
         with db.transaction():  # a new generation, unlike a heartbeat, must survive a crash: flushed
             db.execute("SET LOCAL synchronous_commit = on")
             row = db.execute(
-                f"INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
+                f"WITH before AS (SELECT heartbeat FROM {SCHEMA}.nodes"
+                " WHERE node_id = %s AND state <> 'left')"
+                f" INSERT INTO {SCHEMA}.nodes AS n (node_id, generation, endpoint, web_endpoint, lock_key,"
                 " lease_seconds, heartbeat, started, state)"
                 f" VALUES (%s, 1, %s, %s, nextval('{SCHEMA}.node_lock_key'), %s, now(), now(), 'active')"
                 " ON CONFLICT (node_id) DO UPDATE SET generation = n.generation + 1,"
                 " endpoint = EXCLUDED.endpoint, web_endpoint = EXCLUDED.web_endpoint,"
                 " lease_seconds = EXCLUDED.lease_seconds, heartbeat = now(), started = now(),"
                 " state = 'active'"
-                " RETURNING generation, lock_key",
-                (self.node_id, self.endpoint, self.web_endpoint, self.lease_seconds),
+                " RETURNING generation, lock_key, (SELECT extract(epoch FROM heartbeat)::float8 FROM before)",
+                (self.node_id, self.node_id, self.endpoint, self.web_endpoint, self.lease_seconds),
             ).fetchone()
         assert row is not None
         self.generation, self.lock_key = int(row[0]), int(row[1])
+        self.previous_heartbeat = None if row[2] is None else float(row[2])
         self._take_lock(db)
         self._accepted(sent)
         self._read_web_endpoints(db)

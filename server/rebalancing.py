@@ -12,8 +12,7 @@ A table moves only between actions: under its lock (no action, bot move or clock
 among the candidates first one that nobody uses right now (no stream open, no bot moving), so that the
 fewest people see it move. **A table where a person is on turn does not move under them** (their seat's
 stream open, or a turn clock timing them): they may be about to act (their action would be refused while
-the table moves and be sent again), and the new owner's turn clock starts afresh from its replay, so a move
-mid-turn would give them their clock again. When every
+the table moves and be sent again; their clock runs on through the move, at the new owner). When every
 candidate waits for a person, the node picks one and moves it at its next safe point instead: right after
 the next change that hands the turn on (that person's action, a timeout), under the lock that change
 held, once the loads still call for it. Its streams end with TABLE_MOVING and its clients follow it as on a

@@ -34,7 +34,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from server import tracing
@@ -169,6 +169,9 @@ class Record:
     policy; bank: the seconds left."""
     data: bytes = b""
     """join: the SHA-256 of the seat token; action: the game's action message bytes (ThousandAction, ...)."""
+    at: float | None = field(default=None, compare=False)
+    """When it was stored (Unix time by the database's clock), where the store reads it back (PostgreSQL's,
+    for a takeover: the turn clock of the seat to act goes on from it); None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,13 @@ MIGRATIONS: Final[Sequence[str]] = (
     """,
     # 4: ratings (server.ratings): each player's rating per pool, and each rated seat's before and after.
     ratings_schema(prefix="thousand.", real="DOUBLE PRECISION"),
+    # 5: when each record was stored (Unix time, the database's clock), so that the node taking a table over
+    # goes on with the turn clock of the seat to act instead of starting it afresh. Records stored before
+    # have none (their clock starts afresh).
+    """
+    ALTER TABLE thousand.records ADD COLUMN stored_at DOUBLE PRECISION;
+    ALTER TABLE thousand.records ALTER COLUMN stored_at SET DEFAULT extract(epoch FROM clock_timestamp());
+    """,
 )
 CONFLICT_SQLSTATES: Final = frozenset({"40001", "40P01"})
 """A serialization failure or a deadlock: the transaction lost to a concurrent one and is tried again."""
@@ -409,7 +416,7 @@ class PostgresStore(Store):
     def get_many(self, table_ids: Sequence[str]) -> dict[str, StoredTable]:
         """Several tables at once, by id (a takeover's: two queries for all of them, not two each), on a
         connection of their own: not the writer's, whose commits of this node's other tables would wait
-        behind a large read."""
+        behind a large read. Each record with when it was stored (:attr:`Record.at`)."""
         with connect(self.url) as db:
             rows = db.execute(
                 f"SELECT table_id, serial, create_time, config, finish_time FROM {SCHEMA}.tables"
@@ -417,12 +424,12 @@ class PostgresStore(Store):
                 (list(table_ids),),
             ).fetchall()
             records: dict[str, list[Record]] = {str(row[0]): [] for row in rows}
-            for table_id, kind, seat, text, data in db.execute(
-                f"SELECT table_id, kind, seat, text, data FROM {SCHEMA}.records WHERE table_id = ANY(%s)"
-                " ORDER BY table_id, number",
+            for table_id, kind, seat, text, data, at in db.execute(
+                f"SELECT table_id, kind, seat, text, data, stored_at FROM {SCHEMA}.records"
+                " WHERE table_id = ANY(%s) ORDER BY table_id, number",
                 (list(table_ids),),
             ):
-                records[table_id].append(Record(kind, int(seat), text, bytes(data or b"")))
+                records[table_id].append(Record(kind, int(seat), text, bytes(data or b""), at))
         return {
             str(table_id): StoredTable(
                 table_id,

@@ -56,7 +56,7 @@ from server.table_core import TableCore, new_token
 from server.table_state import SeatState, StopReason, TableEvent, TableStoppedEvent, hash_token
 from server.telemetry import Telemetry
 from server.time_control import TimeControl
-from server.turn_clock import TurnClock
+from server.turn_clock import TurnClock, clock_parts
 from thousand.v1 import table_service_pb2 as pb
 
 log = get_logger("thousand.table")
@@ -411,11 +411,13 @@ class Table:
     # ------------------------------------------------------------------ rebuilding from the store
 
     def replay(self, records: list[Record]) -> None:
-        """Rebuild the table from its stored records: the core applies them again, the bots follow."""
-        change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in records))
-        for published in self.core.apply(change):
-            self.bots.follow(self.core.game, published)
-        self.clock.update(self.core.frame(), None)  # its clock starts afresh, armed once the server runs
+        """Rebuild the table from its stored records: the core applies them again, the bots follow; the
+        clock goes on from when the record that began the running decision was stored, if known."""
+        for part in clock_parts(records):  # the tail one record at a time: which one began the decision
+            change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in part))
+            for published in self.core.apply(change):
+                self.bots.follow(self.core.game, published)
+            self.clock.update(self.core.frame(), None, part[-1].at if part else None)  # armed once served
 
     # ------------------------------------------------------------------ the bots and the clock
 

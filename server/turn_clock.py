@@ -7,7 +7,9 @@ server's bot plays the seat (its moves are ordinary "action" records): that one 
 until a "reclaim" (ReclaimSeat, an action, the seat's stream opening, a new player in the seat), or,
 forfeited, to the end. Time a decision takes beyond ``per_move`` is
 taken from the seat's bank ("bank" record). Replaying the records yields the same events; the clock of the
-seat to act then starts afresh.
+seat to act then starts afresh, unless the store says when the record that began the decision was stored
+(PostgreSQL's, read by a node taking the table over): then it goes on from then, and the node gives back the
+time nobody served the table (:meth:`TurnClock.shift`), so that a takeover keeps the seat's remaining time.
 
 The clock decides when; what a timeout does to the seat is the table core's (a TimeOut command, run by the
 table's one path of change, :class:`server.table.Table`). The clock is told each frame of the table after a
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from typing import TypeAlias
 
 from server.stalls import StallWatch
+from server.store import Record
 from server.table_changes import Frame
 from server.time_control import TimeControl
 
@@ -44,6 +47,7 @@ class TurnClock:
         "deadline",
         "deadline_wall",
         "key",
+        "recorded",
         "timer",
     )
 
@@ -61,6 +65,8 @@ class TurnClock:
         """time.monotonic() when it runs out."""
         self.deadline_wall = 0.0
         """The same, as time.time(), for Turn.deadline."""
+        self.recorded = False
+        """The running clock started when a stored record says (a replay's), not when this process saw it."""
         self.timer: asyncio.TimerHandle | None = None
         """The one timer, armed at the running clock's deadline; None when no clock runs (or it was never
         armed: a table rebuilt by replay, or built off the server's loop)."""
@@ -70,9 +76,11 @@ class TurnClock:
         key = self.key
         return key is not None and key[1] == seat
 
-    def update(self, frame: Frame, expired: Expired | None) -> None:
+    def update(self, frame: Frame, expired: Expired | None, started: float | None = None) -> None:
         """Start the clock of a new decision (or stop it), after a change; armed to call ``expired`` when it
-        runs out (None: not armed, a table being rebuilt: :meth:`ensure_armed` arms it later)."""
+        runs out (None: not armed, a table being rebuilt: :meth:`ensure_armed` arms it later). ``started``:
+        when the decision began (Unix time: the stored time of the record that began it, on a replay);
+        None: now."""
         if self._control is None:
             return
         seat = frame.to_act if frame.started else None
@@ -85,12 +93,25 @@ class TurnClock:
         self.cancel()
         if seat is not None:
             allowed = self._control.per_move + frame.seats[seat].bank
-            self._start = time.monotonic()
+            wall = time.time()
+            self.recorded = started is not None
+            started = wall if started is None else started
+            self._start = time.monotonic() - (wall - started)
             self._stalled_at_start = self._stalls.stalled()
             self.deadline = self._start + allowed
-            self.deadline_wall = time.time() + allowed
+            self.deadline_wall = started + allowed
             if expired is not None:
                 self._arm(0.0, expired)
+
+    def shift(self, seconds: float) -> None:
+        """Move a clock a replay started from a stored time (:attr:`recorded`) ``seconds`` later: from the
+        database's clock to this process's, plus the time the table was served by nobody (its owner dead),
+        which is not the seat's. Not armed yet (a table being taken over); a clock started now stays."""
+        if self.key is None or not self.recorded:
+            return
+        self._start += seconds
+        self.deadline += seconds
+        self.deadline_wall += seconds
 
     def ensure_armed(self, expired: Expired) -> None:
         """Arm the running clock if it never was (a table rebuilt by replay: its clock starts afresh)."""
@@ -140,3 +161,12 @@ class TurnClock:
 def _fire(clock: TurnClock, key: tuple[int, int], expired: Expired) -> None:
     if clock.key == key:
         expired(key)
+
+
+def clock_parts(records: list[Record]) -> list[list[Record]]:
+    """A table's records cut for a replay (:meth:`server.table.Table.replay`): those before the last action
+    at once, then each from it on alone, so that the replay sees which one began the running decision
+    (each action makes a new decision; a reclaim, a join or a timeout after it may start or stop the clock
+    again)."""
+    tail = next((i for i in range(len(records) - 1, -1, -1) if records[i].kind == "action"), 0)
+    return [records[:tail], *([record] for record in records[tail:])]
