@@ -88,6 +88,7 @@ def check_services(out: Outputs) -> None:
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
         "thousand.v1.AdminService",
+        "thousand.v1.LadderService",
         "thousand.v1.MatchmakingService",
         "thousand.v1.PlayerService",
         "thousand.v1.RatingService",

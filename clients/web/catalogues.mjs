@@ -54,8 +54,8 @@ export function flatten(messages, glossary) {
  * @returns {Set<string>}
  */
 export function keysNamed(sources, keys) {
-  const literals = new Set([...sources.matchAll(/["'`]([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)["'`]/g)].map((m) => m[1]));
-  const heads = [...sources.matchAll(/`([a-z][a-z0-9_]*\.[a-z0-9_.]*)\$\{/g)].map((m) => m[1]);
+  const literals = new Set([...sources.matchAll(/["'`]([a-z][a-z0-9_]*(?:\.[A-Za-z0-9_]+)+)["'`]/g)].map((m) => m[1]));
+  const heads = [...sources.matchAll(/`([a-z][a-z0-9_]*\.[A-Za-z0-9_.]*)\$\{/g)].map((m) => m[1]);
   return new Set([...keys].filter((key) => literals.has(key) || heads.some((head) => key.startsWith(head))));
 }
 
