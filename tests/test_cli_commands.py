@@ -93,7 +93,7 @@ def test_new_takes_a_clock_a_timeout_policy_and_a_bot_pace(
             code = await asyncio.to_thread(main, argv, io.StringIO(""), out)
             assert code == 3  # the input ended at the first question: the seat is kept
             said = out.getvalue()
-            assert "(Turn clock: 30 s a move, plus a bank of 60 s for the whole game)" in said
+            assert "(Turn clock: 30 seconds a move, plus a bank of 60 seconds for the whole game)" in said
             assert (
                 "(When a move's time runs out: the server's bot plays the seat until its player is back)"
                 in said
@@ -108,7 +108,7 @@ def test_new_takes_a_clock_a_timeout_policy_and_a_bot_pace(
             await asyncio.to_thread(main, ["tables", "--server", address], None, listing)
             return listing.getvalue()
 
-    assert "clock 30 s a move" in run(scenario())
+    assert "clock 30 secs a move" in run(scenario())
 
 
 def test_leave_gives_the_kept_seat_up_and_a_rejoin_without_a_name_keeps_the_name(

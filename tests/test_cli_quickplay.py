@@ -39,7 +39,7 @@ def test_play_with_bots_allowed_seats_a_lone_player_after_the_wait(tmp_path: Pat
     lines, again = run(scenario())
     text = "\n".join(lines)
     assert lines[0] == "Looking for a game of Thousand for 3 players…"
-    assert re.search(r"^Waiting: 1 of 3 players here, \d+ s so far", text, re.MULTILINE)
+    assert re.search(r"^Waiting: 1 of 3 players here, \d+ secs? so far", text, re.MULTILINE)
     assert re.search(r"^Found! You sit in seat \d of table \w+\.$", text, re.MULTILINE)
     assert "2 bots of the server fill the empty seats." in text
     assert re.search(r"Ann \(seat \d\) is dealt 7 cards: ", text)

@@ -249,7 +249,7 @@ def test_a_whole_game_at_a_wide_size_with_a_turn_that_times_out_and_the_seat_bac
                 assert_layout_fits(app)
                 await pilot.press("question_mark")
                 page = static_text(app.screen, "Static")
-                assert "Turn clock: 1.5 s a move" in page
+                assert "Turn clock: 1.5 seconds a move" in page
                 assert "the server's bot makes that one move; the seat stays its player's" in page
                 await pilot.press("escape")
                 moves = await play_with_keys(app, pilot, timeout=120, hook=let_one_time_out)

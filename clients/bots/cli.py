@@ -32,14 +32,15 @@ from typing import Any, Final
 
 from bots import blagogo_tournament, game_tournament, tournament
 from bots.loading import BotLoadError, is_bot_spec, load_bot
-from bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
+from bots.registry import BLAGOGO_STRATEGIES, STRATEGIES, make_blagogo_strategy, make_strategy
 from bots.strategy import Strategy, StrategyOptions
 from clients.bots.example import CautiousBot
 from clients.bots.ladder import print_standings, register, run_ladder
+from clients.bots.options import build_parser
 from clients.bots.progress import Progress, follow_match, seat_names
 from clients.bots.sdk import AnyStrategy, BotResult, Placed, run_bot
-from clients.connection import DEFAULT_SERVER, Connection
-from clients.errors import ServerError
+from clients.connection import Connection
+from clients.errors import ServerError, error_words
 from clients.games import GameRules
 from clients.i18n import language_from_env, t, use
 from clients.seats import SeatKeeper
@@ -245,11 +246,11 @@ def _ladder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return asyncio.run(print_standings(connection, args.game, args.json))
         key = args.key or os.environ.get("THOUSAND_BOT_KEY", "")
         if not key:
-            parser.error("ladder needs the bot's --key (or $THOUSAND_BOT_KEY), or --standings")
+            parser.error(t("bot.need_key"))
         if args.strategy is None:
-            parser.error("ladder needs a --strategy")
+            parser.error(t("bot.need_strategy"))
         if args.strategy not in _names(args.game) and not is_bot_spec(args.strategy):
-            parser.error(f"unknown strategy {args.strategy!r} (known: {known(args.game)})")
+            parser.error(t("bot.unknown_strategy", name=repr(args.strategy), known=known(args.game)))
         load_check = _strategy(args.game, args.strategy, _options(args))  # a bot file that fails, now
         del load_check
         return asyncio.run(
@@ -266,126 +267,16 @@ def _ladder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     except ServerError as error:
-        print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+        print(t("bot.failed", error=error_words(error)), file=sys.stderr)
         return 2
     except BotLoadError as error:
-        print(f"thousand-bot: {error}", file=sys.stderr)
+        print(t("bot.failed", error=str(error)), file=sys.stderr)
         return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    use(language_from_env())  # the match lines in the player's language (the options stay English)
-    parser = argparse.ArgumentParser(prog="thousand-bot", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    play = commands.add_parser("play", help="one bot joins a live table, or plays the server's bots")
-    play.add_argument("--table", help="the table to join (default: a new one, against --against)")
-    play.add_argument("--seat", type=int)
-    play.add_argument("--name", default="")
-    play.add_argument("--invite", default="", metavar="CODE", help="with --table: a private table's invite")
-    play.add_argument(
-        "--against",
-        default="greedy,greedy",
-        help="without --table: the server-run bots of a new table, comma-separated (default greedy,greedy)",
-    )
-    play.add_argument(
-        "--bot-pace",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="without --table: seconds each move of the new table's server-run bots takes (default 0; "
-        "1 to follow the game with thousand watch)",
-    )
-
-    ladder = commands.add_parser("ladder", help="a bot on the server's ladder, connected until stopped")
-    ladder.add_argument(
-        "--key", default=None, help="the bot's key (LadderService.RegisterBot; or $THOUSAND_BOT_KEY)"
-    )
-    ladder.add_argument("--standings", action="store_true", help="print the ladder's standings and exit")
-    ladder.add_argument(
-        "--max-sets", type=int, default=0, help="leave after this many finished sets (0: never)"
-    )
-
-    registering = commands.add_parser(
-        "register", help="register a bot of yours for the ladder; prints its key"
-    )
-    registering.add_argument("--name", required=True, help="the bot's name on the ladder")
-    registering.add_argument("--json", action="store_true", help="a JSON object")
-
-    match = commands.add_parser("match", help="a whole game between bots over gRPC")
-    match.add_argument(
-        "--strategies", required=True, help="comma-separated, one per seat (2 to 4; blagogo 2 to 8)"
-    )
-    match.add_argument("--verbose", action="store_true", help="every bot's own log too")
-    match.add_argument("--quiet", action="store_true", help="no progress lines")
-    match.add_argument(
-        "--max-deals",
-        type=int,
-        default=MAX_DEALS,
-        help=f"stop after this many deals (blagogo: rounds) without a winner (default {MAX_DEALS}; 0: never)",
-    )
-
-    tour = commands.add_parser("tournament", help="duplicate deals played locally")
-    tour.add_argument("--strategies", required=True, help="comma-separated strategy names")
-    tour.add_argument("--deals", "--rounds", type=int, default=100, help="duplicate deals (blagogo: rounds)")
-    tour.add_argument(
-        "--players",
-        type=int,
-        default=None,
-        choices=range(2, 9),
-        metavar="{2..8}",
-        help="default 3 (blagogo 4)",
-    )
-    tour.add_argument(
-        "--turnover-limit",
-        type=int,
-        default=blagogo_tournament.DEFAULT_TURNOVER_LIMIT,
-        help="blagogo: end a round with no winner after this many turnovers of the deck (0: never)",
-    )
-    tour.add_argument(
-        "--games",
-        type=int,
-        default=0,
-        help="thousand: whole games in duplicate instead of single deals (bots.game_tournament)",
-    )
-    tour.add_argument("--workers", type=int, default=1)
-    tour.add_argument("--quiet", action="store_true")
-
-    for sub in (play, match, tour, ladder):
-        sub.add_argument("--game", choices=GAMES, default="thousand")
-        sub.add_argument("--seed", type=int)
-        sub.add_argument("--budget-ms", type=int, default=50, help="thinking time per decision of searchers")
-        sub.add_argument("--json", action="store_true", help="a JSON object as the last line")
-    for sub in (play, match, ladder, registering):
-        sub.add_argument("--server", default=None, help=f"default: $THOUSAND_SERVER, else {DEFAULT_SERVER}")
-        sub.add_argument("--tls", action="store_true", help="speak TLS to the server (or $THOUSAND_TLS=1)")
-        sub.add_argument("--tls-ca", default=None, help="certificates to trust for the server's TLS")
-        sub.add_argument("--connect-timeout", type=float, default=None, help="seconds to try the server")
-        sub.add_argument(
-            "--player-token",
-            default=None,
-            metavar="TOKEN",
-            help="play as this player: its games join the player's history (default: $THOUSAND_PLAYER_TOKEN;"
-            " none: anonymous seats)",
-        )
-    for sub in (play, match):
-        sub.add_argument("--target", type=int, default=1000, help="blagogo: the score that ends the game")
-        sub.add_argument(
-            "--turnover-limit",
-            type=int,
-            default=0,
-            help="blagogo: end a round after this many turnovers (0: never)",
-        )
-    ladder.add_argument(
-        "--strategy",
-        default=None,
-        help=f"one of: {known()} (blagogo: {known('blagogo')}), or your own: path/to/file.py:ClassName",
-    )
-    play.add_argument(
-        "--strategy",
-        required=True,
-        help=f"one of: {known()} (blagogo: {known('blagogo')}), or your own: path/to/file.py:ClassName",
-    )
+    use(language_from_env())  # every line and the options' help in the player's language
+    parser = build_parser(known(), known("blagogo"), MAX_DEALS)
     args = parser.parse_args(argv)
 
     if args.command == "tournament" and args.game == "blagogo":
@@ -398,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "tournament":
         args.players = 3 if args.players is None else args.players
         if args.players > 4:
-            parser.error("Thousand is played by 2 to 4 players")
+            parser.error(t("bot.thousand_players"))
         forwarded = [
             *args.strategies.split(","),
             "--deals",
@@ -421,26 +312,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return asyncio.run(register(connection_from_args(args), args.name, args.json))
         except ServerError as error:
-            print(f"thousand-bot: {error.reason}: {error.message}", file=sys.stderr)
+            print(t("bot.failed", error=error_words(error)), file=sys.stderr)
             return 2
     names = [args.strategy] if args.command == "play" else args.strategies.split(",")
     unknown = [n for n in names if n.strip() not in _names(args.game) and not is_bot_spec(n)]
     if unknown:
-        parser.error(f"unknown strategy {unknown[0]!r} (known: {known(args.game)})")
+        parser.error(t("bot.unknown_strategy", name=repr(unknown[0]), known=known(args.game)))
     most = 8 if args.game == "blagogo" else 4
     if args.command == "match" and not 2 <= len(names) <= most:
-        parser.error(f"a {args.game} match needs 2 to {most} strategies")
+        parser.error(t("bot.match_size", game=args.game, most=most))
     try:
         return asyncio.run(_play(args) if args.command == "play" else _match(args))
     except ServerError as error:
-        reason = f"{error.reason}: " if error.reason else ""
-        print(f"thousand-bot: {reason}{error.message}", file=sys.stderr)
+        print(t("bot.failed", error=error_words(error)), file=sys.stderr)
         return 2
     except BotLoadError as error:
-        print(f"thousand-bot: {error}", file=sys.stderr)
+        print(t("bot.failed", error=str(error)), file=sys.stderr)
         return 2
     except ValueError as error:  # a table of another game than --game
-        print(f"thousand-bot: {error}", file=sys.stderr)
+        print(t("bot.failed", error=str(error)), file=sys.stderr)
         return 2
 
 

@@ -19,8 +19,9 @@ from grpc import aio
 
 from clients.bots.sdk import AnyStrategy, run_bot
 from clients.connection import Connection
-from clients.errors import ServerError
+from clients.errors import ServerError, error_words
 from clients.games import game_of
+from clients.i18n import t
 from clients.ladder import LadderClient
 from clients.logins import LoginKeeper
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -62,7 +63,7 @@ async def run_ladder(
                         pools = ", ".join(p.pool_id for p in message.welcome.pools)
                         per_move = message.welcome.per_move.ToMilliseconds() / 1000
                         name = message.welcome.display_name
-                        say(f"on the ladder as {name} ({pools}; {per_move:g} s a move)")
+                        say(t("bot.ladder_welcome", name=name, pools=pools, seconds=per_move))
                     elif kind == "assignment":
                         task = asyncio.create_task(_play(connection, key, strategy, message.assignment, say))
                         seats.add(task)
@@ -77,9 +78,9 @@ async def run_ladder(
             except aio.AioRpcError as rpc_error:
                 error = ServerError.from_rpc(rpc_error)
                 if not error.retryable:
-                    say(f"the ladder refused: {error.reason}: {error.message}")
+                    say(t("bot.ladder_refused", error=error_words(error)))
                     return 2
-                say(f"connection lost ({error.message}); connecting again in {pause:.1f} s")
+                say(t("bot.ladder_retry", error=error_words(error), seconds=pause))
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_SECONDS)
 
@@ -104,21 +105,28 @@ async def _play(
             player_token=key,
         )
     except ServerError as error:
-        say(f"table {table_id}: {error.reason}: {error.message}")
+        say(t("bot.ladder_table_refused", table=table_id, error=error_words(error)))
         return
-    say(f"table {table_id} (set {assignment.set_id}, rotation {assignment.rotation}): over after "
-        f"{result.decisions} decisions")  # fmt: skip
+    say(t("bot.ladder_table_over", table=table_id, set=assignment.set_id, rotation=assignment.rotation,
+          decisions=result.decisions))  # fmt: skip
 
 
 def _print_set(found: ladder_pb.LadderSet, say: Say, as_json: bool) -> None:
     if as_json:
         print(json.dumps(set_json(found)), flush=True)
         return
-    marks = " (a member disconnected)" if found.disconnected else ""
-    say(f"set {found.set_id} over{marks}, tables {', '.join(t.table_id for t in found.tables)}:")
+    tables = ", ".join(table.table_id for table in found.tables)
+    disconnected = "yes" if found.disconnected else "no"
+    say(t("bot.ladder_set_over", set=found.set_id, disconnected=disconnected, tables=tables))
     for r in sorted(found.results, key=lambda r: r.rank):
-        say(f"  {r.rank}. {r.display_name}: {r.total_score} points, {r.timeouts} timeouts,"
-            f" rating {r.before.ordinal:.2f} -> {r.after.ordinal:.2f}")  # fmt: skip
+        before, after = _decimal(r.before.ordinal), _decimal(r.after.ordinal)
+        say(t("bot.ladder_set_row", rank=r.rank, name=r.display_name, points=r.total_score,
+              timeouts=r.timeouts, before=before, after=after))  # fmt: skip
+
+
+def _decimal(value: float) -> str:
+    """A rating as the language writes a number, two decimals (12,35 in Russian and Polish)."""
+    return t("bot.decimal", value=round(value, 2))
 
 
 def set_json(found: ladder_pb.LadderSet) -> dict[str, object]:
@@ -167,15 +175,17 @@ async def print_standings(connection: Connection, game: str, as_json: bool) -> i
     if as_json:
         print(json.dumps({"pool": found.pool.pool_id, "standings": rows}), flush=True)
         return 0
-    print(f"{found.pool.pool_id}: {len(rows)} members")
-    print(f"{'#':>3} {'name':<20} {'mu':>7} {'interval':>17} {'sets':>5} {'games':>6}  last set's tables")
+    print(t("bot.standings_title", pool=found.pool.pool_id, members=len(rows)))
+    place, name, mu, interval, sets, games, last_tables = t("bot.standings_columns").split("|")
+    print(f"{place:>3} {name:<20} {mu:>7} {interval:>17} {sets:>5} {games:>6}  {last_tables}")
     for row in rows:
         name = str(row["name"]) + ("*" if row["reference"] else "")
         last = row["last_sets"]
         tables = ", ".join(last[0]["tables"]) if isinstance(last, list) and last else ""
-        print(f"{row['place']:>3} {name:<20} {row['mu']:>7.2f} [{row['low']:>6.2f}, {row['high']:>6.2f}]"
+        mu_text, low, high = (_decimal(float(str(row[k]))) for k in ("mu", "low", "high"))
+        print(f"{row['place']:>3} {name:<20} {mu_text:>7} [{low:>6}; {high:>6}]"
               f" {row['sets']:>5} {row['games']:>6}  {tables}")  # fmt: skip
-    print("* a reference bot, run by the server; interval: mu - 2 sigma to mu + 2 sigma")
+    print(t("bot.standings_note"))
     return 0
 
 
@@ -185,7 +195,7 @@ async def register(connection: Connection, name: str, as_json: bool) -> int:
     if not connection.credential:
         kept = LoginKeeper().find(connection.key)
         if kept is None:
-            print("thousand-bot: sign in first (thousand login), or give --player-token", file=sys.stderr)
+            print(t("bot.sign_in_first"), file=sys.stderr)
             return 2
         connection = replace(connection, credential=kept.credential)
     async with LadderClient(connection) as ladder:
@@ -193,7 +203,7 @@ async def register(connection: Connection, name: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"bot_id": made.bot.player_id, "name": made.bot.display_name, "key": made.key}))
     else:
-        print(f"bot {made.bot.display_name} registered: {made.bot.player_id}")
-        print(f"its key (shown this once; keep it secret): {made.key}")
-        print(f"connect it: thousand-bot ladder --key {made.key} --strategy NAME|path.py:Class")
+        print(t("bot.registered", name=made.bot.display_name, id=made.bot.player_id))
+        print(t("bot.registered_key", secret=made.key))
+        print(t("bot.registered_connect", secret=made.key))
     return 0

@@ -27,7 +27,7 @@ SAY_EVERY: Final = 2.0
 def seat_names(table: pb.Table) -> list[str]:
     """Each seat's name: its player's (a bot client joins under its strategy's name), or a server bot's."""
     return [
-        t("bot.server_bot", strategy=s.strategy)
+        t("bot.server_bot", strategy=t("bot.strategy", strategy=s.strategy))
         if s.kind == pb.SEAT_KIND_BOT
         else (s.player_name or t("seat.numbered", seat=s.seat))
         for s in table.seats

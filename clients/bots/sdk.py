@@ -28,8 +28,9 @@ from typing import Any, Final, NoReturn, Protocol
 from bots.blagogo import BlagogoStrategy
 from bots.strategy import Strategy, decide
 from clients.connection import Connection
-from clients.errors import ServerError
+from clients.errors import ServerError, error_words
 from clients.games import BLAGOGO, THOUSAND, AnyGame, GameAction, game_of
+from clients.i18n import t
 from clients.messages import SEAT_EVENTS, ConnectionLost, EventMessage, Reconnected, Snapshot, Turn
 from clients.seats import SeatKeeper
 from clients.session import TableSession
@@ -132,9 +133,10 @@ async def run_bot(
         if joined is not None and game is not None and session.game.name != game:
             await session.leave()
             _refuse(joined, game)
-        title = "" if joined is None else f" ({session.game.title})"
-        back = "is back in" if session.resumed else "sits in"
-        say(f"{strategy.name} {back} seat {result.seat} of table {table_id}{title}")
+        title = None if joined is None else t(f"term.game_{session.game.name}")
+        back = "yes" if session.resumed else "no"
+        bot = t("bot.strategy", strategy=strategy.name)
+        say(t("bot.sits", bot=bot, back=back, seat=result.seat, table=table_id, game=title))
         playing: AnyGame | None = None
         tracker: Tracker[Any, Any, Any] | None = None
 
@@ -190,10 +192,10 @@ def _refuse(table: pb.Table, game: str) -> NoReturn:
 def _note_connection(item: ConnectionLost | Reconnected, result: BotResult, say: Log) -> None:
     """Say that the stream dropped or came back (the session resumes it by itself), and count reconnects."""
     if isinstance(item, ConnectionLost):
-        say(f"connection lost ({item.error.message}); retrying in {item.retry_in:.1f} s")
+        say(t("bot.connection_lost", error=error_words(item.error), seconds=item.retry_in))
     else:
         result.reconnects += 1
-        say("reconnected; resuming after the last event seen")
+        say(t("bot.reconnected"))
 
 
 async def _sit(
@@ -208,7 +210,7 @@ async def _sit(
     """Take over a joined seat with its token, or join ``seat`` (any free open seat when None)."""
     if seat_token is not None:
         if seat is None:
-            raise ValueError("a seat token goes with its seat number")
+            raise TypeError("a seat token goes with its seat number")  # a caller's mistake, not a player's
         session.attach(table_id, seat, seat_token)
         return seat
     return await session.join(table_id, seat, name, invite_code=invite_code)
@@ -221,6 +223,6 @@ async def _submit(session: TableSession, action: GameAction, result: BotResult, 
     except ServerError as error:
         # Stale or out of turn: the table moved on, and the next Turn says what to do now.
         result.refused += 1
-        say(f"action refused: {error.reason}: {error.message}")
+        say(t("bot.action_refused", error=error_words(error)))
         if error.reason not in ("STALE_SEQUENCE", "NOT_YOUR_TURN"):
             raise

@@ -59,7 +59,7 @@ def display_name(seat: int, bot: bool, name: str, taken: bool) -> str:
     """``Ann (seat 1)``, ``greedy bot (seat 2)``, or ``seat 3`` while nobody sits there: seats counted from 1,
     as the web client names them (``SEAT_WORDS`` in clients/web/src/session.ts)."""
     if bot:
-        return t("seat.bot", name=name, seat=counted(seat))
+        return t("seat.bot", name=t("bot.strategy", strategy=name), seat=counted(seat))
     if taken and name:
         return t("seat.player", name=name, seat=counted(seat))
     return numbered_seat(seat)

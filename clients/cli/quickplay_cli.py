@@ -39,7 +39,7 @@ class _Progress:
         if shown == self._last:
             return
         self._last = shown
-        estimate = "none" if update.estimate is None else str(round(update.estimate))
+        estimate = -1 if update.estimate is None else round(update.estimate)
         line = t(
             "cli.quickplay_waiting",
             waiting=update.players_waiting,

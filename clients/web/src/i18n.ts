@@ -129,6 +129,12 @@ export function tMaybe(key: string, values?: Values): string | undefined {
   return key in messages ? intl.formatMessage({ id: key }, args(values)) : undefined;
 }
 
+/** A bot's name from its strategy, as the catalogue says it ("greedy", "жадный", "chciwy"); a strategy the
+ * catalogue does not know (a newer server's, a bot author's own) keeps the name the server gives it. */
+export function botName(strategy: string): string {
+  return t("bot.strategy", { strategy });
+}
+
 /** A sentence's first letter in upper case, as the language writes it (catalogue phrases are lower case where
  * they also stand inside a sentence). */
 export function capital(text: string): string {

@@ -29,7 +29,7 @@ import { BlagogoModel } from "./blagogo/model";
 import { Route, type Nodes } from "./route";
 import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
-import { capital, t } from "./i18n";
+import { botName, capital, t } from "./i18n";
 import { StopReason } from "./gen/thousand/v1/table_service_pb";
 import type { RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "./match/words";
@@ -56,7 +56,7 @@ export interface TableLike {
  * (clients/cli/follow.py), seats counted from 1. */
 export const SEAT_WORDS = {
   nobody: () => t("web.nobody"),
-  bot: (strategy: string, seat: number) => t("seat.bot", { name: strategy, seat: seat + 1 }),
+  bot: (strategy: string, seat: number) => t("seat.bot", { name: botName(strategy), seat: seat + 1 }),
   open: (seat: number) => capital(t("seat.numbered", { seat: seat + 1 })),
   you: (name: string) => t("web.you", { name }),
 } as const;

@@ -41,16 +41,16 @@ export const MATCH_WORDS = {
   get maxWait() {
     return t("web.match.max_wait");
   },
-  seconds: (s: number) => t("web.match.seconds", { s: formatNumber(s) }),
+  seconds: (s: number) => t("web.match.seconds", { s }),
   get playNow() {
     return t("web.match.play_title");
   },
   // The waiting screen
   waitingTitle: (game: string, players: number) => t("web.match.waiting_title", { game, players }),
   waitingCount: (waiting: number, needed: number) => t("web.match.waiting_count", { waiting, needed }),
-  waited: (s: number) => t("web.match.waited", { s: formatNumber(s) }),
+  waited: (s: number) => t("web.match.waited", { s: Math.round(s) }),
   estimate: (s: number | undefined) =>
-    t("web.match.estimate", { state: s === undefined ? "unknown" : s < 1 ? "soon" : "more", s: s === undefined ? "" : formatNumber(Math.ceil(s)) }),
+    t("web.match.estimate", { state: s === undefined ? "unknown" : s < 1 ? "soon" : "more", s: s === undefined ? 0 : Math.ceil(s) }),
   ratingWindow: (w: number) => t("web.match.rating_window", { w: one(w) }),
   get connecting() {
     return t("web.match.connecting");

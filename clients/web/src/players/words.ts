@@ -2,7 +2,7 @@
 // the shared catalogues (`web.players.*` and the lobby's own words) in the page's language. Getters, so that a
 // word is looked up when a screen is drawn, after the language is loaded or changed.
 import { GameResult } from "../gen/thousand/v1/player_service_pb";
-import { t } from "../i18n";
+import { botName, t } from "../i18n";
 
 const RESULTS: Partial<Record<GameResult, string>> = {
   [GameResult.PLAYING]: "playing",
@@ -102,7 +102,7 @@ export const PLAYER_WORDS = {
     return t("web.players.invited_no_seat");
   },
   invitedSeat: (seat: number, who: string) => `${seat}: ${who}`,
-  bot: (strategy: string) => t("web.lobby.bot", { strategy }),
+  bot: (strategy: string) => t("web.lobby.bot", { strategy: botName(strategy) }),
   get free() {
     return t("web.lobby.free");
   },

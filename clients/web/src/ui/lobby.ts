@@ -15,7 +15,7 @@ import { heldText, seatFreeFor } from "./invite";
 import { playerBar } from "./playerbar";
 import { playForm } from "./quickplay";
 import { refusalText } from "./refusal";
-import { t } from "../i18n";
+import { botName, t } from "../i18n";
 
 const STATUS: Record<number, string> = {
   [TableStatus.WAITING]: "waiting",
@@ -55,7 +55,7 @@ export function perMoveSeconds(table: Table): number {
 
 function seatsText(table: Table, me: string | undefined): string {
   return table.seats
-    .map((s, i) => (s.kind === SeatKind.BOT ? t("web.lobby.bot", { strategy: s.strategy }) : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? t("web.lobby.free"))))
+    .map((s, i) => (s.kind === SeatKind.BOT ? t("web.lobby.bot", { strategy: botName(s.strategy) }) : s.taken ? seatName(table, i, undefined) : (heldText(s, me) ?? t("web.lobby.free"))))
     .join(", ");
 }
 

@@ -14,7 +14,7 @@ import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
-import { formatNumber, language, t } from "../i18n";
+import { language, t } from "../i18n";
 import { languageMenu } from "./language";
 import { heldText, invitePanel } from "./invite";
 import { currentPlayerId } from "../api";
@@ -122,7 +122,7 @@ function statusLine(session: TableSession): Child {
       return h(
         "span",
         { class: "conn retrying", role: "status" },
-        t("web.reconnecting", { why: streamWhy(s.why), seconds: formatNumber(s.inMs / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), attempt: s.attempt }),
+        t("web.reconnecting", { why: streamWhy(s.why), seconds: s.inMs / 1000, attempt: s.attempt }),
       );
     case "ended":
       return h("span", { class: "conn ended" }, t("web.stream_ended"));
