@@ -22,10 +22,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import psycopg
-from google.protobuf.timestamp_pb2 import Timestamp
 
 from server.cluster_db import LIVE_OWNER, PAUSED, REBALANCING_KEY, ClusterDatabase
 from server.creations import check_same_request
+from server.description import from_config
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
 from server.logs import get_logger
@@ -166,15 +166,9 @@ class ClusterDirectory:
         if summary is not None:
             table = pb.Table.FromString(bytes(summary))
         else:  # created a moment ago: its owner has not published it yet
-            created = Timestamp()
-            created.FromNanoseconds(int(float(create_time) * 1e9))
-            table = pb.Table(
-                table_id=table_id,
-                game=adapter_for_name(TableConfig.from_json(config).game).kind,
-                status=pb.TABLE_STATUS_WAITING if open_seats else pb.TABLE_STATUS_PLAYING,
-                open_seats=open_seats,
-                create_time=created,
-            )
+            stored = TableConfig.from_json(config)
+            adapter = adapter_for_name(stored.game)
+            table = from_config(table_id, adapter, stored, open_seats, float(create_time))
         table.endpoint = endpoint if live else ""
         table.web_endpoint = web_endpoint if live and web_endpoint else ""
         return table
