@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from engine.seeds import FAIR_SCHEME
+from engine.seeds import FAIR_SCHEME, table_commitment
 from server.time_control import duration
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
+    from server.games import AnyAdapter
     from server.identity.values import Privacy
+    from server.store import TableConfig
     from server.table_core import TableCore
     from server.table_state import SeatState
 
@@ -57,6 +59,42 @@ def describe(table: TableCore) -> pb.Table:
         endpoint=table.endpoints[0],
         web_endpoint=table.endpoints[1],
     )
+
+
+def from_config(
+    table_id: str, adapter: AnyAdapter, config: TableConfig, open_seats: int, create_time: float
+) -> pb.Table:
+    """A table its owner has not published yet (in a cluster, created a moment ago on another node), as
+    its stored config describes it: never less than a client needs to join it safely (a seeded table says
+    so, a fair one shows its commitment before anyone sends a seed: a client that saw neither would take a
+    fair table for a seeded one, or the reverse)."""
+    created = Timestamp()
+    created.FromNanoseconds(int(create_time * 1e9))
+    return pb.Table(
+        table_id=table_id,
+        game=adapter.kind,
+        rules=adapter.rules_to_proto(adapter.rules_from_bytes(config.rules)),
+        status=pb.TABLE_STATUS_WAITING if open_seats else pb.TABLE_STATUS_PLAYING,
+        seats=[
+            pb.Seat(seat=i, kind=pb.SEAT_KIND_BOT if bot else pb.SEAT_KIND_OPEN, strategy=strategy, taken=bot)
+            for i, (bot, strategy) in enumerate(config.seats)
+        ],
+        open_seats=open_seats,
+        create_time=created,
+        time_control=config.time_control.to_proto() if config.time_control is not None else None,
+        seeded=config.seeded,
+        rated=config.rated,
+        fairness=(
+            pb.Fairness(scheme=FAIR_SCHEME, commitment=table_commitment(config.secret))
+            if config.secret
+            else None
+        ),
+    )
+
+
+def _promised(secret: bytes) -> pb.Fairness | None:
+    """A fair table's commitment to its secret, from the secret (never the secret itself)."""
+    return pb.Fairness(scheme=FAIR_SCHEME, commitment=table_commitment(secret)) if secret else None
 
 
 def _takeover_reason(seat: SeatState) -> pb.TakeoverReason.ValueType:

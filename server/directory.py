@@ -22,10 +22,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import psycopg
-from google.protobuf.timestamp_pb2 import Timestamp
 
 from server.cluster_db import LIVE_OWNER, PAUSED, REBALANCING_KEY, ClusterDatabase
 from server.creations import check_same_request
+from server.description import from_config
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter, adapter_for_name
 from server.logs import get_logger
@@ -73,6 +73,8 @@ class ClusterDirectory:
         takeovers leave finished tables alone)."""
         self._owners: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
         """table id -> (node id, endpoint, web endpoint) of its live owner when last read, newest last."""
+        self.claimed_elsewhere: Callable[[str], Awaitable[None]] | None = None
+        """Tells a table's owner that seats of it were claimed on this node (the node's NOTIFY)."""
 
     def vouches(self) -> bool:
         return self._vouches()
@@ -166,15 +168,9 @@ class ClusterDirectory:
         if summary is not None:
             table = pb.Table.FromString(bytes(summary))
         else:  # created a moment ago: its owner has not published it yet
-            created = Timestamp()
-            created.FromNanoseconds(int(float(create_time) * 1e9))
-            table = pb.Table(
-                table_id=table_id,
-                game=adapter_for_name(TableConfig.from_json(config).game).kind,
-                status=pb.TABLE_STATUS_WAITING if open_seats else pb.TABLE_STATUS_PLAYING,
-                open_seats=open_seats,
-                create_time=created,
-            )
+            stored = TableConfig.from_json(config)
+            adapter = adapter_for_name(stored.game)
+            table = from_config(table_id, adapter, stored, open_seats, float(create_time))
         table.endpoint = endpoint if live else ""
         table.web_endpoint = web_endpoint if live and web_endpoint else ""
         return table
@@ -198,6 +194,12 @@ class ClusterDirectory:
         )
         find = self.registry.find
         return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if find(table_id) is None]
+
+    async def tell_owner_claimed(self, table_id: str) -> None:
+        """Tell the table's owner that seats of it were claimed here (ClaimSeats): it writes them into the
+        table's log. Nothing when the cluster cannot be told (the claim stands in the players' store)."""
+        if self.claimed_elsewhere is not None:
+            await self.claimed_elsewhere(table_id)
 
     async def place(self, table: Table) -> pb.Table:
         """Serve a table just created here, or hand it to another node (the node's ``--placement``)."""

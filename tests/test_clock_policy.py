@@ -88,8 +88,10 @@ def test_an_absent_player_loses_moves_at_the_clocks_pace_never_the_whole_game() 
 
 
 def test_a_seat_taken_over_until_its_player_returns_is_handed_back_when_their_stream_opens() -> None:
+    # A bot pace, as the command's default has: at pace 0 the three bots could finish the whole game in the
+    # moment between the player's two streams (they did, now and then), and there is nothing to hand back.
     async def scenario() -> None:
-        async with serving() as (server, stub):
+        async with serving(bot_pace=0.05) as (server, stub):
             table = (await stub.CreateTable(policy_table(0.2, pb.TIMEOUT_POLICY_BOT_PLAYS))).table
             joined = await stub.JoinTable(pb.JoinTableRequest(table_id=table.table_id))
             seat, token = joined.seat, joined.seat_token

@@ -19,12 +19,16 @@ import bots.envs.spiel_blagogo
 from bots.envs.aec import env
 from bots.envs.aec_blagogo import env as blagogo_env
 from bots.envs.single import SingleSeatEnv
+from bots.envs.single_blagogo import BlagogoSingleSeatEnv
 from clients.bots.learning import decode, encode
 from engine import Game, Rules, Shuffle, view
+from engine.actions import GiveCard
 from engine.blagogo import BlagogoRules
 from engine.blagogo import Game as BlagogoGame
 from engine.blagogo import encoding as blagogo_encoding
+from engine.blagogo import recall as blagogo_recall
 from engine.blagogo import view as blagogo_view
+from engine.blagogo.events import CardDrawn
 from engine.encoding import (
     ACTIONS,
     LAYOUT,
@@ -37,6 +41,7 @@ from engine.encoding import (
     legal_mask,
     observation,
 )
+from engine.recall import INFORMATION_STATE_SIZE, MAX_MOVES, deal_moves, information_state_tensor
 from engine.seeds import seeded_shuffle
 
 VARIANTS: list[dict[str, Any]] = [
@@ -114,7 +119,7 @@ def test_openspiel_deals_card_by_card_and_gives_tensors() -> None:
         chance += 1
     assert chance == 24
     player = state.current_player()
-    assert len(state.information_state_tensor(player)) == OBSERVATION_SIZE
+    assert len(state.information_state_tensor(player)) == INFORMATION_STATE_SIZE
     assert len(state.observation_tensor(player)) == OBSERVATION_SIZE
     assert state.legal_actions() == sorted(action_id(a) for a in state.episode.game.legal_actions())
     assert "HandDealt" in state.information_state_string(player)
@@ -208,3 +213,109 @@ def test_pettingzoo_blagogo_api_and_seed_tests() -> None:
         warnings.simplefilter("ignore")
         api_test(blagogo_env(players=3), num_cycles=200)
         seed_test(lambda render_mode=None: blagogo_env(players=2), num_cycles=200)
+
+
+@pytest.mark.parametrize(
+    ("opponents", "params"),
+    [(("heuristic", "heuristic"), {}), (("random", "heuristic", "random"), {"max_rounds": 2})],
+)
+def test_gymnasium_blagogo_check_env(opponents: tuple[str, ...], params: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(BlagogoSingleSeatEnv(opponents=opponents, **params))
+
+
+def test_gymnasium_blagogo_episode_scores_what_the_sheet_says() -> None:
+    """B-18 to B-20: the rewards of an episode add up to the learner's score on the sheet."""
+    environment = BlagogoSingleSeatEnv(opponents=("heuristic", "heuristic"), max_rounds=2)
+    _, info = environment.reset(seed=3)
+    total, rng, done, steps = 0.0, np.random.default_rng(3), False, 0
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        _, reward, done, _, info = environment.step(int(rng.choice(legal)))
+        total += reward
+        steps += 1
+    assert steps > 10
+    assert total == environment.episode.game.scores[0]
+    assert environment.episode.game.rounds_dealt == 2
+    again = BlagogoSingleSeatEnv()
+    _, info = again.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, _, _, info = again.step(illegal)
+    assert reward == -10.0 and info["illegal"]
+
+
+# ------------------------------------------------------------------------------- information-state tensors
+
+
+def test_thousand_information_state_tensor_recalls_the_deal_and_hides_gifts() -> None:
+    """T-33: the tensor holds the deal's actions in order (two auctions ending in the same view differ) and a
+    card given to another seat stays hidden from the third."""
+    tensors: dict[int, list[list[float]]] = {0: [], 1: [], 2: []}
+    game = Game(Rules(players=3), 4)
+    rng = random.Random(4)
+    gave = False
+    for _ in range(400):
+        if game.is_over or game.deals_played >= 1:
+            break
+        if game.is_chance_node:
+            game.apply_chance()
+            continue
+        seat = game.to_act
+        assert seat is not None
+        for s, kept in tensors.items():
+            tensor = information_state_tensor(game, s)
+            assert len(tensor) == INFORMATION_STATE_SIZE
+            kept.append(tensor)
+        action = rng.choice(game.legal_actions())
+        if isinstance(action, GiveCard):
+            third = next(s for s in range(3) if s not in (seat, action.to))
+            game.apply(seat, action)
+            slot = len(deal_moves(game)) - 1
+            hidden = information_state_tensor(game, third)
+            base = OBSERVATION_SIZE + slot * (4 + NUM_ACTIONS + 5)
+            assert sum(hidden[base + 4 : base + 4 + NUM_ACTIONS]) == 0.0
+            assert sum(hidden[base + 4 + NUM_ACTIONS :]) == 1.0
+            seen = information_state_tensor(game, action.to)
+            assert seen[base + 4 + action_id(action)] == 1.0
+            gave = True
+            continue
+        game.apply(seat, action)
+    assert gave and len(deal_moves(game)) <= MAX_MOVES
+    assert len({tuple(t) for t in tensors[0]}) == len(tensors[0])  # every position of the deal told apart
+
+
+def test_blagogo_information_state_tensor_has_its_size_and_the_seat_s_own_draws() -> None:
+    game = BlagogoGame(BlagogoRules(players=3, turnover_limit=1), 5)
+    game.apply_chance()
+    rng = random.Random(5)
+    for _ in range(60):
+        if game.is_chance_node:
+            break
+        seat = game.to_act
+        assert seat is not None
+        legal, candidates = game.legal_actions(), game.candidate_melds()
+        ids = blagogo_encoding.legal_ids(legal, candidates)
+        game.apply(seat, blagogo_encoding.action_of(rng.choice(ids), legal, candidates))
+        for s in range(3):
+            tensor = blagogo_recall.information_state_tensor(game, s)
+            assert len(tensor) == blagogo_recall.INFORMATION_STATE_SIZE
+    drawn = [e for e in game.events if isinstance(e, CardDrawn)]
+    assert drawn
+    last = drawn[-1]
+    mine = blagogo_recall.information_state_tensor(game, last.seat)
+    other = blagogo_recall.information_state_tensor(game, (last.seat + 1) % 3)
+    assert mine != other
+
+
+@pytest.mark.parametrize("name", ["python_thousand", "python_blagogo"])
+def test_openspiel_information_state_tensor_is_the_recall_tensor(name: str) -> None:
+    params = {"players": 3} if name == "python_thousand" else {"players": 3, "turnover_limit": 1}
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    player = state.current_player()
+    size = INFORMATION_STATE_SIZE if name == "python_thousand" else blagogo_recall.INFORMATION_STATE_SIZE
+    assert len(state.information_state_tensor(player)) == size
+    assert game.information_state_tensor_size() == size

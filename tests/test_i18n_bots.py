@@ -19,7 +19,7 @@ from thousand.v1.ratings_pb2 import Rating
 
 TYPED = frozenset(
     {"thousand", "blagogo", "greedy", "heuristic", "ismcts", "expert", "random", "example", "play", "ladder",
-     "register", "match", "tournament", "watch", "login", "gRPC", "sigma", "mu", "usage"}
+     "register", "match", "tournament", "watch", "login", "gRPC", "sigma", "mu", "usage", "planner"}
 )  # fmt: skip
 """What a person types or reads as a name, in every language ("usage" is checked apart: it must not show)."""
 

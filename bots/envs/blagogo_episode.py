@@ -6,7 +6,6 @@ Returns are each seat's score on the sheet (B-20)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Final
 
@@ -50,17 +49,11 @@ class BlagogoEpisode:
         return [float(s) for s in self.game.scores]
 
     def copy(self) -> BlagogoEpisode:
-        """An independent copy: the game's and its round's containers copied, their immutable values (cards,
-        melds, events, actions) shared, which a generic deep copy would rebuild one by one."""
-        twin = copy.copy(self)
-        game = twin.game = copy.copy(self.game)
-        game.scores = list(game.scores)
-        game.history = list(game.history)
-        game.events = list(game.events)
-        if game.round is not None:
-            rnd = game.round = copy.copy(game.round)
-            for name in ("hands", "bridge", "deck", "melds", "opened", "turns", "opened_on_turn", "known"):
-                setattr(rnd, name, list(getattr(rnd, name)))
+        """An independent copy (:meth:`engine.blagogo.Game.copy`, no replay)."""
+        twin = BlagogoEpisode.__new__(BlagogoEpisode)
+        twin.rules = self.rules
+        twin.max_rounds = self.max_rounds
+        twin.game = self.game.copy()
         return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> BlagogoEpisode:

@@ -17,23 +17,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
-
 from bots.envs.aec import shuffled
 from bots.envs.episode import Episode, rules_from
+from bots.envs.single_base import SingleSeatBase
 from bots.registry import make_strategy
 from bots.strategy import Strategy, StrategyOptions
 from engine import view
-from engine.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_of, legal_ids, legal_mask, observation
+from engine.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_of, legal_ids, observation
 
 
-class SingleSeatEnv(gym.Env[np.ndarray[Any, Any], int]):
+class SingleSeatEnv(SingleSeatBase):
     """See the module docstring. Keyword arguments besides these are the variants of :class:`engine.Rules`
     and the episode's ``max_deals`` and ``first_dealer`` (:mod:`bots.envs.episode`)."""
-
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - an instance variable of gymnasium.Env
 
     def __init__(
         self,
@@ -49,75 +44,60 @@ class SingleSeatEnv(gym.Env[np.ndarray[Any, Any], int]):
         self.rules = rules_from(params)
         if len(opponents) != self.rules.players - 1:
             raise ValueError(f"{self.rules.players} players need {self.rules.players - 1} opponents")
-        if not 0 <= seat < self.rules.players:
-            raise ValueError(f"seat {seat} is not a seat of {self.rules.players} players")
+        super().__init__(
+            seat,
+            self.rules.players,
+            num_actions=NUM_ACTIONS,
+            observation_size=OBSERVATION_SIZE,
+            illegal_penalty=illegal_penalty,
+            render_mode=render_mode,
+        )
         if self.rules.players == 4 and self.first_dealer == seat:
             raise ValueError("with four players the first dealer sits the first deal out (T-6): pick another")
         self.opponent_names = tuple(opponents)
-        self.seat = seat
         self.options = options or StrategyOptions()
-        self.illegal_penalty = illegal_penalty
-        self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, (OBSERVATION_SIZE,), np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
-        self._rng = random.Random()
         self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
         self._bots: dict[int, Strategy] = {}
-        self._score = 0
 
-    def _obs(self) -> np.ndarray[Any, Any]:
-        return np.asarray(observation(view(self.episode.game, self.seat)), np.float32)
-
-    def _info(self, illegal: bool = False) -> dict[str, Any]:
-        game = self.episode.game
-        legal = game.legal_actions() if game.to_act == self.seat and not self.episode.is_over else ()
-        return {"action_mask": np.asarray(legal_mask(legal), np.int8), "illegal": illegal}
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = random.Random(seed)
+    def _start(self) -> None:
         self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
         others = [s for s in range(self.rules.players) if s != self.seat]
         self._bots = {
             s: make_strategy(n, self.options) for s, n in zip(others, self.opponent_names, strict=True)
         }
-        self._score = 0
-        self._play_others()
-        return self._obs(), self._info()
 
-    def _play_others(self) -> None:
-        """Deal and let the bots act until the learner must decide or the episode ends."""
-        episode = self.episode
-        game = episode.game
-        while not episode.is_over:
-            if game.is_chance_node:
-                game.apply_chance(shuffled(self._rng))
-            elif game.to_act == self.seat:
-                return
-            else:
-                actor = game.to_act
-                assert actor is not None
-                game.apply(actor, self._bots[actor].choose(view(game, actor), self._rng))
-            for s, bot in self._bots.items():
-                bot.observe(view(game, s))
+    def _over(self) -> bool:
+        return self.episode.is_over
 
-    def step(self, action: int) -> tuple[np.ndarray[Any, Any], float, bool, bool, dict[str, Any]]:
+    def _chance(self) -> bool:
+        return self.episode.game.is_chance_node
+
+    def _deal(self, rng: random.Random) -> None:
+        self.episode.game.apply_chance(shuffled(rng))
+
+    def _to_act(self) -> int | None:
+        return self.episode.game.to_act
+
+    def _legal_ids(self) -> list[int]:
+        return legal_ids(self.episode.game.legal_actions())
+
+    def _apply(self, chosen: int) -> None:
+        self.episode.game.apply(self.seat, action_of(chosen))
+
+    def _bot_move(self, seat: int, rng: random.Random) -> None:
         game = self.episode.game
-        if self.episode.is_over:
-            raise RuntimeError("the episode is over: call reset()")
-        if int(action) not in legal_ids(game.legal_actions()):
-            return self._obs(), -self.illegal_penalty, False, False, self._info(illegal=True)
-        game.apply(self.seat, action_of(int(action)))
+        game.apply(seat, self._bots[seat].choose(view(game, seat), rng))
+
+    def _observe_all(self) -> None:
+        game = self.episode.game
         for s, bot in self._bots.items():
             bot.observe(view(game, s))
-        self._play_others()
-        score = game.records[self.seat].score
-        reward = float(score - self._score)
-        self._score = score
-        return self._obs(), reward, self.episode.is_over, False, self._info()
+
+    def _observation(self) -> list[float]:
+        return observation(view(self.episode.game, self.seat))
+
+    def _learner_score(self) -> int:
+        return self.episode.game.records[self.seat].score
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

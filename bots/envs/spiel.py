@@ -8,8 +8,9 @@ deal, each drawing one of the cards left uniformly, and the game deals them in t
 (:meth:`engine.Game.apply_chance` with the stacked :class:`engine.Shuffle`); a redeal deals 24 more.
 
 Actions are :mod:`engine.encoding`'s fixed ids; the observation tensor is its
-:func:`~engine.encoding.observation` of the player's view, and so is the information-state tensor (the view
-holds the whole auction and every trick); the information-state string is
+:func:`~engine.encoding.observation` of the player's view; the information-state tensor
+:mod:`engine.recall`'s (the observation and the deal's actions in order, hidden gifts blanked: perfect
+recall within a deal, earlier deals summed up by the sheet); the information-state string is
 :func:`~engine.encoding.information_state` (the player's events without the deck's commitment, so it is the
 same for every deal the player cannot tell apart). Returns are each seat's score on the sheet at the end of
 the episode (general-sum). A state is cloned with ``Game.copy`` (:class:`~bots.envs.episode.Episode`).
@@ -34,6 +35,7 @@ from engine.encoding import (
     legal_ids,
     observation,
 )
+from engine.recall import INFORMATION_STATE_SIZE, information_state_tensor
 
 SHORT_NAME: Final = "python_thousand"
 DEAL_LENGTH: Final = 24 + 400
@@ -71,7 +73,8 @@ class ThousandGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ThousandObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        return ThousandObserver(iig_obs_type is not None and iig_obs_type.perfect_recall, OBSERVATION_SIZE)
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ThousandObserver(recall, INFORMATION_STATE_SIZE if recall else OBSERVATION_SIZE)
 
 
 class ThousandState(CardGameState):
@@ -109,6 +112,9 @@ class ThousandObserver(CardObserver):
 
     def encode(self, state: ThousandState, player: int) -> list[float]:
         return observation(view(state.episode.game, player))
+
+    def recall(self, state: ThousandState, player: int) -> list[float]:
+        return information_state_tensor(state.episode.game, player)
 
     def key(self, state: ThousandState, player: int) -> str:
         return information_state(state.episode.game, player)

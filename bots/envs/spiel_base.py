@@ -140,8 +140,8 @@ class CardGameState(pyspiel.State):  # type: ignore[misc]
 
 
 class CardObserver:
-    """OpenSpiel's Python observer: a game's observation tensor of a player's view, and its
-    information-state key (perfect recall) or a short observation string."""
+    """OpenSpiel's Python observer: for an information state (``perfect_recall``) a game's
+    information-state tensor and key, otherwise its observation tensor and a short observation string."""
 
     def __init__(self, perfect_recall: bool, size: int) -> None:
         self.perfect_recall = perfect_recall
@@ -149,7 +149,12 @@ class CardObserver:
         self.dict = {"observation": self.tensor}
 
     @abstractmethod
-    def encode(self, state: Any, player: int) -> list[float]: ...
+    def encode(self, state: Any, player: int) -> list[float]:
+        """The observation tensor."""
+
+    @abstractmethod
+    def recall(self, state: Any, player: int) -> list[float]:
+        """The information-state tensor."""
 
     @abstractmethod
     def key(self, state: Any, player: int) -> str:
@@ -160,7 +165,7 @@ class CardObserver:
         """The observation string."""
 
     def set_from(self, state: Any, player: int) -> None:
-        self.tensor[:] = self.encode(state, player)
+        self.tensor[:] = self.recall(state, player) if self.perfect_recall else self.encode(state, player)
 
     def string_from(self, state: Any, player: int) -> str:
         text = self.key(state, player) if self.perfect_recall else self.short(state, player)

@@ -5,8 +5,10 @@ variant of ``BlagogoRules`` is a game parameter (``turnover_limit`` defaults to
 :data:`~bots.envs.blagogo_episode.TURNOVER_LIMIT` here, so random play ends), with ``max_rounds`` (0: the
 whole game) and ``first_dealer``. Chance nodes are explicit: the 108 cards are dealt one by one in the order
 the round deals them. Actions are :mod:`engine.blagogo.encoding`'s ids (the turn's simple actions and its
-candidate melds, B-22); the observation and information-state tensors its observation of the player's view;
-the information-state string its key without the deck's commitment. Returns are the scores on the sheet.
+candidate melds, B-22); the observation tensor its observation of the player's view, the
+information-state tensor :mod:`engine.blagogo.recall`'s (the round's latest moves: not strictly perfect
+recall); the information-state string its key without the deck's commitment (perfect recall). Returns are
+the scores on the sheet.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from engine.blagogo import CARDS, Shuffle, view
 from engine.blagogo.actions import describe
 from engine.blagogo.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_of, information_state, legal_ids
 from engine.blagogo.encoding import observation as encode_view
+from engine.blagogo.recall import INFORMATION_STATE_SIZE, information_state_tensor
 
 SHORT_NAME: Final = "python_blagogo"
 ROUND_LENGTH: Final = 108 + 6000
@@ -56,7 +59,8 @@ class BlagogoGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BlagogoObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        return BlagogoObserver(iig_obs_type is not None and iig_obs_type.perfect_recall, OBSERVATION_SIZE)
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return BlagogoObserver(recall, INFORMATION_STATE_SIZE if recall else OBSERVATION_SIZE)
 
 
 class BlagogoState(CardGameState):
@@ -94,6 +98,9 @@ class BlagogoObserver(CardObserver):
 
     def encode(self, state: BlagogoState, player: int) -> list[float]:
         return encode_view(view(state.episode.game, player))
+
+    def recall(self, state: BlagogoState, player: int) -> list[float]:
+        return information_state_tensor(state.episode.game, player)
 
     def key(self, state: BlagogoState, player: int) -> str:
         return information_state(state.episode.game, player)

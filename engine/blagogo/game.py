@@ -81,6 +81,25 @@ class Game:
         """Every applied action with its seat (None for chance), enough to replay the game (B-23)."""
         self.events: list[Event] = [GameStarted(rules, first_dealer)]
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands, without replaying its history: what a search needs
+        to play many futures of one position (bench/blagogo_copy.py measures it against ``copy.deepcopy``).
+
+        The sheet, the history, the events and the round (:meth:`RoundState.copy`) are copied, a fair
+        table's record of its rounds too (a copy that deals must not write into the original's); their
+        immutable values (actions, shuffles, events, cards) are shared. tests/test_blagogo_copy.py checks
+        that every attribute is copied.
+        """
+        twin = object.__new__(Game)
+        state = self.__dict__.copy()
+        state["scores"] = self.scores.copy()
+        state["history"] = self.history.copy()
+        state["events"] = self.events.copy()
+        state["round"] = None if self.round is None else self.round.copy()
+        state["fair"] = None if self.fair is None else self.fair.copy()
+        twin.__dict__.update(state)
+        return twin
+
     # ------------------------------------------------------------------ queries
 
     @property

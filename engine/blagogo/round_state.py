@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Final
+from typing import Final, Self
 
 from engine.blagogo.actions import Action
 from engine.blagogo.cards import CARDS, DECK_SIZE, FULL_MASK, Card, cards_of
@@ -26,6 +26,9 @@ from engine.errors import IllegalActionError, InvalidActionError, Reason
 
 FIRST_HAND: Final = 13
 HAND: Final = 12
+
+_LISTS: Final = ("hands", "bridge", "deck", "melds", "opened", "turns", "opened_on_turn", "known")
+"""The round's attributes that are lists an action changes in place (:meth:`RoundState.copy`)."""
 
 Commit = Callable[[list[Event]], None]
 """The change an accepted action makes, planned once it has been checked completely: nothing is touched
@@ -104,6 +107,18 @@ class RoundState:
         self.winner: int | None = None
         self.kantrame = False
         self._legal: tuple[Action, ...] | None = None
+
+    def copy(self) -> Self:
+        """An independent copy of the round as it stands (for :meth:`engine.blagogo.Game.copy`): its lists
+        and the go-out cache copied, their immutable values (card indices, frozen melds, the cached legal
+        actions) shared, which is what makes it tens of times faster than ``copy.deepcopy``."""
+        twin = object.__new__(type(self))
+        state = self.__dict__.copy()
+        for name in _LISTS:
+            state[name] = state[name].copy()
+        state["go_out_draws"] = {key: known.copy() for key, known in self.go_out_draws.items()}
+        twin.__dict__.update(state)
+        return twin
 
     # ------------------------------------------------------------------ queries
 
