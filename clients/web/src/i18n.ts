@@ -106,10 +106,25 @@ export async function loadLanguage(lang: Lang): Promise<void> {
   }
 }
 
-/** Keep the player's choice and show the page in it (a reload: every screen and the saved logs anew). */
+let keepWithPlayer: ((lang: Lang) => Promise<void>) | undefined;
+
+/** Where a choice is kept beyond this browser: the player's profile (PlayerService.UpdateMe's locale), so that
+ * the language follows the player to another browser or device. */
+export function onLanguageChosen(keep: (lang: Lang) => Promise<void>): void {
+  keepWithPlayer = keep;
+}
+
+/** The language of a profile's locale (a BCP 47 tag), when there is a catalogue for it. */
+export function languageOfLocale(locale: string | undefined): Lang | undefined {
+  return LANGUAGES.find((l) => l === (locale ?? "").toLowerCase().split(/[-_]/)[0]);
+}
+
+/** Keep the player's choice (in this browser, and with the player) and show the page in it (a reload: every
+ * screen and the saved logs anew). A profile that cannot be updated leaves the choice in this browser. */
 export function switchLanguage(lang: Lang, storage: Pick<Storage, "setItem">): void {
   storage.setItem(LANG_KEY, lang);
-  window.location.reload();
+  const kept = keepWithPlayer ? keepWithPlayer(lang).catch((error: unknown) => console.warn(`the language was not kept with the player: ${String(error)}`)) : Promise.resolve();
+  void kept.finally(() => window.location.reload());
 }
 
 function args(values: Values | undefined): Record<string, string | number | Date> | undefined {

@@ -7,7 +7,7 @@
 // choice in this browser, else the browser's languages) and its player (a guest made at the first visit, or
 // an account once signed in) are settled before the first page opens, so that every seat taken is the
 // player's and every word is in that language.
-import { LANG_KEY, chooseLanguage, loadLanguage } from "./i18n";
+import { LANG_KEY, chooseLanguage, language, languageOfLocale, loadLanguage, onLanguageChosen } from "./i18n";
 import { Identity } from "./players/identity";
 import { parseInvite } from "./players/invite";
 import { Players } from "./players/players";
@@ -48,9 +48,20 @@ function route(): void {
   window.scrollTo(0, 0);
 }
 
+// The language is kept with the player too: a browser where the player never chose one (another device, a
+// sign-in elsewhere) takes the profile's; a choice in the menu goes to the profile (UpdateMe).
+async function followPlayersLanguage(): Promise<void> {
+  onLanguageChosen((lang) => players.setLocale(lang));
+  const stored = window.localStorage.getItem(LANG_KEY);
+  const profile = languageOfLocale(players.me?.locale);
+  if (stored === null && profile !== undefined && profile !== language()) await loadLanguage(profile);
+  else if (stored !== null && players.me && !players.me.locale) await players.setLocale(language()).catch(() => undefined);
+}
+
 // Until then the page shows index.html's own "Loading…".
 void loadLanguage(chooseLanguage(window.localStorage.getItem(LANG_KEY), navigator.languages))
   .then(() => players.start(window.location, window.history, window.sessionStorage))
+  .then(followPlayersLanguage)
   .finally(() => {
     window.addEventListener("hashchange", route);
     route();

@@ -189,6 +189,12 @@ export class Players {
     this.changed();
   }
 
+  /** The player's language, kept in the profile (UpdateMe's locale) so that it follows them elsewhere. */
+  async setLocale(lang: string): Promise<void> {
+    if (!this.me || this.me.locale === lang) return;
+    this.me = (await this.client.updateMe({ locale: lang })).player ?? this.me;
+  }
+
   /** A new display name: kept for the next seats, and the player's own (UpdateMe) when there is one. The
    * page is not redrawn for it (the field shows it already; a redraw under a click would lose the click),
    * only for a refusal. */

@@ -1,6 +1,7 @@
 // "My games" (#/games): the player's games, newest first, 20 a page (ListMyGames), each with its result and
 // a way back to it: resume a seat still in play (from any device: the player's credential names the seat),
 // or a finished game's record and replay.
+import { languageMenu } from "./language";
 import { GameResult, type PlayerGame } from "../gen/thousand/v1/player_service_pb";
 import { failure } from "../api";
 import { h, render } from "../dom";
@@ -87,7 +88,7 @@ export function openGames(players: Players, container: HTMLElement): () => void 
     if (closed) return;
     render(
       container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, W.gamesTitle)),
+      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, W.gamesTitle), languageMenu()),
       error ? h("p", { class: "refusal", role: "alert" }, error) : null,
       games === undefined && !error ? h("p", { class: "loading" }, W.gamesLoading) : null,
       games?.length === 0 && pages.number === 1 ? h("p", { "data-testid": "no-games" }, W.gamesEmpty) : null,

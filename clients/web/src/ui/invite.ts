@@ -1,6 +1,7 @@
 // Private tables in the page: the invite panel (the link to copy, for whoever holds the table's invite
 // code), the page an invite link opens (#/invite/ID/CODE: the table, its free seats, "Take a seat"), and the
 // words for seats held for a player (Seat.reserved_for).
+import { languageMenu } from "./language";
 import { SeatKind, TableStatus, type Seat, type Table } from "../gen/thousand/v1/table_service_pb";
 import { currentPlayerId, failure } from "../api";
 import { h, render } from "../dom";
@@ -83,7 +84,7 @@ export function openInvite(opts: InviteOptions, invite: Invite | undefined): () 
     const free = table ? table.seats.filter((s) => seatFreeFor(s, me)).length : 0;
     render(
       container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, table ? W.invitedTitle(gameName(gameInfo(table.game))) : W.inviteTitle)),
+      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, table ? W.invitedTitle(gameName(gameInfo(table.game))) : W.inviteTitle), languageMenu()),
       error ? h("p", { class: "refusal", role: "alert", "data-testid": "invite-error" }, error) : null,
       table
         ? h(

@@ -1,6 +1,7 @@
 // The leaderboard (#/leaderboard/GAME/PLAYERS/BOTS): one rating pool (a game, a number of players, people or
 // bots; RatingService.GetLeaderboard), best first by OpenSkill's ordinal, PAGE_SIZE a page, each player a link
 // to their profile.
+import { languageMenu } from "./language";
 import { createClient, type Client } from "@connectrpc/connect";
 import { RatingService, type GetLeaderboardResponse, type LeaderboardEntry } from "../gen/thousand/v1/rating_service_pb";
 import { GameKind } from "../gen/thousand/v1/table_service_pb";
@@ -106,7 +107,7 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
     const entries = board?.entries ?? [];
     render(
       container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, W.boardTitle)),
+      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, W.boardTitle), languageMenu()),
       h(
         "main",
         { class: "leaderboard" },

@@ -1,6 +1,7 @@
 // A player's profile (#/profile/ID; the page's own player without an ID): their rating in each pool they
 // played (RatingService.GetPlayerProfile) with their place on its leaderboard, and their recent rated games,
 // each with the rating before and after and a way to its record.
+import { languageMenu } from "./language";
 import type { GetPlayerProfileResponse, RatedGame, RatingPool } from "../gen/thousand/v1/rating_service_pb";
 import { failure } from "../api";
 import { h, render } from "../dom";
@@ -39,6 +40,7 @@ export function openProfile(anyNode: Route, players: Players, container: HTMLEle
         h("a", { href: "#/", class: "back" }, W.toLobby),
         h("h1", {}, W.profileTitle(profile?.displayName || playerId || "")),
         h("a", { href: "#/leaderboard", class: "button" }, W.leaderboard),
+        languageMenu(),
       ),
       h(
         "main",

@@ -2,6 +2,7 @@
 // follows (#/play/...): the players waiting for the same game, the estimated wait, and Cancel, which closes
 // the stream and so leaves the queue. Matched, the page goes straight to the table with the seat the match
 // took (as joining does).
+import { languageMenu } from "./language";
 import { GameKind } from "../gen/thousand/v1/table_service_pb";
 import { currentPlayerId, failure } from "../api";
 import { h, render } from "../dom";
@@ -141,7 +142,7 @@ export function openWaiting(opts: WaitingOptions, parts: readonly string[]): () 
     if (controller.signal.aborted && !ended) return;
     render(
       opts.container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby)),
+      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), languageMenu()),
       h(
         "main",
         { class: "waiting-room", "aria-labelledby": "waiting-title", "data-testid": "waiting" },
