@@ -5,7 +5,8 @@ refused (BOT_NOT_ALLOWED, PERMISSION_DENIED, metadata ``where``) by JoinTable at
 QuickPlay, and the table is as it was. End to end (in the test's process: real gRPC, a SQLite store, the SDK's
 ladder loop as ``thousand-bot ladder`` runs it): two registered bots and a reference bot play one duplicate
 set of three rotated tables at a short fixed clock, which is rated and shown in the standings; a bot that
-disconnects mid-set (strict xfail: the bug it found is named there).
+disconnects mid-set is played on and its set marked (an xfail for now: the intermittent bug it found is
+named there).
 """
 
 from __future__ import annotations
@@ -150,10 +151,12 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
 
 
 @pytest.mark.xfail(
-    strict=True,
-    reason="found here, not yet fixed: after a member's stream closes, its set's three tables play to their"
-    " end (GetTable: FINISHED, no stop reason) but the store never notes them finished (finish_times None,"
-    " the record without standings), so Ladder._rate_finished waits for ever and the set is never rated",
+    strict=False,
+    reason="an intermittent bug found here, not yet fixed (passed 1 of 3 runs): after a member's stream"
+    " closes,"
+    " its set's three tables play to their end (GetTable: FINISHED, no stop reason) but the store may never"
+    " note them finished (finish_times None, the record without standings), so Ladder._rate_finished waits"
+    " for ever and the set is never rated",
 )
 def test_a_bot_that_disconnects_mid_set_is_played_on_and_the_set_marked(tmp_path: Path) -> None:
     """Issue 27: a bot whose ladder stream closes after its seats were assigned is played by the server's
@@ -173,14 +176,14 @@ def test_a_bot_that_disconnects_mid_set_is_played_on_and_the_set_marked(tmp_path
             (ann,) = await guests(address, "Ann")
             async with aio.insecure_channel(address) as channel:
                 ladder = ladder_grpc.LadderServiceStub(channel)
-                stay, leave = [
-                    (
-                        await ladder.RegisterBot(
-                            ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
-                        )
-                    ).key
+                made = [
+                    await ladder.RegisterBot(
+                        ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
+                    )
                     for name in ("Stays", "Leaves")
                 ]
+                stay, leave = (m.key for m in made)
+                bots = {m.bot.display_name: m.bot.player_id for m in made}
                 sets: list[ladder_pb.LadderSet] = []
                 assigned = asyncio.Event()
 
@@ -216,7 +219,7 @@ def test_a_bot_that_disconnects_mid_set_is_played_on_and_the_set_marked(tmp_path
                 await asyncio.wait_for(stayer, timeout=30)
                 (done,) = sets
                 assert done.disconnected and len(done.tables) == 3
-                results = {r.display_name: r for r in done.results}
-                assert results["Leaves"].disconnected and not results["Stays"].disconnected
+                results = {r.member_id: r for r in done.results}  # the stream's set names members by id
+                assert results[bots["Leaves"]].disconnected and not results[bots["Stays"]].disconnected
 
     run(body())
