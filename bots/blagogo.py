@@ -1,4 +1,5 @@
-"""1000 Blagogo strategies (``../shared/rules/blagogo.md``): the interface, the random and heuristic bots.
+"""1000 Blagogo strategies (``../shared/rules/blagogo.md``): the interface, the random and heuristic bots
+(the ``planner``, a determinised search, is :mod:`bots.blagogo_planner`).
 
 A Blagogo strategy sees what a client of the seat sees, and nothing more (B-21): the seat's
 :class:`engine.blagogo.View` and the actions its Turn carries (B-22): the complete list of *simple* actions
@@ -59,6 +60,30 @@ class BlagogoStrategy(Protocol):
     def observe(self, view: View) -> None:
         """Take note of the seat's view after any action (optional for runners)."""
         ...
+
+
+@runtime_checkable
+class TimedBlagogoStrategy(BlagogoStrategy, Protocol):
+    """A Blagogo strategy that can be told when its decision is due (the Turn's deadline): a search fits its
+    thinking into ``min(budget, deadline)``."""
+
+    def choose_by(self, view: View, actions: Sequence[Action], rng: random.Random, deadline: float) -> Action:
+        """As ``choose``, ready by ``deadline`` (a ``time.monotonic()`` instant)."""
+        ...
+
+
+def decide_blagogo(
+    strategy: BlagogoStrategy,
+    view: View,
+    actions: Sequence[Action],
+    rng: random.Random,
+    deadline: float | None = None,
+) -> Action:
+    """Ask ``strategy`` for its decision, handing it the ``deadline`` (``time.monotonic()``; None: none)
+    when it can take one: what the SDK, the server's bot seats and the tournaments call."""
+    if deadline is not None and isinstance(strategy, TimedBlagogoStrategy):
+        return strategy.choose_by(view, actions, rng, deadline)
+    return strategy.choose(view, actions, rng)
 
 
 # ----------------------------------------------------------------------------------------------------- random
@@ -288,38 +313,50 @@ class BlagogoHeuristicStrategy:
         return None
 
     def _discard(self, view: View, discards: Sequence[Discard]) -> Discard:
-        hand = view.hand
+        return min(discards, key=lambda action: self.discard_cost(view, action.card))
+
+    @staticmethod
+    def discard_cost(view: View, card: Card) -> tuple[float, int]:
+        """What throwing ``card`` costs by the heuristic's measure (the cheapest is thrown): the help it gives
+        the hand's melds and the next player, less its penalty in hand; a joker last of all."""
+        if card.index >= FIRST_JOKER:
+            return (1000.0, card.index)  # never throw a joker while anything else can go
         n = view.rules.players
-        me = view.viewer or 0
-        nxt = (me + 1) % n
-        next_open = view.opened[nxt]
-        next_known = view.known_cards[nxt]
-
-        def cost(action: Discard) -> tuple[float, int]:
-            card = action.card
-            if card.index >= FIRST_JOKER:
-                return (1000.0, card.index)  # never throw a joker while anything else can go
-            others = [c for c in hand if c.index != card.index]
-            help_score = helpfulness(card, others)
-            feeds = next_open and (fits_meld(card, view.melds) or helpfulness(card, next_known) >= 2)
-            penalty = hand_value(card.index, view.rules.ace_in_hand)
-            return (6.0 * help_score + 25.0 * feeds - penalty, card.index)
-
-        return min(discards, key=cost)
+        nxt = ((view.viewer or 0) + 1) % n
+        others = [c for c in view.hand if c.index != card.index]
+        help_score = helpfulness(card, others)
+        feeds = view.opened[nxt] and (
+            fits_meld(card, view.melds) or helpfulness(card, view.known_cards[nxt]) >= 2
+        )
+        penalty = hand_value(card.index, view.rules.ace_in_hand)
+        return (6.0 * help_score + 25.0 * feeds - penalty, card.index)
 
 
 # --------------------------------------------------------------------------------------------------- registry
 
+
+def _planner(options: StrategyOptions) -> BlagogoStrategy:
+    """The determinised search of :mod:`bots.blagogo_planner` (imported here: it builds on this module)."""
+    from bots.blagogo_planner import BlagogoPlannerStrategy  # noqa: PLC0415
+
+    return BlagogoPlannerStrategy(options)
+
+
 BLAGOGO_STRATEGIES: dict[str, Callable[[StrategyOptions], BlagogoStrategy]] = {
     "random": BlagogoRandomStrategy,
     "heuristic": BlagogoHeuristicStrategy,
+    "planner": _planner,
 }
 """1000 Blagogo's strategies by name: ``BLAGOGO_STRATEGIES[name](options)`` builds one for one seat."""
 
 BLAGOGO: Final = GameStrategies(
-    "1000 Blagogo", BLAGOGO_STRATEGIES, stateless=frozenset({"random", "heuristic"})
+    "1000 Blagogo",
+    BLAGOGO_STRATEGIES,
+    searching=frozenset({"planner"}),
+    stateless=frozenset({"random", "heuristic"}),
 )
-"""1000 Blagogo's registry (:mod:`bots.registry`): neither strategy keeps memory between views."""
+"""1000 Blagogo's registry (:mod:`bots.registry`): the planner searches and remembers the round from view to
+view; the others decide from each view alone."""
 
 
 def make_blagogo_strategy(name: str, options: StrategyOptions | None = None) -> BlagogoStrategy:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Final, get_args
 
 from bots.blagogo import BLAGOGO as BLAGOGO_BOTS
-from bots.blagogo import BlagogoStrategy
+from bots.blagogo import BlagogoStrategy, decide_blagogo
 from codec import blagogo as codec
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
@@ -40,8 +40,9 @@ def _choose(
     rng: random.Random,
     deadline: float | None,
 ) -> blagogo.Action:
-    """A 1000 Blagogo strategy decides from the view and the Turn's actions (B-22); none takes a deadline."""
-    return strategy.choose(view, actions, rng)
+    """A 1000 Blagogo strategy decides from the view and the Turn's actions (B-22); a searching one is
+    handed the Turn's deadline (:func:`bots.blagogo.decide_blagogo`)."""
+    return decide_blagogo(strategy, view, actions, rng, deadline)
 
 
 def _scored(event: object) -> Scored | None:

@@ -159,3 +159,12 @@ def test_blagogo_copy_benchmark_prints_its_figures_as_json_last() -> None:
     result = last_json("bench/blagogo_copy.py", "--rounds", "0,1", "--seconds", "0.05")
     assert [row["rounds"] for row in result["copies"]] == [0, 1]
     assert all(row["ratio"] > 1 for row in result["copies"])
+
+
+def test_blagogo_bots_benchmark_prints_its_figures_as_json_last() -> None:
+    """bench/blagogo_bots.py (issue 31): whole Blagogo games in duplicate, planner against heuristic."""
+    result = last_json(
+        "bench/blagogo_bots.py", "--games", "1", "--players", "2", "--target", "60", "--budget-ms", "5"
+    )
+    assert result["sets"] == 1 and set(result["won"]) >= {"planner", "heuristic", "planner - heuristic"}
+    assert result["decision_ms"]["planner"]["p99"] > 0

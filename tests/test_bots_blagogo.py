@@ -57,7 +57,7 @@ def test_strategies_always_choose_a_valid_action(players: int, name: str) -> Non
 
 def test_registry_by_game() -> None:
     assert strategies_for("thousand") is STRATEGIES
-    assert set(strategies_for("blagogo")) == {"random", "heuristic"}
+    assert set(strategies_for("blagogo")) == {"random", "heuristic", "planner"}
     with pytest.raises(KeyError):
         strategies_for("skat")
 

@@ -34,7 +34,8 @@ def test_the_server_seats_every_strategy_of_each_games_registry() -> None:
     assert "heuristic" in BLAGOGO.strategy_names()
     searching = {name: THOUSAND.new_bot(name).searching for name in THOUSAND.strategy_names()}
     assert searching == {"expert": True, "greedy": False, "heuristic": False, "ismcts": True, "random": False}
-    assert not any(BLAGOGO.new_bot(name).observes for name in BLAGOGO.strategy_names())
+    observing = {name: BLAGOGO.new_bot(name).observes for name in BLAGOGO.strategy_names()}
+    assert observing == {"heuristic": False, "planner": True, "random": False}  # the planner remembers
 
 
 def test_a_blagogo_table_of_heuristic_bots_plays_to_its_end() -> None:

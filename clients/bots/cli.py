@@ -30,7 +30,7 @@ import sys
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final
 
-from bots import blagogo_tournament, game_tournament, tournament
+from bots import blagogo_games, blagogo_tournament, game_tournament, tournament
 from bots.loading import BotLoadError, is_bot_spec, load_bot
 from bots.registry import BLAGOGO_STRATEGIES, GAMES, STRATEGIES, make_blagogo_strategy, make_strategy
 from bots.strategy import Strategy, StrategyOptions
@@ -346,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--games",
         type=int,
         default=0,
-        help="thousand: whole games in duplicate instead of single deals (bots.game_tournament)",
+        help="whole games in duplicate instead of single deals (bots.game_tournament, bots.blagogo_games)",
     )
     tour.add_argument("--workers", type=int, default=1)
     tour.add_argument("--quiet", action="store_true")
@@ -388,6 +388,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    if args.command == "tournament" and args.game == "blagogo" and args.games:
+        forwarded = [
+            *args.strategies.split(","),
+            "--games",
+            str(args.games),
+            "--budget-ms",
+            str(args.budget_ms),
+        ]
+        forwarded += ["--players", str(args.players or 3), "--turnover-limit", str(args.turnover_limit)]
+        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
+        forwarded += ["--json"] if args.json else []
+        forwarded += ["--quiet"] if args.quiet else []
+        return blagogo_games.main(forwarded)
     if args.command == "tournament" and args.game == "blagogo":
         forwarded = [*args.strategies.split(","), "--rounds", str(args.deals)]
         forwarded += ["--players", str(args.players or 4), "--turnover-limit", str(args.turnover_limit)]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, NoReturn, Protocol
 
-from bots.blagogo import BlagogoStrategy
+from bots.blagogo import BlagogoStrategy, decide_blagogo
 from bots.strategy import Strategy, decide
 from clients.connection import Connection
 from clients.errors import ServerError
@@ -46,10 +46,10 @@ action; ``deadline`` is the Turn's (``time.monotonic()``, less :data:`NETWORK_MA
 
 ASK: Final[dict[str, Ask]] = {
     THOUSAND.name: lambda strategy, view, _actions, rng, deadline: decide(strategy, view, rng, deadline),
-    BLAGOGO.name: lambda strategy, view, actions, rng, _deadline: strategy.choose(view, actions, rng),
+    BLAGOGO.name: decide_blagogo,
 }
-"""By game name: how its strategies are asked for a decision (a Thousand strategy that takes a deadline,
-:class:`bots.strategy.TimedStrategy`, is handed the Turn's)."""
+"""By game name: how its strategies are asked for a decision (a strategy that takes a deadline,
+:class:`bots.strategy.TimedStrategy` or :class:`bots.blagogo.TimedBlagogoStrategy`, is handed the Turn's)."""
 
 NETWORK_MARGIN: Final = 0.25
 """Seconds kept from a Turn's deadline for the action's trip to the server and the clocks' difference."""

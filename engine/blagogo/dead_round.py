@@ -78,6 +78,16 @@ ANY_FACE: Final = -1
 """In ``RoundState.go_out_draws``: no drawn card at all could help (the quick answer)."""
 SEARCH_BUDGET: Final = 400
 """Steps the search may take for one drawn card before it answers a generous yes."""
+QUIET_TURNS: Final = 3 * 108
+"""3. **Quiet** (:func:`is_quiet`): turns in a row without a card placed after which the round ends with no
+winner whatever the deck holds (issue 31). The two checks above are made only when the deck runs out, and
+the stalled one is generous (the opening minimum aside, a search that gives up says yes); so players who
+could go out but do not (an unopened hand short of the minimum, a bot that never finds the meld), or who
+take the last discard back from the bridge turn after turn (the deck never runs out without
+``bridge_take_must_meld``), could loop for ever. Every card placed stays on the table but a joker swapped
+out, whose place a natural card takes for good, so a round holds at most about 216 placements; with at most
+this many quiet turns between two of them, every round ends. Three passes of a full deck without a card
+placed: no round that anyone means to win is that quiet."""
 
 
 def circulating(state: RoundState) -> int:
@@ -162,6 +172,11 @@ def _fits(meld: TableMeld, faces: Sequence[int], jokers: int, cap: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- stalled
+
+
+def is_quiet(state: RoundState) -> bool:
+    """:data:`QUIET_TURNS` turns begun in a row without a card placed on the table."""
+    return state.quiet_turns >= QUIET_TURNS
 
 
 def is_stalled(state: RoundState, quiet_turns: int, placed_since_turnover: bool) -> bool:

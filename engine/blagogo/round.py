@@ -25,9 +25,10 @@ are in :mod:`engine.blagogo.round_state`, the meld actions' in :mod:`engine.blag
 - The deck is turned over (B-10) at the start of the turn of the player who must draw from an empty deck,
   before they decide; so the bridge they could have taken from is now the deck. At the start of every turn
   the bridge holds at least the last discard, so B-10's "bridge empty too" never happens; at that moment a
-  round nobody can go out of ends instead (:mod:`engine.blagogo.dead_round`). The variant ``turnover_limit``
-  (off by default; not in the source) ends the round with no winner when the deck runs out after that many
-  turnovers.
+  round nobody can go out of ends instead (:mod:`engine.blagogo.dead_round`), and at the start of any turn
+  after :data:`~engine.blagogo.dead_round.QUIET_TURNS` turns without a card placed (so every round ends).
+  The variant ``turnover_limit`` (off by default; not in the source) ends the round with no winner when the
+  deck runs out after that many turnovers.
 - B-9 ``bridge_take_must_meld``: taking is allowed when some sequence of the turn's meld actions can put the
   deepest card taken on the table (a joker swapped out first, then laid with it, counts:
   :func:`engine.blagogo.placing.can_meld_this_turn`); until it is on the table the player may not discard.
@@ -53,7 +54,7 @@ from engine.blagogo.actions import (
     take,
 )
 from engine.blagogo.cards import CARDS, Card, cards_of, indices_of
-from engine.blagogo.dead_round import is_dead, is_stalled
+from engine.blagogo.dead_round import is_dead, is_quiet, is_stalled
 from engine.blagogo.errors import BlagogoReason, illegal
 from engine.blagogo.events import (
     BridgeStarted,
@@ -284,6 +285,10 @@ class Round(RoundState):
         self.turns[nxt] += 1
         self.quiet_turns += 1
         self.phase = Phase.DRAW
+        if is_quiet(self):  # dead_round.QUIET_TURNS: a round nobody places a card in any more ends
+            events.append(DeckExhausted(self.turnovers, Exhaustion.NO_ONE_CAN_GO_OUT))
+            self._finish(events)
+            return
         if self.deck:
             return
         reason = self._unwon()
