@@ -164,14 +164,17 @@ def view(game: Game, viewer: int | None) -> View:
 
 
 def _exchange_known(game: Game, viewer: int | None) -> tuple[Exchange, ...]:
-    """The exchange cards of the current deal as the viewer knows them (from the filtered events)."""
+    """The exchange cards of the current deal as the viewer knows them: a card the viewer neither gave nor
+    received is blanked here, as :func:`event_for` blanks it (T-14), without copying the event to read it
+    (the acting seat's view is built on every action, and this walk is a quarter of it otherwise)."""
     known: list[Exchange] = []
     for event in reversed(game.events):
-        if isinstance(event, CardGiven):
-            seen = event_for(event, viewer)
-            assert isinstance(seen, CardGiven)
-            known.append(Exchange(seen.seat, seen.to, seen.card))
-        elif isinstance(event, HandDealt):
+        kind = type(event)
+        if kind is CardGiven:
+            assert isinstance(event, CardGiven)
+            seen = viewer is not None and viewer in (event.seat, event.to)
+            known.append(Exchange(event.seat, event.to, event.card if seen else None))
+        elif kind is HandDealt:
             break  # events before the deal's own dealing belong to earlier deals
     known.reverse()
     return tuple(known)

@@ -186,6 +186,7 @@ class Server:
             )
             self.store.node_id = self.node.node_id
             self.registry.directory = self.node.directory
+            self.node.on_claimed = self.identity.players.claimed_into_log
         if self.metrics is not None:
             self.metrics.registry.register(StoreCollector(self.store))
             if self.node is not None:

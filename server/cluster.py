@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -58,7 +58,8 @@ from server.table import Table
 from thousand.v1 import table_service_pb2 as pb
 
 CHANNEL: Final = "thousand_tables"
-"""NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables)."""
+"""NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables),
+"claimed:TABLE" (seats of a table claimed on another node: its owner writes the claims into its log)."""
 RECONCILE_SECONDS: Final = 10.0
 """How often a node looks for tables the database says it owns but it does not hold (a lost NOTIFY)."""
 log = get_logger("thousand.cluster")
@@ -116,6 +117,9 @@ class Node:
         self._tasks: list[asyncio.Task[Any]] = []
         self._asked: set[str] = set()
         """Finished tables being claimed because a client asked for them."""
+        self.on_claimed: Callable[[str], Awaitable[None]] | None = None
+        """Writes the seats of a table held here that were claimed on another node into its log."""
+        self.directory.claimed_elsewhere = self._tell_claimed
 
     @property
     def node_id(self) -> str:
@@ -147,6 +151,15 @@ class Node:
             self.membership.dropped()
         elif why == SUPERSEDED:
             self.ended.set()
+
+    async def _tell_claimed(self, table_id: str) -> None:
+        """NOTIFY the table's owner that seats of it were claimed here (lost: the claim stays in the players'
+        store, where "my games" reads it)."""
+        try:
+            async with self.database.using() as db:
+                await db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"claimed:{table_id}"))
+        except psycopg.Error as error:
+            log.warning("claim not told to the table's owner", table_id=table_id, error=str(error))
 
     def _in_background(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -268,6 +281,9 @@ class Node:
                         kind, _, rest = notice.payload.partition(":")
                         if kind == "orphans":
                             await self.claim_orphans()
+                        elif kind == "claimed":
+                            if self.on_claimed is not None and rest in self.store.holdings:
+                                self._in_background(self.on_claimed(rest))
                         elif kind == "adopt":
                             target, _, table_id = rest.partition(":")
                             if target == self.node_id:

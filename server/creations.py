@@ -60,7 +60,13 @@ class Creation:
 
     def digest(self) -> str:
         return creation_digest(
-            self.rules, self.seats, self.seed, self.first_dealer, self.time_control, rated=self.rated
+            self.rules,
+            self.seats,
+            self.seed,
+            self.first_dealer,
+            self.time_control,
+            rated=self.rated,
+            privacy=self.privacy,
         )
 
 
@@ -72,9 +78,14 @@ def creation_digest(
     time_control: TimeControl | None,
     *,
     rated: bool = False,
+    privacy: Privacy | None = None,
 ) -> str:
     """What a CreateTable request asked for, hashed: the same for a retry of it, different for any other
-    request (the request_id and the client left out: a retry may come over another connection, or node)."""
+    request (the request_id and the client left out: a retry may come over another connection, or node).
+
+    A private table's settings count too (unlisted, the invite's hash, the reserved seats): a retry that
+    asks for another invite or other reservations would otherwise get the first table, whose settings are
+    not the ones it asked for (issue 25)."""
     adapter = adapter_for_rules(rules)
     content = {
         "game": adapter.name,
@@ -86,6 +97,12 @@ def creation_digest(
     }
     if rated:  # absent when not rated: the digests of earlier requests stay what they were
         content["rated"] = True
+    if privacy is not None:  # absent for a public table, likewise
+        content["private"] = {
+            "unlisted": privacy.unlisted,
+            "invite": privacy.invite_hash.hex(),
+            "reservations": sorted([seat, player] for seat, player in privacy.reservations.items()),
+        }
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -95,7 +112,9 @@ def check_same_request(request_id: str, known: str, digest: str) -> None:
     if known and known != digest:
         raise ServiceError(
             ErrorReason.REQUEST_ID_REUSED,
-            f"request_id {request_id!r} was already used for a different CreateTable request",
+            f"request_id {request_id!r} was already used for a different CreateTable request (its game,"
+            " rules, seats, seed, clock, rating or private settings differ): nothing was created or"
+            " changed; use a new request_id for a new table",
             field="request_id",
         )
 

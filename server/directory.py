@@ -73,6 +73,8 @@ class ClusterDirectory:
         takeovers leave finished tables alone)."""
         self._owners: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
         """table id -> (node id, endpoint, web endpoint) of its live owner when last read, newest last."""
+        self.claimed_elsewhere: Callable[[str], Awaitable[None]] | None = None
+        """Tells a table's owner that seats of it were claimed on this node (the node's NOTIFY)."""
 
     def vouches(self) -> bool:
         return self._vouches()
@@ -192,6 +194,12 @@ class ClusterDirectory:
         )
         find = self.registry.find
         return [Holding(client, bool(bots_only)) for table_id, bots_only in rows if find(table_id) is None]
+
+    async def tell_owner_claimed(self, table_id: str) -> None:
+        """Tell the table's owner that seats of it were claimed here (ClaimSeats): it writes them into the
+        table's log. Nothing when the cluster cannot be told (the claim stands in the players' store)."""
+        if self.claimed_elsewhere is not None:
+            await self.claimed_elsewhere(table_id)
 
     async def place(self, table: Table) -> pb.Table:
         """Serve a table just created here, or hand it to another node (the node's ``--placement``)."""

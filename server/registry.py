@@ -72,6 +72,10 @@ class Directory(Protocol):
         them over (its lease is surely valid); when not, it answers for them as for any other."""
         ...
 
+    async def tell_owner_claimed(self, table_id: str) -> None:
+        """Tell the table's owner that seats of it were claimed on this node, for its own log."""
+        ...
+
 
 class Registry:
     """The server's tables, kept in ``store`` when there is one."""

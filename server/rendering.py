@@ -55,9 +55,11 @@ def response(sequence: int, event: bytes | None, turn: bytes | None, more: Seque
 
 
 class Rendering:
-    """Events just logged, rendered for each audience in turn, each distinct piece serialized once."""
+    """Events just logged, rendered once per visibility class: audiences that see every event in the same
+    form and get the same Turn (the seats not acting and the spectators, when the events hide nothing from
+    them) share one list of messages, and each distinct piece in it is serialized once."""
 
-    __slots__ = ("_clock", "_core", "_first", "_forms", "_public_turn", "events")
+    __slots__ = ("_classes", "_clock", "_core", "_first", "_forms", "_public_turn", "events")
 
     def __init__(
         self, core: TableCore, clock: TurnClock, events: Sequence[TableEvent[Any]], first: int
@@ -69,38 +71,51 @@ class Rendering:
         self._forms: list[list[tuple[object, bytes]]] = [[] for _ in events]
         """Per event: each form some audience saw it in, with its serialization."""
         self._public_turn: bytes | None = None
+        self._classes: dict[tuple[object, ...], list[bytes]] = {}
+        """The messages of each visibility class rendered so far: by batching, the Turn's owner (None for the
+        public Turn) and the form each event is seen in."""
 
-    def _event(self, index: int, audience: int | None) -> bytes:
+    def _form(self, index: int, audience: int | None) -> int:
+        """Which of the event's forms ``audience`` sees (its place in ``_forms[index]``), serialized once."""
         adapter = self._core.adapter
         seen = seen_by(adapter, self.events[index], audience)
         forms = self._forms[index]
-        for form, data in forms:
+        for place, (form, _) in enumerate(forms):
             if form is seen or form == seen:
-                return data
-        data = event_bytes(adapter, seen)
-        forms.append((seen, data))
-        return data
+                return place
+        forms.append((seen, event_bytes(adapter, seen)))
+        return len(forms) - 1
 
-    def _turn(self, audience: int | None) -> bytes:
+    def _turn(self, audience: int | None) -> tuple[int | None, bytes]:
+        """The Turn ``audience`` gets, with whose it is: the acting seat's own, or the public one (None)."""
         core = self._core
         if audience is not None and audience == core.game.to_act:
-            return turn_bytes(core, self._clock, audience)
+            return audience, turn_bytes(core, self._clock, audience)
         if self._public_turn is None:
             self._public_turn = turn_bytes(core, self._clock, None)
-        return self._public_turn
+        return None, self._public_turn
 
     def messages(self, audience: int | None, batch: bool = False) -> list[bytes]:
         """The audience's messages: one per event, or (``batch``) up to MAX_BATCH events a message; the
-        Turn goes on the last."""
-        return self.messages_with(audience, batch, self._turn(audience))
+        Turn goes on the last. The same list for every audience of its visibility class."""
+        owner, turn = self._turn(audience)
+        forms = [self._form(i, audience) for i in range(len(self.events))]
+        key = (batch, owner, *forms)
+        messages = self._classes.get(key)
+        if messages is None:
+            messages = self._render(forms, batch, turn)
+            self._classes[key] = messages
+        return messages
 
     def messages_with(self, audience: int | None, batch: bool, turn: bytes | None) -> list[bytes]:
         """:meth:`messages` with ``turn`` on the last (None: no Turn, a part of a longer history)."""
-        last = len(self.events) - 1
-        first = self._first
+        return self._render([self._form(i, audience) for i in range(len(self.events))], batch, turn)
+
+    def _render(self, forms: list[int], batch: bool, turn: bytes | None) -> list[bytes]:
+        first, all_forms = self._first, self._forms
+        events = [all_forms[i][place][1] for i, place in enumerate(forms)]
+        last = len(events) - 1
         if batch:
-            events = [self._event(i, audience) for i in range(last + 1)]
-            starts = range(0, last + 1, MAX_BATCH)
             return [
                 response(
                     first + start,
@@ -108,10 +123,10 @@ class Rendering:
                     turn if start + MAX_BATCH > last else None,
                     events[start + 1 : start + MAX_BATCH],
                 )
-                for start in starts
+                for start in range(0, last + 1, MAX_BATCH)
             ]
-        messages = [response(first + i, self._event(i, audience), None) for i in range(last)]
-        messages.append(response(first + last, self._event(last, audience), turn))
+        messages = [response(first + i, events[i], None) for i in range(last)]
+        messages.append(response(first + last, events[last], turn))
         return messages
 
 

@@ -186,7 +186,9 @@ class TableService:
         time_control = TimeControl.from_proto(request.time_control, self.default_bot_pace)
         directory = self.registry.directory
         if directory is not None and request.request_id:  # a retry, maybe on another node than the first try
-            digest = creation_digest(rules, seats, seed, first_dealer, time_control, rated=request.rated)
+            digest = creation_digest(
+                rules, seats, seed, first_dealer, time_control, rated=request.rated, privacy=privacy
+            )
             earlier = await directory.created(request.request_id, digest, CREATE_REQUEST_WINDOW)
             if earlier is not None:
                 return pb.CreateTableResponse(table=await self._described(earlier))

@@ -214,12 +214,16 @@ class PlayerService:
     async def _into_log(self, claim: player_pb.SeatClaim, seat: int, player: Player) -> None:
         """The claimed seat's player into the table's own log, when this node holds the table and the token
         still holds the seat (a seat given up since is someone else's now). A table held by another node
-        of a cluster, or no longer in memory (finished long ago), keeps the claim in the players' store."""
+        of a cluster is told to its owner, which writes it (:meth:`claimed_into_log`); one no longer in
+        memory (finished long ago) keeps the claim in the players' store."""
         if self.registry is None:
             return
         table = self.registry.find(claim.table_id)
         directory = self.registry.directory
-        if table is None or (directory is not None and not directory.vouches()):
+        if directory is not None and (table is None or not directory.vouches()):
+            await directory.tell_owner_claimed(claim.table_id)  # its owner writes it (claimed_into_log)
+            return
+        if table is None:
             return
         async with table.lock:
             if table.seat_holding(claim.seat_token) != seat:
@@ -228,6 +232,28 @@ class PlayerService:
                 await table.claim(seat, player.player_id)
             except ServiceError as error:  # the claim stands in the players' store; the log misses it
                 log.warning("claim not stored in the table's log", table_id=table.table_id, error=str(error))
+
+    async def claimed_into_log(self, table_id: str) -> None:
+        """Another node of the cluster took claims of this table's seats (it told this node, the owner, by
+        NOTIFY): each seat still held by the token a player claimed, and not yet that player's in the log,
+        becomes the player's in the table's own log, as :meth:`_into_log` does on the owner."""
+        table = None if self.registry is None else self.registry.find(table_id)
+        if table is None:
+            return
+        for seat, state in enumerate(table.core.seats):
+            token_hash = state.token_hash
+            if token_hash is None or state.player_id:
+                continue
+            try:
+                owner = await stored(self.players.seat_owner, table_id, token_hash)
+                if not owner:
+                    continue
+                async with table.lock:
+                    now = table.core.seats[seat]
+                    if now.token_hash == token_hash and not now.player_id:  # not given up nor claimed since
+                        await table.claim(seat, owner)
+            except ServiceError as error:  # the claim stands in the players' store
+                log.warning("claim not stored in the table's log", table_id=table_id, error=str(error))
 
     def _claim(self, claim: player_pb.SeatClaim, player: Player, guest: str = "") -> player_pb.ClaimOutcome:
         """One claim (blocking): the seat whose join record carries the token's hash becomes the player's;

@@ -257,8 +257,9 @@ class Matchmaker:
         player = await self.tables.caller(context)
         if player is not None and player.kind is PlayerKind.BOT:
             raise ServiceError(
-                ErrorReason.PLAYER_TOKEN_INVALID,
+                ErrorReason.BOT_NOT_ALLOWED,
                 "a bot's key plays on the bots' ladder only (LadderService.JoinLadder), never in quick play",
+                where="quick_play",
             )
         ask = ask_of(request, player.display_name if player is not None else "", player is not None)
         player_id = player.player_id if player is not None else ""

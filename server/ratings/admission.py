@@ -3,7 +3,9 @@
 A rating means something only when the deals were fair and every seat's player is known: so a rated table is
 never seeded, seats people only (each seat open, each taken by a signed-in player, each player once) or bots
 only (the bots' pool), and an anonymous join is refused with a reason a client can act on: sign in. A
-player sits once at any table (ALREADY_SEATED, the table's own check).
+player sits once at any table (ALREADY_SEATED, the table's own check). A registered bot (a player of kind
+bot, signed in with its ``thb_`` key) plays on the bots' ladder only (issue 27): its key never takes a seat of
+a rated people's table (BOT_NOT_ALLOWED), so no bot is rated in a people's pool.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from server.errors import ErrorReason, ServiceError
+from server.identity.values import PlayerKind
 from thousand.v1 import table_service_pb2 as pb
 
 if TYPE_CHECKING:
@@ -38,8 +41,9 @@ def check_rated(request: pb.CreateTableRequest, bots: Sequence[bool]) -> None:
 
 
 def check_rated_join(table: Table, player: Player | None) -> None:
-    """A rated table seats signed-in players only: PLAYER_TOKEN_INVALID (problem ``missing``) for an
-    anonymous join. (A player's second seat is the table's own refusal, ALREADY_SEATED, at any table.)"""
+    """A rated table seats signed-in people only: PLAYER_TOKEN_INVALID (problem ``missing``) for an
+    anonymous join, BOT_NOT_ALLOWED for a registered bot's key. (A player's second seat is the table's own
+    refusal, ALREADY_SEATED, at any table.)"""
     if all(state.bot for state in table.seats):
         return  # a bots' table has no seat to join: the table says so
     if player is None:
@@ -48,4 +52,11 @@ def check_rated_join(table: Table, player: Player | None) -> None:
             "a rated table seats signed-in players only: send your player credential"
             " (authorization: Bearer ...; PlayerService.CreateGuest makes one)",
             problem="missing",
+        )
+    if player.kind is PlayerKind.BOT:
+        raise ServiceError(
+            ErrorReason.BOT_NOT_ALLOWED,
+            "a bot's key plays on the bots' ladder only (LadderService.JoinLadder): a rated table seats"
+            " people; sign in as the bot's owner to play here yourself",
+            where="rated_table",
         )

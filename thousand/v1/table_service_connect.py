@@ -89,6 +89,9 @@ class TableService(Protocol):
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -390,6 +393,9 @@ class TableServiceClient(ConnectClient):
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect

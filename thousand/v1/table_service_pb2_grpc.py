@@ -76,6 +76,9 @@ class TableServiceStub:
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -217,6 +220,9 @@ class TableServiceServicer:
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -452,6 +458,9 @@ class TableService:
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect

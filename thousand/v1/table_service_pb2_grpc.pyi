@@ -77,6 +77,9 @@ class TableServiceStub:
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -212,6 +215,9 @@ class TableServiceAsyncStub(TableServiceStub):
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
@@ -343,6 +349,9 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     |                      |                     | `seat` names their seat                                    |
     | QUICKPLAY_*,         |                     | MatchmakingService's own (QuickPlay, Rematch): see         |
     | REMATCH_DECLINED     |                     | thousand/v1/matchmaking.proto                              |
+    | BOT_NOT_ALLOWED      | PERMISSION_DENIED   | JoinTable at a rated people's table, or QuickPlay, with a  |
+    |                      |                     | registered bot's key: bots play on the ladder only;        |
+    |                      |                     | metadata `where`: `rated_table` or `quick_play`            |
 
     Players (docs/protocol.md, "Players"): any call may also carry the metadata entry
     `authorization: Bearer <credential>`, a player token (PlayerService.CreateGuest) or an OpenID Connect
