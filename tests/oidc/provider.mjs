@@ -14,8 +14,9 @@
 //
 // With "browser_clients": [{"client_id": "...", "redirect_uris": ["..."]}] it serves pages too: each is a
 // public web client of the authorization code grant with PKCE (the web client's "Sign in"), with refresh
-// tokens (rotated at each use, as for any public client), signing people in on the same pages. A client id
-// may be both a device and a browser client (the terminal and the web client of one server).
+// tokens (rotated at each use, as for any public client, and revoked at sign-out, RFC 7009), signing people
+// in on the same pages and out through its end-session endpoint (RP-Initiated Logout) back to those pages.
+// A client id may be both a device and a browser client (the terminal and the web client of one server).
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import Provider from 'oidc-provider';
@@ -40,6 +41,7 @@ function publicClient(clientId) {
       'refresh_token',
     ],
     redirect_uris: redirects,
+    post_logout_redirect_uris: redirects,
     response_types: redirects.length ? ['code'] : [],
   };
 }
@@ -63,6 +65,8 @@ server.listen(config.port, '127.0.0.1', () => {
       devInteractions: { enabled: people },
       deviceFlow: { enabled: deviceClients.length > 0 },
       clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: people },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => config.audience,

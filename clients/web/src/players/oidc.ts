@@ -112,3 +112,24 @@ function tokensOf(result: oauth.TokenEndpointResponse, previousRefresh: string, 
   if (name) signedIn.name = name;
   return signedIn;
 }
+
+/** Sign out at the provider: its refresh token revoked (RFC 7009), so that nobody who copied it can renew
+ * it; then the provider's end-session endpoint (OpenID Connect RP-Initiated Logout), which ends the person's
+ * session there and comes back to `redirectUri` (this page). Undefined when the provider has no such endpoint
+ * (the page stays, signed out here). */
+export async function signOutAt(issuer: Issuer, refreshToken: string, redirectUri: string): Promise<string | undefined> {
+  const as = await discover(issuer.issuer);
+  const client: oauth.Client = { client_id: issuer.audience };
+  if (refreshToken && as.revocation_endpoint) {
+    const response = await oauth.revocationRequest(as, client, oauth.None(), refreshToken, {
+      additionalParameters: { token_type_hint: "refresh_token" },
+      ...options(issuer.issuer),
+    });
+    await oauth.processRevocationResponse(response);
+  }
+  if (!as.end_session_endpoint) return undefined;
+  const url = new URL(as.end_session_endpoint);
+  url.searchParams.set("client_id", issuer.audience);
+  url.searchParams.set("post_logout_redirect_uri", redirectUri);
+  return url.href;
+}

@@ -179,11 +179,26 @@ export class Players {
     }
   }
 
-  /** Forget the account (the guest behind it plays again). */
-  async signOut(): Promise<void> {
+  /** Forget the account (the guest behind it plays again), here first, whatever the provider answers; then
+   * its refresh token revoked at the provider and the browser sent through the provider's end-session
+   * endpoint, which brings it back to this page (`location`). */
+  async signOut(location?: Location): Promise<void> {
+    const account = this.identity.account();
     this.identity.setAccount(undefined);
     this.me = undefined;
     this.notice = undefined;
+    if (account && location) {
+      try {
+        const { signOutAt } = await import("./oidc");
+        const end = await signOutAt(account, account.refreshToken, location.origin + location.pathname);
+        if (end) {
+          location.assign(end);
+          return;
+        }
+      } catch (error) {
+        this.notice = PLAYER_WORDS.signOutFailed(describe(error));
+      }
+    }
     await this.who();
     this.named();
     this.changed();

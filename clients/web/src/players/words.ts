@@ -28,6 +28,7 @@ export const PLAYER_WORDS = {
     return t("web.players.sign_out");
   },
   signInFailed: (why: string) => t("web.players.sign_in_failed", { why }),
+  signOutFailed: (why: string) => t("web.players.sign_out_failed", { why }),
   noPlayer: (why: string) => t("web.players.no_player", { why }),
   get myGames() {
     return t("web.players.my_games");

@@ -53,7 +53,7 @@ export function playerBar(players: Players): HTMLElement {
     h("a", { class: "button", href: "#/leaderboard", "data-key": "leaderboard", "data-testid": "leaderboard-link" }, MATCH_WORDS.leaderboard),
     me ? h("a", { class: "button", href: `#/profile/${encodeURIComponent(me.playerId)}`, "data-key": "my-rating", "data-testid": "my-rating" }, MATCH_WORDS.myRating) : null,
     signIns,
-    account ? h("button", { type: "button", class: "quiet", "data-key": "sign-out", "data-testid": "sign-out", onclick: () => void players.signOut() }, W.signOut) : null,
+    account ? h("button", { type: "button", class: "quiet", "data-key": "sign-out", "data-testid": "sign-out", onclick: () => void players.signOut(window.location) }, W.signOut) : null,
     me
       ? h(
           "details",

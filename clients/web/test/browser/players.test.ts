@@ -1,7 +1,8 @@
 // Players in the web client (issue #25), in Chromium against a server that trusts the tests' real OpenID
 // provider (tests/test_web_players.py starts both): a guest made at the first visit; signing in through the
 // provider's own pages with the authorization code flow and PKCE, the browser's earlier seats claimed, the
-// access token renewed with the rotated refresh token, signing out back to the guest; "My games" 20 a page
+// access token renewed with the rotated refresh token, signing out (the refresh token revoked, the provider's
+// end-session page) back to the guest; "My games" 20 a page
 // with a seat resumed from a second browser by the player's credential alone and a finished game's replay;
 // a private table joined by its invite link from another browser, never listed to others; a seat held for a
 // player shown as such and kept for them. Screenshots of the new screens at a laptop's and a phone's size.
@@ -184,9 +185,29 @@ test("sign in through the provider (code + PKCE), claim the earlier seats, renew
   assert.notEqual((await stored(page, "thousand.account.v1"))!["refreshToken"], account["refreshToken"], "the refresh token was rotated");
   assert.equal((await players.getMe({}, auth(renewed))).player?.playerId, me.playerId);
 
-  // Signing out comes back to the browser's guest.
+  // Signing out revokes the refresh token at the provider, goes through the provider's end-session endpoint
+  // (the person confirms on its page) and comes back to the browser's guest.
+  const lastRefresh = (await stored(page, "thousand.account.v1"))!["refreshToken"]!;
+  seen.length = 0;
   await page.locator('[data-testid="sign-out"]').click();
-  await page.locator('[data-testid="player-kind"]', { hasText: "guest" }).waitFor();
+  await page.waitForURL(`${ISSUER}/**`);
+  const endSession = new URL(page.url());
+  assert.equal(endSession.searchParams.get("client_id"), AUDIENCE);
+  assert.equal(endSession.searchParams.get("post_logout_redirect_uri"), `${BASE_URL}/`);
+  await page.locator('button[type="submit"], button[name="logout"]').first().click();
+  await page.waitForURL(`${BASE_URL}/**`);
+  await page.locator('[data-testid="player-kind"]', { hasText: "guest" }).waitFor({ timeout: 15000 });
+  const revoked = seen.find((r) => r.startsWith("POST ") && r.includes("token_type_hint=refresh_token"));
+  assert.ok(revoked, `no revocation among ${seen.join("\n")}`);
+  assert.ok(seen.indexOf(revoked) < seen.findIndex((r) => r.includes("post_logout_redirect_uri=")), "revoked before the end-session page");
+  const discovery = (await (await fetch(`${ISSUER}/.well-known/openid-configuration`)).json()) as { token_endpoint: string };
+  const renewal = await fetch(discovery.token_endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: lastRefresh, client_id: AUDIENCE }),
+  });
+  assert.equal(renewal.status, 400, "the revoked refresh token renews nothing");
+  assert.equal(((await renewal.json()) as { error: string }).error, "invalid_grant");
   assert.equal(await stored(page, "thousand.account.v1"), undefined);
   assert.equal(await stored(page, "thousand.access.v1", "session"), undefined);
   assert.equal((await guestOf(page)).playerId, guest.playerId);
