@@ -4,10 +4,12 @@ on the screen but the names a person types (commands, strategies, options, metav
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +100,23 @@ def test_bot_names_come_from_the_catalogue(lang: str, names: list[str]) -> None:
         tr("seat.bot", name=tr("bot.strategy", strategy=s), seat=2) for s in ("greedy", "heuristic", "MyBot")
     ]
     assert shown == names
+
+
+def test_every_strategy_of_every_game_has_its_name_in_every_language() -> None:
+    """A strategy added to a game's registry plays everywhere at once (bots.strategy.GameStrategies), so its
+    name must be in the catalogues at once too: without a branch of its own, the select's `other` shows the
+    registry's English id to a Russian player (1000 Blagogo's planner did)."""
+    from clients.i18n import LANGUAGES  # noqa: PLC0415
+    from games import GAMES  # noqa: PLC0415
+
+    catalogues = Path(__file__).resolve().parent.parent / "clients" / "i18n" / "messages"
+    names = sorted({name for game in GAMES for name in game.strategies.names()})
+    missing = []
+    for lang in LANGUAGES:
+        messages = json.loads((catalogues / f"{lang}.json").read_text(encoding="utf-8"))
+        for key in ("bot.strategy", "web.create.strategy"):
+            missing += [f"{lang} {key} {n}" for n in names if not re.search(rf"[ ,]{n} \{{", messages[key])]
+        if lang != "en":
+            tr = Translator(lang)
+            missing += [f"{lang} shows {n}" for n in names if tr("bot.strategy", strategy=n) == n]
+    assert not missing, missing
