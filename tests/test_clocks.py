@@ -149,7 +149,9 @@ def test_the_deadline_is_on_the_turn_and_the_bot_plays_on_timeout_until_the_seat
 
 def test_an_action_takes_the_seat_back() -> None:
     async def scenario() -> None:
-        async with serving() as (server, stub):
+        # A bot pace: at pace 0 the bots could come round to this seat again between the check and the late
+        # action, which the new decision then accepted.
+        async with serving(bot_pace=0.05) as (server, stub):
             table = (await stub.CreateTable(clock_table(0.2))).table
             joined = await stub.JoinTable(pb.JoinTableRequest(table_id=table.table_id))
             watcher = Watcher(stub, table.table_id, joined.seat_token, None)
@@ -158,25 +160,29 @@ def test_an_action_takes_the_seat_back() -> None:
             # An action when the bot has already moved: refused as another seat's turn, the seat taken back.
             seq = watcher.messages[-1].sequence
             live = server.registry.get(table.table_id)
-            async with live.lock:
-                late = live.game.to_act != joined.seat
-            if late:
-                # Refused as another seat's turn, or, if the bots have meanwhile come round to this seat
-                # again, as the wrong action for the new decision: either way the seat is taken back.
-                with pytest.raises(aio.AioRpcError) as refused:
-                    await stub.SubmitAction(
-                        pb.SubmitActionRequest(
-                            table_id=table.table_id,
-                            request_id="late",
-                            action=watcher.messages[turn].turn.legal_actions[0],
-                        ),
-                        metadata=token_md(joined.seat_token),
-                    )
-                assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-                assert error_info(refused.value).reason in ("NOT_YOUR_TURN", "ILLEGAL_ACTION")
-                back = await watcher.until(event_kind("seat_reclaimed"), start=out)
-                assert watcher.messages[back].sequence > seq - 1
-                assert not live.seats[joined.seat].taken_over
+            deadline = time.monotonic() + 10  # the bot moves for the seat at the table's pace
+            while True:
+                async with live.lock:
+                    if live.game.to_act != joined.seat:
+                        break
+                assert time.monotonic() < deadline, "the bot never moved for the seat"
+                await asyncio.sleep(0.005)
+            # Refused as another seat's turn (the bots move at a pace: they cannot come round to this seat in
+            # the moment before the action arrives), or as the wrong action: the seat is taken back.
+            with pytest.raises(aio.AioRpcError) as refused:
+                await stub.SubmitAction(
+                    pb.SubmitActionRequest(
+                        table_id=table.table_id,
+                        request_id="late",
+                        action=watcher.messages[turn].turn.legal_actions[0],
+                    ),
+                    metadata=token_md(joined.seat_token),
+                )
+            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert error_info(refused.value).reason in ("NOT_YOUR_TURN", "ILLEGAL_ACTION")
+            back = await watcher.until(event_kind("seat_reclaimed"), start=out)
+            assert watcher.messages[back].sequence > seq - 1
+            assert not live.seats[joined.seat].taken_over
             watcher.close()
 
     asyncio.run(scenario())

@@ -182,7 +182,7 @@ test("after the wait the server's bots fill the empty seats, and the table says 
   await page.check('[data-testid="play-bots"]');
   await page.selectOption('[data-testid="play-wait"]', "30");
   await page.locator('[data-testid="play-now"]').click();
-  await page.locator('[data-testid="waiting-estimate"]', { hasText: /about \d+ s more/ }).waitFor({ timeout: 15000 });
+  await page.locator('[data-testid="waiting-estimate"]', { hasText: /about \d+ seconds? more/ }).waitFor({ timeout: 15000 });
   await page.waitForURL(/#\/table\//, { timeout: 60000 });
   const note = page.locator('[data-testid="match-note"]');
   await note.waitFor({ timeout: 15000 });
