@@ -65,8 +65,8 @@ def _refusal(call: Callable[[], object]) -> tuple[type, object] | None:
     return None
 
 
-def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Random, steps: int) -> Any:
-    """``game`` played by ``choose`` (shuffles at chance nodes) for at most ``steps`` steps, or to its end."""
+def _at_most(steps: int) -> Callable[[object], bool]:
+    """A playout's ``go_on`` that holds for its first ``steps`` steps."""
     done = 0
 
     def go_on(_: object) -> bool:
@@ -74,7 +74,12 @@ def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Ran
         done += 1
         return done <= steps
 
-    for _ in playout.playout(game, choose, rng, go_on):
+    return go_on
+
+
+def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Random, steps: int) -> Any:
+    """``game`` played by ``choose`` (shuffles at chance nodes) for at most ``steps`` steps, or to its end."""
+    for _ in playout.playout(game, choose, rng, _at_most(steps)):
         pass
     return game
 
@@ -135,14 +140,7 @@ def test_t34_b22_a_seat_is_to_act_exactly_when_its_turn_lists_actions(
     end of the game have no seat to act and no legal action. Only the acting seat's view lists them."""
     game = kind.new(data.draw(kind.rules), seed)
     description = kind.description
-    steps = 0
-
-    def go_on(_: object) -> bool:
-        nonlocal steps
-        steps += 1
-        return steps <= 2 * kind.max_steps
-
-    for state in playout.playout(game, kind.choose, random.Random(seed), go_on):
+    for state in playout.playout(game, kind.choose, random.Random(seed), _at_most(2 * kind.max_steps)):
         legal = state.legal_actions()
         actor = state.to_act
         if state.is_over or state.is_chance_node:
