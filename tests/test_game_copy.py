@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -65,7 +66,7 @@ def _not_shared(name: str, mine: object, theirs: object) -> None:
                 assert t is not m, f"an item of {name} is shared between a game and its copy"
 
 
-def _cases(table: dict[str, tuple[int, ...]]) -> list[tuple[str, int]]:
+def _cases(table: Mapping[str, tuple[int, ...]]) -> list[tuple[str, int]]:
     return [(name, players) for name in ROWS for players in table[name]]
 
 
@@ -106,7 +107,7 @@ def test_a_copy_plays_on_as_the_original_does_and_leaves_it_alone(game: str, pla
     parts = row.description.duplicate
     unit = parts.unit
 
-    def state(g: Any) -> tuple[object, ...]:
+    def state(g: Any) -> tuple[int, int, int, list[int]]:
         return len(g.history), len(g.events), parts.dealt(g), [parts.score(g, s) for s in range(players)]
 
     for seed in range(4):
