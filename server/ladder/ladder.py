@@ -11,8 +11,10 @@ it: :mod:`server.ladder.results`), and hands its streams their new seats and fin
 
 Every table has the ladder's clock: :attr:`LadderSettings.per_move` a decision, no bank, and on a timeout
 the server's bot makes that one decision (TIMEOUT_POLICY_BOT_PLAYS_TURN): a bot that is late loses that move
-only, and a bot that disconnected is played that way until it comes back (its key is its seat token: it
-resumes its seats with Play). The reference bots decide within the same time per move.
+only. A bot whose streams at a table all closed (it disconnected) is played by the server's bot at once, not
+after each decision's clock ran out (TimeControl.away_bot), until it comes back: its key is its seat token,
+and its Play stream opening takes the seat back. Its set is marked (its JoinLadder stream closed). The
+reference bots decide within the same time per move.
 """
 
 from __future__ import annotations
@@ -74,7 +76,11 @@ class LadderSettings:
     @property
     def clock(self) -> TimeControl:
         return TimeControl(
-            per_move=self.per_move, bank=0.0, policy=TimeoutPolicy.BOT_PLAYS_TURN, bot_pace=0.0
+            per_move=self.per_move,
+            bank=0.0,
+            policy=TimeoutPolicy.BOT_PLAYS_TURN,
+            bot_pace=0.0,
+            away_bot=True,
         )
 
     @property
