@@ -148,8 +148,8 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
     """Issue 27 end to end: a player registers two bots, both connect with the SDK's ladder loop
     (``thousand-bot ladder``'s), and the scheduler seats them with the reference bot in one set of three
     tables, every member in every seat once (duplicate deals); the set is rated, its stream message names
-    every member, and the standings show both bots with an interval around their mu, one set and three games
-    each."""
+    every member by its display name, and the standings show both bots with an interval around their mu,
+    one set and three games each."""
 
     async def body() -> None:
         async with ladder_server(tmp_path, seed=1, per_move=0.5) as on:
@@ -169,6 +169,14 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
             for seat in range(3):  # every member holds every seat (so every hand) once
                 assert sorted(t.seat_members[seat] for t in done.tables) == sorted(done.members)
             assert sorted(r.rank for r in done.results)[0] == 1
+            # The stream names every member, as the standings do: the bots' names, the reference's strategy.
+            named = dict(zip(done.members, done.member_names, strict=True))
+            assert named == {
+                made[0].bot.player_id: "Alpha",
+                made[1].bot.player_id: "Beta",
+                "bot:greedy": "greedy",
+            }
+            assert {r.member_id: r.display_name for r in done.results} == named
             standings = await on.ladder.GetLadderStandings(
                 ladder_pb.GetLadderStandingsRequest(game=pb.GAME_KIND_THOUSAND, players=3)
             )

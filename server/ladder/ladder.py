@@ -324,7 +324,9 @@ class Ladder:
                 fresh = row.finish_time is not None and row.finish_time >= stream.since
                 if fresh and me in row.members and row.set_id not in stream.finished:
                     stream.finished.add(row.set_id)
-                    stream.queue.put_nowait(ladder_pb.JoinLadderResponse(set_finished=set_message(row)))
+                    names = await self.names(list(row.members)) if self.names is not None else None
+                    finished_set = set_message(row, names)
+                    stream.queue.put_nowait(ladder_pb.JoinLadderResponse(set_finished=finished_set))
 
     async def join(
         self, bot: Player, key_hash: bytes, games: Sequence[str]
@@ -387,6 +389,7 @@ def set_message(row: LadderSetRow, names: Mapping[str, str] | None = None) -> la
         set_id=row.set_id,
         pool=pool_message(row.pool),
         members=list(row.members),
+        member_names=[names.get(m, _default_name(m)) for m in row.members],
         tables=[
             ladder_pb.LadderSetTable(table_id=t.table_id, rotation=t.rotation, seat_members=list(t.seats))
             for t in row.tables
