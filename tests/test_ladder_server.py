@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc import aio
@@ -43,6 +44,8 @@ from thousand.v1 import matchmaking_pb2_grpc as mm_grpc
 from thousand.v1 import table_service_pb2 as pb
 
 Watch = Callable[[ladder_pb.JoinLadderResponse], None]
+Recompute = Callable[[ladder_pb.LadderSet, list[str]], dict[str, tuple[int, int, int, float, float]]]
+"""Each member's total, rank, timeouts, and mu and sigma after the set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +152,8 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
     (``thousand-bot ladder``'s), and the scheduler seats them with the reference bot in one set of three
     tables, every member in every seat once (duplicate deals); the set is rated, its stream message names
     every member by its display name, and the standings show both bots with an interval around their mu,
-    one set and three games each."""
+    one set and three games each; the set's standings and ratings recomputed from its tables' records by
+    docs/protocol.md's code equal the stored ones."""
 
     async def body() -> None:
         async with ladder_server(tmp_path, seed=1, per_move=0.5) as on:
@@ -188,8 +192,33 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
                 assert row.interval_low < row.rating.mu < row.interval_high
                 assert row.recent_sets[0].set_id == done.set_id
             assert rows["greedy"].reference
+            # docs/protocol.md's recomputation, run as written, from the set and its tables' records alone.
+            got = (await on.ladder.GetLadderSet(ladder_pb.GetLadderSetRequest(set_id=done.set_id))).set
+            records = [
+                (await on.s.tables.ExportTable(pb.ExportTableRequest(table_id=t.table_id))).record_json
+                for t in got.tables
+            ]
+            recomputed = _guide_recompute()(got, records)
+            for r in got.results:
+                total, rank, timeouts, mu, sigma = recomputed[r.member_id]
+                assert (r.total_score, r.rank, r.timeouts) == (total, rank, timeouts)
+                assert abs(r.after.mu - mu) < 1e-9 and abs(r.after.sigma - sigma) < 1e-9
+                assert r.after.games == r.before.games + 1
 
     run(body())
+
+
+def _guide_recompute() -> Callable[
+    [ladder_pb.LadderSet, list[str]], dict[str, tuple[int, int, int, float, float]]
+]:
+    """``recompute_set`` as docs/protocol.md ("Recomputing a set's standings") writes it."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    part = guide[guide.index("### Recomputing a set's standings") :]
+    code = part[part.index("```python\n") + len("```python\n") : part.index("\n```\n")]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "docs/protocol.md", "exec"), namespace)  # the guide's own code, checked
+    recompute: Recompute = namespace["recompute_set"]
+    return recompute
 
 
 def _ladder_process(address: str, key: str) -> list[str]:
