@@ -42,6 +42,7 @@ from server.ladder.store import LadderSetRow, LadderStore, Presence, SetTable
 from server.logs import get_logger
 from server.ratings.model import BOT_PREFIX, Pool, bot_id, model_proto
 from server.service import TableService
+from server.settings import LADDER_REFERENCES, references_of
 from server.table_state import StopReason
 from server.time_control import TimeControl, TimeoutPolicy
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -50,11 +51,9 @@ from thousand.v1 import table_service_pb2 as pb
 TICK_SECONDS: Final = 0.25
 FRESH_SECONDS: Final = 6.0
 """A bot no node has shown connected for this long is not scheduled (its node may have died)."""
-REFERENCES: Final[Mapping[str, tuple[str, ...]]] = {
-    "thousand": ("random", "greedy", "heuristic", "ismcts", "expert"),
-    "blagogo": ("random", "heuristic"),
-}
-"""Each game's reference bots, the ladder's permanent members (the server's strategies)."""
+REFERENCES: Final[Mapping[str, tuple[str, ...]]] = references_of(LADDER_REFERENCES)
+"""Each game's reference bots, the ladder's permanent members (the server's strategies, each made as a bot
+seat's is: the registry's default options, so one fixed budget; a decision is due within the clock too)."""
 log = get_logger("thousand.ladder")
 
 
