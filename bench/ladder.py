@@ -13,8 +13,8 @@ one Plackett-Luce update a set makes):
   ladder does with a stopped table.
 - **server** (``--server``): a real server in this process with ``--ladder`` and only reference bots, as many
   sets of them at once as ``--workers``, at the clock ``--per-move``, for ``--seconds``; it prints sets a
-  minute, the scheduler's CPU per game (its rounds, placing and rating: ``Ladder.scheduler_seconds``), and the
-  ladder's own standings.
+  minute, the scheduler's CPU per game (``Ladder.scheduler_seconds``: the thread CPU of its rounds, rating
+  and store calls; creating the tables is CreateTable's), and the ladder's own standings.
 
 Either prints each member's rating (mu, its interval mu ± 2 sigma as the standings give it, and the ordinal
 the order follows), its mean points per game with a 95 % interval, and whether each member's interval is
@@ -51,7 +51,7 @@ from server.games import adapter_for_name  # noqa: E402
 from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats  # noqa: E402
 from server.ladder.results import MemberResult, TableOutcome, set_results  # noqa: E402
 from server.pacing import DEFAULT_MAX_MOVES  # noqa: E402
-from server.ratings.model import BOT_PREFIX, RatingValue, bot_id, rate  # noqa: E402
+from server.ratings.model import BOT_PREFIX, Pool, RatingValue, bot_id, rate  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 
 INTERVAL_SIGMAS = 2.0
@@ -231,6 +231,8 @@ async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]
             seconds = time.perf_counter() - started
             process_cpu = time.process_time() - cpu
             scheduler = server.ladder.scheduler_seconds
+            pool = Pool(args.game, args.players, ladder=True)
+            recent = server.ladder.store.recent(pool, 1_000_000)  # every rated set, for the points a game
             async with aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
                 stub = ladder_grpc.LadderServiceStub(channel)
                 kind = adapter_for_name(args.game).kind
@@ -242,6 +244,10 @@ async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]
     table = {
         s.member_id: Member(RatingValue(s.rating.mu, s.rating.sigma, s.sets), []) for s in found.standings
     }
+    for row in recent:
+        for rated_member in row.results:
+            result = rated_member.result
+            table[result.member_id].scores.append(result.total_score / args.players)
     rows = report(table)
     rated = sum(s.sets for s in found.standings) // args.players
     games = rated * args.players

@@ -26,7 +26,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import psycopg
 
@@ -37,12 +37,13 @@ from server.games import adapter_for_name
 from server.identity.values import Player
 from server.ladder.metrics import LadderMetrics
 from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats
-from server.ladder.results import outcome_of, set_results
+from server.ladder.results import TableOutcome, outcome_of, set_results
 from server.ladder.store import LadderSetRow, LadderStore, Presence, SetTable
 from server.logs import get_logger
 from server.ratings.model import BOT_PREFIX, Pool, bot_id, model_proto
 from server.service import TableService
 from server.settings import LADDER_REFERENCES, references_of
+from server.store import Store
 from server.table_state import StopReason
 from server.time_control import TimeControl, TimeoutPolicy
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -55,6 +56,7 @@ REFERENCES: Final[Mapping[str, tuple[str, ...]]] = references_of(LADDER_REFERENC
 """Each game's reference bots, the ladder's permanent members (the server's strategies, each made as a bot
 seat's is: the registry's default options, so one fixed budget; a decision is due within the clock too)."""
 log = get_logger("thousand.ladder")
+T = TypeVar("T")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -128,7 +130,10 @@ class Ladder:
         self.stopping = False
         self.scheduled_rounds = 0
         self.scheduler_seconds = 0.0
-        """CPU seconds of this node's scheduling work (rounds, placing, rating): bench/ladder.py's figure."""
+        """CPU seconds of this node's ladder work in its worker threads (presence, scheduling rounds with
+        their pairing, rating sets from their records, the streams' reads), measured per thread so that the
+        tables' own work meanwhile is not counted; placing a set's tables is CreateTable's work, not counted:
+        bench/ladder.py's figure."""
 
     # ------------------------------------------------------------------ life
 
@@ -163,17 +168,14 @@ class Ladder:
 
     async def _turn(self) -> None:
         now = time.time()
-        cpu = time.process_time()
         if self._streams:
             presences = [
                 Presence(s.bot.player_id, s.bot.display_name, s.key_hash, s.pools, s.since)
                 for s in self._streams.values()
             ]
-            await asyncio.to_thread(self.store.seen, presences, self.node_id, now)
+            await self._work(self.store.seen, presences, self.node_id, now)
         started = time.perf_counter()
-        new = await asyncio.to_thread(
-            self.store.schedule, self.settings.pools, now, now - FRESH_SECONDS, self._plan
-        )
+        new = await self._work(self.store.schedule, self.settings.pools, now, now - FRESH_SECONDS, self._plan)
         if new is not None:
             self.scheduled_rounds += 1
             if self.metrics is not None:
@@ -181,7 +183,6 @@ class Ladder:
             for row in new:
                 await self._place(row)
             await self._rate_finished()
-        self.scheduler_seconds += time.process_time() - cpu
         if self._streams:
             await self._deliver(now)
 
@@ -194,6 +195,18 @@ class Ladder:
         return plan_sets(
             state, max_same=settings.max_same_per_day, reference_sets=settings.reference_sets, rng=self.rng
         )
+
+    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker thread (the store's calls block), its CPU time counted."""
+
+        def timed() -> T:
+            cpu = time.thread_time()
+            try:
+                return function(*args)
+            finally:
+                self.scheduler_seconds += time.thread_time() - cpu  # a bench figure: a rare lost add blurs it
+
+        return await asyncio.to_thread(timed)
 
     # ------------------------------------------------------------------ placing a set
 
@@ -263,27 +276,21 @@ class Ladder:
         store = self.registry.store
         if store is None:
             return
-        for row in await asyncio.to_thread(self.store.active):
+        for row in await self._work(self.store.active):
             if row.state != "playing":
                 continue
             ids = [t.table_id for t in row.tables]
-            finished = await asyncio.to_thread(store.finish_times, ids)
+            finished = await self._work(store.finish_times, ids)
             if any(finished.get(i) is None for i in ids):
                 continue
-            records = []
-            for table_id in ids:
-                stored = await asyncio.to_thread(store.get, table_id)
-                if stored is None:
-                    break
-                records.append(record_of(stored))
             try:
-                outcomes = [outcome_of(r) for r in records]
+                outcomes = [await self._work(_outcome, store, table_id) for table_id in ids]
                 results = set_results(row.members, outcomes)
             except ValueError as error:  # a table stopped before its end: the set counts for nothing
                 log.warning("ladder set void", set_id=row.set_id, error=str(error))
                 await asyncio.to_thread(self.store.void, row.set_id, time.time())
                 continue
-            rated = await asyncio.to_thread(self.store.rate, row.set_id, results, time.time())
+            rated = await self._work(self.store.rate, row.set_id, results, time.time())
             if rated is None:
                 continue
             log.info(
@@ -302,9 +309,9 @@ class Ladder:
 
     async def _deliver(self, now: float) -> None:
         """New seats and finished sets to this node's streams."""
-        active = await asyncio.to_thread(self.store.active)
+        active = await self._work(self.store.active)
         oldest = min(s.since for s in self._streams.values())
-        finished = await asyncio.to_thread(self.store.finished_since, oldest)
+        finished = await self._work(self.store.finished_since, oldest)
         for stream in list(self._streams.values()):
             me = stream.bot.player_id
             for row in active:
@@ -370,6 +377,14 @@ class Ladder:
             raise ServiceError(
                 ErrorReason.TABLE_MOVING, "the server is stopping; connect again", retry_delay=0.25
             )
+
+
+def _outcome(store: Store, table_id: str) -> TableOutcome:
+    """A finished table's outcome from its stored records (ValueError when it has none: the set is void)."""
+    stored = store.get(table_id)
+    if stored is None:
+        raise ValueError(f"table {table_id} is not in the store")
+    return outcome_of(record_of(stored))
 
 
 def _reference(member: str) -> bool:
