@@ -22,6 +22,8 @@ import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { MATCH_WORDS } from "../match/words";
+import type { Rematch } from "../match/rematch";
+import { rematchFor, rematchPanel, rematchSeat } from "./rematch";
 
 /** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
@@ -159,6 +161,8 @@ export function openTable(opts: TablePageOptions): () => void {
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
+  /** The rematch offered once the game is over (the seat's token kept in memory: storage forgets it). */
+  let rematch: Rematch | undefined;
   session.onEvent((event) => {
     const cue = cueOf(event);
     if (cue) ui.sounds.play(cue);
@@ -180,7 +184,11 @@ export function openTable(opts: TablePageOptions): () => void {
       heardTurn = session.turnSequence;
       ui.sounds.play("turn");
     }
-    render(container, page(session, ui, opts));
+    if (!rematch && session.table?.status === TableStatus.FINISHED) {
+      const seat = rematchSeat(session, record);
+      if (seat) rematch = rematchFor(session, seat, nodes, store, schedule);
+    }
+    render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
     if (session.status.state === "ended" && record) {
       store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
@@ -201,6 +209,7 @@ export function openTable(opts: TablePageOptions): () => void {
   return () => {
     closed = true;
     clearInterval(clock);
+    rematch?.stop();
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle();
     session.stop();
@@ -212,7 +221,7 @@ function matchNote(note: string | undefined): Child {
   return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
 }
 
-function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
+function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | undefined): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
   const changed = table ? changedRules(table.game, table.rules) : [];
@@ -326,6 +335,8 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     ),
   );
   const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
+  // A finished game's standings offer to play again with the same players.
+  if (rematch && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(rematchPanel(rematch));
   // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
   const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
   if (side) {
