@@ -31,7 +31,7 @@ import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
 import { botName, capital, t } from "./i18n";
 import { StopReason } from "./gen/thousand/v1/table_service_pb";
-import type { RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
+import { RatingsUpdatedSchema, type RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "./match/words";
 
 export type GameModel = ThousandModel | BlagogoModel;
@@ -87,6 +87,8 @@ interface Saved {
   table: string;
   model: unknown;
   log: LogLine[];
+  /** The table's RatingsUpdated (base64 of its bytes), once seen: a page resumed after it still shows it. */
+  ratings?: string;
 }
 
 const LOG_KEPT = 300;
@@ -175,6 +177,13 @@ export class TableSession implements TableLike {
       this.historyUntil = table?.sequence ?? 0n;
     }
     this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
+    if (lastSeen !== 0n && this.table?.status === TableStatus.FINISHED) {
+      // Saved after the game's end: nothing more will come (a stream resumed after a finished table's last
+      // event ends at once, without the end to recognise, and would be reopened again and again).
+      this.status = { state: "ended" };
+      this.changed();
+      return;
+    }
     this.stream = new EventStream(
       this.route,
       this.tableId,
@@ -271,6 +280,7 @@ export class TableSession implements TableLike {
       table: toBase64(toBinary(TableSchema, this.table)),
       model: this.model?.save(),
       log: this.log,
+      ratings: this.ratings ? toBase64(toBinary(RatingsUpdatedSchema, this.ratings)) : undefined,
     };
   }
 
@@ -280,11 +290,13 @@ export class TableSession implements TableLike {
       this.setTable(fromBinary(TableSchema, fromBase64(saved.table)));
       if (saved.model !== undefined) this.model?.restore(saved.model);
       this.log = saved.log;
+      this.ratings = saved.ratings ? fromBinary(RatingsUpdatedSchema, fromBase64(saved.ratings)) : undefined;
       return true;
     } catch {
       this.table = undefined;
       this.model = undefined;
       this.log = [];
+      this.ratings = undefined;
       return false;
     }
   }

@@ -58,17 +58,25 @@ async function finishedTable(players: Player[], rated = false, seed = 7): Promis
   return seated;
 }
 
-/** A browser holding `seat` as the page that joined it would, opened at its table. */
-async function holding(seat: Seated, name: string): Promise<{ context: BrowserContext; page: Page }> {
+/** A browser at the lobby, its guest made: the page and the guest's credential (what the page keeps). */
+async function visitor(): Promise<{ context: BrowserContext; page: Page; guest: { playerId: string; token: string } }> {
   const opened = await openSized(browser, LAPTOP);
+  await opened.page.goto(`${BASE_URL}/#/`);
+  await opened.page.locator('[data-testid="player-kind"]').waitFor({ timeout: 15000 });
+  const guest = await opened.page.evaluate(() => JSON.parse(localStorage.getItem("thousand.guest.v1") ?? "null") as { playerId: string; token: string } | null);
+  assert.ok(guest?.token, "the first visit made a guest");
+  return { ...opened, guest };
+}
+
+/** A browser holding `seat` as the page that joined it would, opened at its table (`at`: an open page). */
+async function holding(seat: Seated, name: string, at?: { context: BrowserContext; page: Page; player?: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = at ?? (await visitor());
   const { page } = opened;
-  await page.goto(`${BASE_URL}/#/`);
-  await page.locator('[data-testid="player-kind"]').waitFor({ timeout: 15000 }); // the page's guest is made
   await page.evaluate((record) => {
     const all = JSON.parse(localStorage.getItem("thousand.seats.v1") ?? "{}") as Record<string, unknown>;
     all[record.tableId] = record;
     localStorage.setItem("thousand.seats.v1", JSON.stringify(all));
-  }, { tableId: seat.tableId, seat: seat.seat, token: seat.token, name });
+  }, { tableId: seat.tableId, seat: seat.seat, token: seat.token, name, player: at?.player });
   await page.goto(`${BASE_URL}/#/table/${seat.tableId}`);
   await page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
   await dismissSummary(page);
@@ -148,4 +156,44 @@ test("Rematch declined: the one who asked is told in words, and so is the one wh
   assert.deepEqual([...pageErrors(a.page), ...pageErrors(b.page)], []);
   await a.context.close();
   await b.context.close();
+});
+
+test("a rated game's ratings panel is there again after reloads; a rematch by the player's credential alone", { timeout: 300000 }, async () => {
+  const ann = await visitor();
+  const bob = await visitor();
+  const [annSeat, bobSeat] = await finishedTable([{ name: "Ann", credential: ann.guest.token }, { name: "Bob", credential: bob.guest.token }], true, 23);
+  const { table } = await client().getTable({ tableId: annSeat!.tableId });
+  assert.ok(table?.rated, "a rated table");
+  await holding(annSeat!, "Ann", { ...ann, player: ann.guest.playerId });
+  await holding(bobSeat!, "Bob", { ...bob, player: bob.guest.playerId });
+  const panel = ann.page.locator('[data-testid="ratings-updated"]');
+  await panel.waitFor({ timeout: 30000 });
+  // After the first reload the page watches (the finished seat is forgotten): the seat is no longer "(you)".
+  const read = async (): Promise<string[]> => (await panel.locator("li").allInnerTexts()).map((l) => l.replace(" (you)", ""));
+  const lines = await read();
+  assert.equal(lines.length, 2);
+  for (const line of lines) assert.match(line, /: -?\d+\.\d → -?\d+\.\d \([+-]\d+\.\d\)$/);
+  // The first load forgets the finished seat; the second reads the whole history and keeps the page's state;
+  // the third resumes from that state, after the table's last event: the panel must come from the state.
+  for (const reload of [1, 2, 3]) {
+    await ann.page.reload();
+    await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+    await dismissSummary(ann.page);
+    await panel.waitFor({ timeout: 15000 });
+    assert.deepEqual(await read(), lines, `the same ratings after reload ${reload}`);
+  }
+  await look(ann.page, "ratings-after-reload", '[data-testid="ratings-updated"]');
+  // The page no longer holds Ann's seat token: her rematch is asked with her credential alone.
+  const seats = await ann.page.evaluate(() => localStorage.getItem("thousand.seats.v1") ?? "{}");
+  assert.ok(!seats.includes(annSeat!.token), "the finished seat's token is forgotten");
+  await ann.page.locator('[data-testid="rematch-accept"]').click();
+  await ann.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" }).waitFor({ timeout: 15000 });
+  await bob.page.locator('[data-testid="rematch-accept"]').click();
+  const away = (p: Page) => p.waitForURL((url) => url.hash.startsWith("#/table/") && !url.hash.endsWith(annSeat!.tableId), { timeout: 30000 });
+  await Promise.all([away(ann.page), away(bob.page)]);
+  const { table: again } = await client().getTable({ tableId: ann.page.url().split("/").pop() ?? "" });
+  assert.deepEqual(again?.seats.map((s) => s.playerId), [ann.guest.playerId, bob.guest.playerId], "the new seats are the players'");
+  assert.deepEqual([...pageErrors(ann.page), ...pageErrors(bob.page)], []);
+  await ann.context.close();
+  await bob.context.close();
 });
