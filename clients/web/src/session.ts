@@ -30,7 +30,7 @@ import { Route, type Nodes } from "./route";
 import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
 import { botName, capital, t } from "./i18n";
-import { StopReason } from "./gen/thousand/v1/table_service_pb";
+import { StopReason, TakeoverReason } from "./gen/thousand/v1/table_service_pb";
 import { RatingsUpdatedSchema, type RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "./match/words";
 
@@ -120,6 +120,8 @@ export class TableSession implements TableLike {
   /** The reasons of the actions refused because the table had moved on before they arrived (api.ts
    * `overtaken`): dropped without a word, the page catching up instead; for the tests and the console. */
   readonly overtakenBy: string[] = [];
+  /** An operator handed this page's seat to the server's bot (SeatTakenOver, TAKEOVER_REASON_OPERATOR_HANDOVER). */
+  handedOver = false;
   /** An action is on its way: nothing else may be sent until it is answered. */
   pending = false;
   /** Sequences of events applied, for the tests: each exactly once. */
@@ -173,6 +175,11 @@ export class TableSession implements TableLike {
     else {
       const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }));
       this.setTable(table);
+      if (this.seat !== undefined && table?.seats[this.seat]?.takeoverReason === TakeoverReason.OPERATOR_HANDOVER) {
+        this.lostSeat(); // handed over while the page was away: its token works no more
+        this.changed();
+        return;
+      }
       lastSeen = 0n; // the whole history: the sheet and the log from the first deal
       this.historyUntil = table?.sequence ?? 0n;
     }
@@ -215,7 +222,7 @@ export class TableSession implements TableLike {
   /** The legal actions this seat may choose now (empty when it is not its turn, or an action is pending). */
   legalActions(): Action[] {
     const turn = this.turn;
-    if (this.seat === undefined || turn === undefined || turn.seat !== this.seat || this.pending) return [];
+    if (this.seat === undefined || turn === undefined || turn.seat !== this.seat || this.pending || this.handedOver) return [];
     if (this.actedOn === this.turnSequence) return [];
     return turn.legalActions;
   }
@@ -250,6 +257,15 @@ export class TableSession implements TableLike {
       this.pending = false;
       this.changed();
     }
+  }
+
+  /** An operator handed this page's seat to the server's bot: the seat's token works no more and the server
+   * ends its stream after the event, so the page stops following as the seat (reopened, it watches). */
+  private lostSeat(): void {
+    this.handedOver = true;
+    this.turn = undefined; // its Turn is the bot's now
+    this.stream?.stop();
+    this.status = { state: "ended" };
   }
 
   /** Take the seat back from the bot that plays it since its time ran out. */
@@ -353,9 +369,12 @@ export class TableSession implements TableLike {
         line = capital(t("notice.turn_timed_out", { name: this.names(e.value.seat) }));
         break;
       case "seatTakenOver":
-        this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited });
+        this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited, takeoverReason: e.value.reason });
+        if (e.value.reason === TakeoverReason.OPERATOR_HANDOVER && e.value.seat === this.seat) this.lostSeat();
         line = capital(
-          e.value.forfeited
+          e.value.reason === TakeoverReason.OPERATOR_HANDOVER
+            ? t("notice.seat_taken_over_handed_over", { name: this.names(e.value.seat) })
+            : e.value.forfeited
             ? t("notice.seat_taken_over_forfeited", { name: this.names(e.value.seat) })
             : e.value.oneTurn
               ? t("notice.seat_taken_over_one_turn", { name: this.names(e.value.seat) })
@@ -397,7 +416,7 @@ export class TableSession implements TableLike {
   }
 
   private setTurn(sequence: bigint, turn: Turn | undefined): void {
-    this.turn = turn;
+    this.turn = this.handedOver ? undefined : turn;
     this.turnSequence = sequence;
     const view = turn?.view?.game;
     if (view?.case !== undefined && this.model?.view !== undefined) this.compare(sequence, view.value);
