@@ -15,6 +15,10 @@
   under 2 s with a 2 s lease); and the replay time per table node b logged when it claimed them (``table
   claimed``'s ``replay_ms``), against the records replayed: milliseconds per thousand records (a least-squares
   line through the origin) and the longest.
+- **Replay against length, with and without snapshots** (``--snapshot-lengths``; bench/cluster_snapshots.py):
+  tables of heuristic bots stopped at each of these lengths (moves) by a real server storing a snapshot every
+  ``--snapshot-records``, then rebuilt here as a takeover rebuilds them, from every record and from the
+  snapshot and the records after it: the read and the replay, in milliseconds.
 - **Rebalance**: three nodes, ``--rebalance-tables`` tables waiting for a player spread evenly; each node in
   turn is stopped (SIGTERM: its tables go to the others) and started again; the time from the last start to
   every node holding within one of a fair share.
@@ -49,6 +53,7 @@ _BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
 sys.path.insert(0, str(_BENCH_DIR.parent))
 
+from bench.cluster_snapshots import snapshot_replay  # noqa: E402
 from bench.procs import (  # noqa: E402
     HOST,
     cpu_seconds,
@@ -326,6 +331,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--rebalance-tables", type=int, default=30, help="tables of the rebalance run")
     parser.add_argument("--skip-throughput", action="store_true", help="only the takeovers and the rebalance")
+    parser.add_argument(
+        "--snapshot-lengths", default="250,500,1000,2000", help="moves of the replay run's tables ('': none)"
+    )
+    parser.add_argument(
+        "--snapshot-records", type=int, default=256, help="the replay run's --snapshot-records"
+    )
+    parser.add_argument(
+        "--replay-only", action="store_true", help="only the replay run (no throughput, takeover, rebalance)"
+    )
     args = parser.parse_args(argv)
     print(f"load average before: {load_average()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="thousand-bench-cluster-") as directory:
@@ -334,6 +348,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             database.start()
             common = {"tables": args.tables, "seconds": args.seconds, "workdir": workdir}
+            lengths = [int(n) for n in args.snapshot_lengths.split(",") if n]
+            replays = snapshot_replay(
+                database.create_database("snapshots"), workdir, lengths, args.snapshot_records
+            )
+            if args.replay_only:
+                print(json.dumps({"replay": replays}))
+                return 0
             runs = (
                 []
                 if args.skip_throughput
@@ -385,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run["actions_per_s"] / max(1e-9, reference["actions_per_s"]), 2
         )
     print(f"load average after: {load_average()}", flush=True)
-    print(json.dumps({"throughput": runs, "takeover": moved, "rebalance": spread}))
+    print(json.dumps({"throughput": runs, "takeover": moved, "rebalance": spread, "replay": replays}))
     return 0
 
 

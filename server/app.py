@@ -89,6 +89,7 @@ class Server:
         self.metrics = Metrics() if settings.metrics_port else None
         self.telemetry = Telemetry(self.metrics.game if self.metrics is not None else None)
         self.store = open_store(settings.db)
+        self.store.snapshot_records = settings.snapshot_records
         self.stalls = StallWatch(self.telemetry.loop_stalled)
         self.registry = Registry(
             self.store,

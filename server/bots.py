@@ -57,6 +57,19 @@ class Bots:
         state = seats[seat]
         return state.strategy if state.bot else self._adapter.takeover_strategy
 
+    def players(self) -> dict[int, SeatBot[Any, Any]]:
+        """Every seat's player, by seat (a snapshot stores their strategies: :mod:`server.snapshots`)."""
+        return dict(self._players)
+
+    def restore(self, strategies: dict[int, tuple[str, Any]]) -> None:
+        """The players a snapshot stored (seat -> strategy name and strategy object, with its memory), in
+        place of those made with the table."""
+        players: dict[int, SeatBot[Any, Any]] = {}
+        for seat, (strategy, player) in strategies.items():
+            bot = players[seat] = self._adapter.new_bot(strategy)
+            bot.player = player
+        self._players = players
+
     def player(self, seat: int) -> SeatBot[Any, Any]:
         """The player of a seat a server bot plays (KeyError for another seat)."""
         return self._players[seat]

@@ -37,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -45,6 +45,7 @@ import psycopg
 
 from server.cluster_db import LOCK_CLASS, LOCK_HELD, ClusterDatabase, claim_statement, claimable, owned
 from server.cluster_flags import NodeSettings
+from server.cluster_placement import CHANNEL, Placement
 from server.cluster_replay import Claimed, replay_claimed, resume_clock
 from server.directory import ClusterDirectory
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
@@ -55,11 +56,7 @@ from server.registry import Registry
 from server.store import StoredTable
 from server.store_pg import SCHEMA, Holding, PostgresStore
 from server.table import Table
-from thousand.v1 import table_service_pb2 as pb
 
-CHANNEL: Final = "thousand_tables"
-"""NOTIFY channel: "adopt:NODE:TABLE" (a table handed to NODE), "orphans" (a node released its tables),
-"claimed:TABLE" (seats of a table claimed on another node: its owner writes the claims into its log)."""
 RECONCILE_SECONDS: Final = 10.0
 """How often a node looks for tables the database says it owns but it does not hold (a lost NOTIFY)."""
 log = get_logger("thousand.cluster")
@@ -82,7 +79,7 @@ class Figures:
     """Time spent loading and replaying claimed tables."""
 
 
-class Node:
+class Node(Placement):
     """This server as a member of the cluster whose database ``store`` writes to."""
 
     def __init__(self, settings: NodeSettings, registry: Registry, store: PostgresStore) -> None:
@@ -120,10 +117,6 @@ class Node:
         self.on_claimed: Callable[[str], Awaitable[None]] | None = None
         """Writes the seats of a table held here that were claimed on another node into its log."""
         self.directory.claimed_elsewhere = self._tell_claimed
-
-    @property
-    def node_id(self) -> str:
-        return self.settings.node_id
 
     # ------------------------------------------------------------------ life
 
@@ -324,7 +317,7 @@ class Node:
             return []
         return await replay_claimed(
             [Claimed(str(t), int(e), int(n), bool(b), s, offset) for t, e, n, b, s, _ in claimed],
-            self.store.get_many,
+            lambda table_ids: self.store.get_many(table_ids, snapshots=True),
             lambda stored, claim, started: self._serve(stored, claim, reason, started),
         )
 
@@ -334,13 +327,13 @@ class Node:
         node was declared dead meanwhile: its claim was the older): it is that node's, and the records
         are not this node's to serve."""
         epoch, next_number = claim.epoch, claim.records
-        if stored is None or len(stored.records) != next_number:
+        if stored is None or stored.count != next_number:
             table_id = "?" if stored is None else stored.table_id
             log.warning(
                 "table claimed by another node meanwhile",
                 table_id=table_id,
                 claimed_records=next_number,
-                read_records=None if stored is None else len(stored.records),
+                read_records=None if stored is None else stored.count,
             )
             if stored is not None:
                 self._lost(stored.table_id)
@@ -362,6 +355,7 @@ class Node:
             epoch=epoch,
             reason=reason,
             records=next_number,
+            replayed=len(stored.records),
             replay_ms=round(elapsed * 1000, 2),
         )
         return table
@@ -424,72 +418,6 @@ class Node:
         for table in self.registry.all():
             self.drop(table.table_id)
         self.store.holdings.clear()
-
-    async def place(self, table: Table) -> pb.Table:
-        """Serve a table just created here, or hand it to the least loaded node (``--placement``)."""
-        self.hold(table)
-        target = await self.directory.least_loaded() if self.settings.placement == "least-loaded" else None
-        if target is not None:
-            node_id, endpoint, web_endpoint, load, own = target
-            if await self.hand_off(table, node_id):
-                log.info(
-                    "table placed",
-                    table_id=table.table_id,
-                    node_id=node_id,
-                    why=f"least loaded: {load} unfinished tables against {own} here",
-                )
-                described = table.describe()
-                described.endpoint, described.web_endpoint = endpoint, web_endpoint
-                return described
-        log.info("table placed", table_id=table.table_id, node_id=self.node_id, why="the node asked")
-        table.ensure_bots_running()
-        return table.describe()
-
-    async def hand_off(self, table: Table, target: str) -> bool:
-        """Give a table to node ``target`` (just created here, or to spread the load, under its lock);
-        False when it stays here."""
-        held = self.store.holdings.get(table.table_id)
-        if held is None:
-            return False
-        async with self.database.using() as db, db.transaction():
-            row = await (
-                await db.execute(
-                    f"UPDATE {SCHEMA}.tables SET owner = %s, epoch = epoch + 1"
-                    " WHERE table_id = %s AND owner = %s AND epoch = %s RETURNING epoch",
-                    (target, table.table_id, self.node_id, held.epoch),
-                )
-            ).fetchone()
-            if row is None:
-                return False
-            await db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"adopt:{target}:{table.table_id}"))
-        self.drop(table.table_id, lost=False)
-        return True
-
-    # ------------------------------------------------------------------ summaries
-
-    async def _publish_summaries(self) -> None:
-        """Write the tables changed since the last turn as any node describes them (GetTable, ListTables)."""
-        if not self._dirty:
-            return
-        pending, self._dirty = self._dirty, set()
-        rows: list[Sequence[object]] = []
-        for table_id in pending:
-            table = self.registry.find(table_id)
-            held = self.store.holdings.get(table_id)
-            if table is None or held is None:
-                continue
-            rows.append((table.describe().SerializeToString(), table.open_seats(), table_id, held.epoch))
-        rows.sort(key=lambda row: str(row[2]))  # one transaction: rows locked in table order, like the store
-        try:
-            async with self.database.using() as db, db.cursor() as cursor:
-                await cursor.executemany(
-                    f"UPDATE {SCHEMA}.tables SET summary = %s, open_seats = %s"
-                    " WHERE table_id = %s AND epoch = %s",
-                    rows,
-                )
-        except BaseException:
-            self._dirty |= pending  # published on a later turn
-            raise
 
     @property
     def lease_age(self) -> float:

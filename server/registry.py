@@ -128,7 +128,7 @@ class Registry:
         finished_before = now - idle_seconds if idle_seconds > 0 else None
         self._serial = max(self._serial, self.store.max_serial())  # new tables come after the ones left out
         count = 0
-        for stored in self.store.tables(finished_before=finished_before):
+        for stored in self.store.tables(finished_before=finished_before, snapshots=True):
             self.adopt(stored, now)
             count += 1
         self.left_in_store = self.store.count() - count
@@ -167,7 +167,7 @@ class Registry:
             self._requests.remember(
                 config.request_id, stored.table_id, stored.create_time, config.request_digest
             )
-        table.replay(stored.records)
+        table.replay(stored.records, stored.snapshot)
         if table.finished and stored.finish_time is None:
             # Finished before the server noted finish times (or the note was lost): from now on, then.
             self.store.mark_finished(table.table_id, now)

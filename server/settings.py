@@ -27,6 +27,7 @@ from server.quotas import (
     TableQuotas,
 )
 from server.rebalancing import DEFAULT_REBALANCE_SECONDS
+from server.snapshots import EVERY as SNAPSHOT_RECORDS
 from server.time_control import MAX_BOT_PACE
 from server.web import valid_origin
 
@@ -130,6 +131,8 @@ class Settings:
     shorten it)."""
     gc_threshold: int = GC_THRESHOLD
     """Net allocations between young garbage collections (:func:`tune_gc`); 0: Python's defaults."""
+    snapshot_records: int = SNAPSHOT_RECORDS
+    """Records between two snapshots of a table (:mod:`server.snapshots`); 0: none taken."""
     node_id: str = ""
     """With a PostgreSQL ``db``: this node's name in the cluster ("": the advertised address)."""
     advertise_address: str = ""
@@ -409,6 +412,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         " pauses of the event loop: docs/operations.md); 0: Python's defaults",
     )
     parser.add_argument(
+        "--snapshot-records",
+        type=int,
+        default=int(env.get("THOUSAND_SNAPSHOT_RECORDS", defaults.snapshot_records)),
+        help="store a table's state every this many records, so that a restart or a takeover replays only "
+        "the records after it (docs/operations.md); 0: never (every record is replayed)",
+    )
+    parser.add_argument(
         "--bot-pace",
         type=float,
         default=float(env.get("THOUSAND_BOT_PACE", BOT_PACE_SECONDS)),
@@ -460,6 +470,8 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         parser.error("--otlp-endpoint is a URL: http://host:4317 (plaintext) or https://host:4317 (TLS)")
     if args.final_scrape_seconds < 0:
         parser.error("--final-scrape-seconds must be 0 or more")
+    if args.snapshot_records < 0:
+        parser.error("--snapshot-records must be 0 (never) or more")
     if args.gc_threshold != 0 and not 700 <= args.gc_threshold <= 10_000_000:
         parser.error("--gc-threshold must be 0 (Python's defaults) or 700 to 10000000")
     origins = args.web_allowed_origin
@@ -505,6 +517,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         waiting_table_idle_seconds=args.waiting_table_idle_seconds,
         keepalive_seconds=args.keepalive_seconds,
         gc_threshold=args.gc_threshold,
+        snapshot_records=args.snapshot_records,
         node_id=args.node_id,
         advertise_address=args.advertise_address,
         lease_seconds=args.lease_seconds,

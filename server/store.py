@@ -29,125 +29,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from server import tracing
-from server.identity.values import Privacy
 from server.logs import get_logger
+from server.snapshots import EVERY, Snapshot, TableState
 from server.store_recovery import Recovery
-from server.time_control import TimeControl
+from server.table_config import DEFAULT_GAME, TableConfig
 
-DEFAULT_GAME: Final = "thousand"
-"""The game of a table stored without one (before 1000 Blagogo)."""
+__all__ = [
+    "DEFAULT_GAME",
+    "Record",
+    "Sql",
+    "Store",
+    "StoreError",
+    "StoredTable",
+    "TableConfig",
+    "TableFencedError",
+    "Work",
+    "Write",
+]
+"""TableConfig and DEFAULT_GAME live in :mod:`server.table_config`; the stores' users read them here too."""
 log = get_logger("thousand.store")
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """What a table was created with; enough, with its records, to rebuild it."""
-
-    rules: bytes
-    """The game's rules message bytes (``thousand.v1.ThousandRules``, ``BlagogoRules``), every field set."""
-    seats: list[tuple[bool, str]]
-    """(is a bot, strategy) per seat."""
-    seed: int
-    first_dealer: int | None
-    game: str = DEFAULT_GAME
-    """The game's name (``server.games``): "thousand" or "blagogo"."""
-    time_control: TimeControl | None = None
-    """The turn clock; None (and absent from the JSON) for a table without one."""
-    request_id: str = ""
-    """The CreateTable request_id that made it ("" and absent from the JSON: none), so that a retry of the
-    request after a restart finds this table instead of creating another."""
-    request_digest: str = ""
-    """A digest of that CreateTable request's content ("" and absent: not known), so that the request_id
-    reused for a different request after a restart is still refused (REQUEST_ID_REUSED)."""
-    seeded: bool = False
-    """Whether the creator chose ``seed`` (a practice table): its deals follow from it. Absent: False."""
-    secret: bytes = b""
-    """A fair table's secret (engine.seeds.FairDeals), drawn at creation and stored with it, so that a
-    restarted server, or another that takes the table over, deals the same cards. Empty (absent from the
-    JSON) for a seeded table, and for a table stored before fair deals (its deals follow ``seed``)."""
-    creator: str = ""
-    """Who created it (:func:`server.requests.client_of`; "" and absent: not known), so that the table still
-    counts in its creator's quotas after a restart, or on the node that took it over."""
-    privacy: Privacy | None = None
-    """A private table's settings (unlisted, the invite code's hash, reserved seats, the creating player),
-    stored with the table itself, so that it is private from its first moment, on every node and after a
-    restart. None (absent from the JSON): a public table, or one made before they were stored here (its
-    settings are in the players' store alone)."""
-    rated: bool = False
-    """Its end changes its players' ratings (CreateTableRequest.rated). Absent: False."""
-
-    def to_json(self) -> str:
-        raw: dict[str, object] = {
-            "game": self.game,
-            "rules": self.rules.hex(),
-            "seats": [[bot, strategy] for bot, strategy in self.seats],
-            "seed": str(self.seed),
-            "first_dealer": self.first_dealer,
-        }
-        if self.time_control is not None:
-            raw["time_control"] = self.time_control.to_json()
-        if self.request_id:
-            raw["request_id"] = self.request_id
-        if self.request_digest:
-            raw["request_digest"] = self.request_digest
-        if self.seeded:
-            raw["seeded"] = True
-        if self.secret:
-            raw["secret"] = self.secret.hex()
-        if self.creator:
-            raw["creator"] = self.creator
-        if self.privacy is not None:
-            raw["privacy"] = {
-                "unlisted": self.privacy.unlisted,
-                "invite_hash": self.privacy.invite_hash.hex(),
-                "reservations": {str(seat): p for seat, p in sorted(self.privacy.reservations.items())},
-                "creator": self.privacy.creator,
-            }
-        if self.rated:
-            raw["rated"] = True
-        return json.dumps(raw)
-
-    @staticmethod
-    def from_json(text: str) -> TableConfig:
-        raw = json.loads(text)
-        return TableConfig(
-            rules=bytes.fromhex(raw["rules"]),
-            seats=[(bool(bot), str(strategy)) for bot, strategy in raw["seats"]],
-            seed=int(raw["seed"]),
-            first_dealer=raw["first_dealer"],
-            game=str(raw.get("game", DEFAULT_GAME)),
-            time_control=TimeControl.from_json(raw.get("time_control")),
-            request_id=str(raw.get("request_id", "")),
-            request_digest=str(raw.get("request_digest", "")),
-            seeded=bool(raw.get("seeded", False)),
-            secret=bytes.fromhex(raw.get("secret", "")),
-            creator=str(raw.get("creator", "")),
-            privacy=_privacy(raw.get("privacy")),
-            rated=bool(raw.get("rated", False)),
-        )
-
-
-def _privacy(raw: dict[str, object] | None) -> Privacy | None:
-    if raw is None:
-        return None
-    reservations = raw.get("reservations", {})
-    assert isinstance(reservations, dict)
-    return Privacy(
-        "",
-        unlisted=bool(raw.get("unlisted", False)),
-        invite_hash=bytes.fromhex(str(raw.get("invite_hash", ""))),
-        reservations={int(seat): str(player) for seat, player in reservations.items()},
-        creator=str(raw.get("creator", "")),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +92,14 @@ class StoredTable:
     records: list[Record]
     finish_time: float | None = None
     """When its game ended (Unix time), once the server noted it; None while playing (or not noted yet)."""
+    snapshot: TableState | None = None
+    """The state after the table's first ``snapshot.records`` records, read with only the records after them
+    (``records``), when the read asked for it and a usable one was stored (:mod:`server.snapshots`)."""
+
+    @property
+    def count(self) -> int:
+        """How many records the table has: those a snapshot covers and those read."""
+        return (0 if self.snapshot is None else self.snapshot.records) + len(self.records)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,12 +149,15 @@ class Write:
     """None when nobody waits (a note: losing it only costs a restart the replay of that table)."""
     serial: int = 0
     """A created table's serial as stored (PostgreSQL draws it from a sequence shared by every node)."""
+    snapshot: Snapshot | None = None
+    """The table's state before ``records``, stored with them (:mod:`server.snapshots`)."""
 
     @property
     def statements(self) -> int:
         """How many statements the write takes (one needs no transaction of its own)."""
         return (
             (self.create is not None)
+            + (self.snapshot is not None)
             + len(self.records)
             + (self.finish_time is not None)
             + (self.expire_time is not None)
@@ -271,6 +190,9 @@ class Store(ABC):
         self.failures = 0
         """Transactions that failed (and were rolled back)."""
         self._recovery = Recovery(self.reachable)
+        self.snapshot_records = EVERY
+        """Records between two snapshots of a table (``--snapshot-records``; 0: none taken). Reads use the
+        snapshots stored whatever this is."""
 
     # ------------------------------------------------------------------ what each store does
 
@@ -303,14 +225,18 @@ class Store(ABC):
         """The highest serial of any stored table (0 for none), restored or not."""
 
     @abstractmethod
-    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+    def tables(
+        self, *, finished_before: float | None = None, snapshots: bool = False
+    ) -> Iterator[StoredTable]:
         """Every stored table with its records, in creation order; with ``finished_before`` (Unix time), not
-        those whose game ended before it, nor those a server dropped from memory as idle (``mark_expired``).
+        those whose game ended before it, nor those a server dropped from memory as idle (``mark_expired``);
+        with ``snapshots``, each table's usable snapshot and the records after it (:class:`StoredTable`).
         """
 
     @abstractmethod
-    def get(self, table_id: str) -> StoredTable | None:
-        """One stored table with its records (None: no such table)."""
+    def get(self, table_id: str, *, snapshots: bool = False) -> StoredTable | None:
+        """One stored table with its records (None: no such table); with ``snapshots``, its usable snapshot
+        and the records after it (to rebuild it, not to export it)."""
 
     @abstractmethod
     def transact(self, table_id: str, work: Work) -> None:
@@ -367,15 +293,16 @@ class Store(ABC):
         await self._commit(write)
         return write.serial
 
-    async def append(self, table_id: str, *records: Record) -> None:
+    async def append(self, table_id: str, *records: Record, snapshot: Snapshot | None = None) -> None:
         """Store the records of one change (all or none), committed before returning; StoreError when they
-        could not be (TableFencedError: the table is another node's now).
+        could not be (TableFencedError: the table is another node's now). ``snapshot``: the table's state
+        before them, stored in the same transaction (replacing the table's last), or not at all.
 
         Once queued, the write may commit whatever happens to the caller, who must then make the change: so
         a cancellation that arrives while it waits is held back until the commit's outcome is known, and
         raised at the caller's next ``await`` instead."""
         with tracing.span("store.append", {"thousand.table_id": table_id, "thousand.records": len(records)}):
-            await self._commit(Write(table_id, records=records))
+            await self._commit(Write(table_id, records=records, snapshot=snapshot))
 
     def mark_finished(self, table_id: str, finish_time: float) -> None:
         """Note that the table's game ended at ``finish_time`` (Unix time). Without the note a restart only

@@ -30,8 +30,9 @@ from typing import Any, Final
 
 import psycopg
 
+from server import snapshots as snapshots_module
 from server.logs import get_logger
-from server.ratings.schema import ratings_schema
+from server.snapshots import Snapshot, TableState
 from server.store import (
     Record,
     Sql,
@@ -43,6 +44,7 @@ from server.store import (
     Work,
     Write,
 )
+from server.store_pg_schema import MIGRATIONS
 
 SCHEMA: Final = "thousand"
 """The PostgreSQL schema of every object the server makes: the database may hold others' too."""
@@ -54,101 +56,6 @@ MIGRATION_LOCK: Final = 0x7468_6F75
 """The advisory lock migrations are applied under ("thou")."""
 log = get_logger("thousand.store")
 
-MIGRATIONS: Final[Sequence[str]] = (
-    # 1: tables, their records, the nodes of the cluster and the history of table ownership.
-    """
-    CREATE TABLE thousand.nodes (
-        node_id TEXT PRIMARY KEY,
-        generation BIGINT NOT NULL,
-        endpoint TEXT NOT NULL,
-        web_endpoint TEXT NOT NULL DEFAULT '',
-        lock_key INTEGER NOT NULL UNIQUE,
-        lease_seconds DOUBLE PRECISION NOT NULL,
-        heartbeat TIMESTAMPTZ NOT NULL,
-        started TIMESTAMPTZ NOT NULL,
-        state TEXT NOT NULL
-    );
-    CREATE SEQUENCE thousand.table_serial;
-    CREATE SEQUENCE thousand.node_lock_key;
-    CREATE TABLE thousand.tables (
-        table_id TEXT PRIMARY KEY,
-        serial BIGINT NOT NULL UNIQUE,
-        create_time DOUBLE PRECISION NOT NULL,
-        config TEXT NOT NULL,
-        finished BOOLEAN NOT NULL DEFAULT FALSE,
-        finish_time DOUBLE PRECISION,
-        expire_time DOUBLE PRECISION,
-        owner TEXT,
-        epoch BIGINT NOT NULL DEFAULT 1,
-        next_number BIGINT NOT NULL DEFAULT 0,
-        game TEXT NOT NULL DEFAULT '',
-        open_seats INTEGER NOT NULL DEFAULT 0,
-        summary BYTEA
-    );
-    CREATE INDEX tables_owner ON thousand.tables (owner) WHERE NOT finished AND expire_time IS NULL;
-    CREATE TABLE thousand.records (
-        table_id TEXT NOT NULL REFERENCES thousand.tables (table_id),
-        number BIGINT NOT NULL,
-        kind TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        text TEXT NOT NULL,
-        data BYTEA,
-        PRIMARY KEY (table_id, number)
-    );
-    CREATE TABLE thousand.claims (
-        table_id TEXT NOT NULL,
-        epoch BIGINT NOT NULL,
-        node_id TEXT NOT NULL,
-        generation BIGINT NOT NULL,
-        reason TEXT NOT NULL,
-        claimed TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (table_id, epoch)
-    );
-    CREATE FUNCTION thousand.append_records(
-        p_table TEXT, p_epoch BIGINT, p_first BIGINT,
-        p_kinds TEXT[], p_seats INTEGER[], p_texts TEXT[], p_datas BYTEA[]
-    ) RETURNS VOID LANGUAGE plpgsql AS $$
-    DECLARE
-        held_epoch BIGINT;
-        held_next BIGINT;
-    BEGIN
-        UPDATE thousand.tables SET next_number = next_number + cardinality(p_kinds)
-            WHERE table_id = p_table AND epoch = p_epoch AND next_number = p_first;
-        IF NOT FOUND THEN
-            SELECT epoch, next_number INTO held_epoch, held_next
-                FROM thousand.tables WHERE table_id = p_table;
-            RAISE EXCEPTION USING ERRCODE = 'TF001', MESSAGE = format(
-                'table %s is held at epoch %s with %s records; this node wrote at epoch %s after %s',
-                p_table, held_epoch, held_next, p_epoch, p_first);
-        END IF;
-        INSERT INTO thousand.records (table_id, number, kind, seat, text, data)
-            SELECT p_table, p_first + r.n - 1, r.kind, r.seat, r.text, r.data
-            FROM unnest(p_kinds, p_seats, p_texts, p_datas) WITH ORDINALITY AS r (kind, seat, text, data, n);
-    END $$;
-    """,
-    # 2: CreateTable's request_id, so that its retry on another node finds the table (not unique: a client
-    # may reuse one after the window).
-    """
-    ALTER TABLE thousand.tables ADD COLUMN request_id TEXT;
-    CREATE INDEX tables_request ON thousand.tables (request_id) WHERE request_id IS NOT NULL;
-    """,
-    # 3: who created each table and whether bots only play it, so that the node a client asks counts the
-    # client's tables on every node against its quotas (server.quotas).
-    """
-    ALTER TABLE thousand.tables ADD COLUMN creator TEXT NOT NULL DEFAULT '';
-    ALTER TABLE thousand.tables ADD COLUMN bots_only BOOLEAN NOT NULL DEFAULT FALSE;
-    CREATE INDEX tables_creator ON thousand.tables (creator) WHERE NOT finished AND expire_time IS NULL;
-    """,
-    # 4: ratings (server.ratings): each player's rating per pool, and each rated seat's before and after.
-    ratings_schema(prefix="thousand.", real="DOUBLE PRECISION"),
-    # 5: when each record was stored (Unix time, the database's clock), so that the node taking a table over
-    # goes on with the turn clock of the seat to act instead of starting it afresh. Records stored before
-    # have none (their clock starts afresh).
-    """
-    ALTER TABLE thousand.records ADD COLUMN stored_at DOUBLE PRECISION;
-    ALTER TABLE thousand.records ALTER COLUMN stored_at SET DEFAULT extract(epoch FROM clock_timestamp());
-    """,
-)
 CONFLICT_SQLSTATES: Final = frozenset({"40001", "40P01"})
 """A serialization failure or a deadlock: the transaction lost to a concurrent one and is tried again."""
 CONFLICT_RETRIES: Final = 8
@@ -292,6 +199,8 @@ class PostgresStore(Store):
             assert row is not None
             write.serial = int(row[0])
             self._committing[write.table_id] = Holding(int(row[1]), 0)
+        if write.snapshot is not None and write.records:
+            self._snapshot(db, write.table_id, write.snapshot)
         if write.records:
             self._append(db, write.table_id, write.records)
         if write.finish_time is not None or write.expire_time is not None:
@@ -311,6 +220,19 @@ class PostgresStore(Store):
 
     def _held(self, table_id: str) -> Holding | None:
         return self._committing.get(table_id) or self.holdings.get(table_id)
+
+    def _snapshot(self, db: psycopg.Connection[Any], table_id: str, snapshot: Snapshot) -> None:
+        """The table's state after the records this node holds it with (``next_number``), in the transaction
+        that appends the next ones at that number: both are stored, or neither (fenced)."""
+        held = self._held(table_id)
+        if held is None:
+            return  # the append that follows is refused: the table is not this node's
+        db.execute(
+            f"INSERT INTO {SCHEMA}.snapshots (table_id, records, fingerprint, checksum, data)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET records = EXCLUDED.records,"
+            " fingerprint = EXCLUDED.fingerprint, checksum = EXCLUDED.checksum, data = EXCLUDED.data",
+            (table_id, held.next_number, snapshot.fingerprint, snapshot.checksum, snapshot.data),
+        )
 
     def _append(self, db: psycopg.Connection[Any], table_id: str, records: Sequence[Record]) -> None:
         held = self._held(table_id)
@@ -399,7 +321,9 @@ class PostgresStore(Store):
     def max_serial(self) -> int:
         return int(self._query(f"SELECT COALESCE(MAX(serial), 0) FROM {SCHEMA}.tables")[0][0])
 
-    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+    def tables(
+        self, *, finished_before: float | None = None, snapshots: bool = False
+    ) -> Iterator[StoredTable]:
         query = f"SELECT table_id FROM {SCHEMA}.tables"
         params: tuple[object, ...] = ()
         if finished_before is not None:
@@ -409,35 +333,39 @@ class PostgresStore(Store):
             )
             params = (finished_before,)
         for (table_id,) in self._query(query + " ORDER BY serial", params):
-            stored = self.get(table_id)
+            stored = self.get(table_id, snapshots=snapshots)
             if stored is not None:
                 yield stored
 
-    def get_many(self, table_ids: Sequence[str]) -> dict[str, StoredTable]:
-        """Several tables at once, by id (a takeover's: two queries for all of them, not two each), on a
+    def get_many(self, table_ids: Sequence[str], *, snapshots: bool = False) -> dict[str, StoredTable]:
+        """Several tables at once, by id (a takeover's: a few queries for all of them, not a few each), on a
         connection of their own: not the writer's, whose commits of this node's other tables would wait
-        behind a large read. Each record with when it was stored (:attr:`Record.at`)."""
+        behind a large read. Each record with when it was stored (:attr:`Record.at`). With ``snapshots``,
+        each table's usable snapshot and only the records after it (:mod:`server.snapshots`)."""
+        ids = list(table_ids)
         with connect(self.url) as db:
             rows = db.execute(
                 f"SELECT table_id, serial, create_time, config, finish_time FROM {SCHEMA}.tables"
                 " WHERE table_id = ANY(%s)",
-                (list(table_ids),),
+                (ids,),
             ).fetchall()
-            records: dict[str, list[Record]] = {str(row[0]): [] for row in rows}
-            for table_id, kind, seat, text, data, at in db.execute(
-                f"SELECT table_id, kind, seat, text, data, stored_at FROM {SCHEMA}.records"
-                " WHERE table_id = ANY(%s) ORDER BY table_id, number",
-                (list(table_ids),),
-            ):
-                records[table_id].append(Record(kind, int(seat), text, bytes(data or b""), at))
+            states = _snapshots(db, ids) if snapshots else {}
+            firsts = {table_id: state.records for table_id, state in states.items()}
+            records = _records(db, ids, firsts)
+            whole = [t for t in states if not snapshots_module.rebuilds_clock(records.get(t, []))]
+            if whole:  # a tail without an action: every record of those, no snapshot
+                records.update(_records(db, whole, {}))
+                for table_id in whole:
+                    del states[table_id]
         return {
             str(table_id): StoredTable(
                 table_id,
                 int(serial),
                 float(create_time),
                 TableConfig.from_json(config),
-                records[table_id],
+                records.get(table_id, []),
                 None if finish_time is None else float(finish_time),
+                states.get(table_id),
             )
             for table_id, serial, create_time, config, finish_time in rows
         }
@@ -450,7 +378,9 @@ class PostgresStore(Store):
         )
         return {str(table_id): None if finished is None else float(finished) for table_id, finished in rows}
 
-    def get(self, table_id: str) -> StoredTable | None:
+    def get(self, table_id: str, *, snapshots: bool = False) -> StoredTable | None:
+        if snapshots:
+            return self.get_many([table_id], snapshots=True).get(table_id)
         rows = self._query(
             f"SELECT serial, create_time, config, finish_time FROM {SCHEMA}.tables WHERE table_id = %s",
             (table_id,),
@@ -475,3 +405,33 @@ def _rows(db: psycopg.Connection[Any], sql: str, params: Sequence[object]) -> li
     """One statement of a :class:`~server.store.Sql` in this dialect: its rows (none for a write)."""
     cursor = db.execute(sql.format(t=f"{SCHEMA}.").replace("?", "%s"), tuple(params))
     return cursor.fetchall() if cursor.description is not None else []
+
+
+def _snapshots(db: psycopg.Connection[Any], table_ids: list[str]) -> dict[str, TableState]:
+    """The usable snapshots of these tables (this code's, intact, loading): table id -> its state."""
+    states: dict[str, TableState] = {}
+    for table_id, records, made_by, checksum, data in db.execute(
+        f"SELECT table_id, records, fingerprint, checksum, data FROM {SCHEMA}.snapshots"
+        " WHERE table_id = ANY(%s) AND fingerprint = %s",
+        (table_ids, snapshots_module.fingerprint()),
+    ):
+        state = snapshots_module.load(bytes(data), bytes(checksum), str(made_by), int(records))
+        if state is not None:
+            states[str(table_id)] = state
+    return states
+
+
+def _records(
+    db: psycopg.Connection[Any], table_ids: list[str], firsts: dict[str, int]
+) -> dict[str, list[Record]]:
+    """The records of these tables from number ``firsts[table]`` on (0 when not given), in order, each with
+    when it was stored."""
+    records: dict[str, list[Record]] = {table_id: [] for table_id in table_ids}
+    for table_id, kind, seat, text, data, at in db.execute(
+        f"SELECT r.table_id, r.kind, r.seat, r.text, r.data, r.stored_at FROM {SCHEMA}.records r"
+        " JOIN unnest(%s::text[], %s::bigint[]) AS f (table_id, first)"
+        " ON r.table_id = f.table_id AND r.number >= f.first ORDER BY r.table_id, r.number",
+        (table_ids, [firsts.get(table_id, 0) for table_id in table_ids]),
+    ):
+        records[table_id].append(Record(kind, int(seat), text, bytes(data or b""), at))
+    return records

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from server.ratings.schema import ratings_schema
+from server.snapshots import TableState, rebuilds_clock
+from server.snapshots import load as load_snapshot
 from server.store import Record, Sql, Store, StoredTable, StoreError, TableConfig, Work, Write
 
 SCHEMA_VERSION: Final = 1
@@ -36,7 +38,15 @@ CREATE TABLE IF NOT EXISTS records (
     data BLOB,
     PRIMARY KEY (table_id, number)
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT PRIMARY KEY REFERENCES tables(table_id),
+    records INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    checksum BLOB NOT NULL,
+    data BLOB NOT NULL
+);
 """
+"""Snapshots (:mod:`server.snapshots`) came within schema 1: an older server ignores their table."""
 
 
 class SqliteStore(Store):
@@ -126,7 +136,9 @@ class SqliteStore(Store):
             row = self._db.execute("SELECT COALESCE(MAX(serial), 0) FROM tables").fetchone()
         return int(row[0])
 
-    def tables(self, *, finished_before: float | None = None) -> Iterator[StoredTable]:
+    def tables(
+        self, *, finished_before: float | None = None, snapshots: bool = False
+    ) -> Iterator[StoredTable]:
         query = "SELECT table_id, serial, create_time, config, finish_time FROM tables"
         if finished_before is not None:
             query += (
@@ -138,8 +150,9 @@ class SqliteStore(Store):
                 query + " ORDER BY serial", () if finished_before is None else (finished_before,)
             ).fetchall()
         for table_id, serial, create_time, config, finish_time in rows:
+            config_read = TableConfig.from_json(config)
             yield self._load(
-                table_id, int(serial), float(create_time), TableConfig.from_json(config), finish_time
+                table_id, int(serial), float(create_time), config_read, finish_time, snapshots=snapshots
             )
 
     def _load(
@@ -149,17 +162,36 @@ class SqliteStore(Store):
         create_time: float,
         config: TableConfig,
         finish_time: float | None = None,
+        *,
+        snapshots: bool = False,
     ) -> StoredTable:
+        state = self._snapshot(table_id) if snapshots else None
+        records = self._records(table_id, 0 if state is None else state.records)
+        if state is not None and not rebuilds_clock(records):
+            state, records = None, self._records(table_id, 0)
+        finished = None if finish_time is None else float(finish_time)
+        return StoredTable(table_id, serial, create_time, config, records, finished, state)
+
+    def _records(self, table_id: str, first: int) -> list[Record]:
         with self._lock:
-            records = [
+            return [
                 Record(kind, int(seat), text, bytes(data or b""))
                 for kind, seat, text, data in self._db.execute(
-                    "SELECT kind, seat, text, data FROM records WHERE table_id = ? ORDER BY number",
-                    (table_id,),
+                    "SELECT kind, seat, text, data FROM records WHERE table_id = ? AND number >= ?"
+                    " ORDER BY number",
+                    (table_id, first),
                 )
             ]
-        finished = None if finish_time is None else float(finish_time)
-        return StoredTable(table_id, serial, create_time, config, records, finished)
+
+    def _snapshot(self, table_id: str) -> TableState | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT records, fingerprint, checksum, data FROM snapshots WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        records, made_by, checksum, data = row
+        return load_snapshot(bytes(data), bytes(checksum), str(made_by), int(records))
 
     def finish_times(self, table_ids: Sequence[str]) -> dict[str, float | None]:
         ids = sorted(set(table_ids))
@@ -172,14 +204,15 @@ class SqliteStore(Store):
             ).fetchall()
         return {str(table_id): None if finished is None else float(finished) for table_id, finished in rows}
 
-    def get(self, table_id: str) -> StoredTable | None:
+    def get(self, table_id: str, *, snapshots: bool = False) -> StoredTable | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT serial, create_time, config, finish_time FROM tables WHERE table_id = ?", (table_id,)
             ).fetchone()
         if row is None:
             return None
-        return self._load(table_id, int(row[0]), float(row[1]), TableConfig.from_json(row[2]), row[3])
+        config = TableConfig.from_json(row[2])
+        return self._load(table_id, int(row[0]), float(row[1]), config, row[3], snapshots=snapshots)
 
 
 def _statements(write: Write) -> Iterator[tuple[str, tuple[object, ...]]]:
@@ -189,6 +222,15 @@ def _statements(write: Write) -> Iterator[tuple[str, tuple[object, ...]]]:
         yield (
             "INSERT INTO tables (table_id, serial, create_time, config) VALUES (?, ?, ?, ?)",
             (write.table_id, serial, create_time, config.to_json()),
+        )
+    if write.snapshot is not None:  # the state after the records stored so far: counted here
+        snapshot = write.snapshot
+        yield (
+            "INSERT INTO snapshots (table_id, records, fingerprint, checksum, data)"
+            " SELECT ?, COUNT(*), ?, ?, ? FROM records WHERE table_id = ?"
+            " ON CONFLICT (table_id) DO UPDATE SET records = excluded.records,"
+            " fingerprint = excluded.fingerprint, checksum = excluded.checksum, data = excluded.data",
+            (write.table_id, snapshot.fingerprint, snapshot.checksum, snapshot.data, write.table_id),
         )
     for record in write.records:
         # The record's number is the table's next, taken in the transaction itself: nothing to keep (or to

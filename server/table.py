@@ -28,7 +28,7 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from server import bots as bot_pauses
-from server import tracing
+from server import snapshots, tracing
 from server.bots import Bots
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter
@@ -36,6 +36,7 @@ from server.identity.values import Privacy
 from server.logs import bind_request, get_logger
 from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
 from server.ratings.rater import TableRatings
+from server.snapshots import TableState
 from server.stalls import StallWatch
 from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
@@ -131,6 +132,9 @@ class Table(TableQueries):
         self._away_tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         """Its streams were ended here (server stopping, table moved): a stream ending then is no leaving."""
+        self._unsnapshotted = 0
+        """Records stored since the table's last snapshot (or since its replay began): one is taken with the
+        first change holding an action past ``store.snapshot_records`` (:mod:`server.snapshots`)."""
         for published in self.core.opening:  # a table of bots only starts at once
             self._follow(published)
         if self.core.started:
@@ -155,8 +159,12 @@ class Table(TableQueries):
         When the store cannot commit it, STORE_UNAVAILABLE: the caller then leaves the table as it was."""
         if self.store is None:
             return
+        every = self.store.snapshot_records
+        snapshot = None
+        if every and self._unsnapshotted >= every and any(r.kind == "action" for r in records):
+            snapshot = snapshots.take(self)  # every record stored so far is applied: the state before these
         try:
-            await self.store.append(self.table_id, *records)
+            await self.store.append(self.table_id, *records, snapshot=snapshot)
         except TableFencedError as error:
             log.warning("table lost to another node", table_id=self.table_id, error=str(error))
             self._lost()
@@ -176,6 +184,7 @@ class Table(TableQueries):
                 ErrorReason.STORE_UNAVAILABLE,
                 "the change could not be stored, so it was not made; retry later",
             ) from None
+        self._unsnapshotted = len(records) + (0 if snapshot is not None else self._unsnapshotted)
 
     def _lost(self) -> None:
         """Another node owns the table now (the store refused a write with the table's fencing)."""
@@ -215,6 +224,7 @@ class Table(TableQueries):
 
     def apply_stored(self, change: Change) -> None:
         """Make a change whose records another transaction stored (a rating update's, with its rows)."""
+        self._unsnapshotted += len(change.records)
         self._make(change)
 
     def _follow(self, published: Published) -> None:
@@ -296,9 +306,13 @@ class Table(TableQueries):
 
     # ------------------------------------------------------------------ rebuilding from the store
 
-    def replay(self, records: list[Record]) -> None:
+    def replay(self, records: list[Record], snapshot: TableState | None = None) -> None:
         """Rebuild the table from its stored records: the core applies them again, the bots follow; the
-        clock goes on from when the record that began the running decision was stored, if known."""
+        clock goes on from when the record that began the running decision was stored, if known. With a
+        ``snapshot``, from the state it holds, ``records`` being those after it (:mod:`server.snapshots`)."""
+        if snapshot is not None:
+            snapshots.restore(self, snapshot)
+        self._unsnapshotted = len(records)
         for part in clock_parts(records):  # the tail one record at a time: which one began the decision
             change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in part))
             for published in self.core.apply(change):

@@ -5,7 +5,7 @@ the nodes share (who owns what, the claims, the records)."""
 from __future__ import annotations
 
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,9 +83,11 @@ def cluster(
     lease: float = LEASE_SECONDS,
     flags: Sequence[str] = (),
     web: bool = False,
+    modules: Mapping[str, tuple[str, ...]] = {},
 ) -> Iterator[Cluster]:
     """Nodes ``names`` on free ports, serving the database at ``url``; each stopped (SIGTERM, by its pid)
-    at the end, or killed if it does not stop."""
+    at the end, or killed if it does not stop. ``modules``: what runs a node instead of ``server.app``
+    (:attr:`tests.live_server.LiveServer.module`)."""
     with ExitStack() as stack:
         nodes: dict[str, LiveServer] = {}
         metrics_ports: dict[str, int] = {}
@@ -105,6 +107,7 @@ def cluster(
                     *NO_CLIENT_QUOTAS,
                     *flags,
                 ),
+                module=modules.get(name, ("server.app",)),
             )
             node.start()
             stack.callback(node.stop)

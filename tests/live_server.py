@@ -34,6 +34,8 @@ class LiveServer:
     process: subprocess.Popen[bytes] | None = None
     args: tuple[str, ...] = ()
     """More ``thousand-server`` flags."""
+    module: tuple[str, ...] = ("server.app",)
+    """What ``python -m`` runs, with its own arguments before the server's flags (tests/busy_node.py)."""
 
     @property
     def address(self) -> str:
@@ -43,7 +45,7 @@ class LiveServer:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "server.app", "--host", "127.0.0.1", "--port", str(self.port)),
+                    *(sys.executable, "-m", *self.module, "--host", "127.0.0.1", "--port", str(self.port)),
                     *("--db", self.db, "--log-format", "json", "--bot-pace", "0"),
                     *self.args,
                 ],

@@ -488,9 +488,9 @@ def test_my_games_read_no_playing_tables_record_and_keep_a_finished_games_result
             reads: list[str] = []
             real_get = store.get
 
-            def counted_get(table_id: str) -> Any:
+            def counted_get(table_id: str, *, snapshots: bool = False) -> Any:
                 reads.append(table_id)
-                return real_get(table_id)
+                return real_get(table_id, snapshots=snapshots)
 
             store.get = counted_get  # type: ignore[method-assign]  # counts the real store's reads
             for _ in range(3):

@@ -10,7 +10,8 @@ import psycopg
 import pytest
 
 from server.store import Record, StoreError, TableConfig, TableFencedError
-from server.store_pg import MIGRATIONS, SCHEMA, PostgresStore
+from server.store_pg import SCHEMA, PostgresStore
+from server.store_pg_schema import MIGRATIONS
 from tests.server_harness import run
 
 CONFIG = TableConfig(rules=b"", seats=[(True, "greedy")] * 3, seed=1, first_dealer=0)
