@@ -267,17 +267,18 @@ async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]
             result = rated_member.result
             table[result.member_id].scores[row.set_id] = result.total_score / args.players
     rows = report(table)
-    rated = sum(s.sets for s in found.standings) // args.players
+    rated = len(recent)
     games = rated * args.players
     per_game = scheduler / games if games else float("nan")
     print(f"server: {rated} sets rated ({games} games) of {args.game} for {args.players} in {seconds:.0f} s"
           f" at {args.per_move} s a move, {args.workers} at once: {rated / seconds * 60:.2f} sets a minute;"
-          f" scheduler CPU {scheduler * 1000:.0f} ms ({per_game * 1000:.1f} ms a game) of the process's"
-          f" {process_cpu:.0f} s")  # fmt: skip
+          f" scheduler CPU {scheduler * 1000:.0f} ms ({per_game * 1000:.1f} ms a game,"
+          f" {scheduler / seconds * 1000:.1f} ms a second) of the process's {process_cpu:.0f} s")  # fmt: skip
     print_rows(rows)
     return {"mode": "server", "sets": rated, "seconds": round(seconds, 1), "per_move": args.per_move,
             "sets_per_minute": round(rated / seconds * 60, 3), "process_cpu_s": round(process_cpu, 1),
-            "scheduler_ms_per_game": round(per_game * 1000, 2), "standings": rows}  # fmt: skip
+            "scheduler_ms_per_game": round(per_game * 1000, 2),
+            "scheduler_ms_per_second": round(scheduler / seconds * 1000, 2), "standings": rows}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
