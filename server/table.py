@@ -125,7 +125,7 @@ class Table(TableQueries):
         self.streams = Streams()
         self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
         self.bots = Bots(adapter, seed, self.core.seats)
-        self.ratings = TableRatings(self)
+        self.ratings = TableRatings(table_id, adapter.name, self.lock, self.core)
         """A rated table's update at its game's end (:mod:`server.ratings.rater`)."""
         self._timeout_task: asyncio.Task[None] | None = None
         self._away_tasks: set[asyncio.Task[None]] = set()
@@ -159,8 +159,7 @@ class Table(TableQueries):
             await self.store.append(self.table_id, *records)
         except TableFencedError as error:
             log.warning("table lost to another node", table_id=self.table_id, error=str(error))
-            if self.on_lost is not None:
-                self.on_lost()
+            self._lost()
             raise ServiceError(
                 ErrorReason.TABLE_MOVING,
                 "the table is moving to another node of the cluster; retry shortly",
@@ -177,6 +176,11 @@ class Table(TableQueries):
                 ErrorReason.STORE_UNAVAILABLE,
                 "the change could not be stored, so it was not made; retry later",
             ) from None
+
+    def _lost(self) -> None:
+        """Another node owns the table now (the store refused a write with the table's fencing)."""
+        if self.on_lost is not None:
+            self.on_lost()
 
     def _make(self, change: Change) -> None:
         """Apply a stored change and publish each step's events as it is made."""
@@ -200,7 +204,7 @@ class Table(TableQueries):
         if core.started and not was_started:
             self.telemetry.table_started(self)
         if core.awaiting_rating:
-            self.ratings.start()
+            self.ratings.start(self.apply_stored, self._lost)
         if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
@@ -307,7 +311,7 @@ class Table(TableQueries):
         """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
         self.clock.ensure_armed(self._timer_fired)
         if self.core.awaiting_rating:  # a restored table whose update was not stored yet
-            self.ratings.start()
+            self.ratings.start(self.apply_stored, self._lost)
         if self.core.bot_to_act() is not None:
             self.bots.ensure_running(self._play_bots)
 

@@ -37,9 +37,10 @@ TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|d
 """node --test's own comment lines, beside those a test printed."""
 
 
-OWN_SERVER = {"browser/players", "browser/quickplay"}
+OWN_SERVER = {"browser/players", "browser/quickplay", "browser/handover"}
 """Tests with a server of their own: tests/test_web_players.py (an identity provider beside it),
-tests/test_web_quickplay.py (a terminal player and rated games in it)."""
+tests/test_web_quickplay.py (a terminal player and rated games in it), tests/test_web_handover.py (an
+operator's token, and the operator's call between the test's steps)."""
 
 
 def node_tests(kind: str) -> list[str]:

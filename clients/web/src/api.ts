@@ -41,6 +41,12 @@ export function currentPlayerId(): string | undefined {
   return credentials.playerId();
 }
 
+/** The page's player's credential, if any: sent beside a finished seat's token that the page's player took
+ * (a rematch: the new seat is theirs too), when storage no longer names the seat's player. */
+export function playerCredential(): Promise<string | undefined> {
+  return credentials.current();
+}
+
 /** Adds `authorization: Bearer ...` to every call that has none (see Credentials). */
 export const bearer: Interceptor = (next) => async (req) => {
   if (!req.header.has(AUTHORIZATION_HEADER)) {

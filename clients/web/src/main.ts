@@ -37,7 +37,7 @@ function go(hash: string): void {
 function route(): void {
   close?.();
   const [, page, id, ...rest] = window.location.hash.split("/");
-  if (page === "table" && id) close = openTable({ nodes, store, tableId: id, container, onLeave: () => go("#/") });
+  if (page === "table" && id) close = openTable({ nodes, store, tableId: id, container, onLeave: () => go("#/"), reopen: route });
   else if (page === "replay" && id) close = openReplay(anyNode, id, container);
   else if (page === "play") close = openWaiting({ nodes, store, container, go }, [id ?? "", ...rest]);
   else if (page === "leaderboard") close = openLeaderboard(anyNode, container, [id ?? "", ...rest]);

@@ -30,8 +30,8 @@ import { Route, type Nodes } from "./route";
 import { EventStream, type StreamStatus } from "./stream";
 import { ThousandModel } from "./thousand/model";
 import { botName, capital, t } from "./i18n";
-import { StopReason } from "./gen/thousand/v1/table_service_pb";
-import type { RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
+import { StopReason, TakeoverReason } from "./gen/thousand/v1/table_service_pb";
+import { RatingsUpdatedSchema, type RatingsUpdated } from "./gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "./match/words";
 
 export type GameModel = ThousandModel | BlagogoModel;
@@ -87,6 +87,8 @@ interface Saved {
   table: string;
   model: unknown;
   log: LogLine[];
+  /** The table's RatingsUpdated (base64 of its bytes), once seen: a page resumed after it still shows it. */
+  ratings?: string;
 }
 
 const LOG_KEPT = 300;
@@ -118,6 +120,8 @@ export class TableSession implements TableLike {
   /** The reasons of the actions refused because the table had moved on before they arrived (api.ts
    * `overtaken`): dropped without a word, the page catching up instead; for the tests and the console. */
   readonly overtakenBy: string[] = [];
+  /** An operator handed this page's seat to the server's bot (SeatTakenOver, TAKEOVER_REASON_OPERATOR_HANDOVER). */
+  handedOver = false;
   /** An action is on its way: nothing else may be sent until it is answered. */
   pending = false;
   /** Sequences of events applied, for the tests: each exactly once. */
@@ -171,10 +175,22 @@ export class TableSession implements TableLike {
     else {
       const { table } = await this.route.call((c) => c.getTable({ tableId: this.tableId }));
       this.setTable(table);
+      if (this.seat !== undefined && table?.seats[this.seat]?.takeoverReason === TakeoverReason.OPERATOR_HANDOVER) {
+        this.lostSeat(); // handed over while the page was away: its token works no more
+        this.changed();
+        return;
+      }
       lastSeen = 0n; // the whole history: the sheet and the log from the first deal
       this.historyUntil = table?.sequence ?? 0n;
     }
     this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
+    if (lastSeen !== 0n && this.table?.status === TableStatus.FINISHED) {
+      // Saved after the game's end: nothing more will come (a stream resumed after a finished table's last
+      // event ends at once, without the end to recognise, and would be reopened again and again).
+      this.status = { state: "ended" };
+      this.changed();
+      return;
+    }
     this.stream = new EventStream(
       this.route,
       this.tableId,
@@ -206,7 +222,7 @@ export class TableSession implements TableLike {
   /** The legal actions this seat may choose now (empty when it is not its turn, or an action is pending). */
   legalActions(): Action[] {
     const turn = this.turn;
-    if (this.seat === undefined || turn === undefined || turn.seat !== this.seat || this.pending) return [];
+    if (this.seat === undefined || turn === undefined || turn.seat !== this.seat || this.pending || this.handedOver) return [];
     if (this.actedOn === this.turnSequence) return [];
     return turn.legalActions;
   }
@@ -243,6 +259,15 @@ export class TableSession implements TableLike {
     }
   }
 
+  /** An operator handed this page's seat to the server's bot: the seat's token works no more and the server
+   * ends its stream after the event, so the page stops following as the seat (reopened, it watches). */
+  private lostSeat(): void {
+    this.handedOver = true;
+    this.turn = undefined; // its Turn is the bot's now
+    this.stream?.stop();
+    this.status = { state: "ended" };
+  }
+
   /** Take the seat back from the bot that plays it since its time ran out. */
   async reclaim(): Promise<Failure | undefined> {
     try {
@@ -271,6 +296,7 @@ export class TableSession implements TableLike {
       table: toBase64(toBinary(TableSchema, this.table)),
       model: this.model?.save(),
       log: this.log,
+      ratings: this.ratings ? toBase64(toBinary(RatingsUpdatedSchema, this.ratings)) : undefined,
     };
   }
 
@@ -280,11 +306,13 @@ export class TableSession implements TableLike {
       this.setTable(fromBinary(TableSchema, fromBase64(saved.table)));
       if (saved.model !== undefined) this.model?.restore(saved.model);
       this.log = saved.log;
+      this.ratings = saved.ratings ? fromBinary(RatingsUpdatedSchema, fromBase64(saved.ratings)) : undefined;
       return true;
     } catch {
       this.table = undefined;
       this.model = undefined;
       this.log = [];
+      this.ratings = undefined;
       return false;
     }
   }
@@ -341,9 +369,12 @@ export class TableSession implements TableLike {
         line = capital(t("notice.turn_timed_out", { name: this.names(e.value.seat) }));
         break;
       case "seatTakenOver":
-        this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited });
+        this.updateSeat(e.value.seat, { takenOver: true, forfeited: e.value.forfeited, takeoverReason: e.value.reason });
+        if (e.value.reason === TakeoverReason.OPERATOR_HANDOVER && e.value.seat === this.seat) this.lostSeat();
         line = capital(
-          e.value.forfeited
+          e.value.reason === TakeoverReason.OPERATOR_HANDOVER
+            ? t("notice.seat_taken_over_handed_over", { name: this.names(e.value.seat) })
+            : e.value.forfeited
             ? t("notice.seat_taken_over_forfeited", { name: this.names(e.value.seat) })
             : e.value.oneTurn
               ? t("notice.seat_taken_over_one_turn", { name: this.names(e.value.seat) })
@@ -385,7 +416,7 @@ export class TableSession implements TableLike {
   }
 
   private setTurn(sequence: bigint, turn: Turn | undefined): void {
-    this.turn = turn;
+    this.turn = this.handedOver ? undefined : turn;
     this.turnSequence = sequence;
     const view = turn?.view?.game;
     if (view?.case !== undefined && this.model?.view !== undefined) this.compare(sequence, view.value);

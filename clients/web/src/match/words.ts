@@ -153,4 +153,27 @@ export const MATCH_WORDS = {
   get ratingsLog() {
     return t("web.match.ratings_log");
   },
+  // A finished table's rematch
+  get rematchTitle() {
+    return t("web.match.rematch_title");
+  },
+  get rematchIntro() {
+    return t("web.match.rematch_intro");
+  },
+  get rematchAccept() {
+    return t("web.match.rematch_accept");
+  },
+  get rematchDecline() {
+    return t("web.match.rematch_decline");
+  },
+  get rematchWithdraw() {
+    return t("web.match.rematch_withdraw");
+  },
+  get rematchAsking() {
+    return t("web.match.rematch_asking");
+  },
+  rematchWaiting: (accepted: number, needed: number) => t("web.match.rematch_waiting", { accepted, needed }),
+  /** `why`: REMATCH_DECLINED's metadata (`declined`, `timeout`); `mine`: this seat declined. */
+  rematchDeclined: (why: string, mine: boolean) => t("web.match.rematch_declined", { why: mine ? "mine" : why }),
+  rematchFailed: (why: string) => t("web.match.rematch_failed", { why }),
 };

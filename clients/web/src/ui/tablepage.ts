@@ -1,7 +1,7 @@
 // The page of one table, for both games: header, connection line, refusals in words, the game's own view,
 // the log. The game's part comes from its renderer; everything else is shared.
 import { create } from "@bufbuild/protobuf";
-import { ActionSchema, GameKind, TableStatus, type Action } from "../gen/thousand/v1/table_service_pb";
+import { ActionSchema, GameKind, TableStatus, TakeoverReason, type Action } from "../gen/thousand/v1/table_service_pb";
 import type { Nodes } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo, gameName } from "../rules";
@@ -14,7 +14,7 @@ import { renderThousand } from "../thousand/render";
 import { renderBlagogo } from "../blagogo/render";
 import { refusalText } from "./refusal";
 import { clockLabel } from "./common";
-import { language, t } from "../i18n";
+import { capital, language, t } from "../i18n";
 import { languageMenu } from "./language";
 import { heldText, invitePanel } from "./invite";
 import { currentPlayerId } from "../api";
@@ -22,6 +22,8 @@ import { Sounds, cueOf } from "./sounds";
 import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { MATCH_WORDS } from "../match/words";
+import type { Rematch } from "../match/rematch";
+import { rematchFor, rematchPanel, rematchSeat } from "./rematch";
 
 /** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
@@ -113,6 +115,7 @@ export class Ui {
 
 function statusLine(session: TableSession): Child {
   const s = session.status;
+  if (session.handedOver) return h("span", { class: "conn ended" }, t("web.handover_status"));
   switch (s.state) {
     case "connecting":
       return h("span", { class: "conn connecting" }, t("web.connecting"));
@@ -137,6 +140,8 @@ export interface TablePageOptions {
   tableId: string;
   container: HTMLElement;
   onLeave: () => void;
+  /** Open the table's page again (after the seat was handed to a bot: the page then watches). */
+  reopen: () => void;
 }
 
 /** Open a table's page: the seat kept in the browser plays, anyone else watches. Returns a closer. */
@@ -159,6 +164,8 @@ export function openTable(opts: TablePageOptions): () => void {
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
+  /** The rematch offered once the game is over (the seat's token kept in memory: storage forgets it). */
+  let rematch: Rematch | undefined;
   session.onEvent((event) => {
     const cue = cueOf(event);
     if (cue) ui.sounds.play(cue);
@@ -180,7 +187,11 @@ export function openTable(opts: TablePageOptions): () => void {
       heardTurn = session.turnSequence;
       ui.sounds.play("turn");
     }
-    render(container, page(session, ui, opts));
+    if (!rematch && session.table?.status === TableStatus.FINISHED) {
+      const seat = rematchSeat(session, record);
+      if (seat) rematch = rematchFor(session, seat, nodes, store, schedule);
+    }
+    render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
     if (session.status.state === "ended" && record) {
       store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
@@ -201,6 +212,7 @@ export function openTable(opts: TablePageOptions): () => void {
   return () => {
     closed = true;
     clearInterval(clock);
+    rematch?.stop();
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle();
     session.stop();
@@ -212,7 +224,7 @@ function matchNote(note: string | undefined): Child {
   return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
 }
 
-function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
+function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | undefined): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
   const changed = table ? changedRules(table.game, table.rules) : [];
@@ -263,7 +275,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     me !== undefined && mySeat?.takenOver && !mySeat.forfeited
       ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, t("web.reclaim"))
       : null,
-    me !== undefined && table?.status !== TableStatus.FINISHED
+    me !== undefined && table?.status !== TableStatus.FINISHED && !session.handedOver
       ? h(
           "button",
           {
@@ -326,13 +338,37 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions): Child {
     ),
   );
   const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
+  const handed = handovers(session, opts);
+  // A finished game's standings offer to play again with the same players.
+  if (rematch && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(rematchPanel(rematch));
   // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
   const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
   if (side) {
     side.append(log);
-    return [header, lost, toasts, body];
+    return [header, handed, lost, toasts, body];
   }
-  return [header, lost, toasts, body, log];
+  return [header, handed, lost, toasts, body, log];
+}
+
+/** The seats an operator handed to the server's bot (SeatTakenOver's reason, Seat.takeover_reason), said to
+ * everyone at the table; the page whose seat it was is told it is no longer theirs, and may watch on. */
+function handovers(session: TableSession, opts: TablePageOptions): Child {
+  const seats = (session.table?.seats ?? []).filter((s) => s.takeoverReason === TakeoverReason.OPERATOR_HANDOVER);
+  if (!seats.length && !session.handedOver) return null;
+  return h(
+    "section",
+    { class: "handover", role: "status", "aria-labelledby": "handover-title", "data-testid": "handover" },
+    h("h2", { id: "handover-title" }, t("web.handover_title")),
+    session.handedOver
+      ? [
+          h("p", { "data-testid": "handover-you" }, t("web.handover_you")),
+          h("button", { type: "button", class: "primary", "data-key": "handover-watch", "data-testid": "handover-watch", onclick: () => { opts.store.forget(opts.tableId); opts.reopen(); } }, t("web.handover_watch")),
+        ]
+      : null,
+    seats
+      .filter((s) => s.seat !== session.seat || !session.handedOver)
+      .map((s) => h("p", { "data-seat": s.seat }, capital(t("notice.seat_taken_over_handed_over", { name: session.names(s.seat) })))),
+  );
 }
 
 /** `invite`: the table's invite code, when this browser holds it (a private table): its link to share. */

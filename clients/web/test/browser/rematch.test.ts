@@ -1,0 +1,199 @@
+// After a finished game (issue 26): the Rematch panel under the standings seats the same players at a new
+// table once both accepted (MatchmakingService.Rematch, the server's own flow), and says so in words when one
+// of them declines; a rated table's ratings panel stays after the page is reloaded. Two players' seats of a
+// short 2-player 1000 Blagogo game (target 1: one round) are played to the end by the client's own
+// TableSession in Node; each browser then holds its seat as a page that joined would (the seat record in
+// localStorage). Screenshots at 1280x800 and 390x844.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { randomToken } from "../../src/api";
+import { GameKind, RulesSchema, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
+import { TableSession } from "../../src/session";
+import { client, nodes, play, rng, until, type Seated } from "../logic/harness";
+import { BASE_URL, launch, openSized, pageErrors, screenshot, state } from "./browser";
+
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+interface Player {
+  name: string;
+  /** A guest's player token: the seat is the player's, and the table may be rated. */
+  credential?: string;
+}
+
+/** A 2-player 1000 Blagogo table of one round, both seats taken by `players` and played to the game's end by
+ * TableSessions in Node (random legal actions); its seats. */
+async function finishedTable(players: Player[], rated = false, seed = 7): Promise<Seated[]> {
+  const c = client();
+  const { table } = await c.createTable({
+    game: GameKind.BLAGOGO,
+    rated,
+    rules: create(RulesSchema, { game: { case: "blagogo", value: { players: 2, target: 1, turnoverLimit: 1 } } }),
+    seats: players.map(() => ({ kind: SeatKind.OPEN })),
+    requestId: randomToken(12),
+  });
+  const tableId = table!.tableId;
+  const seated: Seated[] = [];
+  for (const p of players) {
+    const headers = p.credential ? { authorization: `Bearer ${p.credential}` } : undefined;
+    const joined = await c.joinTable({ tableId, playerName: p.name, seatToken: randomToken(32) }, { headers });
+    seated.push({ tableId, seat: joined.seat, token: joined.seatToken });
+  }
+  const sessions = seated.map((s) => new TableSession(nodes(), tableId, { seat: s.seat, token: s.token }));
+  await Promise.all(sessions.map((s) => s.start()));
+  const over = (s: TableSession) => () => s.table?.status === TableStatus.FINISHED;
+  await Promise.all(sessions.map((s, i) => play(s, rng(seed + i), over(s), 120000)));
+  await Promise.all(sessions.map((s) => until(s, () => s.status.state === "ended", 30000)));
+  for (const s of sessions) s.stop();
+  return seated;
+}
+
+/** A browser at the lobby, its guest made: the page and the guest's credential (what the page keeps). */
+async function visitor(): Promise<{ context: BrowserContext; page: Page; guest: { playerId: string; token: string } }> {
+  const opened = await openSized(browser, LAPTOP);
+  await opened.page.goto(`${BASE_URL}/#/`);
+  await opened.page.locator('[data-testid="player-kind"]').waitFor({ timeout: 15000 });
+  const guest = await opened.page.evaluate(() => JSON.parse(localStorage.getItem("thousand.guest.v1") ?? "null") as { playerId: string; token: string } | null);
+  assert.ok(guest?.token, "the first visit made a guest");
+  return { ...opened, guest };
+}
+
+/** A browser holding `seat` as the page that joined it would, opened at its table (`at`: an open page). */
+async function holding(seat: Seated, name: string, at?: { context: BrowserContext; page: Page; player?: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = at ?? (await visitor());
+  const { page } = opened;
+  await page.evaluate((record) => {
+    const all = JSON.parse(localStorage.getItem("thousand.seats.v1") ?? "{}") as Record<string, unknown>;
+    all[record.tableId] = record;
+    localStorage.setItem("thousand.seats.v1", JSON.stringify(all));
+  }, { tableId: seat.tableId, seat: seat.seat, token: seat.token, name, player: at?.player });
+  await page.goto(`${BASE_URL}/#/table/${seat.tableId}`);
+  await page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  await dismissSummary(page);
+  return opened;
+}
+
+/** The last round's summary, when the page shows it over the standings: read, then dismissed. */
+async function dismissSummary(page: Page): Promise<void> {
+  await page.waitForTimeout(300);
+  const next = page.locator('[data-testid="next-round"]');
+  if (await next.count()) await next.click();
+}
+
+/** Screenshots at a laptop's and a phone's size; nothing wider than the screen, `what` in view at both. */
+async function look(page: Page, name: string, what: string): Promise<void> {
+  for (const [size, viewport] of [["laptop", LAPTOP], ["phone", PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${name} at ${size} size is ${overflow}px wider than the screen`);
+    await page.locator(what).scrollIntoViewIfNeeded();
+    assert.ok(await page.locator(what).isVisible(), `${what} is visible at ${size} size`);
+    await screenshot(page, `${name}-${size}`);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
+test("Rematch: both players accept and sit at a new table at their seats; the first waits for the other", { timeout: 300000 }, async () => {
+  const [ann, bob] = await finishedTable([{ name: "Ann" }, { name: "Bob" }]);
+  const a = await holding(ann!, "Ann");
+  const b = await holding(bob!, "Bob");
+  const panel = a.page.locator('[data-testid="rematch"]');
+  await panel.waitFor({ timeout: 15000 });
+  assert.match(await panel.innerText(), /Play again\?/);
+  await look(a.page, "rematch-offer", '[data-testid="rematch"]');
+  await a.page.locator('[data-testid="rematch-accept"]').click();
+  const status = a.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" });
+  await status.waitFor({ timeout: 15000 });
+  await look(a.page, "rematch-waiting", '[data-testid="rematch"]');
+  await b.page.locator('[data-testid="rematch-accept"]').click();
+  const away = (p: Page) => p.waitForURL((url) => url.hash.startsWith("#/table/") && !url.hash.endsWith(ann!.tableId), { timeout: 30000 });
+  await Promise.all([away(a.page), away(b.page)]);
+  const newId = a.page.url().split("/").pop() ?? "";
+  assert.equal(b.page.url().split("/").pop(), newId, "both players are at one new table");
+  const { table } = await client().getTable({ tableId: newId });
+  assert.ok(table);
+  assert.deepEqual(
+    table.seats.map((s) => [s.taken, s.playerName]),
+    [[true, "Ann"], [true, "Bob"]],
+    "the same players at their old seats",
+  );
+  assert.equal(table.rules?.game.case, "blagogo");
+  assert.equal(table.rules?.game.value?.target, 1, "the same rules");
+  for (const [p, seat] of [[a.page, ann!.seat], [b.page, bob!.seat]] as const) {
+    await p.locator(".board.blagogo, .waiting").first().waitFor({ timeout: 30000 });
+    await p.waitForFunction(() => (window as unknown as { thousandSession?: { seat?: number } }).thousandSession?.seat !== undefined);
+    assert.equal((await state(p)).seat, seat, "the page plays its seat at the new table");
+  }
+  await screenshot(a.page, "rematch-new-table-laptop");
+  assert.deepEqual([...pageErrors(a.page), ...pageErrors(b.page)], []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("Rematch declined: the one who asked is told in words, and so is the one who declined", { timeout: 300000 }, async () => {
+  const [ann, bob] = await finishedTable([{ name: "Ann" }, { name: "Bob" }], false, 11);
+  const a = await holding(ann!, "Ann");
+  const b = await holding(bob!, "Bob");
+  await a.page.locator('[data-testid="rematch-accept"]').click();
+  await a.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" }).waitFor({ timeout: 15000 });
+  await b.page.locator('[data-testid="rematch-decline"]').click();
+  await a.page.locator('[data-testid="rematch-status"]', { hasText: "A player declined the rematch." }).waitFor({ timeout: 15000 });
+  await b.page.locator('[data-testid="rematch-status"]', { hasText: "You declined the rematch." }).waitFor({ timeout: 15000 });
+  assert.equal(await a.page.locator('[data-testid="rematch-accept"]').count(), 0, "nothing more to ask");
+  await look(a.page, "rematch-declined", '[data-testid="rematch"]');
+  assert.ok(a.page.url().endsWith(ann!.tableId), "still at the finished table");
+  assert.deepEqual([...pageErrors(a.page), ...pageErrors(b.page)], []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a rated game's ratings panel is there again after reloads; a rematch by the player's credential alone", { timeout: 300000 }, async () => {
+  const ann = await visitor();
+  const bob = await visitor();
+  const [annSeat, bobSeat] = await finishedTable([{ name: "Ann", credential: ann.guest.token }, { name: "Bob", credential: bob.guest.token }], true, 23);
+  const { table } = await client().getTable({ tableId: annSeat!.tableId });
+  assert.ok(table?.rated, "a rated table");
+  await holding(annSeat!, "Ann", { ...ann, player: ann.guest.playerId });
+  await holding(bobSeat!, "Bob", { ...bob, player: bob.guest.playerId });
+  const panel = ann.page.locator('[data-testid="ratings-updated"]');
+  await panel.waitFor({ timeout: 30000 });
+  // After the first reload the page watches (the finished seat is forgotten): the seat is no longer "(you)".
+  const read = async (): Promise<string[]> => (await panel.locator("li").allInnerTexts()).map((l) => l.replace(" (you)", ""));
+  const lines = await read();
+  assert.equal(lines.length, 2);
+  for (const line of lines) assert.match(line, /: -?\d+\.\d → -?\d+\.\d \([+-]\d+\.\d\)$/);
+  // The first load forgets the finished seat; the second reads the whole history and keeps the page's state;
+  // the third resumes from that state, after the table's last event: the panel must come from the state.
+  for (const reload of [1, 2, 3]) {
+    await ann.page.reload();
+    await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+    await dismissSummary(ann.page);
+    await panel.waitFor({ timeout: 15000 });
+    assert.deepEqual(await read(), lines, `the same ratings after reload ${reload}`);
+  }
+  await look(ann.page, "ratings-after-reload", '[data-testid="ratings-updated"]');
+  // The page no longer holds Ann's seat token: her rematch is asked with her credential alone.
+  const seats = await ann.page.evaluate(() => localStorage.getItem("thousand.seats.v1") ?? "{}");
+  assert.ok(!seats.includes(annSeat!.token), "the finished seat's token is forgotten");
+  await ann.page.locator('[data-testid="rematch-accept"]').click();
+  await ann.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" }).waitFor({ timeout: 15000 });
+  await bob.page.locator('[data-testid="rematch-accept"]').click();
+  const away = (p: Page) => p.waitForURL((url) => url.hash.startsWith("#/table/") && !url.hash.endsWith(annSeat!.tableId), { timeout: 30000 });
+  await Promise.all([away(ann.page), away(bob.page)]);
+  const { table: again } = await client().getTable({ tableId: ann.page.url().split("/").pop() ?? "" });
+  assert.deepEqual(again?.seats.map((s) => s.playerId), [ann.guest.playerId, bob.guest.playerId], "the new seats are the players'");
+  assert.deepEqual([...pageErrors(ann.page), ...pageErrors(bob.page)], []);
+  await ann.context.close();
+  await bob.context.close();
+});
