@@ -17,8 +17,9 @@ one Plackett-Luce update a set makes):
   and store calls; creating the tables is CreateTable's), and the ladder's own standings.
 
 Either prints each member's rating (mu, its interval mu ± 2 sigma as the standings give it, and the ordinal
-the order follows), its mean points per game with a 95 % interval, and whether each member's interval is
-clear of the next one's; the last line is one JSON object.
+the order follows), its mean points per game with a 95 % interval, whether each member's interval is clear
+of the next one's, and its points a game over the next member's, paired over the sets both played (the same
+deals: the finer measure); the last line is one JSON object.
 
     python bench/ladder.py [--game thousand] [--members random,greedy,heuristic,ismcts] [--sets 12]
                            [--workers 2] [--per-move 2.0] [--seed 1] [--server --seconds 120]
@@ -127,14 +128,15 @@ def plan(members: Sequence[str], players: int, sets: int, rng: random.Random) ->
 @dataclass(slots=True)
 class Member:
     rating: RatingValue
-    scores: list[float]
+    scores: dict[str, float]
+    """Its points a game in each set it played, by set."""
 
 
 def rate_sets(members: Sequence[str], sets: list[list[Played]]) -> tuple[dict[str, Member], int]:
     """Every set's update in set order, as the ladder rates them; returns the members and the void sets."""
-    table = {m: Member(RatingValue(), []) for m in members}
+    table = {m: Member(RatingValue(), {}) for m in members}
     void = 0
-    for played in sets:
+    for number, played in enumerate(sets):
         outcomes = [p.outcome for p in played]
         if any(o is None for o in outcomes):
             void += 1
@@ -144,7 +146,7 @@ def rate_sets(members: Sequence[str], sets: list[list[Played]]) -> tuple[dict[st
         after = rate([table[r.member_id].rating for r in results], [r.rank for r in results])
         for result, rating in zip(results, after, strict=True):
             table[result.member_id].rating = rating
-            table[result.member_id].scores.append(result.total_score / len(seats))
+            table[result.member_id].scores[str(number)] = result.total_score / len(seats)
     return table, void
 
 
@@ -153,9 +155,8 @@ def report(table: dict[str, Member]) -> list[dict[str, Any]]:
     order = sorted(table, key=lambda m: -table[m].rating.ordinal)
     rows: list[dict[str, Any]] = []
     for member in order:
-        r, scores = table[member].rating, table[member].scores
-        mean = statistics.fmean(scores) if scores else 0.0
-        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
+        r = table[member].rating
+        mean, half = _mean(list(table[member].scores.values()))
         rows.append({
             "member": member.removeprefix(BOT_PREFIX),
             "mu": round(r.mu, 2),
@@ -166,20 +167,37 @@ def report(table: dict[str, Member]) -> list[dict[str, Any]]:
             "points_per_game": round(mean, 1),
             "points_interval": round(half, 1),
         })  # fmt: skip
-    for upper, lower in itertools.pairwise(rows):
+    for (upper, lower), (above, below) in zip(
+        itertools.pairwise(rows), itertools.pairwise(order), strict=True
+    ):
         upper["clear_of_next"] = float(upper["low"]) > float(lower["high"])
+        common = table[above].scores.keys() & table[below].scores.keys()
+        difference, half = _mean([table[above].scores[k] - table[below].scores[k] for k in common])
+        upper["points_over_next"] = round(difference, 1)  # paired: the same sets, so the same deals
+        upper["points_over_next_interval"] = round(half, 1)
     return rows
+
+
+def _mean(values: list[float]) -> tuple[float, float]:
+    """The mean and its 95 % half-interval (normal approximation)."""
+    if not values:
+        return 0.0, 0.0
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return statistics.fmean(values), half
 
 
 def print_rows(rows: list[dict[str, Any]]) -> None:
     print(f"{'place':>5} {'member':<10} {'mu':>6} {'interval (mu ± 2σ)':>20} {'ordinal':>8} {'sets':>5}"
-          f" {'points a game (95 %)':>22}  clear of next")  # fmt: skip
+          f" {'points a game (95 %)':>22}  clear of next  points over next, paired (95 %)")  # fmt: skip
     for place, row in enumerate(rows, start=1):
         interval = f"[{row['low']:6.2f}; {row['high']:6.2f}]"
         points = f"{row['points_per_game']:8.1f} ± {row['points_interval']:.1f}"
         clear = "" if "clear_of_next" not in row else ("yes" if row["clear_of_next"] else "no")
+        over = ""
+        if "points_over_next" in row:
+            over = f"{row['points_over_next']:+.1f} ± {row['points_over_next_interval']:.1f}"
         print(f"{place:>5} {row['member']:<10} {row['mu']:6.2f} {interval:>20} {row['ordinal']:8.2f}"
-              f" {row['sets']:>5} {points:>22}  {clear}")  # fmt: skip
+              f" {row['sets']:>5} {points:>22}  {clear:<13} {over}")  # fmt: skip
 
 
 def offline(args: argparse.Namespace, members: list[str]) -> dict[str, Any]:
@@ -242,24 +260,25 @@ async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]
         finally:
             await server.stop(grace=0.2)
     table = {
-        s.member_id: Member(RatingValue(s.rating.mu, s.rating.sigma, s.sets), []) for s in found.standings
+        s.member_id: Member(RatingValue(s.rating.mu, s.rating.sigma, s.sets), {}) for s in found.standings
     }
     for row in recent:
         for rated_member in row.results:
             result = rated_member.result
-            table[result.member_id].scores.append(result.total_score / args.players)
+            table[result.member_id].scores[row.set_id] = result.total_score / args.players
     rows = report(table)
-    rated = sum(s.sets for s in found.standings) // args.players
+    rated = len(recent)
     games = rated * args.players
     per_game = scheduler / games if games else float("nan")
     print(f"server: {rated} sets rated ({games} games) of {args.game} for {args.players} in {seconds:.0f} s"
           f" at {args.per_move} s a move, {args.workers} at once: {rated / seconds * 60:.2f} sets a minute;"
-          f" scheduler CPU {scheduler * 1000:.0f} ms ({per_game * 1000:.1f} ms a game) of the process's"
-          f" {process_cpu:.0f} s")  # fmt: skip
+          f" scheduler CPU {scheduler * 1000:.0f} ms ({per_game * 1000:.1f} ms a game,"
+          f" {scheduler / seconds * 1000:.1f} ms a second) of the process's {process_cpu:.0f} s")  # fmt: skip
     print_rows(rows)
     return {"mode": "server", "sets": rated, "seconds": round(seconds, 1), "per_move": args.per_move,
             "sets_per_minute": round(rated / seconds * 60, 3), "process_cpu_s": round(process_cpu, 1),
-            "scheduler_ms_per_game": round(per_game * 1000, 2), "standings": rows}  # fmt: skip
+            "scheduler_ms_per_game": round(per_game * 1000, 2),
+            "scheduler_ms_per_second": round(scheduler / seconds * 1000, 2), "standings": rows}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -100,6 +100,8 @@ def _promised(secret: bytes) -> pb.Fairness | None:
 def _takeover_reason(seat: SeatState) -> pb.TakeoverReason.ValueType:
     if seat.handed_over:
         return pb.TAKEOVER_REASON_OPERATOR_HANDOVER
+    if seat.away and seat.taken_over:
+        return pb.TAKEOVER_REASON_DISCONNECTED
     if seat.taken_over or seat.forfeited:
         return pb.TAKEOVER_REASON_TIMEOUT
     return pb.TAKEOVER_REASON_UNSPECIFIED

@@ -400,10 +400,10 @@ class TableCore:
                 over = SeatTakenOverEvent(seat, state.forfeited, state.one_turn)
                 yield self._log([TurnTimedOutEvent(seat, policy), over])
             case WentAway(seat):
-                self._set(seat, taken_over=True, one_turn=False)
-                yield self._log([SeatTakenOverEvent(seat, False, False)])
+                self._set(seat, taken_over=True, one_turn=False, away=True)
+                yield self._log([SeatTakenOverEvent(seat, False, False, away=True)])
             case Reclaimed(seat):
-                self._set(seat, taken_over=False, one_turn=False)
+                self._set(seat, taken_over=False, one_turn=False, away=False)
                 yield self._log([SeatReclaimedEvent(seat)])
             case BankCharged(seat, left):
                 self._set(seat, bank=left)

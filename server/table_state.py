@@ -47,6 +47,8 @@ class SeatState:
     """The player who sits there (joined with a player's credential, or claimed it); "" when anonymous."""
     handed_over: bool = False
     """An operator gave the seat to the server's bot (forfeited is set too: the bot plays it to the end)."""
+    away: bool = False
+    """Taken over because its player's every stream closed (TimeControl.away_bot), not on time."""
 
     @property
     def taken(self) -> bool:
@@ -105,6 +107,8 @@ class SeatTakenOverEvent:
     one_turn: bool = False
     handed_over: bool = False
     """By an operator (AdminService.HandSeatToBot), not on time."""
+    away: bool = False
+    """Its player's every stream closed (a ladder table), not on time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +169,14 @@ def seat_event_proto(event: SeatEvent) -> pb.Event:
             return pb.Event(seat_released=pb.SeatReleased(seat=seat))
         case TurnTimedOutEvent(seat, policy):
             return pb.Event(turn_timed_out=pb.TurnTimedOut(seat=seat, policy=policy.to_proto()))
-        case SeatTakenOverEvent(seat, forfeited, one_turn, handed_over):
-            reason = pb.TAKEOVER_REASON_OPERATOR_HANDOVER if handed_over else pb.TAKEOVER_REASON_TIMEOUT
+        case SeatTakenOverEvent(seat, forfeited, one_turn, handed_over, away):
+            reason = (
+                pb.TAKEOVER_REASON_OPERATOR_HANDOVER
+                if handed_over
+                else pb.TAKEOVER_REASON_DISCONNECTED
+                if away
+                else pb.TAKEOVER_REASON_TIMEOUT
+            )
             over = pb.SeatTakenOver(seat=seat, forfeited=forfeited, one_turn=one_turn, reason=reason)
             return pb.Event(seat_taken_over=over)
         case SeatReclaimedEvent(seat):

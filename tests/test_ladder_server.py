@@ -299,6 +299,9 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
                 events = json.loads(export.record_json)["events"]
                 kinds = [(k, v.get("seat", 0)) for e in events for k, v in e.items() if isinstance(v, dict)]
                 assert ("seatTakenOver", seat) in kinds
+                over = [e["seatTakenOver"] for e in events if "seatTakenOver" in e]
+                over = [o for o in over if o.get("seat", 0) == seat]  # proto3 JSON leaves seat 0 out
+                assert any(o.get("reason") == "TAKEOVER_REASON_DISCONNECTED" for o in over), over
                 back += ("seatReclaimed", seat) in kinds
             assert back >= 1  # run again, it took back the seats of the tables still playing
 

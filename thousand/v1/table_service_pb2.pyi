@@ -168,6 +168,10 @@ class _TakeoverReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Takeov
     """An operator handed the seat to a bot (AdminService.HandSeatToBot): the bot plays it to the end of the game,
     and nobody can take it back.
     """
+    TAKEOVER_REASON_DISCONNECTED: _TakeoverReason.ValueType  # 3
+    """The seat's every stream closed at a table whose bot then plays it at once (the ladder's: LadderService),
+    until a stream of the seat opens again (SeatReclaimed): no TurnTimedOut comes first.
+    """
 
 class TakeoverReason(_TakeoverReason, metaclass=_TakeoverReasonEnumTypeWrapper):
     """Why the server's bot took a seat over (SeatTakenOver, Seat.takeover_reason)."""
@@ -179,6 +183,10 @@ TAKEOVER_REASON_TIMEOUT: TakeoverReason.ValueType  # 1
 TAKEOVER_REASON_OPERATOR_HANDOVER: TakeoverReason.ValueType  # 2
 """An operator handed the seat to a bot (AdminService.HandSeatToBot): the bot plays it to the end of the game,
 and nobody can take it back.
+"""
+TAKEOVER_REASON_DISCONNECTED: TakeoverReason.ValueType  # 3
+"""The seat's every stream closed at a table whose bot then plays it at once (the ladder's: LadderService),
+until a stream of the seat opens again (SeatReclaimed): no TurnTimedOut comes first.
 """
 Global___TakeoverReason: _TypeAlias = TakeoverReason  # noqa: Y015
 
@@ -427,7 +435,9 @@ class Seat(_message.Message):
     claimed the seat since (ClaimSeats); empty for an anonymous player, a bot or a free seat.
     """
     takeover_reason: Global___TakeoverReason.ValueType
-    """Why the server's bot plays the seat (when taken_over): its time ran out, or an operator handed it over."""
+    """Why the server's bot plays the seat (when taken_over): its time ran out, an operator handed it over, or
+    its player disconnected at a ladder table.
+    """
     @_builtins.property
     def bank_remaining(self) -> _duration_pb2.Duration:
         """What is left of the seat's time bank (tables with a clock)."""
