@@ -1,4 +1,5 @@
-"""Bot strategies for Thousand and a local duplicate tournament runner.
+"""Bot strategies for Thousand (1000 Blagogo's: :mod:`bots.blagogo`); the duplicate tournament that plays
+them locally is :mod:`games.tournament`.
 
 A strategy (:class:`~bots.strategy.Strategy`) sees only its seat's :class:`engine.View` (T-33) and
 returns one of the view's legal actions, so the same object plays in a local tournament, in a server's bot

@@ -6,7 +6,7 @@ A Blagogo strategy sees what a client of the seat sees, and nothing more (B-21):
 (draw, takes, discards, joker swaps, single-card additions) followed by some candidate melds
 (:class:`~engine.blagogo.LayMelds`; not every legal one). It returns one of those actions. That is what a
 server's Turn holds for Blagogo (its description's ``turn_actions``, :mod:`games.blagogo`), so the same object
-plays locally (:mod:`bots.blagogo_tournament`) and over gRPC.
+plays locally (:mod:`games.tournament`) and over gRPC.
 
 - ``random``: the seeded random player of :mod:`engine.blagogo.randomplay`, from the view: at the draw a
   random take with probability 0.2, else the draw; in the play phase a random meld action (candidate meld,

@@ -13,9 +13,10 @@ from codec import blagogo as codec
 from engine import blagogo
 from engine.blagogo import events as blagogo_events
 from engine.blagogo.events import GameOver
+from engine.blagogo.game import derive_seed
 from engine.blagogo.verify import BLAGOGO as BLAGOGO_DEALS
 from engine.seeds import FairDeals
-from games.description import GameDescription, Scored
+from games.description import Duplicate, GameDescription, Scored
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -57,7 +58,7 @@ def _scored(event: object) -> Scored | None:
         "outcome": outcome,
         "totals": list(event.totals),
     }
-    return Scored("round", "round", outcome, details)
+    return Scored("round", "round", outcome, details, event.deltas)
 
 
 _KINDS: Final[dict[type, str]] = {
@@ -157,6 +158,23 @@ def _cards_from_json(raw: list[str]) -> tuple[blagogo.Card, ...]:
     return tuple(blagogo.Card.parse(text) for text in raw)
 
 
+DUPLICATE: Final = Duplicate(
+    unit="round",
+    cards=blagogo.CARDS,
+    stacked=blagogo.Shuffle,
+    derive_seed=derive_seed,
+    games_label="blagogo-games",
+    playing=lambda game: range(game.rules.players),
+    played=lambda game: game.rounds_dealt,
+    dealt=lambda game: game.rounds_dealt,
+    score=lambda game, seat: game.scores[seat],
+    unit_players=4,
+    tournament_rules={"turnover_limit": 2},
+    max_units=100,
+    stalls=True,
+)
+"""Rounds ending after two turnovers of the deck unless told; whole games cut after 100 rounds."""
+
 BLAGOGO: Final = GameDescription(
     kind=pb.GAME_KIND_BLAGOGO,
     name="blagogo",
@@ -178,4 +196,5 @@ BLAGOGO: Final = GameDescription(
     action_kinds=_KINDS,
     action_to_json=_action_to_json,
     action_from_json=_action_from_json,
+    duplicate=DUPLICATE,
 )

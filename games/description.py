@@ -35,6 +35,45 @@ class Scored:
     kind: str
     outcome: str
     details: Mapping[str, object]
+    deltas: tuple[int, ...]
+    """Each seat's points of the deal or round (what a duplicate tournament scores)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """What a duplicate tournament (:mod:`games.tournament`) needs of a game beyond the rest of its
+    description: how to stack its deck from a seed, and how to read a game's deals or rounds and scores.
+    Everything else (the loop, the seatings, the statistics, the command line) is the same for every game."""
+
+    unit: str
+    """What one chance node deals: ``deal`` (Thousand) or ``round`` (1000 Blagogo); the results' unit."""
+    cards: tuple[Any, ...]
+    """The deck, in the order a seeded shuffle starts from."""
+    stacked: Callable[[tuple[Any, ...]], Any]
+    """The chance outcome that deals the deck in this order (the engine's ``Shuffle``)."""
+    derive_seed: Callable[[int, str], int]
+    """The engine's derivation of a key from the seed and a label, so tournament decks follow the seed."""
+    games_label: str
+    """The label of a whole-game set's decks and dealer in :attr:`derive_seed` (kept as each game first
+    drew them, so a seed plays the same games as before)."""
+    playing: Callable[[Any], Sequence[int]]
+    """The seats that play the deal or round just dealt (Thousand's four-player sitter does not: T-6)."""
+    played: Callable[[Any], int]
+    """The deals or rounds a game has scored (Thousand's redeals are not scored)."""
+    dealt: Callable[[Any], int]
+    """The deals or rounds a game has dealt."""
+    score: Callable[[Any, int], int]
+    """A seat's score in a game."""
+    unit_players: int
+    """The players of a deal-by-deal (round-by-round) tournament unless told."""
+    tournament_rules: Mapping[str, Any]
+    """The tournament's own rules over :attr:`GameDescription.default_rules` (1000 Blagogo: a round ends
+    after two turnovers of the deck, so none goes on without end)."""
+    max_units: int
+    """A whole game not over after this many scored deals or rounds is cut (counted, won by nobody)."""
+    stalls: bool
+    """Whether a round may go on without end (1000 Blagogo, B-10): the tournament then abandons one after
+    too many actions, counts the stalled rounds and who went out, and reports them."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,6 +122,8 @@ class GameDescription:
     """An action in a game record: ``{"kind": its case, ...its fields}``, cards as the engine prints them."""
     action_from_json: Callable[[dict[str, Any]], Any]
     """The action of :attr:`action_to_json`'s form; ValueError for one that is not this game's."""
+    duplicate: Duplicate
+    """How the duplicate tournament plays the game (:mod:`games.tournament`)."""
 
     def players(self, rules: Any) -> int:
         """The number of players the rules are for."""

@@ -13,11 +13,11 @@ from bots.registry import THOUSAND as THOUSAND_BOTS
 from bots.strategy import Strategy, decide
 from codec import thousand as codec
 from engine import events as thousand_events
-from engine.cards import Card
+from engine.cards import CARDS, Card
 from engine.events import GameOver
-from engine.seeds import FairDeals
+from engine.seeds import FairDeals, derive_seed
 from engine.verify import THOUSAND as THOUSAND_DEALS
-from games.description import GameDescription, Scored
+from games.description import Duplicate, GameDescription, Scored
 from thousand.v1 import table_service_pb2 as pb
 
 
@@ -56,7 +56,7 @@ def _scored(event: object) -> Scored | None:
         "outcome": outcome,
         "totals": list(event.totals),
     }
-    return Scored("deal", kind, outcome, details)
+    return Scored("deal", kind, outcome, details, event.deltas)
 
 
 _ACTIONS: Final[dict[str, type[engine.Action]]] = {
@@ -109,6 +109,29 @@ def _plain(value: object) -> object:
     return value
 
 
+def _playing(game: engine.Game) -> Sequence[int]:
+    deal = game.deal
+    assert deal is not None
+    return deal.active
+
+
+DUPLICATE: Final = Duplicate(
+    unit="deal",
+    cards=CARDS,
+    stacked=engine.Shuffle,
+    derive_seed=derive_seed,
+    games_label="game-tournament",
+    playing=_playing,
+    played=lambda game: game.deals_played,
+    dealt=lambda game: game.deals_dealt,
+    score=lambda game, seat: game.records[seat].score,
+    unit_players=3,
+    tournament_rules={},
+    max_units=200,
+    stalls=False,
+)
+"""Deals on a fresh score sheet (no barrel, bolts or race to 1000), or whole games cut after 200 deals."""
+
 THOUSAND: Final = GameDescription(
     kind=pb.GAME_KIND_THOUSAND,
     name="thousand",
@@ -130,4 +153,5 @@ THOUSAND: Final = GameDescription(
     action_kinds=_KINDS,
     action_to_json=_action_to_json,
     action_from_json=_action_from_json,
+    duplicate=DUPLICATE,
 )

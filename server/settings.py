@@ -48,6 +48,12 @@ GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700): server.app.tune_gc."""
 
 
+LADDER_REFERENCES: Final = "thousand=random,greedy,heuristic,ismcts,expert blagogo=random,heuristic,planner"
+"""Each ladder game's reference bots by default (``--ladder-references``): every strategy the game's registry
+ships, each at the registry's one budget (StrategyOptions' 50 ms of search a decision for the searching
+ones, within the ladder's clock), so that the scale runs from random to the strongest."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -94,7 +100,7 @@ class Settings:
     """Sets of reference bots only each ladder pool plays at once (0: only with registered bots)."""
     ladder_max_same: int = 100
     """Sets the same ladder pairing may start within a day."""
-    ladder_references: str = "thousand=random,greedy,heuristic,ismcts,expert blagogo=random,heuristic"
+    ladder_references: str = LADDER_REFERENCES
     """Each ladder game's reference bots (``game=strategy,...`` joined by spaces): the games offered."""
     ladder_seed: int | None = None
     """Seeds the ladder's pairing draws (tests); None: the system's generator."""

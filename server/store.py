@@ -154,7 +154,8 @@ def _privacy(raw: dict[str, object] | None) -> Privacy | None:
 class Record:
     """One stored change of a table. ``kind`` is "join", "leave", "action", "seed" (stored with a "join" and
     before it, on a fair table: text: the seed the player gave, JoinTableRequest.client_seed), one of the
-    turn clock's: "timeout" (the seat's time ran out; text: the policy), "reclaim" (the player took the seat
+    turn clock's: "timeout" (the seat's time ran out; text: the policy), "away" (the seat's last stream closed
+    at a table whose bot then plays it at once: TimeControl.away_bot), "reclaim" (the player took the seat
     back from the bot) and "bank" (text: the seat's time bank left, in seconds, after a decision that drew on
     it), "stop" (the server stopped the table; seat -1, text: the reason, data: the message, UTF-8), "player"
     (the seat's player, text: the player id; stored with a join made with a player's credential, or after a

@@ -196,6 +196,7 @@ class Streams:
         *,
         resynced: Callable[[int | None], None],
         opened: Callable[[int], Awaitable[None]] | None = None,
+        closed: Callable[[int], None] | None = None,
     ) -> AsyncGenerator[bytes, None]:
         """Serialized StreamEventsResponse messages for one stream, from a snapshot or after a sequence,
         then as the table changes; :class:`Reply` messages queued to ``subscriber`` come in their place.
@@ -203,7 +204,8 @@ class Streams:
         ``after`` is checked at once (ServiceError), so that a caller can refuse the stream before it
         iterates; the stream subscribes when it is first iterated. ``resynced`` is told when a lagging
         stream is sent a snapshot; ``opened`` (a seat's stream) is awaited once the stream has subscribed
-        and sent what it had to (the seat's player is back: the table takes the seat back from its bot).
+        and sent what it had to (the seat's player is back: the table takes the seat back from its bot);
+        ``closed`` (a seat's stream) is told once it ended with no other stream of its seat open.
         """
         sequence = core.sequence
         if after is not None and after > sequence:
@@ -212,7 +214,7 @@ class Streams:
                 f"after_sequence {after} is beyond the table's latest event {sequence}",
                 field="after_sequence",
             )
-        return self._stream(core, clock, subscriber, after, resynced, opened)
+        return self._stream(core, clock, subscriber, after, resynced, opened, closed)
 
     async def _stream(  # noqa: PLR0917  # the arguments of open(), passed on
         self,
@@ -222,6 +224,7 @@ class Streams:
         after: int | None,
         resynced: Callable[[int | None], None],
         opened: Callable[[int], Awaitable[None]] | None,
+        closed: Callable[[int], None] | None,
     ) -> AsyncGenerator[bytes, None]:
         audience = subscriber.audience
         # Subscribing and reading the backlog happen with no await in between: no event can fall in the gap.
@@ -268,6 +271,12 @@ class Streams:
         finally:
             self.subscribers.discard(subscriber)
             self.last_closed = time.monotonic()
+            if closed is not None and audience is not None and not self.seat_open(audience):
+                closed(audience)
+
+    def seat_open(self, seat: int) -> bool:
+        """Whether a stream of the seat's own is open."""
+        return any(s.audience == seat for s in self.subscribers)
 
     async def _catch_up(
         self, core: TableCore, clock: TurnClock, subscriber: Subscriber, after: int

@@ -41,6 +41,7 @@ from server.store import Record, Store, StoreError, TableFencedError
 from server.streams import Streams, Subscriber
 from server.table_changes import (
     Act,
+    Away,
     BotMove,
     Change,
     Claim,
@@ -124,9 +125,12 @@ class Table(TableQueries):
         self.streams = Streams()
         self.clock = TurnClock(time_control, stalls if stalls is not None else StallWatch())
         self.bots = Bots(adapter, seed, self.core.seats)
-        self.ratings = TableRatings(self)
+        self.ratings = TableRatings(table_id, adapter.name, self.lock, self.core)
         """A rated table's update at its game's end (:mod:`server.ratings.rater`)."""
         self._timeout_task: asyncio.Task[None] | None = None
+        self._away_tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        """Its streams were ended here (server stopping, table moved): a stream ending then is no leaving."""
         for published in self.core.opening:  # a table of bots only starts at once
             self._follow(published)
         if self.core.started:
@@ -155,8 +159,7 @@ class Table(TableQueries):
             await self.store.append(self.table_id, *records)
         except TableFencedError as error:
             log.warning("table lost to another node", table_id=self.table_id, error=str(error))
-            if self.on_lost is not None:
-                self.on_lost()
+            self._lost()
             raise ServiceError(
                 ErrorReason.TABLE_MOVING,
                 "the table is moving to another node of the cluster; retry shortly",
@@ -173,6 +176,11 @@ class Table(TableQueries):
                 ErrorReason.STORE_UNAVAILABLE,
                 "the change could not be stored, so it was not made; retry later",
             ) from None
+
+    def _lost(self) -> None:
+        """Another node owns the table now (the store refused a write with the table's fencing)."""
+        if self.on_lost is not None:
+            self.on_lost()
 
     def _make(self, change: Change) -> None:
         """Apply a stored change and publish each step's events as it is made."""
@@ -196,7 +204,7 @@ class Table(TableQueries):
         if core.started and not was_started:
             self.telemetry.table_started(self)
         if core.awaiting_rating:
-            self.ratings.start()
+            self.ratings.start(self.apply_stored, self._lost)
         if core.finished and not was_finished:
             if self.store is not None:
                 self.store.mark_finished(self.table_id, time.time())
@@ -303,7 +311,7 @@ class Table(TableQueries):
         """Start the bots' task when a bot must move, and arm the clock when it runs (a restored table's)."""
         self.clock.ensure_armed(self._timer_fired)
         if self.core.awaiting_rating:  # a restored table whose update was not stored yet
-            self.ratings.start()
+            self.ratings.start(self.apply_stored, self._lost)
         if self.core.bot_to_act() is not None:
             self.bots.ensure_running(self._play_bots)
 
@@ -430,14 +438,35 @@ class Table(TableQueries):
         seat = subscriber.audience
         state = None if seat is None else self.core.seats[seat]
         back = state is not None and state.taken_over and not state.forfeited and not state.one_turn
+        away = self.core.time_control is not None and self.core.time_control.away_bot
         return self.streams.open(
             self.core,
             self.clock,
             subscriber,
             after,
             resynced=self._resynced,
-            opened=self.take_back if back else None,
+            opened=self.take_back if back or away else None,  # away: a bot may take it before it opens
+            closed=self._seat_closed if away else None,
         )
+
+    def _seat_closed(self, seat: int) -> None:
+        """A seat's last stream closed at a table whose bot plays such a seat at once (TimeControl.away_bot):
+        the bot takes it over, in a task of its own (the stream's end cannot wait for the lock)."""
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._away(seat), context=contextvars.Context())
+        self._away_tasks.add(task)
+        task.add_done_callback(self._away_tasks.discard)
+
+    async def _away(self, seat: int) -> None:
+        async with self.lock:
+            if self._closed or self.streams.seat_open(seat):  # its player came back meanwhile
+                return
+            try:
+                await self.run(Away(seat))
+            except ServiceError:  # not stored, so not made: the clock plays the seat as before
+                return
+        self.ensure_bots_running()
 
     def _resynced(self, audience: int | None) -> None:
         self.telemetry.stream_resynced(self, audience)
@@ -460,6 +489,7 @@ class Table(TableQueries):
     def close_streams(self, failure: ServiceError | None = None) -> None:
         """End every stream (the server is stopping; with ``failure``, the error they end with: the table
         moved); the clock and the bots stop too."""
+        self._closed = True
         self.clock.cancel()
         if self._timeout_task is not None:
             self._timeout_task.cancel()

@@ -77,6 +77,14 @@ class TimeOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Away:
+    """The seat's player has no stream open at the table any more, at a table whose clock plays such a seat
+    at once (:attr:`~server.time_control.TimeControl.away_bot`: the ladder's)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     reason: StopReason
     message: str
@@ -99,7 +107,7 @@ class HandOver:
     reason: str
 
 
-Command: TypeAlias = Join | Leave | Reclaim | Act | BotMove | TimeOut | Stop | Claim | HandOver
+Command: TypeAlias = Join | Leave | Reclaim | Act | BotMove | TimeOut | Away | Stop | Claim | HandOver
 
 # ------------------------------------------------------------------------------------------- steps (stored)
 
@@ -188,6 +196,17 @@ class TimedOut:
 
 
 @dataclass(frozen=True, slots=True)
+class WentAway:
+    """The server's bot plays the seat since its player's last stream closed, until the player is back."""
+
+    seat: int
+
+    def record(self) -> Record:
+        """The step as the store keeps it."""
+        return Record("away", self.seat)
+
+
+@dataclass(frozen=True, slots=True)
 class Reclaimed:
     seat: int
 
@@ -229,7 +248,18 @@ class Rated:
 
 
 Step: TypeAlias = (
-    Seeded | Joined | Owned | Left | Acted | TimedOut | Reclaimed | BankCharged | Stopped | HandedOver | Rated
+    Seeded
+    | Joined
+    | Owned
+    | Left
+    | Acted
+    | TimedOut
+    | WentAway
+    | Reclaimed
+    | BankCharged
+    | Stopped
+    | HandedOver
+    | Rated
 )
 
 
@@ -257,6 +287,8 @@ def step_of(record: Record, action_from_bytes: Any) -> Step:
             return Acted(seat, record.text, action_from_bytes(record.data), record.data)
         case "timeout":
             return TimedOut(seat, TimeoutPolicy(record.text))
+        case "away":
+            return WentAway(seat)
         case "reclaim":
             return Reclaimed(seat)
         case "bank":

@@ -28,6 +28,7 @@ from server.games import AnyAdapter
 from server.table_changes import (
     Act,
     Acted,
+    Away,
     BankCharged,
     BotMove,
     Change,
@@ -51,6 +52,7 @@ from server.table_changes import (
     Stopped,
     TimedOut,
     TimeOut,
+    WentAway,
     refuse,
 )
 from server.table_state import (
@@ -217,6 +219,12 @@ class TableCore:
                 return Change((Reclaimed(seat),), reclaimed=True)
             case TimeOut(seat, policy):
                 return Change((TimedOut(seat, policy),))
+            case Away(seat):
+                state = self.seats[seat]
+                playing = self.started and not self.finished and state.token_hash is not None
+                if not playing or state.bot or state.forfeited or (state.taken_over and not state.one_turn):
+                    return Change()
+                return Change((WentAway(seat),))
             case Stop(reason, message):
                 return Change((Stopped(reason, message),))
             case Claim(seat, player_id):
@@ -391,6 +399,9 @@ class TableCore:
                 )
                 over = SeatTakenOverEvent(seat, state.forfeited, state.one_turn)
                 yield self._log([TurnTimedOutEvent(seat, policy), over])
+            case WentAway(seat):
+                self._set(seat, taken_over=True, one_turn=False)
+                yield self._log([SeatTakenOverEvent(seat, False, False)])
             case Reclaimed(seat):
                 self._set(seat, taken_over=False, one_turn=False)
                 yield self._log([SeatReclaimedEvent(seat)])

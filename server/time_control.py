@@ -58,6 +58,10 @@ class TimeControl:
     bank: float = 0.0
     policy: TimeoutPolicy = TimeoutPolicy.BOT_PLAYS_TURN
     bot_pace: float = 0.0
+    away_bot: bool = False
+    """A seat whose player's last stream closes is played by the server's bot at once, not after the clock
+    ran out, until a stream of the seat opens again (the ladder's tables: a bot that disconnected costs its
+    set no waiting). Not in the contract's TimeControl: the server sets it for its own tables."""
 
     @property
     def clocked(self) -> bool:
@@ -103,7 +107,7 @@ class TimeControl:
             "bank": self.bank,
             "policy": self.policy.value,
             "bot_pace": self.bot_pace,
-        }
+        } | ({"away_bot": True} if self.away_bot else {})
 
     @staticmethod
     def from_json(raw: dict[str, Any] | None) -> TimeControl | None:
@@ -114,6 +118,7 @@ class TimeControl:
             float(raw["bank"]),
             TimeoutPolicy(raw["policy"]),
             float(raw.get("bot_pace", 0.0)),  # tables stored before the pace: as fast as before
+            bool(raw.get("away_bot", False)),
         )
 
 

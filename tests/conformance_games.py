@@ -39,6 +39,9 @@ class ConformanceGame:
     """The whole state: every seat's and the spectator's view, the event and history counts, the internals."""
     max_steps: int
     """Steps of a playout in the step-by-step tests."""
+    invalid_rules: tuple[tuple[str, dict[str, Any]], ...]
+    """Settings the rules refuse, each with the field its RulesError names: one invalid setting (or a
+    combination the rules forbid) put into otherwise valid rules."""
 
     @property
     def name(self) -> str:
@@ -61,6 +64,33 @@ GAMES: tuple[ConformanceGame, ...] = (
         lambda rules, seed: thousand_play.play(rules, seed, thousand_helpers.MAX_DEALS),
         thousand_fingerprint,
         300,
+        (  # T-4 to T-6, T-8, T-12, T-13, T-27, T-31, T-32
+            ("players", {"players": 1}),
+            ("players", {"players": 5}),
+            ("players", {"players": 0}),
+            ("players", {"players": "3"}),
+            ("players", {"players": True}),
+            ("bid_step", {"bid_step": 7}),
+            ("bid_step", {"bid_step": 0}),
+            ("bid_step", {"bid_step": -5}),
+            ("bid_step", {"bid_step": 12}),
+            ("bid_step", {"bid_step": 5.0}),
+            ("dark", {"players": 2, "dark": True}),
+            ("dark", {"dark": 1}),
+            ("two_player_deal", {"two_player_deal": "nine_and_two_talons_of_3"}),
+            ("weak_talon", {"weak_talon": None}),
+            ("weak_talon_below_points", {"weak_talon_below_points": -1}),
+            ("weak_talon_below_points", {"weak_talon_below_points": 33}),
+            ("weak_hand_max_points", {"weak_hand_max_points": -1}),
+            ("barrel_at", {"barrel_at": 120}),
+            ("barrel_at", {"barrel_at": 1000}),
+            ("barrel_at", {"barrel_at": 883}),
+            ("barrel_at", {"barrel_at": -5}),
+            ("barrel_at", {"barrel_at": 595, "obligatory_game": False}),
+            ("barrel_at", {"barrel_at": 555, "samosval": True}),
+            ("bank", {"bank": -1}),
+            ("samosval", {"samosval": "yes"}),
+        ),
     ),
     ConformanceGame(
         BLAGOGO,
@@ -71,6 +101,33 @@ GAMES: tuple[ConformanceGame, ...] = (
         ),
         blagogo_fingerprint,
         300,
+        tuple(  # B-4 and every variant
+            (field, {field: value})
+            for field, value in (
+                ("players", 1),
+                ("players", 9),
+                ("players", 0),
+                ("players", "2"),
+                ("players", True),
+                ("ace_in_hand", -1),
+                ("ace_in_hand", 101),
+                ("ace_in_hand", 10.0),
+                ("opening_min_points", -5),
+                ("opening_min_points", 301),
+                ("layoff_scores_for", None),
+                ("bridge_take_must_meld", "no"),
+                ("kantrame_first_turn_only", 0),
+                ("target", 0),
+                ("target", -1000),
+                ("target", 10_001),
+                ("turnover_limit", -1),
+                ("opening_one_meld", 1),
+                ("completed_set_keeper", "owner"),
+                ("play_on_own_melds", None),
+                ("max_jokers_per_meld", 5),
+                ("max_jokers_per_meld", -1),
+            )
+        ),
     ),
 )
 """Every game of :data:`games.GAMES`, in its order."""

@@ -108,18 +108,17 @@ def simple_universe(game: Game) -> list[Action]:
 @given(rules=RULES, seed=SEEDS)
 def test_b22_legal_actions_are_exactly_the_legal_simple_actions(rules: BlagogoRules, seed: int) -> None:
     """B-22: every listed action passes the validator, and of every simple action one could try, the
-    validator accepts exactly the listed ones; every candidate meld passes the validator too."""
+    validator accepts exactly the listed ones; every candidate meld passes the validator too. (No action
+    listed twice, and something to do at every decision: tests/test_engine_conformance.py.)"""
     for game in sampled_states(rules, seed, every=9):
         seat = game.to_act
         assert seat is not None
         legal = set(game.legal_actions())
-        assert len(legal) == len(game.legal_actions()), "an action is listed twice"
         accepted = {a for a in simple_universe(game) if game.is_legal(seat, a)}
         assert accepted == legal
         for candidate in game.candidate_melds():
             assert isinstance(candidate, LayMelds)
             game.validate(seat, candidate)
-        assert legal or game.candidate_melds(), "a decision with nothing to do"
 
 
 @light_settings

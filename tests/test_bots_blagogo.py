@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from bots.blagogo import BLAGOGO_STRATEGIES, BlagogoStrategy, make_blagogo_strategy
-from bots.blagogo_tournament import tournament
 from bots.registry import STRATEGIES, strategies_for
 from clients.bots.cli import main
 from engine.blagogo import BlagogoRules, Game, view
+from games.tournament import tournament
+from games.tournament_cli import to_json
 from tests.live_server import live_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,10 +64,10 @@ def test_registry_by_game() -> None:
 
 
 def test_tournament_runs_and_heuristic_beats_random() -> None:
-    result = tournament(["heuristic", "random"], 8, seed=1, players=3, progress=None)
+    result = tournament("blagogo", ["heuristic", "random"], 8, seed=1, players=3, progress=None)
     assert len(result.sets) == 8
     assert result.difference("heuristic", "random").mean > 0
-    data = result.to_json()["results"]
+    data = to_json(result)["results"]
     assert isinstance(data, dict) and set(data) == {"heuristic", "random"}
 
 

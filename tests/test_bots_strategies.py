@@ -13,8 +13,6 @@ import pytest
 from bots import STRATEGIES, Strategy, StrategyOptions, make_strategy
 from bots.belief import Belief
 from bots.ismcts import IsmctsStrategy
-from bots.tournament import main as tournament_main
-from bots.tournament import seatings, tournament
 from bots.worlds import WorldSampler, clone_deal
 from engine import (
     Action,
@@ -31,6 +29,9 @@ from engine import (
     view,
 )
 from engine.events import CardPlayed, TrickTaken
+from games.tournament import seatings, tournament
+from games.tournament_cli import main as tournament_main
+from games.tournament_cli import to_json
 
 VARIANTS = {
     "2p": Rules(players=2),
@@ -297,17 +298,26 @@ def test_seatings_put_every_strategy_in_every_seat_equally_often(players: int, k
 
 def test_small_duplicate_tournament() -> None:
     calls: list[tuple[int, int]] = []
+    options = StrategyOptions(budget_ms=0, iterations=3)
     result = tournament(
-        ["heuristic", "random", "ismcts"], 2, 7, 0, 3, lambda d, t: calls.append((d, t)), iterations=3
+        "thousand",
+        ["heuristic", "random", "ismcts"],
+        2,
+        7,
+        players=3,
+        progress=lambda d, t: calls.append((d, t)),
+        options=options,
     )
     assert calls[0] == (0, 2) and calls[-1] == (2, 2)
-    payload = result.to_json()["results"]
+    payload = to_json(result)["results"]
     assert isinstance(payload, dict) and set(payload) == {"heuristic", "random", "ismcts"}
     for entry in payload.values():
         assert entry["deals"] == 2
         assert isinstance(entry["mean_score"], float) and isinstance(entry["ci95"], float)
     assert result.score("heuristic").n == 2
-    again = tournament(["heuristic", "random", "ismcts"], 2, 7, 0, 3, None, iterations=3)
+    again = tournament(
+        "thousand", ["heuristic", "random", "ismcts"], 2, 7, players=3, progress=None, options=options
+    )
     assert again.sets == result.sets
 
 

@@ -38,6 +38,7 @@ ENGINE_TESTS = (
     "tests/test_perft.py",
     "tests/test_engine_tables.py",
     "tests/test_game_copy.py",
+    "tests/test_sampled_games.py",
     "tests/test_transcript.py",
     "tests/test_verify.py",
     "tests/test_selfplay.py",

@@ -4,6 +4,10 @@ way OpenSpiel's ``random_sim_test`` checks every registered game: random playout
 Each game is one row of the games table (:mod:`tests.conformance_games`, from its description in
 :data:`games.GAMES`); every test runs over every row. Over seeded random playouts:
 
+- one invalid setting in otherwise valid rules is a RulesError naming it (T-4 to T-6, T-8, T-12, T-13, T-27,
+  T-31, T-32; B-4);
+- a seat is to act exactly when its Turn lists something to do, the legal list has no duplicates, chance
+  nodes and the end list nothing, and only the acting seat's view lists legal actions (T-34, B-22);
 - every listed action is accepted by ``validate`` and ``is_legal`` (T-34, B-22), and applying it succeeds;
 - an action that is not legal (one listed in the previous position, or one listed for this position but
   offered by another seat) is refused by ``validate`` and by ``apply`` with the same error class and reason,
@@ -22,6 +26,7 @@ Each game is one row of the games table (:mod:`tests.conformance_games`, from it
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 from functools import partial
@@ -34,7 +39,7 @@ from hypothesis import strategies as st
 
 import games
 from engine import playout
-from engine.errors import IllegalActionError, InvalidActionError
+from engine.errors import IllegalActionError, InvalidActionError, RulesError
 from server import export
 from server.creations import SeatSpec
 from server.registry import Registry
@@ -60,8 +65,8 @@ def _refusal(call: Callable[[], object]) -> tuple[type, object] | None:
     return None
 
 
-def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Random, steps: int) -> Any:
-    """``game`` played by ``choose`` (shuffles at chance nodes) for at most ``steps`` steps, or to its end."""
+def _at_most(steps: int) -> Callable[[object], bool]:
+    """A playout's ``go_on`` that holds for its first ``steps`` steps."""
     done = 0
 
     def go_on(_: object) -> bool:
@@ -69,7 +74,12 @@ def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Ran
         done += 1
         return done <= steps
 
-    for _ in playout.playout(game, choose, rng, go_on):
+    return go_on
+
+
+def _run(game: Any, choose: Callable[[Any, random.Random], Any], rng: random.Random, steps: int) -> Any:
+    """``game`` played by ``choose`` (shuffles at chance nodes) for at most ``steps`` steps, or to its end."""
+    for _ in playout.playout(game, choose, rng, _at_most(steps)):
         pass
     return game
 
@@ -98,7 +108,49 @@ def test_every_game_has_a_row() -> None:
     assert [row.description for row in GAMES] == list(games.GAMES)
 
 
+# ------------------------------------------------------------------------------------------------ rules
+
+
+@pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)
+@property_settings
+@given(data=st.data())
+def test_an_invalid_setting_raises_rules_error_naming_it(kind: ConformanceGame, data: st.DataObject) -> None:
+    """T-4 to T-6, T-8, T-12, T-13, T-27, T-31, T-32; B-4 and every variant: one invalid setting in otherwise
+    valid rules is a RulesError naming it."""
+    rules = data.draw(kind.rules)
+    field, change = data.draw(st.sampled_from(kind.invalid_rules))
+    kwargs = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    kwargs.update(change)
+    with pytest.raises(RulesError) as error:
+        kind.description.rules_type(**kwargs)
+    assert error.value.field == field
+
+
 # ------------------------------------------------------------------------------- the legal-action contract
+
+
+@pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)
+@property_settings
+@given(data=st.data(), seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_t34_b22_a_seat_is_to_act_exactly_when_its_turn_lists_actions(
+    kind: ConformanceGame, data: st.DataObject, seed: int
+) -> None:
+    """T-34, B-22: a seat is to act exactly when its Turn lists something to do (Thousand: a legal action;
+    1000 Blagogo: a simple one or a candidate meld), with no legal action listed twice; chance nodes and the
+    end of the game have no seat to act and no legal action. Only the acting seat's view lists them."""
+    game = kind.new(data.draw(kind.rules), seed)
+    description = kind.description
+    for state in playout.playout(game, kind.choose, random.Random(seed), _at_most(2 * kind.max_steps)):
+        legal = state.legal_actions()
+        actor = state.to_act
+        if state.is_over or state.is_chance_node:
+            assert actor is None and legal == ()
+        else:
+            assert actor is not None, "a deal or round in progress with nobody to act"
+            assert description.turn_actions(state, actor), f"seat {actor} has nothing to do"
+            assert len(set(legal)) == len(legal), "an action is listed twice"
+        for seat in range(state.rules.players):
+            assert description.view(state, seat).legal_actions == (legal if seat == actor else ())
 
 
 @pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)

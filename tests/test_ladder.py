@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from server.games import adapter_for_name
 from server.identity.store_sqlite import SqlitePlayerStore
 from server.identity.values import PlayerKind, secret_hash
+from server.ladder.ladder import LadderSettings
 from server.ladder.pairing import PoolState, plan_sets, rotation_seats
 from server.ladder.results import member_of, outcome_of, set_results
 from server.ratings.model import Pool
+from server.settings import Settings, references_of
+from thousand.v1 import table_service_pb2 as pb
 
 REFS = ("bot:random", "bot:greedy", "bot:heuristic", "bot:ismcts")
 
@@ -133,3 +138,25 @@ def test_bots_are_players_owned_by_a_player_in_a_migrated_store(tmp_path: Path) 
         assert bot.to_proto().owner_id == "p1"
     finally:
         store.close()
+
+
+def test_each_game_has_at_least_three_reference_bots_that_decide_as_bot_seats() -> None:
+    """Issue 27 ("reference bots ... each at a fixed budget, anchoring the scale"): by default Thousand's are
+    random, greedy, heuristic, ismcts and expert, 1000 Blagogo's random, heuristic and planner, the server's
+    flag and the ladder agreeing; each, made as the server makes a bot seat (the registry's default options,
+    one budget for all), decides a legal action at the start of a 3-player game within the ladder's clock."""
+    references = LadderSettings().references
+    assert references == references_of(Settings().ladder_references)
+    assert references["thousand"] == ("random", "greedy", "heuristic", "ismcts", "expert")
+    assert references["blagogo"] == ("random", "heuristic", "planner")
+    for game, names in references.items():
+        adapter = adapter_for_name(game)
+        rules = adapter.rules_from_request(pb.Rules(), 3)
+        for name in names:
+            engine_game = adapter.new_game(rules, 7, 0)
+            while engine_game.is_chance_node:  # the first deal, as the table deals it
+                engine_game.apply_chance()
+            seat = engine_game.to_act
+            assert seat is not None
+            action = adapter.new_bot(name).decide(engine_game, seat, random.Random(7), time.monotonic() + 2.0)
+            assert action in list(adapter.turn_actions(engine_game, seat)), (game, name)

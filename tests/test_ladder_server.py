@@ -2,17 +2,28 @@
 
 A bot is a player of kind bot, signed in with its ``thb_`` key; it plays on the ladder only, so its key is
 refused (BOT_NOT_ALLOWED, PERMISSION_DENIED, metadata ``where``) by JoinTable at a rated people's table and by
-QuickPlay, and the table is as it was. End to end (in the test's process: real gRPC, a SQLite store, the SDK's
-ladder loop as ``thousand-bot ladder`` runs it): two registered bots and a reference bot play one duplicate
-set of three rotated tables at a short fixed clock, which is rated and shown in the standings; a bot that
-disconnects mid-set is played on and its set marked.
+QuickPlay, and the table is as it was. End to end (real gRPC, a SQLite store, the SDK's ladder loop as
+``thousand-bot ladder`` runs it): two registered bots and a reference bot play one duplicate set of three
+rotated tables at a short fixed clock, which is rated and shown in the standings; a ``thousand-bot ladder``
+process killed mid-set is played by the server's bot at once (no decision waits out the clock), takes its
+seats back when it runs again, and its set is marked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
+import random
 import secrets
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc import aio
@@ -22,7 +33,8 @@ from bots.strategy import StrategyOptions
 from clients.bots.ladder import run_ladder
 from clients.bots.sdk import AnyStrategy
 from clients.connection import Connection
-from tests.identity_harness import bearer, served
+from engine import Action, View
+from tests.identity_harness import Served, bearer, served
 from tests.ratings_harness import guests, rated_request
 from tests.server_harness import expect_error, run
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -30,6 +42,68 @@ from thousand.v1 import ladder_service_pb2_grpc as ladder_grpc
 from thousand.v1 import matchmaking_pb2 as mm
 from thousand.v1 import matchmaking_pb2_grpc as mm_grpc
 from thousand.v1 import table_service_pb2 as pb
+
+Watch = Callable[[ladder_pb.JoinLadderResponse], None]
+Recompute = Callable[[ladder_pb.LadderSet, list[str]], dict[str, tuple[int, int, int, float, float]]]
+"""Each member's total, rank, timeouts, and mu and sigma after the set."""
+
+
+@dataclass(frozen=True, slots=True)
+class LadderServer:
+    """A served ladder, its stub, and a signed-in person (Ann) who registers the bots."""
+
+    s: Served
+    address: str
+    ladder: ladder_grpc.LadderServiceAsyncStub
+    owner_token: str
+
+    async def register(self, *names: str) -> list[ladder_pb.RegisterBotResponse]:
+        return [
+            await self.ladder.RegisterBot(
+                ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(self.owner_token)
+            )
+            for name in names
+        ]
+
+    def on_ladder(self, key: str, watch: Watch, max_sets: int = 0, pause: float = 0.0) -> asyncio.Task[int]:
+        """A bot on the ladder in this process (the SDK's loop), playing greedy (``pause``: its seconds a
+        decision, to give a game time)."""
+
+        def strategy(game: str) -> AnyStrategy:
+            greedy = STRATEGIES["greedy"](StrategyOptions())
+            if pause:
+                choose = greedy.choose
+
+                def slow(view: View, rng: random.Random) -> Action:
+                    time.sleep(pause)  # the SDK asks its strategy in a worker thread
+                    return choose(view, rng)
+
+                greedy.choose = slow  # type: ignore[method-assign]
+            return greedy
+
+        ladder = run_ladder(
+            Connection(self.address), key, strategy, ["thousand"], say=lambda _: None, max_sets=max_sets,
+            watch=watch,
+        )  # fmt: skip
+        return asyncio.create_task(ladder)
+
+
+@contextlib.asynccontextmanager
+async def ladder_server(tmp_path: Path, *, seed: int, per_move: float) -> AsyncIterator[LadderServer]:
+    """A server whose ladder has greedy as Thousand's one reference bot, no sets of reference bots only, and
+    seeded pairings."""
+    settings = {
+        "ladder": True,
+        "ladder_per_move": per_move,
+        "ladder_references": "thousand=greedy blagogo=random",
+        "ladder_reference_sets": 0,
+        "ladder_seed": seed,
+    }
+    async with served(tmp_path, server_settings=settings) as s:
+        address = f"127.0.0.1:{s.server.port}"
+        (ann,) = await guests(address, "Ann")
+        async with aio.insecure_channel(address) as channel:
+            yield LadderServer(s, address, ladder_grpc.LadderServiceStub(channel), ann.player_token)
 
 
 def test_a_bots_key_is_refused_at_rated_peoples_tables_and_in_quick_play(tmp_path: Path) -> None:
@@ -76,142 +150,156 @@ def test_a_bots_key_is_refused_at_rated_peoples_tables_and_in_quick_play(tmp_pat
 def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp_path: Path) -> None:
     """Issue 27 end to end: a player registers two bots, both connect with the SDK's ladder loop
     (``thousand-bot ladder``'s), and the scheduler seats them with the reference bot in one set of three
-    tables, every member in every seat once (duplicate deals); the set is rated and the standings show both
-    bots with an interval around their mu, one set and three games each."""
+    tables, every member in every seat once (duplicate deals); the set is rated, its stream message names
+    every member by its display name, and the standings show both bots with an interval around their mu,
+    one set and three games each; the set's standings and ratings recomputed from its tables' records by
+    docs/protocol.md's code equal the stored ones."""
 
     async def body() -> None:
-        settings = {
-            "ladder": True,
-            "ladder_per_move": 0.5,
-            "ladder_references": "thousand=greedy blagogo=random",
-            "ladder_reference_sets": 0,
-            "ladder_seed": 1,
-        }
-        async with served(tmp_path, server_settings=settings) as s:
-            address = f"127.0.0.1:{s.server.port}"
-            (ann,) = await guests(address, "Ann")
-            async with aio.insecure_channel(address) as channel:
-                ladder = ladder_grpc.LadderServiceStub(channel)
-                keys = [
-                    (
-                        await ladder.RegisterBot(
-                            ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
-                        )
-                    ).key
-                    for name in ("Alpha", "Beta")
-                ]
-                sets: list[ladder_pb.LadderSet] = []
+        async with ladder_server(tmp_path, seed=1, per_move=0.5) as on:
+            made = await on.register("Alpha", "Beta")
+            sets: list[ladder_pb.LadderSet] = []
 
-                def watch(message: ladder_pb.JoinLadderResponse) -> None:
-                    if message.HasField("set_finished"):
-                        sets.append(message.set_finished)
+            def watch(message: ladder_pb.JoinLadderResponse) -> None:
+                if message.HasField("set_finished"):
+                    sets.append(message.set_finished)
 
-                def greedy(game: str) -> AnyStrategy:
-                    return STRATEGIES["greedy"](StrategyOptions())
-
-                await asyncio.wait_for(
-                    asyncio.gather(
-                        *(
-                            run_ladder(
-                                Connection(address),
-                                key,
-                                greedy,
-                                ["thousand"],
-                                say=lambda _: None,
-                                max_sets=1,
-                                watch=watch,
-                            )
-                            for key in keys
-                        )
-                    ),
-                    timeout=90,
-                )
-                assert len(sets) == 2 and sets[0].set_id == sets[1].set_id
-                done = sets[0]
-                assert len(done.tables) == 3 and not done.disconnected
-                assert "bot:greedy" in done.members
-                for seat in range(3):  # every member holds every seat (so every hand) once
-                    assert sorted(t.seat_members[seat] for t in done.tables) == sorted(done.members)
-                assert sorted(r.rank for r in done.results)[0] == 1
-                standings = await ladder.GetLadderStandings(
-                    ladder_pb.GetLadderStandingsRequest(game=pb.GAME_KIND_THOUSAND, players=3)
-                )
-                rows = {row.display_name: row for row in standings.standings}
-                for name in ("Alpha", "Beta"):
-                    row = rows[name]
-                    assert not row.reference and row.owner_name == "Ann"
-                    assert row.sets == 1 and row.games == 3
-                    assert row.interval_low < row.rating.mu < row.interval_high
-                    assert row.recent_sets[0].set_id == done.set_id
-                assert rows["greedy"].reference
+            bots = [on.on_ladder(m.key, watch, max_sets=1) for m in made]
+            await asyncio.wait_for(asyncio.gather(*bots), timeout=90)
+            assert len(sets) == 2 and sets[0].set_id == sets[1].set_id
+            done = sets[0]
+            assert len(done.tables) == 3 and not done.disconnected
+            assert "bot:greedy" in done.members
+            for seat in range(3):  # every member holds every seat (so every hand) once
+                assert sorted(t.seat_members[seat] for t in done.tables) == sorted(done.members)
+            assert sorted(r.rank for r in done.results)[0] == 1
+            # The stream names every member, as the standings do: the bots' names, the reference's strategy.
+            named = dict(zip(done.members, done.member_names, strict=True))
+            assert named == {
+                made[0].bot.player_id: "Alpha",
+                made[1].bot.player_id: "Beta",
+                "bot:greedy": "greedy",
+            }
+            assert {r.member_id: r.display_name for r in done.results} == named
+            standings = await on.ladder.GetLadderStandings(
+                ladder_pb.GetLadderStandingsRequest(game=pb.GAME_KIND_THOUSAND, players=3)
+            )
+            rows = {row.display_name: row for row in standings.standings}
+            for name in ("Alpha", "Beta"):
+                row = rows[name]
+                assert not row.reference and row.owner_name == "Ann"
+                assert row.sets == 1 and row.games == 3
+                assert row.interval_low < row.rating.mu < row.interval_high
+                assert row.recent_sets[0].set_id == done.set_id
+            assert rows["greedy"].reference
+            # docs/protocol.md's recomputation, run as written, from the set and its tables' records alone.
+            got = (await on.ladder.GetLadderSet(ladder_pb.GetLadderSetRequest(set_id=done.set_id))).set
+            records = [
+                (await on.s.tables.ExportTable(pb.ExportTableRequest(table_id=t.table_id))).record_json
+                for t in got.tables
+            ]
+            recomputed = _guide_recompute()(got, records)
+            for r in got.results:
+                total, rank, timeouts, mu, sigma = recomputed[r.member_id]
+                assert (r.total_score, r.rank, r.timeouts) == (total, rank, timeouts)
+                assert abs(r.after.mu - mu) < 1e-9 and abs(r.after.sigma - sigma) < 1e-9
+                assert r.after.games == r.before.games + 1
 
     run(body())
 
 
-def test_a_bot_that_disconnects_mid_set_is_played_on_and_the_set_marked(tmp_path: Path) -> None:
-    """Issue 27: a bot whose ladder stream closes after its seats were assigned is played by the server's
-    bot on the turn clock (a fast one here) to the set's end; the set is rated and marked disconnected,
-    naming that bot's result."""
+def _guide_recompute() -> Callable[
+    [ladder_pb.LadderSet, list[str]], dict[str, tuple[int, int, int, float, float]]
+]:
+    """``recompute_set`` as docs/protocol.md ("Recomputing a set's standings") writes it."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    part = guide[guide.index("### Recomputing a set's standings") :]
+    code = part[part.index("```python\n") + len("```python\n") : part.index("\n```\n")]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "docs/protocol.md", "exec"), namespace)  # the guide's own code, checked
+    recompute: Recompute = namespace["recompute_set"]
+    return recompute
+
+
+def _ladder_process(address: str, key: str) -> list[str]:
+    """``thousand-bot ladder`` as its user runs it, as a process of its own."""
+    return [sys.executable, "-m", "clients.bots.cli", "ladder", "--server", address, "--key", key,
+            "--strategy", "greedy"]  # fmt: skip
+
+
+def _seat_of(table: pb.Table, player_id: str) -> int:
+    return next(s.seat for s in table.seats if s.player_id == player_id)
+
+
+async def _seat_taken_over(on: LadderServer, table_id: str, seat: int, over: bool, within: float) -> float:
+    """Seconds until the table's seat is (``over``) or is no longer played by the server's bot."""
+    started = time.monotonic()
+    while time.monotonic() - started < within:
+        table = (await on.s.tables.GetTable(pb.GetTableRequest(table_id=table_id))).table
+        if table.seats[seat].taken_over == over or table.status == pb.TABLE_STATUS_FINISHED:
+            return time.monotonic() - started
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"seat {seat} of {table_id} not {'taken over' if over else 'taken back'}")
+
+
+def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set_is_marked(
+    tmp_path: Path,
+) -> None:
+    """Issue 27 ("a bot that disconnects mid-game is played by a reference bot until it returns, and the set
+    is marked"): a ``thousand-bot ladder`` process killed (SIGKILL) mid-set has its seats played by the
+    server's bot at once, well within the ladder's clock (its decisions do not wait it out: no turn of its
+    seat times out); run again, it takes its seats back (SeatReclaimed at a table still playing) and plays
+    on; the set is rated, marked disconnected, naming the leaver's result."""
+
+    per_move = 3.0  # a clock the leaver's decisions would have waited out, one by one
 
     async def body() -> None:
-        settings = {
-            "ladder": True,
-            # The leaver's every decision waits out the clock (BOT_PLAYS_TURN: the ladder's design), so a
-            # short one: at 0.1 s its table took about a minute to end, beyond the wait below.
-            "ladder_per_move": 0.02,
-            "ladder_references": "thousand=greedy blagogo=random",
-            "ladder_reference_sets": 0,
-            "ladder_seed": 2,
-        }
-        async with served(tmp_path, server_settings=settings) as s:
-            address = f"127.0.0.1:{s.server.port}"
-            (ann,) = await guests(address, "Ann")
-            async with aio.insecure_channel(address) as channel:
-                ladder = ladder_grpc.LadderServiceStub(channel)
-                made = [
-                    await ladder.RegisterBot(
-                        ladder_pb.RegisterBotRequest(display_name=name), metadata=bearer(ann.player_token)
-                    )
-                    for name in ("Stays", "Leaves")
-                ]
-                stay, leave = (m.key for m in made)
-                bots = {m.bot.display_name: m.bot.player_id for m in made}
-                sets: list[ladder_pb.LadderSet] = []
-                assigned = asyncio.Event()
+        async with ladder_server(tmp_path, seed=2, per_move=per_move) as on:
+            stay, leave = await on.register("Stays", "Leaves")
+            assignments: list[ladder_pb.LadderAssignment] = []
+            sets: list[ladder_pb.LadderSet] = []
 
-                def greedy(game: str) -> AnyStrategy:
-                    return STRATEGIES["greedy"](StrategyOptions())
+            def watch(message: ladder_pb.JoinLadderResponse) -> None:
+                if message.HasField("assignment"):
+                    assignments.append(message.assignment)
+                if message.HasField("set_finished"):
+                    sets.append(message.set_finished)
 
-                def on_leaver(message: ladder_pb.JoinLadderResponse) -> None:
-                    if message.HasField("assignment"):
-                        assigned.set()
-
-                def on_stayer(message: ladder_pb.JoinLadderResponse) -> None:
-                    if message.HasField("set_finished"):
-                        sets.append(message.set_finished)
-
-                leaver = asyncio.create_task(
-                    run_ladder(
-                        Connection(address), leave, greedy, ["thousand"], say=lambda _: None, watch=on_leaver
-                    )
-                )
-                stayer = asyncio.create_task(
-                    run_ladder(
-                        Connection(address),
-                        stay,
-                        greedy,
-                        ["thousand"],
-                        say=lambda _: None,
-                        max_sets=1,
-                        watch=on_stayer,
-                    )
-                )
-                await asyncio.wait_for(assigned.wait(), timeout=20)
-                leaver.cancel()  # its stream and its seats' streams close mid-game
-                await asyncio.wait_for(stayer, timeout=90)
-                (done,) = sets
-                assert done.disconnected and len(done.tables) == 3
-                results = {r.member_id: r for r in done.results}  # the stream's set names members by id
-                assert results[bots["Leaves"]].disconnected and not results[bots["Stays"]].disconnected
+            stayer = on.on_ladder(stay.key, watch, max_sets=1, pause=0.03)
+            command = _ladder_process(on.address, leave.key)
+            leaver = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL)
+            restarted: asyncio.subprocess.Process | None = None
+            try:
+                deadline = time.monotonic() + 30
+                while len(assignments) < 3 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                assert len(assignments) == 3, "the set was not scheduled"
+                leaver_id = leave.bot.player_id
+                seats = {a.table.table_id: _seat_of(a.table, leaver_id) for a in assignments}
+                await asyncio.sleep(1.0)  # the leaver plays a while
+                os.kill(leaver.pid, signal.SIGKILL)
+                await leaver.wait()
+                waits = [await _seat_taken_over(on, t, seat, True, per_move) for t, seat in seats.items()]
+                assert max(waits) < per_move / 2, waits  # at once, not when its decision's clock ran out
+                restarted = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL)
+                await asyncio.wait_for(stayer, timeout=120)
+            finally:
+                for process in (leaver, restarted):
+                    if process is not None and process.returncode is None:
+                        process.kill()
+                        await process.wait()
+            (done,) = sets
+            assert done.disconnected and len(done.tables) == 3
+            results = {r.member_id: r for r in done.results}
+            assert results[leaver_id].disconnected and not results[stay.bot.player_id].disconnected
+            assert results[leaver_id].timeouts == 0  # no decision of its waited out the clock
+            back = 0
+            for table_id, seat in seats.items():
+                export = await on.s.tables.ExportTable(pb.ExportTableRequest(table_id=table_id))
+                events = json.loads(export.record_json)["events"]
+                kinds = [(k, v.get("seat", 0)) for e in events for k, v in e.items() if isinstance(v, dict)]
+                assert ("seatTakenOver", seat) in kinds
+                back += ("seatReclaimed", seat) in kinds
+            assert back >= 1  # run again, it took back the seats of the tables still playing
 
     run(body())

@@ -1,8 +1,8 @@
-"""Property tests over random Thousand games: the legal actions and the refusal of every other (T-34, T-33).
+"""Property tests over random Thousand games: the refusal of every action not legal (T-34, T-33).
 
-A seat is to act exactly when it has legal actions (T-34); at every decision every action outside the legal
-list, and every action of a seat not to act, is refused and changes nothing (T-34), with a message naming no
-card the seat may not see (T-33).
+At every decision every action outside the legal list, and every action of a seat not to act, is refused and
+changes nothing (T-34), with a message naming no card the seat may not see (T-33). That a seat is to act
+exactly when it has legal actions is checked for every game in tests/test_engine_conformance.py.
 Games are played by the seeded random players of :mod:`tests.randomplay`; the rules, seeds and observers
 they share: :mod:`tests.property_helpers`.
 """
@@ -103,24 +103,6 @@ def candidate_actions(players: int) -> tuple[Action, ...]:
 
 
 # ---------------------------------------------------------------------------------------------- T-34
-
-
-@property_settings
-@given(rules=RULES, seed=SEEDS)
-def test_t34_legal_actions_nonempty_until_the_game_ends(rules: Rules, seed: int) -> None:
-    """T-34: a seat is to act exactly when there is a non-empty legal list (no duplicates); chance nodes and
-    the end of the game have neither. Only the acting seat's view lists legal actions."""
-    for game in states(rules, seed, MAX_DEALS):
-        legal = game.legal_actions()
-        if game.is_over or game.is_chance_node:
-            assert game.to_act is None and legal == ()
-        else:
-            assert game.to_act is not None, "a deal in progress with nobody to act"
-            assert legal, f"seat {game.to_act} has no legal action in phase {view(game, None).phase}"
-            assert len(set(legal)) == len(legal), "duplicate legal actions"
-            for seat in range(rules.players):
-                shown = view(game, seat).legal_actions
-                assert shown == (legal if seat == game.to_act else ())
 
 
 def _find_mutation(

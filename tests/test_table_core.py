@@ -2,9 +2,9 @@
 
 At every state of a few seeded games of both games, every command (each seat's every listed action and one
 it may not take, with a stale and a fresh sequence; a join, a leave, a reclaim, a bot's move, a timeout, a
-stop) is decided: deciding never changes the table, every refusal has a reason, and a decided change applied
-to a twin of the table (rebuilt from the steps stored so far) gives the events it gives the table. Replaying
-every stored step rebuilds the same log, seats and game.
+seat's player gone (issue 27's ladder), a stop) is decided: deciding never changes the table, every refusal
+has a reason, and a decided change applied to a twin of the table (rebuilt from the steps stored so far)
+gives the events it gives the table. Replaying every stored step rebuilds the same log, seats and game.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from engine import blagogo
 from server.games import BLAGOGO, THOUSAND, AnyAdapter
 from server.table_changes import (
     Act,
+    Away,
     BotMove,
     Change,
     Command,
@@ -78,6 +79,7 @@ def _commands(core: TableCore, rng: random.Random) -> list[Command]:
         commands.append(Leave(seat))
         commands.append(Reclaim(seat))
         commands.append(TimeOut(seat, TimeoutPolicy.BOT_PLAYS))
+        commands.append(Away(seat))
     commands.append(Join(None, "late", "token-late", hash_token("token-late")))
     commands.append(Join(seats, "nowhere", "token-nowhere", hash_token("token-nowhere")))
     commands.append(Stop(StopReason.MOVE_LIMIT, "enough"))

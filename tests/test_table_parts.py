@@ -1,5 +1,6 @@
-"""No part of a table holds the table (issue 24): its core, streams, turn clock and bots get what they need
-as arguments, so none can reach back into the shell (server/table.py) or, through it, into each other."""
+"""No part of a table holds the table (issue 24): its core, streams, turn clock, bots and ratings update get
+what they need as arguments, so none can reach back into the shell (server/table.py) or, through it, into
+each other."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_no_part_of_a_table_reaches_the_table() -> None:
             await table.join(0, "p0")
         table.clock.cancel()  # an armed timer calls the table back: the event loop's reference, not a part's
         assert _reaches([{"held": table}], table)  # the walk finds a table that is held
-        for part in (table.core, table.streams, table.clock, table.bots):
+        for part in (table.core, table.streams, table.clock, table.bots, table.ratings):
             assert not _reaches(part, table), type(part).__name__
 
     asyncio.run(scenario())

@@ -6,6 +6,8 @@
 - :mod:`bots.envs.aec`: a PettingZoo AEC environment (observation plus action mask);
 - :mod:`bots.envs.single`: a Gymnasium single-seat environment against chosen bots of :mod:`bots.registry`
   (:mod:`bots.envs.single_blagogo` for 1000 Blagogo; both on :mod:`bots.envs.single_base`);
+- :mod:`bots.envs.observers`: each game once for the PettingZoo and Gymnasium environments (episode, deal,
+  action ids, observation, scores, how its bots choose);
 - information-state tensors: :mod:`engine.recall` (Thousand: perfect recall within a deal) and
   :mod:`engine.blagogo.recall` (1000 Blagogo: the round's latest moves, not strictly perfect recall).
 

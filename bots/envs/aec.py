@@ -12,23 +12,12 @@ lasts ``max_deals`` deals (0: the whole game to 1000). Keyword arguments are the
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from pettingzoo.utils import wrappers
 
 from bots.envs.aec_base import CardGameAEC
-from bots.envs.episode import Episode, rules_from
-from engine import Shuffle, view
-from engine.cards import CARDS
-from engine.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_of, legal_ids, observation
-
-
-def shuffled(rng: random.Random) -> Shuffle:
-    """A deck shuffled by the environment's generator."""
-    order = list(CARDS)
-    rng.shuffle(order)
-    return Shuffle(tuple(order))
+from bots.envs.observers import THOUSAND
 
 
 class ThousandEnv(CardGameAEC):
@@ -41,38 +30,7 @@ class ThousandEnv(CardGameAEC):
     }
 
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
-        self.max_deals = int(params.pop("max_deals", 1))
-        self.first_dealer = int(params.pop("first_dealer", 0))
-        self.rules = rules_from(params)
-        super().__init__(self.rules.players, NUM_ACTIONS, OBSERVATION_SIZE, render_mode)
-        self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
-
-    def _start(self) -> None:
-        self.episode = Episode(self.rules, self.max_deals, self.first_dealer)
-
-    def _over(self) -> bool:
-        return self.episode.is_over
-
-    def _chance(self) -> bool:
-        return self.episode.game.is_chance_node
-
-    def _deal(self, rng: random.Random) -> None:
-        self.episode.game.apply_chance(shuffled(rng))
-
-    def _to_act(self) -> int | None:
-        return self.episode.game.to_act
-
-    def _legal_ids(self) -> list[int]:
-        return legal_ids(self.episode.game.legal_actions())
-
-    def _apply(self, seat: int, chosen: int) -> None:
-        self.episode.game.apply(seat, action_of(chosen))
-
-    def _observation(self, seat: int) -> list[float]:
-        return observation(view(self.episode.game, seat))
-
-    def _sheet(self) -> list[int]:
-        return [r.score for r in self.episode.game.records]
+        super().__init__(THOUSAND, render_mode, params)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -1,75 +1,51 @@
 """What the two games' PettingZoo AEC environments share: agents as seats, an observation dict of the
 game's tensor and its legal mask, rewards as score changes, decks from the generator ``reset`` seeds, and
-PettingZoo's end of an episode. A game's environment says how to start an episode, deal, list and apply
-its action ids, and encode a seat's view (:class:`CardGameAEC`'s abstract methods)."""
+PettingZoo's end of an episode. What differs between the games is their observer
+(:class:`bots.envs.observers.GameObserver`): how an episode starts, deals, lists and applies its action ids,
+and encodes a seat's view; a game's environment is its observer and its constructor."""
 
 from __future__ import annotations
 
 import random
-from abc import abstractmethod
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from bots.envs.observers import GameObserver
+
 
 class CardGameAEC(AECEnv):  # type: ignore[misc]
-    """A turn-based card game of the family as a PettingZoo AEC environment."""
+    """A turn-based card game of the family as a PettingZoo AEC environment. Keyword arguments are the
+    variants of the game's rules and the episode's length (``max_deals``/``max_rounds``) and
+    ``first_dealer``."""
 
-    def __init__(
-        self, players: int, num_actions: int, observation_size: int, render_mode: str | None
-    ) -> None:
+    def __init__(self, observer: GameObserver, render_mode: str | None, params: dict[str, Any]) -> None:
         super().__init__()
+        self.observer = observer
+        self.length = int(params.pop(observer.length, 1))
+        """The episode's deals or rounds (0: the whole game)."""
+        self.first_dealer = int(params.pop("first_dealer", 0))
+        self.rules = observer.rules_from(params)
         self.render_mode = render_mode
-        self.num_actions = num_actions
-        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.num_actions = observer.num_actions
+        self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self.agents = self.possible_agents[:]
         space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, (observation_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+                "observation": spaces.Box(-np.inf, np.inf, (observer.observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self._scores: list[int] = [0] * players
+        self._scores: list[int] = [0] * self.rules.players
+        self.episode = self._new_episode()
 
-    # ------------------------------------------------------------------ what a game says
-
-    @abstractmethod
-    def _start(self) -> None:
-        """Start a new episode (no deal yet)."""
-
-    @abstractmethod
-    def _over(self) -> bool:
-        """Whether the episode is over."""
-
-    @abstractmethod
-    def _chance(self) -> bool:
-        """Whether the game is at a chance node."""
-
-    @abstractmethod
-    def _deal(self, rng: random.Random) -> None:
-        """Deal the next deal (round) from a deck shuffled by ``rng``."""
-
-    @abstractmethod
-    def _to_act(self) -> int | None: ...
-
-    @abstractmethod
-    def _legal_ids(self) -> list[int]:
-        """The acting seat's legal action ids."""
-
-    @abstractmethod
-    def _apply(self, seat: int, chosen: int) -> None: ...
-
-    @abstractmethod
-    def _observation(self, seat: int) -> list[float]: ...
-
-    @abstractmethod
-    def _sheet(self) -> list[int]:
-        """Each seat's score on the sheet."""
+    def _new_episode(self) -> Any:
+        return self.observer.episode(self.rules, self.length, self.first_dealer)
 
     # ------------------------------------------------------------------ PettingZoo
 
@@ -81,15 +57,17 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         seat = self.possible_agents.index(agent)
+        game = self.episode.game
         mask = np.zeros(self.num_actions, np.int8)
-        if self._to_act() == seat and not self._over():
-            mask[self._legal_ids()] = 1
-        return {"observation": np.asarray(self._observation(seat), np.float32), "action_mask": mask}
+        if game.to_act == seat and not self.episode.is_over:
+            mask[self.observer.legal_ids(game)] = 1
+        observation = self.observer.observation(game, seat)
+        return {"observation": np.asarray(observation, np.float32), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self._start()
+        self.episode = self._new_episode()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,12 +79,12 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 
     def _advance(self) -> None:
         """Deal while at a chance node and the episode goes on; then select the agent to act."""
-        while not self._over() and self._chance():
-            self._deal(self._rng)
-        if self._over():
+        while not self.episode.is_over and self.episode.game.is_chance_node:
+            self.observer.deal(self.episode.game, self._rng)
+        if self.episode.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             return
-        seat = self._to_act()
+        seat = self.episode.game.to_act
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
 
@@ -116,12 +94,12 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self.possible_agents.index(agent)
-        if int(action) not in self._legal_ids():
+        if int(action) not in self.observer.legal_ids(self.episode.game):
             raise ValueError(f"action {action} is not legal for {agent} (see the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self._apply(seat, int(action))
+        self.observer.apply(self.episode.game, seat, int(action))
         self._advance()
-        scores = self._sheet()
+        scores = self.observer.sheet(self.episode.game)
         for s, a in enumerate(self.possible_agents):
             self.rewards[a] = float(scores[s] - self._scores[s])
         self._scores = scores

@@ -10,15 +10,12 @@ an episode lasts ``max_rounds`` rounds (0: the game), with ``turnover_limit`` de
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from pettingzoo.utils import wrappers
 
 from bots.envs.aec_base import CardGameAEC
-from bots.envs.blagogo_episode import BlagogoEpisode, blagogo_rules_from
-from engine.blagogo import CARDS, Shuffle, view
-from engine.blagogo.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_of, legal_ids, observation
+from bots.envs.observers import BLAGOGO
 
 
 class BlagogoEnv(CardGameAEC):
@@ -31,42 +28,7 @@ class BlagogoEnv(CardGameAEC):
     }
 
     def __init__(self, render_mode: str | None = None, **params: Any) -> None:
-        self.max_rounds = int(params.pop("max_rounds", 1))
-        self.first_dealer = int(params.pop("first_dealer", 0))
-        self.rules = blagogo_rules_from(params)
-        super().__init__(self.rules.players, NUM_ACTIONS, OBSERVATION_SIZE, render_mode)
-        self.episode = BlagogoEpisode(self.rules, self.max_rounds, self.first_dealer)
-
-    def _start(self) -> None:
-        self.episode = BlagogoEpisode(self.rules, self.max_rounds, self.first_dealer)
-
-    def _over(self) -> bool:
-        return self.episode.is_over
-
-    def _chance(self) -> bool:
-        return self.episode.game.is_chance_node
-
-    def _deal(self, rng: random.Random) -> None:
-        order = list(CARDS)
-        rng.shuffle(order)
-        self.episode.game.apply_chance(Shuffle(tuple(order)))
-
-    def _to_act(self) -> int | None:
-        return self.episode.game.to_act
-
-    def _legal_ids(self) -> list[int]:
-        game = self.episode.game
-        return legal_ids(game.legal_actions(), game.candidate_melds())
-
-    def _apply(self, seat: int, chosen: int) -> None:
-        game = self.episode.game
-        game.apply(seat, action_of(chosen, game.legal_actions(), game.candidate_melds()))
-
-    def _observation(self, seat: int) -> list[float]:
-        return observation(view(self.episode.game, seat))
-
-    def _sheet(self) -> list[int]:
-        return list(self.episode.game.scores)
+        super().__init__(BLAGOGO, render_mode, params)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -9,14 +9,13 @@
   final standings; with ``--json`` the last line is ``{"finished": true, "standings": [...]}``. It says the
   scores as it goes, and stops after ``--max-deals`` deals (default 2000) if nobody has won by then.
 - ``thousand-bot tournament --game thousand --strategies a,b,c --deals N [--seed S] [--budget-ms M]
-  [--json]``: duplicate deals played locally with the engine (see :mod:`bots.tournament`); with
-  ``--games N`` whole games in duplicate instead, scored by games won, final scores and points per deal
-  (:mod:`bots.game_tournament`).
+  [--json]``: duplicate deals played locally with the engine (see :mod:`games.tournament`); with
+  ``--games N`` whole games in duplicate instead, scored by games won, final scores and points per deal.
 
 ``--game blagogo`` plays 1000 Blagogo with its strategies (:mod:`bots.blagogo`) and 2 to 8 players:
 ``match`` creates a Blagogo table (``--target``, ``--turnover-limit`` for short games), ``play`` sits a
 Blagogo bot at a Blagogo table, and ``tournament`` plays duplicate rounds locally (``--rounds`` N,
-``--players`` P; see :mod:`bots.blagogo_tournament`).
+``--players`` P) or whole games (``--games`` N): the same driver for every game.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ import sys
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final
 
-from bots import blagogo_games, blagogo_tournament, game_tournament, tournament
 from bots.loading import BotLoadError, is_bot_spec, load_bot
 from bots.registry import BLAGOGO_STRATEGIES, STRATEGIES, make_blagogo_strategy, make_strategy
 from bots.strategy import Strategy, StrategyOptions
@@ -48,6 +46,7 @@ from clients.session import TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
+from games import tournament_cli
 from thousand.v1 import table_service_pb2 as pb
 
 MAX_DEALS: Final = 2000
@@ -274,51 +273,35 @@ def _ladder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 2
 
 
+def _tournament_argv(args: argparse.Namespace) -> list[str]:
+    """``thousand-bot tournament``'s options as :func:`games.tournament_cli.main` takes them (one command
+    line for every game: what is not given, the game's tournament defaults)."""
+    forwarded = [*args.strategies.split(","), "--game", args.game, "--deals", str(args.deals)]
+    forwarded += [
+        "--games",
+        str(args.games),
+        "--budget-ms",
+        str(args.budget_ms),
+        "--workers",
+        str(args.workers),
+    ]
+    forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
+    forwarded += [] if args.players is None else ["--players", str(args.players)]
+    forwarded += [] if args.turnover_limit is None else ["--turnover-limit", str(args.turnover_limit)]
+    forwarded += ["--json"] if args.json else []
+    forwarded += ["--quiet"] if args.quiet else []
+    return forwarded
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     use(language_from_env())  # every line and the options' help in the player's language
     parser = build_parser(known(), known("blagogo"), MAX_DEALS)
     args = parser.parse_args(argv)
 
-    if args.command == "tournament" and args.game == "blagogo" and args.games:
-        forwarded = [
-            *args.strategies.split(","),
-            "--games",
-            str(args.games),
-            "--budget-ms",
-            str(args.budget_ms),
-        ]
-        forwarded += ["--players", str(args.players or 3), "--turnover-limit", str(args.turnover_limit)]
-        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
-        forwarded += ["--json"] if args.json else []
-        forwarded += ["--quiet"] if args.quiet else []
-        return blagogo_games.main(forwarded)
-    if args.command == "tournament" and args.game == "blagogo":
-        forwarded = [*args.strategies.split(","), "--rounds", str(args.deals)]
-        forwarded += ["--players", str(args.players or 4), "--turnover-limit", str(args.turnover_limit)]
-        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
-        forwarded += ["--json"] if args.json else []
-        forwarded += ["--quiet"] if args.quiet else []
-        return blagogo_tournament.main(forwarded)
     if args.command == "tournament":
-        args.players = 3 if args.players is None else args.players
-        if args.players > 4:
+        if args.game == "thousand" and (args.players or 3) > 4:
             parser.error(t("bot.thousand_players"))
-        forwarded = [
-            *args.strategies.split(","),
-            "--deals",
-            str(args.deals),
-            "--budget-ms",
-            str(args.budget_ms),
-        ]
-        forwarded += ["--players", str(args.players), "--workers", str(args.workers)]
-        forwarded += ["--seed", str(args.seed if args.seed is not None else 1)]
-        forwarded += ["--json"] if args.json else []
-        forwarded += ["--quiet"] if args.quiet else []
-        if args.games:
-            at = forwarded.index("--deals")
-            forwarded[at : at + 2] = ["--games", str(args.games)]
-            return game_tournament.main(forwarded)
-        return tournament.main(forwarded)
+        return tournament_cli.main(_tournament_argv(args))
     if args.command == "ladder":
         return _ladder(parser, args)
     if args.command == "register":

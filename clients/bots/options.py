@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 
-from bots import blagogo_tournament
 from bots.registry import GAMES
 from clients.cli.options import TranslatedParser
 from clients.connection import DEFAULT_SERVER
@@ -51,7 +50,7 @@ def build_parser(known: str, known_blagogo: str, max_deals: int) -> argparse.Arg
         help=t("bot.help_players"),
     )  # fmt: skip
     tour.add_argument(
-        "--turnover-limit", type=int, default=blagogo_tournament.DEFAULT_TURNOVER_LIMIT,
+        "--turnover-limit", type=int, default=None,
         help=t("bot.help_turnovers"),
     )  # fmt: skip
     tour.add_argument("--games", type=int, default=0, help=t("bot.help_games"))

@@ -87,7 +87,7 @@ class Game:
 
         The sheet, the history, the events and the round (:meth:`RoundState.copy`) are copied, a fair
         table's record of its rounds too (a copy that deals must not write into the original's); their
-        immutable values (actions, shuffles, events, cards) are shared. tests/test_blagogo_copy.py checks
+        immutable values (actions, shuffles, events, cards) are shared. tests/test_game_copy.py checks
         that every attribute is copied.
         """
         twin = object.__new__(Game)

@@ -11,8 +11,10 @@ it: :mod:`server.ladder.results`), and hands its streams their new seats and fin
 
 Every table has the ladder's clock: :attr:`LadderSettings.per_move` a decision, no bank, and on a timeout
 the server's bot makes that one decision (TIMEOUT_POLICY_BOT_PLAYS_TURN): a bot that is late loses that move
-only, and a bot that disconnected is played that way until it comes back (its key is its seat token: it
-resumes its seats with Play). The reference bots decide within the same time per move.
+only. A bot whose streams at a table all closed (it disconnected) is played by the server's bot at once, not
+after each decision's clock ran out (TimeControl.away_bot), until it comes back: its key is its seat token,
+and its Play stream opening takes the seat back. Its set is marked (its JoinLadder stream closed). The
+reference bots decide within the same time per move.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import psycopg
 
@@ -35,11 +37,13 @@ from server.games import adapter_for_name
 from server.identity.values import Player
 from server.ladder.metrics import LadderMetrics
 from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats
-from server.ladder.results import outcome_of, set_results
+from server.ladder.results import TableOutcome, outcome_of, set_results
 from server.ladder.store import LadderSetRow, LadderStore, Presence, SetTable
 from server.logs import get_logger
 from server.ratings.model import BOT_PREFIX, Pool, bot_id, model_proto
 from server.service import TableService
+from server.settings import LADDER_REFERENCES, references_of
+from server.store import Store
 from server.table_state import StopReason
 from server.time_control import TimeControl, TimeoutPolicy
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -48,12 +52,11 @@ from thousand.v1 import table_service_pb2 as pb
 TICK_SECONDS: Final = 0.25
 FRESH_SECONDS: Final = 6.0
 """A bot no node has shown connected for this long is not scheduled (its node may have died)."""
-REFERENCES: Final[Mapping[str, tuple[str, ...]]] = {
-    "thousand": ("random", "greedy", "heuristic", "ismcts", "expert"),
-    "blagogo": ("random", "heuristic"),
-}
-"""Each game's reference bots, the ladder's permanent members (the server's strategies)."""
+REFERENCES: Final[Mapping[str, tuple[str, ...]]] = references_of(LADDER_REFERENCES)
+"""Each game's reference bots, the ladder's permanent members (the server's strategies, each made as a bot
+seat's is: the registry's default options, so one fixed budget; a decision is due within the clock too)."""
 log = get_logger("thousand.ladder")
+T = TypeVar("T")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -74,7 +77,11 @@ class LadderSettings:
     @property
     def clock(self) -> TimeControl:
         return TimeControl(
-            per_move=self.per_move, bank=0.0, policy=TimeoutPolicy.BOT_PLAYS_TURN, bot_pace=0.0
+            per_move=self.per_move,
+            bank=0.0,
+            policy=TimeoutPolicy.BOT_PLAYS_TURN,
+            bot_pace=0.0,
+            away_bot=True,
         )
 
     @property
@@ -123,7 +130,10 @@ class Ladder:
         self.stopping = False
         self.scheduled_rounds = 0
         self.scheduler_seconds = 0.0
-        """CPU seconds of this node's scheduling work (rounds, placing, rating): bench/ladder.py's figure."""
+        """CPU seconds of this node's ladder work in its worker threads (presence, scheduling rounds with
+        their pairing, rating sets from their records, the streams' reads), measured per thread so that the
+        tables' own work meanwhile is not counted; placing a set's tables is CreateTable's work, not counted:
+        bench/ladder.py's figure."""
 
     # ------------------------------------------------------------------ life
 
@@ -158,17 +168,14 @@ class Ladder:
 
     async def _turn(self) -> None:
         now = time.time()
-        cpu = time.process_time()
         if self._streams:
             presences = [
                 Presence(s.bot.player_id, s.bot.display_name, s.key_hash, s.pools, s.since)
                 for s in self._streams.values()
             ]
-            await asyncio.to_thread(self.store.seen, presences, self.node_id, now)
+            await self._work(self.store.seen, presences, self.node_id, now)
         started = time.perf_counter()
-        new = await asyncio.to_thread(
-            self.store.schedule, self.settings.pools, now, now - FRESH_SECONDS, self._plan
-        )
+        new = await self._work(self.store.schedule, self.settings.pools, now, now - FRESH_SECONDS, self._plan)
         if new is not None:
             self.scheduled_rounds += 1
             if self.metrics is not None:
@@ -176,7 +183,6 @@ class Ladder:
             for row in new:
                 await self._place(row)
             await self._rate_finished()
-        self.scheduler_seconds += time.process_time() - cpu
         if self._streams:
             await self._deliver(now)
 
@@ -189,6 +195,18 @@ class Ladder:
         return plan_sets(
             state, max_same=settings.max_same_per_day, reference_sets=settings.reference_sets, rng=self.rng
         )
+
+    async def _work(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker thread (the store's calls block), its CPU time counted."""
+
+        def timed() -> T:
+            cpu = time.thread_time()
+            try:
+                return function(*args)
+            finally:
+                self.scheduler_seconds += time.thread_time() - cpu  # a bench figure: a rare lost add blurs it
+
+        return await asyncio.to_thread(timed)
 
     # ------------------------------------------------------------------ placing a set
 
@@ -258,27 +276,21 @@ class Ladder:
         store = self.registry.store
         if store is None:
             return
-        for row in await asyncio.to_thread(self.store.active):
+        for row in await self._work(self.store.active):
             if row.state != "playing":
                 continue
             ids = [t.table_id for t in row.tables]
-            finished = await asyncio.to_thread(store.finish_times, ids)
+            finished = await self._work(store.finish_times, ids)
             if any(finished.get(i) is None for i in ids):
                 continue
-            records = []
-            for table_id in ids:
-                stored = await asyncio.to_thread(store.get, table_id)
-                if stored is None:
-                    break
-                records.append(record_of(stored))
             try:
-                outcomes = [outcome_of(r) for r in records]
+                outcomes = [await self._work(_outcome, store, table_id) for table_id in ids]
                 results = set_results(row.members, outcomes)
             except ValueError as error:  # a table stopped before its end: the set counts for nothing
                 log.warning("ladder set void", set_id=row.set_id, error=str(error))
                 await asyncio.to_thread(self.store.void, row.set_id, time.time())
                 continue
-            rated = await asyncio.to_thread(self.store.rate, row.set_id, results, time.time())
+            rated = await self._work(self.store.rate, row.set_id, results, time.time())
             if rated is None:
                 continue
             log.info(
@@ -297,9 +309,9 @@ class Ladder:
 
     async def _deliver(self, now: float) -> None:
         """New seats and finished sets to this node's streams."""
-        active = await asyncio.to_thread(self.store.active)
+        active = await self._work(self.store.active)
         oldest = min(s.since for s in self._streams.values())
-        finished = await asyncio.to_thread(self.store.finished_since, oldest)
+        finished = await self._work(self.store.finished_since, oldest)
         for stream in list(self._streams.values()):
             me = stream.bot.player_id
             for row in active:
@@ -318,7 +330,9 @@ class Ladder:
                 fresh = row.finish_time is not None and row.finish_time >= stream.since
                 if fresh and me in row.members and row.set_id not in stream.finished:
                     stream.finished.add(row.set_id)
-                    stream.queue.put_nowait(ladder_pb.JoinLadderResponse(set_finished=set_message(row)))
+                    names = await self.names(list(row.members)) if self.names is not None else None
+                    finished_set = set_message(row, names)
+                    stream.queue.put_nowait(ladder_pb.JoinLadderResponse(set_finished=finished_set))
 
     async def join(
         self, bot: Player, key_hash: bytes, games: Sequence[str]
@@ -365,6 +379,14 @@ class Ladder:
             )
 
 
+def _outcome(store: Store, table_id: str) -> TableOutcome:
+    """A finished table's outcome from its stored records (ValueError when it has none: the set is void)."""
+    stored = store.get(table_id)
+    if stored is None:
+        raise ValueError(f"table {table_id} is not in the store")
+    return outcome_of(record_of(stored))
+
+
 def _reference(member: str) -> bool:
     return member.startswith(BOT_PREFIX)
 
@@ -381,6 +403,7 @@ def set_message(row: LadderSetRow, names: Mapping[str, str] | None = None) -> la
         set_id=row.set_id,
         pool=pool_message(row.pool),
         members=list(row.members),
+        member_names=[names.get(m, _default_name(m)) for m in row.members],
         tables=[
             ladder_pb.LadderSetTable(table_id=t.table_id, rotation=t.rotation, seat_members=list(t.seats))
             for t in row.tables

@@ -28,7 +28,7 @@ from server.table_state import SeatState
 from thousand.v1 import ratings_pb2 as ratings_pb
 
 if TYPE_CHECKING:
-    from server.table import Table
+    from server.table_core import TableCore
     from server.telemetry import Telemetry
 
 log = get_logger("thousand.ratings")
@@ -137,51 +137,54 @@ def _no_database(sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
 
 
 class TableRatings:
-    """One table's part: the task that stores its update once its game is over (:meth:`start`)."""
+    """One table's part: the task that stores its update once its game is over (:meth:`start`).
 
-    def __init__(self, table: Table) -> None:
-        self._table = table
+    It is given what it reads (the table's id, its game's name, its lock and its core) and, when it starts,
+    what it calls back (the table's ``apply_stored`` and what to do when the table was lost to another node),
+    as the table's other parts are: it keeps no pointer to the table (tests/test_table_parts.py)."""
+
+    def __init__(self, table_id: str, game: str, lock: asyncio.Lock, core: TableCore) -> None:
+        self._table_id = table_id
+        self._game = game
+        self._lock = lock
+        self._core = core
         self.rater: Rater | None = None
         """The server's (set by the registry); None: the table's update waits for one."""
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Run the update in a task of its own, unless it runs already (or no rater is set)."""
+    def start(self, apply: Callable[[Change], None], lost: Callable[[], None]) -> None:
+        """Run the update in a task of its own, unless it runs already (or no rater is set): once stored,
+        ``apply`` makes the change (under the lock); ``lost`` is called if another node owns the table now."""
         if self.rater is None or (self._task is not None and not self._task.done()):
             return
         # A context of its own, like the bots' and the clock's: its log lines carry no request's fields.
         loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._run(self.rater), context=contextvars.Context())
+        self._task = loop.create_task(self._run(self.rater, apply, lost), context=contextvars.Context())
 
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
 
-    async def _run(self, rater: Rater) -> None:
-        table = self._table
+    async def _run(self, rater: Rater, apply: Callable[[Change], None], lost: Callable[[], None]) -> None:
+        table_id = self._table_id
         pause = RETRY_SECONDS
         while True:
-            async with table.lock:
-                core = table.core
+            async with self._lock:
+                core = self._core
                 if not core.awaiting_rating:
                     return
                 try:
-                    data = await rater.rate(
-                        table.table_id, table.adapter.name, core.seats, core.game.standings
-                    )
+                    data = await rater.rate(table_id, self._game, core.seats, core.game.standings)
                 except TableFencedError as error:
-                    log.warning("table lost to another node", table_id=table.table_id, error=str(error))
-                    if table.on_lost is not None:
-                        table.on_lost()
+                    log.warning("table lost to another node", table_id=table_id, error=str(error))
+                    lost()
                     return
                 except StoreError as error:
-                    log.error("ratings not stored; trying again", table_id=table.table_id, error=str(error))
+                    log.error("ratings not stored; trying again", table_id=table_id, error=str(error))
                 except Exception as error:  # the players' store failed (or worse): nothing stored either
-                    log.exception(
-                        "ratings not stored; trying again", table_id=table.table_id, error=str(error)
-                    )
+                    log.exception("ratings not stored; trying again", table_id=table_id, error=str(error))
                 else:
-                    table.apply_stored(Change((Rated(data),)))
+                    apply(Change((Rated(data),)))
                     return
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_SECONDS)

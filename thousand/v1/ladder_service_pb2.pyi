@@ -384,6 +384,7 @@ class LadderSet(_message.Message):
     START_TIME_FIELD_NUMBER: _builtins.int
     FINISH_TIME_FIELD_NUMBER: _builtins.int
     MODEL_FIELD_NUMBER: _builtins.int
+    MEMBER_NAMES_FIELD_NUMBER: _builtins.int
     set_id: _builtins.str
     """The set's id."""
     disconnected: _builtins.bool
@@ -418,6 +419,10 @@ class LadderSet(_message.Message):
     def model(self) -> _ratings_pb2.RatingModel:
         """The rating model the update used."""
 
+    @_builtins.property
+    def member_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Its members' names, in the order of `members` (a reference bot's is its strategy's name)."""
+
     def __init__(
         self,
         *,
@@ -431,10 +436,11 @@ class LadderSet(_message.Message):
         start_time: _timestamp_pb2.Timestamp | None = ...,
         finish_time: _timestamp_pb2.Timestamp | None = ...,
         model: _ratings_pb2.RatingModel | None = ...,
+        member_names: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["finish_time", b"finish_time", "model", b"model", "pool", b"pool", "start_time", b"start_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["disconnected", b"disconnected", "finish_time", b"finish_time", "members", b"members", "model", b"model", "pool", b"pool", "results", b"results", "set_id", b"set_id", "start_time", b"start_time", "tables", b"tables", "timeouts", b"timeouts"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["disconnected", b"disconnected", "finish_time", b"finish_time", "member_names", b"member_names", "members", b"members", "model", b"model", "pool", b"pool", "results", b"results", "set_id", b"set_id", "start_time", b"start_time", "tables", b"tables", "timeouts", b"timeouts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
