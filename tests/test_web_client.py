@@ -37,10 +37,11 @@ TAP = re.compile(r"# (Subtest: |(tests|suites|pass|fail|cancelled|skipped|todo|d
 """node --test's own comment lines, beside those a test printed."""
 
 
-OWN_SERVER = {"browser/players", "browser/quickplay", "browser/handover"}
+OWN_SERVER = {"browser/players", "browser/quickplay", "browser/handover", "browser/bots"}
 """Tests with a server of their own: tests/test_web_players.py (an identity provider beside it),
 tests/test_web_quickplay.py (a terminal player and rated games in it), tests/test_web_handover.py (an
-operator's token, and the operator's call between the test's steps)."""
+operator's token, and the operator's call between the test's steps), tests/test_web_ladder.py (a ladder with
+real bots)."""
 
 
 def node_tests(kind: str) -> list[str]:

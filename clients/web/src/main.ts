@@ -1,7 +1,7 @@
 // The web client's entry: one origin (the server serves this page and its services), pages by the address's
 // hash: the lobby (#/), a table (#/table/ID: your seat if this browser holds one, else watching), a finished
 // game's record and replay (#/replay/ID), the player's games (#/games), quick play's waiting screen (#/play/...),
-// the leaderboards (#/leaderboard/...), a player's ratings (#/profile/ID) and an invite to a private table
+// the leaderboards (#/leaderboard/...), the bots' ladder (#/bots/GAME), a player's ratings (#/profile/ID) and an invite to a private table
 // (#/invite/ID/CODE). In a cluster a table's calls go to the node that owns it (route.ts); the page itself
 // stays on the node it came from, and knows the cluster's other nodes. The page's language (the player's
 // choice in this browser, else the browser's languages) and its player (a guest made at the first visit, or
@@ -13,6 +13,7 @@ import { parseInvite } from "./players/invite";
 import { Players } from "./players/players";
 import { Nodes, Route } from "./route";
 import { SeatStore } from "./seats";
+import { openBots } from "./ui/bots";
 import { openGames } from "./ui/games";
 import { openInvite } from "./ui/invite";
 import { openLeaderboard } from "./ui/leaderboard";
@@ -41,6 +42,7 @@ function route(): void {
   else if (page === "replay" && id) close = openReplay(anyNode, id, container);
   else if (page === "play") close = openWaiting({ nodes, store, container, go }, [id ?? "", ...rest]);
   else if (page === "leaderboard") close = openLeaderboard(anyNode, container, [id ?? "", ...rest]);
+  else if (page === "bots") close = openBots(anyNode, container, id);
   else if (page === "profile") close = openProfile(anyNode, players, container, id);
   else if (page === "games") close = openGames(players, container);
   else if (page === "invite") close = openInvite({ anyNode, nodes, store, container, go }, parseInvite(window.location.hash));

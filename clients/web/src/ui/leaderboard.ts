@@ -12,6 +12,8 @@ import type { Route } from "../route";
 import { GAMES, gameInfo, gameName } from "../rules";
 import { Pages } from "./games";
 import { refusalText } from "./refusal";
+import { botsHash } from "./bots";
+import { t } from "../i18n";
 
 export const PAGE_SIZE = 10;
 
@@ -107,7 +109,15 @@ export function openLeaderboard(anyNode: Route, container: HTMLElement, parts: r
     const entries = board?.entries ?? [];
     render(
       container,
-      h("header", { class: "lobby-header" }, h("a", { href: "#/", class: "back" }, W.toLobby), h("h1", {}, W.boardTitle), languageMenu()),
+      h(
+        "header",
+        { class: "lobby-header" },
+        h("a", { href: "#/", class: "back" }, W.toLobby),
+        h("h1", {}, W.boardTitle),
+        // The bots' own ladder (its sets of duplicate deals) is a page of its own.
+        h("a", { href: botsHash(pool.game), class: "button", "data-testid": "bots-link" }, t("web.bots.link")),
+        languageMenu(),
+      ),
       h(
         "main",
         { class: "leaderboard" },

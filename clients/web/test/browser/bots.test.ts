@@ -1,0 +1,151 @@
+// The Bots page (issue 27) in Chromium, against a real server whose ladder has played real sets
+// (tests/test_web_ladder.py: registered bots on the SDK's ladder loop, as `thousand-bot ladder` runs them, with
+// the server's reference bots): reached from the leaderboard, each game's standings exactly as
+// LadderService.GetLadderStandings gives them (order, names, owners, the reference bots marked, rating with its
+// interval, sets and games), the latest sets linking to their tables' replays, the page in Russian too, at a
+// laptop's and a phone's size with axe-core finding nothing serious.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { after, before, test } from "node:test";
+import { createClient } from "@connectrpc/connect";
+import type { Browser, Page } from "playwright-core";
+import { tableClient, transport } from "../../src/api";
+import { LadderService, type LadderStanding } from "../../src/gen/thousand/v1/ladder_service_pb";
+import { GameKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
+import { BASE_URL, launch, openSized, pageErrors, screenshot } from "./browser";
+
+const OWNERS = (process.env["BOT_OWNERS"] ?? "").split(",").filter(Boolean);
+assert.ok(OWNERS.length, "tests/test_web_ladder.py sets BOT_OWNERS");
+const LAPTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const ladder = createClient(LadderService, transport(BASE_URL));
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function axe(page: Page, where: string): Promise<void> {
+  await page.addScriptTag({ path: AXE });
+  const grave = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe.run;
+    const result = await run(document, { resultTypes: ["violations"] });
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(grave, [], `${where}: serious or critical axe violations`);
+}
+
+async function look(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [["laptop", LAPTOP], ["phone", PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${name} at ${size} size is ${overflow}px wider than the screen`);
+    await screenshot(page, `${name}-${size}`);
+    await axe(page, `${name} at ${size} size`);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
+const one = (n: number): string => n.toFixed(1);
+
+/** What the page shows of each row, and what the server's standings say it must show (English). */
+async function rowsOf(page: Page): Promise<{ member: string; reference: boolean; name: string; who: string; ordinal: string; interval: string; played: string }[]> {
+  return page.locator('[data-testid="bots-standings"] tbody tr').evaluateAll((rows) =>
+    rows.map((row) => ({
+      member: row.getAttribute("data-member") ?? "",
+      reference: row.querySelector('[data-testid="reference"]') !== null,
+      name: row.querySelector(".bot-name")?.textContent ?? "",
+      who: (row.querySelector(".owner, .reference")?.textContent ?? "").trim(),
+      ordinal: row.querySelector(".ordinal")?.textContent ?? "",
+      interval: row.querySelector(".interval")?.textContent ?? "",
+      played: row.querySelector(".played")?.textContent ?? "",
+    })),
+  );
+}
+
+function expected(s: LadderStanding) {
+  const strategy = s.memberId.replace(/^bot:/, "");
+  return {
+    member: s.memberId,
+    reference: s.reference,
+    name: s.reference ? `${strategy.charAt(0).toUpperCase()}${strategy.slice(1)} bot` : s.displayName,
+    who: s.reference ? "reference bot" : `by ${s.ownerName}`,
+    ordinal: one(s.rating?.ordinal ?? 0),
+    interval: `μ ${one(s.rating?.mu ?? 0)}: ${one(s.intervalLow)} to ${one(s.intervalHigh)}`,
+    played: `${s.sets} ${s.sets === 1 ? "set" : "sets"} · ${s.games} ${s.games === 1 ? "game" : "games"}`,
+  };
+}
+
+async function standings(game: GameKind): Promise<LadderStanding[]> {
+  const { standings } = await ladder.getLadderStandings({ game, players: 3, recentSets: 3 });
+  assert.ok(standings.length >= 3, `the ladder of game ${game} has played sets`);
+  assert.ok(standings.some((s) => s.reference) && standings.some((s) => !s.reference), "registered and reference bots");
+  for (const s of standings) {
+    const mu = s.rating?.mu ?? 0;
+    assert.ok(s.intervalLow < mu && mu < s.intervalHigh, "an interval around mu");
+    assert.ok(s.sets >= 1 && s.games >= s.sets);
+    if (!s.reference) assert.ok(OWNERS.includes(s.ownerName), `${s.displayName}'s owner is one of ${OWNERS.join(", ")}`);
+  }
+  return standings;
+}
+
+test("the Bots page: each game's ladder as the server ranks it, from the leaderboard, on a laptop and a phone", { timeout: 180000 }, async () => {
+  const thousand = await standings(GameKind.THOUSAND);
+  const blagogo = await standings(GameKind.BLAGOGO);
+  const { context, page } = await openSized(browser, LAPTOP);
+  await page.goto(`${BASE_URL}/#/`);
+  await page.locator('[data-testid="leaderboard-link"]').click();
+  // The leaderboard's header links to the Bots page, on a phone too.
+  await page.setViewportSize(PHONE);
+  await page.locator('[data-testid="bots-link"]').waitFor();
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)) <= 1, "the leaderboard fits a phone");
+  await screenshot(page, "leaderboard-bots-link-phone");
+  await page.setViewportSize(LAPTOP);
+  await page.locator('[data-testid="bots-link"]').click();
+  await page.waitForURL(`${BASE_URL}/#/bots/thousand`);
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  assert.deepEqual(await rowsOf(page), thousand.map(expected));
+  assert.match(await page.locator('[data-testid="bots-intro"]').innerText(), /the same time \(0\.1 s(ecs?)?\)/);
+  await look(page, "bots-thousand");
+
+  // A registered bot's latest sets link to their tables' replays.
+  const bot = thousand.find((s) => !s.reference)!;
+  const row = page.locator(`tr[data-member="${bot.memberId}"]`);
+  await row.locator("details.recent-sets summary").click();
+  const links = await row.locator("details.recent-sets a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  const tables = bot.recentSets.flatMap((set) => set.tables.map((t) => `#/replay/${t.tableId}`));
+  assert.deepEqual(links, tables);
+  const { table } = await tableClient(BASE_URL).getTable({ tableId: bot.recentSets[0]!.tables[0]!.tableId });
+  assert.equal(table?.status, TableStatus.FINISHED);
+  assert.match(await row.locator("details.recent-sets li").first().innerText(), /^place \d+, -?[\d,]+ points · table 1 · table 2 · table 3$/);
+  await screenshot(page, "bots-recent-sets-laptop");
+  await row.locator("details.recent-sets a").first().click();
+  await page.locator('[data-testid="replay-position"]').waitFor({ timeout: 15000 });
+
+  // The other game, chosen on the page.
+  await page.goto(`${BASE_URL}/#/bots/thousand`);
+  await page.selectOption('[data-testid="bots-game"]', String(GameKind.BLAGOGO));
+  await page.waitForURL(`${BASE_URL}/#/bots/blagogo`);
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  assert.deepEqual(await rowsOf(page), blagogo.map(expected));
+  await look(page, "bots-blagogo");
+
+  // In Russian: the catalogues' words, plurals and all.
+  await page.evaluate(() => localStorage.setItem("thousand.lang.v1", "ru"));
+  await page.reload();
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  const ru = await rowsOf(page);
+  for (const [i, s] of blagogo.entries()) {
+    assert.equal(ru[i]!.who, s.reference ? "эталонный бот" : `владелец: ${s.ownerName}`);
+    assert.match(ru[i]!.played, /^\d+ сери(я|и|й) · \d+ (игра|игры|игр)$/);
+  }
+  assert.equal(await page.locator("h1").innerText(), "Лестница ботов");
+  await look(page, "bots-blagogo-ru");
+  assert.deepEqual(pageErrors(page), []);
+  await context.close();
+});

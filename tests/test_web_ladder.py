@@ -1,0 +1,134 @@
+"""The web client's Bots page (issue 27), in Chromium: clients/web/test/browser/bots.test.ts against a real
+``thousand-server --web-port --ladder`` whose ladder has played real sets.
+
+Before the browser comes, two registered bots of two owners (guests Ann and Bob) connect with the SDK's
+ladder loop (``clients.bots.ladder.run_ladder``, what ``thousand-bot ladder`` runs) for Thousand and 1000
+Blagogo, and the server schedules them with its reference bots at a short fixed clock, until both games' pools
+have rated sets with registered and reference bots; the bots then leave, so that the standings the browser
+test compares with stay as they are. The screenshots go to ``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from grpc import aio
+
+from bots.registry import make_blagogo_strategy, make_strategy
+from clients.bots.ladder import run_ladder
+from clients.bots.sdk import AnyStrategy
+from clients.connection import Connection
+from tests.identity_harness import bearer
+from tests.live_server import LiveServer, free_port, live_server
+from tests.ratings_harness import guests
+from tests.test_web_client import CHROMIUM, run_node_test, wait_listening
+from tests.web_build import WEB, built
+from thousand.v1 import ladder_service_pb2 as ladder_pb
+from thousand.v1 import ladder_service_pb2_grpc as ladder_grpc
+from thousand.v1 import table_service_pb2 as pb
+
+LADDER = (
+    "--ladder",
+    "--ladder-per-move",
+    "0.1",
+    "--ladder-references",
+    "thousand=random,greedy blagogo=random,heuristic",
+    "--ladder-reference-sets",
+    "0",
+    "--ladder-seed",
+    "1",
+)
+BOTS = {"Alpha": "Ann", "Gamma": "Bob"}
+
+
+@contextlib.contextmanager
+def ladder_server(directory: Path, port: int) -> Iterator[LiveServer]:
+    """A server with the ladder and the built client on its web port ``port``, once it listens. Its store is a
+    file: the ladder rates on a connection of its own, which an in-memory SQLite database would not share
+    (``:memory:`` with ``--ladder``: "no such table: ratings", every set left unrated)."""
+    built()
+    web = ("--web-port", str(port), "--web-root", str(WEB / "dist"), "--guests-per-hour", "0")
+    with live_server(directory, str(directory / "thousand.db"), *web, *LADDER) as server:
+        wait_listening(server, port)
+        yield server
+
+
+def strategy(game: str) -> AnyStrategy:
+    return make_blagogo_strategy("heuristic") if game == "blagogo" else make_strategy("greedy")
+
+
+def mixed(pool: ladder_pb.GetLadderStandingsResponse) -> bool:
+    """Whether a pool's standings hold a reference bot and at least two registered ones."""
+    return any(s.reference for s in pool.standings) and sum(not s.reference for s in pool.standings) >= 2
+
+
+async def ladder_sets(address: str) -> None:
+    """The registered bots on the ladder until both games' standings hold registered and reference bots."""
+    owners = dict(zip(("Ann", "Bob"), await guests(address, "Ann", "Bob"), strict=True))
+    async with aio.insecure_channel(address) as channel:
+        ladder = ladder_grpc.LadderServiceStub(channel)
+        keys = []
+        for name, owner in BOTS.items():
+            request = ladder_pb.RegisterBotRequest(display_name=name)
+            keys.append((await ladder.RegisterBot(request, metadata=bearer(owners[owner].player_token))).key)
+        playing = [
+            asyncio.create_task(
+                run_ladder(Connection(address), key, strategy, ["thousand", "blagogo"], say=lambda _: None)
+            )
+            for key in keys
+        ]
+        try:
+            deadline = time.monotonic() + 240
+            while True:
+                assert time.monotonic() < deadline, "the ladder did not play sets of both games in time"
+                await asyncio.sleep(1)
+                pools = [
+                    await ladder.GetLadderStandings(ladder_pb.GetLadderStandingsRequest(game=game, players=3))
+                    for game in (pb.GAME_KIND_THOUSAND, pb.GAME_KIND_BLAGOGO)
+                ]
+                if all(map(mixed, pools)):
+                    break
+        finally:
+            for task in playing:
+                task.cancel()
+            for task in playing:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        # A set under way when the bots left goes on (the server's bot plays their seats) and is rated at its
+        # end: wait until no set is still playing, so the standings hold still for the browser.
+        await settled(ladder)
+
+
+async def settled(ladder: ladder_grpc.LadderServiceAsyncStub) -> None:
+    """Until the standings of both games stop changing (every set begun is over and rated)."""
+    last = None
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        now = [
+            (
+                await ladder.GetLadderStandings(ladder_pb.GetLadderStandingsRequest(game=game, players=3))
+            ).SerializeToString(deterministic=True)
+            for game in (pb.GAME_KIND_THOUSAND, pb.GAME_KIND_BLAGOGO)
+        ]
+        if now == last:
+            return
+        last = now
+        await asyncio.sleep(5)
+    raise AssertionError("the ladder's standings kept changing after the bots left")
+
+
+def test_the_bots_page_shows_a_real_ladder_in_chromium(tmp_path: Path) -> None:
+    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium"
+    port = free_port()
+    with ladder_server(tmp_path, port) as server:
+        asyncio.run(ladder_sets(server.address))
+        run_node_test(
+            WEB / "build" / "test" / "browser" / "bots.test.mjs",
+            f"http://127.0.0.1:{port}",
+            timeout=300,
+            env={"BOT_OWNERS": ",".join(sorted(set(BOTS.values())))},
+        )
