@@ -57,7 +57,7 @@ async def play(db: str) -> list[str]:
     async with serving(db, snapshot_records=EVERY) as (_, stub):
         tables = [(await stub.CreateTable(request)).table.table_id for request in (thousand(), blagogo())]
         for table_id in tables:
-            for _ in range(1200):
+            for _ in range(3000):  # a loaded machine: up to 150 s for a game
                 table = (await stub.GetTable(pb.GetTableRequest(table_id=table_id))).table
                 if table.status == pb.TABLE_STATUS_FINISHED:
                     break
@@ -160,8 +160,8 @@ def test_a_table_rebuilt_from_its_snapshot_and_tail_is_the_table_rebuilt_from_ev
 def test_a_snapshot_at_any_record_then_its_tail_rebuilds_the_same_table_and_bots(tmp_path: Path) -> None:
     """Cut each game at records spread over it: the table replayed up to the cut, snapshotted, put into a
     fresh table, and the rest replayed on it, is the table replayed whole; and before each of the first bot
-    moves after the cut, the bots of the restored table choose the move that was played (their memory is
-    the one a full replay rebuilds)."""
+    moves after the cut, the restored table's bots (Thousand's heuristic, which remembers the deal) choose
+    the move that was played."""
     db = str(tmp_path / "thousand.db")
     tables = asyncio.run(play(db))
     store = open_store(db)
@@ -185,12 +185,15 @@ def test_a_snapshot_at_any_record_then_its_tail_rebuilds_the_same_table_and_bots
 
 def checked_bot_moves(table: Table, tail: list[Any], limit: int) -> None:
     """Replay ``tail`` on ``table`` one record at a time; before each of the first ``limit`` actions of a
-    bot seat, the move its bot makes now must be the one stored."""
+    bot seat, the move its bot makes now must be the one stored. Not for a searching strategy (the Blagogo
+    planner): it thinks for a time budget, so its move depends on the machine's speed at that moment, on a
+    full replay as much as from a snapshot; its memory is compared with the full replay's instead."""
     adapter = table.adapter
     checked = 0
     for record in tail:
         seat = record.seat
-        if record.kind == "action" and checked < limit and table.core.seats[seat].bot:
+        bot = table.core.seats[seat].bot and not table.bots.player(seat).searching
+        if record.kind == "action" and checked < limit and bot:
             action = table.bots.decide(table.core.game, seat, table.core.sequence, True)
             assert adapter.action_to_bytes(action) == record.data
             checked += 1
