@@ -39,6 +39,10 @@ const TRICK = "thousand.trick-ms.v1";
 export const DEFAULT_TRICK_MS = 1100;
 
 const SOUNDS = "thousand.sounds.v1";
+/** The seats of finished games this browser played (table -> seat), without their tokens: a reload after the
+ * end still shows the seat as the viewer's own. The newest few are kept. */
+const ENDED = "thousand.ended.v1";
+const ENDED_KEPT = 50;
 
 export class SeatStore {
   constructor(private readonly storage: KeyValue) {}
@@ -67,6 +71,40 @@ export class SeatStore {
     delete all[tableId];
     this.storage.setItem(SEATS, JSON.stringify(all));
     this.storage.removeItem(STATE + tableId);
+    this.keepEnded(tableId, undefined);
+  }
+
+  /** The game at the table is over: its seat's token and seed are of no more use (a bearer secret) and go,
+   * but the page's saved state and which seat was ours stay, so that a reload shows the seat as ours. */
+  finished(tableId: string, seat: number): void {
+    const all = this.seats();
+    delete all[tableId];
+    this.storage.setItem(SEATS, JSON.stringify(all));
+    this.keepEnded(tableId, seat);
+  }
+
+  /** The seat this browser played at a finished table, if it still remembers. */
+  endedSeat(tableId: string): number | undefined {
+    const seat = this.ended()[tableId];
+    return typeof seat === "number" ? seat : undefined;
+  }
+
+  private ended(): Record<string, number> {
+    try {
+      return JSON.parse(this.storage.getItem(ENDED) ?? "{}") as Record<string, number>;
+    } catch {
+      return {};
+    }
+  }
+
+  private keepEnded(tableId: string, seat: number | undefined): void {
+    const all = this.ended();
+    if (seat === undefined && !(tableId in all)) return;
+    delete all[tableId];
+    if (seat !== undefined) all[tableId] = seat; // the newest last
+    const kept = Object.entries(all).slice(-ENDED_KEPT);
+    for (const [id] of Object.entries(all).slice(0, -ENDED_KEPT)) this.storage.removeItem(STATE + id);
+    this.storage.setItem(ENDED, JSON.stringify(Object.fromEntries(kept)));
   }
 
   /** The page's state of a table for this viewer ("spectator" or the seat's number), or undefined. */

@@ -148,11 +148,13 @@ export interface TablePageOptions {
 export function openTable(opts: TablePageOptions): () => void {
   const { nodes, store, tableId, container } = opts;
   const record = store.seat(tableId);
+  // A finished game's seat is still ours after its token is gone (its saved state says so too).
+  const seat = record?.seat ?? store.endedSeat(tableId);
   // The saved page is in the language it was saved in (its log, its checks): another language reads the
   // table's history again, in its own words.
-  const viewer = `${record ? String(record.seat) : "spectator"}@${language()}`;
+  const viewer = `${seat ?? "spectator"}@${language()}`;
   const session = new TableSession(nodes, tableId, {
-    seat: record?.seat,
+    seat,
     token: record?.token,
     clientSeed: record?.clientSeed,
     commitment: record?.commitment,
@@ -193,11 +195,14 @@ export function openTable(opts: TablePageOptions): () => void {
     }
     render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
-    if (session.status.state === "ended" && record) {
-      store.forget(tableId); // the game is over: the seat's token and seed are of no more use (a bearer secret)
-      return;
-    }
     const saved = session.save();
+    if (session.status.state === "ended" && record) {
+      // The game is over: the seat's token and seed are of no more use (a bearer secret). The seat and the
+      // page's state stay for a reload, unless the seat was handed to a bot (the page then watches).
+      if (session.table?.status !== TableStatus.FINISHED || session.handedOver) return store.forget(tableId);
+      if (saved) store.saveState(tableId, viewer, saved);
+      return store.finished(tableId, record.seat);
+    }
     if (saved) store.saveState(tableId, viewer, saved);
   }
   session.onChange(schedule);
@@ -272,7 +277,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
       h("span", { class: "sounds-word" }, `${t("web.sounds")}: `), // a phone shows "♪ on": the header stays short
       ui.sounds.on ? t("web.on") : t("web.off"),
     ),
-    me !== undefined && mySeat?.takenOver && !mySeat.forfeited
+    me !== undefined && mySeat?.takenOver && !mySeat.forfeited && table?.status !== TableStatus.FINISHED
       ? h("button", { class: "primary", "data-key": "reclaim", onclick: () => void session.reclaim() }, t("web.reclaim"))
       : null,
     me !== undefined && table?.status !== TableStatus.FINISHED && !session.handedOver

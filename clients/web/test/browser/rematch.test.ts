@@ -168,7 +168,7 @@ test("a rated game's ratings panel is there again after reloads; a rematch by th
   await holding(bobSeat!, "Bob", { ...bob, player: bob.guest.playerId });
   const panel = ann.page.locator('[data-testid="ratings-updated"]');
   await panel.waitFor({ timeout: 30000 });
-  // After the first reload the page watches (the finished seat is forgotten): the seat is no longer "(you)".
+  // The lines name the viewer's own seat "(you)", before and after the reloads alike.
   const read = async (): Promise<string[]> => (await panel.locator("li").allInnerTexts()).map((l) => l.replace(" (you)", ""));
   const lines = await read();
   assert.equal(lines.length, 2);
@@ -196,4 +196,31 @@ test("a rated game's ratings panel is there again after reloads; a rematch by th
   assert.deepEqual([...pageErrors(ann.page), ...pageErrors(bob.page)], []);
   await ann.context.close();
   await bob.context.close();
+});
+
+/** What the table's page says of its viewer: the header's words and the seats the standings call "(you)". */
+async function viewerOf(page: Page): Promise<{ who: string; mine: string[] }> {
+  const who = await page.locator(".table-header .who").innerText();
+  const mine = (await page.locator('[data-testid="standings"] li').allInnerTexts()).filter((l) => l.includes("(you)"));
+  return { who, mine };
+}
+
+test("a player who reloads the page after the game's end is still shown at their own seat, without its token", { timeout: 300000 }, async () => {
+  const [annSeat] = await finishedTable([{ name: "Ann" }, { name: "Bob" }], false, 31);
+  const ann = await holding(annSeat!, "Ann");
+  const before = await viewerOf(ann.page);
+  assert.match(before.who, /Ann \(you\)/, "the page that held the seat plays it");
+  assert.equal(before.mine.length, 1, "one standing is the viewer's");
+  // The first reload finds the seat's token gone (the game is over); the second resumes from the saved state.
+  for (const reload of [1, 2]) {
+    await ann.page.reload();
+    await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+    await dismissSummary(ann.page);
+    assert.deepEqual(await viewerOf(ann.page), before, `the same seat, "(you)", after reload ${reload}`);
+  }
+  const stored = await ann.page.evaluate(() => JSON.stringify(localStorage));
+  assert.ok(!stored.includes(annSeat!.token), "the finished seat's token is forgotten");
+  await look(ann.page, "finished-reloaded-seat", '[data-testid="standings"]');
+  assert.deepEqual(pageErrors(ann.page), []);
+  await ann.context.close();
 });
