@@ -186,7 +186,9 @@ export class TableSession implements TableLike {
     this.route.go(this.table?.webEndpoint ?? ""); // its owner, as last described
     if (lastSeen !== 0n && this.table?.status === TableStatus.FINISHED) {
       // Saved after the game's end: nothing more will come (a stream resumed after a finished table's last
-      // event ends at once, without the end to recognise, and would be reopened again and again).
+      // event ends at once, without the end to recognise, and would be reopened again and again). The page
+      // opens on the final standings, not on the last deal's summary saved with it.
+      this.model?.forgetPastSummary();
       this.status = { state: "ended" };
       this.changed();
       return;

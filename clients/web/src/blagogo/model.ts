@@ -72,10 +72,11 @@ export class BlagogoModel {
     else if (e.case === "handDealt" && !e.value.cardsHidden) this.verifier.dealt(e.value.seat, e.value.cards.map(cardCode));
   }
 
-  /** A page that replayed the table's history drops the summary of a round it did not see end live. */
+  /** A page that replayed the table's history drops the summary of a round it did not see end live (after
+   * the game's end: the final standings show, the last round's summary a click away). */
   forgetPastSummary(): void {
     const view = this.tracker.view;
-    if (this.summary !== undefined && view !== undefined && view.roundNumber > this.summary) this.summary = undefined;
+    if (this.summary !== undefined && view !== undefined && (view.roundNumber > this.summary || view.winner !== undefined)) this.summary = undefined;
   }
 
   apply(event: BlagogoEvent, names: Names, sequence = 0n): string | undefined {

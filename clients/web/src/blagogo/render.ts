@@ -220,7 +220,10 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
   const summary = model.summary !== undefined ? roundSummary(session, model, () => {
     model.summary = undefined;
     ui.rerender();
-  }) : null;
+  }, gameOver) : null;
+  // Once the game is over its standings show; the last round's summary opens again from them.
+  const lastRound = model.sheet.at(-1)?.number;
+  const last = lastRound === undefined ? undefined : { label: t("web.blagogo.last_round_summary"), open: () => ((model.summary = lastRound), ui.rerender()) };
   return h(
     "main",
     { class: `board blagogo players-${n}` },
@@ -243,7 +246,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       { class: "mine", "aria-label": t("web.your_hand_and_choices") },
       seatPanel(session, view, order[0]!, "me"),
       session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": t("web.your_hand") }, hand)),
-      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : choices(session, view, ui, legal),
+      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending, last) : summary ? null : choices(session, view, ui, legal),
     ),
     h("aside", { class: "side" }, roundSheet(session, model, view)),
     summary,

@@ -40,14 +40,14 @@ export function roundSheet(session: TableLike, model: BlagogoModel, view: Blagog
   );
 }
 
-export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: () => void): Child {
+export function roundSummary(session: TableLike, model: BlagogoModel, dismiss: () => void, last = false): Child {
   const row = model.row(model.summary);
   if (!row) return null;
   const headline =
     row.winner === undefined
       ? t("web.blagogo.no_winner")
       : t("web.blagogo.went_out", { name: session.names(row.winner), kantrame: row.kantrame ? "yes" : "no" });
-  const close = h("button", { class: "primary", "data-key": "next-round", "data-testid": "next-round", onclick: dismiss }, t("web.blagogo.next_round"));
+  const close = h("button", { class: "primary", "data-key": "next-round", "data-testid": "next-round", onclick: dismiss }, last ? t("web.thousand.see_standings") : t("web.blagogo.next_round"));
   queueMicrotask(() => close.isConnected && close.focus());
   return h(
     "div",

@@ -149,10 +149,11 @@ export class ThousandModel {
   }
 
   /** A page that replayed the table's history drops the summary of a deal it did not see end live: a
-   * spectator (or a seat on a new device) joining mid-deal sees the deal in play, not the last one's box. */
+   * spectator (or a seat on a new device) joining mid-deal sees the deal in play, not the last one's box; a
+   * page opened after the game's end sees the final standings (the last deal's summary a click away). */
   forgetPastSummary(): void {
     const view = this.tracker.view;
-    if (this.summary !== undefined && view !== undefined && view.dealNumber > this.summary) this.summary = undefined;
+    if (this.summary !== undefined && view !== undefined && (view.dealNumber > this.summary || view.winner !== undefined)) this.summary = undefined;
     this.taken = undefined;
   }
 

@@ -252,6 +252,9 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
     model.summary = undefined;
     ui.rerender();
   }, gameOver) : null;
+  // Once the game is over its standings show; the last deal's summary opens again from them.
+  const lastDeal = [...model.sheet].reverse().find((r) => r.redeal === undefined)?.number;
+  const last = lastDeal === undefined ? undefined : { label: t("web.thousand.last_deal_summary"), open: () => ((model.summary = lastDeal), ui.rerender()) };
   return h(
     "main",
     { class: `board thousand players-${n}` },
@@ -263,7 +266,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
       { class: "mine", "aria-label": session.seat === undefined ? t("web.seat_at_bottom") : t("web.your_hand_and_choices") },
       seatPanel(session, view, me, "me"),
       session.seat === undefined ? backs(view.cardCounts[me] ?? 0, t("web.cards", { n: view.cardCounts[me] ?? 0 })) : hand,
-      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending) : summary ? null : actions,
+      gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending, last) : summary ? null : actions,
     ),
     h(
       "aside",

@@ -45,7 +45,8 @@ export interface StandingLine {
   payout?: number;
 }
 
-export function standingsPanel(session: TableLike, standings: StandingLine[], check?: { ok: boolean; text: string }): HTMLElement {
+/** The final standings; `last`: the last deal's (round's) summary to open again, once it was put away. */
+export function standingsPanel(session: TableLike, standings: StandingLine[], check?: { ok: boolean; text: string }, last?: { label: string; open: () => void }): HTMLElement {
   return h(
     "section",
     { class: "standings", "data-testid": "standings", "aria-label": t("web.final_standings") },
@@ -63,6 +64,8 @@ export function standingsPanel(session: TableLike, standings: StandingLine[], ch
     ),
     session.ratings ? ratingsPanel(session, session.ratings) : null,
     check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
+    last ? h("button", { type: "button", "data-key": "last-summary", "data-testid": "last-summary", onclick: last.open }, last.label) : null,
+    last ? " " : null,
     h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, t("web.see_record")),
     " ",
     h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, t("web.back_to_lobby")),

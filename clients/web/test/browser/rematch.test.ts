@@ -224,3 +224,41 @@ test("a player who reloads the page after the game's end is still shown at their
   assert.deepEqual(pageErrors(ann.page), []);
   await ann.context.close();
 });
+
+/** Whether the last round's summary box is on the page (once the page has settled). */
+async function summaryShown(page: Page): Promise<boolean> {
+  await page.waitForTimeout(300);
+  return (await page.locator('[data-testid="round-summary"]').count()) > 0;
+}
+
+test("a page opened or reloaded after the game's end shows the final standings; the last round's summary opens from them", { timeout: 300000 }, async () => {
+  const [annSeat] = await finishedTable([{ name: "Ann" }, { name: "Bob" }], false, 37);
+  // A spectator opening the finished table: the standings, not the round's box over them.
+  const watcher = await visitor();
+  await watcher.page.goto(`${BASE_URL}/#/table/${annSeat!.tableId}`);
+  await watcher.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  assert.equal(await summaryShown(watcher.page), false, "a spectator's page opened on the last round's summary");
+  // The summary is a click away, and put away again to the standings.
+  await watcher.page.locator('[data-testid="last-summary"]').click();
+  await watcher.page.locator('[data-testid="round-summary"]').waitFor({ timeout: 5000 });
+  await look(watcher.page, "finished-last-summary", '[data-testid="round-summary"]');
+  await watcher.page.locator('[data-testid="next-round"]').click();
+  assert.equal(await summaryShown(watcher.page), false, "the summary was put away");
+  await look(watcher.page, "finished-opened-standings", '[data-testid="standings"]');
+  // The seat's own page: opened after the end, then reloaded with the summary open (saved so in its state).
+  const ann = await visitor();
+  await ann.page.evaluate((record) => {
+    localStorage.setItem("thousand.seats.v1", JSON.stringify({ [record.tableId]: record }));
+  }, { tableId: annSeat!.tableId, seat: annSeat!.seat, token: annSeat!.token, name: "Ann" });
+  await ann.page.goto(`${BASE_URL}/#/table/${annSeat!.tableId}`);
+  await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  assert.equal(await summaryShown(ann.page), false, "the seat's page opened on the last round's summary");
+  await ann.page.locator('[data-testid="last-summary"]').click();
+  assert.equal(await summaryShown(ann.page), true, "the last round's summary opens");
+  await ann.page.reload();
+  await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  assert.equal(await summaryShown(ann.page), false, "the reloaded page opened on the last round's summary");
+  assert.deepEqual([...pageErrors(watcher.page), ...pageErrors(ann.page)], []);
+  await watcher.context.close();
+  await ann.context.close();
+});
