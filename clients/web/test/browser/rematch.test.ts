@@ -221,6 +221,11 @@ test("a player who reloads the page after the game's end is still shown at their
   const stored = await ann.page.evaluate(() => JSON.stringify(localStorage));
   assert.ok(!stored.includes(annSeat!.token), "the finished seat's token is forgotten");
   await look(ann.page, "finished-reloaded-seat", '[data-testid="standings"]');
+  // Another language reads the table's history again (no saved state in it, no token): still Ann's seat.
+  await ann.page.selectOption('[data-testid="language"]', "pl");
+  await ann.page.waitForFunction(() => document.documentElement.lang === "pl");
+  await ann.page.locator(".table-header .who", { hasText: "Grasz jako Ann (ty)" }).waitFor({ timeout: 15000 });
+  await ann.page.locator('[data-testid="standings"] li', { hasText: "Ann (ty)" }).waitFor({ timeout: 15000 });
   assert.deepEqual(pageErrors(ann.page), []);
   await ann.context.close();
 });
