@@ -64,10 +64,10 @@ export function standingsPanel(session: TableLike, standings: StandingLine[], ch
     ),
     session.ratings ? ratingsPanel(session, session.ratings) : null,
     check ? h("p", { class: check.ok ? "check ok" : "check bad", "data-testid": "game-check" }, check.text) : null,
-    last ? h("button", { type: "button", "data-key": "last-summary", "data-testid": "last-summary", onclick: last.open }, last.label) : null,
-    last ? " " : null,
     h("a", { href: `#/replay/${session.tableId}`, class: "button", "data-key": "see-record" }, t("web.see_record")),
     " ",
+    last ? h("button", { type: "button", "data-key": "last-summary", "data-testid": "last-summary", onclick: last.open }, last.label) : null,
+    last ? " " : null,
     h("a", { href: "#/", class: "button", "data-key": "to-lobby" }, t("web.back_to_lobby")),
   );
 }
