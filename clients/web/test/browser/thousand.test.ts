@@ -52,6 +52,17 @@ test("a whole seeded game against the form's default bots, clicked through to th
   const sheet = await page.locator(".sheet").innerText();
   assert.ok(!sheet.includes("✗"), "a deal failed its check");
   assert.ok(sheet.includes("✓"), "deals are marked verified");
+  // The last deal's summary opens again from the standings; a reload after the end shows the standings (not
+  // the summary saved open) at Ann's own seat, its token forgotten.
+  await page.locator('[data-testid="last-summary"]').click();
+  await page.locator('[data-testid="deal-summary"]').waitFor({ timeout: 5000 });
+  await page.reload();
+  await page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('[data-testid="deal-summary"]').count(), 0, "the reloaded page opened on the last deal's summary");
+  assert.match(await page.locator(".table-header .who").innerText(), /You play Ann \(you\)/);
+  assert.match(await page.locator('[data-testid="standings"]').innerText(), /Ann \(you\)/);
+  await screenshot(page, "thousand-final-reloaded");
   assert.deepEqual(pageErrors(page), []);
   await page.close();
 });
