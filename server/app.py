@@ -111,7 +111,7 @@ class Server:
         self.service.default_bot_pace = settings.bot_pace
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
-        self.queue = open_queue_store(settings.db)
+        self.queue = open_queue_store(settings.db, self.store)
         self.registry.rater.owners = self.identity.store.seat_owner
         self.rating_reader = RatingReader(self.store, settings.rating_min_games)
         """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):
