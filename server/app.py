@@ -34,6 +34,7 @@ from server.identity.web import web_players
 from server.identity.wiring import SERVICE_NAMES as IDENTITY_SERVICE_NAMES
 from server.identity.wiring import Identity
 from server.interceptors import GRPC_TRANSPORT, LoggingInterceptor, MetricsInterceptor
+from server.ladder.flags import references_of
 from server.ladder.ladder import Ladder, LadderSettings
 from server.ladder.metrics import LadderMetrics
 from server.ladder.service import SERVICE_NAME as LADDER_SERVICE_NAME
@@ -57,7 +58,7 @@ from server.ratings.store import RatingReader
 from server.ratings.web import web_ratings
 from server.registry import Registry
 from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
-from server.settings import Settings, parse_settings, references_of
+from server.settings import Settings, parse_settings
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
 from server.store_select import open_store
@@ -111,7 +112,7 @@ class Server:
         self.service.default_bot_pace = settings.bot_pace
         self.identity = Identity(settings.identity, settings.db, self.registry, self.service.limiter)
         self.service.access = self.identity.access
-        self.queue = open_queue_store(settings.db)
+        self.queue = open_queue_store(settings.db, self.store)
         self.registry.rater.owners = self.identity.store.seat_owner
         self.rating_reader = RatingReader(self.store, settings.rating_min_games)
         """Current ratings per pool (``rating_reader.ratings(Pool(game, players, bots), ids)``, blocking):

@@ -17,6 +17,7 @@ from typing import Final
 
 from server.cluster_flags import DEFAULT_LEASE_SECONDS, add_cluster_arguments
 from server.identity.flags import IdentitySettings, add_identity_arguments, identity_settings
+from server.ladder.flags import LADDER_REFERENCES, add_ladder_arguments, check_ladder_arguments
 from server.logs import LOG_FORMATS, LOG_LEVELS
 from server.pacing import DEFAULT_MAX_MOVES
 from server.quotas import (
@@ -47,12 +48,6 @@ DEFAULT_WEB_ROOT: Final = str(Path(__file__).resolve().parent.parent / "clients"
 """The web client's build output in a checkout (``make web``); an installed server is given its own."""
 GC_THRESHOLD: Final = 50_000
 """Net allocations between two young garbage collections (Python's default: 700): server.app.tune_gc."""
-
-
-LADDER_REFERENCES: Final = "thousand=random,greedy,heuristic,ismcts,expert blagogo=random,heuristic,planner"
-"""Each ladder game's reference bots by default (``--ladder-references``): every strategy the game's registry
-ships, each at the registry's one budget (StrategyOptions' 50 ms of search a decision for the searching
-ones, within the ladder's clock), so that the scale runs from random to the strongest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,40 +326,13 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         default=int(env.get("THOUSAND_RATING_MIN_GAMES", defaults.rating_min_games)),
         help="rated games a player needs to appear on a leaderboard",
     )
-    parser.add_argument(
-        "--ladder",
-        action="store_true",
-        default=env.get("THOUSAND_LADDER", "") not in ("", "0"),
-        help="run the bots' ladder (scheduling sets of registered and reference bots, rating them)",
-    )
-    parser.add_argument(
-        "--ladder-per-move",
-        type=float,
-        default=float(env.get("THOUSAND_LADDER_PER_MOVE", defaults.ladder_per_move)),
-        help="seconds every ladder decision has",
-    )
-    parser.add_argument(
-        "--ladder-reference-sets",
-        type=int,
-        default=int(env.get("THOUSAND_LADDER_REFERENCE_SETS", defaults.ladder_reference_sets)),
-        help="sets of reference bots only a ladder pool plays at once",
-    )
-    parser.add_argument(
-        "--ladder-max-same",
-        type=int,
-        default=int(env.get("THOUSAND_LADDER_MAX_SAME", defaults.ladder_max_same)),
-        help="sets one ladder pairing may start within a day",
-    )
-    parser.add_argument(
-        "--ladder-references",
-        default=env.get("THOUSAND_LADDER_REFERENCES", defaults.ladder_references),
-        help="each ladder game's reference bots: game=strategy,... joined by spaces (the games offered)",
-    )
-    parser.add_argument(
-        "--ladder-seed",
-        type=int,
-        default=int(env["THOUSAND_LADDER_SEED"]) if env.get("THOUSAND_LADDER_SEED") else None,
-        help="seed of the ladder's pairing draws (tests); unset: the system's generator",
+    add_ladder_arguments(
+        parser,
+        env,
+        per_move=defaults.ladder_per_move,
+        reference_sets=defaults.ladder_reference_sets,
+        max_same=defaults.ladder_max_same,
+        references=defaults.ladder_references,
     )
     parser.add_argument(
         "--max-message-bytes",
@@ -447,14 +415,7 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
     if not 0 <= args.bot_move_delay <= 3600:
         parser.error("--bot-move-delay must be 0 to 3600 seconds")
     limits = ("max_tables", "max_tables_per_client", "max_bot_tables", "max_bot_tables_per_client")
-    if not 0.01 <= args.ladder_per_move <= 600:
-        parser.error("--ladder-per-move must be 0.01 to 600 seconds")
-    try:
-        references_of(args.ladder_references)
-    except ValueError as error:
-        parser.error(f"--ladder-references: {error}")
-    if args.ladder_max_same < 1:
-        parser.error("--ladder-max-same must be 1 or more")
+    check_ladder_arguments(parser, args)
     for name in (*limits, "bot_table_max_moves", "rating_min_games", "ladder_reference_sets"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must be 0 (no limit) or positive")
@@ -526,24 +487,3 @@ def parse_settings(argv: Sequence[str] | None = None, env: dict[str, str] | None
         bot_pace=args.bot_pace,
         identity=identity_settings(args, parser, env),
     )
-
-
-def references_of(text: str) -> dict[str, tuple[str, ...]]:
-    """``--ladder-references`` read: each game's reference strategies (ValueError for a game or strategy
-    the server does not know, or fewer than one)."""
-    from bots.registry import strategies_for  # noqa: PLC0415  # the settings module stays light to import
-
-    found: dict[str, tuple[str, ...]] = {}
-    for part in text.split():
-        game, _, names = part.partition("=")
-        game = game.strip()
-        if game not in ("thousand", "blagogo"):
-            raise ValueError(f"no game {game!r} (thousand, blagogo)")
-        strategies = tuple(n.strip() for n in names.split(",") if n.strip())
-        unknown = [n for n in strategies if n not in strategies_for(game)]
-        if unknown or not strategies:
-            raise ValueError(f"{game}: unknown strategy {unknown[0] if unknown else '(none)'}")
-        found[game] = strategies
-    if not found:
-        raise ValueError("no game")
-    return found

@@ -7,6 +7,7 @@ and keeps nothing across restarts (for tests).
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -74,6 +75,11 @@ class SqliteStore(Store):
             if column not in columns:
                 # Added within schema 1: older servers name their columns and ignore them.
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} REAL")
+
+    def connection(self) -> tuple[sqlite3.Connection, threading.Lock]:
+        """The connection and the lock that guards it, for another part's tables in this same database
+        (the quick-play queue's and the ladder's, when ``":memory:"`` allows no second connection to it)."""
+        return self._db, self._lock
 
     # ------------------------------------------------------------------ writing
 

@@ -13,7 +13,8 @@ The parts, each given what it needs as arguments and none holding the table:
 - :mod:`server.streams` (with :mod:`server.rendering`): the open streams, their bounded queues and what they
   are sent, serialized;
 - :mod:`server.turn_clock`: the turn clock, when the table has one;
-- :mod:`server.bots`: the players of the seats server-run bots play (the loop that moves them is here);
+- :mod:`server.bots`: the players of the seats server-run bots play, and :mod:`server.table_bots`: the loop
+  that moves them, one move at a time through the table's one path;
 - :mod:`server.table_queries`: the read side (the core's state, the seat a token or a player holds, the table
   as the contract describes it, whether it is idle), the base of :class:`Table`.
 """
@@ -23,18 +24,19 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import functools
 import time
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from server import bots as bot_pauses
-from server import snapshots, tracing
+from server import snapshots, table_bots, tracing
 from server.bots import Bots
 from server.errors import MOVING_RETRY_SECONDS, ErrorReason, ServiceError
 from server.games import AnyAdapter
 from server.identity.values import Privacy
 from server.logs import bind_request, get_logger
-from server.pacing import BOTS_ONLY, PEOPLE, BotPacer
+from server.pacing import PEOPLE, BotPacer
 from server.ratings.rater import TableRatings
 from server.snapshots import TableState
 from server.stalls import StallWatch
@@ -43,7 +45,6 @@ from server.streams import Streams, Subscriber
 from server.table_changes import (
     Act,
     Away,
-    BotMove,
     Change,
     Claim,
     Command,
@@ -327,90 +328,11 @@ class Table(TableQueries):
         if self.core.awaiting_rating:  # a restored table whose update was not stored yet
             self.ratings.start(self.apply_stored, self._lost)
         if self.core.bot_to_act() is not None:
-            self.bots.ensure_running(self._play_bots)
-
-    def _bot_pace(self) -> float:
-        """The least seconds a bot's move takes here: the table's bot pace where people play, else none."""
-        control = self.core.time_control
-        if control is None or all(state.bot for state in self.core.seats):
-            return 0.0
-        return control.bot_pace
-
-    async def _play_bots(self) -> None:
-        """Move the bots, one move at a time under the lock, while a server-run bot must act. Each step (the
-        move; applying it once stored) waits for its turn from the pacer (:mod:`server.pacing`); a move
-        the store cannot commit is decided again after a pause, the pause doubling up to a bound (cut short
-        when the database comes back from an outage)."""
-        retry = bot_pauses.STORE_RETRY_SECONDS
-        while True:
-            pace = self._bot_pace()
-            if pace > 0:
-                await asyncio.sleep(pace)  # people follow the game; the move is decided after the pause
-            kind = BOTS_ONLY if self.played_by_bots_only() else PEOPLE
-            await self.pacer.turn(kind)
-            async with self.lock:
-                seat = self.core.bot_to_act()
-                if seat is None:
-                    return
-                try:
-                    await self.move_bot(seat, kind)
-                except ServiceError as error:
-                    if error.reason is ErrorReason.TABLE_MOVING:
-                        return  # another node plays the table now; this one drops it
-                    if error.reason is not ErrorReason.STORE_UNAVAILABLE:
-                        raise
-                    failed = True  # the move was not made; it is decided again after a pause
-                else:
-                    failed = False
-            if failed:
-                await self._wait_to_retry(retry)
-                retry = min(retry * 2, bot_pauses.STORE_RETRY_MAX_SECONDS)
-            else:
-                retry = bot_pauses.STORE_RETRY_SECONDS
-                if kind == BOTS_ONLY and self.pacer.move_delay > 0:
-                    await asyncio.sleep(self.pacer.move_delay)
-
-    async def _wait_to_retry(self, pause: float) -> None:
-        """The pause before a bot's move the store could not commit is decided again: shorter when the
-        database comes back meanwhile (:meth:`server.store.Store.wait_to_retry`)."""
-        if self.store is None:
-            await asyncio.sleep(pause)
-        else:
-            await self.store.wait_to_retry(pause)
+            self.bots.ensure_running(functools.partial(table_bots.play_bots, self))
 
     async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
-        """One move of a server-run bot (caller holds the lock): a searching bot thinks in a worker thread,
-        so the server serves every other table meanwhile. Stored, then applied in a turn of its own: the
-        commits of many tables' moves end together, and their applying would otherwise run back to back;
-        ``kind``: the table's place in the pacer's queue."""
-        core, bots = self.core, self.bots
-        asked = time.perf_counter()
-        bot_seat = core.seats[seat].bot
-        # A bot's decision is due within the table's time per move, as a client's would be (its clock is not
-        # run: a bot seat has no bank); without a turn clock, the strategy's own budget.
-        control = core.time_control
-        deadline = None if control is None or not control.clocked else time.monotonic() + control.per_move
-        if bots.player(seat).searching:
-            action = await asyncio.to_thread(bots.decide, core.game, seat, core.sequence, bot_seat, deadline)
-        else:
-            action = bots.decide(core.game, seat, core.sequence, bot_seat, deadline)
-        self.telemetry.bot_decided(bots.strategy_of(seat, core.seats), time.perf_counter() - asked)
-        change = core.decide(BotMove(seat, action))
-        if change.refusal is not None:
-            raise change.refusal
-        if self.store is not None:
-            await self._store(change.records)
-        await self.pacer.turn_after_commit(kind)
-        applied = time.perf_counter()
-        self._make(change)
-        self.telemetry.action_applied(self, action, time.perf_counter() - applied)
-        limit = self.pacer.max_moves
-        if 0 < limit <= core.decisions and not core.finished and self.played_by_bots_only():
-            await self.stop(
-                StopReason.MOVE_LIMIT,
-                f"stopped after {core.decisions} moves without the game ending: a table played by bots only"
-                f" makes {limit} at most on this server",
-            )
+        """One move of a server-run bot (caller holds the lock): :func:`server.table_bots.move_bot`."""
+        await table_bots.move_bot(self, seat, kind)
 
     def _timer_fired(self, key: tuple[int, int]) -> None:
         """The turn clock's timer went off: its timeout is handled under the lock, in a task of its own."""

@@ -2,9 +2,9 @@
 
 None of it changes the table. :class:`TableQueries` is the base of :class:`server.table.Table`, kept apart so
 that the table's own module holds only the path of a change (decide, store, apply, publish) and what runs it
-(the bots' loop, the turn clock's timeouts, the streams' opening): a reader of a ``SubmitAction`` need not
-wade through the accessors. Every answer is read from the parts the table owns (its core, its streams, its
-lock, its bots), named below as attributes; none of them holds the table.
+(the turn clock's timeouts, the streams' opening; the bots' loop is :mod:`server.table_bots`): a reader of a
+``SubmitAction`` need not wade through the accessors. Every answer is read from the parts the table owns
+(its core, its streams, its lock, its bots), named below as attributes; none of them holds the table.
 """
 
 from __future__ import annotations

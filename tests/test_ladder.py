@@ -14,11 +14,12 @@ import pytest
 from server.games import adapter_for_name
 from server.identity.store_sqlite import SqlitePlayerStore
 from server.identity.values import PlayerKind, secret_hash
+from server.ladder.flags import references_of
 from server.ladder.ladder import LadderSettings
 from server.ladder.pairing import PoolState, plan_sets, rotation_seats
 from server.ladder.results import member_of, outcome_of, set_results
 from server.ratings.model import Pool
-from server.settings import Settings, references_of
+from server.settings import Settings
 from thousand.v1 import table_service_pb2 as pb
 
 REFS = ("bot:random", "bot:greedy", "bot:heuristic", "bot:ismcts")

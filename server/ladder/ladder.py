@@ -35,6 +35,7 @@ from server.errors import ErrorReason, ServiceError
 from server.export import record_of
 from server.games import adapter_for_name
 from server.identity.values import Player
+from server.ladder.flags import LADDER_REFERENCES, references_of
 from server.ladder.metrics import LadderMetrics
 from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats
 from server.ladder.results import TableOutcome, outcome_of, set_results
@@ -42,7 +43,6 @@ from server.ladder.store import LadderSetRow, LadderStore, Presence, SetTable
 from server.logs import get_logger
 from server.ratings.model import BOT_PREFIX, Pool, bot_id, model_proto
 from server.service import TableService
-from server.settings import LADDER_REFERENCES, references_of
 from server.store import Store
 from server.table_state import StopReason
 from server.time_control import TimeControl, TimeoutPolicy

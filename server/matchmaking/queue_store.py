@@ -29,8 +29,10 @@ from typing import Any, Final, Protocol
 
 import psycopg
 
+from server.store import Store
 from server.store_pg import MIGRATION_LOCK, SCHEMA, connect
 from server.store_select import is_postgres
+from server.store_sqlite import SqliteStore
 
 SCHEMA_KEY: Final = "queue_schema"
 MATCHER_LOCK: Final = (0x5451, 1)
@@ -420,15 +422,23 @@ def _ticket(row: Sequence[Any]) -> Ticket:
 
 
 class SqliteQueueStore(QueueStore):
-    """The queue in the server's SQLite file (one node): a connection of its own beside the tables'."""
+    """The queue in the server's SQLite file (one node): a connection of its own beside the tables'.
 
-    def __init__(self, path: str | Path) -> None:
+    ``beside`` (the tables' in-memory store): its connection and lock instead. A ``":memory:"`` connection
+    of its own would be another, empty database, so the ladder's ratings (kept on this connection,
+    :mod:`server.ladder.store`) would miss the ratings' tables the tables' store holds and reads."""
+
+    def __init__(self, path: str | Path, *, beside: SqliteStore | None = None) -> None:
         super().__init__()
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._owned = beside is None
+        if beside is not None:
+            self._db, self._lock = beside.connection()
+        else:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            self._db.execute("PRAGMA journal_mode=WAL")
         with self._lock, self._transaction() as run:
             run("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)", ())
             found = run("SELECT value FROM meta WHERE key = ?", (SCHEMA_KEY,))
@@ -457,7 +467,8 @@ class SqliteQueueStore(QueueStore):
         return True  # BEGIN IMMEDIATE: this transaction is the database's only writer
 
     def _close_connection(self) -> None:
-        self._db.close()
+        if self._owned:
+            self._db.close()  # a borrowed connection is closed by the tables' store
 
 
 class PostgresQueueStore(QueueStore):
@@ -514,6 +525,11 @@ class PostgresQueueStore(QueueStore):
             self._db.close()
 
 
-def open_queue_store(db: str) -> QueueStore:
-    """The queue beside the tables of ``--db`` (a PostgreSQL URL, or a SQLite file)."""
-    return PostgresQueueStore(db) if is_postgres(db) else SqliteQueueStore(db)
+def open_queue_store(db: str, tables: Store | None = None) -> QueueStore:
+    """The queue beside the tables of ``--db`` (a PostgreSQL URL, or a SQLite file); ``":memory:"``: in the
+    tables' store's own database (``tables``), the only one the tables' store can read."""
+    if is_postgres(db):
+        return PostgresQueueStore(db)
+    if db == ":memory:" and isinstance(tables, SqliteStore):
+        return SqliteQueueStore(db, beside=tables)
+    return SqliteQueueStore(db)

@@ -2,7 +2,8 @@
 
 The votes are kept by the table's owner, in memory: every seat's call goes there (TABLE_ELSEWHERE
 elsewhere, as StreamEvents), and a client whose stream broke calls again, which votes again. The new table
-is created as CreateTable creates it, with the same rules, seats (bots keep their strategies) and clock, its
+is created as CreateTable creates it, with the same rules, seats (bots keep their strategies) and clock, rated
+when the old one was and every seat still a signed-in person's (each accepting call with its credential), its
 request_id ``rematch-`` and the old table's id, so it is made once; the accepting seats sit at their old
 seat numbers with the seat tokens they chose. One decline ends every seat's stream (REMATCH_DECLINED); a
 seat whose stream closes withdraws its acceptance.
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from server.creations import SeatSpec
 from server.errors import ErrorReason, ServiceError
+from server.identity.values import PlayerKind
 from server.matchmaking.asks import DEFAULT_WAIT, client_seed, seat_token, seconds
 from server.requests import table_id_of
 from server.table import Table
@@ -126,7 +128,13 @@ class Rematches:
             registry = self.tables.registry
             seats = [SeatSpec(bot=s.bot, strategy=s.strategy) for s in old.core.seats]
             table = await registry.create(
-                old.rules, seats, None, None, old.time_control, request_id=f"rematch-{old.table_id}"
+                old.rules,
+                seats,
+                None,
+                None,
+                old.time_control,
+                request_id=f"rematch-{old.table_id}",
+                rated=_still_rated(old, votes),
             )
             async with table.lock:
                 for seat, chosen in sorted(votes.accepted.items()):
@@ -162,6 +170,18 @@ class Rematches:
         return mm.QuickPlayMatch(
             table=table, seat=seat, seat_token=chosen.token, match_id=f"rematch-{old.table_id}", bots=bots
         )
+
+
+def _still_rated(old: Table, votes: _Votes) -> bool:
+    """Whether the rematch of ``old`` is rated: when ``old`` was, and every seat is still a signed-in
+    person's (each accepting seat's call carried its player credential, no registered bot's key), as a
+    rated table admits (:mod:`server.ratings.admission`); otherwise it is unrated rather than refused."""
+    if not old.core.rated or any(seat.bot for seat in old.core.seats):
+        return False
+    players = [votes.accepted[seat].player for seat in range(len(old.core.seats)) if seat in votes.accepted]
+    return len(players) == len(old.core.seats) and all(
+        p is not None and p.player_id and p.kind is not PlayerKind.BOT for p in players
+    )
 
 
 def _declined(why: str) -> ServiceError:

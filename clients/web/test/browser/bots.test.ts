@@ -45,6 +45,14 @@ async function look(page: Page, name: string): Promise<void> {
     await page.waitForTimeout(150);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `${name} at ${size} size is ${overflow}px wider than the screen`);
+    // Nor clipped inside a box that scrolls sideways: every cell of the standings within the window.
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="bots-standings"] th, [data-testid="bots-standings"] td')]
+        .map((cell) => ({ text: (cell as HTMLElement).innerText, right: cell.getBoundingClientRect().right }))
+        .filter((cell) => cell.right > window.innerWidth + 1)
+        .map((cell) => `${cell.text} ends at ${Math.round(cell.right)}`),
+    );
+    assert.deepEqual(outside, [], `${name} at ${size} size: cells off the screen`);
     await screenshot(page, `${name}-${size}`);
     await axe(page, `${name} at ${size} size`);
   }
@@ -108,7 +116,7 @@ test("the Bots page: each game's ladder as the server ranks it, from the leaderb
   await page.setViewportSize(LAPTOP);
   await page.locator('[data-testid="bots-link"]').click();
   await page.waitForURL(`${BASE_URL}/#/bots/thousand`);
-  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 30000 });
   assert.deepEqual(await rowsOf(page), thousand.map(expected));
   assert.match(await page.locator('[data-testid="bots-intro"]').innerText(), /the same time \(0\.1 s(ecs?)?\)/);
   await look(page, "bots-thousand");
@@ -131,14 +139,14 @@ test("the Bots page: each game's ladder as the server ranks it, from the leaderb
   await page.goto(`${BASE_URL}/#/bots/thousand`);
   await page.selectOption('[data-testid="bots-game"]', String(GameKind.BLAGOGO));
   await page.waitForURL(`${BASE_URL}/#/bots/blagogo`);
-  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 30000 });
   assert.deepEqual(await rowsOf(page), blagogo.map(expected));
   await look(page, "bots-blagogo");
 
   // In Russian: the catalogues' words, plurals and all.
   await page.evaluate(() => localStorage.setItem("thousand.lang.v1", "ru"));
   await page.reload();
-  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 15000 });
+  await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 30000 });
   const ru = await rowsOf(page);
   for (const [i, s] of blagogo.entries()) {
     assert.equal(ru[i]!.who, s.reference ? "эталонный бот" : `владелец: ${s.ownerName}`);
