@@ -12,12 +12,11 @@ import type { Browser, Page } from "playwright-core";
 import { tableClient, transport } from "../../src/api";
 import { LadderService, type LadderStanding } from "../../src/gen/thousand/v1/ladder_service_pb";
 import { GameKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
-import { BASE_URL, launch, openSized, pageErrors, screenshot } from "./browser";
+import { BASE_URL, launch, openSized, pageErrors, PHONE, screenshot } from "./browser";
 
 const OWNERS = (process.env["BOT_OWNERS"] ?? "").split(",").filter(Boolean);
 assert.ok(OWNERS.length, "tests/test_web_ladder.py sets BOT_OWNERS");
 const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const ladder = createClient(LadderService, transport(BASE_URL));
 

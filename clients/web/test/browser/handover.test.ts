@@ -11,12 +11,11 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { randomToken } from "../../src/api";
 import { GameKind, SeatKind, TakeoverReason } from "../../src/gen/thousand/v1/table_service_pb";
 import { client } from "../logic/harness";
-import { BASE_URL, launch, openSized, pageErrors, screenshot, state } from "./browser";
+import { BASE_URL, launch, openSized, pageErrors, PHONE, screenshot, state } from "./browser";
 
 const READY = process.env["HANDOVER_READY"] ?? "";
 assert.ok(READY, "tests/test_web_handover.py sets HANDOVER_READY");
 const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
 before(async () => {

@@ -12,10 +12,9 @@ import { randomToken } from "../../src/api";
 import { GameKind, RulesSchema, SeatKind, TableStatus } from "../../src/gen/thousand/v1/table_service_pb";
 import { TableSession } from "../../src/session";
 import { client, nodes, play, rng, until, type Seated } from "../logic/harness";
-import { BASE_URL, launch, openSized, pageErrors, screenshot, state } from "./browser";
+import { BASE_URL, launch, openSized, pageErrors, PHONE, screenshot, state } from "./browser";
 
 const LAPTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
 before(async () => {
