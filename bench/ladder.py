@@ -51,12 +51,10 @@ sys.path.insert(0, str(_BENCH_DIR.parent))
 from server.games import adapter_for_name  # noqa: E402
 from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats  # noqa: E402
 from server.ladder.results import MemberResult, TableOutcome, set_results  # noqa: E402
+from server.ladder.service import INTERVAL_SIGMAS  # noqa: E402
 from server.pacing import DEFAULT_MAX_MOVES  # noqa: E402
 from server.ratings.model import BOT_PREFIX, Pool, RatingValue, bot_id, rate  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
-
-INTERVAL_SIGMAS = 2.0
-"""The standings' interval (server.ladder.service): mu within two sigmas."""
 
 
 @dataclass(frozen=True, slots=True)
