@@ -89,7 +89,7 @@ class Tuning:
     """Concede (T-16) a hopeless contract when that hands the opponents less (see :func:`rospis_pays`)."""
     weak_hand_redeal: bool = True
     """Demand the weak-hand redeal (T-13) when the opponents' gain counts (``relative`` >= 0.3)."""
-    barrel_confidence: float = 0.3
+    barrel_confidence: float = 0.2
     """On the barrel (T-27), the chance of making the contract that leaves it at which the bot bids it: making
     it wins the game, failing costs the contract (a fall), and not declaring costs a barrel deal of three."""
 
@@ -104,12 +104,16 @@ def max_bid(rules: Rules, hand: int, tuning: Tuning = TUNING) -> int:
 
 def barrel_limit(rules: Rules, hand: int, needed: int, tuning: Tuning = TUNING) -> int:
     """The highest bid worth making on the barrel (T-27), where only a made contract of ``needed`` or more
-    counts (it wins the game) and any failed one is a fall: ``needed`` itself when the hand makes it often
-    enough (:attr:`Tuning.barrel_confidence`) or more if the hand is worth it, else nothing (0: pass)."""
+    counts (it wins the game) and any failed one is a fall: the highest from ``needed`` up that the hand
+    makes often enough (:attr:`Tuning.barrel_confidence`), else nothing (0: pass). Outbidding an opponent
+    beyond ``needed`` is worth the same risk, since a deal spent defending on the barrel scores nothing."""
     mean, sigma = estimate_declarer_points(rules, hand, "bid")
-    if chance_at_least(mean, sigma, needed) < tuning.barrel_confidence:
-        return 0
-    return max(needed, max_bid(rules, hand, tuning))
+    limit = 0
+    bid = needed
+    while chance_at_least(mean, sigma, bid) >= tuning.barrel_confidence:
+        limit = bid
+        bid += 5
+    return limit
 
 
 def choose_auction(
