@@ -2,14 +2,16 @@
 
 :class:`Knowledge` is the seat's view of a card-play decision as masks: its hand, the cards out of play, the
 voids the other seats have shown, the trump and the trick. It is built from a live view and the seat's
-:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only
-what that seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as
-soon as allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points
-banked that could be lost later, and a defence played as a team, giving points to a partner who holds the
-trick and starving the declarer of them, for as long as that can still decide the contract (T-23): once it
-is made or out of reach, a point given to the other defender is a point to a rival (T-24), and each
-defender plays for itself (:attr:`Knowledge.settled`). Against a declarer who bids far beyond its hand
-(``random``) this was where the heuristic lost most to greedy, who never gives a point away.
+:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only what that
+seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as soon as
+allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points banked that
+could be lost later, and a defence played as a team, giving points to a partner who holds the trick and
+starving the declarer of them, for as long as that can still decide the contract (T-23): once it is made or
+out of reach, a point given to the other defender is a point to a rival (T-24), and each defender plays for
+itself (:attr:`Knowledge.settled`). A defender still without a trick tries for one with its highest winner
+rather than throwing its cheapest card (:attr:`Knowledge.trickless`: a bolt, T-25). Against a declarer who
+bids far beyond its hand (``random``) this was where the heuristic lost most to greedy, who never gives a
+point away.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class Knowledge:
         "seat",
         "settled",
         "trick",
+        "trickless",
         "trump",
         "voids",
     )
@@ -70,6 +73,7 @@ class Knowledge:
         declarer_points: int = 0,
         taken_points: int = 0,
         contract: int | None = None,
+        trickless: bool = False,
     ) -> None:
         self.seat = seat
         self.active = active
@@ -85,6 +89,8 @@ class Knowledge:
         self.out = FULL_MASK & ~hand & ~played
         """Cards the other seats may hold (or a hidden talon)."""
         self.married = marriage_cards(hand)
+        self.trickless = trickless and seat != declarer
+        """A defender without a trick yet this deal: a bolt (T-25) is coming, a third of 120 points."""
         self.settled = contract is not None and _settled(self, declarer_points, taken_points, contract)
         """Whether the contract's fate is sealed (made already, or out of the declarer's reach)."""
         self.friends: tuple[int, ...] = (
@@ -143,6 +149,7 @@ def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
         declarer_points=view.trick_points[declarer] + marriages,
         taken_points=sum(view.trick_points),
         contract=view.contract if view.contract is not None else view.bid,
+        trickless=view.tricks_won[view.viewer] == 0,
     )
 
 
@@ -170,6 +177,7 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
         declarer_points=deal.deal_points(declarer),
         taken_points=taken,
         contract=deal.contract,
+        trickless=deal.tricks_won[seat] == 0,
     )
 
 
@@ -337,5 +345,9 @@ def _follow(k: Knowledge, legal: int) -> int:
             return min(safe)
         # Still others to play: the lowest sure winner keeps the higher cards as masters.
         return min(safe, key=lambda i: (i // 6 == trump, i % 6))
-    # Cannot win for sure: lose as little as possible.
+    # Cannot win for sure: lose as little as possible, unless this seat has no trick yet: then its best
+    # chance of one (the highest winner) is worth more than the card's points, since a bolt costs a third of
+    # 120 (T-25).
+    if winners and k.trickless:
+        return max(winners, key=lambda i: (i // 6 == trump, i % 6, -CARD_POINTS[i]))
     return _lowest(k, legal)

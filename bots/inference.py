@@ -68,6 +68,12 @@ class PlayEvent:
     """The declarer's deal points (tricks and marriages) when the seat played, and ..."""
     taken_points: int = 0
     """... the card points of the tricks taken by then: whether the contract was settled for the seat."""
+    trickless: bool = False
+    """The seat had taken no trick yet."""
+
+
+_Seen = tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool, int, int, bool]
+"""A play as :class:`PlayEvent` holds it, before ``later`` is known."""
 
 
 class PlayModel:
@@ -85,8 +91,11 @@ class PlayModel:
         hidden = {s for plays, _ in tricks for s, c in plays if c is None}
         view = facts.view
         self.contract = view.contract if view.contract is not None else view.bid
-        events: list[tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool, int, int]] = []
+        events: list[
+            tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool, int, int, bool]
+        ] = []
         played = declarer_points = taken = 0
+        winners: set[int] = set()
         for k, (plays, marriage) in enumerate(tricks):
             trump = facts.trumps[k]
             before: list[tuple[int, int]] = []
@@ -98,9 +107,8 @@ class PlayModel:
                     # The trick's trump before a marriage led in it was the previous one.
                     now = facts.trumps[k - 1] if declared and k > 0 else (None if declared else trump)
                     ok = k > 0 or facts.rules.marriage_on_first_trick
-                    events.append(
-                        (seat, card, declared, tuple(before), now, played, ok, declarer_points, taken)
-                    )
+                    seen = (declarer_points, taken, seat not in winners)
+                    events.append((seat, card, declared, tuple(before), now, played, ok, *seen))
                 if declared and seat == facts.declarer:
                     declarer_points += MARRIAGE_POINTS[card // 6]
                 before.append((seat, card))
@@ -108,15 +116,18 @@ class PlayModel:
             if k < len(facts.tricks):
                 _, _, winner, points, _ = facts.tricks[k]
                 taken += points or 0
+                if winner is not None:
+                    winners.add(winner)
                 if winner is not None and winner == facts.declarer:
                     declarer_points += points or 0
         later: dict[int, int] = {}
         built: list[PlayEvent] = []
-        for seat, card, declared, before_t, trump_t, played_t, ok, dp, tp in reversed(events):
+        for seat, card, declared, before_t, trump_t, played_t, ok, dp, tp, bare in reversed(events):
             later[seat] = later.get(seat, 0) | 1 << card
-            built.append(
-                PlayEvent(seat, card, declared, before_t, trump_t, played_t, later[seat], ok, dp, tp)
+            event = PlayEvent(
+                seat, card, declared, before_t, trump_t, played_t, later[seat], ok, dp, tp, bare
             )
+            built.append(event)
         built.reverse()
         self.events = built
 
@@ -148,6 +159,7 @@ class PlayModel:
                 declarer_points=e.declarer_points,
                 taken_points=e.taken_points,
                 contract=self.contract,
+                trickless=e.trickless,
             )
             card, declare = choose_play(knowledge, legal, marriages)
             if card != e.card or declare != e.marriage:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from bots.card_play import Knowledge
+from bots.card_play import Knowledge, choose_play
 from bots.heuristic import barrel_limit, choose_auction, choose_contract, max_bid, needed_to_leave_barrel
-from engine import Bid, Game, NameContract, Pass, Rules
+from engine import Bid, Card, Game, NameContract, Pass, Rules
 from engine.cards import mask_of, parse_cards
 from engine.observer import view
 
@@ -82,3 +82,19 @@ def test_defenders_play_as_a_team_only_while_the_contract_is_open() -> None:
     # 20 card points left, and every marriage still possible (both cards unseen): 60 + 20 + 240 reaches it.
     assert _defender(60, 100, 120).friends == (2,)
     assert _defender(60, 100, 400).friends == ()  # out of reach
+
+
+def test_a_defender_without_a_trick_tries_for_one() -> None:
+    """T-25: a bolt costs a third of 120, so a defender with no trick yet plays its highest winner where one
+    with a trick throws its cheapest card (none wins surely: the declarer, after it, may hold the ace)."""
+    hand = mask_of(parse_cards("10S QS JS"))
+    trick = [(2, Card.parse("9S").index)]  # the other defender led; the declarer (seat 1) plays last
+
+    def knowledge(bare: bool) -> Knowledge:
+        return Knowledge(
+            0, (0, 1, 2), 1, hand, trick=trick, trump=None, played=0, voids={}, rules=RULES, trickless=bare
+        )
+
+    ten = Card.parse("10S").index
+    assert choose_play(knowledge(True), hand, 0) == (ten, False)
+    assert choose_play(knowledge(False), hand, 0)[0] != ten
