@@ -118,6 +118,9 @@ class Table(TableQueries):
         """The server's bot work queue (``server.pacing``): this table's bots take their turns from it."""
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event (for idle expiry; its streams note their own ends)."""
+        self.progress = self.core.create_time
+        """time.time() of the table's last event, its creation before that (a restart sets it to when it was
+        rebuilt): how long the seat to act has idled (:meth:`server.telemetry.Telemetry.last_progress`)."""
         self.on_change: Callable[[], None] | None = None
         """Called after every change (not on replay): a cluster node publishes the table's summary."""
         self.on_lost: Callable[[], None] | None = None
@@ -231,6 +234,7 @@ class Table(TableQueries):
     def _follow(self, published: Published) -> None:
         """What follows a step besides its streams, also on replay: the bots see it; it is reported."""
         self.bots.follow(self.core.game, published)
+        self.progress = time.time()
         self.telemetry.events_published(self, published.events)
 
     # ------------------------------------------------------------------ commands (caller holds the lock)
