@@ -19,7 +19,8 @@ from grpc import aio
 
 from clients.backoff import Backoff
 from clients.connection import DEFAULT_SERVER, Connection, in_words
-from clients.errors import ServerError
+from clients.errors import ServerError, UnreachableError
+from clients.i18n import t
 from clients.routing import Route
 
 CALL_TIMEOUT: Final = 10.0
@@ -76,7 +77,9 @@ class Calls:
         if self.reached or not error.retryable:
             return error
         words = in_words(error, self.connection, first=True)
-        return ServerError(error.code, f"cannot reach the server at {self.connection.address}: {words}")
+        return UnreachableError(
+            error.code, t("connection.cannot_reach", address=self.connection.address, why=words)
+        )
 
     @property
     def timeout(self) -> float:

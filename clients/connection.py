@@ -19,7 +19,7 @@ import grpc
 from grpc import aio
 
 from clients.bearer import bearer_interceptors
-from clients.errors import ServerError
+from clients.errors import ServerError, UnreachableError
 from clients.i18n import t
 
 DEFAULT_SERVER: Final = "127.0.0.1:50051"
@@ -119,6 +119,8 @@ def in_words(error: ServerError, connection: Connection | None = None, *, first:
     otherwise (the server's words). ``first``: the server never answered yet (a wrong address, a server not
     running, TLS on one side only), rather than a connection that dropped."""
     if error.reason or error.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        return error.message
+    if isinstance(error, UnreachableError):
         return error.message
     raw = error.message
     low = raw.lower()

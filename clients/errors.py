@@ -121,6 +121,11 @@ def refusal_error(refusal: pb.ActionRefusal) -> ServerError:
     return ServerError(code, refusal.message, refusal.reason, dict(refusal.metadata), delay)
 
 
+class UnreachableError(ServerError):
+    """A transport failure before the server ever answered, its message already in the player's words (the
+    address and what to try), so no layer words it again."""
+
+
 def seat_shown(error: ServerError) -> str | None:
     """The seat a refusal names (ALREADY_SEATED's ``seat``), as people count seats: from 1 (the wire's seat 0
     is seat 1, as every client shows it)."""

@@ -16,6 +16,7 @@ import pytest
 from clients.backoff import Backoff
 from clients.connection import Connection, in_words
 from clients.errors import ServerError
+from clients.i18n import t, use
 from clients.session import TableSession
 from server.app import Server
 from server.settings import Settings
@@ -53,6 +54,21 @@ def test_a_server_that_is_not_running_is_said_within_seconds() -> None:
     assert message == f"cannot reach the server at {address}: nothing answers at that address " + (
         "(connection refused): is the server running?"
     )
+
+
+@pytest.mark.parametrize("lang", ["be", "pl"])
+def test_a_server_not_running_is_said_in_the_players_language(lang: str) -> None:
+    """Issue #29: the whole sentence is in the player's language, the address and what to try with it (the
+    terminal client said "cannot reach the server at ..." in English before the Belarusian reason)."""
+    address = f"127.0.0.1:{free_port()}"
+    use(lang)
+    try:
+        message, _ = asyncio.run(failure(Connection(address, connect_timeout=QUICK)))
+        expected = t("connection.cannot_reach", address=address, why=t("connection.refused_first"))
+    finally:
+        use("en")
+    assert message == expected
+    assert "cannot" not in message and "server at" not in message
 
 
 def test_an_unknown_host_is_said_within_seconds() -> None:
