@@ -168,3 +168,22 @@ def test_blagogo_bots_benchmark_prints_its_figures_as_json_last() -> None:
     )
     assert result["sets"] == 1 and set(result["won"]) >= {"planner", "heuristic", "planner - heuristic"}
     assert result["decision_ms"]["planner"]["p99"] > 0
+
+
+def test_thousand_screens_benchmark_prints_its_figures_as_json_last() -> None:
+    """bench/thousand_screens.py (issue 31): one decision varied at a time, against the heuristic."""
+    result = last_json(
+        "bench/thousand_screens.py",
+        "--deals",
+        "3",
+        "--games",
+        "1",
+        "--only",
+        "contract",
+        "--only",
+        "score-sheet",
+    )
+    screens = result["screens"]
+    assert set(screens) == {"contract", "score-sheet"}
+    assert screens["contract"]["sets"] == 3 and screens["contract"]["ci95"] >= 0
+    assert screens["score-sheet"]["sets"] == 1 and "won" in screens["score-sheet"]
