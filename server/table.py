@@ -166,7 +166,8 @@ class Table(TableQueries):
         every = self.store.snapshot_records
         snapshot = None
         if every and self._unsnapshotted >= every and any(r.kind == "action" for r in records):
-            snapshot = snapshots.take(self)  # every record stored so far is applied: the state before these
+            # Every record stored so far is applied: the state before these.
+            snapshot = snapshots.take(self.core, self.bots)
         try:
             await self.store.append(self.table_id, *records, snapshot=snapshot)
         except TableFencedError as error:
@@ -316,7 +317,7 @@ class Table(TableQueries):
         clock goes on from when the record that began the running decision was stored, if known. With a
         ``snapshot``, from the state it holds, ``records`` being those after it (:mod:`server.snapshots`)."""
         if snapshot is not None:
-            snapshots.restore(self, snapshot)
+            snapshots.restore(self.core, self.bots, snapshot)
         self._unsnapshotted = len(records)
         for part in clock_parts(records):  # the tail one record at a time: which one began the decision
             change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in part))
