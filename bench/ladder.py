@@ -6,11 +6,11 @@ played pairing first; :func:`~server.ladder.pairing.rotation_seats` seats every 
 :func:`~server.ladder.results.set_results` totals and ranks a set; :func:`server.ratings.model.rate` is the
 one Plackett-Luce update a set makes):
 
-- **offline** (the default): every set's tables are played here, in ``--workers`` processes, as the server
-  plays a bot seat (:class:`server.games.adapter.SeatBot`: the registry's strategy at its default budget,
-  each decision due within ``--per-move``); the rotations of a set deal the same deals (one seed), from the
-  same first dealer. A table that reaches the server's move limit for bots-only tables voids its set, as the
-  ladder does with a stopped table.
+- **offline** (the default, :mod:`server.ladder.offline`): every set's tables are played here, in
+  ``--workers`` processes, as the server plays a bot seat (:class:`server.games.adapter.SeatBot`: the
+  registry's strategy at its default budget, each decision due within ``--per-move``); the rotations of a
+  set deal the same deals (one seed), from the same first dealer. A table that reaches the server's move
+  limit for bots-only tables voids its set, as the ladder does with a stopped table.
 - **server** (``--server``): a real server in this process with ``--ladder`` and only reference bots, as many
   sets of them at once as ``--workers``, at the clock ``--per-move``, for ``--seconds``; it prints sets a
   minute, the scheduler's CPU per game (``Ladder.scheduler_seconds``: the thread CPU of its rounds, rating
@@ -22,24 +22,21 @@ of the next one's, and its points a game over the next member's, paired over the
 deals: the finer measure); the last line is one JSON object.
 
     python bench/ladder.py [--game thousand] [--members random,greedy,heuristic,ismcts] [--sets 12]
-                           [--workers 2] [--per-move 2.0] [--seed 1] [--server --seconds 120]
+                           [--workers 2] [--per-move 2.0] [--seed 1] [--iterations N]
+                           [--server --seconds 120]
+
+``--iterations N`` (offline) seats the searching members at N iterations a decision instead of the
+registry's 50 ms: the same run on any machine, whatever its load (the test of the order plays so).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import json
-import math
-import random
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,139 +46,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
 sys.path.insert(0, str(_BENCH_DIR.parent))
 
 from server.games import adapter_for_name  # noqa: E402
-from server.ladder.pairing import Pairing, PoolState, plan_sets, rotation_seats  # noqa: E402
-from server.ladder.results import MemberResult, TableOutcome, set_results  # noqa: E402
-from server.ladder.service import INTERVAL_SIGMAS  # noqa: E402
-from server.pacing import DEFAULT_MAX_MOVES  # noqa: E402
-from server.ratings.model import BOT_PREFIX, Pool, RatingValue, bot_id, rate  # noqa: E402
-from thousand.v1 import table_service_pb2 as pb  # noqa: E402
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """One table to play: its set, rotation and seats' members."""
-
-    set_number: int
-    rotation: int
-    seats: tuple[str, ...]
-    game: str
-    seed: int
-    per_move: float
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A table's outcome (None: it reached the move limit) and its decisions and seconds."""
-
-    table: Table
-    outcome: TableOutcome | None
-    decisions: int
-    seconds: float
-
-
-def play_table(table: Table) -> Played:
-    """The table's game, every seat a server bot seat of its member's strategy."""
-    started = time.perf_counter()
-    adapter: Any = adapter_for_name(table.game)
-    rules = adapter.rules_from_request(pb.Rules(), len(table.seats))
-    game = adapter.new_game(rules, table.seed, 0)
-    bots = [adapter.new_bot(member.removeprefix(BOT_PREFIX)) for member in table.seats]
-    rngs = [random.Random(f"{table.seed}:{table.rotation}:{seat}") for seat in range(len(table.seats))]
-    decisions = 0
-    while not game.is_over:
-        if game.is_chance_node:
-            game.apply_chance()
-            continue
-        if decisions >= DEFAULT_MAX_MOVES:
-            return Played(table, None, decisions, time.perf_counter() - started)
-        seat = game.to_act
-        action = bots[seat].decide(game, seat, rngs[seat], time.monotonic() + table.per_move)
-        game.apply(seat, action)
-        decisions += 1
-        for other, bot in enumerate(bots):
-            if bot.observes:
-                bot.observe(game, other)
-    scores = [0] * len(table.seats)
-    for standing in game.standings:
-        scores[standing.seat] = standing.score
-    outcome = TableOutcome(
-        f"{table.set_number}-{table.rotation}", table.seats, tuple(scores), (0,) * len(scores)
-    )
-    return Played(table, outcome, decisions, time.perf_counter() - started)
-
-
-def plan(members: Sequence[str], players: int, sets: int, rng: random.Random) -> list[tuple[str, ...]]:
-    """``sets`` sets of reference bots, each chosen as the ladder's scheduler chooses one (least played
-    pairing first, at random among equals), seated in the order of its first table."""
-    counts: dict[Pairing, int] = {}
-    planned: list[tuple[str, ...]] = []
-    for _ in range(sets):
-        state = PoolState(players, [], list(members), counts, 0)
-        (chosen,) = plan_sets(state, max_same=sets + 1, reference_sets=1, rng=rng)
-        counts[frozenset(chosen)] = counts.get(frozenset(chosen), 0) + 1
-        planned.append(chosen)
-    return planned
-
-
-@dataclass(slots=True)
-class Member:
-    rating: RatingValue
-    scores: dict[str, float]
-    """Its points a game in each set it played, by set."""
-
-
-def rate_sets(members: Sequence[str], sets: list[list[Played]]) -> tuple[dict[str, Member], int]:
-    """Every set's update in set order, as the ladder rates them; returns the members and the void sets."""
-    table = {m: Member(RatingValue(), {}) for m in members}
-    void = 0
-    for number, played in enumerate(sets):
-        outcomes = [p.outcome for p in played]
-        if any(o is None for o in outcomes):
-            void += 1
-            continue
-        seats = played[0].table.seats
-        results: list[MemberResult] = set_results(seats, [o for o in outcomes if o is not None])
-        after = rate([table[r.member_id].rating for r in results], [r.rank for r in results])
-        for result, rating in zip(results, after, strict=True):
-            table[result.member_id].rating = rating
-            table[result.member_id].scores[str(number)] = result.total_score / len(seats)
-    return table, void
-
-
-def report(table: dict[str, Member]) -> list[dict[str, Any]]:
-    """Best ordinal first, with intervals; each row says whether its interval is clear of the next one's."""
-    order = sorted(table, key=lambda m: -table[m].rating.ordinal)
-    rows: list[dict[str, Any]] = []
-    for member in order:
-        r = table[member].rating
-        mean, half = _mean(list(table[member].scores.values()))
-        rows.append({
-            "member": member.removeprefix(BOT_PREFIX),
-            "mu": round(r.mu, 2),
-            "low": round(r.mu - INTERVAL_SIGMAS * r.sigma, 2),
-            "high": round(r.mu + INTERVAL_SIGMAS * r.sigma, 2),
-            "ordinal": round(r.ordinal, 2),
-            "sets": r.games,
-            "points_per_game": round(mean, 1),
-            "points_interval": round(half, 1),
-        })  # fmt: skip
-    for (upper, lower), (above, below) in zip(
-        itertools.pairwise(rows), itertools.pairwise(order), strict=True
-    ):
-        upper["clear_of_next"] = float(upper["low"]) > float(lower["high"])
-        common = table[above].scores.keys() & table[below].scores.keys()
-        difference, half = _mean([table[above].scores[k] - table[below].scores[k] for k in common])
-        upper["points_over_next"] = round(difference, 1)  # paired: the same sets, so the same deals
-        upper["points_over_next_interval"] = round(half, 1)
-    return rows
-
-
-def _mean(values: list[float]) -> tuple[float, float]:
-    """The mean and its 95 % half-interval (normal approximation)."""
-    if not values:
-        return 0.0, 0.0
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return statistics.fmean(values), half
+from server.ladder.offline import Member, play_sets, rate_sets, report  # noqa: E402
+from server.ratings.model import BOT_PREFIX, Pool, RatingValue, bot_id  # noqa: E402
 
 
 def print_rows(rows: list[dict[str, Any]]) -> None:
@@ -199,23 +65,17 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
 
 
 def offline(args: argparse.Namespace, members: list[str]) -> dict[str, Any]:
-    rng = random.Random(args.seed)
-    chosen = plan(members, args.players, args.sets, rng)
-    seeds = [rng.randrange(2**62) for _ in chosen]  # one seed a set: its rotations deal the same deals
-    tables = [
-        Table(n, r, rotation_seats(seats, r), args.game, seeds[n], args.per_move)
-        for n, seats in enumerate(chosen)
-        for r in range(args.players)
-    ]
     started = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
-        played = list(pool.map(play_table, tables))
+    sets = play_sets(
+        args.game, members, args.players, args.sets, seed=args.seed, per_move=args.per_move,
+        workers=args.workers, iterations=args.iterations,
+    )  # fmt: skip
     seconds = time.perf_counter() - started
-    sets = [played[i : i + args.players] for i in range(0, len(played), args.players)]
+    played = [p for one in sets for p in one]
     table, void = rate_sets(members, sets)
     rows = report(table)
     decisions = sum(p.decisions for p in played)
-    print(f"offline: {args.sets} sets ({len(tables)} games, {decisions} decisions, {void} void) of"
+    print(f"offline: {args.sets} sets ({len(played)} games, {decisions} decisions, {void} void) of"
           f" {args.game} for {args.players} in {seconds:.0f} s on {args.workers} workers:"
           f" {args.sets / seconds * 60:.2f} sets a minute")  # fmt: skip
     print_rows(rows)
@@ -290,6 +150,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (offline); sets at once (server)")
     parser.add_argument("--per-move", type=float, default=2.0, help="the clock: seconds a decision")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--iterations", type=int, default=None,
+        help="offline: searching bots at this many iterations a decision, not the registry's time budget",
+    )  # fmt: skip
     parser.add_argument("--server", action="store_true", help="play on a real server's ladder instead")
     parser.add_argument("--seconds", type=float, default=120.0, help="server: how long to let it play")
     args = parser.parse_args(argv)

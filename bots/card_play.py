@@ -2,11 +2,16 @@
 
 :class:`Knowledge` is the seat's view of a card-play decision as masks: its hand, the cards out of play, the
 voids the other seats have shown, the trump and the trick. It is built from a live view and the seat's
-:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only
-what that seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as
-soon as allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points
-banked that could be lost later, and a defence played as a team, giving points to a partner who holds the
-trick and starving the declarer of them.
+:class:`~bots.belief.Belief` (a real game), or straight from a simulated ``engine.Deal`` with only what that
+seat could know (the ISMCTS rollouts). :func:`choose_play` picks the card: marriages declared as soon as
+allowed (the biggest first), trumps drawn as declarer, masters cashed, tricks won cheaply, points banked that
+could be lost later, and a defence played as a team, giving points to a partner who holds the trick and
+starving the declarer of them, for as long as that can still decide the contract (T-23): once it is made or
+out of reach, a point given to the other defender is a point to a rival (T-24), and each defender plays for
+itself (:attr:`Knowledge.settled`). A defender still without a trick tries for one with its highest winner
+rather than throwing its cheapest card (:attr:`Knowledge.trickless`: a bolt, T-25). Against a declarer who
+bids far beyond its hand (``random``) this was where the heuristic lost most to greedy, who never gives a
+point away.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from bots.cardlib import (
     trick_winner,
 )
 from engine import Rules, View
-from engine.cards import FULL_MASK
+from engine.cards import CARD_POINTS_TOTAL, FULL_MASK, points_of
 from engine.deal import Deal
 
 
@@ -46,7 +51,9 @@ class Knowledge:
         "played",
         "rules",
         "seat",
+        "settled",
         "trick",
+        "trickless",
         "trump",
         "voids",
     )
@@ -63,6 +70,10 @@ class Knowledge:
         played: int,
         voids: dict[int, int],
         rules: Rules,
+        declarer_points: int = 0,
+        taken_points: int = 0,
+        contract: int | None = None,
+        trickless: bool = False,
     ) -> None:
         self.seat = seat
         self.active = active
@@ -78,11 +89,18 @@ class Knowledge:
         self.out = FULL_MASK & ~hand & ~played
         """Cards the other seats may hold (or a hidden talon)."""
         self.married = marriage_cards(hand)
+        self.trickless = trickless and seat != declarer
+        """A defender without a trick yet this deal: a bolt (T-25) is coming, a third of 120 points."""
+        self.settled = contract is not None and _settled(self, declarer_points, taken_points, contract)
+        """Whether the contract's fate is sealed (made already, or out of the declarer's reach)."""
         self.friends: tuple[int, ...] = (
             ()
-            if seat == declarer or len(active) < 3
+            if seat == declarer or len(active) < 3 or self.settled
             else tuple(s for s in active if s not in (seat, declarer))
         )
+        """The other defender, while defending as a team can still decide the contract. Once it cannot
+        (:attr:`settled`), each defender writes only its own points (T-24), and a point given to the other
+        defender is a point to a rival: the defenders then play each for itself."""
 
     def out_for(self, seat: int) -> int:
         return self.out & ~self.voids.get(seat, 0)
@@ -99,11 +117,25 @@ class Knowledge:
         return tuple(order[len(self.trick) + 1 :])
 
 
+def _settled(k: Knowledge, declarer_points: int, taken_points: int, contract: int) -> bool:
+    """T-23: the declarer has made the contract, or cannot make it with every card point still to be taken
+    and every marriage it could still declare (both cards unseen by ``k``'s seat)."""
+    if declarer_points >= contract:
+        return True
+    reach = declarer_points + CARD_POINTS_TOTAL - taken_points
+    for s in range(4):
+        if k.out & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
+            reach += MARRIAGE_POINTS[s]
+    return reach < contract
+
+
 def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
     assert view.viewer is not None and view.declarer is not None
     hand = 0
     for c in view.hand:
         hand |= 1 << c.index
+    declarer = view.declarer
+    marriages = sum(MARRIAGE_POINTS[int(suit)] for seat, suit in view.marriages if seat == declarer)
     return Knowledge(
         seat=view.viewer,
         active=view.active,
@@ -114,6 +146,10 @@ def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
         played=belief.played_mask(),
         voids=belief.voids(view.rules.must_beat),
         rules=view.rules,
+        declarer_points=view.trick_points[declarer] + marriages,
+        taken_points=sum(view.trick_points),
+        contract=view.contract if view.contract is not None else view.bid,
+        trickless=view.tricks_won[view.viewer] == 0,
     )
 
 
@@ -122,6 +158,7 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     played = 0
     for m in deal.won:
         played |= m
+    taken = points_of(played)
     trick = [(s, c.index) for s, c in deal.trick_cards()]
     for _, i in trick:
         played |= 1 << i
@@ -137,6 +174,10 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
         played=played & FULL_MASK,
         voids={},
         rules=deal.rules,
+        declarer_points=deal.deal_points(declarer),
+        taken_points=taken,
+        contract=deal.contract,
+        trickless=deal.tricks_won[seat] == 0,
     )
 
 
@@ -304,5 +345,9 @@ def _follow(k: Knowledge, legal: int) -> int:
             return min(safe)
         # Still others to play: the lowest sure winner keeps the higher cards as masters.
         return min(safe, key=lambda i: (i // 6 == trump, i % 6))
-    # Cannot win for sure: lose as little as possible.
+    # Cannot win for sure: lose as little as possible, unless this seat has no trick yet: then its best
+    # chance of one (the highest winner) is worth more than the card's points, since a bolt costs a third of
+    # 120 (T-25).
+    if winners and k.trickless:
+        return max(winners, key=lambda i: (i // 6 == trump, i % 6, -CARD_POINTS[i]))
     return _lowest(k, legal)

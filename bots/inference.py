@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bots.card_play import Knowledge, choose_play
-from bots.cardlib import SUIT_MASKS, above
+from bots.cardlib import MARRIAGE_POINTS, SUIT_MASKS, above
 from bots.world_facts import WorldFacts
 from engine.cards import FULL_MASK, QUEENS_MASK
 from engine.deal import Deal
@@ -64,6 +64,16 @@ class PlayEvent:
     later: int
     """The cards the seat played from then on, this one included: its hand then was its hand now and these."""
     marriage_ok: bool
+    declarer_points: int = 0
+    """The declarer's deal points (tricks and marriages) when the seat played, and ..."""
+    taken_points: int = 0
+    """... the card points of the tricks taken by then: whether the contract was settled for the seat."""
+    trickless: bool = False
+    """The seat had taken no trick yet."""
+
+
+_Seen = tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool, int, int, bool]
+"""A play as :class:`PlayEvent` holds it, before ``later`` is known."""
 
 
 class PlayModel:
@@ -79,8 +89,13 @@ class PlayModel:
         ]
         tricks.append(([(s, c) for s, c in facts.live], facts.live_marriage))
         hidden = {s for plays, _ in tricks for s, c in plays if c is None}
-        events: list[tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool]] = []
-        played = 0
+        view = facts.view
+        self.contract = view.contract if view.contract is not None else view.bid
+        events: list[
+            tuple[int, int, bool, tuple[tuple[int, int], ...], int | None, int, bool, int, int, bool]
+        ] = []
+        played = declarer_points = taken = 0
+        winners: set[int] = set()
         for k, (plays, marriage) in enumerate(tricks):
             trump = facts.trumps[k]
             before: list[tuple[int, int]] = []
@@ -92,14 +107,27 @@ class PlayModel:
                     # The trick's trump before a marriage led in it was the previous one.
                     now = facts.trumps[k - 1] if declared and k > 0 else (None if declared else trump)
                     ok = k > 0 or facts.rules.marriage_on_first_trick
-                    events.append((seat, card, declared, tuple(before), now, played, ok))
+                    seen = (declarer_points, taken, seat not in winners)
+                    events.append((seat, card, declared, tuple(before), now, played, ok, *seen))
+                if declared and seat == facts.declarer:
+                    declarer_points += MARRIAGE_POINTS[card // 6]
                 before.append((seat, card))
                 played |= 1 << card
+            if k < len(facts.tricks):
+                _, _, winner, points, _ = facts.tricks[k]
+                taken += points or 0
+                if winner is not None:
+                    winners.add(winner)
+                if winner is not None and winner == facts.declarer:
+                    declarer_points += points or 0
         later: dict[int, int] = {}
         built: list[PlayEvent] = []
-        for seat, card, declared, before_t, trump_t, played_t, ok in reversed(events):
+        for seat, card, declared, before_t, trump_t, played_t, ok, dp, tp, bare in reversed(events):
             later[seat] = later.get(seat, 0) | 1 << card
-            built.append(PlayEvent(seat, card, declared, before_t, trump_t, played_t, later[seat], ok))
+            event = PlayEvent(
+                seat, card, declared, before_t, trump_t, played_t, later[seat], ok, dp, tp, bare
+            )
+            built.append(event)
         built.reverse()
         self.events = built
 
@@ -128,6 +156,10 @@ class PlayModel:
                 played=e.played & FULL_MASK,
                 voids={},
                 rules=self.rules,
+                declarer_points=e.declarer_points,
+                taken_points=e.taken_points,
+                contract=self.contract,
+                trickless=e.trickless,
             )
             card, declare = choose_play(knowledge, legal, marriages)
             if card != e.card or declare != e.marriage:

@@ -36,6 +36,7 @@ from bots.heuristic import (
     Tuning,
     give_order,
     max_bid,
+    needed_to_leave_barrel,
     rollout_action,
 )
 from bots.strategy import StrategyOptions
@@ -132,6 +133,12 @@ def search_deadline(begun: float, budget_ms: float, due: float | None) -> float:
     return begun + allowed * (1.0 - RESERVE) if allowed != math.inf else math.inf
 
 
+_SHEET_PHASES = frozenset({Phase.AUCTION, Phase.CONTRACT})
+"""On the barrel (T-27) the heuristic's bid and contract stand: a search whose rollouts value a deal by its
+points (a made 100 worth 100, a defence worth its points) would undo the rule that only a contract reaching
+1000 counts there (:func:`bots.heuristic.barrel_limit`)."""
+
+
 class IsmctsStrategy:
     """Information-set MCTS with heuristic rollouts; see the module docstring."""
 
@@ -179,6 +186,8 @@ class IsmctsStrategy:
         default = self._heuristic.choose(view, rng)
         if len(legal) == 1 or view.phase is Phase.TALON_CHOICE or view.phase not in self.phases:
             return default
+        if view.phase in _SHEET_PHASES and needed_to_leave_barrel(view) is not None:
+            return default  # the rollouts score the deal, not what the barrel writes: the heuristic's rule
         assert self._belief is not None and view.phase is not None
         if self._belief.degraded:  # joined mid-deal: who led the tricks it missed is unknown
             self.stats.fallback = True
@@ -277,9 +286,10 @@ class _Search:
         skipped = len(auction) - len(spoken)
         for _, bid in auction[:skipped]:
             high = bid
+        on_barrel = {line.seat for line in view.scores if line.on_barrel}  # they bid by the sheet (T-27)
         for seat, bid in spoken:
             lowest = 100 if high is None else high + view.rules.bid_step
-            if seat != self.seat:
+            if seat != self.seat and seat not in on_barrel:
                 checks.append((seat, bid if bid is not None else lowest, bid is None))
             if bid is not None:
                 high = bid

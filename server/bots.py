@@ -106,7 +106,7 @@ class Bots:
         worker thread. ``deadline`` (``time.monotonic()``; None: the strategy's own budget) is handed to a
         strategy that takes one (:func:`bots.strategy.decide`)."""
         who = "bot" if bot_seat else "takeover"
-        rng = random.Random(f"{self._seed}:{who}:{seat}:{sequence}")
+        rng = SeededOnUse(f"{self._seed}:{who}:{seat}:{sequence}")
         return self._players[seat].decide(game, seat, rng, deadline)
 
     def ensure_running(self, loop: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -122,3 +122,47 @@ class Bots:
     def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
+
+
+class SeededOnUse(random.Random):
+    """A ``random.Random(seed)`` that is seeded when it is first drawn from, not when it is made.
+
+    Why: seeding MT19937 from a string costs about 8 us (CPython seeds it twice: from the string's hash in
+    ``__new__``'s stead, then from its SHA-512 in ``seed``), a sixth of a greedy bot's whole move, and most
+    moves of most strategies draw nothing (the greedy bot draws only when it has no rule for its actions).
+    Every draw goes through ``random``, ``getrandbits`` or the state methods, which seed first, make the
+    object a plain ``random.Random`` (so later draws cost what they always did) and carry on: the numbers
+    drawn are those of ``random.Random(seed)``, draw for draw.
+    """
+
+    def __init__(self, seed: str) -> None:  # not random.Random.__init__: seeding is what is put off
+        self._pending = seed
+        self.gauss_next = None  # read by gauss() before it draws
+
+    def random(self) -> float:
+        return random.Random.random(_seeded(self))
+
+    def getrandbits(self, k: int, /) -> int:
+        return random.Random.getrandbits(_seeded(self), k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        return random.Random.getstate(_seeded(self))
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        random.Random.setstate(_seeded(self), state)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        random.Random.seed(_seeded(self), a, version)
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        return random.Random.__reduce__(_seeded(self))
+
+
+def _seeded(rng: random.Random) -> random.Random:
+    """Seed a :class:`SeededOnUse` now if it was not yet (a method bound before it was seeded, such as the
+    ``getrandbits`` that ``randrange`` calls in a loop, may be called again after)."""
+    if type(rng) is SeededOnUse:
+        seed = rng.__dict__.pop("_pending")
+        object.__setattr__(rng, "__class__", random.Random)  # the same layout: no slots of its own
+        random.Random.seed(rng, seed)
+    return rng

@@ -60,29 +60,28 @@ class BotPacer:
         """:meth:`turn` for applying a move already stored: a cancellation while waiting (the server
         stopping) is held back until the turn comes, and raised at the caller's next ``await``, so that a
         stored move is always applied (as :meth:`server.store.Store.append` does for its commit)."""
-        waiter = self._queue(kind)
-        cancelled = False
-        while not waiter.done():
-            try:
-                await asyncio.wait((waiter,))
-            except asyncio.CancelledError:
-                cancelled = True
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
-        if cancelled:
+        loop = asyncio.get_running_loop()
+        waiter = _HeldTurn(loop=loop)  # its task's cancel() is refused: the task is woken by the turn alone
+        self._enqueue(loop, kind, waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:  # the cancellation, thrown in once the turn came: raised again later
             task = asyncio.current_task()
             if task is not None:
-                task.cancel()
+                task.uncancel()
+                task.cancel()  # no future awaited now: raised at the caller's next await
 
     def _queue(self, kind: int) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
+        self._enqueue(loop, kind, waiter)
+        return waiter
+
+    def _enqueue(self, loop: asyncio.AbstractEventLoop, kind: int, waiter: asyncio.Future[None]) -> None:
         self._waiting[kind].append(waiter)
         if self._granting is not loop:
             self._granting = loop
             loop.call_soon(self._grant, loop)
-        return waiter
 
     def _grant(self, loop: asyncio.AbstractEventLoop) -> None:
         """Wake the first waiting table; it runs in the next turn of the loop, and so does the next grant,
@@ -99,3 +98,15 @@ class BotPacer:
                     loop.call_soon(self._grant, loop)
                     return
         self._granting = None
+
+
+class _HeldTurn(asyncio.Future[None]):
+    """The turn a stored move waits for, which a cancellation does not take away.
+
+    Its task's ``cancel()`` asks the future it awaits to cancel first; this one refuses, so the task stays
+    queued and is woken when the turn is granted, with the cancellation thrown in then (asyncio's own
+    behaviour for a future that cannot be cancelled). It replaces an ``asyncio.wait`` on a plain future
+    (a second future and two callbacks for every bot move)."""
+
+    def cancel(self, msg: object = None) -> bool:
+        return False

@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING, Any, Final
 from server.logs import get_logger
 
 if TYPE_CHECKING:
-    from server.table import Table
+    from server.bots import Bots
+    from server.table_core import TableCore
 
 EVERY: Final = 256
 """Records between two snapshots of a table, by default (``--snapshot-records``): a replay reads at most about
@@ -137,12 +138,11 @@ class TableState:
     records: int
 
 
-def take(table: Table) -> Snapshot:
-    """The table's state now (every record it stored applied): its core and its bots' players."""
-    core = table.core
+def take(core: TableCore, bots: Bots) -> Snapshot:
+    """A table's state now (every record it stored applied): its core and its bots' players."""
     state = {
         "core": {slot: getattr(core, slot) for slot in STATE_SLOTS},
-        "players": {seat: (p.strategy, p.player) for seat, p in table.bots.players().items()},
+        "players": {seat: (p.strategy, p.player) for seat, p in bots.players().items()},
     }
     return Snapshot(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), fingerprint())
 
@@ -172,12 +172,12 @@ def rebuilds_clock(tail: Sequence[Any]) -> bool:
     return any(record.kind == "action" for record in tail)
 
 
-def restore(table: Table, state: TableState) -> None:
-    """Put a snapshot's state into a table just made from its creation settings (before its tail's replay)."""
-    core = table.core
+def restore(core: TableCore, bots: Bots, state: TableState) -> None:
+    """Put a snapshot's state into a table's core and bots just made from its creation settings (before its
+    tail's replay)."""
     for slot, value in state.core.items():
         setattr(core, slot, value)
-    table.bots.restore(state.players)
+    bots.restore(state.players)
 
 
 class _Loader(pickle.Unpickler):

@@ -118,6 +118,9 @@ class Table(TableQueries):
         """The server's bot work queue (``server.pacing``): this table's bots take their turns from it."""
         self.last_activity = time.monotonic()
         """time.monotonic() of the table's last event (for idle expiry; its streams note their own ends)."""
+        self.progress = self.core.create_time
+        """time.time() of the table's last event, its creation before that (a restart sets it to when it was
+        rebuilt): how long the seat to act has idled (:meth:`server.telemetry.Telemetry.last_progress`)."""
         self.on_change: Callable[[], None] | None = None
         """Called after every change (not on replay): a cluster node publishes the table's summary."""
         self.on_lost: Callable[[], None] | None = None
@@ -163,7 +166,8 @@ class Table(TableQueries):
         every = self.store.snapshot_records
         snapshot = None
         if every and self._unsnapshotted >= every and any(r.kind == "action" for r in records):
-            snapshot = snapshots.take(self)  # every record stored so far is applied: the state before these
+            # Every record stored so far is applied: the state before these.
+            snapshot = snapshots.take(self.core, self.bots)
         try:
             await self.store.append(self.table_id, *records, snapshot=snapshot)
         except TableFencedError as error:
@@ -231,6 +235,7 @@ class Table(TableQueries):
     def _follow(self, published: Published) -> None:
         """What follows a step besides its streams, also on replay: the bots see it; it is reported."""
         self.bots.follow(self.core.game, published)
+        self.progress = time.time()
         self.telemetry.events_published(self, published.events)
 
     # ------------------------------------------------------------------ commands (caller holds the lock)
@@ -312,7 +317,7 @@ class Table(TableQueries):
         clock goes on from when the record that began the running decision was stored, if known. With a
         ``snapshot``, from the state it holds, ``records`` being those after it (:mod:`server.snapshots`)."""
         if snapshot is not None:
-            snapshots.restore(self, snapshot)
+            snapshots.restore(self.core, self.bots, snapshot)
         self._unsnapshotted = len(records)
         for part in clock_parts(records):  # the tail one record at a time: which one began the decision
             change = Change(tuple(step_of(r, self.adapter.action_from_bytes) for r in part))
@@ -328,11 +333,32 @@ class Table(TableQueries):
         if self.core.awaiting_rating:  # a restored table whose update was not stored yet
             self.ratings.start(self.apply_stored, self._lost)
         if self.core.bot_to_act() is not None:
-            self.bots.ensure_running(functools.partial(table_bots.play_bots, self))
+            self.bots.ensure_running(functools.partial(table_bots.play_bots, self._bot_moves()))
 
     async def move_bot(self, seat: int, kind: int = PEOPLE) -> None:
         """One move of a server-run bot (caller holds the lock): :func:`server.table_bots.move_bot`."""
-        await table_bots.move_bot(self, seat, kind)
+        await table_bots.move_bot(self._bot_moves(), seat, kind)
+
+    def _bot_moves(self) -> table_bots.BotMoves:
+        """What the bots' loop is given: the parts it reads and the steps of this table it calls."""
+        return table_bots.BotMoves(
+            self.core,
+            self.bots,
+            self.lock,
+            self.pacer,
+            self.store,
+            commit=self._store,
+            make=self._make,
+            stop=self.stop,
+            decided=self._bot_decided,
+            applied=self._applied,
+        )
+
+    def _bot_decided(self, strategy: str, seconds: float) -> None:
+        self.telemetry.bot_decided(strategy, seconds)
+
+    def _applied(self, action: Any, seconds: float) -> None:
+        self.telemetry.action_applied(self, action, seconds)
 
     def _timer_fired(self, key: tuple[int, int]) -> None:
         """The turn clock's timer went off: its timeout is handled under the lock, in a task of its own."""

@@ -182,6 +182,10 @@ class TableCore:
         seat = self.to_act
         return seat if seat is not None and self.seats[seat].played_by_bot else None
 
+    def played_by_bots_only(self) -> bool:
+        """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
+        return all(s.played_by_bot for s in self.seats)
+
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if not s.taken)
 

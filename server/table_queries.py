@@ -112,7 +112,7 @@ class TableQueries:
 
     def played_by_bots_only(self) -> bool:
         """Every seat is played by a server-run bot: a bot seat, or one taken over on time."""
-        return all(s.played_by_bot for s in self.core.seats)
+        return self.core.played_by_bots_only()
 
     def status(self) -> pb.TableStatus.ValueType:
         return description.status(self.core)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
-from weakref import WeakKeyDictionary
 
 from server.games import GAMES, Scored
 from server.logs import bind_request, get_logger
@@ -73,11 +72,12 @@ class Telemetry:
     def __init__(self, metrics: GameMetrics | None = None, *, quiet: bool = False) -> None:
         self.metrics = metrics
         self.quiet = quiet
-        self._progress: WeakKeyDictionary[Table, float] = WeakKeyDictionary()
 
     def last_progress(self, table: Table) -> float:
-        """When the table last logged an event (its creation time before that), as a Unix time."""
-        return self._progress.get(table, table.create_time)
+        """When the table last logged an event (its creation time before that, its restart's time after
+        one), as a Unix time: the table keeps it (:attr:`server.table.Table.progress`), and nothing here
+        holds a table."""
+        return table.progress
 
     # ------------------------------------------------------------------ table lifecycle
 
@@ -91,7 +91,7 @@ class Telemetry:
 
     def table_restored(self, table: Table) -> None:
         """A table rebuilt from the store on start; its idle time counts from now."""
-        self._progress[table] = time.time()
+        table.progress = time.time()
         if not self.quiet:
             log.debug(
                 "table restored", table_id=table.table_id, status=table_status(table), sequence=table.sequence
@@ -123,11 +123,8 @@ class Telemetry:
         if not self.quiet:
             log.info("table started", table_id=table.table_id, game=game_label(table))
 
-    def events_published(self, table: Table, events: Sequence[object], *, replaying: bool = False) -> None:
-        """``events`` were logged and queued to every stream; ``replaying``: rebuilt from the store."""
-        self._progress[table] = time.time()
-        if replaying:
-            return
+    def events_published(self, table: Table, events: Sequence[object]) -> None:
+        """``events`` were logged and queued to every stream: a deal scored, or the game over, is reported."""
         adapter = table.adapter
         for event in events:
             scored = adapter.scored(event)

@@ -9,10 +9,11 @@ deals or rounds, and a fingerprint of its whole state. A third game is one more 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import tests.blagogo_property_helpers as blagogo_helpers
@@ -42,6 +43,18 @@ class ConformanceGame:
     invalid_rules: tuple[tuple[str, dict[str, Any]], ...]
     """Settings the rules refuse, each with the field its RulesError names: one invalid setting (or a
     combination the rules forbid) put into otherwise valid rules."""
+    states: Callable[[Any, int], Iterator[Any]]
+    """A game played by random players from rules and seed, yielded (the same mutable game) after every
+    step, capped as ``play`` is."""
+    settings: settings
+    """The game's hypothesis settings for the checks that walk every state of a game (its examples: a
+    1000 Blagogo game is heavier than a Thousand one)."""
+    cards_conserved: Callable[[Any], None]
+    """Asserts that every card is in one place in this state (T-1, B-1): where cards can be differs by
+    game."""
+    no_hidden_card: Callable[[Iterable[Any]], None]
+    """Asserts over a game's states that no viewer is shown a card it may not see (T-33, B-21): what a seat
+    may know is written per game from its rules, independently of its engine's observer."""
 
     @property
     def name(self) -> str:
@@ -91,6 +104,10 @@ GAMES: tuple[ConformanceGame, ...] = (
             ("bank", {"bank": -1}),
             ("samosval", {"samosval": "yes"}),
         ),
+        lambda rules, seed: thousand_play.states(rules, seed, thousand_helpers.MAX_DEALS),
+        thousand_helpers.property_settings,
+        thousand_helpers.cards_conserved,
+        thousand_helpers.no_hidden_card,
     ),
     ConformanceGame(
         BLAGOGO,
@@ -128,6 +145,12 @@ GAMES: tuple[ConformanceGame, ...] = (
                 ("max_jokers_per_meld", -1),
             )
         ),
+        lambda rules, seed: blagogo_play.states(
+            rules, seed, blagogo_helpers.MAX_ROUNDS, blagogo_helpers.MAX_ACTIONS
+        ),
+        blagogo_helpers.property_settings,
+        blagogo_helpers.cards_conserved,
+        blagogo_helpers.no_hidden_card,
     ),
 )
 """Every game of :data:`games.GAMES`, in its order."""

@@ -9,6 +9,7 @@ here from the rules, independently of the engine's observer, for the tests of T-
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from functools import cache
 
 from hypothesis import HealthCheck, settings
@@ -26,8 +27,10 @@ from engine import (
     SitterScores,
     TwoPlayerDeal,
     WeakTalon,
+    events_for,
+    view,
 )
-from engine.cards import cards_of
+from engine.cards import CARDS, cards_of
 from engine.events import (
     AuctionWon,
     CardGiven,
@@ -192,3 +195,44 @@ def replay(rules: Rules, seed: int, history: list[tuple[int | None, Action | Shu
             assert not isinstance(action, Shuffle)
             game.apply(seat, action)
     return game
+
+
+# ------------------------------------------------------------------ the conformance suite's per-game checks
+
+
+def cards_conserved(game: Game) -> None:
+    """T-1: hands + talons + the trick on the table + cards won are always the 24 cards, each once
+    (:func:`tests.test_engine_conformance.test_t1_b1_every_card_is_in_one_place_at_every_step`)."""
+    deal = game.deal
+    if deal is None:
+        return
+    where: list[Card] = []
+    for seat in range(game.rules.players):
+        where += deal.hand(seat)
+        where += cards_of(deal.won[seat])
+    for talon in deal.talons:
+        where += cards_of(talon)
+    where += [card for _, card in deal.trick_cards()]
+    assert len(where) == 24, sorted(where, key=lambda c: c.index)
+    assert set(where) == set(CARDS)
+
+
+def no_hidden_card(states: Iterable[Game]) -> None:
+    """T-33 (with T-5, T-10, T-14, T-31): while a deal is in play, no card a viewer may not see appears
+    anywhere in that viewer's view or in its filtered events of the deal; a spectator sees only public cards
+    (:func:`tests.test_engine_conformance.test_t33_b21_no_viewer_is_shown_a_card_it_may_not_see`)."""
+    for game in states:
+        deal = game.deal
+        if deal is None or deal.is_over:
+            continue
+        start = deal_start(game)
+        for viewer in viewers(game):
+            allowed = may_see(game, viewer)
+            seen = view(game, viewer)
+            leaked = cards_in(seen, set()) - allowed
+            assert not leaked, f"view of {viewer} shows {leaked} in phase {deal.phase}"
+            if viewer is not None:
+                looking = not (deal.phase is Phase.DARK and viewer == deal.active[0])
+                assert seen.hand == (deal.hand(viewer) if looking else ()), "a seat sees its own hand"
+            leaked = cards_in(events_for(game, viewer, start), set()) - allowed
+            assert not leaked, f"events for {viewer} show {leaked} in phase {deal.phase}"

@@ -13,6 +13,9 @@ Each game is one row of the games table (:mod:`tests.conformance_games`, from it
   offered by another seat) is refused by ``validate`` and by ``apply`` with the same error class and reason,
   and the refused ``apply`` leaves the state exactly as it was;
 - the random player only plays legal actions and draws only from the generator it is given (T-35, B-23);
+- at every step every card is in one place (T-1, B-1), and no viewer is shown a card it may not see in its
+  view or its filtered events (T-33, B-21): each game's check (its row's ``cards_conserved`` and
+  ``no_hidden_card``) over every state of the game's own playouts, with the game's own example count;
 - every action played survives the codec (engine -> proto -> bytes -> proto -> engine);
 - a game is a pure function of its rules, seed and actions (T-35, B-23): replaying its history into a fresh
   game, or playing again with the same seeded players, gives the same events, history and state, over
@@ -212,6 +215,36 @@ def test_the_random_player_uses_only_the_given_generator(kind: ConformanceGame) 
     first = kind.choose(a, ra)
     random.seed(1)
     assert kind.choose(b, rb) == first
+
+
+# ------------------------------------------------------------------------------------- cards and views
+
+
+@pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)
+def test_t1_b1_every_card_is_in_one_place_at_every_step(kind: ConformanceGame) -> None:
+    """T-1, B-1: at every step of random games of every variant, every card is in exactly one place (the
+    game's check, :attr:`ConformanceGame.cards_conserved`)."""
+
+    @kind.settings
+    @given(data=st.data(), seed=st.integers(min_value=0, max_value=2**64 - 1))
+    def check(data: st.DataObject, seed: int) -> None:
+        for game in kind.states(data.draw(kind.rules), seed):
+            kind.cards_conserved(game)
+
+    check()
+
+
+@pytest.mark.parametrize("kind", GAMES, ids=lambda k: k.name)
+def test_t33_b21_no_viewer_is_shown_a_card_it_may_not_see(kind: ConformanceGame) -> None:
+    """T-33, B-21: over random games of every variant, no view and no filtered event shows its viewer a card
+    it may not see (the game's check, :attr:`ConformanceGame.no_hidden_card`)."""
+
+    @kind.settings
+    @given(data=st.data(), seed=st.integers(min_value=0, max_value=2**64 - 1))
+    def check(data: st.DataObject, seed: int) -> None:
+        kind.no_hidden_card(kind.states(data.draw(kind.rules), seed))
+
+    check()
 
 
 # ------------------------------------------------------------------------------------- codec and replay

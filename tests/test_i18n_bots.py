@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.bots.ladder import _print_set
+from clients.bots.ladder import _print_set, member_name
 from clients.i18n import Translator, use
 from tests.test_i18n_cli import ASCII_WORD
 from thousand.v1 import ladder_service_pb2 as ladder_pb
@@ -67,8 +67,8 @@ def test_a_ladder_sets_lines_in_russian_with_plurals() -> None:
         results=[
             ladder_pb.LadderSetResult(display_name="Мой", total_score=21, rank=1, timeouts=2,
                                       before=Rating(ordinal=1.5), after=Rating(ordinal=3.25)),
-            ladder_pb.LadderSetResult(display_name="greedy", total_score=5, rank=2, timeouts=0,
-                                      before=Rating(ordinal=2), after=Rating(ordinal=1)),
+            ladder_pb.LadderSetResult(member_id="bot:greedy", display_name="greedy", total_score=5, rank=2,
+                                      timeouts=0, before=Rating(ordinal=2), after=Rating(ordinal=1)),
         ],
     )  # fmt: skip
     lines: list[str] = []
@@ -80,8 +80,25 @@ def test_a_ladder_sets_lines_in_russian_with_plurals() -> None:
     assert lines == [
         "серия s1 окончена (участник отключился), столы t1, t2:",
         "  1. Мой: 21 очко, 2 просрочки, рейтинг 1,50 → 3,25",
-        "  2. greedy: 5 очков, 0 просрочек, рейтинг 2,00 → 1,00",
+        "  2. Жадный бот: 5 очков, 0 просрочек, рейтинг 2,00 → 1,00",
     ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "name"),
+    [("en", "Ismcts bot"), ("ru", "Поисковый бот"), ("uk", "Пошуковий бот"), ("be", "Пошукавы бот"),
+     ("pl", "Bot szukający")],
+)  # fmt: skip
+def test_a_reference_bot_is_named_as_the_web_bots_page_names_it(lang: str, name: str) -> None:
+    """Issue 27: ``thousand-bot ladder``'s set lines and standings name a reference bot (``bot:ismcts``) in
+    the words of the web's Bots page (web.bots.reference_name of bot.strategy, capitalised), not by its
+    strategy's id; a registered bot keeps its own name."""
+    use(lang)
+    try:
+        assert member_name("bot:ismcts", "ismcts") == name
+        assert member_name("p-1", "MyBot") == "MyBot"
+    finally:
+        use("en")
 
 
 @pytest.mark.parametrize(

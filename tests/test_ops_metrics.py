@@ -213,7 +213,7 @@ def test_unary_handled_after_seats_and_a_cancelled_stream_is_counted_as_canceled
             # who is to act has been idle a while: the table shows in the idle gauge for people
             played = server.registry.get(tid)
             waiting_on = "bot" if bot_to_act(played) is not None else "player"
-            server.telemetry._progress[played] = time.time() - 120
+            played.progress = time.time() - 120
             m = await scrape(server)
             assert m.value("thousand_table_max_idle_seconds", waiting_on=waiting_on) >= 120
             assert m.grpc("grpc_server_handled_total", "JoinTable", grpc_code="OK") == 2

@@ -1,7 +1,8 @@
-"""Property tests over random Thousand games: the 24 cards and their 120 points (T-1, T-22).
+"""Property tests over random Thousand games: the 120 points of the 24 cards (T-1, T-22).
 
-At every step each card is in one place (T-1); a played deal's tricks hold 120 card points and each seat's
-deal points are its card points plus its marriages (T-22).
+A played deal's tricks hold 120 card points and each seat's deal points are its card points plus its
+marriages (T-22). That each card is in one place at every step (T-1) is checked for every game in
+tests/test_engine_conformance.py (Thousand's check: :func:`tests.property_helpers.cards_conserved`).
 Games are played by the seeded random players of :mod:`tests.randomplay`; the rules, seeds and observers
 they share: :mod:`tests.property_helpers`.
 """
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 from hypothesis import given
 
 from engine import Card, Rules
-from engine.cards import CARDS, cards_of
+from engine.cards import CARDS
 from engine.events import (
     DealScored,
     DealStarted,
@@ -24,7 +25,7 @@ from engine.events import (
     TrickTaken,
 )
 from tests.property_helpers import MAX_DEALS, RULES, SEEDS, property_settings
-from tests.randomplay import play, states
+from tests.randomplay import play
 
 
 def deals(events: list[Event]) -> Iterator[list[Event]]:
@@ -42,25 +43,6 @@ def deals(events: list[Event]) -> Iterator[list[Event]]:
 
 
 # ---------------------------------------------------------------------------------------------- T-1, T-22
-
-
-@property_settings
-@given(rules=RULES, seed=SEEDS)
-def test_t1_cards_conserved_at_every_step(rules: Rules, seed: int) -> None:
-    """T-1: hands + talons + the trick on the table + cards won are always the 24 cards, each once."""
-    for game in states(rules, seed, MAX_DEALS):
-        deal = game.deal
-        if deal is None:
-            continue
-        where: list[Card] = []
-        for seat in range(rules.players):
-            where += deal.hand(seat)
-            where += cards_of(deal.won[seat])
-        for talon in deal.talons:
-            where += cards_of(talon)
-        where += [card for _, card in deal.trick_cards()]
-        assert len(where) == 24, sorted(where, key=lambda c: c.index)
-        assert set(where) == set(CARDS)
 
 
 @property_settings

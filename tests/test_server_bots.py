@@ -5,6 +5,10 @@ as the local tournament shows it; a restart rebuilds those memories as they were
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
+import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,7 @@ from bots.heuristic import HeuristicStrategy
 from bots.ismcts import IsmctsStrategy
 from bots.registry import STRATEGIES
 from engine import Game, Rules, view
+from server.bots import SeededOnUse
 from server.creations import SeatSpec
 from server.games import BLAGOGO, THOUSAND, SeatBot
 from server.registry import Registry
@@ -159,3 +164,38 @@ def test_a_bot_seat_keeps_its_strategy_and_remembers_every_change(tmp_path: Path
         restarted.store.close()
 
     run(scenario(), timeout=120)
+
+
+@pytest.mark.parametrize("seed", ["1000:bot:1:45", "7:takeover:0:3"])
+def test_a_decisions_generator_seeded_on_first_use_draws_what_random_random_draws(seed: str) -> None:
+    """A bot decision's generator is seeded when first drawn from (server.bots.SeededOnUse): every way of
+    drawing gives the numbers ``random.Random(seed)`` gives, and the generator is a plain one after."""
+    draws: list[Callable[[random.Random], object]] = [
+        lambda r: [r.choice(range(50)) for _ in range(20)],
+        lambda r: [r.random() for _ in range(5)],
+        lambda r: r.sample(range(100), 10),
+        lambda r: [r.gauss(0, 1) for _ in range(3)],
+        lambda r: r.randbytes(9),
+        lambda r: [r.randrange(3) for _ in range(50)] + [r.randrange(10**30)],
+        _shuffled,
+        lambda r: r.getstate(),
+        lambda r: pickle.loads(pickle.dumps(r)).random(),
+        lambda r: copy.deepcopy(r).random(),
+        _seeded_again,
+    ]
+    for draw in draws:
+        lazy, plain = SeededOnUse(seed), random.Random(seed)
+        assert draw(lazy) == draw(plain)
+        assert type(lazy) is random.Random
+        assert lazy.getstate() == plain.getstate() and vars(lazy) == vars(plain)
+
+
+def _shuffled(rng: random.Random) -> list[int]:
+    cards = list(range(32))
+    rng.shuffle(cards)
+    return cards
+
+
+def _seeded_again(rng: random.Random) -> float:
+    rng.seed(5)
+    return rng.random()

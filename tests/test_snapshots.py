@@ -172,13 +172,14 @@ def test_a_snapshot_at_any_record_then_its_tail_rebuilds_the_same_table_and_bots
         full = state_of(rebuilt(db, whole))
         for cut in range(1, len(records), max(1, len(records) // 7)):
             head = StoredTable(whole.table_id, whole.serial, whole.create_time, whole.config, records[:cut])
-            snapshot = snapshots.take(rebuilt(db, head))
+            made = rebuilt(db, head)
+            snapshot = snapshots.take(made.core, made.bots)
             state = snapshots.load(snapshot.data, snapshot.checksum, snapshot.fingerprint, cut)
             assert state is not None
             restored = rebuilt(
                 db, StoredTable(whole.table_id, whole.serial, whole.create_time, whole.config, [])
             )
-            snapshots.restore(restored, state)
+            snapshots.restore(restored.core, restored.bots, state)
             checked_bot_moves(restored, records[cut:], limit=4)
             assert differences(state_of(restored), full) == [], (table_id, cut)
 

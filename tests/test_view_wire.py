@@ -6,7 +6,8 @@ deals) under each of many rule sets, and whole games to the end (winner, standin
 every hand revealed) under three. Play is mostly greedy, so that games end, with random decisions mixed in,
 so that declarers fail and scores go below zero. Hand-made views then reach what games rarely do: large and
 negative numbers, and cards and actions that are not the engine's interned instances (the encoder's caches
-are keyed by identity and must fall back to encoding them); and caches small enough to be emptied mid-game."""
+are keyed by identity and must fall back to encoding them); and caches small enough to be emptied mid-game.
+The events whose bytes the adapter keeps (a card played, a bid, ...) are compared the same way."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from engine.observer import Exchange, SeatScore, TakenTrick
 from server import protobuf_wire as wire
 from server import thousand_view_bytes as view_wire
 from server.games import THOUSAND
+from server.games import thousand as thousand_adapter
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import thousand_events_pb2, thousand_views_pb2
 
@@ -235,6 +237,29 @@ def test_caches_emptied_mid_game(monkeypatch: pytest.MonkeyPatch) -> None:
     found: Counter[str] = Counter()
     play(Rules(players=3, dark=True), 5, 300, found)
     assert found["legal actions"] > 50
+
+
+@pytest.mark.parametrize("bound", [4096, 3])
+def test_the_adapter_kept_event_bytes_are_protobufs(monkeypatch: pytest.MonkeyPatch, bound: int) -> None:
+    """Every event of seeded games, as each audience sees it, is the same bytes from the adapter (which keeps
+    those of a small closed set: server.games.thousand._KEPT_EVENTS) as protobuf serializes its message,
+    also with a cache so small it is emptied many times a deal; equal events not the same object included."""
+    monkeypatch.setattr(thousand_adapter, "_MAX_CACHED_ACTIONS", bound)
+    thousand_adapter._THOUSAND_EVENT_BYTES.clear()
+    kept: Counter[str] = Counter()
+    for rules in (Rules(players=3, dark=True), Rules(players=4, golden_deals=True)):
+        game = play(rules, 7, 600, Counter())
+        for audience in (*range(rules.players), SPECTATOR):
+            for event in game.events:
+                seen = THOUSAND.event_for(event, audience)
+                expected = THOUSAND.event_message(seen).SerializeToString()
+                assert THOUSAND.event_bytes(seen) == expected, seen
+                assert THOUSAND.event_bytes(dataclasses.replace(seen)) == expected, seen  # an equal copy
+                if type(seen) in thousand_adapter._KEPT_EVENTS:
+                    kept[type(seen).__name__] += 1
+    for name in ("CardPlayed", "BidMade", "Passed", "AuctionWon", "MarriageDeclared", "DarkDeclared"):
+        assert kept[name], name
+    assert len(thousand_adapter._THOUSAND_EVENT_BYTES) <= bound
 
 
 def test_the_adapter_sends_the_hand_written_view_in_its_wrapper() -> None:

@@ -30,7 +30,20 @@ from thousand.v1 import table_service_pb2 as pb
 RETRY_SECONDS: Final = 0.5
 RETRY_MAX_SECONDS: Final = 5.0
 GAME_KINDS: Final = {"thousand": pb.GAME_KIND_THOUSAND, "blagogo": pb.GAME_KIND_BLAGOGO}
+REFERENCE_PREFIX: Final = "bot:"
+"""A reference bot's member id is its strategy's name after this (the ladder's protocol)."""
 Say = Callable[[str], None]
+
+
+def member_name(member_id: str, display_name: str) -> str:
+    """A ladder member's name as the web client's Bots page writes it (``memberName`` in
+    clients/web/src/ui/bots.ts, with the same catalogue keys): a registered bot's own name, a reference bot's
+    strategy in the language's words, as a bot, capitalised ("Ismcts bot", "Поисковый бот")."""
+    if not member_id.startswith(REFERENCE_PREFIX):
+        return display_name or member_id
+    strategy = member_id.removeprefix(REFERENCE_PREFIX) or display_name
+    name = t("web.bots.reference_name", name=t("bot.strategy", strategy=strategy))
+    return name[:1].upper() + name[1:]
 
 
 async def run_ladder(
@@ -120,8 +133,9 @@ def _print_set(found: ladder_pb.LadderSet, say: Say, as_json: bool) -> None:
     say(t("bot.ladder_set_over", set=found.set_id, disconnected=disconnected, tables=tables))
     for r in sorted(found.results, key=lambda r: r.rank):
         before, after = _decimal(r.before.ordinal), _decimal(r.after.ordinal)
-        say(t("bot.ladder_set_row", rank=r.rank, name=r.display_name, points=r.total_score,
-              timeouts=r.timeouts, before=before, after=after))  # fmt: skip
+        name = member_name(r.member_id, r.display_name)
+        say(t("bot.ladder_set_row", rank=r.rank, name=name, points=r.total_score, timeouts=r.timeouts,
+              before=before, after=after))  # fmt: skip
 
 
 def _decimal(value: float) -> str:
@@ -179,7 +193,7 @@ async def print_standings(connection: Connection, game: str, as_json: bool) -> i
     place, name, mu, interval, sets, games, last_tables = t("bot.standings_columns").split("|")
     print(f"{place:>3} {name:<20} {mu:>7} {interval:>17} {sets:>5} {games:>6}  {last_tables}")
     for row in rows:
-        name = str(row["name"]) + ("*" if row["reference"] else "")
+        name = member_name(str(row["member"]), str(row["name"])) + ("*" if row["reference"] else "")
         last = row["last_sets"]
         tables = ", ".join(last[0]["tables"]) if isinstance(last, list) and last else ""
         mu_text, low, high = (_decimal(float(str(row[k]))) for k in ("mu", "low", "high"))

@@ -177,7 +177,9 @@ def language_of(argv: Sequence[str] | None) -> str | None:
 
 
 def default_name() -> str:
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "player"
+    """The name a seat is taken under when none is given: the login name, else "player" in the player's
+    language (a process without USER, such as a container's root)."""
+    return os.environ.get("USER") or os.environ.get("USERNAME") or t("cli.default_name")
 
 
 class _Formatter(argparse.HelpFormatter):

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final, Generic, Protocol, TypeVar
 
-from bots.strategy import GameStrategies
+from bots.strategy import GameStrategies, StrategyOptions
 from engine.seeds import FairDeals
 from engine.verify import Scheme
 from games.description import GameDescription, Scored
@@ -91,10 +91,12 @@ class SeatBot(Generic[GameT, ActionT]):
 
     __slots__ = ("_game", "observes", "player", "searching", "strategy")
 
-    def __init__(self, strategy: str, game: GameDescription) -> None:
+    def __init__(self, strategy: str, game: GameDescription, options: StrategyOptions | None = None) -> None:
         self.strategy = strategy
         self._game = game
-        self.player = game.strategies.make(strategy)
+        self.player = game.strategies.make(strategy, options)
+        """The registry's strategy at its default options (one fixed budget), unless ``options`` are given
+        (an offline ladder run at a fixed iteration count: ``bench/ladder.py --iterations``)."""
         self.searching = strategy in game.strategies.searching
         """It thinks for a while: the server runs its decisions off the event loop."""
         self.observes = strategy not in game.strategies.stateless

@@ -226,7 +226,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
   const last = lastRound === undefined ? undefined : { label: t("web.blagogo.last_round_summary"), open: () => ((model.summary = lastRound), ui.rerender()) };
   return h(
     "main",
-    { class: `board blagogo players-${n}` },
+    { class: `board blagogo players-${n}${gameOver ? " over" : ""}` },
     h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, order.slice(1).map((seat) => seatPanel(session, view, seat, "other"))),
     h(

@@ -257,7 +257,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
   const last = lastDeal === undefined ? undefined : { label: t("web.thousand.last_deal_summary"), open: () => ((model.summary = lastDeal), ui.rerender()) };
   return h(
     "main",
-    { class: `board thousand players-${n}` },
+    { class: `board thousand players-${n}${gameOver ? " over" : ""}` },
     h("h2", { class: "sr" }, t("web.board")), // the headings go h1, h2, h3
     h("div", { class: "opponents" }, others),
     middle,

@@ -168,6 +168,8 @@ export function openTable(opts: TablePageOptions): () => void {
   let heardTurn = -1n;
   /** The rematch offered once the game is over (the seat's token kept in memory: storage forgets it). */
   let rematch: Rematch | undefined;
+  /** Whether the finished game's standings were brought into view (once: the player may scroll away). */
+  let standingsShown = false;
   session.onEvent((event) => {
     const cue = cueOf(event);
     if (cue) ui.sounds.play(cue);
@@ -195,6 +197,11 @@ export function openTable(opts: TablePageOptions): () => void {
     }
     render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
+    const standings = standingsShown ? null : container.querySelector<HTMLElement>('[data-testid="standings"]');
+    if (standings) {
+      standingsShown = true;
+      standings.scrollIntoView({ block: "nearest" });
+    }
     const saved = session.save();
     if (session.status.state === "ended" && record) {
       // The game is over: the seat's token and seed are of no more use (a bearer secret). The seat and the
