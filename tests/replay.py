@@ -23,8 +23,10 @@ def replay_bots(
     first_dealer: int | None = None,
     *,
     until: Callable[[Any], bool] = lambda game: False,
+    record: list[int] | None = None,
 ) -> Any:
-    """Play the bots' game until it is over or ``until(game)`` holds after a step; returns the game."""
+    """Play the bots' game until it is over or ``until(game)`` holds after a step; returns the game.
+    ``record`` collects each decision as its index among the legal actions (for :func:`replay_choices`)."""
     adapter: AnyAdapter = BLAGOGO if isinstance(rules, BLAGOGO.rules_type) else THOUSAND
     game: Any = adapter.new_game(rules, seed, first_dealer)
     players = [adapter.new_bot(strategy) for strategy in strategies]
@@ -36,10 +38,34 @@ def replay_bots(
                 continue
         else:
             seat = game.to_act
-            game.apply(seat, players[seat].decide(game, seat, rngs[seat]))
+            action = players[seat].decide(game, seat, rngs[seat])
+            if record is not None:
+                record.append(list(game.legal_actions()).index(action))
+            game.apply(seat, action)
             if game.is_chance_node and not game.is_over:
                 continue  # the server deals the next deal before its bots see the change
         for s, player in enumerate(players):
             if player.observes:
                 player.observe(game, s)
+    return game
+
+
+def replay_choices(
+    rules: Any,
+    seed: int,
+    choices: Sequence[int],
+    first_dealer: int | None = None,
+    *,
+    until: Callable[[Any], bool] = lambda game: False,
+) -> Any:
+    """A reported game replayed from its recorded decisions (``replay_bots(..., record=...)``), not from its
+    bots: the bots get better and play other games, and the reported game must stay the one reported."""
+    adapter: AnyAdapter = BLAGOGO if isinstance(rules, BLAGOGO.rules_type) else THOUSAND
+    game: Any = adapter.new_game(rules, seed, first_dealer)
+    decisions = iter(choices)
+    while not game.is_over and not until(game):
+        if game.is_chance_node:
+            game.apply_chance()
+        else:
+            game.apply(game.to_act, list(game.legal_actions())[next(decisions)])
     return game

@@ -6,6 +6,10 @@ replayed by tests/replay.py) and on a stacked deal that shows the rule alone.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Final
+
 import pytest
 
 from engine import (
@@ -24,7 +28,7 @@ from engine import (
 )
 from engine.events import DealKind, DealScored, Mark, SheetMarked, TalonTaken
 from engine.rules import LOWEST_BARREL_WITHOUT_OBLIGATORY, SitterScores
-from tests.replay import replay_bots
+from tests.replay import replay_bots, replay_choices
 from tests.scenario import (
     FOUR_NINES_HANDS,
     FOUR_NINES_TALON,
@@ -41,6 +45,13 @@ from tests.scenario import card as c
 from tests.test_rules_scoring import Setup, marks, reference_played, scored, sweep, sweep_game
 
 FOUR_NINES = DemandRedeal(RedealReason.FOUR_NINES)
+
+
+REPORTED: Final[dict[str, list[int]]] = json.loads(
+    (Path(__file__).parent / "data" / "reported_thousand_choices.json").read_text()
+)
+"""The decisions of the two reported T-29 games, recorded with ``replay_bots(..., record=...)`` from their
+seeds and bots at be9c449 (the bots have since changed, and would play other games)."""
 
 
 def deal_scored(game: Game, number: int) -> DealScored:
@@ -92,8 +103,9 @@ def test_t29_reported_bump_seed_112204804119374() -> None:
         round_defenders=False,
         dark=True,
     )
-    game = replay_bots(
-        rules, 112204804119374, ("greedy", "heuristic", "heuristic"), until=lambda g: g.deals_played >= 81
+    # its bots were ("greedy", "heuristic", "heuristic")
+    game = replay_choices(
+        rules, 112204804119374, REPORTED["112204804119374"], until=lambda g: g.deals_played >= 81
     )
     result = deal_scored(game, 81)
     assert tuple(t - d for t, d in zip(result.totals, result.deltas, strict=True)) == (610, 594, 675)
@@ -105,8 +117,9 @@ def test_t29_reported_both_fall_seed_236897214730813() -> None:
     """T-29 on the reported game: deal 135 left [555, 0, -117] (seat 0 fell with seat 1, who fell a third
     time); seat 0 is reset."""
     rules = Rules(players=3, barrel_at=675, bank=50, round_defenders=False)
-    game = replay_bots(
-        rules, 236897214730813, ("greedy", "heuristic", "greedy"), 0, until=lambda g: g.deals_played >= 135
+    # its bots were ("greedy", "heuristic", "greedy")
+    game = replay_choices(
+        rules, 236897214730813, REPORTED["236897214730813"], 0, until=lambda g: g.deals_played >= 135
     )
     assert deal_scored(game, 135).totals == (0, 0, -117)
     assert (0, Mark.SAMOSVAL, -555) in marks_of_deal(game, 135)
