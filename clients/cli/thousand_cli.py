@@ -271,6 +271,6 @@ THOUSAND_CLI: Final[CliGame[View, Action, Event]] = CliGame(
     menu=menu,
     read=read,
     typing_help=typing_help,
-    default_bot="greedy",
+    default_bot="heuristic",
     app="clients.cli.tui:ThousandApp",
 )
