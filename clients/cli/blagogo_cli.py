@@ -171,6 +171,7 @@ BLAGOGO_CLI: Final[CliGame[View, ba.Action, be.Event]] = CliGame(
     menu=menu,
     read=read,
     typing_help=typing_help,
+    default_bot="planner",
     rules_in_words=RULES_IN_WORDS,
     app="clients.cli.blagogo_tui:BlagogoApp",
 )

@@ -115,8 +115,9 @@ class CliGame(Generic[V, A, E]):
     ValueError says what to type instead."""
     typing_help: Callable[[V | None, tuple[A, ...]], str]
     """What a player may type besides a number now ("" when nothing)."""
-    default_bot: str = "random"
-    """The strategy of the server-run bots ``thousand new`` seats when none is named."""
+    default_bot: str
+    """The strategy of the server-run bots ``thousand new`` seats when none is named: the game's strongest
+    that answers at the table's pace (the web form's default too, ``clients/web/src/rules.ts``)."""
     rules_in_words: tuple[str, ...] = field(default=())
     """The game's rules in a few paragraphs, for the help screen: catalogue keys."""
     app: str = ""

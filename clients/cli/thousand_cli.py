@@ -271,6 +271,6 @@ THOUSAND_CLI: Final[CliGame[View, Action, Event]] = CliGame(
     menu=menu,
     read=read,
     typing_help=typing_help,
-    default_bot="heuristic",
+    default_bot="ismcts",
     app="clients.cli.tui:ThousandApp",
 )

@@ -92,8 +92,8 @@ export interface GameInfo {
 }
 
 export const GAMES: GameInfo[] = [
-  { kind: GameKind.THOUSAND, id: "thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["heuristic", "ismcts", "expert", "greedy", "random"], variants: THOUSAND_VARIANTS },
-  { kind: GameKind.BLAGOGO, id: "blagogo", players: { min: 2, max: 8, fallback: 4 }, strategies: ["heuristic", "planner", "random"], variants: BLAGOGO_VARIANTS },
+  { kind: GameKind.THOUSAND, id: "thousand", players: { min: 2, max: 4, fallback: 3 }, strategies: ["ismcts", "expert", "heuristic", "greedy", "random"], variants: THOUSAND_VARIANTS },
+  { kind: GameKind.BLAGOGO, id: "blagogo", players: { min: 2, max: 8, fallback: 4 }, strategies: ["planner", "heuristic", "random"], variants: BLAGOGO_VARIANTS },
 ];
 
 /** The game's name in the page's language ("Thousand", "Тысяча", "Tysiąc"). */
