@@ -7,9 +7,7 @@ step (views of every seat, the exact validator against every simple action) run 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
-from functools import cache
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -38,6 +36,7 @@ from engine.blagogo.events import (
     RoundStarted,
 )
 from tests.blagogo_helpers import rnd
+from tests.instances import instances_in
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 MAX_ROUNDS = 2
@@ -78,24 +77,6 @@ def round_start(game: Game) -> int:
         if isinstance(game.events[i], RoundStarted):
             return i
     raise AssertionError("no round has started")
-
-
-@cache
-def _fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
-def cards_in(obj: object, found: set[Card]) -> set[Card]:
-    """Every Card anywhere inside ``obj`` (dataclasses, tuples, lists)."""
-    if isinstance(obj, Card):
-        found.add(obj)
-    elif isinstance(obj, (tuple, list, set, frozenset)):
-        for item in obj:
-            cards_in(item, found)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for name in _fields(type(obj)):
-            cards_in(getattr(obj, name), found)
-    return found
 
 
 def may_see(game: Game, viewer: int | None) -> set[Card]:
@@ -172,12 +153,12 @@ def no_hidden_card(states: Iterable[Game]) -> None:
                 if isinstance(filtered, CardDrawn) and filtered.seat != viewer:
                     assert filtered.card is None
                 if allowed is not None and not isinstance(filtered, RoundRevealed):
-                    leaked = cards_in(filtered, set()) - allowed
+                    leaked = instances_in(filtered, Card, set()) - allowed
                     assert not leaked, f"{event} shows {leaked} to {viewer}"
             if allowed is None:
                 continue
             v = view(game, viewer)
-            leaked = cards_in(v, set()) - allowed
+            leaked = instances_in(v, Card, set()) - allowed
             assert not leaked, f"view of {viewer} shows {leaked}"
             if viewer is not None:
                 assert v.hand == r.hand(viewer)

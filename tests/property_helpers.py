@@ -8,9 +8,7 @@ here from the rules, independently of the engine's observer, for the tests of T-
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
-from functools import cache
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -43,6 +41,7 @@ from engine.events import (
     TrickTaken,
 )
 from engine.rules import LOWEST_BARREL_WITHOUT_OBLIGATORY, SAMOSVAL
+from tests.instances import instances_in
 
 MAX_DEALS = 6
 """Deals per example (redeals included)."""
@@ -158,28 +157,6 @@ def may_see(game: Game, viewer: int | None) -> frozenset[Card]:
     return frozenset(public | own)
 
 
-@cache
-def _fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
-def cards_in(obj: object, found: set[Card]) -> set[Card]:
-    """Every Card anywhere inside ``obj`` (dataclasses, tuples, lists, dicts)."""
-    if isinstance(obj, Card):
-        found.add(obj)
-    elif isinstance(obj, (tuple, list, set, frozenset)):
-        for item in obj:
-            cards_in(item, found)
-    elif isinstance(obj, dict):
-        for key, item in obj.items():
-            cards_in(key, found)
-            cards_in(item, found)
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for name in _fields(type(obj)):
-            cards_in(getattr(obj, name), found)
-    return found
-
-
 def viewers(game: Game) -> tuple[int | None, ...]:
     return (None, *range(game.rules.players))
 
@@ -229,10 +206,10 @@ def no_hidden_card(states: Iterable[Game]) -> None:
         for viewer in viewers(game):
             allowed = may_see(game, viewer)
             seen = view(game, viewer)
-            leaked = cards_in(seen, set()) - allowed
+            leaked = instances_in(seen, Card, set()) - allowed
             assert not leaked, f"view of {viewer} shows {leaked} in phase {deal.phase}"
             if viewer is not None:
                 looking = not (deal.phase is Phase.DARK and viewer == deal.active[0])
                 assert seen.hand == (deal.hand(viewer) if looking else ()), "a seat sees its own hand"
-            leaked = cards_in(events_for(game, viewer, start), set()) - allowed
+            leaked = instances_in(events_for(game, viewer, start), Card, set()) - allowed
             assert not leaked, f"events for {viewer} show {leaked} in phase {deal.phase}"

@@ -39,11 +39,11 @@ from engine import (
     view,
 )
 from engine.cards import CARDS
+from tests.instances import instances_in
 from tests.property_helpers import (
     MAX_DEALS,
     RULES,
     SEEDS,
-    cards_in,
     may_see,
     property_settings,
     replay,
@@ -161,7 +161,7 @@ def test_t34_t33_every_other_action_is_rejected_and_changes_nothing(rules: Rules
             except ActionError as error:
                 if game.to_act is not None and seat != game.to_act:
                     assert error.reason is Reason.NOT_YOUR_TURN
-                mentioned = cards_named(str(error)) - cards_in(action, set())
+                mentioned = cards_named(str(error)) - instances_in(action, Card, set())
                 leaked = mentioned - known.get(seat, frozenset())
                 assert not leaked, f"seat {seat} {action!r}: message {error!s} names hidden {leaked} (T-33)"
             else:
