@@ -27,27 +27,17 @@ def replay_bots(
 ) -> Any:
     """Play the bots' game until it is over or ``until(game)`` holds after a step; returns the game.
     ``record`` collects each decision as its index among the legal actions (for :func:`replay_choices`)."""
-    adapter: AnyAdapter = BLAGOGO if isinstance(rules, BLAGOGO.rules_type) else THOUSAND
-    game: Any = adapter.new_game(rules, seed, first_dealer)
+    adapter = _adapter(rules)
     players = [adapter.new_bot(strategy) for strategy in strategies]
     rngs = [random.Random(f"{seed}:bot:{seat}") for seat in range(len(strategies))]
-    while not game.is_over and not until(game):
-        if game.is_chance_node:
-            game.apply_chance()
-            if game.is_chance_node:
-                continue
-        else:
-            seat = game.to_act
-            action = players[seat].decide(game, seat, rngs[seat])
-            if record is not None:
-                record.append(list(game.legal_actions()).index(action))
-            game.apply(seat, action)
-            if game.is_chance_node and not game.is_over:
-                continue  # the server deals the next deal before its bots see the change
-        for s, player in enumerate(players):
-            if player.observes:
-                player.observe(game, s)
-    return game
+
+    def decide(game: Any, seat: int) -> Any:
+        action = players[seat].decide(game, seat, rngs[seat])
+        if record is not None:
+            record.append(list(game.legal_actions()).index(action))
+        return action
+
+    return _play(adapter.new_game(rules, seed, first_dealer), decide, players, until)
 
 
 def replay_choices(
@@ -60,12 +50,34 @@ def replay_choices(
 ) -> Any:
     """A reported game replayed from its recorded decisions (``replay_bots(..., record=...)``), not from its
     bots: the bots get better and play other games, and the reported game must stay the one reported."""
-    adapter: AnyAdapter = BLAGOGO if isinstance(rules, BLAGOGO.rules_type) else THOUSAND
-    game: Any = adapter.new_game(rules, seed, first_dealer)
     decisions = iter(choices)
+
+    def decide(game: Any, seat: int) -> Any:
+        return list(game.legal_actions())[next(decisions)]
+
+    return _play(_adapter(rules).new_game(rules, seed, first_dealer), decide, [], until)
+
+
+def _adapter(rules: Any) -> AnyAdapter:
+    return BLAGOGO if isinstance(rules, BLAGOGO.rules_type) else THOUSAND
+
+
+def _play(
+    game: Any, decide: Callable[[Any, int], Any], players: Sequence[Any], until: Callable[[Any], bool]
+) -> Any:
+    """The server's order of steps: chance, a decision, then every observing bot shown its seat's view (not
+    between the end of a deal and the next deal's dealing, which the server does before its bots see it)."""
     while not game.is_over and not until(game):
         if game.is_chance_node:
             game.apply_chance()
+            if game.is_chance_node:
+                continue
         else:
-            game.apply(game.to_act, list(game.legal_actions())[next(decisions)])
+            seat = game.to_act
+            game.apply(seat, decide(game, seat))
+            if game.is_chance_node and not game.is_over:
+                continue  # the server deals the next deal before its bots see the change
+        for s, player in enumerate(players):
+            if player.observes:
+                player.observe(game, s)
     return game
