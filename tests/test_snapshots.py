@@ -19,11 +19,13 @@ import pytest
 
 from server import snapshots
 from server.registry import Registry
-from server.store import StoredTable
+from server.store import Store, StoredTable
+from server.store_pg import PostgresStore
 from server.store_select import is_postgres, open_store
 from server.table import Table
 from server.table_core import TableCore
 from tests.in_process import serving
+from tests.server_harness import token_md
 from thousand.v1 import blagogo_rules_pb2 as blagogo_pb
 from thousand.v1 import table_service_pb2 as pb
 
@@ -199,6 +201,103 @@ def checked_bot_moves(table: Table, tail: list[Any], limit: int) -> None:
             assert adapter.action_to_bytes(action) == record.data
             checked += 1
         table.replay([record])
+
+
+async def play_a_person_on_the_clock(db: str, decisions: int) -> str:
+    """A person (answering with the Turn's first action: at once, but every fifth decision 0.3 s late, drawing
+    on the bank) and two heuristic bots on a turn clock with a time bank, stopped with the person on turn
+    after ``decisions`` decisions of theirs: the clock runs."""
+    bot = pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="heuristic")
+    request = pb.CreateTableRequest(
+        game=pb.GAME_KIND_THOUSAND, seats=[pb.SeatConfig(kind=pb.SEAT_KIND_OPEN), bot, bot]
+    )
+    request.time_control.per_move.FromNanoseconds(200_000_000)
+    request.time_control.bank.FromNanoseconds(120 * 10**9)
+    async with serving(db, snapshot_records=EVERY) as (_, stub):
+        table_id = (await stub.CreateTable(request)).table.table_id
+        token = (await stub.JoinTable(pb.JoinTableRequest(table_id=table_id))).seat_token
+        made = 0
+        stream = stub.StreamEvents(pb.StreamEventsRequest(table_id=table_id), metadata=token_md(token))
+        async with asyncio.timeout(120):
+            async for message in stream:
+                if not (
+                    message.turn.HasField("seat") and message.turn.seat == 0 and message.turn.legal_actions
+                ):
+                    continue
+                if made == decisions:
+                    break
+                if made % 5 == 4:
+                    await asyncio.sleep(0.5)
+                await stub.SubmitAction(
+                    pb.SubmitActionRequest(
+                        table_id=table_id,
+                        request_id=f"d{made}",
+                        last_seen_sequence=message.sequence + len(message.more_events),
+                        action=message.turn.legal_actions[0],
+                    ),
+                    metadata=token_md(token),
+                )
+                made += 1
+        stream.cancel()
+    return table_id
+
+
+def test_a_snapshot_taken_while_a_person_is_on_the_clock_restores_the_running_clock(db: str) -> None:
+    """The bots-only games above never run a turn clock. Here a person plays on a clock with a bank, and the
+    table is cut wherever the person is on turn with the clock running: the snapshot there and the records
+    after it rebuild the running decision (its key and deadline on the wall clock), the banks and the rest as
+    the table replayed whole. The clock itself is not in a snapshot: a replay starts it from the stored time
+    of the record that began the decision, so the store uses a snapshot only when its tail holds an action
+    (``snapshots.rebuilds_clock``), as here. PostgreSQL gives each record its stored time (the clock goes on
+    from it, to the microsecond); SQLite's records have none, and its one node restarts a running clock from
+    now."""
+    table_id = asyncio.run(play_a_person_on_the_clock(db, decisions=30))
+    store = open_store(db)
+    whole = with_times(store, table_id, snapshots=False)
+    full = rebuilt(db, whole)
+    assert full.clock.key is not None and full.core.game.to_act == 0, "the person is on turn, the clock runs"
+    records = whole.records
+    on_turn = 0
+    for cut in range(1, len(records)):
+        head = StoredTable(whole.table_id, whole.serial, whole.create_time, whole.config, records[:cut])
+        made = rebuilt(db, head)
+        if made.clock.key is None or made.core.game.is_chance_node or made.core.game.to_act != 0:
+            continue
+        assert snapshots.rebuilds_clock(records[cut:])
+        on_turn += 1
+        snapshot = snapshots.take(made.core, made.bots)
+        state = snapshots.load(snapshot.data, snapshot.checksum, snapshot.fingerprint, cut)
+        assert state is not None
+        restored = rebuilt(db, StoredTable(whole.table_id, whole.serial, whole.create_time, whole.config, []))
+        snapshots.restore(restored.core, restored.bots, state)
+        restored.replay(records[cut:])
+        assert same_but_a_clock_started_now(restored, full, db) == [], cut
+    assert on_turn >= 20, on_turn
+    assert full.core.seats[0].bank < 120 and any(r.kind == "bank" for r in records), "the bank was drawn on"
+    from_snapshot = with_times(store, table_id, snapshots=True)
+    assert from_snapshot.snapshot is not None
+    assert same_but_a_clock_started_now(rebuilt(db, from_snapshot), full, db) == []
+
+
+def with_times(store: Store, table_id: str, *, snapshots: bool) -> StoredTable:
+    """The stored table as a takeover reads it: PostgreSQL's records with when each was stored."""
+    found = (
+        store.get_many([table_id], snapshots=snapshots).get(table_id)
+        if isinstance(store, PostgresStore)
+        else store.get(table_id, snapshots=snapshots)
+    )
+    assert found is not None
+    return found
+
+
+def same_but_a_clock_started_now(table: Table, other: Table, db: str) -> list[str]:
+    """:func:`differences` of the two tables' states; a clock that no stored time started (SQLite's) is
+    compared by its running decision only, its deadline being now's."""
+    mine, theirs = state_of(table), state_of(other)
+    assert table.clock.recorded == other.clock.recorded == is_postgres(db)
+    if not table.clock.recorded:
+        mine["clock"], theirs["clock"] = mine["clock"][0], theirs["clock"][0]
+    return differences(mine, theirs)
 
 
 def damage(db: str, table_id: str, **columns: object) -> None:
