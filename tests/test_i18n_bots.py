@@ -86,7 +86,7 @@ def test_a_ladder_sets_lines_in_russian_with_plurals() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "name"),
-    [("en", "Ismcts bot"), ("ru", "Поисковый бот"), ("uk", "Пошуковий бот"), ("be", "Пошукавы бот"),
+    [("en", "Search bot"), ("ru", "Поисковый бот"), ("uk", "Пошуковий бот"), ("be", "Пошукавы бот"),
      ("pl", "Bot szukający")],
 )  # fmt: skip
 def test_a_reference_bot_is_named_as_the_web_bots_page_names_it(lang: str, name: str) -> None:

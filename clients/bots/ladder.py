@@ -38,7 +38,7 @@ Say = Callable[[str], None]
 def member_name(member_id: str, display_name: str) -> str:
     """A ladder member's name as the web client's Bots page writes it (``memberName`` in
     clients/web/src/ui/bots.ts, with the same catalogue keys): a registered bot's own name, a reference bot's
-    strategy in the language's words, as a bot, capitalised ("Ismcts bot", "Поисковый бот")."""
+    strategy in the language's words, as a bot, capitalised ("Search bot", "Поисковый бот")."""
     if not member_id.startswith(REFERENCE_PREFIX):
         return display_name or member_id
     strategy = member_id.removeprefix(REFERENCE_PREFIX) or display_name
