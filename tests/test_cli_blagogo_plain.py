@@ -102,7 +102,7 @@ def test_a_whole_blagogo_game_in_plain_mode() -> None:
                 [
                     "new", "--game", "blagogo", "--plain", "--server", address, "--players", "3",
                     "--bots", "2", "--target", "60", "--turnover-limit", "1", "--opening-min-points", "0",
-                    "--seed", "3", "--first-dealer", "1", "--name", "Ann",
+                    "--seed", "3", "--first-dealer", "1", "--name", "Ann", "--strategy", "random",
                 ]
             )  # fmt: skip
             out = io.StringIO()
