@@ -127,6 +127,7 @@ def test_bot_strength_follows_the_ladder() -> None:
     assert bot_for("thousand", 0.0) == "greedy"
     assert bot_for("thousand", 30.0) == "ismcts"
     assert bot_for("blagogo", 3.0) == "heuristic"
+    assert bot_for("blagogo", 20.0) == "planner"  # the strongest Blagogo bot for a strong group
     # The bots' own ratings (their pool's ordinals) when two or more have some; else the ladder's.
     assert bot_for("thousand", 10.0, {"greedy": 2.0, "heuristic": 30.0}) == "greedy"
     assert bot_for("thousand", 10.0, {"greedy": 2.0}) == "heuristic"
