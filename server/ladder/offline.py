@@ -39,7 +39,7 @@ from thousand.v1 import table_service_pb2 as pb
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class LadderTable:
     """One table to play: its set, rotation and seats' members."""
 
     set_number: int
@@ -57,13 +57,13 @@ class Table:
 class Played:
     """A table's outcome (None: it reached the move limit) and its decisions and seconds."""
 
-    table: Table
+    table: LadderTable
     outcome: TableOutcome | None
     decisions: int
     seconds: float
 
 
-def play_table(table: Table) -> Played:
+def play_table(table: LadderTable) -> Played:
     """The table's game, every seat a server bot seat of its member's strategy."""
     started = time.perf_counter()
     adapter: Any = adapter_for_name(table.game)
@@ -190,7 +190,7 @@ def play_sets(
     chosen = plan(members, players, sets, rng)
     seeds = [rng.randrange(2**62) for _ in chosen]  # one seed a set: its rotations deal the same deals
     tables = [
-        Table(n, r, rotation_seats(seats, r), game, seeds[n], per_move, iterations)
+        LadderTable(n, r, rotation_seats(seats, r), game, seeds[n], per_move, iterations)
         for n, seats in enumerate(chosen)
         for r in range(players)
     ]
