@@ -159,7 +159,7 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     for m in deal.won:
         played |= m
     taken = points_of(played)
-    trick = [(s, c.index) for s, c in deal.trick_cards()]
+    trick = deal.trick.copy()  # (seat, card index) in play order
     for _, i in trick:
         played |= 1 << i
     declarer = deal.declarer

@@ -73,6 +73,7 @@ from engine import (
 from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.cards import FULL_MASK, Card
 from engine.deal import Deal
+from engine.legal_tables import REDEAL_FOUR_NINES
 from engine.rules import GOAL
 
 # ---------------------------------------------------------------------------------------- bidding
@@ -401,22 +402,22 @@ def rollout_action(deal: Deal, rng: random.Random, relative: float, tuning: Tuni
     """The heuristic's action for the seat to act in a simulated deal (it uses that seat's knowledge only)."""
     seat = deal.to_act
     assert seat is not None
+    phase = deal.phase
+    if phase is Phase.PLAY:
+        # The cards by their masks (Deal.play_masks), without building the legal list: it holds a play of
+        # each card of ``plays``, a marriage play of each card of ``marriages``, the concession before the
+        # first card (T-16) and the redeal of a defender whose fourth nine came in the exchange (T-11).
+        plays, marriages = deal.play_masks()
+        redeal = deal.four_nines_receivers >> seat & 1
+        if plays.bit_count() + marriages.bit_count() + redeal == 1 and (deal.tricks_played or deal.trick):
+            return PLAY[plays.bit_length() - 1]  # the only legal action
+        if redeal and relative >= 0.3:
+            return REDEAL_FOUR_NINES
+        index, declare = choose_play(knowledge_from_deal(deal, seat), plays, marriages)
+        return PLAY_MARRIAGE[index] if declare else PLAY[index]
     legal = deal.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    phase = deal.phase
-    if phase is Phase.PLAY:
-        plain = marriage = 0
-        for a in legal:
-            if type(a) is PlayCard:
-                if a.marriage:
-                    marriage |= 1 << a.card.index
-                else:
-                    plain |= 1 << a.card.index
-            elif type(a) is DemandRedeal and relative >= 0.3:
-                return a
-        index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
-        return PLAY_MARRIAGE[index] if declare else PLAY[index]
     return decide(
         deal.rules,
         phase,

@@ -24,24 +24,17 @@ from bots.world_facts import WorldFacts, voluntary_auction
 from engine import (
     Action,
     ActionError,
-    Bid,
-    ChooseTalon,
     DealKind,
     DealSetup,
-    DeclareDark,
-    DeclineDark,
-    DiscardCard,
     Game,
-    GiveCard,
-    NameContract,
-    Pass,
     Phase,
-    PlayCard,
     Shuffle,
     View,
 )
+from engine.actions import DECLARE_DARK, DECLINE_DARK, PASS, PLAY, PLAY_MARRIAGE
 from engine.cards import CARDS, points_of
 from engine.deal import Deal
+from engine.legal_tables import DISCARDS, TALON_CHOICES, bid_action, contract_action, gives_by_card
 
 MAX_ATTEMPTS = 40
 """Sampling attempts per world before giving up (the caller then falls back on its heuristic)."""
@@ -50,6 +43,13 @@ MAX_ATTEMPTS = 40
 def clone_deal(deal: Deal) -> Deal:
     """An independent copy of a live deal (``Deal.copy``), to play one of its futures."""
     return deal.copy()
+
+
+_Step = tuple[int, Action | tuple[tuple[int, int], bool]]
+"""An action of :meth:`WorldSampler._template` after the exchange: (seat, action) or, for a play the seat
+did not see, (seat, ((trick, position), whether it declares a marriage))."""
+PLAY_FOR = (PLAY, PLAY_MARRIAGE)
+"""The engine's interned plays, by whether they declare a marriage, then by card index."""
 
 
 @dataclass(slots=True)
@@ -66,6 +66,8 @@ class WorldSampler:
         self.facts = WorldFacts(view, belief)
         self.failures: dict[str, int] = {}
         """Why sampling attempts failed, by reason (for diagnostics and tests)."""
+        self._steps: tuple[list[tuple[int, Action]], list[_Step]] | None = None
+        """:meth:`_template`'s, once worked out."""
 
     def _fail(self, why: str) -> None:
         self.failures[why] = self.failures.get(why, 0) + 1
@@ -371,31 +373,51 @@ class WorldSampler:
         return deal
 
     def history(self, world: _World) -> list[tuple[int, Action]]:
-        """The deal's actions so far, with this world's cards where the seat did not see them."""
+        """The deal's actions so far, with this world's cards where the seat did not see them.
+
+        The actions are the engine's interned ones (those its legal lists hold), so a replay finds each by
+        identity; what does not depend on the world is worked out once per sampler (:meth:`_template`).
+        """
+        before, after = self._steps or self._template()
+        steps = before.copy()
+        for giver, to, c in world.gifts:
+            steps.append((giver, DISCARDS[c] if to is None else gives_by_card((to,))[c][0]))
+        plays = world.plays
+        for seat, step in after:
+            if isinstance(step, tuple):  # a hidden play: this world's card
+                hidden, declares = step
+                steps.append((seat, PLAY_FOR[declares][plays[hidden]]))
+            else:
+                steps.append((seat, step))
+        return steps
+
+    def _template(self) -> tuple[list[tuple[int, Action]], list[_Step]]:
+        """The actions before the exchange, and those after it with a placeholder for each hidden play: the
+        same for every world of this decision."""
         facts = self.facts
         view = facts.view
-        steps: list[tuple[int, Action]] = []
+        before: list[tuple[int, Action]] = []
+        after: list[_Step] = []
         opener = facts.active[0]
         if view.kind is DealKind.NORMAL:
             if facts.rules.dark and view.phase is not Phase.DARK:
-                steps.append((opener, DeclareDark() if view.dark_seat is not None else DeclineDark()))
+                before.append((opener, DECLARE_DARK if view.dark_seat is not None else DECLINE_DARK))
             for seat, bid in voluntary_auction(view):
-                steps.append((seat, Pass() if bid is None else Bid(bid)))
+                before.append((seat, PASS if bid is None else bid_action(bid)))
             if facts.talon_taken and facts.rules.players == 2 and facts.declarer is not None:
-                steps.append((facts.declarer, ChooseTalon(facts.talon_index or 0)))
-        for giver, to, c in world.gifts:
-            steps.append((giver, DiscardCard(CARDS[c]) if to is None else GiveCard(CARDS[c], to)))
+                before.append((facts.declarer, TALON_CHOICES[facts.talon_index or 0]))
         if view.phase in (Phase.PLAY, Phase.OVER):
             if view.kind is DealKind.NORMAL and not view.doubled:
                 assert facts.declarer is not None and view.contract is not None
-                steps.append((facts.declarer, NameContract(view.contract)))
+                after.append((facts.declarer, contract_action(view.contract)))
             for k, (seats, cards, _, _, marriage) in enumerate(facts.tricks):
                 for p, (seat, x) in enumerate(zip(seats, cards, strict=True)):
-                    card = world.plays[(k, p)] if x is None else x
-                    steps.append((seat, PlayCard(CARDS[card], marriage and p == 0)))
+                    declares = marriage and p == 0
+                    after.append((seat, ((k, p), declares) if x is None else PLAY_FOR[declares][x]))
             for p, (seat, c) in enumerate(facts.live):
-                steps.append((seat, PlayCard(CARDS[c], facts.live_marriage and p == 0)))
-        return steps
+                after.append((seat, PLAY_FOR[facts.live_marriage and p == 0][c]))
+        self._steps = (before, after)
+        return before, after
 
     def _matches(self, deal: Deal) -> bool:
         facts = self.facts
@@ -408,7 +430,7 @@ class WorldSampler:
             and tuple(m.bit_count() for m in deal.hands) == view.card_counts
             and (facts.my_hidden or deal.hands[facts.me] == facts.my_hand)
             and deal.trump == view.trump
-            and [(s, c.index) for s, c in deal.trick_cards()] == facts.live
+            and deal.trick == facts.live  # (seat, card index) in play order, both
         )
 
 

@@ -280,18 +280,22 @@ class Deal(DealState):
         """
         self._need_turn(seat)
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
         events: list[Event] = []
-        # Fast path for the commonest action: a card played without a marriage.
+        # Fast path for the commonest action: a card played without a marriage, checked against the cards
+        # the seat may play (the legal list's plays, without building the list if it is not built yet).
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             card = action.card
             index = card.index
-            if self.phase is not PLAY_PHASE or not (self._play_mask >> index) & 1:
+            if self.phase is not PLAY_PHASE:
+                raise why_illegal(self, seat, action)
+            mask = self._play_mask if legal is not None else self.play_masks()[0]
+            if not (mask >> index) & 1:
                 raise why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
             return events
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
             if candidate is action:
                 break
