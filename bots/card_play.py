@@ -26,7 +26,6 @@ from bots.cardlib import (
     SUIT_MASKS,
     TEN,
     above,
-    beats,
     best_in,
     indices,
     lowest_in,
@@ -204,7 +203,18 @@ def _keep_value(k: Knowledge, index: int) -> float:
 
 
 def _lowest(k: Knowledge, legal: int) -> int:
-    return min(indices(legal), key=lambda i: (_keep_value(k, i), i))
+    """The card the seat would most rather lose: the lowest keep value, the lowest index among equals."""
+    best = -1
+    least = 0.0
+    m = legal
+    while m:  # lowest index first: a later card replaces it only with a strictly lower value
+        low = m & -m
+        i = low.bit_length() - 1
+        value = _keep_value(k, i)
+        if best < 0 or value < least:
+            best, least = i, value
+        m ^= low
+    return best
 
 
 def _highest_dump(k: Knowledge, legal: int) -> int:
@@ -219,9 +229,9 @@ def _highest_dump(k: Knowledge, legal: int) -> int:
 
 def _could_beat(k: Knowledge, seat: int, index: int, lead_suit: int) -> bool:
     """Whether ``seat`` (still to play) might beat ``index``, the best card of the trick so far."""
-    out = k.out_for(seat)
+    out = k.out & ~k.voids.get(seat, 0)
     suit = index // 6
-    if above(index) & out:
+    if _ABOVE[index] & out:
         return True
     trump = k.trump
     if trump is None or suit == trump:
@@ -320,8 +330,11 @@ def _follow(k: Knowledge, legal: int) -> int:
     friends = k.friends
     enemies_after = [s for s in after if s not in friends]
     friend_winning = win_seat in friends
-    cards = indices(legal)
-    winners = [i for i in cards if beats(i, best, trump)]
+    # The cards that beat ``best`` (cardlib.beats): higher in its suit, or trumps when it is not one.
+    beating = legal & _ABOVE[best]
+    if trump is not None and best // 6 != trump:
+        beating |= legal & SUIT_MASKS[trump]
+    winners = indices(beating)
 
     if friend_winning:
         holds = not any(_could_beat(k, s, best, lead_suit) for s in enemies_after)

@@ -232,29 +232,46 @@ class WorldSampler:
                 room[where] -= 1
                 if kind == "gift":
                     state.gift_taken[where] = c
-        # The free cards, most constrained first, each to a place with probability by its room.
-        buckets = [("hand", s) for s in others if room[s] > 0]
-        buckets += [("talon", t) for t, r in enumerate(talon_room) if r > 0]
-
-        def allowed(c: int) -> list[tuple[str, int]]:
-            return [b for b in buckets if b[0] == "talon" or not forbidden[b[1]] >> c & 1]
-
+        # The free cards, most constrained first, each to a place with probability by its room. A place is a
+        # hand (a seat) or a talon; parallel lists keep each place's cards, room and forbidden cards.
+        spots = [s for s in others if room[s] > 0]
+        in_hand = len(spots)
+        spots += [t for t, r in enumerate(talon_room) if r > 0]
+        rooms = [room[s] for s in spots[:in_hand]] + [talon_room[t] for t in spots[in_hand:]]
+        bans = [forbidden[s] for s in spots[:in_hand]] + [0] * (len(spots) - in_hand)
         free_cards = indices(state.free)
         rng.shuffle(free_cards)
-        free_cards.sort(key=lambda c: len(allowed(c)))
+        free_cards.sort(key=lambda c: sum(not ban >> c & 1 for ban in bans))
+        random = rng.random
         for c in free_cards:
-            options = [b for b in allowed(c) if (room[b[1]] if b[0] == "hand" else talon_room[b[1]]) > 0]
-            if not options:
+            # rng.choices(options, weights=rooms)[0] spelled out as CPython 3.11 computes it (one random()
+            # draw, the first cumulative weight above random() * total), without its lists and checks.
+            total = 0
+            for k, ban in enumerate(bans):
+                if not ban >> c & 1:
+                    total += rooms[k]
+            if not total:
                 self._fail("voids")
                 return None
-            sizes = [room[b[1]] if b[0] == "hand" else talon_room[b[1]] for b in options]
-            kind, where = rng.choices(options, weights=sizes)[0]
-            if kind == "hand":
-                hands[where] |= 1 << c
-                room[where] -= 1
+            x = random() * total
+            acc = 0
+            pick = -1  # the last place open to the card if rounding left x at the total, as bisect has it
+            for k, ban in enumerate(bans):
+                if not ban >> c & 1 and rooms[k]:
+                    pick = k
+                    acc += rooms[k]
+                    if x < acc:
+                        break
+            rooms[pick] -= 1
+            if pick < in_hand:
+                hands[spots[pick]] |= 1 << c
             else:
-                talons[where] |= 1 << c
-                talon_room[where] -= 1
+                talons[spots[pick]] |= 1 << c
+        for k, left in enumerate(rooms):
+            if k < in_hand:
+                room[spots[k]] = left
+            else:
+                talon_room[spots[k]] = left
         if any(room.values()) or any(talon_room):
             self._fail("counts")
             return None

@@ -360,6 +360,25 @@ class Deal(DealState):
                 self._finish(events)
         return events
 
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """:meth:`apply` for an action the caller knows is legal now: one of :meth:`legal_actions` or a play
+        of a card of :meth:`play_masks` (a search, which plays many futures of a deal and picks each action
+        from those); the same change and events, without looking the action up among the legal ones.
+
+        A card play is applied at once (the check of it is skipped); any other action goes through
+        :meth:`apply` and its checks. An action that is not legal corrupts the deal: use :meth:`apply` for
+        anything that did not come from the deal itself.
+
+        :raises IllegalActionError: when it is not ``seat``'s turn or the deal is over.
+        """
+        if type(action) is PlayCard and self.phase is PLAY_PHASE and seat == self.to_act:
+            self._legal = None
+            events: list[Event] = []
+            card = action.card
+            self._play(seat, card, card.index, action.marriage, events)
+            return events
+        return self.apply(seat, action)
+
     def _record_bid(self, seat: int, value: int, *, forced: bool, events: list[Event]) -> None:
         self.high_bid = value
         self.high_bidder = seat

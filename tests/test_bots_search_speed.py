@@ -1,0 +1,74 @@
+"""The search's speed-ups (bench/ismcts_speed.py) agree with the plain definitions they replace.
+
+``bench/ismcts_speed.py --games 3 --check FILE`` holds whole games' decisions to a recording; these tests tie
+the rewritten helpers to their straightforward versions, so that a later edit to either cannot drift.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.card_play import _keep_value, _lowest, choose_play, knowledge_from_deal
+from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
+from bots.heuristic import rollout_action
+from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules
+from engine.actions import PLAY, PLAY_MARRIAGE
+from engine.cards import FULL_MASK
+from engine.deal import Deal
+
+
+def test_marriage_cards_are_the_whole_marriages_kings_and_queens() -> None:
+    rng = random.Random(3)
+    for hand in [0, FULL_MASK, *(rng.getrandbits(24) for _ in range(3000))]:
+        whole = [m for m in MARRIAGE_MASKS if hand & m == m]
+        assert marriage_cards(hand) == sum(whole)
+
+
+def _plain_rollout_action(deal: Deal, relative: float) -> Action:
+    """The rollout's card play as it was written, from the legal list (bots/heuristic.py before the masks)."""
+    legal = deal.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    plain = marriage = 0
+    for a in legal:
+        if type(a) is PlayCard:
+            if a.marriage:
+                marriage |= 1 << a.card.index
+            else:
+                plain |= 1 << a.card.index
+        elif type(a) is DemandRedeal and relative >= 0.3:
+            return a
+    seat = deal.to_act
+    assert seat is not None
+    index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
+    return PLAY_MARRIAGE[index] if declare else PLAY[index]
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(players=3), Rules(players=2), Rules(players=4, golden_deals=True), Rules(must_beat=True)]
+)
+@pytest.mark.parametrize("relative", [0.0, 0.5])
+def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> None:
+    """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave, and
+    ``_lowest`` is the ``min`` by (keep value, index) it replaces."""
+    rng = random.Random(5)
+    plays = 0
+    for seed in range(25):
+        game = Game(rules, seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            if deal.phase is Phase.PLAY:
+                before = _plain_rollout_action(deal.copy(), relative)
+                assert rollout_action(deal, rng, relative) is before
+                k = knowledge_from_deal(deal, seat)
+                legal, _ = deal.play_masks()
+                assert _lowest(k, legal) == min(indices(legal), key=lambda i: (_keep_value(k, i), i))
+                plays += 1
+            deal.apply(seat, rollout_action(deal, rng, relative))
+    assert plays > 300
