@@ -115,7 +115,7 @@ def rollout(deal: Deal, rng: random.Random, relative: float, tuning: Tuning) -> 
     while not deal.is_over:
         seat = deal.to_act
         assert seat is not None
-        deal.apply_legal(seat, rollout_action(deal, rng, relative, tuning))
+        deal.apply_legal(seat, rollout_action(deal, rng, relative, tuning), events=False)
 
 
 RESERVE = 0.25
@@ -438,7 +438,7 @@ class _Search:
                         child.avail += 1
                 child = Node(seat, action)
                 children[_key(action)] = child
-                deal.apply_legal(seat, action)
+                deal.apply_legal(seat, action, events=False)
                 path.append(child)
                 expanded = True
                 break
@@ -453,7 +453,7 @@ class _Search:
                 if score > best_score:
                     best, best_score = child, score
             assert best is not None and best.action is not None
-            deal.apply_legal(seat, best.action)
+            deal.apply_legal(seat, best.action, events=False)
             path.append(best)
             node = best
         if expanded or not deal.is_over:

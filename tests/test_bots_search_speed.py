@@ -10,12 +10,12 @@ import random
 
 import pytest
 
-from bots.card_play import _keep_value, _lowest, choose_play, knowledge_from_deal
+from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
 from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
 from bots.heuristic import rollout_action
 from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules
 from engine.actions import PLAY, PLAY_MARRIAGE
-from engine.cards import FULL_MASK
+from engine.cards import FULL_MASK, points_of
 from engine.deal import Deal
 
 
@@ -46,13 +46,41 @@ def _plain_rollout_action(deal: Deal, relative: float) -> Action:
     return PLAY_MARRIAGE[index] if declare else PLAY[index]
 
 
+def _plain_knowledge(deal: Deal, seat: int) -> Knowledge:
+    """knowledge_from_deal as it was written, through the constructor."""
+    played = 0
+    for m in deal.won:
+        played |= m
+    taken = points_of(played)
+    trick = [(s, c.index) for s, c in deal.trick_cards()]
+    for _, i in trick:
+        played |= 1 << i
+    assert deal.declarer is not None
+    return Knowledge(
+        seat=seat,
+        active=deal.active,
+        declarer=deal.declarer,
+        hand=deal.hands[seat],
+        trick=trick,
+        trump=None if deal.trump is None else int(deal.trump),
+        played=played & FULL_MASK,
+        voids={},
+        rules=deal.rules,
+        declarer_points=deal.deal_points(deal.declarer),
+        taken_points=taken,
+        contract=deal.contract,
+        trickless=deal.tricks_won[seat] == 0,
+    )
+
+
 @pytest.mark.parametrize(
     "rules", [Rules(players=3), Rules(players=2), Rules(players=4, golden_deals=True), Rules(must_beat=True)]
 )
 @pytest.mark.parametrize("relative", [0.0, 0.5])
 def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> None:
-    """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave, and
-    ``_lowest`` is the ``min`` by (keep value, index) it replaces."""
+    """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave,
+    ``knowledge_from_deal`` is what the constructor makes of the deal, and ``_lowest`` is the ``min`` by
+    (keep value, index) it replaces."""
     rng = random.Random(5)
     plays = 0
     for seed in range(25):
@@ -67,6 +95,9 @@ def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> 
                 before = _plain_rollout_action(deal.copy(), relative)
                 assert rollout_action(deal, rng, relative) is before
                 k = knowledge_from_deal(deal, seat)
+                plain = _plain_knowledge(deal, seat)
+                for name in Knowledge.__slots__:
+                    assert getattr(k, name) == getattr(plain, name), name
                 legal, _ = deal.play_masks()
                 assert _lowest(k, legal) == min(indices(legal), key=lambda i: (_keep_value(k, i), i))
                 plays += 1

@@ -193,14 +193,15 @@ def test_play_masks_are_the_legal_lists_plays(rules: Rules) -> None:
 @pytest.mark.parametrize("rules", _MASK_RULES, ids=lambda r: f"{r.players}p-beat{r.must_beat}")
 def test_apply_legal_changes_a_deal_as_apply_does(rules: Rules) -> None:
     """``Deal.apply_legal`` (a search's apply of an action it took from the deal) gives the same events and
-    the same state as ``apply`` at every step of seeded random deals; out of turn it is refused alike."""
+    the same state as ``apply`` at every step of seeded random deals, and the same state without events
+    (``events=False``); out of turn it is refused alike."""
     rng = random.Random(11)
     for seed in range(30):
         game = Game(rules, seed)
         game.apply_chance()
         deal = game.deal
         assert deal is not None
-        twin = deal.copy()
+        twin, quiet = deal.copy(), deal.copy()
         while not deal.is_over:
             seat = deal.to_act
             assert seat is not None
@@ -209,9 +210,11 @@ def test_apply_legal_changes_a_deal_as_apply_does(rules: Rules) -> None:
                     twin.copy().apply_legal((seat + 1) % rules.players, rng.choice(deal.legal_actions()))
             action = rng.choice(deal.legal_actions())
             assert twin.apply_legal(seat, action) == deal.apply(seat, action)
+            assert quiet.apply_legal(seat, action, events=False) == []
             for name in _attributes(deal):
                 if name not in ("_legal", "_play_mask", "_marriage_mask"):  # caches of the legal list
                     assert getattr(twin, name) == getattr(deal, name), name
-            assert twin.legal_actions() == deal.legal_actions()
+                    assert getattr(quiet, name) == getattr(deal, name), name
+            assert twin.legal_actions() == deal.legal_actions() == quiet.legal_actions()
         with pytest.raises(IllegalActionError):
             twin.apply_legal(0, PLAY[0])
