@@ -151,8 +151,23 @@ def choose_auction(
 # ---------------------------------------------------------------------------------------- exchange
 
 
+_GIVE_ORDERS: dict[int, tuple[int, ...]] = {}
+""":func:`give_order` by hand, already worked out (a search sorts the same hands over and over); emptied when
+it reaches :data:`_GIVE_ORDERS_MAX` entries."""
+_GIVE_ORDERS_MAX = 1 << 16
+
+
 def give_order(hand: int) -> list[int]:
     """The declarer's cards from the first to give away to the last (T-14, T-5)."""
+    order = _GIVE_ORDERS.get(hand)
+    if order is None:
+        if len(_GIVE_ORDERS) >= _GIVE_ORDERS_MAX:
+            _GIVE_ORDERS.clear()
+        order = _GIVE_ORDERS[hand] = tuple(_give_order(hand))
+    return list(order)
+
+
+def _give_order(hand: int) -> list[int]:
     marriages = marriage_cards(hand)
     best_suit = -1
     for s in range(4):

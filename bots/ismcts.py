@@ -412,6 +412,7 @@ class _Search:
     def _iterate(self, root: Node, deal: Deal, default: Action) -> None:
         rng = self.rng
         relative = self.relative
+        sqrt, log = math.sqrt, math.log
         path: list[Node] = []
         node = root
         expanded = False
@@ -419,12 +420,12 @@ class _Search:
             seat = deal.to_act
             assert seat is not None
             legal: list[Action] = list(deal.legal_actions())
-            if node is not root:
-                legal = [a for a in legal if not isinstance(a, DemandRedeal | Concede)]
+            if node is not root:  # (the engine's actions are of these very classes: no subclass to match)
+                legal = [a for a in legal if type(a) is not DemandRedeal and type(a) is not Concede]
             if not legal:
                 break
             children = node.children
-            keys = [_key(a) for a in legal]
+            keys = [a.card.index * 2 + a.marriage if type(a) is PlayCard else a for a in legal]  # _key's
             untried = [a for a, key in zip(legal, keys, strict=True) if key not in children]
             if untried:
                 if node is root and default in untried:
@@ -447,8 +448,8 @@ class _Search:
             for key in keys:
                 child = children[key]
                 child.avail += 1
-                score = child.total / (child.visits * SCALE) + EXPLORATION * math.sqrt(
-                    math.log(child.avail) / child.visits
+                score = child.total / (child.visits * SCALE) + EXPLORATION * sqrt(
+                    log(child.avail) / child.visits
                 )
                 if score > best_score:
                     best, best_score = child, score

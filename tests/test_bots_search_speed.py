@@ -12,8 +12,9 @@ import pytest
 
 from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
 from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
-from bots.heuristic import rollout_action
-from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules
+from bots.heuristic import _give_order, give_order, rollout_action
+from bots.valuation import estimate, estimate_declarer_points, model_for
+from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules, TwoPlayerDeal
 from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.cards import FULL_MASK, points_of
 from engine.deal import Deal
@@ -103,3 +104,25 @@ def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> 
                 plays += 1
             deal.apply(seat, rollout_action(deal, rng, relative))
     assert plays > 300
+
+
+def test_remembered_give_orders_and_estimates_are_the_computed_ones() -> None:
+    """``give_order`` and ``estimate_declarer_points`` remember what they worked out: the remembered answer is
+    the computed one, and a caller that changes the list it got does not change the next answer."""
+    rng = random.Random(9)
+    for rules in (
+        Rules(players=3),
+        Rules(players=2),
+        Rules(players=2, two_player_deal=TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2),
+    ):
+        for _ in range(300):
+            hand = sum(1 << i for i in rng.sample(range(24), 10))
+            first = give_order(hand)
+            assert first == _give_order(hand)
+            first.reverse()
+            assert give_order(hand) == _give_order(hand)
+            for stage in ("bid", "play"):
+                mean, sigma = estimate_declarer_points(rules, hand, stage)
+                model = model_for(rules, stage)
+                assert (mean, sigma) == (estimate(model, hand), model.sigma)
+                assert estimate_declarer_points(rules, hand, stage) == (mean, sigma)
