@@ -312,7 +312,10 @@ class _Search:
         """Whether a sampled world is kept (its bids plausible); the last of four attempts always is."""
         return attempt >= 3 or self._plausible(deal)
 
-    def world(self, i: int) -> Deal | None:
+    def world(self, i: int, *, copy: bool = True) -> Deal | None:
+        """The ``i``-th iteration's world: a copy of a sampled one (the first :data:`MAX_WORLDS` are sampled
+        in turn, later ones reuse them), or the stored world itself with ``copy=False``, for a caller that
+        only copies it; None when no world could be sampled."""
         if i < MAX_WORLDS and len(self.worlds) <= i:
             for attempt in range(4):
                 deal = self.sampler.sample(self.rng, attempts=8)
@@ -328,7 +331,8 @@ class _Search:
         if not self.worlds:
             return None
         self.stats.worlds = len(self.worlds)
-        return clone_deal(self.worlds[i % len(self.worlds)])
+        world = self.worlds[i % len(self.worlds)]
+        return clone_deal(world) if copy else world
 
     def more(self, i: int) -> bool:
         if self.cap is not None and i >= self.cap:
@@ -347,7 +351,7 @@ class _Search:
         n = 0
         i = 0
         while self.more(i):
-            world = self.world(n)
+            world = self.world(n, copy=False)  # every candidate plays a copy of it
             if world is None:
                 return None if n == 0 else self._pick(candidates, totals, squares, n)
             base = [0.0] * len(candidates)
