@@ -68,6 +68,8 @@ class WorldSampler:
         """Why sampling attempts failed, by reason (for diagnostics and tests)."""
         self._steps: tuple[list[tuple[int, Action]], list[_Step]] | None = None
         """:meth:`_template`'s, once worked out."""
+        self._setup: DealSetup | None = None
+        """The deal's setup, the same for every world (a frozen value)."""
 
     def _fail(self, why: str) -> None:
         self.failures[why] = self.failures.get(why, 0) + 1
@@ -373,10 +375,11 @@ class WorldSampler:
         view = facts.view
         assert view.kind is not None
         kind = view.kind
-        setup = DealSetup(
-            view.deal_number, view.dealer, kind, view.declarer if kind is not DealKind.NORMAL else None
-        )
-        deal = Deal(facts.rules, setup, tuple(CARDS[i] for i in world.order))
+        setup = self._setup
+        if setup is None:
+            declarer = view.declarer if kind is not DealKind.NORMAL else None
+            setup = self._setup = DealSetup(view.deal_number, view.dealer, kind, declarer)
+        deal = Deal(facts.rules, setup, tuple([CARDS[i] for i in world.order]))
         deal.start()
         try:
             for seat, action in self.history(world):
