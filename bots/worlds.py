@@ -243,7 +243,11 @@ class WorldSampler:
         bans = [forbidden[s] for s in spots[:in_hand]] + [0] * (len(spots) - in_hand)
         free_cards = indices(state.free)
         rng.shuffle(free_cards)
-        free_cards.sort(key=lambda c: sum(not ban >> c & 1 for ban in bans))
+        open_to = dict.fromkeys(free_cards, len(bans))  # how many places each card may go to
+        for ban in bans:
+            for c in indices(ban & state.free):
+                open_to[c] -= 1
+        free_cards.sort(key=open_to.__getitem__)
         random = rng.random
         for c in free_cards:
             # rng.choices(options, weights=rooms)[0] spelled out as CPython 3.11 computes it (one random()
