@@ -94,7 +94,10 @@ def test_abuse_benchmark_prints_its_figures_as_json_last() -> None:
     assert small["seat_kind_99"] == "INVALID_ARGUMENT"
     assert small["request_id_reused"] == "REQUEST_ID_REUSED"
     assert small["lay_melds_outcome"] == "INVALID_ARGUMENT"
-    assert unread["seat_actions_sent"] > 0 and unread["spectator_refusals_sent_back"] == 1
+    assert unread["seat_actions_sent"] > 0, unread
+    # The server refuses the spectator's first action and ends its stream; under load grpc-python's client may
+    # see its own writes fail on the ended call before it reads that one refusal (bench/attacks_streams.py).
+    assert unread["spectator_stream"] == "ended" and unread["spectator_refusals_sent_back"] <= 1, unread
     assert never["huge_target"].startswith("INVALID_RULES")
     assert never["random_bots_table"] == "TABLE_STATUS_FINISHED"
 
