@@ -155,7 +155,7 @@ def choose_auction(
 _GIVE_ORDERS: dict[int, tuple[int, ...]] = {}
 """:func:`give_order` by hand, already worked out (a search sorts the same hands over and over); emptied when
 it reaches :data:`_GIVE_ORDERS_MAX` entries."""
-_GIVE_ORDERS_MAX = 1 << 16
+_GIVE_ORDERS_MAX = 1 << 12
 
 
 def give_order(hand: int) -> list[int]:

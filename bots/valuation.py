@@ -113,7 +113,7 @@ _ESTIMATES: dict[tuple[int, int], tuple[Model, float]] = {}
 came from (held, so its ``id`` cannot be reused while the entry lives): a search values the same hands over
 and over (every candidate of a flat search plays the same worlds). Emptied when it reaches
 :data:`_ESTIMATES_MAX` entries."""
-_ESTIMATES_MAX = 1 << 17
+_ESTIMATES_MAX = 1 << 12
 
 
 def estimate_declarer_points(rules: Rules, hand: int, stage: str = "bid") -> tuple[float, float]:
