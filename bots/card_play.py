@@ -26,7 +26,6 @@ from bots.cardlib import (
     SUIT_MASKS,
     TEN,
     above,
-    beats,
     best_in,
     indices,
     lowest_in,
@@ -34,7 +33,7 @@ from bots.cardlib import (
     trick_winner,
 )
 from engine import Rules, View
-from engine.cards import CARD_POINTS_TOTAL, FULL_MASK, points_of
+from engine.cards import CARD_POINTS_TOTAL, FULL_MASK, QUEENS_MASK, marriage_points_in, points_of
 from engine.deal import Deal
 
 
@@ -93,11 +92,7 @@ class Knowledge:
         """A defender without a trick yet this deal: a bolt (T-25) is coming, a third of 120 points."""
         self.settled = contract is not None and _settled(self, declarer_points, taken_points, contract)
         """Whether the contract's fate is sealed (made already, or out of the declarer's reach)."""
-        self.friends: tuple[int, ...] = (
-            ()
-            if seat == declarer or len(active) < 3 or self.settled
-            else tuple(s for s in active if s not in (seat, declarer))
-        )
+        self.friends = _friends(seat, active, declarer, self.settled)
         """The other defender, while defending as a team can still decide the contract. Once it cannot
         (:attr:`settled`), each defender writes only its own points (T-24), and a point given to the other
         defender is a point to a rival: the defenders then play each for itself."""
@@ -107,14 +102,19 @@ class Knowledge:
 
     def after_me(self) -> tuple[int, ...]:
         """Seats still to play in this trick after this seat."""
-        n = len(self.active)
-        if not self.trick:
-            start = self.active.index(self.seat)
-            return tuple(self.active[(start + k) % n] for k in range(1, n))
-        leader = self.trick[0][0]
-        start = self.active.index(leader)
-        order = [self.active[(start + k) % n] for k in range(n)]
-        return tuple(order[len(self.trick) + 1 :])
+        active = self.active
+        n = len(active)
+        trick = self.trick
+        # In turn order from the trick's leader (this seat when it leads), the seats after this one's place.
+        start = active.index(trick[0][0] if trick else self.seat)
+        return tuple([active[(start + k) % n] for k in range(len(trick) + 1, n)])
+
+
+def _friends(seat: int, active: tuple[int, ...], declarer: int, settled: bool) -> tuple[int, ...]:
+    """:attr:`Knowledge.friends`."""
+    if seat == declarer or len(active) < 3 or settled:
+        return ()
+    return tuple([s for s in active if s not in (seat, declarer)])
 
 
 def _settled(k: Knowledge, declarer_points: int, taken_points: int, contract: int) -> bool:
@@ -122,10 +122,7 @@ def _settled(k: Knowledge, declarer_points: int, taken_points: int, contract: in
     and every marriage it could still declare (both cards unseen by ``k``'s seat)."""
     if declarer_points >= contract:
         return True
-    reach = declarer_points + CARD_POINTS_TOTAL - taken_points
-    for s in range(4):
-        if k.out & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
-            reach += MARRIAGE_POINTS[s]
+    reach = declarer_points + CARD_POINTS_TOTAL - taken_points + marriage_points_in(k.out)
     return reach < contract
 
 
@@ -154,31 +151,41 @@ def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
 
 
 def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
-    """The acting seat's knowledge in a simulated deal (its own cards and the public plays only)."""
+    """The acting seat's knowledge in a simulated deal (its own cards and the public plays only).
+
+    What ``Knowledge(...)`` would make of the deal, with its fields set directly: this runs at every card of
+    every rollout of a search (tests/test_bots_search_speed.py holds it to the constructor).
+    """
     played = 0
     for m in deal.won:
         played |= m
     taken = points_of(played)
-    trick = [(s, c.index) for s, c in deal.trick_cards()]
+    trick = deal.trick.copy()  # (seat, card index) in play order
     for _, i in trick:
         played |= 1 << i
     declarer = deal.declarer
     assert declarer is not None
-    return Knowledge(
-        seat=seat,
-        active=deal.active,
-        declarer=declarer,
-        hand=deal.hands[seat],
-        trick=trick,
-        trump=None if deal.trump is None else int(deal.trump),
-        played=played & FULL_MASK,
-        voids={},
-        rules=deal.rules,
-        declarer_points=deal.deal_points(declarer),
-        taken_points=taken,
-        contract=deal.contract,
-        trickless=deal.tricks_won[seat] == 0,
-    )
+    hand = deal.hands[seat]
+    trump = deal.trump
+    active = deal.active
+    k = Knowledge.__new__(Knowledge)
+    k.seat = seat
+    k.active = active
+    k.declarer = declarer
+    k.hand = hand
+    k.trick = trick
+    k.trump = None if trump is None else int(trump)
+    k.played = played = played & FULL_MASK
+    k.voids = {}
+    k.rules = deal.rules
+    k.out = FULL_MASK & ~hand & ~played
+    queens = hand & hand >> 1 & QUEENS_MASK  # marriage_cards: a king's bit sits right above its queen's
+    k.married = queens | queens << 1
+    k.trickless = deal.tricks_won[seat] == 0 and seat != declarer
+    contract = deal.contract
+    k.settled = settled = contract is not None and _settled(k, deal.deal_points(declarer), taken, contract)
+    k.friends = _friends(seat, active, declarer, settled)
+    return k
 
 
 def _master(k: Knowledge, index: int) -> bool:
@@ -204,7 +211,18 @@ def _keep_value(k: Knowledge, index: int) -> float:
 
 
 def _lowest(k: Knowledge, legal: int) -> int:
-    return min(indices(legal), key=lambda i: (_keep_value(k, i), i))
+    """The card the seat would most rather lose: the lowest keep value, the lowest index among equals."""
+    best = -1
+    least = 0.0
+    m = legal
+    while m:  # lowest index first: a later card replaces it only with a strictly lower value
+        low = m & -m
+        i = low.bit_length() - 1
+        value = _keep_value(k, i)
+        if best < 0 or value < least:
+            best, least = i, value
+        m ^= low
+    return best
 
 
 def _highest_dump(k: Knowledge, legal: int) -> int:
@@ -219,9 +237,9 @@ def _highest_dump(k: Knowledge, legal: int) -> int:
 
 def _could_beat(k: Knowledge, seat: int, index: int, lead_suit: int) -> bool:
     """Whether ``seat`` (still to play) might beat ``index``, the best card of the trick so far."""
-    out = k.out_for(seat)
+    out = k.out & ~k.voids.get(seat, 0)
     suit = index // 6
-    if above(index) & out:
+    if _ABOVE[index] & out:
         return True
     trump = k.trump
     if trump is None or suit == trump:
@@ -320,11 +338,18 @@ def _follow(k: Knowledge, legal: int) -> int:
     friends = k.friends
     enemies_after = [s for s in after if s not in friends]
     friend_winning = win_seat in friends
-    cards = indices(legal)
-    winners = [i for i in cards if beats(i, best, trump)]
+    # The cards that beat ``best`` (cardlib.beats): higher in its suit, or trumps when it is not one.
+    beating = legal & _ABOVE[best]
+    if trump is not None and best // 6 != trump:
+        beating |= legal & SUIT_MASKS[trump]
+    winners = indices(beating)
 
     if friend_winning:
-        holds = not any(_could_beat(k, s, best, lead_suit) for s in enemies_after)
+        holds = True
+        for s in enemies_after:
+            if _could_beat(k, s, best, lead_suit):
+                holds = False
+                break
         if holds:
             # Overtake only by following suit (it banks the points for this seat), else give points.
             own = [i for i in winners if i // 6 == lead_suit and i // 6 != trump]
@@ -333,7 +358,13 @@ def _follow(k: Knowledge, legal: int) -> int:
             return _highest_dump(k, legal)
         if not enemies_after:
             return _highest_dump(k, legal)
-    safe = [i for i in winners if not any(_could_beat(k, s, i, lead_suit) for s in enemies_after)]
+    safe = []
+    for i in winners:
+        for s in enemies_after:
+            if _could_beat(k, s, i, lead_suit):
+                break
+        else:
+            safe.append(i)
     if safe:
         if not enemies_after:
             follow = [i for i in safe if i // 6 != trump]

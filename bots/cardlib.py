@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from engine.cards import CARDS, MARRIAGE_MASKS, MARRIAGE_POINTS, RANK_POINTS, SUIT_MASKS, Card, points_of
+from engine.cards import (
+    CARDS,
+    MARRIAGE_MASKS,
+    MARRIAGE_POINTS,
+    RANK_POINTS,
+    SUIT_MASKS,
+    Card,
+    marriage_queens,
+    points_of,
+)
 from engine.deal import trick_winner
 
 __all__ = [
@@ -149,15 +158,7 @@ def card_points_of(mask: int) -> int:
     return points_of(mask)
 
 
-_MARRIED: Final = tuple(
-    sum(MARRIAGE_MASKS[s] for s in range(4) if (pattern >> s) & 1) for pattern in range(16)
-)
-
-
 def marriage_cards(hand: int) -> int:
     """The kings and queens of the marriages in a hand."""
-    pattern = 0
-    for s in range(4):
-        if hand & MARRIAGE_MASKS[s] == MARRIAGE_MASKS[s]:
-            pattern |= 1 << s
-    return _MARRIED[pattern]
+    queens = marriage_queens(hand)
+    return queens | queens << 1  # and their kings, a bit above

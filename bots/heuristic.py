@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from bots.belief import Belief
 from bots.card_play import Knowledge, choose_play, knowledge_from_deal, knowledge_from_view
@@ -73,6 +74,7 @@ from engine import (
 from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.cards import FULL_MASK, Card
 from engine.deal import Deal
+from engine.legal_tables import REDEAL_FOUR_NINES
 from engine.rules import GOAL
 
 # ---------------------------------------------------------------------------------------- bidding
@@ -150,8 +152,23 @@ def choose_auction(
 # ---------------------------------------------------------------------------------------- exchange
 
 
+_GIVE_ORDERS: dict[int, tuple[int, ...]] = {}
+""":func:`give_order` by hand, already worked out (a search sorts the same hands over and over); emptied when
+it reaches :data:`_GIVE_ORDERS_MAX` entries."""
+_GIVE_ORDERS_MAX = 1 << 12
+
+
 def give_order(hand: int) -> list[int]:
     """The declarer's cards from the first to give away to the last (T-14, T-5)."""
+    order = _GIVE_ORDERS.get(hand)
+    if order is None:
+        if len(_GIVE_ORDERS) >= _GIVE_ORDERS_MAX:
+            _GIVE_ORDERS.clear()
+        order = _GIVE_ORDERS[hand] = tuple(_give_order(hand))
+    return list(order)
+
+
+def _give_order(hand: int) -> list[int]:
     marriages = marriage_cards(hand)
     best_suit = -1
     for s in range(4):
@@ -397,26 +414,30 @@ def needed_to_leave_barrel(view: View) -> int | None:
     return -(-(GOAL - line.score) // 5) * 5
 
 
+_PLAY: Final = Phase.PLAY
+"""A module constant: cheaper to read than the enum's member at every card of every rollout."""
+
+
 def rollout_action(deal: Deal, rng: random.Random, relative: float, tuning: Tuning = TUNING) -> Action:
     """The heuristic's action for the seat to act in a simulated deal (it uses that seat's knowledge only)."""
     seat = deal.to_act
     assert seat is not None
+    phase = deal.phase
+    if phase is _PLAY:
+        # The cards by their masks (Deal.play_masks), without building the legal list: it holds a play of
+        # each card of ``plays``, a marriage play of each card of ``marriages``, the concession before the
+        # first card (T-16) and the redeal of a defender whose fourth nine came in the exchange (T-11).
+        plays, marriages = deal.play_masks()
+        redeal = deal.four_nines_receivers >> seat & 1
+        if plays.bit_count() + marriages.bit_count() + redeal == 1 and (deal.tricks_played or deal.trick):
+            return PLAY[plays.bit_length() - 1]  # the only legal action
+        if redeal and relative >= 0.3:
+            return REDEAL_FOUR_NINES
+        index, declare = choose_play(knowledge_from_deal(deal, seat), plays, marriages)
+        return PLAY_MARRIAGE[index] if declare else PLAY[index]
     legal = deal.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    phase = deal.phase
-    if phase is Phase.PLAY:
-        plain = marriage = 0
-        for a in legal:
-            if type(a) is PlayCard:
-                if a.marriage:
-                    marriage |= 1 << a.card.index
-                else:
-                    plain |= 1 << a.card.index
-            elif type(a) is DemandRedeal and relative >= 0.3:
-                return a
-        index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
-        return PLAY_MARRIAGE[index] if declare else PLAY[index]
     return decide(
         deal.rules,
         phase,

@@ -115,7 +115,7 @@ def rollout(deal: Deal, rng: random.Random, relative: float, tuning: Tuning) -> 
     while not deal.is_over:
         seat = deal.to_act
         assert seat is not None
-        deal.apply(seat, rollout_action(deal, rng, relative, tuning))
+        deal.apply_legal(seat, rollout_action(deal, rng, relative, tuning), events=False)
 
 
 RESERVE = 0.25
@@ -312,7 +312,10 @@ class _Search:
         """Whether a sampled world is kept (its bids plausible); the last of four attempts always is."""
         return attempt >= 3 or self._plausible(deal)
 
-    def world(self, i: int) -> Deal | None:
+    def world(self, i: int, *, copy: bool = True) -> Deal | None:
+        """The ``i``-th iteration's world: a copy of a sampled one (the first :data:`MAX_WORLDS` are sampled
+        in turn, later ones reuse them), or the stored world itself with ``copy=False``, for a caller that
+        only copies it; None when no world could be sampled."""
         if i < MAX_WORLDS and len(self.worlds) <= i:
             for attempt in range(4):
                 deal = self.sampler.sample(self.rng, attempts=8)
@@ -328,7 +331,8 @@ class _Search:
         if not self.worlds:
             return None
         self.stats.worlds = len(self.worlds)
-        return clone_deal(self.worlds[i % len(self.worlds)])
+        world = self.worlds[i % len(self.worlds)]
+        return clone_deal(world) if copy else world
 
     def more(self, i: int) -> bool:
         if self.cap is not None and i >= self.cap:
@@ -347,7 +351,7 @@ class _Search:
         n = 0
         i = 0
         while self.more(i):
-            world = self.world(n)
+            world = self.world(n, copy=False)  # every candidate plays a copy of it
             if world is None:
                 return None if n == 0 else self._pick(candidates, totals, squares, n)
             base = [0.0] * len(candidates)
@@ -412,6 +416,7 @@ class _Search:
     def _iterate(self, root: Node, deal: Deal, default: Action) -> None:
         rng = self.rng
         relative = self.relative
+        sqrt, log = math.sqrt, math.log
         path: list[Node] = []
         node = root
         expanded = False
@@ -419,12 +424,12 @@ class _Search:
             seat = deal.to_act
             assert seat is not None
             legal: list[Action] = list(deal.legal_actions())
-            if node is not root:
-                legal = [a for a in legal if not isinstance(a, DemandRedeal | Concede)]
+            if node is not root:  # (the engine's actions are of these very classes: no subclass to match)
+                legal = [a for a in legal if type(a) is not DemandRedeal and type(a) is not Concede]
             if not legal:
                 break
             children = node.children
-            keys = [_key(a) for a in legal]
+            keys = [a.card.index * 2 + a.marriage if type(a) is PlayCard else a for a in legal]  # _key's
             untried = [a for a, key in zip(legal, keys, strict=True) if key not in children]
             if untried:
                 if node is root and default in untried:
@@ -438,7 +443,7 @@ class _Search:
                         child.avail += 1
                 child = Node(seat, action)
                 children[_key(action)] = child
-                deal.apply(seat, action)
+                deal.apply_legal(seat, action, events=False)
                 path.append(child)
                 expanded = True
                 break
@@ -447,13 +452,13 @@ class _Search:
             for key in keys:
                 child = children[key]
                 child.avail += 1
-                score = child.total / (child.visits * SCALE) + EXPLORATION * math.sqrt(
-                    math.log(child.avail) / child.visits
+                score = child.total / (child.visits * SCALE) + EXPLORATION * sqrt(
+                    log(child.avail) / child.visits
                 )
                 if score > best_score:
                     best, best_score = child, score
             assert best is not None and best.action is not None
-            deal.apply(seat, best.action)
+            deal.apply_legal(seat, best.action, events=False)
             path.append(best)
             node = best
         if expanded or not deal.is_over:

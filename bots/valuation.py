@@ -98,7 +98,7 @@ def hand_features(hand: int) -> tuple[float, ...]:
 
 def estimate(model: Model, hand: int) -> float:
     f = hand_features(hand)
-    return model.intercept + sum(w * x for w, x in zip(model.weights, f, strict=True))
+    return model.intercept + sum([w * x for w, x in zip(model.weights, f, strict=True)])
 
 
 def model_for(rules: Rules, stage: str) -> Model:
@@ -108,10 +108,26 @@ def model_for(rules: Rules, stage: str) -> Model:
     return MODELS[f"2:polish:{stage}" if polish else f"2:{stage}"]
 
 
+_ESTIMATES: dict[tuple[int, int], tuple[Model, float]] = {}
+"""The means :func:`estimate_declarer_points` worked out, by (``id`` of the model, hand), with the model they
+came from (held, so its ``id`` cannot be reused while the entry lives): a search values the same hands over
+and over (every candidate of a flat search plays the same worlds). Emptied when it reaches
+:data:`_ESTIMATES_MAX` entries."""
+_ESTIMATES_MAX = 1 << 12
+
+
 def estimate_declarer_points(rules: Rules, hand: int, stage: str = "bid") -> tuple[float, float]:
     """(expected deal points as declarer, their standard deviation) for a hand before or after the talon."""
     model = model_for(rules, stage)
-    return estimate(model, hand), model.sigma
+    key = (id(model), hand)
+    known = _ESTIMATES.get(key)
+    if known is not None:
+        return known[1], model.sigma
+    if len(_ESTIMATES) >= _ESTIMATES_MAX:
+        _ESTIMATES.clear()
+    mean = estimate(model, hand)
+    _ESTIMATES[key] = (model, mean)
+    return mean, model.sigma
 
 
 def chance_at_least(mean: float, sigma: float, target: float) -> float:

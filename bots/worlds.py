@@ -24,24 +24,17 @@ from bots.world_facts import WorldFacts, voluntary_auction
 from engine import (
     Action,
     ActionError,
-    Bid,
-    ChooseTalon,
     DealKind,
     DealSetup,
-    DeclareDark,
-    DeclineDark,
-    DiscardCard,
     Game,
-    GiveCard,
-    NameContract,
-    Pass,
     Phase,
-    PlayCard,
     Shuffle,
     View,
 )
+from engine.actions import DECLARE_DARK, DECLINE_DARK, PASS, PLAY, PLAY_MARRIAGE
 from engine.cards import CARDS, points_of
 from engine.deal import Deal
+from engine.legal_tables import DISCARDS, TALON_CHOICES, bid_action, contract_action, gives_by_card
 
 MAX_ATTEMPTS = 40
 """Sampling attempts per world before giving up (the caller then falls back on its heuristic)."""
@@ -50,6 +43,13 @@ MAX_ATTEMPTS = 40
 def clone_deal(deal: Deal) -> Deal:
     """An independent copy of a live deal (``Deal.copy``), to play one of its futures."""
     return deal.copy()
+
+
+_Step = tuple[int, Action | tuple[tuple[int, int], bool]]
+"""An action of :meth:`WorldSampler._template` after the exchange: (seat, action) or, for a play the seat
+did not see, (seat, ((trick, position), whether it declares a marriage))."""
+PLAY_FOR = (PLAY, PLAY_MARRIAGE)
+"""The engine's interned plays, by whether they declare a marriage, then by card index."""
 
 
 @dataclass(slots=True)
@@ -66,6 +66,10 @@ class WorldSampler:
         self.facts = WorldFacts(view, belief)
         self.failures: dict[str, int] = {}
         """Why sampling attempts failed, by reason (for diagnostics and tests)."""
+        self._steps: tuple[list[tuple[int, Action]], list[_Step]] | None = None
+        """:meth:`_template`'s, once worked out."""
+        self._setup: DealSetup | None = None
+        """The deal's setup, the same for every world (a frozen value)."""
 
     def _fail(self, why: str) -> None:
         self.failures[why] = self.failures.get(why, 0) + 1
@@ -230,29 +234,50 @@ class WorldSampler:
                 room[where] -= 1
                 if kind == "gift":
                     state.gift_taken[where] = c
-        # The free cards, most constrained first, each to a place with probability by its room.
-        buckets = [("hand", s) for s in others if room[s] > 0]
-        buckets += [("talon", t) for t, r in enumerate(talon_room) if r > 0]
-
-        def allowed(c: int) -> list[tuple[str, int]]:
-            return [b for b in buckets if b[0] == "talon" or not forbidden[b[1]] >> c & 1]
-
+        # The free cards, most constrained first, each to a place with probability by its room. A place is a
+        # hand (a seat) or a talon; parallel lists keep each place's cards, room and forbidden cards.
+        spots = [s for s in others if room[s] > 0]
+        in_hand = len(spots)
+        spots += [t for t, r in enumerate(talon_room) if r > 0]
+        rooms = [room[s] for s in spots[:in_hand]] + [talon_room[t] for t in spots[in_hand:]]
+        bans = [forbidden[s] for s in spots[:in_hand]] + [0] * (len(spots) - in_hand)
         free_cards = indices(state.free)
         rng.shuffle(free_cards)
-        free_cards.sort(key=lambda c: len(allowed(c)))
+        open_to = dict.fromkeys(free_cards, len(bans))  # how many places each card may go to
+        for ban in bans:
+            for c in indices(ban & state.free):
+                open_to[c] -= 1
+        free_cards.sort(key=open_to.__getitem__)
+        random = rng.random
         for c in free_cards:
-            options = [b for b in allowed(c) if (room[b[1]] if b[0] == "hand" else talon_room[b[1]]) > 0]
-            if not options:
+            # rng.choices(options, weights=rooms)[0] spelled out as CPython 3.11 computes it (one random()
+            # draw, the first cumulative weight above random() * total), without its lists and checks.
+            total = 0
+            for k, ban in enumerate(bans):
+                if not ban >> c & 1:
+                    total += rooms[k]
+            if not total:
                 self._fail("voids")
                 return None
-            sizes = [room[b[1]] if b[0] == "hand" else talon_room[b[1]] for b in options]
-            kind, where = rng.choices(options, weights=sizes)[0]
-            if kind == "hand":
-                hands[where] |= 1 << c
-                room[where] -= 1
+            x = random() * total
+            acc = 0
+            pick = -1  # the last place open to the card if rounding left x at the total, as bisect has it
+            for k, ban in enumerate(bans):
+                if not ban >> c & 1 and rooms[k]:
+                    pick = k
+                    acc += rooms[k]
+                    if x < acc:
+                        break
+            rooms[pick] -= 1
+            if pick < in_hand:
+                hands[spots[pick]] |= 1 << c
             else:
-                talons[where] |= 1 << c
-                talon_room[where] -= 1
+                talons[spots[pick]] |= 1 << c
+        for k, left in enumerate(rooms):
+            if k < in_hand:
+                room[spots[k]] = left
+            else:
+                talon_room[spots[k]] = left
         if any(room.values()) or any(talon_room):
             self._fail("counts")
             return None
@@ -354,10 +379,11 @@ class WorldSampler:
         view = facts.view
         assert view.kind is not None
         kind = view.kind
-        setup = DealSetup(
-            view.deal_number, view.dealer, kind, view.declarer if kind is not DealKind.NORMAL else None
-        )
-        deal = Deal(facts.rules, setup, tuple(CARDS[i] for i in world.order))
+        setup = self._setup
+        if setup is None:
+            declarer = view.declarer if kind is not DealKind.NORMAL else None
+            setup = self._setup = DealSetup(view.deal_number, view.dealer, kind, declarer)
+        deal = Deal(facts.rules, setup, tuple([CARDS[i] for i in world.order]))
         deal.start()
         try:
             for seat, action in self.history(world):
@@ -371,31 +397,51 @@ class WorldSampler:
         return deal
 
     def history(self, world: _World) -> list[tuple[int, Action]]:
-        """The deal's actions so far, with this world's cards where the seat did not see them."""
+        """The deal's actions so far, with this world's cards where the seat did not see them.
+
+        The actions are the engine's interned ones (those its legal lists hold), so a replay finds each by
+        identity; what does not depend on the world is worked out once per sampler (:meth:`_template`).
+        """
+        before, after = self._steps or self._template()
+        steps = before.copy()
+        for giver, to, c in world.gifts:
+            steps.append((giver, DISCARDS[c] if to is None else gives_by_card((to,))[c][0]))
+        plays = world.plays
+        for seat, step in after:
+            if isinstance(step, tuple):  # a hidden play: this world's card
+                hidden, declares = step
+                steps.append((seat, PLAY_FOR[declares][plays[hidden]]))
+            else:
+                steps.append((seat, step))
+        return steps
+
+    def _template(self) -> tuple[list[tuple[int, Action]], list[_Step]]:
+        """The actions before the exchange, and those after it with a placeholder for each hidden play: the
+        same for every world of this decision."""
         facts = self.facts
         view = facts.view
-        steps: list[tuple[int, Action]] = []
+        before: list[tuple[int, Action]] = []
+        after: list[_Step] = []
         opener = facts.active[0]
         if view.kind is DealKind.NORMAL:
             if facts.rules.dark and view.phase is not Phase.DARK:
-                steps.append((opener, DeclareDark() if view.dark_seat is not None else DeclineDark()))
+                before.append((opener, DECLARE_DARK if view.dark_seat is not None else DECLINE_DARK))
             for seat, bid in voluntary_auction(view):
-                steps.append((seat, Pass() if bid is None else Bid(bid)))
+                before.append((seat, PASS if bid is None else bid_action(bid)))
             if facts.talon_taken and facts.rules.players == 2 and facts.declarer is not None:
-                steps.append((facts.declarer, ChooseTalon(facts.talon_index or 0)))
-        for giver, to, c in world.gifts:
-            steps.append((giver, DiscardCard(CARDS[c]) if to is None else GiveCard(CARDS[c], to)))
+                before.append((facts.declarer, TALON_CHOICES[facts.talon_index or 0]))
         if view.phase in (Phase.PLAY, Phase.OVER):
             if view.kind is DealKind.NORMAL and not view.doubled:
                 assert facts.declarer is not None and view.contract is not None
-                steps.append((facts.declarer, NameContract(view.contract)))
+                after.append((facts.declarer, contract_action(view.contract)))
             for k, (seats, cards, _, _, marriage) in enumerate(facts.tricks):
                 for p, (seat, x) in enumerate(zip(seats, cards, strict=True)):
-                    card = world.plays[(k, p)] if x is None else x
-                    steps.append((seat, PlayCard(CARDS[card], marriage and p == 0)))
+                    declares = marriage and p == 0
+                    after.append((seat, ((k, p), declares) if x is None else PLAY_FOR[declares][x]))
             for p, (seat, c) in enumerate(facts.live):
-                steps.append((seat, PlayCard(CARDS[c], facts.live_marriage and p == 0)))
-        return steps
+                after.append((seat, PLAY_FOR[facts.live_marriage and p == 0][c]))
+        self._steps = (before, after)
+        return before, after
 
     def _matches(self, deal: Deal) -> bool:
         facts = self.facts
@@ -408,7 +454,7 @@ class WorldSampler:
             and tuple(m.bit_count() for m in deal.hands) == view.card_counts
             and (facts.my_hidden or deal.hands[facts.me] == facts.my_hand)
             and deal.trump == view.trump
-            and [(s, c.index) for s, c in deal.trick_cards()] == facts.live
+            and deal.trick == facts.live  # (seat, card index) in play order, both
         )
 
 

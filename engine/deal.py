@@ -280,18 +280,22 @@ class Deal(DealState):
         """
         self._need_turn(seat)
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
         events: list[Event] = []
-        # Fast path for the commonest action: a card played without a marriage.
+        # Fast path for the commonest action: a card played without a marriage, checked against the cards
+        # the seat may play (the legal list's plays, without building the list if it is not built yet).
         if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
             card = action.card
             index = card.index
-            if self.phase is not PLAY_PHASE or not (self._play_mask >> index) & 1:
+            if self.phase is not PLAY_PHASE:
+                raise why_illegal(self, seat, action)
+            mask = self._play_mask if legal is not None else self.play_masks()[0]
+            if not (mask >> index) & 1:
                 raise why_illegal(self, seat, action)
             self._legal = None
             self._play(seat, card, index, False, events)
             return events
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
             if candidate is action:
                 break
@@ -355,6 +359,30 @@ class Deal(DealState):
                 events.append(Conceded(seat, self.contract))
                 self._finish(events)
         return events
+
+    def apply_legal(self, seat: int, action: Action, *, events: bool = True) -> list[Event]:
+        """:meth:`apply` for an action the caller knows is legal now: one of :meth:`legal_actions` or a play
+        of a card of :meth:`play_masks` (a search, which plays many futures of a deal and picks each action
+        from those); the same change and events, without looking the action up among the legal ones.
+
+        A card play is applied at once (the check of it is skipped); any other action goes through
+        :meth:`apply` and its checks. An action that is not legal corrupts the deal: use :meth:`apply` for
+        anything that did not come from the deal itself. With ``events=False`` a card play builds no events
+        (a search reads the state, not them) and the list returned is always empty.
+
+        :raises IllegalActionError: when it is not ``seat``'s turn or the deal is over.
+        """
+        if type(action) is PlayCard and self.phase is PLAY_PHASE and seat == self.to_act:
+            self._legal = None
+            card = action.card
+            if not events:
+                self._play(seat, card, card.index, action.marriage, None)
+                return []
+            out: list[Event] = []
+            self._play(seat, card, card.index, action.marriage, out)
+            return out
+        done = self.apply(seat, action)
+        return done if events else []
 
     def _record_bid(self, seat: int, value: int, *, forced: bool, events: list[Event]) -> None:
         self.high_bid = value
@@ -453,7 +481,8 @@ class Deal(DealState):
                 if seat != self.declarer and self.hands[seat] & NINES_MASK == NINES_MASK:
                     self.four_nines_receivers |= 1 << seat
 
-    def _play(self, seat: int, card: Card, index: int, marriage: bool, events: list[Event]) -> None:
+    def _play(self, seat: int, card: Card, index: int, marriage: bool, events: list[Event] | None) -> None:
+        """Play a card already checked; its events go to ``events`` unless it is None (a quiet search)."""
         self.hands[seat] &= ~(1 << index)
         self.four_nines_receivers &= ~(1 << seat)
         if marriage:
@@ -462,10 +491,12 @@ class Deal(DealState):
             self.marriage_points[seat] += points
             self.marriages.append((seat, suit))
             self.trump = suit
-            events.append(MarriageDeclared(seat, suit, points))
+            if events is not None:
+                events.append(MarriageDeclared(seat, suit, points))
         trick = self.trick
         trick.append((seat, index))
-        events.append(_CARD_PLAYED[seat][index] if type(seat) is int else CardPlayed(seat, card))
+        if events is not None:
+            events.append(_CARD_PLAYED[seat][index] if type(seat) is int else CardPlayed(seat, card))
         if len(trick) < len(self.active):
             self.to_act = self._following[seat]
             return
@@ -478,7 +509,8 @@ class Deal(DealState):
         self.tricks_played += 1
         points = points_of(trick_mask)
         self.taken_tricks.append((winner, trick, points))  # the list is done with: a new trick gets a new one
-        events.append(TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points))
+        if events is not None:
+            events.append(TrickTaken(winner, self.tricks_played, tuple([CARDS[i] for _, i in trick]), points))
         self.trick = []
         if self.tricks_played < self.trick_count:
             self.leader = self.to_act = winner
@@ -487,15 +519,18 @@ class Deal(DealState):
             other = self.talons[1 - (self.talon_index or 0)]
             self.talons[1 - (self.talon_index or 0)] = 0
             self.won[winner] |= other
-            events.append(LastTalonTaken(winner, cards_of(other), points_of(other)))
+            if events is not None:
+                events.append(LastTalonTaken(winner, cards_of(other), points_of(other)))
         declarer = self.declarer
         assert declarer is not None and self.contract is not None
         self.outcome = Outcome.MADE if self.deal_points(declarer) >= self.contract else Outcome.FAILED
         self._finish(events)
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self, events: list[Event] | None) -> None:
         self.phase = OVER_PHASE
         self.to_act = None
+        if events is None:
+            return
         events.append(
             DealRevealed(
                 self.number,

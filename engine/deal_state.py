@@ -279,6 +279,30 @@ class DealState:
         actions += REDEALS[self._post_talon_redeal_flags(seat)]
         return tuple(actions)
 
+    def play_masks(self) -> tuple[int, int]:
+        """(cards the seat to act may play, the K and Q it may lead declaring their marriage), as bit masks
+        by card index (T-18 to T-20); (0, 0) outside card play.
+
+        The plays of :meth:`legal_actions` without building its list: a search that picks a card by the
+        masks (bots/heuristic.py's rollouts) and applies it with :meth:`engine.deal.Deal.apply` skips that
+        work on every card of every simulated deal. ``legal_actions`` may add a concession (T-16) and a
+        redeal (T-11) to the plays; those are not cards and are not in the masks.
+        """
+        seat = self.to_act
+        if self.phase is not PLAY_PHASE or seat is None:
+            return 0, 0
+        trick = self.trick
+        if not trick or self.rules.must_beat:
+            return self._play_options(seat)
+        hand = self.hands[seat]  # following without must_beat, as _play_legal has it inline
+        mask = hand & SUIT_MASKS[trick[0][1] // 6]
+        if not mask:  # no card of the suit led: a trump if any, else any card
+            trump = self.trump
+            mask = hand & SUIT_MASKS[trump] if trump is not None else 0
+            if not mask:
+                mask = hand
+        return mask, 0
+
     def _play_legal(self, seat: int) -> tuple[Action, ...]:
         actions: tuple[Action, ...]
         trick = self.trick

@@ -57,11 +57,12 @@ from server.ratings.service import generic_handler as rating_handler
 from server.ratings.store import RatingReader
 from server.ratings.web import web_ratings
 from server.registry import Registry
-from server.service import SERVICE_NAME, TableService, generic_handler, method_handlers
+from server.service import SERVICE_NAME, TableService
 from server.settings import Settings, parse_settings
 from server.stalls import StallWatch
 from server.store_pg import PostgresStore
 from server.store_select import open_store
+from server.table_handlers import generic_handler, method_handlers
 from server.telemetry import Telemetry
 from server.web import WebPort
 from server.web_context import CONNECT, GRPC_WEB

@@ -1,9 +1,9 @@
 """A call that came over Connect or gRPC-Web, as the gRPC method handlers and interceptors see a call.
 
-The web port serves the very handlers the gRPC server runs (:func:`server.service.method_handlers`, wrapped
-by the same logging and metrics interceptors), so a web call gets a servicer context of its own: the HTTP
-request headers are its invocation metadata (``x-seat-token``, ``x-request-id``), the TCP peer is its peer
-(rate limits go by its host, as for gRPC), and an abort raises the :class:`ConnectError` that connectrpc
+The web port serves the very handlers the gRPC server runs (:func:`server.table_handlers.method_handlers`,
+wrapped by the same logging and metrics interceptors), so a web call gets a servicer context of its own: the
+HTTP request headers are its invocation metadata (``x-seat-token``, ``x-request-id``), the TCP peer is its
+peer (rate limits go by its host, as for gRPC), and an abort raises the :class:`ConnectError` that connectrpc
 writes as the protocol's error, with the status's details (``ErrorInfo``, ``RetryInfo``) unchanged.
 """
 

@@ -1,10 +1,10 @@
 """The TableService over Connect and gRPC-Web: the gRPC server's own method handlers behind connectrpc.
 
-One implementation, two transports: each method here runs the handler :func:`server.service.method_handlers`
-gives the gRPC server, wrapped by the same logging and metrics interceptors, with a
-:class:`server.web_context.WebContext` for its servicer context. Checks, rate limits, locks, errors (with
-their ``ErrorInfo`` and ``RetryInfo`` details) and the stream's pre-serialized messages are therefore the
-gRPC port's, byte for byte.
+One implementation, two transports: each method here runs the handler
+:func:`server.table_handlers.method_handlers` gives the gRPC server, wrapped by the same logging and metrics
+interceptors, with a :class:`server.web_context.WebContext` for its servicer context. Checks, rate limits,
+locks, errors (with their ``ErrorInfo`` and ``RetryInfo`` details) and the stream's pre-serialized messages
+are therefore the gRPC port's, byte for byte.
 
 The codecs keep that true at the edges: a request that does not parse becomes the handlers' ``Malformed``
 (refused with INVALID_ARGUMENT and ``field: request``, as over gRPC) rather than connectrpc's bare error, and

@@ -11,7 +11,7 @@ import pytest
 from grpc import aio
 
 import server.app as app_module
-import server.service as service_module
+import server.table_handlers as handlers_module
 from server.app import Server
 from server.settings import Settings
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
@@ -47,5 +47,5 @@ class _WithoutPlay(grpc.GenericRpcHandler):
 
 def without_play(monkeypatch: pytest.MonkeyPatch) -> None:
     """Servers started in this test answer Play with UNIMPLEMENTED, as one older than Play does."""
-    original = service_module.generic_handler
+    original = handlers_module.generic_handler
     monkeypatch.setattr(app_module, "generic_handler", lambda service: _WithoutPlay(original(service)))

@@ -94,7 +94,10 @@ def test_abuse_benchmark_prints_its_figures_as_json_last() -> None:
     assert small["seat_kind_99"] == "INVALID_ARGUMENT"
     assert small["request_id_reused"] == "REQUEST_ID_REUSED"
     assert small["lay_melds_outcome"] == "INVALID_ARGUMENT"
-    assert unread["seat_actions_sent"] > 0 and unread["spectator_refusals_sent_back"] == 1
+    assert unread["seat_actions_sent"] > 0, unread
+    # The server refuses the spectator's first action and ends its stream; under load grpc-python's client may
+    # see its own writes fail on the ended call before it reads that one refusal (bench/attacks_streams.py).
+    assert unread["spectator_stream"] == "ended" and unread["spectator_refusals_sent_back"] <= 1, unread
     assert never["huge_target"].startswith("INVALID_RULES")
     assert never["random_bots_table"] == "TABLE_STATUS_FINISHED"
 
@@ -187,3 +190,18 @@ def test_thousand_screens_benchmark_prints_its_figures_as_json_last() -> None:
     assert set(screens) == {"contract", "score-sheet"}
     assert screens["contract"]["sets"] == 3 and screens["contract"]["ci95"] >= 0
     assert screens["score-sheet"]["sets"] == 1 and "won" in screens["score-sheet"]
+
+
+def test_ismcts_speed_benchmark_prints_its_figures_as_json_last(tmp_path: Path) -> None:
+    """bench/ismcts_speed.py: iterations/s on seeded positions, against a reference tree (here this tree
+    itself, so both sides decide alike), and whole games' decisions recorded and checked."""
+    result = last_json("bench/ismcts_speed.py", "--iterations", "4", "--deals", "1")
+    row = result["rows"][0]
+    assert row["iterations"] == 4 and row["searched"] > 0 and row["iterations_per_s"] > 0
+    assert row["total_iterations"] >= row["searched"]  # a flat search may finish its first world past 4
+    against = last_json("bench/ismcts_speed.py", "--against", str(ROOT), "--iterations", "2", "--deals", "1")
+    assert against["results"][0]["decisions_identical"] is True and against["results"][0]["ratio"] > 0
+    recorded = tmp_path / "decisions.json"
+    games = ("--games", "1", "--game-iterations", "2")
+    assert last_json("bench/ismcts_speed.py", *games, "--record", str(recorded))["decisions"] > 0
+    assert last_json("bench/ismcts_speed.py", *games, "--check", str(recorded))["identical"] is True

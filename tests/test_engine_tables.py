@@ -24,10 +24,11 @@ from engine.cards import (
     mask_of,
 )
 from engine.deal import Deal
-from engine.errors import InvalidActionError
+from engine.errors import IllegalActionError, InvalidActionError
 from engine.game import Game
 from engine.layout import DealSetup
 from engine.legal_tables import play_actions as _play_actions
+from engine.phases import Phase
 from engine.rules import Rules
 from engine.seeds import derive_seed, seeded_shuffle
 
@@ -134,3 +135,86 @@ def test_deal_copy_copies_every_attribute_and_shares_no_container(players: int) 
             assert theirs == mine, name
             if isinstance(mine, list | dict | set):
                 assert theirs is not mine, f"{name} is shared between a deal and its copy"
+
+
+_MASK_RULES = (
+    Rules(players=3),
+    Rules(players=3, must_beat=True),
+    Rules(players=2),
+    Rules(players=4, golden_deals=True),
+    Rules(players=3, marriage_on_first_trick=True),
+)
+
+
+@pytest.mark.parametrize("rules", _MASK_RULES, ids=lambda r: f"{r.players}p-beat{r.must_beat}")
+def test_play_masks_are_the_legal_lists_plays(rules: Rules) -> None:
+    """``Deal.play_masks`` (the plays without building the legal list) holds exactly the cards of the legal
+    list's plain plays and of its marriage plays, at every decision of seeded random deals; (0, 0) outside
+    card play. A card applied before the list is built is accepted or refused as with the list built."""
+    rng = random.Random(7)
+    plays_seen = 0
+    for seed in range(40):
+        game = Game(rules, seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            masks = deal.play_masks()  # before legal_actions(): computed from the state alone
+            if deal.phase is Phase.PLAY:
+                probe = deal.copy()
+                wrong = [c for c in range(24) if not masks[0] >> c & 1]
+                if wrong:  # refused by the fast path as by the list, with the deal left as it was
+                    card = rng.choice(wrong)
+                    with pytest.raises(IllegalActionError) as refused:
+                        probe.apply(seat, PLAY[card])
+                    listed = deal.copy()
+                    listed.legal_actions()
+                    with pytest.raises(IllegalActionError) as refused_too:
+                        listed.apply(seat, PlayCard(CARDS[card]))
+                    assert refused.value.reason is refused_too.value.reason
+                    assert probe.hands == deal.hands and probe.trick == deal.trick
+            legal = deal.legal_actions()
+            plain = marriage = 0
+            for a in legal:
+                if type(a) is PlayCard:
+                    if a.marriage:
+                        marriage |= 1 << a.card.index
+                    else:
+                        plain |= 1 << a.card.index
+            assert masks == (plain, marriage)
+            plays_seen += bool(plain)
+            deal.apply(seat, rng.choice(legal))
+        assert deal.play_masks() == (0, 0)
+    assert plays_seen > 200
+
+
+@pytest.mark.parametrize("rules", _MASK_RULES, ids=lambda r: f"{r.players}p-beat{r.must_beat}")
+def test_apply_legal_changes_a_deal_as_apply_does(rules: Rules) -> None:
+    """``Deal.apply_legal`` (a search's apply of an action it took from the deal) gives the same events and
+    the same state as ``apply`` at every step of seeded random deals, and the same state without events
+    (``events=False``); out of turn it is refused alike."""
+    rng = random.Random(11)
+    for seed in range(30):
+        game = Game(rules, seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        twin, quiet = deal.copy(), deal.copy()
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            if rng.random() < 0.2:
+                with pytest.raises(IllegalActionError):
+                    twin.copy().apply_legal((seat + 1) % rules.players, rng.choice(deal.legal_actions()))
+            action = rng.choice(deal.legal_actions())
+            assert twin.apply_legal(seat, action) == deal.apply(seat, action)
+            assert quiet.apply_legal(seat, action, events=False) == []
+            for name in _attributes(deal):
+                if name not in ("_legal", "_play_mask", "_marriage_mask"):  # caches of the legal list
+                    assert getattr(twin, name) == getattr(deal, name), name
+                    assert getattr(quiet, name) == getattr(deal, name), name
+            assert twin.legal_actions() == deal.legal_actions() == quiet.legal_actions()
+        with pytest.raises(IllegalActionError):
+            twin.apply_legal(0, PLAY[0])

@@ -1,0 +1,128 @@
+"""The search's speed-ups (bench/ismcts_speed.py) agree with the plain definitions they replace.
+
+``bench/ismcts_speed.py --games 3 --check FILE`` holds whole games' decisions to a recording; these tests tie
+the rewritten helpers to their straightforward versions, so that a later edit to either cannot drift.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
+from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
+from bots.heuristic import _give_order, give_order, rollout_action
+from bots.valuation import estimate, estimate_declarer_points, model_for
+from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules, TwoPlayerDeal
+from engine.actions import PLAY, PLAY_MARRIAGE
+from engine.cards import FULL_MASK, points_of
+from engine.deal import Deal
+
+
+def test_marriage_cards_are_the_whole_marriages_kings_and_queens() -> None:
+    rng = random.Random(3)
+    for hand in [0, FULL_MASK, *(rng.getrandbits(24) for _ in range(3000))]:
+        whole = [m for m in MARRIAGE_MASKS if hand & m == m]
+        assert marriage_cards(hand) == sum(whole)
+
+
+def _plain_rollout_action(deal: Deal, relative: float) -> Action:
+    """The rollout's card play as it was written, from the legal list (bots/heuristic.py before the masks)."""
+    legal = deal.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    plain = marriage = 0
+    for a in legal:
+        if type(a) is PlayCard:
+            if a.marriage:
+                marriage |= 1 << a.card.index
+            else:
+                plain |= 1 << a.card.index
+        elif type(a) is DemandRedeal and relative >= 0.3:
+            return a
+    seat = deal.to_act
+    assert seat is not None
+    index, declare = choose_play(knowledge_from_deal(deal, seat), plain | marriage, marriage)
+    return PLAY_MARRIAGE[index] if declare else PLAY[index]
+
+
+def _plain_knowledge(deal: Deal, seat: int) -> Knowledge:
+    """knowledge_from_deal as it was written, through the constructor."""
+    played = 0
+    for m in deal.won:
+        played |= m
+    taken = points_of(played)
+    trick = [(s, c.index) for s, c in deal.trick_cards()]
+    for _, i in trick:
+        played |= 1 << i
+    assert deal.declarer is not None
+    return Knowledge(
+        seat=seat,
+        active=deal.active,
+        declarer=deal.declarer,
+        hand=deal.hands[seat],
+        trick=trick,
+        trump=None if deal.trump is None else int(deal.trump),
+        played=played & FULL_MASK,
+        voids={},
+        rules=deal.rules,
+        declarer_points=deal.deal_points(deal.declarer),
+        taken_points=taken,
+        contract=deal.contract,
+        trickless=deal.tricks_won[seat] == 0,
+    )
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(players=3), Rules(players=2), Rules(players=4, golden_deals=True), Rules(must_beat=True)]
+)
+@pytest.mark.parametrize("relative", [0.0, 0.5])
+def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> None:
+    """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave,
+    ``knowledge_from_deal`` is what the constructor makes of the deal, and ``_lowest`` is the ``min`` by
+    (keep value, index) it replaces."""
+    rng = random.Random(5)
+    plays = 0
+    for seed in range(25):
+        game = Game(rules, seed)
+        game.apply_chance()
+        deal = game.deal
+        assert deal is not None
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            if deal.phase is Phase.PLAY:
+                before = _plain_rollout_action(deal.copy(), relative)
+                assert rollout_action(deal, rng, relative) is before
+                k = knowledge_from_deal(deal, seat)
+                plain = _plain_knowledge(deal, seat)
+                for name in Knowledge.__slots__:
+                    assert getattr(k, name) == getattr(plain, name), name
+                legal, _ = deal.play_masks()
+                assert _lowest(k, legal) == min(indices(legal), key=lambda i: (_keep_value(k, i), i))
+                plays += 1
+            deal.apply(seat, rollout_action(deal, rng, relative))
+    assert plays > 300
+
+
+def test_remembered_give_orders_and_estimates_are_the_computed_ones() -> None:
+    """``give_order`` and ``estimate_declarer_points`` remember what they worked out: the remembered answer is
+    the computed one, and a caller that changes the list it got does not change the next answer."""
+    rng = random.Random(9)
+    for rules in (
+        Rules(players=3),
+        Rules(players=2),
+        Rules(players=2, two_player_deal=TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2),
+    ):
+        for _ in range(300):
+            hand = sum(1 << i for i in rng.sample(range(24), 10))
+            first = give_order(hand)
+            assert first == _give_order(hand)
+            first.reverse()
+            assert give_order(hand) == _give_order(hand)
+            for stage in ("bid", "play"):
+                mean, sigma = estimate_declarer_points(rules, hand, stage)
+                model = model_for(rules, stage)
+                assert (mean, sigma) == (estimate(model, hand), model.sigma)
+                assert estimate_declarer_points(rules, hand, stage) == (mean, sigma)
