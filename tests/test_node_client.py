@@ -394,7 +394,9 @@ def test_node_client_ends_when_the_server_stops_the_table(play_js: Path, tmp_pat
                 client.wait(timeout=10)
     result = last_json(out.read_text())
     assert result["finished"] is True and result["stopped"] == "STOP_REASON_MOVE_LIMIT"
-    assert result["winner"] is None and result["standings"] == [] and result["deals"] < 3
+    # Young: how many deals are played before the freeze depends on the machine's load (a busy clean run
+    # reached a third one), not on the stop.
+    assert result["winner"] is None and result["standings"] == [] and result["deals"] < 5
     assert result["events"] == int(result["sequence"]) - int(result["snapshot_sequence"])
     assert "The server stopped the table (STOP_REASON_MOVE_LIMIT)" in out.read_text()
 
