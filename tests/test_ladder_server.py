@@ -23,7 +23,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import grpc
 from grpc import aio
@@ -48,6 +48,14 @@ Recompute = Callable[[ladder_pb.LadderSet, list[str]], dict[str, tuple[int, int,
 """Each member's total, rank, timeouts, and mu and sigma after the set."""
 
 
+@dataclass(slots=True)
+class Pause:
+    """Seconds a bot of :meth:`LadderServer.on_ladder` waits before each decision; a test may change it as
+    the set goes on (read at every decision, from the SDK's worker threads: a float's store is atomic)."""
+
+    seconds: float
+
+
 @dataclass(frozen=True, slots=True)
 class LadderServer:
     """A served ladder, its stub, and a signed-in person (Ann) who registers the bots."""
@@ -65,17 +73,19 @@ class LadderServer:
             for name in names
         ]
 
-    def on_ladder(self, key: str, watch: Watch, max_sets: int = 0, pause: float = 0.0) -> asyncio.Task[int]:
+    def on_ladder(
+        self, key: str, watch: Watch, max_sets: int = 0, pause: Pause | None = None
+    ) -> asyncio.Task[int]:
         """A bot on the ladder in this process (the SDK's loop), playing greedy (``pause``: its seconds a
-        decision, to give a game time)."""
+        decision, to give a game time, as they are at each decision)."""
 
         def strategy(game: str) -> AnyStrategy:
             greedy = STRATEGIES["greedy"](StrategyOptions())
-            if pause:
+            if pause is not None:
                 choose = greedy.choose
 
                 def slow(view: View, rng: random.Random) -> Action:
-                    time.sleep(pause)  # the SDK asks its strategy in a worker thread
+                    time.sleep(pause.seconds)  # the SDK asks its strategy in a worker thread
                     return choose(view, rng)
 
                 greedy.choose = slow  # type: ignore[method-assign]
@@ -227,6 +237,54 @@ def _ladder_process(address: str, key: str) -> list[str]:
             "--strategy", "greedy"]  # fmt: skip
 
 
+RESTART_SECONDS: Final = 120.0
+"""How long a ``thousand-bot ladder`` process run again may take to start and take its seats back (a second
+on a quiet machine; a new Python process importing the client on a busy one takes many)."""
+STALL_SECONDS: Final = 60.0
+"""A table still playing that has not moved for this long is stuck: its bots move many times a second."""
+
+
+async def _set_played_out(
+    on: LadderServer, table_ids: list[str], stayer: asyncio.Task[int], clocks: list[asyncio.Task[None]]
+) -> None:
+    """Wait for the set to end (``stayer`` is told), however long its games run, failing as soon as a table
+    still playing stands still or a watched seat's decision waits out the clock (``clocks``).
+
+    Why not a fixed bound: the length of a game of three greedy bots has a long tail (fair deals, a new
+    secret every set: over 100 seeds, 67 deals at the median, 192 at the 90th percentile, up to 652), and
+    a set waits for the longest of its three tables. A bound of 120 s failed on a busy machine while the
+    three tables, every seat played, no seat taken over, were past their 200th deal.
+    """
+    moved: dict[str, tuple[int, float]] = {}
+    while True:
+        done, _ = await asyncio.wait([stayer, *clocks], timeout=5.0, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            task.result()  # a seat that waited out its clock: its AssertionError
+        if stayer in done:
+            return
+        now = time.monotonic()
+        for table_id in table_ids:
+            table = (await on.s.tables.GetTable(pb.GetTableRequest(table_id=table_id))).table
+            if table.status == pb.TABLE_STATUS_FINISHED:
+                continue
+            sequence, since = moved.get(table_id, (-1, now))
+            if table.sequence != sequence:
+                moved[table_id] = (table.sequence, now)
+            elif now - since > STALL_SECONDS:
+                raise AssertionError(f"table {table_id} stands still at event {sequence}")
+
+
+async def _no_timeout(on: LadderServer, table_id: str, seat: int) -> None:
+    """Follow the table as a spectator to its end; AssertionError as soon as a decision of ``seat`` waits out
+    the clock (TurnTimedOut). A spectator that falls behind is sent a snapshot instead of the events it
+    missed: the set's own count of timeouts, checked after, still has them."""
+    request = pb.StreamEventsRequest(table_id=table_id, after_sequence=0, batch_events=True)
+    async for message in on.s.tables.StreamEvents(request):
+        for event in (message.event, *message.more_events):
+            if event.HasField("turn_timed_out") and event.turn_timed_out.seat == seat:
+                raise AssertionError(f"seat {seat} of {table_id} waited out its clock: {event}")
+
+
 def _seat_of(table: pb.Table, player_id: str) -> int:
     return next(s.seat for s in table.seats if s.player_id == player_id)
 
@@ -252,6 +310,7 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
     on; the set is rated, marked disconnected, naming the leaver's result."""
 
     per_move = 3.0  # a clock the leaver's decisions would have waited out, one by one
+    pause = Pause(0.03)  # the stayer's, until the leaver is back: the tables are still playing then
 
     async def body() -> None:
         async with ladder_server(tmp_path, seed=2, per_move=per_move) as on:
@@ -265,10 +324,11 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
                 if message.HasField("set_finished"):
                     sets.append(message.set_finished)
 
-            stayer = on.on_ladder(stay.key, watch, max_sets=1, pause=0.03)
+            stayer = on.on_ladder(stay.key, watch, max_sets=1, pause=pause)
             command = _ladder_process(on.address, leave.key)
             leaver = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL)
             restarted: asyncio.subprocess.Process | None = None
+            clocks: list[asyncio.Task[None]] = []
             try:
                 deadline = time.monotonic() + 30
                 while len(assignments) < 3 and time.monotonic() < deadline:
@@ -281,9 +341,15 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
                 await leaver.wait()
                 waits = [await _seat_taken_over(on, t, seat, True, per_move) for t, seat in seats.items()]
                 assert max(waits) < per_move / 2, waits  # at once, not when its decision's clock ran out
+                clocks += [asyncio.create_task(_no_timeout(on, t, seat)) for t, seat in seats.items()]
                 restarted = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.DEVNULL)
-                await asyncio.wait_for(stayer, timeout=120)
+                for table_id, seat in seats.items():  # taken back (or over meanwhile), however slow the start
+                    await _seat_taken_over(on, table_id, seat, False, RESTART_SECONDS)
+                pause.seconds = 0.0  # the rest at full speed: a game of three greedy bots may be long
+                await _set_played_out(on, list(seats), stayer, clocks)
             finally:
+                for task in (stayer, *clocks):
+                    task.cancel()
                 for process in (leaver, restarted):
                     if process is not None and process.returncode is None:
                         process.kill()
