@@ -168,14 +168,24 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
     async def body() -> None:
         async with ladder_server(tmp_path, seed=1, per_move=0.5) as on:
             made = await on.register("Alpha", "Beta")
+            tables: set[str] = set()
             sets: list[ladder_pb.LadderSet] = []
 
             def watch(message: ladder_pb.JoinLadderResponse) -> None:
+                if message.HasField("assignment"):
+                    tables.add(message.assignment.table.table_id)
                 if message.HasField("set_finished"):
                     sets.append(message.set_finished)
 
-            bots = [on.on_ladder(m.key, watch, max_sets=1) for m in made]
-            await asyncio.wait_for(asyncio.gather(*bots), timeout=90)
+            bots = asyncio.gather(*(on.on_ladder(m.key, watch, max_sets=1) for m in made))
+            try:
+                deadline = time.monotonic() + 30
+                while len(tables) < 3 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                assert len(tables) == 3, "the set was not scheduled"
+                await _set_played_out(on, sorted(tables), bots, [])
+            finally:
+                bots.cancel()
             assert len(sets) == 2 and sets[0].set_id == sets[1].set_id
             done = sets[0]
             assert len(done.tables) == 3 and not done.disconnected
@@ -245,10 +255,14 @@ STALL_SECONDS: Final = 60.0
 
 
 async def _set_played_out(
-    on: LadderServer, table_ids: list[str], stayer: asyncio.Task[int], clocks: list[asyncio.Task[None]]
+    on: LadderServer,
+    table_ids: list[str],
+    stayer: asyncio.Future[Any],
+    clocks: list[asyncio.Task[None]],
 ) -> None:
-    """Wait for the set to end (``stayer`` is told), however long its games run, failing as soon as a table
-    still playing stands still or a watched seat's decision waits out the clock (``clocks``).
+    """Wait for the set to end (``stayer``, its bots' SDK loops, end then), however long its games run,
+    failing as soon as a table still playing stands still or a watched seat's decision waits out the clock
+    (``clocks``).
 
     Why not a fixed bound: the length of a game of three greedy bots has a long tail (fair deals, a new
     secret every set: over 100 seeds, 67 deals at the median, 192 at the 90th percentile, up to 652), and
