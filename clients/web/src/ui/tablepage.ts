@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ActionSchema, GameKind, TableStatus, TakeoverReason, type Action } from "../gen/thousand/v1/table_service_pb";
 import type { Nodes } from "../route";
-import { h, render, type Child } from "../dom";
+import { h, icon, render, type Child } from "../dom";
 import { changedRules, gameInfo, gameName } from "../rules";
 import { DEFAULT_ARMING_MS, DEFAULT_TRICK_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
@@ -261,7 +261,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
       ? h(
           "details",
           { class: "fair" },
-          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ ⓘ`),
+          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ `, icon("info")),
           h("p", { class: "fair-details" }, t("web.fair_details", { scheme: table.fairness.scheme, commitment: table.fairness.commitment })),
         )
       : null,
@@ -425,11 +425,13 @@ function dealing(container: HTMLElement, ui: Ui): void {
   setTimeout(ui.rerender, DEAL_MS - gone + 20);
 }
 
-/** Turn clocks count down between renders: every element with data-deadline (ms since the epoch). */
+/** Turn clocks count down between renders: every element with data-deadline (ms since the epoch), its time
+ * beside its stopwatch. */
 function tickClocks(container: HTMLElement): void {
   for (const el of container.querySelectorAll<HTMLElement>("[data-deadline]")) {
     const left = Number(el.dataset["deadline"]) - Date.now();
-    el.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
+    const time = el.querySelector(".clock-time");
+    if (time) time.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
     el.classList.toggle("low", left < 10000);
   }
 }
