@@ -23,7 +23,7 @@ import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { MATCH_WORDS } from "../match/words";
 import type { Rematch } from "../match/rematch";
-import { rematchFor, rematchPanel, rematchSeat } from "./rematch";
+import { rematchFor, rematchPanel, rematchSeat, rematchTooLate, rematchTooLatePanel } from "./rematch";
 
 /** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
@@ -166,8 +166,9 @@ export function openTable(opts: TablePageOptions): () => void {
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
-  /** The rematch offered once the game is over (the seat's token kept in memory: storage forgets it). */
-  let rematch: Rematch | undefined;
+  /** The rematch offered once the game is over (the seat's token kept in memory; in storage only an
+   * anonymous seat's, for a while: SeatStore.finished), or "too-late" when that while has passed. */
+  let rematch: Rematch | "too-late" | undefined;
   /** Whether the finished game's standings were brought into view (once: the player may scroll away). */
   let standingsShown = false;
   session.onEvent((event) => {
@@ -192,8 +193,10 @@ export function openTable(opts: TablePageOptions): () => void {
       ui.sounds.play("turn");
     }
     if (!rematch && session.table?.status === TableStatus.FINISHED) {
-      const seat = rematchSeat(session, record);
+      const kept = store.finishedToken(tableId);
+      const seat = rematchSeat(session, record, kept);
       if (seat) rematch = rematchFor(session, seat, nodes, store, schedule);
+      else if (rematchTooLate(session, kept)) rematch = "too-late";
     }
     render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
@@ -224,7 +227,7 @@ export function openTable(opts: TablePageOptions): () => void {
   return () => {
     closed = true;
     clearInterval(clock);
-    rematch?.stop();
+    if (rematch !== "too-late") rematch?.stop();
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle();
     session.stop();
@@ -236,7 +239,7 @@ function matchNote(note: string | undefined): Child {
   return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
 }
 
-function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | undefined): Child {
+function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | "too-late" | undefined): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
   const changed = table ? changedRules(table.game, table.rules) : [];
@@ -352,7 +355,8 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
   const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
   const handed = handovers(session, opts);
   // A finished game's standings offer to play again with the same players.
-  if (rematch && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(rematchPanel(rematch));
+  const offer = rematch === "too-late" ? rematchTooLatePanel() : rematch ? rematchPanel(rematch) : null;
+  if (offer && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(offer);
   // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
   const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
   if (side) {
