@@ -62,6 +62,22 @@ export class Ui {
   dealtAt = -Infinity;
   dealPending = false;
 
+  /** The moments (performance.now(), whole ms) a redraw is already set for (redrawAt). */
+  private readonly wakes = new Set<number>();
+
+  /** Draw the page again at `at` (performance.now()), when a motion or a held trick ends: once for that
+   * moment, however many renders ask for it before it comes (each render of a held trick asks again), so that
+   * the page is not drawn over and over with nothing changed. */
+  redrawAt(at: number): void {
+    const when = Math.ceil(at);
+    if (this.wakes.has(when)) return;
+    this.wakes.add(when);
+    setTimeout(() => {
+      this.wakes.delete(when);
+      this.rerender();
+    }, Math.max(0, when - performance.now()));
+  }
+
   /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
   arm(): void {
     if (this.session.turnSequence !== this.armedFor) {
@@ -426,7 +442,7 @@ function dealing(container: HTMLElement, ui: Ui): void {
   hand.classList.add("dealing");
   hand.style.setProperty("--deal-shift", `-${Math.round(gone)}ms`);
   hand.querySelectorAll<HTMLElement>(":scope > *").forEach((card, i) => card.style.setProperty("--i", String(i)));
-  setTimeout(ui.rerender, DEAL_MS - gone + 20);
+  ui.redrawAt(ui.dealtAt + DEAL_MS + 20);
 }
 
 /** Turn clocks count down between renders: every element with data-deadline (ms since the epoch), its time
