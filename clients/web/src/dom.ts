@@ -35,8 +35,9 @@ export function render(container: HTMLElement, ...children: Child[]): void {
   const key = active instanceof HTMLElement && container.contains(active) ? active.dataset["key"] : undefined;
   const selection =
     active instanceof HTMLInputElement && active.type === "text" ? [active.selectionStart, active.selectionEnd] : undefined;
-  // A scrolled area (data-key and data-keep-scroll: the score sheet scrolled sideways) stays where the player
-  // scrolled it: a re-render on each event would otherwise bring it back to its start.
+  // A scrolled area (data-key and data-keep-scroll: the score sheet scrolled sideways; the board's centre and
+  // side columns, the log, the melds scrolled down) stays where the player scrolled it: a re-render on each
+  // event would otherwise bring it back to its start.
   const scrolled = [...container.querySelectorAll<HTMLElement>("[data-keep-scroll][data-key]")]
     .filter((el) => el.scrollLeft !== 0 || el.scrollTop !== 0)
     .map((el) => ({ key: el.dataset["key"] ?? "", left: el.scrollLeft, top: el.scrollTop }));

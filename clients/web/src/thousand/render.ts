@@ -243,7 +243,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
       : [talon, exchange];
   const middle = h(
     "div",
-    { class: "centre" },
+    { class: "centre", "data-key": "centre", "data-keep-scroll": true },
     infoBar(session, view),
     playing ? trickPanel(session, model, view, order, ui) : auctionPanel(session, view),
     folded,
@@ -270,7 +270,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
     ),
     h(
       "aside",
-      { class: "side" },
+      { class: "side", "data-key": "side", "data-keep-scroll": true },
       sheetTable(session, model, view),
       tricksPanel(session, model, view),
     ),

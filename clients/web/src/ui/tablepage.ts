@@ -360,7 +360,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": t("web.log_label"), tabindex: 0 },
+    { class: "log", "aria-label": t("web.log_label"), tabindex: 0, "data-key": "log", "data-keep-scroll": true },
     h("h2", {}, t("web.log_title")),
     h(
       "ul",

@@ -1,8 +1,9 @@
 // The score sheet in the side panel, measured in Chromium: at a laptop's 1280x800 a table of up to five
 // players fits whole (no column cut at the panel's edge, no sideways scrolling); from six players on the sheet
 // scrolls sideways inside the panel, its first column (the rounds) stuck at the left while every other column
-// can be brought into view, and a re-render keeps the place scrolled to. On a phone every column can be
-// brought into view the same way. Finished tables of bots, watched: every round is on the sheet.
+// can be brought into view, and a re-render keeps the place scrolled to (the sheet's sideways, the side
+// column's downwards). On a phone every column can be brought into view the same way. Finished tables of
+// bots, watched: every round is on the sheet.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { create } from "@bufbuild/protobuf";
@@ -125,17 +126,25 @@ test("1000 Blagogo at 1280x800: up to five players the sheet fits the panel; mor
       assert.equal(m.scrolls, false, `${players} players fit without scrolling`);
     } else assert.equal(m.scrolls, true, `${players} players: the sheet scrolls sideways`);
     if (players === 8) {
-      // A re-render (the sounds button redraws the page) keeps the place the sheet was scrolled to.
+      // A re-render (the sounds button redraws the page) keeps the place the sheet was scrolled to, and the
+      // side column's place scrolled down (a whole game's rounds are taller than the laptop's window).
       const scrolled = await page.evaluate(() => {
         const area = document.querySelector<HTMLElement>(".sheet-scroll")!;
         area.scrollLeft = area.scrollWidth;
         return area.scrollLeft;
       });
       assert.ok(scrolled > 0);
+      const down = await page.evaluate(() => {
+        const side = document.querySelector<HTMLElement>(".board .side")!;
+        side.scrollTop = Math.round((side.scrollHeight - side.clientHeight) / 2);
+        return side.scrollTop;
+      });
+      assert.ok(down > 0, "the side column scrolls down");
       await page.locator('[data-key="sounds"]').click();
       await settled(page);
       assert.equal(await page.locator('[data-key="sounds"]').getAttribute("aria-pressed"), "true", "the page was drawn again");
       assert.equal(await page.evaluate(() => document.querySelector<HTMLElement>(".sheet-scroll")!.scrollLeft), scrolled, "the sheet stays scrolled across a re-render");
+      assert.equal(await page.evaluate(() => document.querySelector<HTMLElement>(".board .side")!.scrollTop), down, "the side column stays scrolled down across a re-render");
       await screenshot(page, "sheet-blagogo-8-desktop-scrolled");
     }
     assert.deepEqual(pageErrors(page), []);
