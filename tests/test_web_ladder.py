@@ -107,19 +107,22 @@ async def ladder_sets(address: str) -> None:
 async def settled(
     ladder: ladder_grpc.LadderServiceAsyncStub, tables: table_grpc.TableServiceAsyncStub
 ) -> None:
-    """Until every set begun is over and rated: no table of the server still playing, and the standings of
-    both games the same in two looks (a quiet spell alone is no proof: under load one set's tables can take
-    longer than any fixed pause, and a set rated while the browser reads the page fails its comparison)."""
+    """Until every set begun is over and rated: no registered bot shown connected any more (the scheduler
+    starts sets only with bots it sees connected, and a bot's presence outlives its stream by up to the
+    ladder's FRESH_SECONDS: a set started then was rated while the browser read the page), no table of the
+    server still playing, and the standings of both games the same in two looks (a quiet spell alone is no
+    proof: under load one set's tables can take longer than any fixed pause, and a set rated while the browser
+    reads the page fails its comparison)."""
     last = None
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
-        now = [
-            (
-                await ladder.GetLadderStandings(ladder_pb.GetLadderStandingsRequest(game=game, players=3))
-            ).SerializeToString(deterministic=True)
+        pools = [
+            await ladder.GetLadderStandings(ladder_pb.GetLadderStandingsRequest(game=game, players=3))
             for game in (pb.GAME_KIND_THOUSAND, pb.GAME_KIND_BLAGOGO)
         ]
-        if now == last and not await playing(tables):
+        now = [pool.SerializeToString(deterministic=True) for pool in pools]
+        gone = not any(s.connected for pool in pools for s in pool.standings if not s.reference)
+        if now == last and gone and not await playing(tables):
             return
         last = now
         await asyncio.sleep(2)

@@ -35,8 +35,18 @@ export function render(container: HTMLElement, ...children: Child[]): void {
   const key = active instanceof HTMLElement && container.contains(active) ? active.dataset["key"] : undefined;
   const selection =
     active instanceof HTMLInputElement && active.type === "text" ? [active.selectionStart, active.selectionEnd] : undefined;
+  // A scrolled area (data-key and data-keep-scroll: the score sheet scrolled sideways; the board's centre and
+  // side columns, the log, the melds scrolled down) stays where the player scrolled it: a re-render on each
+  // event would otherwise bring it back to its start.
+  const scrolled = [...container.querySelectorAll<HTMLElement>("[data-keep-scroll][data-key]")]
+    .filter((el) => el.scrollLeft !== 0 || el.scrollTop !== 0)
+    .map((el) => ({ key: el.dataset["key"] ?? "", left: el.scrollLeft, top: el.scrollTop }));
   container.replaceChildren();
   append(container, children);
+  for (const { key: scrolledKey, left, top } of scrolled) {
+    const again = container.querySelector<HTMLElement>(`[data-key="${CSS.escape(scrolledKey)}"]`);
+    if (again) again.scrollTo(left, top);
+  }
   if (key === undefined) return;
   const again = container.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
   if (again) {
@@ -58,4 +68,41 @@ export function arrowKeys(group: HTMLElement): HTMLElement {
     buttons[(at + step + buttons.length) % buttons.length]?.focus();
   });
   return group;
+}
+
+/** The icons the page draws itself: a symbol font may lack their characters (Debian's Chromium with DejaVu
+ * has no ⓘ, U+24D8, or ⏱, U+23F1, and showed a box), so each is a small inline SVG (16x16 units) in the text's
+ * colour: its shapes, each an SVG element with its attributes. */
+type Shape = [tag: "circle" | "rect" | "path", attrs: Record<string, string>];
+const RING = { fill: "none", stroke: "currentColor", "stroke-width": "1.5" };
+const ICONS: Record<"info" | "stopwatch", Shape[]> = {
+  // A circle with an "i": details behind it.
+  info: [
+    ["circle", { cx: "8", cy: "8", r: "6.75", ...RING }],
+    ["circle", { cx: "8", cy: "4.9", r: "1.05" }],
+    ["rect", { x: "7.1", y: "6.8", width: "1.8", height: "5", rx: "0.6" }],
+  ],
+  // A stopwatch: the dial, its hand, the crown on top.
+  stopwatch: [
+    ["circle", { cx: "8", cy: "9.2", r: "5.6", ...RING }],
+    ["rect", { x: "6.2", y: "0.8", width: "3.6", height: "1.6", rx: "0.5" }],
+    ["rect", { x: "7.3", y: "2.2", width: "1.4", height: "1.6" }],
+    ["path", { d: "M8 9.2V5.6", ...RING, "stroke-linecap": "round" }],
+  ],
+};
+
+/** An icon (ICONS) as an inline SVG sized to the text (app.css: 1em), hidden from assistive technology: the
+ * element that holds it carries the words (an aria-label, a title). */
+export function icon(name: keyof typeof ICONS): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const set = (el: Element, attrs: Record<string, string>): void => Object.entries(attrs).forEach(([k, v]) => el.setAttribute(k, v));
+  set(svg, { viewBox: "0 0 16 16", width: "16", height: "16", fill: "currentColor", "aria-hidden": "true", focusable: "false" });
+  svg.classList.add("icon", `icon-${name}`);
+  for (const [tag, attrs] of ICONS[name]) {
+    const shape = document.createElementNS(ns, tag);
+    set(shape, attrs);
+    svg.append(shape);
+  }
+  return svg;
 }

@@ -43,11 +43,24 @@ const SOUNDS = "thousand.sounds.v1";
  * end still shows the seat as the viewer's own. The newest few are kept. */
 const ENDED = "thousand.ended.v1";
 const ENDED_KEPT = 50;
+/** The tokens of finished seats taken anonymously (no player: neither a guest nor an account), kept for the
+ * rematch alone: table -> {seat, token, until}; the token goes at `until`, the rest with the table's ENDED
+ * entry. */
+const FINISHED_TOKENS = "thousand.finished-tokens.v1";
+/** How long a finished anonymous seat's token is kept for its rematch after the page saw the game end: the
+ * server remembers a table's rematch for as long (server/matchmaking/rematch.py, KEEP_SECONDS = 900; it
+ * takes the token while it holds the finished table, by default a day: the rematch is the token's one use,
+ * and the others are gone long before). A player's seat needs no token: the credential names it. */
+export const FINISHED_TOKEN_MS = 900_000;
+
+/** A finished anonymous seat's rematch credential, while kept: the token, or only that it has expired. */
+export type FinishedToken = { seat: number; name: string; token: string; until: number } | { seat: number; name: string; expired: true };
 
 export class SeatStore {
   constructor(private readonly storage: KeyValue) {}
 
   seats(): Record<string, SeatRecord> {
+    this.finishedTokens(); // every look at the seats drops the finished seats' tokens gone out of date
     try {
       const raw = this.storage.getItem(SEATS);
       return raw ? (JSON.parse(raw) as Record<string, SeatRecord>) : {};
@@ -72,15 +85,65 @@ export class SeatStore {
     this.storage.setItem(SEATS, JSON.stringify(all));
     this.storage.removeItem(STATE + tableId);
     this.keepEnded(tableId, undefined);
+    this.dropFinishedToken(tableId);
   }
 
   /** The game at the table is over: its seat's token and seed are of no more use (a bearer secret) and go,
-   * but the page's saved state and which seat was ours stay, so that a reload shows the seat as ours. */
-  finished(tableId: string, seat: number): void {
+   * but the page's saved state and which seat was ours stay, so that a reload shows the seat as ours. The one
+   * exception: a seat taken anonymously (no player) can ask for its rematch with its token alone, so that
+   * token stays for FINISHED_TOKEN_MS from now (once: a later call does not extend it), apart from the live
+   * seats. `now`: ms since the epoch (for tests). */
+  finished(tableId: string, seat: number, now = Date.now()): void {
     const all = this.seats();
+    const record = all[tableId];
     delete all[tableId];
     this.storage.setItem(SEATS, JSON.stringify(all));
     this.keepEnded(tableId, seat);
+    if (record && !record.player && record.token) {
+      const kept = this.finishedTokens(now);
+      kept[tableId] = { seat, name: record.name, token: record.token, until: now + FINISHED_TOKEN_MS };
+      this.storage.setItem(FINISHED_TOKENS, JSON.stringify(kept));
+    }
+  }
+
+  /** The finished anonymous seat's token at this table while it is kept; that it expired once it has (the
+   * token itself gone); undefined when none was kept. */
+  finishedToken(tableId: string, now = Date.now()): FinishedToken | undefined {
+    const kept = this.finishedTokens(now)[tableId];
+    if (!kept) return undefined;
+    return kept.token ? { seat: kept.seat, name: kept.name, token: kept.token, until: kept.until } : { seat: kept.seat, name: kept.name, expired: true };
+  }
+
+  /** The finished seat's token has had its use (the rematch seated this browser at the new table): it goes. */
+  dropFinishedToken(tableId: string): void {
+    const kept = this.finishedTokens();
+    if (!(tableId in kept)) return;
+    delete kept[tableId];
+    this.storage.setItem(FINISHED_TOKENS, JSON.stringify(kept));
+  }
+
+  /** The finished seats' tokens kept, each past its time stripped of its token (written back at once), and
+   * those of tables no longer among the ended ones dropped. */
+  private finishedTokens(now = Date.now()): Record<string, { seat: number; name: string; token?: string; until: number }> {
+    let kept: Record<string, { seat: number; name: string; token?: string; until: number }>;
+    try {
+      kept = JSON.parse(this.storage.getItem(FINISHED_TOKENS) ?? "{}") as typeof kept;
+    } catch {
+      kept = {};
+    }
+    const ended = this.ended();
+    let changed = false;
+    for (const [tableId, entry] of Object.entries(kept)) {
+      if (!(tableId in ended) || typeof entry !== "object" || entry === null) {
+        delete kept[tableId];
+        changed = true;
+      } else if (entry.token !== undefined && !(entry.until > now)) {
+        delete entry.token;
+        changed = true;
+      }
+    }
+    if (changed) this.storage.setItem(FINISHED_TOKENS, JSON.stringify(kept));
+    return kept;
   }
 
   /** The seat this browser played at a finished table, if it still remembers. */

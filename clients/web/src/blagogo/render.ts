@@ -231,12 +231,12 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
     h("div", { class: "opponents" }, order.slice(1).map((seat) => seatPanel(session, view, seat, "other"))),
     h(
       "div",
-      { class: "centre" },
+      { class: "centre", "data-key": "centre", "data-keep-scroll": true },
       h("div", { class: "info", role: "status" }, TABLE_WORDS.round(view.roundNumber), view.toAct !== undefined ? TABLE_WORDS.toPlay(session.names(view.toAct)) : ""),
       bridgePanel(view, ui, legal),
       h(
         "section",
-        { class: "melds", "aria-label": t("web.blagogo.melds_label"), tabindex: 0 },
+        { class: "melds", "aria-label": t("web.blagogo.melds_label"), tabindex: 0, "data-key": "melds", "data-keep-scroll": true },
         h("h3", {}, TABLE_WORDS.meldsTitle(view.melds.length)),
         byOwner.map((g) => h("div", { class: "owner" }, h("h4", {}, session.names(g.seat)), g.melds.map((m) => meldNode(session, view, m, ui, legal)))),
       ),
@@ -248,7 +248,7 @@ export function renderBlagogo(session: TableLike, model: BlagogoModel, ui: Ui): 
       session.seat === undefined ? null : arrowKeys(h("div", { class: "hand", role: "toolbar", "aria-label": t("web.your_hand") }, hand)),
       gameOver ? standingsPanel(session, view.standings.map((s) => ({ ...s })), model.ending, last) : summary ? null : choices(session, view, ui, legal),
     ),
-    h("aside", { class: "side" }, roundSheet(session, model, view)),
+    h("aside", { class: "side", "data-key": "side", "data-keep-scroll": true }, roundSheet(session, model, view)),
     summary,
   );
 }

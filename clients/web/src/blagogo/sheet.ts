@@ -13,29 +13,35 @@ export function roundSheet(session: TableLike, model: BlagogoModel, view: Blagog
     { class: "sheet", open: true },
     h("summary", {}, t("web.blagogo.sheet_title", { target: view.rules?.target ?? 1000 })),
     h(
-      "table",
-      { "aria-label": t("web.blagogo.sheet_label") },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.blagogo.round_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+      "div",
+      // Six players or more: the sheet scrolls sideways, its first column stuck (app.css); a scrolled area
+      // is reachable by keyboard, and keeps its place across re-renders (dom.ts render).
+      { class: "sheet-scroll", tabindex: 0, "data-key": "sheet-scroll", "data-keep-scroll": true },
       h(
-        "tbody",
-        {},
-        model.sheet.map((r) =>
-          h(
-            "tr",
-            {},
-            h("th", { scope: "row" }, `${r.number}${r.check ? (r.check.ok ? " ✓" : " ✗") : ""}`),
-            seats.map((s) =>
-              h(
-                "td",
-                { class: r.winner === s ? "made" : "" },
-                h("span", { class: "total" }, String(r.totals[s] ?? 0)),
-                h("span", { class: "delta" }, ` ${signed(r.deltas[s] ?? 0)}`),
+        "table",
+        { "aria-label": t("web.blagogo.sheet_label") },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.blagogo.round_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+        h(
+          "tbody",
+          {},
+          model.sheet.map((r) =>
+            h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, `${r.number}${r.check ? (r.check.ok ? " ✓" : " ✗") : ""}`),
+              seats.map((s) =>
+                h(
+                  "td",
+                  { class: r.winner === s ? "made" : "" },
+                  h("span", { class: "total" }, String(r.totals[s] ?? 0)),
+                  h("span", { class: "delta" }, ` ${signed(r.deltas[s] ?? 0)}`),
+                ),
               ),
             ),
           ),
         ),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), seats.map((s) => h("td", {}, h("strong", {}, String(view.scores[s] ?? 0)))))),
       ),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), seats.map((s) => h("td", {}, h("strong", {}, String(view.scores[s] ?? 0)))))),
     ),
   );
 }

@@ -176,4 +176,5 @@ export const MATCH_WORDS = {
   /** `why`: REMATCH_DECLINED's metadata (`declined`, `timeout`); `mine`: this seat declined. */
   rematchDeclined: (why: string, mine: boolean) => t("web.match.rematch_declined", { why: mine ? "mine" : why }),
   rematchFailed: (why: string) => t("web.match.rematch_failed", { why }),
+  rematchTooLate: (minutes: number) => t("web.match.rematch_too_late", { minutes }),
 };

@@ -163,11 +163,11 @@ function trickPanel(session: TableLike, model: ThousandModel, view: ThousandView
   const now = performance.now();
   const taken = model.taken;
   const holding = taken !== undefined && taken.plays.length > 0 && now < taken.at + ui.trickMs;
-  if (holding) setTimeout(ui.rerender, taken.at + ui.trickMs - now + 15);
+  if (holding) ui.redrawAt(taken.at + ui.trickMs + 15);
   const plays = holding ? taken.plays : view.trick;
   const winner = holding ? taken.winner : winningSoFar(view.trick, view.trump);
   const landing = model.played && now - model.played.at < LAND_MS ? model.played : undefined;
-  if (landing) setTimeout(ui.rerender, LAND_MS);
+  if (landing) ui.redrawAt(landing.at + LAND_MS + 15);
   const cards = plays.map((t, i) => {
     const marks = [i === 0 ? TABLE_WORDS.leader() : "", t.seat === winner && plays.length > 1 ? TABLE_WORDS.winning() : ""].filter(Boolean);
     const lands = !holding && landing?.seat === t.seat && i === plays.length - 1;
@@ -243,7 +243,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
       : [talon, exchange];
   const middle = h(
     "div",
-    { class: "centre" },
+    { class: "centre", "data-key": "centre", "data-keep-scroll": true },
     infoBar(session, view),
     playing ? trickPanel(session, model, view, order, ui) : auctionPanel(session, view),
     folded,
@@ -270,7 +270,7 @@ export function renderThousand(session: TableLike, model: ThousandModel, ui: Ui)
     ),
     h(
       "aside",
-      { class: "side" },
+      { class: "side", "data-key": "side", "data-keep-scroll": true },
       sheetTable(session, model, view),
       tricksPanel(session, model, view),
     ),

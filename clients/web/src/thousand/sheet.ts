@@ -57,11 +57,17 @@ export function sheetTable(session: TableLike, model: ThousandModel, view: Thous
     { class: "sheet", open: true },
     h("summary", {}, t("web.score_sheet")),
     h(
-      "table",
-      { "aria-label": t("web.thousand.sheet_label") },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.thousand.deal_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
-      h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), status)),
+      "div",
+      // Six players or more: the sheet scrolls sideways, its first column stuck (app.css); a scrolled area
+      // is reachable by keyboard, and keeps its place across re-renders (dom.ts render).
+      { class: "sheet-scroll", tabindex: 0, "data-key": "sheet-scroll", "data-keep-scroll": true },
+      h(
+        "table",
+        { "aria-label": t("web.thousand.sheet_label") },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.thousand.deal_column")), seats.map((s) => h("th", { scope: "col" }, session.names(s))))),
+        h("tbody", {}, rows),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("web.now")), status)),
+      ),
     ),
     h("p", { class: "legend small", "data-testid": "sheet-legend" }, markLegend()),
   );

@@ -1,5 +1,5 @@
 // Pieces both tables share: where each seat sits on screen, the turn clock, the final standings.
-import { h, type Child } from "../dom";
+import { h, icon, type Child } from "../dom";
 import type { RatingsUpdated } from "../gen/thousand/v1/ratings_pb";
 import { MATCH_WORDS } from "../match/words";
 import type { TableLike } from "../session";
@@ -22,15 +22,18 @@ export function clockOf(session: TableLike): Child {
   return h(
     "span",
     { class: `clock${left < 10000 ? " low" : ""}`, "data-deadline": ms, "data-bank": bankMs, role: "timer", "aria-label": t("web.time_left") },
-    clockLabel(left, bankMs),
+    icon("stopwatch"),
+    " ",
+    h("span", { class: "clock-time" }, clockLabel(left, bankMs)),
   );
 }
 
-/** "⏱ 0:42 + bank 2:00": the per-move time left, then the bank; only the bank once the move's time is gone. */
+/** "0:42 + bank 2:00" (after a stopwatch, drawn: dom.ts icon): the per-move time left, then the bank; only the
+ * bank once the move's time is gone. */
 export function clockLabel(leftMs: number, bankMs: number): string {
   const left = Math.max(0, leftMs);
   const move = Math.max(0, left - bankMs);
-  return `⏱ ${move > 0 ? clockText(move) + (bankMs > 0 ? ` + ${t("web.bank_time", { time: clockText(bankMs) })}` : "") : t("web.bank_time", { time: clockText(left) })}`;
+  return `${move > 0 ? clockText(move) + (bankMs > 0 ? ` + ${t("web.bank_time", { time: clockText(bankMs) })}` : "") : t("web.bank_time", { time: clockText(left) })}`;
 }
 
 export function clockText(ms: number): string {

@@ -7,13 +7,14 @@ import { keepMatch } from "../match/quickplay";
 import { Rematch } from "../match/rematch";
 import { MATCH_WORDS as W } from "../match/words";
 import type { Nodes } from "../route";
-import type { SeatRecord, SeatStore } from "../seats";
+import { FINISHED_TOKEN_MS, type FinishedToken, type SeatRecord, type SeatStore } from "../seats";
 import type { TableSession } from "../session";
 import { refusalText } from "./refusal";
 
-/** Who may ask for the rematch on this page: the seat it played (its token, while the page holds it), or the
- * page's player's seat at the table (their credential names it: a reload after the game forgot the token). */
-export function rematchSeat(session: TableSession, record: SeatRecord | undefined): RematchSeat | undefined {
+/** Who may ask for the rematch on this page: the seat it played (its token, while the page holds it); after
+ * a reload, a seat taken anonymously by the token the store keeps for it a while (`kept`, SeatStore.finished),
+ * or the page's player's seat at the table (their credential names it). */
+export function rematchSeat(session: TableSession, record: SeatRecord | undefined, kept?: FinishedToken): RematchSeat | undefined {
   const table = session.table;
   if (!table) return undefined;
   const me = currentPlayerId();
@@ -21,8 +22,16 @@ export function rematchSeat(session: TableSession, record: SeatRecord | undefine
     const seat = table.seats[session.seat];
     return { token: record.token, name: seat?.playerName || record.name, asPlayer: !!me && (record.player === me || seat?.playerId === me) };
   }
+  if (session.seat !== undefined && kept && "token" in kept && kept.seat === session.seat)
+    return { token: kept.token, name: table.seats[kept.seat]?.playerName || kept.name, asPlayer: false };
   const mine = me ? table.seats.find((s) => s.playerId === me) : undefined;
   return mine ? { token: undefined, name: mine.playerName, asPlayer: true } : undefined;
+}
+
+/** Whether this page played an anonymous seat at the finished table whose kept token has expired (and no
+ * credential names the seat): it says so, rather than offering a rematch it cannot ask for. */
+export function rematchTooLate(session: TableSession, kept: FinishedToken | undefined): boolean {
+  return session.seat !== undefined && kept !== undefined && "expired" in kept && kept.seat === session.seat;
 }
 
 export interface RematchSeat {
@@ -37,6 +46,7 @@ export function rematchFor(session: TableSession, seat: RematchSeat, nodes: Node
   const rematch: Rematch = new Rematch(session.tableId, seat.token, seat.asPlayer, () => session.route.origin, () => {
     const s = rematch.state;
     if (s.kind !== "matched") return rerender();
+    store.dropFinishedToken(session.tableId); // the finished seat's token has had its one use
     const record = keepMatch(store, nodes, s.match, seat.name, rematch.clientSeed, currentPlayerId());
     window.location.hash = `#/table/${record.tableId}`;
   });
@@ -79,5 +89,15 @@ export function rematchPanel(rematch: Rematch): HTMLElement {
     s.kind === "idle" ? h("p", { class: "small" }, W.rematchIntro) : null,
     status ? h("p", { role: "status", "data-testid": "rematch-status" }, status) : null,
     actions.length ? h("div", { class: "rematch-actions" }, actions) : null,
+  );
+}
+
+/** The panel's place for a seat whose rematch can no longer be asked from this page (rematchTooLate). */
+export function rematchTooLatePanel(): HTMLElement {
+  return h(
+    "section",
+    { class: "rematch", "aria-labelledby": "rematch-title", "data-testid": "rematch", "data-state": "too-late" },
+    h("h3", { id: "rematch-title" }, W.rematchTitle),
+    h("p", { role: "status", "data-testid": "rematch-status" }, W.rematchTooLate(Math.round(FINISHED_TOKEN_MS / 60000))),
   );
 }

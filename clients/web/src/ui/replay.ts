@@ -116,7 +116,7 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
       if (!closed) show(recordJson);
     })
     .catch((error: unknown) => {
-      render(container, h("a", { href: "#/" }, `← ${t("web.lobby")}`), h("p", { class: "refusal", role: "alert" }, t("web.replay.no_record", { why: refusalText(failure(error)) })));
+      if (!closed) render(container, h("a", { href: "#/" }, `← ${t("web.lobby")}`), h("p", { class: "refusal", role: "alert" }, t("web.replay.no_record", { why: refusalText(failure(error)) })));
     });
 
   function show(json: string): void {
@@ -139,6 +139,10 @@ export function openReplay(anyNode: Route, tableId: string, container: HTMLEleme
     };
     const download = URL.createObjectURL(new Blob([JSON.stringify(JSON.parse(json), null, 2)], { type: "application/json" }));
     function draw(): void {
+      // Once another page has the container, this one draws no more: the board's own timers (a taken trick
+      // held on show, a card landing: thousand/render.ts) call back after the page is left, and a late draw
+      // put the replay over the next page (tests/test_web_ladder.py: the Bots page's standings gone).
+      if (closed) return;
       const model = models[replay.seat ?? 0]!;
       const prevDeal = [...starts].reverse().find((s) => s < position) ?? 0;
       const nextDeal = starts.find((s) => s > position) ?? events.length;

@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ActionSchema, GameKind, TableStatus, TakeoverReason, type Action } from "../gen/thousand/v1/table_service_pb";
 import type { Nodes } from "../route";
-import { h, render, type Child } from "../dom";
+import { h, icon, render, type Child } from "../dom";
 import { changedRules, gameInfo, gameName } from "../rules";
 import { DEFAULT_ARMING_MS, DEFAULT_TRICK_MS, type SeatStore } from "../seats";
 import { TableSession, type TableLike } from "../session";
@@ -23,7 +23,7 @@ import type { ThousandAction } from "../gen/thousand/v1/thousand_actions_pb";
 import type { BlagogoAction, BlagogoJokerMeaning } from "../gen/thousand/v1/blagogo_actions_pb";
 import { MATCH_WORDS } from "../match/words";
 import type { Rematch } from "../match/rematch";
-import { rematchFor, rematchPanel, rematchSeat } from "./rematch";
+import { rematchFor, rematchPanel, rematchSeat, rematchTooLate, rematchTooLatePanel } from "./rematch";
 
 /** The words this page shows that are used more than once (the catalogues' `web.*`). */
 export const TEXT = {
@@ -61,6 +61,22 @@ export class Ui {
    * came while a summary was up waits for it to be read ({@link dealPending}). */
   dealtAt = -Infinity;
   dealPending = false;
+
+  /** The moments (performance.now(), whole ms) a redraw is already set for (redrawAt). */
+  private readonly wakes = new Set<number>();
+
+  /** Draw the page again at `at` (performance.now()), when a motion or a held trick ends: once for that
+   * moment, however many renders ask for it before it comes (each render of a held trick asks again), so that
+   * the page is not drawn over and over with nothing changed. */
+  redrawAt(at: number): void {
+    const when = Math.ceil(at);
+    if (this.wakes.has(when)) return;
+    this.wakes.add(when);
+    setTimeout(() => {
+      this.wakes.delete(when);
+      this.rerender();
+    }, Math.max(0, when - performance.now()));
+  }
 
   /** Called at each render: a new Turn re-arms the delay, clears what was picked for the old one. */
   arm(): void {
@@ -166,8 +182,9 @@ export function openTable(opts: TablePageOptions): () => void {
   const ui = new Ui(session, () => schedule(), store.armingMs(), store.trickMs());
   ui.sounds = new Sounds(store.sounds());
   let heardTurn = -1n;
-  /** The rematch offered once the game is over (the seat's token kept in memory: storage forgets it). */
-  let rematch: Rematch | undefined;
+  /** The rematch offered once the game is over (the seat's token kept in memory; in storage only an
+   * anonymous seat's, for a while: SeatStore.finished), or "too-late" when that while has passed. */
+  let rematch: Rematch | "too-late" | undefined;
   /** Whether the finished game's standings were brought into view (once: the player may scroll away). */
   let standingsShown = false;
   session.onEvent((event) => {
@@ -192,8 +209,10 @@ export function openTable(opts: TablePageOptions): () => void {
       ui.sounds.play("turn");
     }
     if (!rematch && session.table?.status === TableStatus.FINISHED) {
-      const seat = rematchSeat(session, record);
+      const kept = store.finishedToken(tableId);
+      const seat = rematchSeat(session, record, kept);
       if (seat) rematch = rematchFor(session, seat, nodes, store, schedule);
+      else if (rematchTooLate(session, kept)) rematch = "too-late";
     }
     render(container, page(session, ui, opts, rematch));
     dealing(container, ui);
@@ -224,7 +243,7 @@ export function openTable(opts: TablePageOptions): () => void {
   return () => {
     closed = true;
     clearInterval(clock);
-    rematch?.stop();
+    if (rematch !== "too-late") rematch?.stop();
     document.body.classList.remove("at-table");
     document.title = TEXT.appTitle();
     session.stop();
@@ -236,7 +255,7 @@ function matchNote(note: string | undefined): Child {
   return note ? h("span", { class: "match-note small", "data-testid": "match-note" }, `${MATCH_WORDS.matchNote}: ${note}`) : null;
 }
 
-function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | undefined): Child {
+function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Rematch | "too-late" | undefined): Child {
   const table = session.table;
   const game = table ? gameInfo(table.game) : undefined;
   const changed = table ? changedRules(table.game, table.rules) : [];
@@ -261,7 +280,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
       ? h(
           "details",
           { class: "fair" },
-          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ ⓘ`),
+          h("summary", { "aria-label": t("web.fair_label"), title: t("web.fair_label") }, `${t("web.fair_short")} ✓ `, icon("info")),
           h("p", { class: "fair-details" }, t("web.fair_details", { scheme: table.fairness.scheme, commitment: table.fairness.commitment })),
         )
       : null,
@@ -341,7 +360,7 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
   else if (table?.game === GameKind.BLAGOGO && model instanceof BlagogoModel) body = renderBlagogo(session, model, ui);
   const log = h(
     "section",
-    { class: "log", "aria-label": t("web.log_label"), tabindex: 0 },
+    { class: "log", "aria-label": t("web.log_label"), tabindex: 0, "data-key": "log", "data-keep-scroll": true },
     h("h2", {}, t("web.log_title")),
     h(
       "ul",
@@ -352,7 +371,8 @@ function page(session: TableSession, ui: Ui, opts: TablePageOptions, rematch: Re
   const toasts = h("div", { class: "toasts", "aria-live": "polite" }, refusal, note);
   const handed = handovers(session, opts);
   // A finished game's standings offer to play again with the same players.
-  if (rematch && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(rematchPanel(rematch));
+  const offer = rematch === "too-late" ? rematchTooLatePanel() : rematch ? rematchPanel(rematch) : null;
+  if (offer && body instanceof HTMLElement) body.querySelector('[data-testid="standings"] [data-key="see-record"]')?.before(offer);
   // The log goes in the board's side column (beside the score sheet): the table keeps one screen.
   const side = body instanceof HTMLElement ? body.querySelector(":scope > .side") : null;
   if (side) {
@@ -422,14 +442,16 @@ function dealing(container: HTMLElement, ui: Ui): void {
   hand.classList.add("dealing");
   hand.style.setProperty("--deal-shift", `-${Math.round(gone)}ms`);
   hand.querySelectorAll<HTMLElement>(":scope > *").forEach((card, i) => card.style.setProperty("--i", String(i)));
-  setTimeout(ui.rerender, DEAL_MS - gone + 20);
+  ui.redrawAt(ui.dealtAt + DEAL_MS + 20);
 }
 
-/** Turn clocks count down between renders: every element with data-deadline (ms since the epoch). */
+/** Turn clocks count down between renders: every element with data-deadline (ms since the epoch), its time
+ * beside its stopwatch. */
 function tickClocks(container: HTMLElement): void {
   for (const el of container.querySelectorAll<HTMLElement>("[data-deadline]")) {
     const left = Number(el.dataset["deadline"]) - Date.now();
-    el.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
+    const time = el.querySelector(".clock-time");
+    if (time) time.textContent = clockLabel(left, Number(el.dataset["bank"] ?? 0));
     el.classList.toggle("low", left < 10000);
   }
 }

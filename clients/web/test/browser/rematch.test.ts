@@ -182,9 +182,9 @@ test("a rated game's ratings panel is there again after reloads; a rematch by th
     assert.deepEqual(await read(), lines, `the same ratings after reload ${reload}`);
   }
   await look(ann.page, "ratings-after-reload", '[data-testid="ratings-updated"]');
-  // The page no longer holds Ann's seat token: her rematch is asked with her credential alone.
-  const seats = await ann.page.evaluate(() => localStorage.getItem("thousand.seats.v1") ?? "{}");
-  assert.ok(!seats.includes(annSeat!.token), "the finished seat's token is forgotten");
+  // The page no longer holds Ann's seat token (a player's seat: nothing kept for the rematch either): her
+  // rematch is asked with her credential alone.
+  assert.equal((await keptToken(ann.page, annSeat!)).anywhere, false, "the player's finished seat's token is forgotten");
   await ann.page.locator('[data-testid="rematch-accept"]').click();
   await ann.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" }).waitFor({ timeout: 15000 });
   await bob.page.locator('[data-testid="rematch-accept"]').click();
@@ -204,21 +204,40 @@ async function viewerOf(page: Page): Promise<{ who: string; mine: string[] }> {
   return { who, mine };
 }
 
-test("a player who reloads the page after the game's end is still shown at their own seat, without its token", { timeout: 300000 }, async () => {
+/** What the page keeps of a finished seat's token: in the live seats (never, after the end), and among the
+ * finished anonymous seats' (the rematch's), with the time it goes. */
+async function keptToken(page: Page, seat: Seated): Promise<{ live: boolean; finished: boolean; until: number | undefined; anywhere: boolean }> {
+  return page.evaluate(({ tableId, token }) => {
+    const kept = (JSON.parse(localStorage.getItem("thousand.finished-tokens.v1") ?? "{}") as Record<string, { token?: string; until?: number }>)[tableId];
+    return {
+      live: (localStorage.getItem("thousand.seats.v1") ?? "").includes(token),
+      finished: kept?.token === token,
+      until: kept?.until,
+      anywhere: JSON.stringify(localStorage).includes(token),
+    };
+  }, { tableId: seat.tableId, token: seat.token });
+}
+
+test("a player who reloads the page after the game's end is still shown at their own seat; an anonymous seat's token is kept for the rematch only", { timeout: 300000 }, async () => {
   const [annSeat] = await finishedTable([{ name: "Ann" }, { name: "Bob" }], false, 31);
   const ann = await holding(annSeat!, "Ann");
   const before = await viewerOf(ann.page);
   assert.match(before.who, /Ann \(you\)/, "the page that held the seat plays it");
   assert.equal(before.mine.length, 1, "one standing is the viewer's");
-  // The first reload finds the seat's token gone (the game is over); the second resumes from the saved state.
+  // The first reload finds the seat no longer live (the game is over); the second resumes from the saved state.
   for (const reload of [1, 2]) {
     await ann.page.reload();
     await ann.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
     await dismissSummary(ann.page);
     assert.deepEqual(await viewerOf(ann.page), before, `the same seat, "(you)", after reload ${reload}`);
   }
-  const stored = await ann.page.evaluate(() => JSON.stringify(localStorage));
-  assert.ok(!stored.includes(annSeat!.token), "the finished seat's token is forgotten");
+  // The seat was taken anonymously (no player's credential names it): its token stays, apart from the live
+  // seats, until about 15 minutes after the end, for the rematch; nothing else of the seat's secrets stays.
+  const kept = await keptToken(ann.page, annSeat!);
+  assert.equal(kept.live, false, "no longer a live seat");
+  assert.equal(kept.finished, true, "kept for the rematch");
+  const left = (kept.until ?? 0) - Date.now();
+  assert.ok(left > 800000 && left <= 900000, `kept for 15 minutes from the end: ${left} ms left`);
   await look(ann.page, "finished-reloaded-seat", '[data-testid="standings"]');
   // Another language reads the table's history again (no saved state in it, no token): still Ann's seat.
   await ann.page.selectOption('[data-testid="language"]', "pl");
@@ -227,6 +246,54 @@ test("a player who reloads the page after the game's end is still shown at their
   await ann.page.locator('[data-testid="standings"] li', { hasText: "Ann (ty)" }).waitFor({ timeout: 15000 });
   assert.deepEqual(pageErrors(ann.page), []);
   await ann.context.close();
+});
+
+test("an anonymous seat's rematch after a reload: asked with the kept token; too late once it expired, said in words", { timeout: 300000 }, async () => {
+  const [annSeat, bobSeat] = await finishedTable([{ name: "Ann" }, { name: "Bob" }], false, 41);
+  const a = await holding(annSeat!, "Ann");
+  const b = await holding(bobSeat!, "Bob");
+  // Ann reloads the finished game's page: her seat is not live any more, and her page's guest is not the
+  // seat's player, yet the Rematch is offered and works.
+  await a.page.reload();
+  await a.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  await dismissSummary(a.page);
+  assert.equal((await keptToken(a.page, annSeat!)).live, false);
+  await a.page.locator('[data-testid="rematch-accept"]').click();
+  await a.page.locator('[data-testid="rematch-status"]', { hasText: "1 of 2 players accepted" }).waitFor({ timeout: 15000 });
+  await b.page.locator('[data-testid="rematch-accept"]').click();
+  const away = (p: Page) => p.waitForURL((url) => url.hash.startsWith("#/table/") && !url.hash.endsWith(annSeat!.tableId), { timeout: 30000 });
+  await Promise.all([away(a.page), away(b.page)]);
+  const { table } = await client().getTable({ tableId: a.page.url().split("/").pop() ?? "" });
+  assert.deepEqual(table?.seats.map((s) => [s.taken, s.playerName]), [[true, "Ann"], [true, "Bob"]], "both at the new table");
+  assert.equal((await keptToken(a.page, annSeat!)).anywhere, false, "the rematch used the kept token: it is gone");
+  assert.deepEqual([...pageErrors(a.page), ...pageErrors(b.page)], []);
+  await a.context.close();
+  await b.context.close();
+
+  // Another finished game, reloaded once the kept token's time has passed (set back in storage): the panel
+  // says it is too late, in words, with no button that cannot work; and the token is gone.
+  const [carlSeat] = await finishedTable([{ name: "Carl" }, { name: "Dora" }], false, 43);
+  const c = await holding(carlSeat!, "Carl");
+  await c.page.locator('[data-testid="rematch-accept"]').waitFor({ timeout: 15000 });
+  await c.page.evaluate((tableId) => {
+    const kept = JSON.parse(localStorage.getItem("thousand.finished-tokens.v1") ?? "{}") as Record<string, { until: number }>;
+    kept[tableId]!.until = Date.now() - 1;
+    localStorage.setItem("thousand.finished-tokens.v1", JSON.stringify(kept));
+  }, carlSeat!.tableId);
+  await c.page.reload();
+  await c.page.locator('[data-testid="standings"]').waitFor({ timeout: 30000 });
+  await dismissSummary(c.page);
+  const panel = c.page.locator('[data-testid="rematch"][data-state="too-late"]');
+  await panel.waitFor({ timeout: 15000 });
+  assert.match(await panel.innerText(), /Too late for a rematch from this page: it could ask for one within 15 minutes of the game's end\./);
+  assert.equal(await c.page.locator('[data-testid="rematch-accept"]').count(), 0, "no Rematch button that cannot work");
+  assert.equal((await keptToken(c.page, carlSeat!)).anywhere, false, "the expired token is gone from storage");
+  assert.equal((await viewerOf(c.page)).mine.length, 1, "still Carl's seat");
+  await look(c.page, "rematch-too-late", '[data-testid="rematch"]');
+  await c.page.selectOption('[data-testid="language"]', "ru");
+  await c.page.locator('[data-testid="rematch"][data-state="too-late"]', { hasText: "Просить реванш с этой страницы уже поздно: это можно было сделать в течение 15 минут после конца партии." }).waitFor({ timeout: 15000 });
+  assert.deepEqual(pageErrors(c.page), []);
+  await c.context.close();
 });
 
 /** Whether the last round's summary box is on the page (once the page has settled). */

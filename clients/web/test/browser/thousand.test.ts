@@ -109,7 +109,9 @@ test("keyboard play: Tab to a highlighted card or an action, Enter plays it; the
       await page.waitForTimeout(30);
       continue;
     }
-    assert.match(await page.locator(".seat.to-act .clock").innerText(), /⏱ \d+:\d\d/);
+    // The clock: a drawn stopwatch (no font needed for ⏱) before the time left.
+    assert.match(await page.locator(".seat.to-act .clock").innerText(), /^\s*\d+:\d\d/);
+    assert.equal(await page.locator(".seat.to-act .clock svg.icon-stopwatch").count(), 1);
     const before = (await state(page)).lastSeen;
     const tabTo = async (matches: string): Promise<string> => {
       await page.locator("a.back").focus();
