@@ -91,10 +91,14 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
 }
 
 /** Wait until the page's motions that end have ended (a new hand's cards flying in from the table), so that
- * what is looked at is where it stays; endless ones (a pulse) are not waited for. */
+ * what is looked at is where it stays. Endless ones are not waited for, nor those that move nothing: the
+ * turn badge's glow (a box-shadow pulsing for 3.2 s) came with every turn, and waiting it out took about 3 s
+ * of each decision of a whole game. */
 export async function atRest(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+    const moves = (a: Animation): boolean =>
+      a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame);
+    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity) && moves(a));
     await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
   });
 }
