@@ -20,7 +20,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -179,10 +179,7 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
 
             bots = asyncio.gather(*(on.on_ladder(m.key, watch, max_sets=1) for m in made))
             try:
-                deadline = time.monotonic() + 30
-                while len(tables) < 3 and time.monotonic() < deadline:
-                    await asyncio.sleep(0.05)
-                assert len(tables) == 3, "the set was not scheduled"
+                await _scheduled(tables)
                 await _set_played_out(on, sorted(tables), bots, [])
             finally:
                 bots.cancel()
@@ -252,6 +249,14 @@ RESTART_SECONDS: Final = 120.0
 on a quiet machine; a new Python process importing the client on a busy one takes many)."""
 STALL_SECONDS: Final = 60.0
 """A table still playing that has not moved for this long is stuck: its bots move many times a second."""
+
+
+async def _scheduled(tables: Sized) -> None:
+    """Until a set's three tables are assigned (``tables``: what the streams said so far), within 30 s."""
+    deadline = time.monotonic() + 30
+    while len(tables) < 3 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert len(tables) == 3, "the set was not scheduled"
 
 
 async def _set_played_out(
@@ -344,10 +349,7 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
             restarted: asyncio.subprocess.Process | None = None
             clocks: list[asyncio.Task[None]] = []
             try:
-                deadline = time.monotonic() + 30
-                while len(assignments) < 3 and time.monotonic() < deadline:
-                    await asyncio.sleep(0.05)
-                assert len(assignments) == 3, "the set was not scheduled"
+                await _scheduled(assignments)
                 leaver_id = leave.bot.player_id
                 seats = {a.table.table_id: _seat_of(a.table, leaver_id) for a in assignments}
                 await asyncio.sleep(1.0)  # the leaver plays a while

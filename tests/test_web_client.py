@@ -119,7 +119,7 @@ def test_in_chromium(name: str, web_url: str) -> None:
         f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium when run as root "
         "(scripts/system-packages.sh); install it with apt-get install chromium"
     )
-    # table.test.ts plays whole games at three sizes: 884 s in a busy clean run (900 s left no margin).
+    # table.test.ts plays whole games (884 s in a busy clean run once, when 900 s was the bound; 484 s since).
     run_node_test(WEB / "build" / "test" / "browser" / f"{name}.test.mjs", web_url, timeout=1800)
 
 
