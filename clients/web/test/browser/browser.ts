@@ -103,13 +103,32 @@ export async function atRest(page: Page): Promise<void> {
   });
 }
 
+/** atRest for the boxes assertOnScreen measures: only the motions that end and move an actionable element
+ * (on it or on an element holding it) are waited for. A box moves with its own transform and its ancestors'
+ * and with nothing else's, so a bot's card landing in the trick (0.26 s, at nearly every decision of a whole
+ * game) leaves every box offscreen() measures where it is; waiting it out took about 0.1 s a decision. */
+async function placed(page: Page): Promise<void> {
+  await page.evaluate(async (selectors) => {
+    const actionable = selectors.join(", ");
+    const moves = (a: Animation): boolean =>
+      a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame);
+    const holds = (a: Animation): boolean => {
+      const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+      return target !== null && (target.matches(actionable) || target.querySelector(actionable) !== null);
+    };
+    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity) && moves(a) && holds(a));
+    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
+  }, ACTIONABLE);
+}
+
 /** Fails when anything the player may act on is off the screen (once the page is at rest), or the page is
  * wider than the screen. */
 export async function assertOnScreen(page: Page, where: string): Promise<void> {
-  // The page at rest: the motions that end (a new hand flying in) are waited for, and a card lifted or a hand
-  // re-laid by the last event may take a frame or a transition to settle, so a box outside is looked at again
-  // for up to 2 s before it counts (a real overflow stays).
-  await atRest(page);
+  // The page at rest where it is measured: the motions that end and move what the player may act on (a new
+  // hand flying in, a card lifting) are waited for, and a card lifted or a hand re-laid by the last event may
+  // take a frame or a transition to settle, so a box outside is looked at again for up to 2 s before it counts
+  // (a real overflow stays).
+  await placed(page);
   let { outside, overflow } = await offscreen(page);
   for (let look = 0; look < 10 && (outside.length > 0 || overflow > 1); look++) {
     await page.waitForTimeout(200);
@@ -168,21 +187,47 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** The first of the selectors that matches a visible, enabled element now (one look at the page), or
- * undefined; then click it as a person would (playwright's real pointer events). */
+ * undefined; then click it as a person would (real pointer events). An element that is on the screen, not
+ * moving (no motion on it or on what holds it) and the topmost thing at its centre is clicked there with the
+ * mouse: what playwright's click would check before its own press, seen in the same look (a motion that
+ * ends soon, a card lifting, is waited for first). Its checks and their waits (scrolled into view, still for
+ * two frames, nothing covering it) took about 0.25 s a click, and a whole game is some 240 clicks; anything
+ * else (below the fold, still moving, covered, gone) is left to them. */
 export async function clickFirst(page: Page, selectors: string[]): Promise<string | undefined> {
-  const found = await page.evaluate((list) => {
+  const found = await page.evaluate(async (list) => {
+    const motions = (el: Element): Animation[] => {
+      const found: Animation[] = [];
+      for (let at: Element | null = el; at; at = at.parentElement)
+        for (const a of at.getAnimations())
+          if (a.playState === "running" && a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((f) => "transform" in f || "translate" in f || "scale" in f))
+            found.push(a);
+      return found;
+    };
     for (const selector of list)
       for (const el of document.querySelectorAll<HTMLElement>(selector)) {
-        const box = el.getBoundingClientRect();
-        if (box.width > 0 && box.height > 0 && !(el as HTMLButtonElement).disabled) return selector;
+        let box = el.getBoundingClientRect();
+        if (box.width > 0 && box.height > 0 && !(el as HTMLButtonElement).disabled) {
+          // A card lifting (0.08 s) or flying in ends soon: its end is waited for here, briefly.
+          const moving = motions(el);
+          if (moving.length > 0) {
+            await Promise.race([Promise.allSettled(moving.map((a) => a.finished)), new Promise((done) => setTimeout(done, 500))]);
+            box = el.getBoundingClientRect();
+          }
+          const x = box.left + box.width / 2;
+          const y = box.top + box.height / 2;
+          const seen = x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight ? document.elementFromPoint(x, y) : null;
+          const clear = el.isConnected && seen !== null && el.contains(seen) && motions(el).length === 0;
+          return { selector, at: clear ? { x, y } : undefined };
+        }
       }
     return undefined;
   }, selectors);
   if (found === undefined) return undefined;
   try {
-    await page.locator(found).first().click({ timeout: 2000 });
+    if (found.at) await page.mouse.click(found.at.x, found.at.y);
+    else await page.locator(found.selector).first().click({ timeout: 2000 });
     await settled(page);
-    return found;
+    return found.selector;
   } catch {
     return undefined; // re-rendered under the click: look again
   }
