@@ -331,8 +331,9 @@ export async function playThousand(
   for (;;) {
     assert.ok(Date.now() < deadline, `not done in time: ${JSON.stringify(counts)}`);
     await between(counts);
-    const over = (await page.locator('[data-testid="standings"]').count()) > 0;
-    if (over && (await page.locator('[data-testid="next-deal"]').count()) === 0) return counts;
+    // The final standings with no deal's summary over them, in one look (a round trip to the browser).
+    const done = await page.evaluate(() => !!document.querySelector('[data-testid="standings"]') && !document.querySelector('[data-testid="next-deal"]'));
+    if (done) return counts;
     const clicked = await clickFirst(page, THOUSAND_MOVES.map(([selector]) => selector));
     const what = THOUSAND_MOVES.find(([selector]) => selector === clicked)?.[1];
     if (what === undefined) {
