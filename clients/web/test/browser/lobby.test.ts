@@ -1,0 +1,74 @@
+// The lobby asks for the table list every few seconds (lobby.ts, 4 s). A reply that shows what the page
+// shows already draws nothing: a redraw replaces every element, the one under the pointer and the one with
+// the keyboard's focus too. A table that appears is drawn, once.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { randomToken, tableClient } from "../../src/api";
+import { GameKind, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
+import { BASE_URL, launch, open, pageErrors } from "./browser";
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Start counting the page's draws: each render (dom.ts) empties the page's container (#app) and fills it
+ * again; the count is read by drawsSince(). */
+async function countDraws(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { draws: number };
+    w.draws = 0;
+    new MutationObserver((records) => (w.draws += records.filter((r) => r.removedNodes.length > 0).length)).observe(document.getElementById("app")!, {
+      childList: true,
+    });
+  });
+}
+
+async function draws(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { draws: number }).draws);
+}
+
+/** Wait until the page has had `n` more answers to its ListTables calls (and a moment to draw them). */
+async function answers(page: Page, n: number, listed: () => number): Promise<void> {
+  const until = listed() + n;
+  const deadline = Date.now() + 20000;
+  while (listed() < until) {
+    assert.ok(Date.now() < deadline, `the lobby asked for the table list ${listed()} times, not ${until}`);
+    await page.waitForTimeout(100);
+  }
+  await page.waitForTimeout(300);
+}
+
+test("the lobby's refreshes draw nothing when nothing changed, and one draw when a table appears", { timeout: 120000 }, async () => {
+  const { context, page } = await open(browser);
+  let listed = 0;
+  page.on("response", (r) => {
+    if (r.url().endsWith("/ListTables")) listed += 1;
+  });
+  await page.goto(`${BASE_URL}/#/`);
+  await page.locator("table.table-list tbody tr").first().waitFor({ timeout: 15000 });
+  await answers(page, 1, () => listed); // the first reply drawn
+  await countDraws(page);
+
+  await answers(page, 2, () => listed);
+  assert.equal(await draws(page), 0, "two refreshes with nothing changed drew the lobby again");
+
+  const { table } = await tableClient(BASE_URL).createTable({
+    game: GameKind.THOUSAND,
+    seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }],
+    requestId: randomToken(12),
+  });
+  const id = table!.tableId;
+  await page.locator(`tr[data-table="${id}"]`).waitFor({ timeout: 15000 });
+  await page.waitForTimeout(300);
+  assert.equal(await draws(page), 1, "the new table was drawn once");
+
+  await answers(page, 2, () => listed);
+  assert.equal(await draws(page), 1, "the refreshes after it drew nothing more");
+  assert.deepEqual(pageErrors(page), []);
+  await context.close();
+});
