@@ -429,7 +429,7 @@ class _Search:
             if not legal:
                 break
             children = node.children
-            keys = [a.card.index * 2 + a.marriage if type(a) is PlayCard else a for a in legal]  # _key's
+            keys = list(map(_key, legal))
             untried = [a for a, key in zip(legal, keys, strict=True) if key not in children]
             if untried:
                 if node is root and default in untried:

@@ -2,7 +2,8 @@
 (:mod:`clients.cli`, the `thousand` command).
 
 The library is one layer for every game, reading top-down: :mod:`clients.session` (:class:`TableSession`, the
-calls and the resumed stream) over :mod:`clients.streams` (the Play and StreamEvents calls),
-:mod:`clients.messages` (what a stream brings, typed by the game), :mod:`clients.errors` and
-:mod:`clients.backoff`; :mod:`clients.games` holds one entry per game (its decoders, through :mod:`codec`),
-and :mod:`clients.tracker` a view tracker per game. Nothing here imports the server."""
+resumed stream and the actions) over :mod:`clients.table_calls` (the calls of one reply),
+:mod:`clients.streams` (the Play and StreamEvents calls), :mod:`clients.messages` (what a stream brings, typed
+by the game), :mod:`clients.errors` and :mod:`clients.backoff`; :mod:`clients.games` holds one entry per game
+(its decoders, through :mod:`codec`), and :mod:`clients.tracker` a view tracker per game. Nothing here imports
+the server."""

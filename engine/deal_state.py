@@ -294,7 +294,10 @@ class DealState:
         trick = self.trick
         if not trick or self.rules.must_beat:
             return self._play_options(seat)
-        hand = self.hands[seat]  # following without must_beat, as _play_legal has it inline
+        # Following without must_beat, as _play_legal has it inline: the same six lines on purpose. A helper
+        # both called (tried) made play_masks 1.8 times slower compiled by mypyc (a follow position: 145 ->
+        # 263 ns; interpreted 246 -> 269 ns) and _play_legal's follow case 5 to 10 % slower.
+        hand = self.hands[seat]
         mask = hand & SUIT_MASKS[trick[0][1] // 6]
         if not mask:  # no card of the suit led: a trump if any, else any card
             trump = self.trump

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 
 from engine import Action, Game, Rules, playout
+from engine.deal import Deal
 
 
 def action_key(action: Action) -> tuple[str, str]:
@@ -21,6 +22,25 @@ def action_key(action: Action) -> tuple[str, str]:
 def random_action(game: Game, rng: random.Random) -> Action:
     """A uniformly random legal action of the seat to act."""
     return rng.choice(sorted(game.legal_actions(), key=action_key))
+
+
+def first_deal(rules: Rules, seed: int) -> Deal:
+    """The seeded game's first deal, its cards dealt: what the tests that walk one deal step by step start
+    from."""
+    game = Game(rules, seed)
+    game.apply_chance()
+    deal = game.deal
+    assert deal is not None
+    return deal
+
+
+def turns(deal: Deal) -> Iterator[int]:
+    """The seat to act at each step of ``deal`` until it is over; the caller applies that seat's action
+    before asking for the next."""
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        yield seat
 
 
 def step(game: Game, rng: random.Random) -> None:

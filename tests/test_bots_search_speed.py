@@ -14,10 +14,11 @@ from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowled
 from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
 from bots.heuristic import _give_order, give_order, rollout_action
 from bots.valuation import estimate, estimate_declarer_points, model_for
-from engine import Action, DemandRedeal, Game, Phase, PlayCard, Rules, TwoPlayerDeal
+from engine import Action, DemandRedeal, Phase, PlayCard, Rules, TwoPlayerDeal
 from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.cards import FULL_MASK, points_of
 from engine.deal import Deal
+from tests.randomplay import first_deal, turns
 
 
 def test_marriage_cards_are_the_whole_marriages_kings_and_queens() -> None:
@@ -85,13 +86,8 @@ def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> 
     rng = random.Random(5)
     plays = 0
     for seed in range(25):
-        game = Game(rules, seed)
-        game.apply_chance()
-        deal = game.deal
-        assert deal is not None
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
+        deal = first_deal(rules, seed)
+        for seat in turns(deal):
             if deal.phase is Phase.PLAY:
                 before = _plain_rollout_action(deal.copy(), relative)
                 assert rollout_action(deal, rng, relative) is before

@@ -16,6 +16,7 @@ from bots.strategy import StrategyOptions, decide
 from engine import Game, PlayCard, Rules, view
 from engine.deal import Deal
 from engine.phases import Phase
+from tests.randomplay import first_deal, turns
 
 
 def minimax(deal: Deal) -> int:
@@ -44,13 +45,8 @@ def endings(rules: Rules, cards: int, count: int) -> list[Deal]:
     seed = 0
     while len(found) < count:
         seed += 1
-        game = Game(rules, seed)
-        game.apply_chance()
-        deal = game.deal
-        assert deal is not None
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
+        deal = first_deal(rules, seed)
+        for seat in turns(deal):
             if deal.phase is Phase.PLAY and deal.hands[seat].bit_count() <= cards:
                 found.append(deal)
                 break

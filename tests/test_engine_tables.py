@@ -25,12 +25,12 @@ from engine.cards import (
 )
 from engine.deal import Deal
 from engine.errors import IllegalActionError, InvalidActionError
-from engine.game import Game
 from engine.layout import DealSetup
 from engine.legal_tables import play_actions as _play_actions
 from engine.phases import Phase
 from engine.rules import Rules
 from engine.seeds import derive_seed, seeded_shuffle
+from tests.randomplay import first_deal, turns
 
 
 def _masks(count: int) -> list[int]:
@@ -117,10 +117,7 @@ def test_deal_copy_copies_every_attribute_and_shares_no_container(players: int) 
     """``Deal.copy`` spells its attributes out; one added to Deal and not to copy() fails here."""
     rng = random.Random(players)
     for seed in range(6):
-        game = Game(Rules(players=players), seed)
-        game.apply_chance()
-        deal = game.deal
-        assert deal is not None
+        deal = first_deal(Rules(players=players), seed)
         for _ in range(rng.randrange(30)):
             if deal.is_over:
                 break
@@ -154,13 +151,8 @@ def test_play_masks_are_the_legal_lists_plays(rules: Rules) -> None:
     rng = random.Random(7)
     plays_seen = 0
     for seed in range(40):
-        game = Game(rules, seed)
-        game.apply_chance()
-        deal = game.deal
-        assert deal is not None
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
+        deal = first_deal(rules, seed)
+        for seat in turns(deal):
             masks = deal.play_masks()  # before legal_actions(): computed from the state alone
             if deal.phase is Phase.PLAY:
                 probe = deal.copy()
@@ -197,14 +189,9 @@ def test_apply_legal_changes_a_deal_as_apply_does(rules: Rules) -> None:
     (``events=False``); out of turn it is refused alike."""
     rng = random.Random(11)
     for seed in range(30):
-        game = Game(rules, seed)
-        game.apply_chance()
-        deal = game.deal
-        assert deal is not None
+        deal = first_deal(rules, seed)
         twin, quiet = deal.copy(), deal.copy()
-        while not deal.is_over:
-            seat = deal.to_act
-            assert seat is not None
+        for seat in turns(deal):
             if rng.random() < 0.2:
                 with pytest.raises(IllegalActionError):
                     twin.copy().apply_legal((seat + 1) % rules.players, rng.choice(deal.legal_actions()))

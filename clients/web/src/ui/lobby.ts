@@ -6,7 +6,7 @@ import { takeSeat } from "../join";
 import type { Nodes, Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { changedRules, gameInfo, gameName } from "../rules";
-import type { SeatStore } from "../seats";
+import type { SeatRecord, SeatStore } from "../seats";
 import { seatName } from "../session";
 import type { Players } from "../players/players";
 import { PLAYER_WORDS } from "../players/words";
@@ -59,6 +59,45 @@ function seatsText(table: Table, me: string | undefined): string {
     .join(", ");
 }
 
+/** What the lobby shows of one table, and nothing else: the row is drawn from this alone, so that two
+ * replies that show the same compare equal (a table in play changes its sequence with each move, which the
+ * lobby does not show). */
+export interface Row {
+  tableId: string;
+  game: string;
+  private: boolean;
+  seats: string;
+  status: TableStatus;
+  rules: string[];
+  /** The turn clock per move in seconds; 0 without one. */
+  clock: number;
+  seeded: boolean;
+  /** Whether this browser holds a seat at the table. */
+  mine: boolean;
+  /** The seats the page's player may take. */
+  free: number[];
+}
+
+export function rowOf(table: Table, store: SeatStore, me: string | undefined): Row {
+  return {
+    tableId: table.tableId,
+    game: gameName(gameInfo(table.game)),
+    private: table.unlisted || table.inviteRequired,
+    seats: `${table.seats.length}: ${seatsText(table, me)}`,
+    status: table.status,
+    rules: changedRules(table.game, table.rules),
+    clock: perMoveSeconds(table),
+    seeded: table.seeded,
+    mine: store.seat(table.tableId) !== undefined,
+    free: table.seats.flatMap((s, i) => (seatFreeFor(s, me) ? [i] : [])),
+  };
+}
+
+/** A stable string of what a view shows (a seat's token is no part of what is shown). */
+function key(view: { rows: Row[]; mine: SeatRecord[] }): string {
+  return JSON.stringify({ ...view, mine: view.mine.map((m) => [m.tableId, m.seat, m.name]) });
+}
+
 export function openLobby(opts: LobbyOptions): () => void {
   const { anyNode, store, container } = opts;
   let tables: Table[] = [];
@@ -67,17 +106,14 @@ export function openLobby(opts: LobbyOptions): () => void {
   let filter: GameKind = GameKind.UNSPECIFIED;
   let onlyOpen = false;
   let stopped = false;
+  let shown: string | undefined; // key(view()) when last drawn
   const play = playForm(opts.go); // built once: its choices survive the lobby's refreshes
   const form = createForm(opts, (message) => {
     error = message;
     draw();
   });
 
-  function row(table: Table): HTMLElement {
-    const game = gameInfo(table.game);
-    const mine = store.seat(table.tableId);
-    const me = currentPlayerId();
-    const free = table.seats.flatMap((s, i) => (seatFreeFor(s, me) ? [i] : []));
+  function row(r: Row): HTMLElement {
     const act = (what: () => Promise<void>): void => {
       what().catch((e: unknown) => {
         error = refusalText(failure(e));
@@ -85,41 +121,54 @@ export function openLobby(opts: LobbyOptions): () => void {
       });
     };
     const actions: Child[] = [];
-    if (mine && table.status !== TableStatus.FINISHED)
-      actions.push(h("a", { class: "button primary", href: `#/table/${table.tableId}`, "data-key": `back-${table.tableId}` }, t("web.lobby.back_to_seat")));
-    else if (table.status !== TableStatus.FINISHED)
-      for (const seat of free)
+    const finished = r.status === TableStatus.FINISHED;
+    if (r.mine && !finished)
+      actions.push(h("a", { class: "button primary", href: `#/table/${r.tableId}`, "data-key": `back-${r.tableId}` }, t("web.lobby.back_to_seat")));
+    else if (!finished)
+      for (const seat of r.free)
         actions.push(
           h(
             "button",
-            { class: "primary", "data-key": `join-${table.tableId}-${seat}`, "data-testid": `join-${table.tableId}`, onclick: () => act(() => join(opts, table.tableId, seat)) },
-            free.length > 1 ? t("web.lobby.join_seat", { seat: seat + 1 }) : t("web.lobby.join"),
+            { class: "primary", "data-key": `join-${r.tableId}-${seat}`, "data-testid": `join-${r.tableId}`, onclick: () => act(() => join(opts, r.tableId, seat)) },
+            r.free.length > 1 ? t("web.lobby.join_seat", { seat: seat + 1 }) : t("web.lobby.join"),
           ),
         );
-    if (table.status === TableStatus.FINISHED)
-      actions.push(h("a", { class: "button", href: `#/replay/${table.tableId}`, "data-key": `replay-${table.tableId}` }, t("web.lobby.record")));
-    else if (!mine) actions.push(h("a", { class: "button", href: `#/table/${table.tableId}`, "data-key": `watch-${table.tableId}`, "data-testid": `watch-${table.tableId}` }, t("web.lobby.watch")));
-    const changed = changedRules(table.game, table.rules);
+    if (finished) actions.push(h("a", { class: "button", href: `#/replay/${r.tableId}`, "data-key": `replay-${r.tableId}` }, t("web.lobby.record")));
+    else if (!r.mine) actions.push(h("a", { class: "button", href: `#/table/${r.tableId}`, "data-key": `watch-${r.tableId}`, "data-testid": `watch-${r.tableId}` }, t("web.lobby.watch")));
     return h(
       "tr",
-      { "data-table": table.tableId },
-      h("td", {}, h("code", {}, table.tableId)),
-      h("td", {}, gameName(game), table.unlisted || table.inviteRequired ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
-      h("td", {}, `${table.seats.length}: ${seatsText(table, me)}`),
-      h("td", { class: `status s${table.status}` }, t("web.lobby.status", { status: STATUS[table.status] })),
+      { "data-table": r.tableId },
+      h("td", {}, h("code", {}, r.tableId)),
+      h("td", {}, r.game, r.private ? h("span", { class: "badge private" }, ` ${PLAYER_WORDS.privateBadge}`) : null),
+      h("td", {}, r.seats),
+      h("td", { class: `status s${r.status}` }, t("web.lobby.status", { status: STATUS[r.status] })),
       h(
         "td",
         { class: "small" },
-        changed.length ? changed.join("; ") : t("web.lobby.standard"),
-        perMoveSeconds(table) > 0 ? TEXT.clock(perMoveSeconds(table)) : "",
-        table.seeded ? h("span", { class: "badge seeded", title: t("web.lobby.seeded_title") }, ` ${t("web.lobby.seeded")}`) : "",
+        r.rules.length ? r.rules.join("; ") : t("web.lobby.standard"),
+        r.clock > 0 ? TEXT.clock(r.clock) : "",
+        r.seeded ? h("span", { class: "badge seeded", title: t("web.lobby.seeded_title") }, ` ${t("web.lobby.seeded")}`) : "",
       ),
       h("td", { class: "row-actions" }, actions),
     );
   }
 
+  /** Everything the page draws besides the player bar (drawn again on its own change) and the two forms
+   * (built once). */
+  function view(): { rows: Row[]; mine: SeatRecord[]; more: boolean; error: string | undefined; filter: GameKind; onlyOpen: boolean } {
+    const me = currentPlayerId();
+    return { rows: tables.map((table) => rowOf(table, store, me)), mine: Object.values(store.seats()), more, error, filter, onlyOpen };
+  }
+
+  /** Draw the page unless it shows this already (compared as one string): a refresh mostly brings the same. */
+  function drawIfChanged(): void {
+    if (key(view()) !== shown) draw();
+  }
+
   function draw(): void {
-    const mine = Object.values(store.seats());
+    const shows = view();
+    shown = key(shows);
+    const { rows, mine } = shows;
     render(
       container,
       h("header", { class: "lobby-header" }, playerBar(opts.players)),
@@ -176,7 +225,7 @@ export function openLobby(opts: LobbyOptions): () => void {
             "table",
             { class: "table-list", "aria-label": t("web.lobby.tables") },
             h("thead", {}, h("tr", {}, [t("web.table"), t("web.lobby.game"), t("web.lobby.seats"), t("web.lobby.status_column"), t("web.lobby.rules"), ""].map((c) => h("th", { scope: "col" }, c)))),
-            h("tbody", {}, tables.length ? tables.map(row) : h("tr", {}, h("td", { colspan: 6 }, t("web.lobby.no_tables")))),
+            h("tbody", {}, rows.length ? rows.map(row) : h("tr", {}, h("td", { colspan: 6 }, t("web.lobby.no_tables")))),
           ),
         ),
         more ? h("p", { class: "small" }, t("web.lobby.more")) : null,
@@ -196,7 +245,9 @@ export function openLobby(opts: LobbyOptions): () => void {
     } catch (e) {
       error = t("web.lobby.unreachable", { why: refusalText(failure(e)) });
     }
-    if (!stopped) draw();
+    // The list is asked for every few seconds and mostly says the same: drawing it again each time would
+    // replace every element under the pointer and the keyboard's focus for nothing.
+    if (!stopped) drawIfChanged();
   }
 
   const unlisten = opts.players.onChange(() => !stopped && draw());
