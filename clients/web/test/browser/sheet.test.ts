@@ -3,7 +3,8 @@
 // scrolls sideways inside the panel, its first column (the rounds) stuck at the left while every other column
 // can be brought into view, and a re-render keeps the place scrolled to (the sheet's sideways, the side
 // column's downwards). On a phone every column can be brought into view the same way. Finished tables of
-// bots, watched: every round is on the sheet.
+// bots, watched: every round is on the sheet. The last round's melds stay on the board: every card of every
+// meld lies within the screen's width (a run of ten on a phone of eight players was cut at the right edge).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { create } from "@bufbuild/protobuf";
@@ -101,6 +102,25 @@ async function measure(page: Page): Promise<Measure> {
   });
 }
 
+/** Each meld card not wholly inside the window's width or its melds area's visible width (a card cut at the
+ * right edge, out of reach: the area scrolls only downwards), and how far the page itself scrolls sideways. */
+async function meldsCut(page: Page): Promise<{ melds: number; cut: string[]; pageOverflow: number }> {
+  return page.evaluate(() => {
+    const area = document.querySelector<HTMLElement>(".board .melds")!;
+    const a = area.getBoundingClientRect();
+    const left = Math.max(0, a.left + area.clientLeft);
+    const right = Math.min(window.innerWidth, a.left + area.clientLeft + area.clientWidth);
+    const cut: string[] = [];
+    for (const meld of document.querySelectorAll<HTMLElement>(".board .melds .meld"))
+      for (const card of [meld, ...meld.querySelectorAll<HTMLElement>(".card")]) {
+        const b = card.getBoundingClientRect();
+        if (b.left < left - 1 || b.right > right + 1) cut.push(`meld ${meld.dataset["meld"]}: ${card === meld ? "its box" : `"${card.textContent}"`} at ${Math.round(b.left)}-${Math.round(b.right)} of ${Math.round(left)}-${Math.round(right)}`);
+      }
+    const root = document.scrollingElement!;
+    return { melds: document.querySelectorAll(".board .melds .meld").length, cut, pageOverflow: root.scrollWidth - root.clientWidth };
+  });
+}
+
 async function openSheet(size: { width: number; height: number }, tableId: string, game: string): Promise<Page> {
   const { page } = await openSized(browser, size);
   await page.goto(`${BASE_URL}/#/table/${tableId}`);
@@ -121,6 +141,7 @@ test("1000 Blagogo at 1280x800: up to five players the sheet fits the panel; mor
     assert.ok(m.rows >= 3, `a whole game has rounds: ${m.rows}`);
     assert.ok(m.panelOverflow <= 1, `${players} players: the side panel itself is ${m.panelOverflow}px too wide (the sheet cut at its edge)`);
     assert.deepEqual(m.unreachable, [], `${players} players: columns out of reach`);
+    assert.deepEqual((await meldsCut(page)).cut, [], `${players} players at 1280x800: meld cards cut at the right edge`);
     if (players <= 5) {
       assert.deepEqual(m.cutAtFirst, [], `${players} players: columns cut at the panel's edge`);
       assert.equal(m.scrolls, false, `${players} players fit without scrolling`);
@@ -161,6 +182,12 @@ test("on a phone, and Thousand at 1280x800: every column within reach, the first
     await screenshot(page, `sheet-blagogo-${players}-phone`);
     assert.equal(m.columns, players);
     assert.deepEqual(m.unreachable, [], `${players} players on a phone: columns out of reach`);
+    // The last round's melds stay on the board: every card of every meld within the screen's width.
+    const melds = await meldsCut(page);
+    console.log(`# ${players} players on a phone: ${melds.melds} melds down, ${melds.cut.length} cut`);
+    assert.ok(melds.melds > 0, `${players} players: the last round left melds on the board`);
+    assert.deepEqual(melds.cut, [], `${players} players on a phone: meld cards cut at the right edge`);
+    assert.ok(melds.pageOverflow <= 1, `${players} players on a phone: the page scrolls sideways by ${melds.pageOverflow}px`);
     if (players === 4) assert.deepEqual(m.cutAtFirst, [], "4 players fit a phone's panel");
     assert.deepEqual(pageErrors(page), []);
     await page.context().close();
