@@ -121,6 +121,22 @@ async function meldsCut(page: Page): Promise<{ melds: number; cut: string[]; pag
   });
 }
 
+/** Each opponent panel whose name or badges are cut by the panel's edge (a word wider than the panel, a badge
+ * past its right edge). */
+async function namesCut(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cut: string[] = [];
+    for (const seat of document.querySelectorAll<HTMLElement>(".board .opponents > .seat")) {
+      const name = seat.querySelector<HTMLElement>(".name")!;
+      const right = seat.getBoundingClientRect().right;
+      if (name.scrollWidth > name.clientWidth + 1) cut.push(`seat ${seat.dataset["seat"]}: its name is ${name.scrollWidth}px in ${name.clientWidth}px`);
+      for (const badge of name.querySelectorAll<HTMLElement>(".badge"))
+        if (badge.getBoundingClientRect().right > right + 1) cut.push(`seat ${seat.dataset["seat"]}: "${badge.textContent}" past the panel's edge`);
+    }
+    return cut;
+  });
+}
+
 async function openSheet(size: { width: number; height: number }, tableId: string, game: string): Promise<Page> {
   const { page } = await openSized(browser, size);
   await page.goto(`${BASE_URL}/#/table/${tableId}`);
@@ -189,6 +205,10 @@ test("on a phone, and Thousand at 1280x800: every column within reach, the first
     assert.deepEqual(melds.cut, [], `${players} players on a phone: meld cards cut at the right edge`);
     assert.ok(melds.pageOverflow <= 1, `${players} players on a phone: the page scrolls sideways by ${melds.pageOverflow}px`);
     if (players === 4) assert.deepEqual(m.cutAtFirst, [], "4 players fit a phone's panel");
+    // Every opponent's name and badges whole: at most four panels a row.
+    await page.evaluate(() => document.querySelector(".board .opponents")?.scrollIntoView({ block: "start" }));
+    await screenshot(page, `sheet-blagogo-${players}-phone-opponents`);
+    assert.deepEqual(await namesCut(page), [], `${players} players on a phone: opponents' names or badges cut`);
     assert.deepEqual(pageErrors(page), []);
     await page.context().close();
   }
