@@ -6,6 +6,7 @@
 // laptop's and a phone's size with axe-core finding nothing serious.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { isDeepStrictEqual } from "node:util";
 import { after, before, test } from "node:test";
 import { createClient } from "@connectrpc/connect";
 import type { Browser, Page } from "playwright-core";
@@ -121,7 +122,7 @@ async function standings(game: GameKind): Promise<LadderStanding[]> {
 }
 
 test("the Bots page: each game's ladder as the server ranks it, from the leaderboard, on a laptop and a phone", { timeout: 180000 }, async () => {
-  const thousand = await standings(GameKind.THOUSAND);
+  let thousand = await standings(GameKind.THOUSAND);
   const blagogo = await standings(GameKind.BLAGOGO);
   const { context, page } = await openSized(browser, LAPTOP);
   await page.goto(`${BASE_URL}/#/`);
@@ -135,6 +136,14 @@ test("the Bots page: each game's ladder as the server ranks it, from the leaderb
   await page.locator('[data-testid="bots-link"]').click();
   await page.waitForURL(`${BASE_URL}/#/bots/thousand`);
   await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 30000 });
+  // A set the ladder rated after the standings were read (tests/test_web_ladder.py waits for the ladder to
+  // settle, yet a clean run once saw one set more on the page than in the standings read before it) makes
+  // the page right and the expectation old: the standings are read again and the page reloaded, a few times.
+  for (let look = 1; look < 4 && !isDeepStrictEqual(await rowsOf(page), thousand.map(expected)); look++) {
+    thousand = await standings(GameKind.THOUSAND);
+    await page.reload();
+    await page.locator('[data-testid="bots-standings"] tbody tr').first().waitFor({ timeout: 30000 });
+  }
   assert.deepEqual(await rowsOf(page), thousand.map(expected));
   assert.match(await page.locator('[data-testid="bots-intro"]').innerText(), /the same time \(0\.1 s(ecs?)?\)/);
   await look(page, "bots-thousand");
