@@ -93,32 +93,23 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
 /** Wait until the page's motions that end have ended (a new hand's cards flying in from the table), so that
  * what is looked at is where it stays. Endless ones are not waited for, nor those that move nothing: the
  * turn badge's glow (a box-shadow pulsing for 3.2 s) came with every turn, and waiting it out took about 3 s
- * of each decision of a whole game. */
-export async function atRest(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const moves = (a: Animation): boolean =>
-      a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame);
-    const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity) && moves(a));
-    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
-  });
-}
-
-/** atRest for the boxes assertOnScreen measures: only the motions that end and move an actionable element
- * (on it or on an element holding it) are waited for. A box moves with its own transform and its ancestors'
- * and with nothing else's, so a bot's card landing in the trick (0.26 s, at nearly every decision of a whole
- * game) leaves every box offscreen() measures where it is; waiting it out took about 0.1 s a decision. */
-async function placed(page: Page): Promise<void> {
+ * of each decision of a whole game. Given ``around`` (selectors), only the motions on an element matching one
+ * or holding one are waited for: a box moves with its own transform and its ancestors' and with nothing
+ * else's, so a bot's card landing in the trick (0.26 s, at nearly every decision of a whole game) leaves
+ * every box assertOnScreen measures where it is; waiting it out took about 0.1 s a decision. */
+export async function atRest(page: Page, around?: string[]): Promise<void> {
   await page.evaluate(async (selectors) => {
-    const actionable = selectors.join(", ");
     const moves = (a: Animation): boolean =>
       a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame);
     const holds = (a: Animation): boolean => {
+      if (selectors === null) return true;
       const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
-      return target !== null && (target.matches(actionable) || target.querySelector(actionable) !== null);
+      const any = selectors.join(", ");
+      return target !== null && (target.matches(any) || target.querySelector(any) !== null);
     };
     const ending = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity) && moves(a) && holds(a));
     await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((done) => setTimeout(done, 3000))]);
-  }, ACTIONABLE);
+  }, around ?? null);
 }
 
 /** Fails when anything the player may act on is off the screen (once the page is at rest), or the page is
@@ -128,7 +119,7 @@ export async function assertOnScreen(page: Page, where: string): Promise<void> {
   // hand flying in, a card lifting) are waited for, and a card lifted or a hand re-laid by the last event may
   // take a frame or a transition to settle, so a box outside is looked at again for up to 2 s before it counts
   // (a real overflow stays).
-  await placed(page);
+  await atRest(page, ACTIONABLE);
   let { outside, overflow } = await offscreen(page);
   for (let look = 0; look < 10 && (outside.length > 0 || overflow > 1); look++) {
     await page.waitForTimeout(200);
