@@ -1,5 +1,6 @@
-"""The exact open-card solver (bots.solver) against a plain minimax over the engine's own deals, and the
-expert strategy's auction equity (bots.expert): the barrel, 555, the talons."""
+"""The exact open-card solver (bots.solver) against a plain minimax over the engine's own deals
+(scripts.solver_reference, the reference bench/solver.py times it against too), and the expert strategy's
+auction equity (bots.expert): the barrel, 555, the talons."""
 
 from __future__ import annotations
 
@@ -9,49 +10,11 @@ import time
 import pytest
 
 from bots.expert import _contract_ev, bid_limit, declaring_value, talon_estimates
-from bots.heuristic import rollout_action
 from bots.registry import make_strategy
 from bots.solver import move_values
 from bots.strategy import StrategyOptions, decide
 from engine import Game, PlayCard, Rules, view
-from engine.deal import Deal
-from engine.phases import Phase
-from tests.randomplay import first_deal, turns
-
-
-def minimax(deal: Deal) -> int:
-    """The declarer's final deal points under best play, by the engine's rules: every legal card, a K or Q
-    of a marriage led declaring it (the solver's model)."""
-    if deal.is_over:
-        assert deal.declarer is not None
-        return deal.deal_points(deal.declarer)
-    plays = [a for a in deal.legal_actions() if isinstance(a, PlayCard)]
-    declaring = {a.card.index for a in plays if a.marriage}
-    values = []
-    for action in plays:
-        if action.card.index in declaring and not action.marriage:
-            continue
-        twin = deal.copy()
-        seat = twin.to_act
-        assert seat is not None
-        twin.apply(seat, action)
-        values.append(minimax(twin))
-    return max(values) if deal.to_act == deal.declarer else min(values)
-
-
-def endings(rules: Rules, cards: int, count: int) -> list[Deal]:
-    rng = random.Random(rules.players * 100 + cards)
-    found: list[Deal] = []
-    seed = 0
-    while len(found) < count:
-        seed += 1
-        deal = first_deal(rules, seed)
-        for seat in turns(deal):
-            if deal.phase is Phase.PLAY and deal.hands[seat].bit_count() <= cards:
-                found.append(deal)
-                break
-            deal.apply(seat, rollout_action(deal, rng, 0.5))
-    return found
+from scripts.solver_reference import endings, minimax
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ from engine.blagogo import actions as ba
 from engine.blagogo.cards import Card
 from engine.blagogo.rules import MAX_ONE_MELD, MAX_OPENING
 from engine.errors import InvalidActionError, RulesError
-from tests.codec_helpers import wire
+from tests.codec_helpers import assert_enum_matches, wire
 from thousand.v1 import (
     blagogo_actions_pb2,
     blagogo_cards_pb2,
@@ -88,9 +88,7 @@ def card(text: str) -> Card:
 def test_every_engine_enum_matches_its_proto_enum_one_to_one(
     engine_enum: type[Enum], descriptor: EnumDescriptor, prefix: str
 ) -> None:
-    proto_names = {v.name for v in descriptor.values} - {prefix + "UNSPECIFIED"}
-    assert proto_names == {prefix + m.name for m in engine_enum}
-    assert descriptor.values_by_number[0].name == prefix + "UNSPECIFIED"
+    assert_enum_matches(engine_enum, descriptor, prefix)
 
 
 # ---------------------------------------------------------------------------------------------------- cards

@@ -90,6 +90,28 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
   }, ACTIONABLE);
 }
 
+/** What the helpers' code run in the page (page.evaluate) shares, as window.thousandTest. A function handed to
+ * page.evaluate is sent to the page as its own source alone, so whatever it calls must already be there:
+ * newPage installs this in every page before the page's own scripts, and on every navigation. */
+interface InPage {
+  thousandTest: {
+    /** Whether an animation moves boxes: a transform, translate or scale among its keyframes. What "still
+     * moving" means to atRest (the motions waited for) and to clickFirst (a target not clicked yet): a glow
+     * or a fade changes no box, and waiting for one took seconds a game. */
+    moves(a: Animation): boolean;
+  };
+}
+
+/** Installed by newPage (page.addInitScript): sent as its source and run in the page, so it refers to nothing
+ * outside itself. */
+function installInPage(): void {
+  const shared: InPage["thousandTest"] = {
+    moves: (a) =>
+      a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame),
+  };
+  (window as unknown as InPage).thousandTest = shared;
+}
+
 /** Wait until the page's motions that end have ended (a new hand's cards flying in from the table), so that
  * what is looked at is where it stays. Endless ones are not waited for, nor those that move nothing: the
  * turn badge's glow (a box-shadow pulsing for 3.2 s) came with every turn, and waiting it out took about 3 s
@@ -99,8 +121,7 @@ export async function offscreen(page: Page): Promise<{ outside: string[]; overfl
  * every box assertOnScreen measures where it is; waiting it out took about 0.1 s a decision. */
 export async function atRest(page: Page, around?: string[]): Promise<void> {
   await page.evaluate(async (selectors) => {
-    const moves = (a: Animation): boolean =>
-      a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((frame) => "transform" in frame || "translate" in frame || "scale" in frame);
+    const { moves } = (window as unknown as InPage).thousandTest;
     const holds = (a: Animation): boolean => {
       if (selectors === null) return true;
       const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
@@ -156,9 +177,10 @@ export async function trickStats(page: Page): Promise<{ full: number; spans: num
 }
 
 /** A new tab in `context` (the same browser profile: the same localStorage, so the same seats), its script
- * errors and console errors kept for pageErrors(). */
+ * errors and console errors kept for pageErrors(), the helpers' in-page code installed (InPage). */
 export async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
+  await page.addInitScript(installInPage);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (m) => m.type() === "error" && !m.text().includes("Failed to load resource") && errors.push(m.text()));
@@ -186,12 +208,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * else (below the fold, still moving, covered, gone) is left to them. */
 export async function clickFirst(page: Page, selectors: string[]): Promise<string | undefined> {
   const found = await page.evaluate(async (list) => {
+    const { moves } = (window as unknown as InPage).thousandTest;
     const motions = (el: Element): Animation[] => {
       const found: Animation[] = [];
       for (let at: Element | null = el; at; at = at.parentElement)
         for (const a of at.getAnimations())
-          if (a.playState === "running" && a.effect instanceof KeyframeEffect && a.effect.getKeyframes().some((f) => "transform" in f || "translate" in f || "scale" in f))
-            found.push(a);
+          if (a.playState === "running" && moves(a)) found.push(a);
       return found;
     };
     for (const selector of list)

@@ -3,11 +3,9 @@
 // whose system asks for less (prefers-reduced-motion).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { create } from "@bufbuild/protobuf";
 import type { Browser, Page } from "playwright-core";
-import { GameKind, RulesSchema, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
-import { randomToken, tableClient } from "../../src/api";
-import { BASE_URL, LAPTOP, PHONE, joinFromLobby, launch, newPage, openSized, pageErrors, playThousand, screenshot } from "./browser";
+import { shortThousandTable } from "../logic/harness";
+import { LAPTOP, PHONE, joinFromLobby, launch, newPage, openSized, pageErrors, playThousand, screenshot } from "./browser";
 
 let browser: Browser;
 before(async () => {
@@ -16,19 +14,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function thousandTable(): Promise<string> {
-  const { table } = await tableClient(BASE_URL).createTable({
-    game: GameKind.THOUSAND,
-    seed: 5n,
-    practice: true,
-    firstDealer: 2,
-    rules: create(RulesSchema, { game: { case: "thousand", value: { barrelAt: 0 } } }),
-    seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }, { kind: SeatKind.BOT, strategy: "greedy" }],
-    requestId: randomToken(12),
-  });
-  return table!.tableId;
-}
 
 type Made = Record<"card" | "trick" | "deal" | "turn", number>;
 
@@ -54,7 +39,7 @@ async function nextDeal(page: Page): Promise<{ dealing: boolean; moving: number;
 
 test("sounds are off by default, one click turns them on for this table and the next, and play on the game's events", { timeout: 240000 }, async () => {
   const { context, page } = await openSized(browser, LAPTOP);
-  await joinFromLobby(page, await thousandTable(), "Sia");
+  await joinFromLobby(page, await shortThousandTable(), "Sia");
   const toggle = page.locator('[data-key="sounds"]');
   await toggle.waitFor({ timeout: 15000 });
   assert.equal(await toggle.getAttribute("aria-pressed"), "false");
@@ -70,7 +55,7 @@ test("sounds are off by default, one click turns them on for this table and the 
   const heard = await made(page);
   assert.ok(heard && heard.card > 3 && heard.trick > 0 && heard.turn > 0 && heard.deal > 0, JSON.stringify(heard));
   const next = await newPage(context); // another table, same browser: still on
-  await joinFromLobby(next, await thousandTable(), "Sia");
+  await joinFromLobby(next, await shortThousandTable(), "Sia");
   await next.locator('[data-key="sounds"][aria-pressed="true"]').waitFor({ timeout: 15000 });
   await next.locator('[data-key="sounds"]').click();
   assert.equal(await next.evaluate(() => localStorage.getItem("thousand.sounds.v1")), "off");
@@ -85,7 +70,7 @@ for (const { name, size } of [
 ])
   test(`a new hand is dealt card by card at ${name} size, and not at all under prefers-reduced-motion`, { timeout: 240000 }, async () => {
     const { context, page } = await openSized(browser, size);
-    await joinFromLobby(page, await thousandTable(), "Dee");
+    await joinFromLobby(page, await shortThousandTable(), "Dee");
     await page.locator(".hand button.card").first().waitFor({ timeout: 15000 });
     const dealt = await nextDeal(page);
     assert.ok(dealt.dealing && dealt.cards >= 7 && dealt.moving > 0, JSON.stringify(dealt));
@@ -96,7 +81,7 @@ for (const { name, size } of [
 
     const calm = await browser.newContext({ viewport: size, reducedMotion: "reduce" });
     const still = await newPage(calm);
-    await joinFromLobby(still, await thousandTable(), "Rue");
+    await joinFromLobby(still, await shortThousandTable(), "Rue");
     await still.locator(".hand button.card").first().waitFor({ timeout: 15000 });
     const quiet = await nextDeal(still);
     assert.ok(quiet.cards >= 7 && quiet.moving === 0, JSON.stringify(quiet));

@@ -6,11 +6,9 @@
 // go to ARTIFACTS (languages-<lang>-*.png). The language menu then switches the page and is remembered.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { create } from "@bufbuild/protobuf";
 import type { Browser } from "playwright-core";
-import { GameKind, RulesSchema, SeatKind } from "../../src/gen/thousand/v1/table_service_pb";
-import { randomToken, tableClient } from "../../src/api";
-import { BASE_URL, assertOnScreen, joinFromLobby, launch, pageErrors, playThousand, screenshot, settled } from "./browser";
+import { shortThousandTable } from "../logic/harness";
+import { assertOnScreen, joinFromLobby, launch, pageErrors, playThousand, screenshot, settled } from "./browser";
 import { LANGS, NAMES, assertNoEnglish, phone } from "./languages";
 
 let browser: Browser;
@@ -23,19 +21,9 @@ after(async () => {
 
 for (const { locale, lang } of LANGS)
   test(`Thousand in ${lang}: a whole seeded game on a phone, to the final standings, no English word`, { timeout: 480000 }, async () => {
-    const c = tableClient(BASE_URL);
-    const { table } = await c.createTable({
-      game: GameKind.THOUSAND,
-      seed: 5n,
-      practice: true,
-      firstDealer: 2,
-      // Without the barrel the first to 1000 wins (T-26, T-27): a shorter game.
-      rules: create(RulesSchema, { game: { case: "thousand", value: { barrelAt: 0 } } }),
-      seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }, { kind: SeatKind.BOT, strategy: "greedy" }],
-      requestId: randomToken(12),
-    });
+    const tableId = await shortThousandTable();
     const page = await phone(browser, locale);
-    await joinFromLobby(page, table!.tableId, "Ann");
+    await joinFromLobby(page, tableId, "Ann");
     await page.locator(".board.thousand").waitFor({ timeout: 15000 });
     assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
     let looked = 0;

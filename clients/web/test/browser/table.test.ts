@@ -15,7 +15,7 @@ import { randomToken, tableClient } from "../../src/api";
 import { additionReadings } from "../../src/blagogo/compose";
 import { TableSession } from "../../src/session";
 import { ThousandModel } from "../../src/thousand/model";
-import { nodes, play, rng, thousandTable, until } from "../logic/harness";
+import { nodes, play, rng, shortThousandTable, thousandTable, until } from "../logic/harness";
 import {
   BASE_URL,
   LAPTOP,
@@ -61,22 +61,6 @@ const SIZES = [
   { name: "phone", size: PHONE },
 ];
 
-async function thousandTableFor(name: string): Promise<string> {
-  const c = tableClient(BASE_URL);
-  const { table } = await c.createTable({
-    game: GameKind.THOUSAND,
-    seed: 5n,
-    practice: true,
-    firstDealer: 2,
-    // Without the barrel the first to 1000 wins (T-26, T-27): a shorter game.
-    rules: create(RulesSchema, { game: { case: "thousand", value: { barrelAt: 0 } } }),
-    seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }, { kind: SeatKind.BOT, strategy: "greedy" }],
-    requestId: randomToken(12),
-  });
-  void name;
-  return table!.tableId;
-}
-
 const THOUSAND_MOVES = [
   '[data-testid="next-deal"]',
   '[data-action="pick-0"]',
@@ -88,7 +72,7 @@ const THOUSAND_MOVES = [
 
 for (const { name, size } of SIZES)
   test(`Thousand at ${size.width}x${size.height}: ${name === "laptop" ? "a whole game" : "four deals"}, every choice on screen, tricks shown then taken`, { timeout: 300000 }, async () => {
-    const tableId = await thousandTableFor(name);
+    const tableId = await shortThousandTable();
     const { page } = await openSized(browser, size);
     await joinFromLobby(page, tableId, "Ann", HOLD_MS);
     await page.locator(".board.thousand").waitFor({ timeout: 15000 });
@@ -164,7 +148,7 @@ function medianOf(values: number[]): number {
 }
 
 test("a finished trick stays about a second (the default), then goes to its winner; the hand waits for it", { timeout: 120000 }, async () => {
-  const tableId = await thousandTableFor("hold");
+  const tableId = await shortThousandTable();
   const { page } = await openSized(browser, LAPTOP);
   await joinFromLobby(page, tableId, "Hal", 1100);
   await page.locator(".board.thousand").waitFor({ timeout: 15000 });

@@ -51,6 +51,22 @@ export async function thousandTable(c: TableClient, seed: bigint | undefined, bo
   return joinFirst(c, table!.tableId);
 }
 
+/** The short seeded Thousand game the browser tests click through (a whole game, or its first deals), its
+ * table id: seed 5 on a practice table, the third seat dealing first, no barrel (the first to 1000 wins,
+ * T-26, T-27: a shorter game), two greedy bots and the open seat left for the page to take from the lobby. */
+export async function shortThousandTable(): Promise<string> {
+  const { table } = await client().createTable({
+    game: GameKind.THOUSAND,
+    seed: 5n,
+    practice: true,
+    firstDealer: 2,
+    rules: create(RulesSchema, { game: { case: "thousand", value: { barrelAt: 0 } } }),
+    seats: [{ kind: SeatKind.OPEN }, { kind: SeatKind.BOT, strategy: "greedy" }, { kind: SeatKind.BOT, strategy: "greedy" }],
+    requestId: randomToken(12),
+  });
+  return table!.tableId;
+}
+
 export async function blagogoTable(c: TableClient, seed: bigint, target = 150): Promise<Seated> {
   const { table } = await c.createTable({
     game: GameKind.BLAGOGO,
