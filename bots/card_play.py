@@ -156,8 +156,9 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     What ``Knowledge(...)`` would make of the deal, with its fields set directly: this runs at every card of
     every rollout of a search (tests/test_bots_search_speed.py holds it to the constructor).
     """
+    won = deal.won
     played = 0
-    for m in deal.won:
+    for m in won:
         played |= m
     taken = points_of(played)
     trick = deal.trick.copy()  # (seat, card index) in play order
@@ -178,13 +179,21 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     k.played = played = played & FULL_MASK
     k.voids = {}
     k.rules = deal.rules
-    k.out = FULL_MASK & ~hand & ~played
+    k.out = out = FULL_MASK & ~hand & ~played
     queens = hand & hand >> 1 & QUEENS_MASK  # marriage_cards: a king's bit sits right above its queen's
     k.married = queens | queens << 1
     k.trickless = deal.tricks_won[seat] == 0 and seat != declarer
     contract = deal.contract
-    k.settled = settled = contract is not None and _settled(k, deal.deal_points(declarer), taken, contract)
-    k.friends = _friends(seat, active, declarer, settled)
+    settled = False
+    if contract is not None:  # _settled, with deal_points(declarer) read off the deal
+        points = points_of(won[declarer]) + deal.marriage_points[declarer]
+        reach = points + CARD_POINTS_TOTAL - taken + marriage_points_in(out)
+        settled = points >= contract or reach < contract
+    k.settled = settled
+    if seat == declarer or len(active) < 3 or settled:  # _friends
+        k.friends = ()
+    else:
+        k.friends = tuple([s for s in active if s not in (seat, declarer)])
     return k
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
 from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
-from bots.heuristic import _give_order, give_order, rollout_action
+from bots.heuristic import TUNING, _give_order, give_order, rollout_action
+from bots.ismcts import rollout
 from bots.valuation import estimate, estimate_declarer_points, model_for
 from engine import Action, DemandRedeal, Phase, PlayCard, Rules, TwoPlayerDeal
 from engine.actions import PLAY, PLAY_MARRIAGE
@@ -122,3 +123,29 @@ def test_remembered_give_orders_and_estimates_are_the_computed_ones() -> None:
                 model = model_for(rules, stage)
                 assert (mean, sigma) == (estimate(model, hand), model.sigma)
                 assert estimate_declarer_points(rules, hand, stage) == (mean, sigma)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(players=3), Rules(players=2), Rules(players=4, golden_deals=True), Rules(must_beat=True)]
+)
+def test_the_search_s_rollout_plays_what_rollout_action_plays(rules: Rules) -> None:
+    """``bots.ismcts.rollout`` chooses the cards itself, without ``rollout_action``: from every position of
+    seeded deals it plays the deal to the same end, card by card, with the same draws from its generator."""
+    finished = 0
+    for seed in range(12):
+        deal = first_deal(rules, seed)
+        for seat in turns(deal):
+            for relative in (0.0, 0.5):
+                fast, plain = deal.copy(), deal.copy()
+                fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+                rollout(fast, fast_rng, relative, TUNING)
+                while not plain.is_over:
+                    to_act = plain.to_act
+                    assert to_act is not None
+                    plain.apply(to_act, rollout_action(plain, plain_rng, relative))
+                assert fast.taken_tricks == plain.taken_tricks
+                assert (fast.outcome, fast.marriages, fast.won) == (plain.outcome, plain.marriages, plain.won)
+                assert fast_rng.getstate() == plain_rng.getstate()
+                finished += 1
+            deal.apply(seat, rollout_action(deal, random.Random(seed), 0.5))
+    assert finished > 300
