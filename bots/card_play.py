@@ -102,12 +102,25 @@ class Knowledge:
 
     def after_me(self) -> tuple[int, ...]:
         """Seats still to play in this trick after this seat."""
-        active = self.active
-        n = len(active)
         trick = self.trick
-        # In turn order from the trick's leader (this seat when it leads), the seats after this one's place.
-        start = active.index(trick[0][0] if trick else self.seat)
-        return tuple([active[(start + k) % n] for k in range(len(trick) + 1, n)])
+        return _after(self.active, trick[0][0] if trick else self.seat, len(trick))
+
+
+_AFTER: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+""":func:`_after`'s answers: a few dozen seatings, asked at every card a rollout's heuristic follows to."""
+
+
+def _after(active: tuple[int, ...], leader: int, played: int) -> tuple[int, ...]:
+    """The seats of ``active`` still to play after the one to play now, ``played`` cards into a trick led by
+    ``leader``."""
+    key = (active, leader, played)
+    found = _AFTER.get(key)
+    if found is None:
+        n = len(active)
+        # In turn order from the trick's leader, the seats after the acting seat's place.
+        start = active.index(leader)
+        found = _AFTER[key] = tuple([active[(start + k) % n] for k in range(played + 1, n)])
+    return found
 
 
 def _friends(seat: int, active: tuple[int, ...], declarer: int, settled: bool) -> tuple[int, ...]:
@@ -192,6 +205,8 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     k.settled = settled
     if seat == declarer or len(active) < 3 or settled:  # _friends
         k.friends = ()
+    elif len(active) == 3:  # the one seat that is neither
+        k.friends = (active[0] + active[1] + active[2] - seat - declarer,)
     else:
         k.friends = tuple([s for s in active if s not in (seat, declarer)])
     return k
@@ -223,11 +238,24 @@ def _lowest(k: Knowledge, legal: int) -> int:
     """The card the seat would most rather lose: the lowest keep value, the lowest index among equals."""
     best = -1
     least = 0.0
+    out = k.out
+    married = k.married
+    trump = k.trump
+    hand = k.hand
     m = legal
     while m:  # lowest index first: a later card replaces it only with a strictly lower value
         low = m & -m
         i = low.bit_length() - 1
-        value = _keep_value(k, i)
+        # _keep_value(k, i), the same sums in the same order (the same float)
+        value = float(CARD_POINTS[i])
+        if not _ABOVE[i] & out:
+            value += 12.0
+        if married >> i & 1:
+            value += 25.0
+        suit = i // 6
+        if suit == trump:
+            value += 8.0 + i % 6
+        value = value + 0.5 * (hand & SUIT_MASKS[suit]).bit_count()
         if best < 0 or value < least:
             best, least = i, value
         m ^= low
@@ -289,20 +317,21 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
                 return lowest_in(trumps), False
     # Cash masters in side suits, aces first; a suit the opponents still hold is safer from trumps.
     best: tuple[float, int] | None = None
-    enemies = [s for s in k.active if s != k.seat and s not in k.friends]
+    voids = k.voids  # none known in a rollout's knowledge (knowledge_from_deal): no enemy to look at then
     for s in range(4):
         mine = hand & SUIT_MASKS[s]
         if not mine or s == trump:
             continue
-        top = best_in(mine)
-        if not _master(k, top):
+        top = mine.bit_length() - 1  # best_in(mine)
+        if _ABOVE[top] & out:  # not _master(k, top)
             continue
         left = (out & SUIT_MASKS[s]).bit_count()
         risky = False
         if trump is not None and out & SUIT_MASKS[trump]:
-            for e in enemies:
-                if k.voids.get(e, 0) & SUIT_MASKS[s] == SUIT_MASKS[s] and k.out_for(e) & SUIT_MASKS[trump]:
-                    risky = True
+            if voids:
+                for e in [e for e in k.active if e != k.seat and e not in k.friends]:  # the enemies
+                    if voids.get(e, 0) & SUIT_MASKS[s] == SUIT_MASKS[s] and k.out_for(e) & SUIT_MASKS[trump]:
+                        risky = True
             if left <= 1:
                 risky = True
         if risky:
@@ -343,9 +372,9 @@ def _follow(k: Knowledge, legal: int) -> int:
     lead_suit = trick[0][1] // 6
     pos = trick_winner(trick, trump)
     win_seat, best = trick[pos]
-    after = k.after_me()
+    after = _after(k.active, trick[0][0], len(trick))  # k.after_me()
     friends = k.friends
-    enemies_after = [s for s in after if s not in friends]
+    enemies_after = [s for s in after if s not in friends] if friends else after
     friend_winning = win_seat in friends
     # The cards that beat ``best`` (cardlib.beats): higher in its suit, or trumps when it is not one.
     beating = legal & _ABOVE[best]

@@ -82,8 +82,8 @@ def _plain_knowledge(deal: Deal, seat: int) -> Knowledge:
 @pytest.mark.parametrize("relative", [0.0, 0.5])
 def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> None:
     """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave,
-    ``knowledge_from_deal`` is what the constructor makes of the deal, and ``_lowest`` is the ``min`` by
-    (keep value, index) it replaces."""
+    ``knowledge_from_deal`` is what the constructor makes of the deal, ``after_me`` (remembered by seating)
+    the seats after this one, and ``_lowest`` is the ``min`` by (keep value, index) it replaces."""
     rng = random.Random(5)
     plays = 0
     for seed in range(25):
@@ -96,6 +96,10 @@ def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> 
                 plain = _plain_knowledge(deal, seat)
                 for name in Knowledge.__slots__:
                     assert getattr(k, name) == getattr(plain, name), name
+                start = deal.active.index(deal.trick[0][0] if deal.trick else seat)
+                n = len(deal.active)
+                after = tuple(deal.active[(start + j) % n] for j in range(len(deal.trick) + 1, n))
+                assert k.after_me() == after
                 legal, _ = deal.play_masks()
                 assert _lowest(k, legal) == min(indices(legal), key=lambda i: (_keep_value(k, i), i))
                 plays += 1
