@@ -264,11 +264,20 @@ def _lowest(k: Knowledge, legal: int) -> int:
 
 def _highest_dump(k: Knowledge, legal: int) -> int:
     """The most points worth giving to a partner's trick (not a master nor a marriage card, if possible)."""
-    cards = indices(legal)
     marriage = k.married
-    plain = [i for i in cards if not _master(k, i) and not marriage >> i & 1 and i // 6 != k.trump]
-    if plain:
-        return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+    out = k.out
+    trump = k.trump
+    dump = -1  # max by (points, -index): the most points, the lowest index among equals
+    m = legal
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        m ^= low
+        plain = _ABOVE[i] & out and not marriage >> i & 1 and i // 6 != trump  # not a master either
+        if plain and (dump < 0 or CARD_POINTS[i] > CARD_POINTS[dump]):
+            dump = i
+    if dump >= 0:
+        return dump
     return _lowest(k, legal)
 
 
@@ -345,25 +354,45 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
         trumps = hand & SUIT_MASKS[trump]
         if trumps and out & SUIT_MASKS[trump] and trumps.bit_count() >= 3:
             return best_in(trumps), False
-    cards = indices(hand)
+    return _fallback_lead(k, hand, declarer), False
+
+
+def _fallback_lead(k: Knowledge, hand: int, declarer: bool) -> int:
+    """The lead from ``hand`` of a seat without a sure winner to cash."""
+    out = k.out
+    married = k.married
     if not declarer:
         # A defender without a sure winner leads high (not from a marriage): it makes the declarer spend
-        # its high cards, and a partner behind the declarer may win the trick.
-        plain = [i for i in cards if not k.married >> i & 1] or cards
-        return max(plain, key=lambda i: (i % 6, -(i // 6))), False
+        # its high cards, and a partner behind the declarer may win the trick. The highest rank, of the
+        # lowest suit among equals: max by (rank, -suit), scanning the cards in index order.
+        plain = hand & ~married or hand
+        lead = -1
+        m = plain
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            if lead < 0 or i % 6 > lead % 6:
+                lead = i
+            m ^= low
+        return lead
     # The declarer without a sure winner loses the lead cheaply, from a short suit, keeping marriages,
-    # masters and tens.
-
-    def lead_cost(i: int) -> tuple[float, int]:
+    # masters and tens: the least lead cost, the lowest index among equals.
+    lead = -1
+    least = 0.0
+    m = hand
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
         cost = _keep_value(k, i)
         rank = i % 6
         if rank == TEN and (out >> (i + 1) & 1):
             cost += 15.0  # a ten led while the ace is out is usually lost
         if rank in (KING, QUEEN) and (out & MARRIAGE_MASKS[i // 6]):
             cost += 3.0
-        return cost, i
-
-    return min(cards, key=lead_cost), False
+        if lead < 0 or cost < least:
+            lead, least = i, cost
+        m ^= low
+    return lead
 
 
 def _follow(k: Knowledge, legal: int) -> int:
@@ -413,7 +442,14 @@ def _follow(k: Knowledge, legal: int) -> int:
                 return min(follow)
             return min(safe)
         # Still others to play: the lowest sure winner keeps the higher cards as masters.
-        return min(safe, key=lambda i: (i // 6 == trump, i % 6))
+        # min by (is a trump, rank), the first among equals
+        pick = safe[0]
+        least_key = (pick // 6 == trump) * 6 + pick % 6
+        for i in safe:
+            key = (i // 6 == trump) * 6 + i % 6
+            if key < least_key:
+                pick, least_key = i, key
+        return pick
     # Cannot win for sure: lose as little as possible, unless this seat has no trick yet: then its best
     # chance of one (the highest winner) is worth more than the card's points, since a bolt costs a third of
     # 120 (T-25).

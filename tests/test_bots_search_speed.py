@@ -10,8 +10,17 @@ import random
 
 import pytest
 
-from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
-from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
+from bots.card_play import (
+    _ABOVE,
+    Knowledge,
+    _fallback_lead,
+    _highest_dump,
+    _keep_value,
+    _lowest,
+    choose_play,
+    knowledge_from_deal,
+)
+from bots.cardlib import CARD_POINTS, MARRIAGE_MASKS, indices, marriage_cards
 from bots.heuristic import TUNING, _give_order, give_order, rollout_action
 from bots.ismcts import rollout
 from bots.valuation import estimate, estimate_declarer_points, model_for
@@ -153,3 +162,61 @@ def test_the_search_s_rollout_plays_what_rollout_action_plays(rules: Rules) -> N
                 finished += 1
             deal.apply(seat, rollout_action(deal, random.Random(seed), 0.5))
     assert finished > 300
+
+
+def _plain_highest_dump(k: Knowledge, legal: int) -> int:
+    """card_play._highest_dump as it was written, with a ``max`` by (points, -index)."""
+    cards = indices(legal)
+    plain = [
+        i
+        for i in cards
+        if (_ABOVE[i] & k.out) and not k.married >> i & 1 and i // 6 != k.trump  # not a master
+    ]
+    if plain:
+        return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+    return _lowest(k, legal)
+
+
+def _plain_fallback_lead(k: Knowledge, hand: int, declarer: bool) -> int:
+    """The end of card_play._lead as it was written: ``max`` and ``min`` with key functions."""
+    cards = indices(hand)
+    if not declarer:
+        plain = [i for i in cards if not k.married >> i & 1] or cards
+        return max(plain, key=lambda i: (i % 6, -(i // 6)))
+
+    def lead_cost(i: int) -> tuple[float, int]:
+        cost = _keep_value(k, i)
+        rank = i % 6
+        if rank == 4 and (k.out >> (i + 1) & 1):  # a ten while the ace is out
+            cost += 15.0
+        if rank in (3, 2) and (k.out & MARRIAGE_MASKS[i // 6]):  # a king or queen
+            cost += 3.0
+        return cost, i
+
+    return min(cards, key=lead_cost)
+
+
+def test_rewritten_card_choices_are_the_max_and_min_they_replace() -> None:
+    """``_highest_dump`` and ``_fallback_lead`` scan the mask once instead of ``max``/``min`` with keys: the
+    same card for random hands, cards out, trumps and marriages."""
+    rng = random.Random(11)
+    for _ in range(4000):
+        cards = rng.sample(range(24), 14)
+        hand = sum(1 << i for i in cards[:7])
+        played = sum(1 << i for i in cards[7 : rng.randrange(7, 15)])
+        trump = rng.choice([None, 0, 1, 2, 3])
+        k = Knowledge(
+            0,
+            (0, 1, 2),
+            rng.randrange(3),
+            hand,
+            trick=[],
+            trump=trump,
+            played=played,
+            voids={},
+            rules=Rules(),
+        )
+        legal = hand & rng.getrandbits(24) or hand
+        assert _highest_dump(k, legal) == _plain_highest_dump(k, legal)
+        for declarer in (False, True):
+            assert _fallback_lead(k, legal, declarer) == _plain_fallback_lead(k, legal, declarer)
