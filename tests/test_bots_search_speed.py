@@ -220,3 +220,14 @@ def test_rewritten_card_choices_are_the_max_and_min_they_replace() -> None:
         assert _highest_dump(k, legal) == _plain_highest_dump(k, legal)
         for declarer in (False, True):
             assert _fallback_lead(k, legal, declarer) == _plain_fallback_lead(k, legal, declarer)
+
+
+def test_indices_by_suit_tables_are_the_bit_walk() -> None:
+    """``indices`` reads a deck mask's indices from per-suit tables: the set bits, lowest first, as a list the
+    caller may change; a mask beyond the deck still walks its bits."""
+    rng = random.Random(12)
+    for mask in [0, FULL_MASK, 1 << 24 | 5, *(rng.getrandbits(rng.choice([24, 30])) for _ in range(3000))]:
+        got = indices(mask)
+        assert got == [i for i in range(mask.bit_length()) if mask >> i & 1]
+        got.append(99)
+        assert 99 not in indices(mask)
