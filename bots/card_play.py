@@ -102,12 +102,25 @@ class Knowledge:
 
     def after_me(self) -> tuple[int, ...]:
         """Seats still to play in this trick after this seat."""
-        active = self.active
-        n = len(active)
         trick = self.trick
-        # In turn order from the trick's leader (this seat when it leads), the seats after this one's place.
-        start = active.index(trick[0][0] if trick else self.seat)
-        return tuple([active[(start + k) % n] for k in range(len(trick) + 1, n)])
+        return _after(self.active, trick[0][0] if trick else self.seat, len(trick))
+
+
+_AFTER: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+""":func:`_after`'s answers: a few dozen seatings, asked at every card a rollout's heuristic follows to."""
+
+
+def _after(active: tuple[int, ...], leader: int, played: int) -> tuple[int, ...]:
+    """The seats of ``active`` still to play after the one to play now, ``played`` cards into a trick led by
+    ``leader``."""
+    key = (active, leader, played)
+    found = _AFTER.get(key)
+    if found is None:
+        n = len(active)
+        # In turn order from the trick's leader, the seats after the acting seat's place.
+        start = active.index(leader)
+        found = _AFTER[key] = tuple([active[(start + k) % n] for k in range(played + 1, n)])
+    return found
 
 
 def _friends(seat: int, active: tuple[int, ...], declarer: int, settled: bool) -> tuple[int, ...]:
@@ -156,8 +169,9 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     What ``Knowledge(...)`` would make of the deal, with its fields set directly: this runs at every card of
     every rollout of a search (tests/test_bots_search_speed.py holds it to the constructor).
     """
+    won = deal.won
     played = 0
-    for m in deal.won:
+    for m in won:
         played |= m
     taken = points_of(played)
     trick = deal.trick.copy()  # (seat, card index) in play order
@@ -178,13 +192,23 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     k.played = played = played & FULL_MASK
     k.voids = {}
     k.rules = deal.rules
-    k.out = FULL_MASK & ~hand & ~played
+    k.out = out = FULL_MASK & ~hand & ~played
     queens = hand & hand >> 1 & QUEENS_MASK  # marriage_cards: a king's bit sits right above its queen's
     k.married = queens | queens << 1
     k.trickless = deal.tricks_won[seat] == 0 and seat != declarer
     contract = deal.contract
-    k.settled = settled = contract is not None and _settled(k, deal.deal_points(declarer), taken, contract)
-    k.friends = _friends(seat, active, declarer, settled)
+    settled = False
+    if contract is not None:  # _settled, with deal_points(declarer) read off the deal
+        points = points_of(won[declarer]) + deal.marriage_points[declarer]
+        reach = points + CARD_POINTS_TOTAL - taken + marriage_points_in(out)
+        settled = points >= contract or reach < contract
+    k.settled = settled
+    if seat == declarer or len(active) < 3 or settled:  # _friends
+        k.friends = ()
+    elif len(active) == 3:  # the one seat that is neither
+        k.friends = (active[0] + active[1] + active[2] - seat - declarer,)
+    else:
+        k.friends = tuple([s for s in active if s not in (seat, declarer)])
     return k
 
 
@@ -214,11 +238,24 @@ def _lowest(k: Knowledge, legal: int) -> int:
     """The card the seat would most rather lose: the lowest keep value, the lowest index among equals."""
     best = -1
     least = 0.0
+    out = k.out
+    married = k.married
+    trump = k.trump
+    hand = k.hand
     m = legal
     while m:  # lowest index first: a later card replaces it only with a strictly lower value
         low = m & -m
         i = low.bit_length() - 1
-        value = _keep_value(k, i)
+        # _keep_value(k, i), the same sums in the same order (the same float)
+        value = float(CARD_POINTS[i])
+        if not _ABOVE[i] & out:
+            value += 12.0
+        if married >> i & 1:
+            value += 25.0
+        suit = i // 6
+        if suit == trump:
+            value += 8.0 + i % 6
+        value = value + 0.5 * (hand & SUIT_MASKS[suit]).bit_count()
         if best < 0 or value < least:
             best, least = i, value
         m ^= low
@@ -227,11 +264,20 @@ def _lowest(k: Knowledge, legal: int) -> int:
 
 def _highest_dump(k: Knowledge, legal: int) -> int:
     """The most points worth giving to a partner's trick (not a master nor a marriage card, if possible)."""
-    cards = indices(legal)
     marriage = k.married
-    plain = [i for i in cards if not _master(k, i) and not marriage >> i & 1 and i // 6 != k.trump]
-    if plain:
-        return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+    out = k.out
+    trump = k.trump
+    dump = -1  # max by (points, -index): the most points, the lowest index among equals
+    m = legal
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        m ^= low
+        plain = _ABOVE[i] & out and not marriage >> i & 1 and i // 6 != trump  # not a master either
+        if plain and (dump < 0 or CARD_POINTS[i] > CARD_POINTS[dump]):
+            dump = i
+    if dump >= 0:
+        return dump
     return _lowest(k, legal)
 
 
@@ -280,20 +326,21 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
                 return lowest_in(trumps), False
     # Cash masters in side suits, aces first; a suit the opponents still hold is safer from trumps.
     best: tuple[float, int] | None = None
-    enemies = [s for s in k.active if s != k.seat and s not in k.friends]
+    voids = k.voids  # none known in a rollout's knowledge (knowledge_from_deal): no enemy to look at then
     for s in range(4):
         mine = hand & SUIT_MASKS[s]
         if not mine or s == trump:
             continue
-        top = best_in(mine)
-        if not _master(k, top):
+        top = mine.bit_length() - 1  # best_in(mine)
+        if _ABOVE[top] & out:  # not _master(k, top)
             continue
         left = (out & SUIT_MASKS[s]).bit_count()
         risky = False
         if trump is not None and out & SUIT_MASKS[trump]:
-            for e in enemies:
-                if k.voids.get(e, 0) & SUIT_MASKS[s] == SUIT_MASKS[s] and k.out_for(e) & SUIT_MASKS[trump]:
-                    risky = True
+            if voids:
+                for e in [e for e in k.active if e != k.seat and e not in k.friends]:  # the enemies
+                    if voids.get(e, 0) & SUIT_MASKS[s] == SUIT_MASKS[s] and k.out_for(e) & SUIT_MASKS[trump]:
+                        risky = True
             if left <= 1:
                 risky = True
         if risky:
@@ -307,25 +354,45 @@ def _lead(k: Knowledge, legal: int, marriages: int) -> tuple[int, bool]:
         trumps = hand & SUIT_MASKS[trump]
         if trumps and out & SUIT_MASKS[trump] and trumps.bit_count() >= 3:
             return best_in(trumps), False
-    cards = indices(hand)
+    return _fallback_lead(k, hand, declarer), False
+
+
+def _fallback_lead(k: Knowledge, hand: int, declarer: bool) -> int:
+    """The lead from ``hand`` of a seat without a sure winner to cash."""
+    out = k.out
+    married = k.married
     if not declarer:
         # A defender without a sure winner leads high (not from a marriage): it makes the declarer spend
-        # its high cards, and a partner behind the declarer may win the trick.
-        plain = [i for i in cards if not k.married >> i & 1] or cards
-        return max(plain, key=lambda i: (i % 6, -(i // 6))), False
+        # its high cards, and a partner behind the declarer may win the trick. The highest rank, of the
+        # lowest suit among equals: max by (rank, -suit), scanning the cards in index order.
+        plain = hand & ~married or hand
+        lead = -1
+        m = plain
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            if lead < 0 or i % 6 > lead % 6:
+                lead = i
+            m ^= low
+        return lead
     # The declarer without a sure winner loses the lead cheaply, from a short suit, keeping marriages,
-    # masters and tens.
-
-    def lead_cost(i: int) -> tuple[float, int]:
+    # masters and tens: the least lead cost, the lowest index among equals.
+    lead = -1
+    least = 0.0
+    m = hand
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
         cost = _keep_value(k, i)
         rank = i % 6
         if rank == TEN and (out >> (i + 1) & 1):
             cost += 15.0  # a ten led while the ace is out is usually lost
         if rank in (KING, QUEEN) and (out & MARRIAGE_MASKS[i // 6]):
             cost += 3.0
-        return cost, i
-
-    return min(cards, key=lead_cost), False
+        if lead < 0 or cost < least:
+            lead, least = i, cost
+        m ^= low
+    return lead
 
 
 def _follow(k: Knowledge, legal: int) -> int:
@@ -334,9 +401,9 @@ def _follow(k: Knowledge, legal: int) -> int:
     lead_suit = trick[0][1] // 6
     pos = trick_winner(trick, trump)
     win_seat, best = trick[pos]
-    after = k.after_me()
+    after = _after(k.active, trick[0][0], len(trick))  # k.after_me()
     friends = k.friends
-    enemies_after = [s for s in after if s not in friends]
+    enemies_after = [s for s in after if s not in friends] if friends else after
     friend_winning = win_seat in friends
     # The cards that beat ``best`` (cardlib.beats): higher in its suit, or trumps when it is not one.
     beating = legal & _ABOVE[best]
@@ -375,7 +442,14 @@ def _follow(k: Knowledge, legal: int) -> int:
                 return min(follow)
             return min(safe)
         # Still others to play: the lowest sure winner keeps the higher cards as masters.
-        return min(safe, key=lambda i: (i // 6 == trump, i % 6))
+        # min by (is a trump, rank), the first among equals
+        pick = safe[0]
+        least_key = (pick // 6 == trump) * 6 + pick % 6
+        for i in safe:
+            key = (i // 6 == trump) * 6 + i % 6
+            if key < least_key:
+                pick, least_key = i, key
+        return pick
     # Cannot win for sure: lose as little as possible, unless this seat has no trick yet: then its best
     # chance of one (the highest winner) is worth more than the card's points, since a bolt costs a third of
     # 120 (T-25).

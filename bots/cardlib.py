@@ -73,8 +73,17 @@ def mask_of_cards(cards: Iterable[Card]) -> int:
     return mask
 
 
+_SUIT_INDICES: Final = tuple(
+    tuple(tuple(6 * s + r for r in range(6) if pattern >> r & 1) for pattern in range(64)) for s in range(4)
+)
+"""The card indices of each suit's 64 patterns of six bits: :func:`indices` by four lookups."""
+
+
 def indices(mask: int) -> list[int]:
     """Card indices of a mask, lowest first."""
+    if not mask >> 24 and mask >= 0:  # a mask of the deck: suit by suit from the table
+        s, c, d, h = _SUIT_INDICES
+        return [*s[mask & 63], *c[mask >> 6 & 63], *d[mask >> 12 & 63], *h[mask >> 18 & 63]]
     out: list[int] = []
     while mask:
         low = mask & -mask

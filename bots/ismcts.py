@@ -28,8 +28,10 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Final
 
 from bots.belief import Belief
+from bots.card_play import choose_play, knowledge_from_deal
 from bots.heuristic import (
     TUNING,
     HeuristicStrategy,
@@ -55,6 +57,7 @@ from engine import (
     PlayCard,
     View,
 )
+from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.deal import Deal
 from engine.scoring import value_deal
 
@@ -63,6 +66,9 @@ EXPLORATION = 0.7
 SCALE = 100.0
 MAX_WORLDS = 48
 """Worlds sampled per decision; later iterations reuse them in turn."""
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+"""The phases as module constants: cheaper to read than the enum's members at every card of a rollout."""
 OVERRIDE_Z = 1.5
 """Outside card play the search overrides the heuristic only when ahead by this many standard errors."""
 
@@ -112,10 +118,28 @@ def utilities(deal: Deal, relative: float) -> list[float]:
 
 
 def rollout(deal: Deal, rng: random.Random, relative: float, tuning: Tuning) -> None:
-    while not deal.is_over:
+    """Play the deal to its end with the heuristic in every seat (:func:`bots.heuristic.rollout_action`).
+
+    A card of a seat that may not demand a redeal is chosen here as ``rollout_action`` chooses it, without a
+    call to it per card: the rollouts' card play is most of a search.
+    """
+    while True:
+        phase = deal.phase
+        if phase is _OVER:
+            return
         seat = deal.to_act
         assert seat is not None
-        deal.apply_legal(seat, rollout_action(deal, rng, relative, tuning), events=False)
+        action: Action
+        if phase is _PLAY and not deal.four_nines_receivers >> seat & 1:
+            plays, marriages = deal.play_masks()
+            if not marriages and not plays & (plays - 1) and (deal.tricks_played or deal.trick):
+                action = PLAY[plays.bit_length() - 1]  # the only legal action
+            else:
+                index, declare = choose_play(knowledge_from_deal(deal, seat), plays, marriages)
+                action = PLAY_MARRIAGE[index] if declare else PLAY[index]
+        else:
+            action = rollout_action(deal, rng, relative, tuning)
+        deal.apply_legal(seat, action, events=False)
 
 
 RESERVE = 0.25

@@ -63,11 +63,31 @@ def deal_layout(rules: Rules) -> tuple[int, tuple[int, ...]]:
     return 9, (3, 3)
 
 
+_DEALT: dict[int, tuple[tuple[Card, ...], Rules, int, tuple[int, ...]]] = {}
+""":func:`dealt_masks`'s recent answers by the identity of the order (kept in the entry, so that identity is
+not reused while the entry lives): a search copies one deal again and again (``Deal.copy`` deals the copy from
+the very same order), and cutting 24 cards is most of a copy's dealing. Emptied when it reaches
+:data:`_DEALT_LIMIT` entries; an entry only answers for the same order, rules object and number of hands."""
+_DEALT_LIMIT = 256
+
+
 def dealt_masks(rules: Rules, hands: int, order: tuple[Card, ...]) -> list[int]:
     """The masks of ``hands`` hands and then the talons, cut from ``order`` in dealing order.
 
     Raises InvalidActionError unless ``order`` holds each of the 24 cards exactly once.
     """
+    found = _DEALT.get(id(order))
+    if found is not None and found[0] is order and found[1] is rules and found[2] == hands:
+        return list(found[3])
+    masks = _cut(rules, hands, order)
+    if len(_DEALT) >= _DEALT_LIMIT:
+        _DEALT.clear()
+    _DEALT[id(order)] = (order, rules, hands, tuple(masks))
+    return masks
+
+
+def _cut(rules: Rules, hands: int, order: tuple[Card, ...]) -> list[int]:
+    """:func:`dealt_masks` worked out."""
     hand_size, talon_sizes = deal_layout(rules)
     masks: list[int] = []
     full = 0

@@ -10,9 +10,19 @@ import random
 
 import pytest
 
-from bots.card_play import Knowledge, _keep_value, _lowest, choose_play, knowledge_from_deal
-from bots.cardlib import MARRIAGE_MASKS, indices, marriage_cards
-from bots.heuristic import _give_order, give_order, rollout_action
+from bots.card_play import (
+    _ABOVE,
+    Knowledge,
+    _fallback_lead,
+    _highest_dump,
+    _keep_value,
+    _lowest,
+    choose_play,
+    knowledge_from_deal,
+)
+from bots.cardlib import CARD_POINTS, MARRIAGE_MASKS, indices, marriage_cards
+from bots.heuristic import TUNING, _give_order, give_order, rollout_action
+from bots.ismcts import rollout
 from bots.valuation import estimate, estimate_declarer_points, model_for
 from engine import Action, DemandRedeal, Phase, PlayCard, Rules, TwoPlayerDeal
 from engine.actions import PLAY, PLAY_MARRIAGE
@@ -81,8 +91,8 @@ def _plain_knowledge(deal: Deal, seat: int) -> Knowledge:
 @pytest.mark.parametrize("relative", [0.0, 0.5])
 def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> None:
     """In card play ``rollout_action`` (which reads ``Deal.play_masks``) picks what the legal list gave,
-    ``knowledge_from_deal`` is what the constructor makes of the deal, and ``_lowest`` is the ``min`` by
-    (keep value, index) it replaces."""
+    ``knowledge_from_deal`` is what the constructor makes of the deal, ``after_me`` (remembered by seating)
+    the seats after this one, and ``_lowest`` is the ``min`` by (keep value, index) it replaces."""
     rng = random.Random(5)
     plays = 0
     for seed in range(25):
@@ -95,6 +105,10 @@ def test_rollout_card_play_is_the_legal_lists(rules: Rules, relative: float) -> 
                 plain = _plain_knowledge(deal, seat)
                 for name in Knowledge.__slots__:
                     assert getattr(k, name) == getattr(plain, name), name
+                start = deal.active.index(deal.trick[0][0] if deal.trick else seat)
+                n = len(deal.active)
+                after = tuple(deal.active[(start + j) % n] for j in range(len(deal.trick) + 1, n))
+                assert k.after_me() == after
                 legal, _ = deal.play_masks()
                 assert _lowest(k, legal) == min(indices(legal), key=lambda i: (_keep_value(k, i), i))
                 plays += 1
@@ -122,3 +136,98 @@ def test_remembered_give_orders_and_estimates_are_the_computed_ones() -> None:
                 model = model_for(rules, stage)
                 assert (mean, sigma) == (estimate(model, hand), model.sigma)
                 assert estimate_declarer_points(rules, hand, stage) == (mean, sigma)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(players=3), Rules(players=2), Rules(players=4, golden_deals=True), Rules(must_beat=True)]
+)
+def test_the_search_s_rollout_plays_what_rollout_action_plays(rules: Rules) -> None:
+    """``bots.ismcts.rollout`` chooses the cards itself, without ``rollout_action``: from every position of
+    seeded deals it plays the deal to the same end, card by card, with the same draws from its generator."""
+    finished = 0
+    for seed in range(12):
+        deal = first_deal(rules, seed)
+        for seat in turns(deal):
+            for relative in (0.0, 0.5):
+                fast, plain = deal.copy(), deal.copy()
+                fast_rng, plain_rng = random.Random(seed), random.Random(seed)
+                rollout(fast, fast_rng, relative, TUNING)
+                while not plain.is_over:
+                    to_act = plain.to_act
+                    assert to_act is not None
+                    plain.apply(to_act, rollout_action(plain, plain_rng, relative))
+                assert fast.taken_tricks == plain.taken_tricks
+                assert (fast.outcome, fast.marriages, fast.won) == (plain.outcome, plain.marriages, plain.won)
+                assert fast_rng.getstate() == plain_rng.getstate()
+                finished += 1
+            deal.apply(seat, rollout_action(deal, random.Random(seed), 0.5))
+    assert finished > 300
+
+
+def _plain_highest_dump(k: Knowledge, legal: int) -> int:
+    """card_play._highest_dump as it was written, with a ``max`` by (points, -index)."""
+    cards = indices(legal)
+    plain = [
+        i
+        for i in cards
+        if (_ABOVE[i] & k.out) and not k.married >> i & 1 and i // 6 != k.trump  # not a master
+    ]
+    if plain:
+        return max(plain, key=lambda i: (CARD_POINTS[i], -i))
+    return _lowest(k, legal)
+
+
+def _plain_fallback_lead(k: Knowledge, hand: int, declarer: bool) -> int:
+    """The end of card_play._lead as it was written: ``max`` and ``min`` with key functions."""
+    cards = indices(hand)
+    if not declarer:
+        plain = [i for i in cards if not k.married >> i & 1] or cards
+        return max(plain, key=lambda i: (i % 6, -(i // 6)))
+
+    def lead_cost(i: int) -> tuple[float, int]:
+        cost = _keep_value(k, i)
+        rank = i % 6
+        if rank == 4 and (k.out >> (i + 1) & 1):  # a ten while the ace is out
+            cost += 15.0
+        if rank in (3, 2) and (k.out & MARRIAGE_MASKS[i // 6]):  # a king or queen
+            cost += 3.0
+        return cost, i
+
+    return min(cards, key=lead_cost)
+
+
+def test_rewritten_card_choices_are_the_max_and_min_they_replace() -> None:
+    """``_highest_dump`` and ``_fallback_lead`` scan the mask once instead of ``max``/``min`` with keys: the
+    same card for random hands, cards out, trumps and marriages."""
+    rng = random.Random(11)
+    for _ in range(4000):
+        cards = rng.sample(range(24), 14)
+        hand = sum(1 << i for i in cards[:7])
+        played = sum(1 << i for i in cards[7 : rng.randrange(7, 15)])
+        trump = rng.choice([None, 0, 1, 2, 3])
+        k = Knowledge(
+            0,
+            (0, 1, 2),
+            rng.randrange(3),
+            hand,
+            trick=[],
+            trump=trump,
+            played=played,
+            voids={},
+            rules=Rules(),
+        )
+        legal = hand & rng.getrandbits(24) or hand
+        assert _highest_dump(k, legal) == _plain_highest_dump(k, legal)
+        for declarer in (False, True):
+            assert _fallback_lead(k, legal, declarer) == _plain_fallback_lead(k, legal, declarer)
+
+
+def test_indices_by_suit_tables_are_the_bit_walk() -> None:
+    """``indices`` reads a deck mask's indices from per-suit tables: the set bits, lowest first, as a list the
+    caller may change; a mask beyond the deck still walks its bits."""
+    rng = random.Random(12)
+    for mask in [0, FULL_MASK, 1 << 24 | 5, *(rng.getrandbits(rng.choice([24, 30])) for _ in range(3000))]:
+        got = indices(mask)
+        assert got == [i for i in range(mask.bit_length()) if mask >> i & 1]
+        got.append(99)
+        assert 99 not in indices(mask)

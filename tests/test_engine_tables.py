@@ -25,7 +25,7 @@ from engine.cards import (
 )
 from engine.deal import Deal
 from engine.errors import IllegalActionError, InvalidActionError
-from engine.layout import DealSetup
+from engine.layout import DealSetup, _cut, dealt_masks
 from engine.legal_tables import play_actions as _play_actions
 from engine.phases import Phase
 from engine.rules import Rules
@@ -205,3 +205,21 @@ def test_apply_legal_changes_a_deal_as_apply_does(rules: Rules) -> None:
             assert twin.legal_actions() == deal.legal_actions() == quiet.legal_actions()
         with pytest.raises(IllegalActionError):
             twin.apply_legal(0, PLAY[0])
+
+
+@pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=2), Rules(players=4)])
+def test_remembered_dealt_masks_are_the_cut_ones(rules: Rules) -> None:
+    """``dealt_masks`` remembers its answers by the order's identity (T-4 to T-6: hands, then talons): the
+    answer is the cut one for the same order again, for an equal order that is another object, after the
+    caller changed the list it got; a bad order still fails."""
+    rng = random.Random(4)
+    hands = 2 if rules.players == 2 else 3
+    for _ in range(600):
+        order = tuple(rng.sample(CARDS, len(CARDS)))
+        first = dealt_masks(rules, hands, order)
+        assert first == _cut(rules, hands, order)
+        first[0] = -1
+        assert dealt_masks(rules, hands, order) == _cut(rules, hands, order)
+        assert dealt_masks(rules, hands, tuple(list(order))) == _cut(rules, hands, order)
+    with pytest.raises(InvalidActionError):
+        dealt_masks(rules, hands, (CARDS[0],) * 24)
