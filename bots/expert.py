@@ -18,6 +18,9 @@ near the end, the contract by expectation, and an equity that reads the score sh
   information Monte Carlo). The worlds are sampled consistent with everything seen (:mod:`bots.worlds`) and
   weighed by how well the heuristic's bidding explains the others' bids (ISMCTS's plausibility filter).
 - **Exchange, redeals, rospis, two players**: ISMCTS's paired rollouts, as ``ismcts`` plays them.
+- **Utility**: every search (the card play's tree, the paired rollouts, the solved endgame) values a deal
+  by what it writes on the score sheet (:mod:`bots.sheet_utility`): on the barrel a made contract that
+  reaches 1000 is the game, landing on 555 loses the score, reaching 1000 ends the game (T-26 to T-29).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from bots.cardlib import marriage_points_of
 from bots.heuristic import TUNING, Tuning, give_order
 from bots.inference import PlayModel
 from bots.ismcts import MAX_WORLDS, IsmctsStrategy, _Search, search_deadline
+from bots.sheet_utility import WIN_VALUE, Sheet, Utility, declarer_stake, sheet_utility_of
 from bots.solver import SolverTimeoutError, move_values
 from bots.strategy import StrategyOptions
 from bots.valuation import chance_at_least, estimate_declarer_points
@@ -38,13 +42,12 @@ from bots.worlds import WorldSampler
 from engine import Action, Bid, Concede, NameContract, Pass, Phase, PlayCard, Rules, View
 from engine.actions import PLAY, PLAY_MARRIAGE
 from engine.deal import Deal
+from engine.events import DealKind
 from engine.rules import GOAL, SAMOSVAL
 
 SOLVE_CARDS = 5
 """Cards in hand from which card play is solved exactly over sampled worlds (at a 50 ms budget; one more
 from 150 ms): with five cards a solve takes about 3 ms (bench/solver.py), so about ten worlds fit."""
-WIN_VALUE = 400.0
-"""What winning the game (or stopping an opponent's win) is worth in deal points to the equity."""
 PASS_VALUE = 10.0
 """What passing is worth to a seat's utility on average (a defender's points less its share of the
 declarer's gain, at ``relative`` 0.5): a bid must beat it."""
@@ -177,6 +180,9 @@ class ExpertStrategy(IsmctsStrategy):
         """Whether card play's worlds are sampled in proportion to that likelihood (by rejection), for the
         tree search and the solved worlds alike (the solved worlds then weigh 1 each)."""
         self.solve_cards = SOLVE_CARDS
+        self.read_sheet = True
+        """Whether the searches value a deal by the score sheet (:mod:`bots.sheet_utility`) rather than by
+        the deal's points alone, as ``ismcts`` does."""
 
     def choose(self, view: View, rng: random.Random) -> Action:
         begun = self._begun = time.perf_counter()
@@ -205,14 +211,30 @@ class ExpertStrategy(IsmctsStrategy):
                 return action
         return super().choose(view, rng)
 
+    def _sheet(self, view: View) -> Sheet | None:
+        """The score sheet the searches read, or None to value deals by their points (``read_sheet`` off)."""
+        return Sheet.of(view.rules, view) if self.read_sheet else None
+
+    def _utility(self, view: View) -> Utility | None:
+        sheet = self._sheet(view)
+        return sheet_utility_of(sheet, self.options.relative) if sheet is not None else None
+
     def _search(self, view: View, sampler: WorldSampler, rng: random.Random, begun: float) -> _Search:
+        utility = self._utility(view)
         if self.infer_tree and view.phase is Phase.PLAY:
             model = PlayModel(sampler.facts)
             if model.events:
                 return _InferringSearch(
-                    view, sampler, rng, self.options, tuning=self.tuning, start=begun, model=model
+                    view,
+                    sampler,
+                    rng,
+                    self.options,
+                    tuning=self.tuning,
+                    start=begun,
+                    model=model,
+                    utility=utility,
                 )
-        return super()._search(view, sampler, rng, begun)
+        return _Search(view, sampler, rng, self.options, tuning=self.tuning, start=begun, utility=utility)
 
     def _grace(self) -> float:
         """Extra seconds the first world's solve may take past the search's deadline (a fifth of the
@@ -296,6 +318,15 @@ class ExpertStrategy(IsmctsStrategy):
         declarer = view.declarer
         contract = view.contract
         model = PlayModel(sampler.facts) if self.infer and not self.infer_tree else None
+        # What the declarer's side plays for, made or not: +-contract on a fresh sheet, the game on the
+        # barrel, a lost score on 555 (bots.sheet_utility); the solver's points break ties in proportion.
+        sheet = self._sheet(view)
+        if sheet is not None:
+            obligatory = view.kind is DealKind.OBLIGATORY
+            won, lost = declarer_stake(sheet, declarer, contract, view.active, obligatory)
+        else:
+            won, lost = float(contract), -float(contract)
+        tie = 0.05 * (won - lost) / (2 * contract)
         totals: dict[tuple[int, bool], float] = {}
         worlds = 0
         while worlds < MAX_WORLDS and (worlds == 0 or time.perf_counter() < deadline):
@@ -310,8 +341,7 @@ class ExpertStrategy(IsmctsStrategy):
                 break
             w = model.weight(deal) if model is not None else 1.0
             for move, v in values.items():
-                made = contract if v >= contract else -contract
-                u = w * (made + 0.05 * v)
+                u = w * ((won if v >= contract else lost) + tie * v)
                 totals[move] = totals.get(move, 0.0) + (u if me == declarer else -u)
             worlds += 1
         self.stats.worlds = worlds
@@ -337,8 +367,9 @@ class _InferringSearch(_Search):
         tuning: Tuning,
         start: float,
         model: PlayModel,
+        utility: Utility | None = None,
     ) -> None:
-        super().__init__(view, sampler, rng, options, tuning=tuning, start=start)
+        super().__init__(view, sampler, rng, options, tuning=tuning, start=start, utility=utility)
         self.model = model
 
     def accept(self, deal: Deal, attempt: int) -> bool:

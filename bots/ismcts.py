@@ -27,7 +27,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Final
 
 from bots.belief import Belief
@@ -283,11 +285,16 @@ class _Search:
         *,
         tuning: Tuning,
         start: float,
+        utility: Callable[[Deal], list[float]] | None = None,
     ) -> None:
         self.view = view
         self.sampler = sampler
         self.rng = rng
         self.relative = options.relative
+        self.utility = utility or partial(utilities, relative=options.relative)
+        """Each seat's utility of a finished deal, backed up by the tree and compared by ``flat``: the deal's
+        points by default (``ismcts``); ``expert`` passes one that reads the score sheet
+        (:mod:`bots.sheet_utility`)."""
         self.tuning = tuning
         self.cap = options.iterations
         self.deadline = start + options.budget_ms / 1000.0 if options.budget_ms > 0 else math.inf
@@ -385,7 +392,7 @@ class _Search:
                 deal = clone_deal(world)
                 deal.apply(seat, action)
                 rollout(deal, self.rng, self.relative, self.tuning)
-                base[k] = utilities(deal, self.relative)[seat]
+                base[k] = self.utility(deal)[seat]
                 i += 1
             else:
                 self._tally(base, totals, squares)
@@ -487,7 +494,7 @@ class _Search:
             node = best
         if expanded or not deal.is_over:
             rollout(deal, rng, relative, self.tuning)
-        u = utilities(deal, relative)
+        u = self.utility(deal)
         for n in path:
             n.visits += 1
             n.total += u[n.seat]
