@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from bots.expert import ExpertStrategy
 from bots.heuristic import TUNING
-from bots.ismcts import rollout, utilities
+from bots.ismcts import IsmctsStrategy, rollout, utilities
 from bots.sheet_utility import (
     WIN_VALUE,
     DealScores,
@@ -17,7 +18,10 @@ from bots.sheet_utility import (
     sheet_utility_of,
     written,
 )
-from engine import Game, Rules
+from bots.strategy import StrategyOptions
+from bots.worlds import WorldSampler, clone_deal
+from engine import Game, Rules, view
+from engine.events import Outcome
 
 FRESH = Sheet((0, 0, 0), (False, False, False), 880, True)
 
@@ -102,3 +106,36 @@ def test_declarer_stake() -> None:
     assert declarer_stake(barrel, 0, 120, (0, 1, 2)) == (120 + WIN_VALUE, -120.0)
     at_435 = Sheet((435, 0, 0), (False, False, False), 880, True)
     assert declarer_stake(at_435, 0, 120, (0, 1, 2)) == (-435.0, -120.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_expert_searches_read_the_sheet_and_ismcts_does_not(seed: int) -> None:
+    """Issue #31: expert's searches are handed the sheet's utility (seat 0 on the barrel, T-27); ismcts's
+    (and expert's with ``read_sheet`` off) keep the deal's points."""
+    game = Game(Rules(players=3), seed)
+    game.records[0].score = 880
+    game.records[0].on_barrel = True
+    game.apply_chance()
+    deal = game.deal
+    assert deal is not None
+    seat = deal.to_act
+    assert seat is not None
+    seen = view(game, seat)
+    finished = clone_deal(deal)
+    rollout(finished, random.Random(seed), 0.5, TUNING)
+    sheet = Sheet((880, 0, 0), (True, False, False), 880, True)
+    expert = ExpertStrategy(StrategyOptions(iterations=4, budget_ms=0, seed=seed))
+    expert.observe(seen)
+    assert expert._belief is not None
+    search = expert._search(seen, WorldSampler(seen, expert._belief), random.Random(seed), 0.0)
+    assert search.utility(finished) == pytest.approx(sheet_utility_of(sheet, 0.5)(finished))
+    if finished.outcome is Outcome.MADE or (finished.outcome and finished.declarer != 0):  # no fall, redeal
+        assert search.utility(finished) != pytest.approx(utilities(finished, 0.5))  # the barrel tells
+    expert.read_sheet = False
+    plain = expert._search(seen, WorldSampler(seen, expert._belief), random.Random(seed), 0.0)
+    assert plain.utility(finished) == pytest.approx(utilities(finished, 0.5))
+    ismcts = IsmctsStrategy(StrategyOptions(iterations=4, budget_ms=0, seed=seed))
+    ismcts.observe(seen)
+    assert ismcts._belief is not None
+    reference = ismcts._search(seen, WorldSampler(seen, ismcts._belief), random.Random(seed), 0.0)
+    assert reference.utility(finished) == pytest.approx(utilities(finished, 0.5))
