@@ -292,9 +292,8 @@ class _Search:
         self.rng = rng
         self.relative = options.relative
         self.utility = utility or partial(utilities, relative=options.relative)
-        """Each seat's utility of a finished deal, backed up by the tree and compared by ``flat``: the deal's
-        points by default (``ismcts``); ``expert`` passes one that reads the score sheet
-        (:mod:`bots.sheet_utility`)."""
+        """Each seat's utility of a finished deal, for the tree and ``flat``: the deal's points by default
+        (``ismcts``); ``expert`` passes one that reads the score sheet (:mod:`bots.sheet_utility`)."""
         self.tuning = tuning
         self.cap = options.iterations
         self.deadline = start + options.budget_ms / 1000.0 if options.budget_ms > 0 else math.inf
