@@ -38,10 +38,38 @@ OPEN: Final = None
 """In :meth:`TableCalls.create_table`'s ``seats``: a seat for a person (or any client) to take."""
 
 
+INVITE_OPTION: Final = "--invite"
+"""The command-line option that carries an invite code (``thousand join``, ``thousand-bot play``)."""
+
+
 def new_invite_code() -> str:
     """A private table's invite code (CreateTableRequest.invite_code): 24 random bytes in base64url, drawn
-    from a secure source, so that nobody guesses it."""
-    return secrets.token_urlsafe(24)
+    from a secure source, so that nobody guesses it; drawn again while it begins with "-", so that the
+    command the creator is shown (``thousand join TABLE --invite CODE``) works as pasted in any shell tool."""
+    while (code := secrets.token_urlsafe(24)).startswith("-"):
+        pass
+    return code
+
+
+def invite_attached(argv: Sequence[str]) -> list[str]:
+    """``argv`` with each ``--invite CODE`` written ``--invite=CODE``.
+
+    A base64url code may begin with "-" (the web client's do, one in 64), and argparse takes such a value for
+    an option ("argument --invite: expected one argument"); attached, it is the option's value whatever it
+    begins with. Nothing after ``--`` is touched.
+
+    >>> invite_attached(["join", "t1", "--invite", "-x9", "--plain"])
+    ['join', 't1', '--invite=-x9', '--plain']
+    """
+    attached: list[str] = []
+    rest = iter(argv)
+    for arg in rest:
+        if arg == "--":
+            attached += [arg, *rest]
+            break
+        value = next(rest, None) if arg == INVITE_OPTION else None
+        attached.append(arg if value is None else f"{arg}={value}")
+    return attached
 
 
 class TableCalls:

@@ -43,6 +43,7 @@ from clients.games import GameRules
 from clients.i18n import language_from_env, t, use
 from clients.seats import SeatKeeper
 from clients.session import TableSession
+from clients.table_calls import invite_attached
 from engine import Rules
 from engine.blagogo import BlagogoRules
 from engine.events import Standing
@@ -296,7 +297,7 @@ def _tournament_argv(args: argparse.Namespace) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     use(language_from_env())  # every line and the options' help in the player's language
     parser = build_parser(known(), known("blagogo"), MAX_DEALS)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(invite_attached(sys.argv[1:] if argv is None else argv))
 
     if args.command == "tournament":
         if args.game == "thousand" and (args.players or 3) > 4:

@@ -55,6 +55,7 @@ from clients.i18n import language_from_env, t, use
 from clients.logins import LoginKeeper
 from clients.seats import SeatKeeper
 from clients.session import OPEN, TableSession, new_invite_code
+from clients.table_calls import invite_attached
 from engine import RulesError
 
 __all__ = ["build_parser", "main", "rules_from_args"]
@@ -259,7 +260,7 @@ async def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     use(language_of(argv) or language_from_env())
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(invite_attached(sys.argv[1:] if argv is None else argv))
     try:
         return asyncio.run(run(args, stdin or sys.stdin, stdout or sys.stdout))
     except KeyboardInterrupt:
