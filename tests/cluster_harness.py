@@ -4,6 +4,7 @@ the nodes share (who owns what, the claims, the records)."""
 
 from __future__ import annotations
 
+import time
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
@@ -14,6 +15,7 @@ from typing import Any
 import psycopg
 
 from scripts.postgres import Postgres
+from server.cluster_db import LIVE_OWNER, LOCK_CLASS
 from server.store_pg import SCHEMA
 from tests.live_server import LiveServer, free_port
 
@@ -69,6 +71,24 @@ class Cluster:
         """Table id -> the node the database says owns it."""
         return {t: o for t, o in self.rows("SELECT table_id, owner FROM {S}.tables")}
 
+    def live(self) -> set[str]:
+        """The nodes the cluster counts as serving (what placement and takeovers read: active, lock held)."""
+        with psycopg.connect(self.url) as connection:
+            rows = connection.execute(
+                f"SELECT n.node_id FROM {SCHEMA}.nodes n WHERE {LIVE_OWNER}", {"lock_class": LOCK_CLASS}
+            ).fetchall()
+        return {str(node_id) for (node_id,) in rows}
+
+    def wait_live(self, names: Sequence[str], timeout: float = 30) -> None:
+        """Wait until nodes ``names`` have joined the cluster. A node's port accepts connections as soon as
+        it is bound, before the node joins (calls queue until it serves): a test started then would find a
+        node missing from the membership (least-loaded placement kept tables on the node asked)."""
+        deadline = time.monotonic() + timeout
+        while missing := set(names) - self.live():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nodes {sorted(missing)} did not join within {timeout} s")
+            time.sleep(0.05)
+
     def unfinished_by_owner(self) -> dict[str, int]:
         rows = self.rows("SELECT owner, count(*) FROM {S}.tables WHERE NOT finished GROUP BY owner")
         return {str(owner): int(count) for owner, count in rows if owner is not None}
@@ -85,7 +105,8 @@ def cluster(
     web: bool = False,
     modules: Mapping[str, tuple[str, ...]] = {},
 ) -> Iterator[Cluster]:
-    """Nodes ``names`` on free ports, serving the database at ``url``; each stopped (SIGTERM, by its pid)
+    """Nodes ``names`` on free ports, serving the database at ``url``, given once every one has joined the
+    cluster (:meth:`Cluster.wait_live`; not merely once its port listens); each stopped (SIGTERM, by its pid)
     at the end, or killed if it does not stop. ``modules``: what runs a node instead of ``server.app``
     (:attr:`tests.live_server.LiveServer.module`)."""
     with ExitStack() as stack:
@@ -112,7 +133,9 @@ def cluster(
             node.start()
             stack.callback(node.stop)
             nodes[name] = node
-        yield Cluster(url, nodes, metrics_ports, web_ports)
+        started = Cluster(url, nodes, metrics_ports, web_ports)
+        started.wait_live(names)
+        yield started
 
 
 @contextmanager

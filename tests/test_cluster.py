@@ -126,6 +126,15 @@ def test_create_table_places_a_table_on_the_least_loaded_node(tmp_path: Path, pg
         run(placement(nodes))
 
 
+def test_a_cluster_is_given_to_a_test_only_once_every_node_has_joined(tmp_path: Path, pg_url: str) -> None:
+    """Issue 17: placement failed once as a,a,b,b under load: b's port listened before b had joined, and the
+    harness took that for a started node. Here b joins 3 s after its port listens, every time."""
+    slow = {"b": ("tests.slow_join_node", "3")}
+    with cluster(tmp_path, pg_url, ["a", "b"], flags=("--placement", "least-loaded"), modules=slow) as nodes:
+        assert nodes.live() == {"a", "b"}
+        run(placement(nodes))
+
+
 async def placement(nodes: Cluster) -> None:
     a, b = stub(nodes.address("a")), stub(nodes.address("b"))
     placed = [(await a.CreateTable(thousand_table())).table for _ in range(4)]
