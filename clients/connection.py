@@ -34,7 +34,7 @@ CHANNEL_OPTIONS: Final = (
     ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC waits this long for a keepalive ping's answer too
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),  # a long game's record (ExportTable) is megabytes
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),  # room to spare (a record comes in parts)
 )
 """A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
 and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a

@@ -391,12 +391,19 @@ class TableCalls:
         return response.table
 
     async def export(self, table_id: str | None = None) -> str:
-        """A finished table's game record, the JSON document of ``thousand-export`` (ExportTable)."""
-        request = pb.ExportTableRequest(table_id=table_id or self._table_id())
-        response = await self._calls(
-            lambda: self._stub.ExportTable(request, timeout=self._calls.timeout), retry=True
-        )
-        return response.record_json
+        """A finished table's game record, the JSON document of ``thousand-export``, read in parts
+        (StreamTableRecord): a long game's record is more than one message may carry. A failed read is
+        retried whole."""
+        request = pb.StreamTableRecordRequest(table_id=table_id or self._table_id())
+
+        async def read() -> str:
+            parts = [
+                response.record_part
+                async for response in self._stub.StreamTableRecord(request, timeout=self._calls.timeout)
+            ]
+            return b"".join(parts).decode()
+
+        return await self._calls(read, retry=True)
 
     async def watch(self, table_id: str) -> pb.Table:
         """Follow a table as a spectator (public information only); checks that the table exists."""

@@ -66,6 +66,7 @@ class ErrorReason(Enum):
     QUICKPLAY_UNKNOWN_PRESET = "QUICKPLAY_UNKNOWN_PRESET"
     REMATCH_DECLINED = "REMATCH_DECLINED"
     BOT_NOT_ALLOWED = "BOT_NOT_ALLOWED"
+    RECORD_TOO_LARGE = "RECORD_TOO_LARGE"
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -111,6 +112,8 @@ _CODES: Final = {
     ErrorReason.QUICKPLAY_UNKNOWN_PRESET: grpc.StatusCode.INVALID_ARGUMENT,
     ErrorReason.REMATCH_DECLINED: grpc.StatusCode.FAILED_PRECONDITION,
     ErrorReason.BOT_NOT_ALLOWED: grpc.StatusCode.PERMISSION_DENIED,
+    # Not RESOURCE_EXHAUSTED: the client's own size limit reports that code without saying what to do.
+    ErrorReason.RECORD_TOO_LARGE: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

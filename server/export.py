@@ -42,6 +42,10 @@ A table still being played (``"finished": false``) is written without what would
 left out. Such a record cannot be replayed (:func:`replay` refuses it): it is the operator's look at a game
 in progress, handed out without handing out the coming deals. ``thousand-export`` writes one only with
 ``--unfinished``; ExportTable refuses an unfinished table (TABLE_NOT_FINISHED).
+
+Over the wire the record is this document written compact (about 360 bytes a move, with no bound on a
+game's length): ExportTable sends it in one message only up to ``server.service.EXPORT_MAX_BYTES`` (below
+a default client's 4 MiB; RECORD_TOO_LARGE above), StreamTableRecord in parts of any record's bytes.
 """
 
 from __future__ import annotations

@@ -49,6 +49,11 @@ MAX_ACTION_BYTES: Final = 4096
 """The largest action accepted, serialized. The largest legal one, a 1000 Blagogo LayMelds of every card a
 hand can hold, is under 1 KiB; without a bound a 50 KB LayMelds of 5,000 melds cost 63 ms of the event
 loop to decode and refuse (issue 21)."""
+EXPORT_MAX_BYTES: Final = 4 * 1024 * 1024 - 64 * 1024
+"""The largest record ExportTable sends in one message: under gRPC's default client limit (4 MiB) with room
+for the message's framing; a longer record (some 11,000 moves) is read with StreamTableRecord."""
+RECORD_PART_BYTES: Final = 1024 * 1024
+"""The largest part of StreamTableRecord: a quarter of a default client's limit."""
 SEAT_TOKEN_FORMAT: Final = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """A client-chosen seat token (JoinTableRequest.seat_token): long enough to be a secret, safe in metadata."""
 MIN_TOKEN_SYMBOLS: Final = 12
@@ -291,9 +296,29 @@ class TableService:
         return pb.JoinTableResponse(seat=seat, seat_token=token, table=described)
 
     async def export_table(self, request: pb.ExportTableRequest) -> pb.ExportTableResponse:
-        """A finished table's game record, read from the store (the table may have left memory since); a
-        table the server stopped is finished too, and its record says why it stopped."""
-        table_id = table_id_of(request.table_id)
+        """A finished table's game record in one message, if it fits a default client's 4 MiB: a longer
+        one is refused with RECORD_TOO_LARGE, which names StreamTableRecord, rather than sent to fail in
+        the client as an unexplained RESOURCE_EXHAUSTED."""
+        compact = await self.record_json(table_id_of(request.table_id))
+        size = len(compact.encode())
+        if size > EXPORT_MAX_BYTES:
+            raise ServiceError(
+                ErrorReason.RECORD_TOO_LARGE,
+                f"the table's record is {size} bytes, more than ExportTable sends in one message"
+                f" ({EXPORT_MAX_BYTES}); read it with StreamTableRecord, in parts",
+                bytes=str(size),
+            )
+        return pb.ExportTableResponse(record_json=compact)
+
+    async def stream_table_record(self, request: pb.StreamTableRecordRequest) -> list[bytes]:
+        """A finished table's game record as StreamTableRecord's parts, of at most RECORD_PART_BYTES each
+        (refusals, as ExportTable's, raised before any part is sent)."""
+        data = (await self.record_json(table_id_of(request.table_id))).encode()
+        return [data[i : i + RECORD_PART_BYTES] for i in range(0, len(data), RECORD_PART_BYTES)]
+
+    async def record_json(self, table_id: str) -> str:
+        """A finished table's game record as compact JSON, read from the store (the table may have left
+        memory since); a table the server stopped is finished too, and its record says why it stopped."""
         live = self.registry.find(table_id)
         if live is not None and not live.finished:
             raise ServiceError(
@@ -312,8 +337,7 @@ class TableService:
                 ErrorReason.TABLE_NOT_FINISHED,
                 f"table {table_id} was not played to the end; its record is available once the game is over",
             )
-        compact = json.dumps(record, ensure_ascii=False, separators=(",", ":"))  # half the bytes of indented
-        return pb.ExportTableResponse(record_json=compact)
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))  # half the bytes of indented
 
     async def leave_table(
         self, request: pb.LeaveTableRequest, token: str | None, player: Player | None = None

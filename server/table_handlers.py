@@ -66,7 +66,7 @@ def generic_handler(service: TableService) -> grpc.GenericRpcHandler:
 
 def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
     """The service's method handlers by method name: the gRPC server's and the web port's (server/web.py).
-    StreamEvents sends pre-serialized bytes."""
+    StreamEvents and StreamTableRecord send pre-serialized bytes."""
 
     async def stream(request: pb.StreamEventsRequest, context: Context) -> AsyncIterator[bytes]:
         try:
@@ -83,6 +83,20 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
                     yield data
             except ServiceError as error:  # the table moved to another node while streaming
                 await context.abort_with_status(error.to_status())
+
+    async def record(request: pb.StreamTableRecordRequest, context: Context) -> AsyncIterator[bytes]:
+        """StreamTableRecord: ExportTable's checks and record, sent in parts (each already serialized)."""
+        try:
+            if isinstance(request, Malformed):
+                raise request.refuse()
+            await screen(request, context)
+            call = service.stream_table_record(request)
+            parts = await limited(service, "StreamTableRecord", context, None, call)
+        except ServiceError as error:
+            await context.abort_with_status(error.to_status())
+            return
+        for part in parts:
+            yield pb.StreamTableRecordResponse(record_part=part).SerializeToString()
 
     async def create(request: pb.CreateTableRequest, context: Context) -> pb.CreateTableResponse:
         player = await service.caller(context)
@@ -154,6 +168,11 @@ def method_handlers(service: TableService) -> dict[str, grpc.RpcMethodHandler[An
             unary(lambda r, c: limited(service, "ExportTable", c, None, service.export_table(r)), screen),
             request_deserializer=parse(pb.ExportTableRequest),
             response_serializer=pb.ExportTableResponse.SerializeToString,
+        ),
+        "StreamTableRecord": grpc.unary_stream_rpc_method_handler(
+            record,
+            request_deserializer=parse(pb.StreamTableRecordRequest),
+            response_serializer=None,  # as StreamEvents: bytes, which the web port sends as they are
         ),
         "StreamEvents": grpc.unary_stream_rpc_method_handler(
             stream,

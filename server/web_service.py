@@ -227,6 +227,17 @@ class WebTableService(connect.TableService):
         response: pb.ExportTableResponse = await self._unary("ExportTable", request, ctx)
         return response
 
+    async def stream_table_record(
+        self, request: pb.StreamTableRecordRequest, ctx: RequestContext[Any, Any], /
+    ) -> AsyncIterator[Any]:  # the handler's bytes, or (for JSON) protobuf-py's message of them
+        """The record's parts as the gRPC port sends them (refusals and all), for Connect and gRPC-Web."""
+        json = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
+        parse = JSON.twin(pb.StreamTableRecordResponse).from_binary if json else None
+        behavior = self._behavior("StreamTableRecord")
+        async with aclosing(behavior(request, call_context(ctx))) as responses:
+            async for data in responses:
+                yield data if parse is None else parse(data)
+
     async def stream_events(
         self, request: pb.StreamEventsRequest, ctx: RequestContext[Any, Any], /
     ) -> AsyncIterator[Any]:  # the table's bytes, or (for JSON) protobuf-py's message of them

@@ -108,6 +108,7 @@ def check_methods(out: Outputs) -> None:
         "StreamEvents",
         "ReclaimSeat",
         "ExportTable",
+        "StreamTableRecord",
         "Play",
     }
 

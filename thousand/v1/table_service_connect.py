@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint
 from pyqwest import Client
 
-from .table_service_pb2 import CreateTableRequest, CreateTableResponse, ExportTableRequest, ExportTableResponse, GetTableRequest, GetTableResponse, JoinTableRequest, JoinTableResponse, LeaveTableRequest, LeaveTableResponse, ListTablesRequest, ListTablesResponse, PlayRequest, PlayResponse, ReclaimSeatRequest, ReclaimSeatResponse, StreamEventsRequest, StreamEventsResponse, SubmitActionRequest, SubmitActionResponse
+from .table_service_pb2 import CreateTableRequest, CreateTableResponse, ExportTableRequest, ExportTableResponse, GetTableRequest, GetTableResponse, JoinTableRequest, JoinTableResponse, LeaveTableRequest, LeaveTableResponse, ListTablesRequest, ListTablesResponse, PlayRequest, PlayResponse, ReclaimSeatRequest, ReclaimSeatResponse, StreamEventsRequest, StreamEventsResponse, StreamTableRecordRequest, StreamTableRecordResponse, SubmitActionRequest, SubmitActionResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
@@ -70,6 +70,8 @@ class TableService(Protocol):
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -100,17 +102,17 @@ class TableService(Protocol):
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -181,6 +183,17 @@ class TableService(Protocol):
         "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
         replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
         cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+        receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def stream_table_record(self, request: StreamTableRecordRequest, ctx: RequestContext[StreamTableRecordRequest, StreamTableRecordResponse], /) -> AsyncIterator[StreamTableRecordResponse]:
+        """
+        Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+        concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+        with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+        (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -317,6 +330,17 @@ class TableServiceASGIApplication(ConnectASGIApplication[TableService]):
                     ),
                     function=svc.export_table,
                 ),
+                "/thousand.v1.TableService/StreamTableRecord": Endpoint.server_stream(
+                    method=MethodInfo(
+                        name="StreamTableRecord",
+                        service_name="thousand.v1.TableService",
+                        input=StreamTableRecordRequest,
+                        output=StreamTableRecordResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.SERVER_STREAM,
+                    ),
+                    function=svc.stream_table_record,
+                ),
                 "/thousand.v1.TableService/Play": Endpoint.bidi_stream(
                     method=MethodInfo(
                         name="Play",
@@ -374,6 +398,8 @@ class TableServiceClient(ConnectClient):
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -404,17 +430,17 @@ class TableServiceClient(ConnectClient):
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -651,6 +677,8 @@ class TableServiceClient(ConnectClient):
         "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
         replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
         cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+        receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
         """
         return await self.execute_unary(
             request=request,
@@ -661,6 +689,32 @@ class TableServiceClient(ConnectClient):
                 output=ExportTableResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def stream_table_record(
+        self,
+        request: StreamTableRecordRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[StreamTableRecordResponse]:
+        """
+        Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+        concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+        with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+        (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
+        """
+        return self.execute_server_stream(
+            request=request,
+            method=MethodInfo(
+                name="StreamTableRecord",
+                service_name="thousand.v1.TableService",
+                input=StreamTableRecordRequest,
+                output=StreamTableRecordResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.SERVER_STREAM,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

@@ -1169,6 +1169,54 @@ class ExportTableResponse(_message.Message):
 Global___ExportTableResponse: _TypeAlias = ExportTableResponse  # noqa: Y015
 
 @_typing.final
+class StreamTableRecordRequest(_message.Message):
+    """StreamTableRecord's request."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """The table's id."""
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StreamTableRecordRequest: _TypeAlias = StreamTableRecordRequest  # noqa: Y015
+
+@_typing.final
+class StreamTableRecordResponse(_message.Message):
+    """One part of StreamTableRecord's stream."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORD_PART_FIELD_NUMBER: _builtins.int
+    record_part: _builtins.bytes
+    """The next bytes (1 to 1,048,576 of them) of the game record's compact JSON document, UTF-8 encoded: join
+    every part's bytes in the order received, then decode them as UTF-8, to get ExportTable's `record_json`
+    (format "thousand.game-record/1", docs/protocol.md). A part may end inside a character's UTF-8 bytes:
+    decode the joined whole, not each part. The stream ends after the last part.
+    """
+    def __init__(
+        self,
+        *,
+        record_part: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["record_part", b"record_part"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StreamTableRecordResponse: _TypeAlias = StreamTableRecordResponse  # noqa: Y015
+
+@_typing.final
 class StreamEventsRequest(_message.Message):
     """StreamEvents's request (the seat token, if any, goes in metadata)."""
 

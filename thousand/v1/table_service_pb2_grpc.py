@@ -57,6 +57,8 @@ class TableServiceStub:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -87,17 +89,17 @@ class TableServiceStub:
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -162,6 +164,11 @@ class TableServiceStub:
                 request_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
                 response_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
                 _registered_method=True)
+        self.StreamTableRecord = channel.unary_stream(
+                '/thousand.v1.TableService/StreamTableRecord',
+                request_serializer=thousand_dot_v1_dot_table__service__pb2.StreamTableRecordRequest.SerializeToString,
+                response_deserializer=thousand_dot_v1_dot_table__service__pb2.StreamTableRecordResponse.FromString,
+                _registered_method=True)
         self.Play = channel.stream_stream(
                 '/thousand.v1.TableService/Play',
                 request_serializer=thousand_dot_v1_dot_table__service__pb2.PlayRequest.SerializeToString,
@@ -201,6 +208,8 @@ class TableServiceServicer:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -231,17 +240,17 @@ class TableServiceServicer:
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -320,6 +329,18 @@ class TableServiceServicer:
         "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
         replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
         cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+        receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamTableRecord(self, request, context):
+        """Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+        concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+        with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+        (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -394,6 +415,11 @@ def add_TableServiceServicer_to_server(servicer, server):
                     request_deserializer=thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.FromString,
                     response_serializer=thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.SerializeToString,
             ),
+            'StreamTableRecord': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamTableRecord,
+                    request_deserializer=thousand_dot_v1_dot_table__service__pb2.StreamTableRecordRequest.FromString,
+                    response_serializer=thousand_dot_v1_dot_table__service__pb2.StreamTableRecordResponse.SerializeToString,
+            ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
                     request_deserializer=thousand_dot_v1_dot_table__service__pb2.PlayRequest.FromString,
@@ -439,6 +465,8 @@ class TableService:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -469,17 +497,17 @@ class TableService:
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -726,6 +754,33 @@ class TableService:
             '/thousand.v1.TableService/ExportTable',
             thousand_dot_v1_dot_table__service__pb2.ExportTableRequest.SerializeToString,
             thousand_dot_v1_dot_table__service__pb2.ExportTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamTableRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/thousand.v1.TableService/StreamTableRecord',
+            thousand_dot_v1_dot_table__service__pb2.StreamTableRecordRequest.SerializeToString,
+            thousand_dot_v1_dot_table__service__pb2.StreamTableRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -58,6 +58,8 @@ class TableServiceStub:
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -88,17 +90,17 @@ class TableServiceStub:
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -144,6 +146,14 @@ class TableServiceStub:
     "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
     replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
     cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+    A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+    receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
+    """
+    StreamTableRecord: _grpc.UnaryStreamMultiCallable[_table_service_pb2.StreamTableRecordRequest, _table_service_pb2.StreamTableRecordResponse]
+    """Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+    concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+    with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+    (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
     """
     Play: _grpc.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]
     """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
@@ -196,6 +206,8 @@ class TableServiceAsyncStub(TableServiceStub):
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -226,17 +238,17 @@ class TableServiceAsyncStub(TableServiceStub):
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -279,6 +291,14 @@ class TableServiceAsyncStub(TableServiceStub):
     "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
     replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
     cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+    A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+    receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
+    """
+    StreamTableRecord: _aio.UnaryStreamMultiCallable[_table_service_pb2.StreamTableRecordRequest, _table_service_pb2.StreamTableRecordResponse]  # type: ignore[assignment]
+    """Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+    concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+    with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+    (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
     """
     Play: _aio.StreamStreamMultiCallable[_table_service_pb2.PlayRequest, _table_service_pb2.PlayResponse]  # type: ignore[assignment]
     """Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
@@ -330,6 +350,8 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
     | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
     | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+    | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+    |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
     | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
     |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
     | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -360,17 +382,17 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
     seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
 
     A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
-    node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
-    SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
-    TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
-    another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
-    (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
-    misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+    node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+    LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+    refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+    dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+    TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+    `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
 
     RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
     request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
-    address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
-    counts as one request per 64 events of history it asks for.
+    address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+    after_sequence) counts as one request per 64 events of history it asks for.
 
     TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
     tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -465,6 +487,20 @@ class TableServiceServicer(metaclass=_abc_1.ABCMeta):
         "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
         replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
         cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+        A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+        receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
+        """
+
+    @_abc_1.abstractmethod
+    def StreamTableRecord(
+        self,
+        request: _table_service_pb2.StreamTableRecordRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_table_service_pb2.StreamTableRecordResponse], _abc.AsyncIterator[_table_service_pb2.StreamTableRecordResponse]]:
+        """Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+        concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+        with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+        (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
         """
 
     @_abc_1.abstractmethod

@@ -1,8 +1,8 @@
 // Where a table's calls go in a cluster (docs/protocol.md, "Clusters"; clients/routing.py does the same for
 // Python): several server processes share one database and each table is played on one of them, its owner.
-// Any node answers GetTable, ListTables, CreateTable and ExportTable; JoinTable, SubmitAction, StreamEvents,
-// LeaveTable and ReclaimSeat elsewhere are refused with TABLE_ELSEWHERE, whose metadata `web_endpoint` (and
-// Table.web_endpoint) is the owner's web port, `host:port`.
+// Any node answers GetTable, ListTables, CreateTable, ExportTable and StreamTableRecord; JoinTable,
+// SubmitAction, StreamEvents, LeaveTable and ReclaimSeat elsewhere are refused with TABLE_ELSEWHERE, whose
+// metadata `web_endpoint` (and Table.web_endpoint) is the owner's web port, `host:port`.
 //
 // The page stays where it is (its URL, its localStorage, the seats it holds) and sends the table's calls to
 // the owner's origin, in the page's own scheme: the nodes of a cluster allow each other's pages (CORS), so a

@@ -1,9 +1,9 @@
-// A finished game's record (ExportTable: the JSON document "thousand.game-record/1") and a step-through
+// A finished game's record (StreamTableRecord: the JSON document "thousand.game-record/1") and a step-through
 // replay of it: event by event or deal by deal, seen from any seat (every hand is known in a record), on
 // the same table the game was played on.
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { EventSchema, GameKind, SeatKind, TableSchema, TableStatus, type Event as TableEvent, type Table } from "../gen/thousand/v1/table_service_pb";
-import { failure } from "../api";
+import { failure, type TableClient } from "../api";
 import type { Route } from "../route";
 import { h, render, type Child } from "../dom";
 import { gameInfo, gameName } from "../rules";
@@ -106,13 +106,27 @@ function playedAt(created: string): string {
   return Number.isNaN(when.getTime()) ? created : formatDateTime(when);
 }
 
-/** A finished game's record (ExportTable: any node answers, `anyNode` tries them in turn) and its replay. */
+/** A finished game's record, read in parts (StreamTableRecord: a long game's record is more than one
+ * message of ExportTable carries; any node answers, `anyNode` tries them in turn), joined and decoded. */
+async function readRecord(client: TableClient, tableId: string): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const { recordPart } of client.streamTableRecord({ tableId })) parts.push(recordPart);
+  const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(joined); // the whole: a part may end inside a character
+}
+
+/** A finished game's record (StreamTableRecord, any node) and its replay. */
 export function openReplay(anyNode: Route, tableId: string, container: HTMLElement): () => void {
   render(container, h("p", { class: "loading" }, t("web.replay.fetching")));
   let closed = false;
   anyNode
-    .call((c) => c.exportTable({ tableId }))
-    .then(({ recordJson }) => {
+    .call((c) => readRecord(c, tableId))
+    .then((recordJson) => {
       if (!closed) show(recordJson);
     })
     .catch((error: unknown) => {

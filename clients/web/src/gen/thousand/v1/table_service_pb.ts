@@ -30,7 +30,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file thousand/v1/table_service.proto.
  */
 export const file_thousand_v1_table_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSKoAgoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgxyZXNlcnZlZF9mb3IYCSABKAkSEQoJcGxheWVyX2lkGAogASgJEjQKD3Rha2VvdmVyX3JlYXNvbhgLIAEoDjIbLnRob3VzYW5kLnYxLlRha2VvdmVyUmVhc29uIv0DCgVUYWJsZRIQCgh0YWJsZV9pZBgBIAEoCRIjCgRnYW1lGAIgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSIQoFcnVsZXMYAyABKAsyEi50aG91c2FuZC52MS5SdWxlcxIoCgZzdGF0dXMYBCABKA4yGC50aG91c2FuZC52MS5UYWJsZVN0YXR1cxIgCgVzZWF0cxgFIAMoCzIRLnRob3VzYW5kLnYxLlNlYXQSEgoKb3Blbl9zZWF0cxgGIAEoBRIQCghzZXF1ZW5jZRgHIAEoBBIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoMdGltZV9jb250cm9sGAkgASgLMhgudGhvdXNhbmQudjEuVGltZUNvbnRyb2wSDgoGc2VlZGVkGAogASgIEicKCGZhaXJuZXNzGAsgASgLMhUudGhvdXNhbmQudjEuRmFpcm5lc3MSLAoLc3RvcF9yZWFzb24YDCABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEhAKCGVuZHBvaW50GA0gASgJEhQKDHdlYl9lbmRwb2ludBgOIAEoCRIQCgh1bmxpc3RlZBgPIAEoCBIXCg9pbnZpdGVfcmVxdWlyZWQYECABKAgSDQoFcmF0ZWQYESABKAgiPgoIRmFpcm5lc3MSDgoGc2NoZW1lGAEgASgJEhIKCmNvbW1pdG1lbnQYAiABKAkSDgoGc2VjcmV0GAMgASgJIowDChJDcmVhdGVUYWJsZVJlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAIgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSJgoFc2VhdHMYAyADKAsyFy50aG91c2FuZC52MS5TZWF0Q29uZmlnEhEKBHNlZWQYBCABKARIAIgBARIZCgxmaXJzdF9kZWFsZXIYBSABKAVIAYgBARIuCgx0aW1lX2NvbnRyb2wYBiABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBISCgpyZXF1ZXN0X2lkGAcgASgJEhAKCHByYWN0aWNlGAggASgIEhAKCHVubGlzdGVkGAkgASgIEhMKC2ludml0ZV9jb2RlGAogASgJEjIKDHJlc2VydmF0aW9ucxgLIAMoCzIcLnRob3VzYW5kLnYxLlNlYXRSZXNlcnZhdGlvbhINCgVyYXRlZBgMIAEoCEIHCgVfc2VlZEIPCg1fZmlyc3RfZGVhbGVyIjIKD1NlYXRSZXNlcnZhdGlvbhIMCgRzZWF0GAEgASgFEhEKCXBsYXllcl9pZBgCIAEoCSI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUieAoRTGlzdFRhYmxlc1JlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEhcKD29ubHlfb3Blbl9zZWF0cxgCIAEoCBIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJRChJMaXN0VGFibGVzUmVzcG9uc2USIgoGdGFibGVzGAEgAygLMhIudGhvdXNhbmQudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI1ChBHZXRUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUikwEKEEpvaW5UYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnNlYXRfdG9rZW4YBCABKAkSEwoLY2xpZW50X3NlZWQYBSABKAkSEwoLaW52aXRlX2NvZGUYBiABKAlCBwoFX3NlYXQiWAoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJEiEKBXRhYmxlGAMgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNwoSTGVhdmVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUimAEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAyABKARIAIgBARIjCgZhY3Rpb24YBCABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSIoChRTdWJtaXRBY3Rpb25SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCImChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiOAoTUmVjbGFpbVNlYXRSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiYKEkV4cG9ydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIqChNFeHBvcnRUYWJsZVJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIm0KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBARIUCgxiYXRjaF9ldmVudHMYAyABKAhCEQoPX2FmdGVyX3NlcXVlbmNlIjsKCVNlYXRUYWtlbhIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEgsKA2JvdBgDIAEoCCIcCgxTZWF0UmVsZWFzZWQSDAoEc2VhdBgBIAEoBSJICgxUdXJuVGltZWRPdXQSDAoEc2VhdBgBIAEoBRIqCgZwb2xpY3kYAiABKA4yGi50aG91c2FuZC52MS5UaW1lb3V0UG9saWN5Im8KDVNlYXRUYWtlbk92ZXISDAoEc2VhdBgBIAEoBRIRCglmb3JmZWl0ZWQYAiABKAgSEAoIb25lX3R1cm4YAyABKAgSKwoGcmVhc29uGAQgASgOMhsudGhvdXNhbmQudjEuVGFrZW92ZXJSZWFzb24iHQoNU2VhdFJlY2xhaW1lZBIMCgRzZWF0GAEgASgFIkgKDFRhYmxlU3RvcHBlZBInCgZyZWFzb24YASABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEg8KB21lc3NhZ2UYAiABKAki3gMKBUV2ZW50EiwKCnNlYXRfdGFrZW4YASABKAsyFi50aG91c2FuZC52MS5TZWF0VGFrZW5IABIyCg1zZWF0X3JlbGVhc2VkGAIgASgLMhkudGhvdXNhbmQudjEuU2VhdFJlbGVhc2VkSAASLgoIdGhvdXNhbmQYAyABKAsyGi50aG91c2FuZC52MS5UaG91c2FuZEV2ZW50SAASLAoHYmxhZ29nbxgEIAEoCzIZLnRob3VzYW5kLnYxLkJsYWdvZ29FdmVudEgAEjMKDnR1cm5fdGltZWRfb3V0GAUgASgLMhkudGhvdXNhbmQudjEuVHVyblRpbWVkT3V0SAASNQoPc2VhdF90YWtlbl9vdmVyGAYgASgLMhoudGhvdXNhbmQudjEuU2VhdFRha2VuT3ZlckgAEjQKDnNlYXRfcmVjbGFpbWVkGAcgASgLMhoudGhvdXNhbmQudjEuU2VhdFJlY2xhaW1lZEgAEjIKDXRhYmxlX3N0b3BwZWQYCCABKAsyGS50aG91c2FuZC52MS5UYWJsZVN0b3BwZWRIABI2Cg9yYXRpbmdzX3VwZGF0ZWQYCSABKAsyGy50aG91c2FuZC52MS5SYXRpbmdzVXBkYXRlZEgAQgcKBWV2ZW50ItABCgRUdXJuEhEKBHNlYXQYASABKAVIAIgBARIqCg1sZWdhbF9hY3Rpb25zGAIgAygLMhMudGhvdXNhbmQudjEuQWN0aW9uEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR2aWV3GAQgASgLMhEudGhvdXNhbmQudjEuVmlldxIxCg5iYW5rX3JlbWFpbmluZxgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VhdCJ5CghTbmFwc2hvdBIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlEh8KBHZpZXcYAiABKAsyES50aG91c2FuZC52MS5WaWV3EikKBGRlYWwYAyABKAsyGy50aG91c2FuZC52MS5EZWFsSW5Qcm9ncmVzcyJhCg5EZWFsSW5Qcm9ncmVzcxIOCgZudW1iZXIYASABKAUSEgoKY29tbWl0bWVudBgCIAEoCRIrCgZldmVudHMYAyADKAsyGy50aG91c2FuZC52MS5TZXF1ZW5jZWRFdmVudCJFCg5TZXF1ZW5jZWRFdmVudBIQCghzZXF1ZW5jZRgBIAEoBBIhCgVldmVudBgCIAEoCzISLnRob3VzYW5kLnYxLkV2ZW50Is0BChRTdHJlYW1FdmVudHNSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIpCghzbmFwc2hvdBgCIAEoCzIVLnRob3VzYW5kLnYxLlNuYXBzaG90SAASIwoFZXZlbnQYAyABKAsyEi50aG91c2FuZC52MS5FdmVudEgAEh8KBHR1cm4YBCABKAsyES50aG91c2FuZC52MS5UdXJuEicKC21vcmVfZXZlbnRzGAUgAygLMhIudGhvdXNhbmQudjEuRXZlbnRCCQoHcGF5bG9hZCJsCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLnRob3VzYW5kLnYxLlBsYXlTdGFydEgAEikKBmFjdGlvbhgCIAEoCzIXLnRob3VzYW5kLnYxLlBsYXlBY3Rpb25IAEIJCgdyZXF1ZXN0Ik0KCVBsYXlTdGFydBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBQhEKD19hZnRlcl9zZXF1ZW5jZSJ9CgpQbGF5QWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAIgASgESACIAQESIwoGYWN0aW9uGAMgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UibAoMUGxheVJlc3BvbnNlEjEKBnVwZGF0ZRgBIAEoCzIhLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlEikKBnJlc3VsdBgCIAEoCzIZLnRob3VzYW5kLnYxLkFjdGlvblJlc3VsdCJhCgxBY3Rpb25SZXN1bHQSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBBIrCgdyZWZ1c2FsGAMgASgLMhoudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbCLbAQoNQWN0aW9uUmVmdXNhbBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjoKCG1ldGFkYXRhGAQgAygLMigudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbC5NZXRhZGF0YUVudHJ5Ei4KC3JldHJ5X2RlbGF5GAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASpUCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIWChJHQU1FX0tJTkRfVEhPVVNBTkQQARIVChFHQU1FX0tJTkRfQkxBR09HTxACKkwKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEQoNU0VBVF9LSU5EX0JPVBACKnoKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFFRBQkxFX1NUQVRVU19XQUlUSU5HEAESGAoUVEFCTEVfU1RBVFVTX1BMQVlJTkcQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAyqMAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZUxABEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQAhIhCh1USU1FT1VUX1BPTElDWV9CT1RfUExBWVNfVFVSThADKpcBCg5UYWtlb3ZlclJlYXNvbhIfChtUQUtFT1ZFUl9SRUFTT05fVU5TUEVDSUZJRUQQABIbChdUQUtFT1ZFUl9SRUFTT05fVElNRU9VVBABEiUKIVRBS0VPVkVSX1JFQVNPTl9PUEVSQVRPUl9IQU5ET1ZFUhACEiAKHFRBS0VPVkVSX1JFQVNPTl9ESVNDT05ORUNURUQQAyppCgpTdG9wUmVhc29uEhsKF1NUT1BfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWU1RPUF9SRUFTT05fTU9WRV9MSU1JVBABEiIKHlNUT1BfUkVBU09OX0NMT1NFRF9CWV9PUEVSQVRPUhACMqQGCgxUYWJsZVNlcnZpY2USUAoLQ3JlYXRlVGFibGUSHy50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEk0KCkxpc3RUYWJsZXMSHi50aG91c2FuZC52MS5MaXN0VGFibGVzUmVxdWVzdBofLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCghHZXRUYWJsZRIcLnRob3VzYW5kLnYxLkdldFRhYmxlUmVxdWVzdBodLnRob3VzYW5kLnYxLkdldFRhYmxlUmVzcG9uc2USSgoJSm9pblRhYmxlEh0udGhvdXNhbmQudjEuSm9pblRhYmxlUmVxdWVzdBoeLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KCkxlYXZlVGFibGUSHi50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVxdWVzdBofLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXNwb25zZRJTCgxTdWJtaXRBY3Rpb24SIC50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiEudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USVQoMU3RyZWFtRXZlbnRzEiAudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBohLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESUAoLUmVjbGFpbVNlYXQSHy50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlcXVlc3QaIC50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlc3BvbnNlElAKC0V4cG9ydFRhYmxlEh8udGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXNwb25zZRI/CgRQbGF5EhgudGhvdXNhbmQudjEuUGxheVJlcXVlc3QaGS50aG91c2FuZC52MS5QbGF5UmVzcG9uc2UoATABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_ratings, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
+  fileDesc("Ch90aG91c2FuZC92MS90YWJsZV9zZXJ2aWNlLnByb3RvEgt0aG91c2FuZC52MSLAAQoLVGltZUNvbnRyb2wSKwoIcGVyX21vdmUYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SJwoEYmFuaxgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpvbl90aW1lb3V0GAMgASgOMhoudGhvdXNhbmQudjEuVGltZW91dFBvbGljeRIrCghib3RfcGFjZRgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiJtCgVSdWxlcxIuCgh0aG91c2FuZBgBIAEoCzIaLnRob3VzYW5kLnYxLlRob3VzYW5kUnVsZXNIABIsCgdibGFnb2dvGAIgASgLMhkudGhvdXNhbmQudjEuQmxhZ29nb1J1bGVzSABCBgoEZ2FtZSJwCgZBY3Rpb24SLwoIdGhvdXNhbmQYASABKAsyGy50aG91c2FuZC52MS5UaG91c2FuZEFjdGlvbkgAEi0KB2JsYWdvZ28YAiABKAsyGi50aG91c2FuZC52MS5CbGFnb2dvQWN0aW9uSABCBgoEZ2FtZSJqCgRWaWV3Ei0KCHRob3VzYW5kGAEgASgLMhkudGhvdXNhbmQudjEuVGhvdXNhbmRWaWV3SAASKwoHYmxhZ29nbxgCIAEoCzIYLnRob3VzYW5kLnYxLkJsYWdvZ29WaWV3SABCBgoEZ2FtZSJDCgpTZWF0Q29uZmlnEiMKBGtpbmQYASABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgCIAEoCSKoAgoEU2VhdBIMCgRzZWF0GAEgASgFEiMKBGtpbmQYAiABKA4yFS50aG91c2FuZC52MS5TZWF0S2luZBIQCghzdHJhdGVneRgDIAEoCRINCgV0YWtlbhgEIAEoCBITCgtwbGF5ZXJfbmFtZRgFIAEoCRISCgp0YWtlbl9vdmVyGAYgASgIEhEKCWZvcmZlaXRlZBgHIAEoCBIxCg5iYW5rX3JlbWFpbmluZxgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgxyZXNlcnZlZF9mb3IYCSABKAkSEQoJcGxheWVyX2lkGAogASgJEjQKD3Rha2VvdmVyX3JlYXNvbhgLIAEoDjIbLnRob3VzYW5kLnYxLlRha2VvdmVyUmVhc29uIv0DCgVUYWJsZRIQCgh0YWJsZV9pZBgBIAEoCRIjCgRnYW1lGAIgASgOMhUudGhvdXNhbmQudjEuR2FtZUtpbmQSIQoFcnVsZXMYAyABKAsyEi50aG91c2FuZC52MS5SdWxlcxIoCgZzdGF0dXMYBCABKA4yGC50aG91c2FuZC52MS5UYWJsZVN0YXR1cxIgCgVzZWF0cxgFIAMoCzIRLnRob3VzYW5kLnYxLlNlYXQSEgoKb3Blbl9zZWF0cxgGIAEoBRIQCghzZXF1ZW5jZRgHIAEoBBIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoMdGltZV9jb250cm9sGAkgASgLMhgudGhvdXNhbmQudjEuVGltZUNvbnRyb2wSDgoGc2VlZGVkGAogASgIEicKCGZhaXJuZXNzGAsgASgLMhUudGhvdXNhbmQudjEuRmFpcm5lc3MSLAoLc3RvcF9yZWFzb24YDCABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEhAKCGVuZHBvaW50GA0gASgJEhQKDHdlYl9lbmRwb2ludBgOIAEoCRIQCgh1bmxpc3RlZBgPIAEoCBIXCg9pbnZpdGVfcmVxdWlyZWQYECABKAgSDQoFcmF0ZWQYESABKAgiPgoIRmFpcm5lc3MSDgoGc2NoZW1lGAEgASgJEhIKCmNvbW1pdG1lbnQYAiABKAkSDgoGc2VjcmV0GAMgASgJIowDChJDcmVhdGVUYWJsZVJlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEiEKBXJ1bGVzGAIgASgLMhIudGhvdXNhbmQudjEuUnVsZXMSJgoFc2VhdHMYAyADKAsyFy50aG91c2FuZC52MS5TZWF0Q29uZmlnEhEKBHNlZWQYBCABKARIAIgBARIZCgxmaXJzdF9kZWFsZXIYBSABKAVIAYgBARIuCgx0aW1lX2NvbnRyb2wYBiABKAsyGC50aG91c2FuZC52MS5UaW1lQ29udHJvbBISCgpyZXF1ZXN0X2lkGAcgASgJEhAKCHByYWN0aWNlGAggASgIEhAKCHVubGlzdGVkGAkgASgIEhMKC2ludml0ZV9jb2RlGAogASgJEjIKDHJlc2VydmF0aW9ucxgLIAMoCzIcLnRob3VzYW5kLnYxLlNlYXRSZXNlcnZhdGlvbhINCgVyYXRlZBgMIAEoCEIHCgVfc2VlZEIPCg1fZmlyc3RfZGVhbGVyIjIKD1NlYXRSZXNlcnZhdGlvbhIMCgRzZWF0GAEgASgFEhEKCXBsYXllcl9pZBgCIAEoCSI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUieAoRTGlzdFRhYmxlc1JlcXVlc3QSIwoEZ2FtZRgBIAEoDjIVLnRob3VzYW5kLnYxLkdhbWVLaW5kEhcKD29ubHlfb3Blbl9zZWF0cxgCIAEoCBIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJRChJMaXN0VGFibGVzUmVzcG9uc2USIgoGdGFibGVzGAEgAygLMhIudGhvdXNhbmQudjEuVGFibGUSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiMKD0dldFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSI1ChBHZXRUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUikwEKEEpvaW5UYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhMKC3BsYXllcl9uYW1lGAMgASgJEhIKCnNlYXRfdG9rZW4YBCABKAkSEwoLY2xpZW50X3NlZWQYBSABKAkSEwoLaW52aXRlX2NvZGUYBiABKAlCBwoFX3NlYXQiWAoRSm9pblRhYmxlUmVzcG9uc2USDAoEc2VhdBgBIAEoBRISCgpzZWF0X3Rva2VuGAIgASgJEiEKBXRhYmxlGAMgASgLMhIudGhvdXNhbmQudjEuVGFibGUiJQoRTGVhdmVUYWJsZVJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiNwoSTGVhdmVUYWJsZVJlc3BvbnNlEiEKBXRhYmxlGAEgASgLMhIudGhvdXNhbmQudjEuVGFibGUimAEKE1N1Ym1pdEFjdGlvblJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIfChJsYXN0X3NlZW5fc2VxdWVuY2UYAyABKARIAIgBARIjCgZhY3Rpb24YBCABKAsyEy50aG91c2FuZC52MS5BY3Rpb25CFQoTX2xhc3Rfc2Vlbl9zZXF1ZW5jZSIoChRTdWJtaXRBY3Rpb25SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCImChJSZWNsYWltU2VhdFJlcXVlc3QSEAoIdGFibGVfaWQYASABKAkiOAoTUmVjbGFpbVNlYXRSZXNwb25zZRIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlIiYKEkV4cG9ydFRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIqChNFeHBvcnRUYWJsZVJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIiwKGFN0cmVhbVRhYmxlUmVjb3JkUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCSIwChlTdHJlYW1UYWJsZVJlY29yZFJlc3BvbnNlEhMKC3JlY29yZF9wYXJ0GAEgASgMIm0KE1N0cmVhbUV2ZW50c1JlcXVlc3QSEAoIdGFibGVfaWQYASABKAkSGwoOYWZ0ZXJfc2VxdWVuY2UYAiABKARIAIgBARIUCgxiYXRjaF9ldmVudHMYAyABKAhCEQoPX2FmdGVyX3NlcXVlbmNlIjsKCVNlYXRUYWtlbhIMCgRzZWF0GAEgASgFEhMKC3BsYXllcl9uYW1lGAIgASgJEgsKA2JvdBgDIAEoCCIcCgxTZWF0UmVsZWFzZWQSDAoEc2VhdBgBIAEoBSJICgxUdXJuVGltZWRPdXQSDAoEc2VhdBgBIAEoBRIqCgZwb2xpY3kYAiABKA4yGi50aG91c2FuZC52MS5UaW1lb3V0UG9saWN5Im8KDVNlYXRUYWtlbk92ZXISDAoEc2VhdBgBIAEoBRIRCglmb3JmZWl0ZWQYAiABKAgSEAoIb25lX3R1cm4YAyABKAgSKwoGcmVhc29uGAQgASgOMhsudGhvdXNhbmQudjEuVGFrZW92ZXJSZWFzb24iHQoNU2VhdFJlY2xhaW1lZBIMCgRzZWF0GAEgASgFIkgKDFRhYmxlU3RvcHBlZBInCgZyZWFzb24YASABKA4yFy50aG91c2FuZC52MS5TdG9wUmVhc29uEg8KB21lc3NhZ2UYAiABKAki3gMKBUV2ZW50EiwKCnNlYXRfdGFrZW4YASABKAsyFi50aG91c2FuZC52MS5TZWF0VGFrZW5IABIyCg1zZWF0X3JlbGVhc2VkGAIgASgLMhkudGhvdXNhbmQudjEuU2VhdFJlbGVhc2VkSAASLgoIdGhvdXNhbmQYAyABKAsyGi50aG91c2FuZC52MS5UaG91c2FuZEV2ZW50SAASLAoHYmxhZ29nbxgEIAEoCzIZLnRob3VzYW5kLnYxLkJsYWdvZ29FdmVudEgAEjMKDnR1cm5fdGltZWRfb3V0GAUgASgLMhkudGhvdXNhbmQudjEuVHVyblRpbWVkT3V0SAASNQoPc2VhdF90YWtlbl9vdmVyGAYgASgLMhoudGhvdXNhbmQudjEuU2VhdFRha2VuT3ZlckgAEjQKDnNlYXRfcmVjbGFpbWVkGAcgASgLMhoudGhvdXNhbmQudjEuU2VhdFJlY2xhaW1lZEgAEjIKDXRhYmxlX3N0b3BwZWQYCCABKAsyGS50aG91c2FuZC52MS5UYWJsZVN0b3BwZWRIABI2Cg9yYXRpbmdzX3VwZGF0ZWQYCSABKAsyGy50aG91c2FuZC52MS5SYXRpbmdzVXBkYXRlZEgAQgcKBWV2ZW50ItABCgRUdXJuEhEKBHNlYXQYASABKAVIAIgBARIqCg1sZWdhbF9hY3Rpb25zGAIgAygLMhMudGhvdXNhbmQudjEuQWN0aW9uEiwKCGRlYWRsaW5lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgR2aWV3GAQgASgLMhEudGhvdXNhbmQudjEuVmlldxIxCg5iYW5rX3JlbWFpbmluZxgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbkIHCgVfc2VhdCJ5CghTbmFwc2hvdBIhCgV0YWJsZRgBIAEoCzISLnRob3VzYW5kLnYxLlRhYmxlEh8KBHZpZXcYAiABKAsyES50aG91c2FuZC52MS5WaWV3EikKBGRlYWwYAyABKAsyGy50aG91c2FuZC52MS5EZWFsSW5Qcm9ncmVzcyJhCg5EZWFsSW5Qcm9ncmVzcxIOCgZudW1iZXIYASABKAUSEgoKY29tbWl0bWVudBgCIAEoCRIrCgZldmVudHMYAyADKAsyGy50aG91c2FuZC52MS5TZXF1ZW5jZWRFdmVudCJFCg5TZXF1ZW5jZWRFdmVudBIQCghzZXF1ZW5jZRgBIAEoBBIhCgVldmVudBgCIAEoCzISLnRob3VzYW5kLnYxLkV2ZW50Is0BChRTdHJlYW1FdmVudHNSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIpCghzbmFwc2hvdBgCIAEoCzIVLnRob3VzYW5kLnYxLlNuYXBzaG90SAASIwoFZXZlbnQYAyABKAsyEi50aG91c2FuZC52MS5FdmVudEgAEh8KBHR1cm4YBCABKAsyES50aG91c2FuZC52MS5UdXJuEicKC21vcmVfZXZlbnRzGAUgAygLMhIudGhvdXNhbmQudjEuRXZlbnRCCQoHcGF5bG9hZCJsCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLnRob3VzYW5kLnYxLlBsYXlTdGFydEgAEikKBmFjdGlvbhgCIAEoCzIXLnRob3VzYW5kLnYxLlBsYXlBY3Rpb25IAEIJCgdyZXF1ZXN0Ik0KCVBsYXlTdGFydBIQCgh0YWJsZV9pZBgBIAEoCRIbCg5hZnRlcl9zZXF1ZW5jZRgCIAEoBEgAiAEBQhEKD19hZnRlcl9zZXF1ZW5jZSJ9CgpQbGF5QWN0aW9uEhIKCnJlcXVlc3RfaWQYASABKAkSHwoSbGFzdF9zZWVuX3NlcXVlbmNlGAIgASgESACIAQESIwoGYWN0aW9uGAMgASgLMhMudGhvdXNhbmQudjEuQWN0aW9uQhUKE19sYXN0X3NlZW5fc2VxdWVuY2UibAoMUGxheVJlc3BvbnNlEjEKBnVwZGF0ZRgBIAEoCzIhLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlEikKBnJlc3VsdBgCIAEoCzIZLnRob3VzYW5kLnYxLkFjdGlvblJlc3VsdCJhCgxBY3Rpb25SZXN1bHQSEgoKcmVxdWVzdF9pZBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBBIrCgdyZWZ1c2FsGAMgASgLMhoudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbCLbAQoNQWN0aW9uUmVmdXNhbBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjoKCG1ldGFkYXRhGAQgAygLMigudGhvdXNhbmQudjEuQWN0aW9uUmVmdXNhbC5NZXRhZGF0YUVudHJ5Ei4KC3JldHJ5X2RlbGF5GAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASpUCghHYW1lS2luZBIZChVHQU1FX0tJTkRfVU5TUEVDSUZJRUQQABIWChJHQU1FX0tJTkRfVEhPVVNBTkQQARIVChFHQU1FX0tJTkRfQkxBR09HTxACKkwKCFNlYXRLaW5kEhkKFVNFQVRfS0lORF9VTlNQRUNJRklFRBAAEhIKDlNFQVRfS0lORF9PUEVOEAESEQoNU0VBVF9LSU5EX0JPVBACKnoKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhgKFFRBQkxFX1NUQVRVU19XQUlUSU5HEAESGAoUVEFCTEVfU1RBVFVTX1BMQVlJTkcQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAyqMAQoNVGltZW91dFBvbGljeRIeChpUSU1FT1VUX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFRJTUVPVVRfUE9MSUNZX0JPVF9QTEFZUxABEhoKFlRJTUVPVVRfUE9MSUNZX0ZPUkZFSVQQAhIhCh1USU1FT1VUX1BPTElDWV9CT1RfUExBWVNfVFVSThADKpcBCg5UYWtlb3ZlclJlYXNvbhIfChtUQUtFT1ZFUl9SRUFTT05fVU5TUEVDSUZJRUQQABIbChdUQUtFT1ZFUl9SRUFTT05fVElNRU9VVBABEiUKIVRBS0VPVkVSX1JFQVNPTl9PUEVSQVRPUl9IQU5ET1ZFUhACEiAKHFRBS0VPVkVSX1JFQVNPTl9ESVNDT05ORUNURUQQAyppCgpTdG9wUmVhc29uEhsKF1NUT1BfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWU1RPUF9SRUFTT05fTU9WRV9MSU1JVBABEiIKHlNUT1BfUkVBU09OX0NMT1NFRF9CWV9PUEVSQVRPUhACMooHCgxUYWJsZVNlcnZpY2USUAoLQ3JlYXRlVGFibGUSHy50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlcXVlc3QaIC50aG91c2FuZC52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEk0KCkxpc3RUYWJsZXMSHi50aG91c2FuZC52MS5MaXN0VGFibGVzUmVxdWVzdBofLnRob3VzYW5kLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCghHZXRUYWJsZRIcLnRob3VzYW5kLnYxLkdldFRhYmxlUmVxdWVzdBodLnRob3VzYW5kLnYxLkdldFRhYmxlUmVzcG9uc2USSgoJSm9pblRhYmxlEh0udGhvdXNhbmQudjEuSm9pblRhYmxlUmVxdWVzdBoeLnRob3VzYW5kLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KCkxlYXZlVGFibGUSHi50aG91c2FuZC52MS5MZWF2ZVRhYmxlUmVxdWVzdBofLnRob3VzYW5kLnYxLkxlYXZlVGFibGVSZXNwb25zZRJTCgxTdWJtaXRBY3Rpb24SIC50aG91c2FuZC52MS5TdWJtaXRBY3Rpb25SZXF1ZXN0GiEudGhvdXNhbmQudjEuU3VibWl0QWN0aW9uUmVzcG9uc2USVQoMU3RyZWFtRXZlbnRzEiAudGhvdXNhbmQudjEuU3RyZWFtRXZlbnRzUmVxdWVzdBohLnRob3VzYW5kLnYxLlN0cmVhbUV2ZW50c1Jlc3BvbnNlMAESUAoLUmVjbGFpbVNlYXQSHy50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlcXVlc3QaIC50aG91c2FuZC52MS5SZWNsYWltU2VhdFJlc3BvbnNlElAKC0V4cG9ydFRhYmxlEh8udGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXF1ZXN0GiAudGhvdXNhbmQudjEuRXhwb3J0VGFibGVSZXNwb25zZRJkChFTdHJlYW1UYWJsZVJlY29yZBIlLnRob3VzYW5kLnYxLlN0cmVhbVRhYmxlUmVjb3JkUmVxdWVzdBomLnRob3VzYW5kLnYxLlN0cmVhbVRhYmxlUmVjb3JkUmVzcG9uc2UwARI/CgRQbGF5EhgudGhvdXNhbmQudjEuUGxheVJlcXVlc3QaGS50aG91c2FuZC52MS5QbGF5UmVzcG9uc2UoATABYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_thousand_v1_blagogo_actions, file_thousand_v1_blagogo_events, file_thousand_v1_blagogo_rules, file_thousand_v1_blagogo_views, file_thousand_v1_ratings, file_thousand_v1_thousand_actions, file_thousand_v1_thousand_events, file_thousand_v1_thousand_rules, file_thousand_v1_thousand_views]);
 
 /**
  * A table's clocks, chosen at CreateTable: the turn clock and the pace of the server's bots.
@@ -1070,6 +1070,51 @@ export const ExportTableResponseSchema: GenMessage<ExportTableResponse> = /*@__P
   messageDesc(file_thousand_v1_table_service, 24);
 
 /**
+ * StreamTableRecord's request.
+ *
+ * @generated from message thousand.v1.StreamTableRecordRequest
+ */
+export type StreamTableRecordRequest = Message<"thousand.v1.StreamTableRecordRequest"> & {
+  /**
+   * The table's id.
+   *
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+};
+
+/**
+ * Describes the message thousand.v1.StreamTableRecordRequest.
+ * Use `create(StreamTableRecordRequestSchema)` to create a new message.
+ */
+export const StreamTableRecordRequestSchema: GenMessage<StreamTableRecordRequest> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 25);
+
+/**
+ * One part of StreamTableRecord's stream.
+ *
+ * @generated from message thousand.v1.StreamTableRecordResponse
+ */
+export type StreamTableRecordResponse = Message<"thousand.v1.StreamTableRecordResponse"> & {
+  /**
+   * The next bytes (1 to 1,048,576 of them) of the game record's compact JSON document, UTF-8 encoded: join
+   * every part's bytes in the order received, then decode them as UTF-8, to get ExportTable's `record_json`
+   * (format "thousand.game-record/1", docs/protocol.md). A part may end inside a character's UTF-8 bytes:
+   * decode the joined whole, not each part. The stream ends after the last part.
+   *
+   * @generated from field: bytes record_part = 1;
+   */
+  recordPart: Uint8Array;
+};
+
+/**
+ * Describes the message thousand.v1.StreamTableRecordResponse.
+ * Use `create(StreamTableRecordResponseSchema)` to create a new message.
+ */
+export const StreamTableRecordResponseSchema: GenMessage<StreamTableRecordResponse> = /*@__PURE__*/
+  messageDesc(file_thousand_v1_table_service, 26);
+
+/**
  * StreamEvents's request (the seat token, if any, goes in metadata).
  *
  * @generated from message thousand.v1.StreamEventsRequest
@@ -1105,7 +1150,7 @@ export type StreamEventsRequest = Message<"thousand.v1.StreamEventsRequest"> & {
  * Use `create(StreamEventsRequestSchema)` to create a new message.
  */
 export const StreamEventsRequestSchema: GenMessage<StreamEventsRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 25);
+  messageDesc(file_thousand_v1_table_service, 27);
 
 /**
  * A seat was taken.
@@ -1140,7 +1185,7 @@ export type SeatTaken = Message<"thousand.v1.SeatTaken"> & {
  * Use `create(SeatTakenSchema)` to create a new message.
  */
 export const SeatTakenSchema: GenMessage<SeatTaken> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 26);
+  messageDesc(file_thousand_v1_table_service, 28);
 
 /**
  * A seat was given up and is open again.
@@ -1161,7 +1206,7 @@ export type SeatReleased = Message<"thousand.v1.SeatReleased"> & {
  * Use `create(SeatReleasedSchema)` to create a new message.
  */
 export const SeatReleasedSchema: GenMessage<SeatReleased> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 27);
+  messageDesc(file_thousand_v1_table_service, 29);
 
 /**
  * A seat's time ran out (see TimeControl); the policy then acts: SeatTakenOver follows.
@@ -1189,7 +1234,7 @@ export type TurnTimedOut = Message<"thousand.v1.TurnTimedOut"> & {
  * Use `create(TurnTimedOutSchema)` to create a new message.
  */
 export const TurnTimedOutSchema: GenMessage<TurnTimedOut> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 28);
+  messageDesc(file_thousand_v1_table_service, 30);
 
 /**
  * The server's bot plays this seat from now on: after a timeout, until SeatReclaimed (or, forfeited, to the
@@ -1234,7 +1279,7 @@ export type SeatTakenOver = Message<"thousand.v1.SeatTakenOver"> & {
  * Use `create(SeatTakenOverSchema)` to create a new message.
  */
 export const SeatTakenOverSchema: GenMessage<SeatTakenOver> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 29);
+  messageDesc(file_thousand_v1_table_service, 31);
 
 /**
  * The seat is its player's again: they took it back (ReclaimSeat, an action, their stream opening again), or
@@ -1256,7 +1301,7 @@ export type SeatReclaimed = Message<"thousand.v1.SeatReclaimed"> & {
  * Use `create(SeatReclaimedSchema)` to create a new message.
  */
 export const SeatReclaimedSchema: GenMessage<SeatReclaimed> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 30);
+  messageDesc(file_thousand_v1_table_service, 32);
 
 /**
  * The server stopped the table before its game ended: the table is finished (TABLE_STATUS_FINISHED), no
@@ -1285,7 +1330,7 @@ export type TableStopped = Message<"thousand.v1.TableStopped"> & {
  * Use `create(TableStoppedSchema)` to create a new message.
  */
 export const TableStoppedSchema: GenMessage<TableStopped> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 31);
+  messageDesc(file_thousand_v1_table_service, 33);
 
 /**
  * One event of a table.
@@ -1378,7 +1423,7 @@ export type Event = Message<"thousand.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 32);
+  messageDesc(file_thousand_v1_table_service, 34);
 
 /**
  * Whose turn it is, sent with the last message of every batch of events.
@@ -1433,7 +1478,7 @@ export type Turn = Message<"thousand.v1.Turn"> & {
  * Use `create(TurnSchema)` to create a new message.
  */
 export const TurnSchema: GenMessage<Turn> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 33);
+  messageDesc(file_thousand_v1_table_service, 35);
 
 /**
  * A full picture of the table for this stream's seat: the starting point before the events.
@@ -1471,7 +1516,7 @@ export type Snapshot = Message<"thousand.v1.Snapshot"> & {
  * Use `create(SnapshotSchema)` to create a new message.
  */
 export const SnapshotSchema: GenMessage<Snapshot> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 34);
+  messageDesc(file_thousand_v1_table_service, 36);
 
 /**
  * The deal in progress on a fair table as a stream that saw it begin has it (Snapshot.deal): its number, its
@@ -1512,7 +1557,7 @@ export type DealInProgress = Message<"thousand.v1.DealInProgress"> & {
  * Use `create(DealInProgressSchema)` to create a new message.
  */
 export const DealInProgressSchema: GenMessage<DealInProgress> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 35);
+  messageDesc(file_thousand_v1_table_service, 37);
 
 /**
  * An event of the table with its sequence number (the same as it has on a stream).
@@ -1540,7 +1585,7 @@ export type SequencedEvent = Message<"thousand.v1.SequencedEvent"> & {
  * Use `create(SequencedEventSchema)` to create a new message.
  */
 export const SequencedEventSchema: GenMessage<SequencedEvent> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 36);
+  messageDesc(file_thousand_v1_table_service, 38);
 
 /**
  * One message of StreamEvents.
@@ -1600,7 +1645,7 @@ export type StreamEventsResponse = Message<"thousand.v1.StreamEventsResponse"> &
  * Use `create(StreamEventsResponseSchema)` to create a new message.
  */
 export const StreamEventsResponseSchema: GenMessage<StreamEventsResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 37);
+  messageDesc(file_thousand_v1_table_service, 39);
 
 /**
  * Play's request: the first starts the stream, each later one carries an action of the seat.
@@ -1637,7 +1682,7 @@ export type PlayRequest = Message<"thousand.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 38);
+  messageDesc(file_thousand_v1_table_service, 40);
 
 /**
  * Opens a Play stream on a table (the seat comes from the seat token in metadata).
@@ -1666,7 +1711,7 @@ export type PlayStart = Message<"thousand.v1.PlayStart"> & {
  * Use `create(PlayStartSchema)` to create a new message.
  */
 export const PlayStartSchema: GenMessage<PlayStart> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 39);
+  messageDesc(file_thousand_v1_table_service, 41);
 
 /**
  * An action sent on a Play stream: SubmitActionRequest's fields but the table's id.
@@ -1704,7 +1749,7 @@ export type PlayAction = Message<"thousand.v1.PlayAction"> & {
  * Use `create(PlayActionSchema)` to create a new message.
  */
 export const PlayActionSchema: GenMessage<PlayAction> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 40);
+  messageDesc(file_thousand_v1_table_service, 42);
 
 /**
  * One message of a Play stream: an update, an action's result, or both (the result then belongs after the
@@ -1734,7 +1779,7 @@ export type PlayResponse = Message<"thousand.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 41);
+  messageDesc(file_thousand_v1_table_service, 43);
 
 /**
  * What became of an action sent on a Play stream.
@@ -1770,7 +1815,7 @@ export type ActionResult = Message<"thousand.v1.ActionResult"> & {
  * Use `create(ActionResultSchema)` to create a new message.
  */
 export const ActionResultSchema: GenMessage<ActionResult> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 42);
+  messageDesc(file_thousand_v1_table_service, 44);
 
 /**
  * Why an action was refused: the error SubmitAction would have returned, spelled out as fields.
@@ -1820,7 +1865,7 @@ export type ActionRefusal = Message<"thousand.v1.ActionRefusal"> & {
  * Use `create(ActionRefusalSchema)` to create a new message.
  */
 export const ActionRefusalSchema: GenMessage<ActionRefusal> = /*@__PURE__*/
-  messageDesc(file_thousand_v1_table_service, 43);
+  messageDesc(file_thousand_v1_table_service, 45);
 
 /**
  * Which game a table plays.
@@ -2089,6 +2134,8 @@ export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
  * | SEAT_FORFEITED       | FAILED_PRECONDITION | the seat forfeited on time (TIMEOUT_POLICY_FORFEIT)        |
  * | STORE_UNAVAILABLE    | UNAVAILABLE         | the change could not be stored, so was not made; retry     |
  * | TABLE_NOT_FINISHED   | FAILED_PRECONDITION | ExportTable: the game is still being played                |
+ * | RECORD_TOO_LARGE     | FAILED_PRECONDITION | ExportTable: the record is too large for one message; read |
+ * |                      |                     | it with StreamTableRecord; metadata `bytes`: its size      |
  * | TABLE_ELSEWHERE      | FAILED_PRECONDITION | another node of the cluster owns the table: metadata       |
  * |                      |                     | `endpoint` (and `web_endpoint`) says where to go           |
  * | TABLE_MOVING         | UNAVAILABLE         | the table is changing owner (a takeover); retry after      |
@@ -2119,17 +2166,17 @@ export const StopReasonSchema: GenEnum<StopReason> = /*@__PURE__*/
  * seat reserved for the player in JoinTable. A banned player's credential is refused on every call.
  *
  * A cluster (several server processes sharing one PostgreSQL database) serves every table from one owning
- * node. CreateTable, ListTables, GetTable and ExportTable answer on any node; JoinTable, LeaveTable,
- * SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are refused with
- * TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner dies or stops,
- * another node takes the table over within a few seconds, replaying it: meanwhile requests get TABLE_MOVING
- * (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with `after_sequence` and
- * misses nothing. docs/protocol.md ("Clusters") says how a client follows.
+ * node. CreateTable, ListTables, GetTable, ExportTable and StreamTableRecord answer on any node; JoinTable,
+ * LeaveTable, SubmitAction, ReclaimSeat, StreamEvents and Play only on the table's owner: elsewhere they are
+ * refused with TABLE_ELSEWHERE, whose `endpoint` (Table.endpoint too) is the owner's address. When the owner
+ * dies or stops, another node takes the table over within a few seconds, replaying it: meanwhile requests get
+ * TABLE_MOVING (or UNAVAILABLE from the dead node itself); a stream resumes on the new owner with
+ * `after_sequence` and misses nothing. docs/protocol.md ("Clusters") says how a client follows.
  *
  * RATE_LIMITED and TABLE_MOVING also carry a google.rpc.RetryInfo detail whose `retry_delay` says when the client's next
  * request of that kind will be accepted. The limit is per client: per seat token for SubmitAction, per peer
- * address for CreateTable, JoinTable and ExportTable; a resume (StreamEvents or Play with after_sequence)
- * counts as one request per 64 events of history it asks for.
+ * address for CreateTable, JoinTable, ExportTable and StreamTableRecord; a resume (StreamEvents or Play with
+ * after_sequence) counts as one request per 64 events of history it asks for.
  *
  * TOO_MANY_TABLES carries ErrorInfo metadata `limit`: `tables` (the server holds its maximum of unfinished
  * tables), `tables_per_client` (this client, by its address, has created its share of them),
@@ -2234,6 +2281,8 @@ export const TableService: GenService<{
    * "thousand.game-record/1": rules, seed, seats, every action and event, standings), from which the engine
    * replays the game exactly. Finished tables only (TABLE_NOT_FINISHED otherwise): a game in play has hidden
    * cards. Works as long as the server's store keeps the table, after it left the server's memory too.
+   * A record over 4 MiB less 64 KiB (about 11,000 moves), more than a client with gRPC's default limit could
+   * receive in one message, is refused with RECORD_TOO_LARGE: read it with StreamTableRecord.
    *
    * @generated from rpc thousand.v1.TableService.ExportTable
    */
@@ -2241,6 +2290,19 @@ export const TableService: GenService<{
     methodKind: "unary";
     input: typeof ExportTableRequestSchema;
     output: typeof ExportTableResponseSchema;
+  },
+  /**
+   * Streams a finished table's game record in parts of at most 1 MiB, for a record of any size: the
+   * concatenation of the parts' `record_part` is exactly ExportTable's `record_json` (UTF-8), so a client
+   * with gRPC's default 4 MiB receive limit reads any game. The same access rules and errors as ExportTable
+   * (TABLE_NOT_FOUND, TABLE_NOT_FINISHED, RATE_LIMITED), sent before the first part; never RECORD_TOO_LARGE.
+   *
+   * @generated from rpc thousand.v1.TableService.StreamTableRecord
+   */
+  streamTableRecord: {
+    methodKind: "server_streaming";
+    input: typeof StreamTableRecordRequestSchema;
+    output: typeof StreamTableRecordResponseSchema;
   },
   /**
    * Plays a seat over one bidirectional stream: StreamEvents and SubmitAction in one call, for clients that
