@@ -82,6 +82,13 @@ async def expect_error(
     return info
 
 
+async def game_record(stub: pb_grpc.TableServiceAsyncStub, table_id: str) -> str:
+    """A finished table's game record read as a client should (StreamTableRecord's parts joined): a whole
+    game among bots can outgrow ExportTable's one message (RECORD_TOO_LARGE)."""
+    request = pb.StreamTableRecordRequest(table_id=table_id)
+    return b"".join([r.record_part async for r in stub.StreamTableRecord(request)]).decode()
+
+
 def thousand_table(players: int = 3, bots: int = 0, **rules: object) -> pb.CreateTableRequest:
     seats = [pb.SeatConfig(kind=pb.SEAT_KIND_OPEN) for _ in range(players - bots)]
     seats += [pb.SeatConfig(kind=pb.SEAT_KIND_BOT, strategy="greedy") for _ in range(bots)]

@@ -33,6 +33,9 @@ from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
 DEFAULT_CLIENT_LIMIT = 4 * 1024 * 1024
 """gRPC's default largest message a client receives (``grpc.max_receive_message_length``)."""
+SHORT_MOVES = 2_000
+"""A table of bots stopped after at most this many moves has a record of some 720 KB, under ExportTable's cap
+whatever the game (a whole game of greedy bots has gone past 15,000 moves)."""
 MOVES = 12_000
 """A table of bots only stopped after this many moves: a record of some 4.3 MB, well under the server's
 default limit of 50,000 moves."""
@@ -98,7 +101,7 @@ def test_a_short_games_stream_is_its_export() -> None:
     """Under the cap, ExportTable still answers, and StreamTableRecord's parts join to its record_json."""
 
     async def scenario() -> None:
-        async with serving() as (_, stub):
+        async with serving(bot_table_max_moves=SHORT_MOVES) as (_, stub):
             table_id = await finished_bot_table(stub, "greedy")
             exported = (await stub.ExportTable(pb.ExportTableRequest(table_id=table_id))).record_json
             assert 0 < len(exported.encode()) <= EXPORT_MAX_BYTES
@@ -128,7 +131,10 @@ def test_the_web_port_streams_the_record_as_the_grpc_port_does(kind: str) -> Non
     record_json, and its refusal is the gRPC port's, code, ErrorInfo and message."""
 
     async def scenario() -> None:
-        async with web_server() as (_, stub, url), web_client(url, kind) as client:
+        async with (
+            web_server(bot_table_max_moves=SHORT_MOVES) as (_, stub, url),
+            web_client(url, kind) as client,
+        ):
             table_id = await finished_bot_table(stub, "greedy")
             exported = (await stub.ExportTable(pb.ExportTableRequest(table_id=table_id))).record_json
             request = pb.StreamTableRecordRequest(table_id=table_id)

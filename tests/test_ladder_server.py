@@ -36,7 +36,7 @@ from clients.connection import Connection
 from engine import Action, View
 from tests.identity_harness import Served, bearer, served
 from tests.ratings_harness import guests, rated_request
-from tests.server_harness import expect_error, run
+from tests.server_harness import expect_error, game_record, run
 from thousand.v1 import ladder_service_pb2 as ladder_pb
 from thousand.v1 import ladder_service_pb2_grpc as ladder_grpc
 from thousand.v1 import matchmaking_pb2 as mm
@@ -211,10 +211,7 @@ def test_two_registered_bots_play_a_rated_duplicate_set_with_a_reference_bot(tmp
             assert rows["greedy"].reference
             # docs/protocol.md's recomputation, run as written, from the set and its tables' records alone.
             got = (await on.ladder.GetLadderSet(ladder_pb.GetLadderSetRequest(set_id=done.set_id))).set
-            records = [
-                (await on.s.tables.ExportTable(pb.ExportTableRequest(table_id=t.table_id))).record_json
-                for t in got.tables
-            ]
+            records = [await game_record(on.s.tables, t.table_id) for t in got.tables]
             recomputed = _guide_recompute()(got, records)
             for r in got.results:
                 total, rank, timeouts, mu, sigma = recomputed[r.member_id]
@@ -377,8 +374,7 @@ def test_a_bot_killed_mid_set_is_played_at_once_takes_its_seats_back_and_its_set
             assert results[leaver_id].timeouts == 0  # no decision of its waited out the clock
             back = 0
             for table_id, seat in seats.items():
-                export = await on.s.tables.ExportTable(pb.ExportTableRequest(table_id=table_id))
-                events = json.loads(export.record_json)["events"]
+                events = json.loads(await game_record(on.s.tables, table_id))["events"]
                 kinds = [(k, v.get("seat", 0)) for e in events for k, v in e.items() if isinstance(v, dict)]
                 assert ("seatTakenOver", seat) in kinds
                 over = [e["seatTakenOver"] for e in events if "seatTakenOver" in e]
