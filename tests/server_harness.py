@@ -82,11 +82,16 @@ async def expect_error(
     return info
 
 
+async def record_parts(stub: pb_grpc.TableServiceAsyncStub, table_id: str) -> list[bytes]:
+    """StreamTableRecord's parts of a finished table's game record, as sent."""
+    request = pb.StreamTableRecordRequest(table_id=table_id)
+    return [response.record_part async for response in stub.StreamTableRecord(request)]
+
+
 async def game_record(stub: pb_grpc.TableServiceAsyncStub, table_id: str) -> str:
     """A finished table's game record read as a client should (StreamTableRecord's parts joined): a whole
     game among bots can outgrow ExportTable's one message (RECORD_TOO_LARGE)."""
-    request = pb.StreamTableRecordRequest(table_id=table_id)
-    return b"".join([r.record_part async for r in stub.StreamTableRecord(request)]).decode()
+    return b"".join(await record_parts(stub, table_id)).decode()
 
 
 def thousand_table(players: int = 3, bots: int = 0, **rules: object) -> pb.CreateTableRequest:

@@ -26,6 +26,7 @@ from engine import Game, Rules
 from server.export import record_of, replay
 from server.service import EXPORT_MAX_BYTES, RECORD_PART_BYTES
 from tests.in_process import serving
+from tests.server_harness import game_record, record_parts
 from tests.test_retries_and_export import reason_of
 from tests.web_harness import WEB_TRANSPORTS, refusal, web_client, web_server
 from thousand.v1 import table_service_pb2 as pb
@@ -56,11 +57,6 @@ async def finished_bot_table(stub: pb_grpc.TableServiceAsyncStub, strategy: str 
     return table_id
 
 
-async def streamed(stub: pb_grpc.TableServiceAsyncStub, table_id: str) -> list[bytes]:
-    request = pb.StreamTableRecordRequest(table_id=table_id)
-    return [response.record_part async for response in stub.StreamTableRecord(request)]
-
-
 def test_a_default_client_streams_the_record_of_a_table_stopped_at_the_move_limit() -> None:
     """A record over 4 MiB reaches a default-configured client by StreamTableRecord, in parts of at most
     1 MiB, exactly the server's record, and replays; ExportTable refuses it with RECORD_TOO_LARGE."""
@@ -68,7 +64,7 @@ def test_a_default_client_streams_the_record_of_a_table_stopped_at_the_move_limi
     async def scenario() -> None:
         async with serving(bot_table_max_moves=MOVES) as (server, stub):
             table_id = await finished_bot_table(stub)
-            parts = await streamed(stub, table_id)
+            parts = await record_parts(stub, table_id)
             assert len(parts) > 1
             assert all(0 < len(part) <= RECORD_PART_BYTES for part in parts)
             joined = b"".join(parts)
@@ -105,7 +101,7 @@ def test_a_short_games_stream_is_its_export() -> None:
             table_id = await finished_bot_table(stub, "greedy")
             exported = (await stub.ExportTable(pb.ExportTableRequest(table_id=table_id))).record_json
             assert 0 < len(exported.encode()) <= EXPORT_MAX_BYTES
-            assert b"".join(await streamed(stub, table_id)).decode() == exported
+            assert await game_record(stub, table_id) == exported
 
     asyncio.run(asyncio.wait_for(scenario(), 120))
 
@@ -116,10 +112,10 @@ def test_the_stream_refuses_as_export_does() -> None:
     async def scenario() -> None:
         async with serving() as (_, stub):
             with pytest.raises(aio.AioRpcError) as missing:
-                await streamed(stub, "no-such-table")
+                await record_parts(stub, "no-such-table")
             assert reason_of(missing.value)[:2] == (grpc.StatusCode.NOT_FOUND, "TABLE_NOT_FOUND")
             with pytest.raises(aio.AioRpcError) as empty:
-                await streamed(stub, "")
+                await record_parts(stub, "")
             assert reason_of(empty.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT")
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
@@ -142,7 +138,7 @@ def test_the_web_port_streams_the_record_as_the_grpc_port_does(kind: str) -> Non
             assert b"".join(parts).decode() == exported
             missing = pb.StreamTableRecordRequest(table_id="no-such-table")
             with pytest.raises(aio.AioRpcError) as over_grpc:
-                await streamed(stub, "no-such-table")
+                await record_parts(stub, "no-such-table")
             with pytest.raises(ConnectError) as over_web:
                 _ = [response async for response in client.stream_table_record(missing)]
             assert refusal(over_web.value) == refusal(over_grpc.value)
