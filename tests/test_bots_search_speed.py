@@ -60,7 +60,7 @@ def _plain_rollout_action(deal: Deal, relative: float) -> Action:
 
 
 def _fields(k: Knowledge) -> dict[str, object]:
-    """Every data attribute of ``k``, by name (the interpreted class's slots, the compiled one's attributes)."""
+    """Every data attribute of ``k`` by name (the interpreted class's slots, the compiled one's fields)."""
     names = [n for n in dir(k) if not n.startswith("_") and not callable(getattr(k, n))]
     return {name: getattr(k, name) for name in names}
 
