@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
@@ -139,6 +140,28 @@ def _prune(cache: Path, *, keep: Path) -> None:
     for entry in cache.iterdir():
         if entry != keep and entry.is_dir() and not entry.name.startswith("building-"):
             shutil.rmtree(entry, ignore_errors=True)
+
+
+RERUN_MARK: Final = "THOUSAND_BENCH_COMPILED"
+"""Set in a rerun's environment (:func:`rerun_compiled`): a script that finds it must import the compiled
+build first, and stops with an error if the interpreted sources were imported instead."""
+
+
+def rerun_compiled(script: Path, argv: list[str]) -> int:
+    """Run ``script`` again in a fresh interpreter with the compiled build first on its path: a benchmark's
+    ``--engine compiled``. The exit status is the rerun's (2 if the build failed)."""
+    name = script.name
+    print(f"{name}: building the compiled engine (scripts/compiled_engine.py; cached by the sources' hash)")
+    sys.stdout.flush()
+    try:
+        where = build()
+    except (RuntimeError, OSError) as error:  # no C compiler or Python headers, most likely
+        print(f"{name}: the compiled engine could not be built: {error}", file=sys.stderr)
+        print(f"{name}: measure the interpreted sources with --engine python", file=sys.stderr)
+        return 2
+    env = {**os.environ, RERUN_MARK: "1"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
+    return subprocess.call([sys.executable, str(script), *argv], env=env)
 
 
 def main(argv: list[str] | None = None) -> int:
