@@ -41,7 +41,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
-import subprocess  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
@@ -342,9 +341,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     if args.game == "thousand" and args.engine == "compiled" and not engine.COMPILED:
-        if os.environ.get(_RERUN):
+        from scripts.compiled_engine import RERUN_MARK, rerun_compiled  # noqa: PLC0415  (only this path)
+
+        if os.environ.get(RERUN_MARK):
             parser.error(f"the compiled engine was built but {engine.__file__} was imported instead")
-        return _rerun_compiled(sys.argv[1:] if argv is None else argv)
+        return rerun_compiled(Path(__file__).resolve(), sys.argv[1:] if argv is None else argv)
     if args.game == "blagogo":
         args.players = 4 if args.players is None else args.players
         result = _run_blagogo(args, print)
@@ -356,27 +357,6 @@ def main(argv: list[str] | None = None) -> int:
     result = _run(args, print)
     print(json.dumps(result, sort_keys=True))
     return 0
-
-
-_RERUN = "THOUSAND_BENCH_COMPILED"
-"""Set in the rerun's environment, so that an engine that still imports interpreted stops with an error."""
-
-
-def _rerun_compiled(argv: list[str]) -> int:
-    """Run this benchmark again in a fresh interpreter with the compiled engine first on its path."""
-    from scripts.compiled_engine import build  # noqa: PLC0415  (only this path needs the build script)
-
-    print("building the compiled engine (scripts/compiled_engine.py; cached by the sources' hash) ...")
-    sys.stdout.flush()
-    try:
-        where = build()
-    except (RuntimeError, OSError) as error:  # no C compiler or Python headers, most likely
-        print(f"bench/engine.py: the compiled engine could not be built: {error}", file=sys.stderr)
-        print("bench/engine.py: measure the interpreted engine with --engine python", file=sys.stderr)
-        return 2
-    env = {**os.environ, _RERUN: "1"}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
-    return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv], env=env)
 
 
 if __name__ == "__main__":

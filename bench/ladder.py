@@ -34,17 +34,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-# Run as ``python bench/ladder.py``, Python puts bench/ first on sys.path: the repository goes first instead.
+# Run as ``python bench/ladder.py``, Python puts bench/ first on sys.path: the repository goes first instead,
+# or second, after the compiled build that ``--engine compiled``'s rerun put first (its workers inherit it).
 _BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
-sys.path.insert(0, str(_BENCH_DIR.parent))
+sys.path.insert(1 if os.environ.get("THOUSAND_BENCH_COMPILED") else 0, str(_BENCH_DIR.parent))
 
+import bots  # noqa: E402
+import engine  # noqa: E402
 from server.games import adapter_for_name  # noqa: E402
 from server.ladder.offline import Member, play_sets, rate_sets, report  # noqa: E402
 from server.ratings.model import BOT_PREFIX, Pool, RatingValue, bot_id  # noqa: E402
@@ -79,8 +83,9 @@ def offline(args: argparse.Namespace, members: list[str]) -> dict[str, Any]:
           f" {args.game} for {args.players} in {seconds:.0f} s on {args.workers} workers:"
           f" {args.sets / seconds * 60:.2f} sets a minute")  # fmt: skip
     print_rows(rows)
-    return {"mode": "offline", "sets": args.sets, "void": void, "seconds": round(seconds, 1),
-            "sets_per_minute": round(args.sets / seconds * 60, 3), "standings": rows}  # fmt: skip
+    return {"mode": "offline", "engine": _engine(), "sets": args.sets, "void": void,
+            "seconds": round(seconds, 1), "sets_per_minute": round(args.sets / seconds * 60, 3),
+            "standings": rows}  # fmt: skip
 
 
 async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]:
@@ -133,13 +138,18 @@ async def served(args: argparse.Namespace, members: list[str]) -> dict[str, Any]
           f" scheduler CPU {scheduler * 1000:.0f} ms ({per_game * 1000:.1f} ms a game,"
           f" {scheduler / seconds * 1000:.1f} ms a second) of the process's {process_cpu:.0f} s")  # fmt: skip
     print_rows(rows)
-    return {"mode": "server", "sets": rated, "seconds": round(seconds, 1), "per_move": args.per_move,
+    return {"mode": "server", "engine": _engine(), "sets": rated, "seconds": round(seconds, 1),
+            "per_move": args.per_move,
             "sets_per_minute": round(rated / seconds * 60, 3), "process_cpu_s": round(process_cpu, 1),
             "scheduler_ms_per_game": round(per_game * 1000, 2),
             "scheduler_ms_per_second": round(scheduler / seconds * 1000, 2), "standings": rows}  # fmt: skip
 
 
-def main(argv: list[str] | None = None) -> None:
+def _engine() -> str:
+    return "compiled" if engine.COMPILED and bots.COMPILED else "python"
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("thousand", "blagogo"), default="thousand")
     parser.add_argument(
@@ -156,13 +166,26 @@ def main(argv: list[str] | None = None) -> None:
     )  # fmt: skip
     parser.add_argument("--server", action="store_true", help="play on a real server's ladder instead")
     parser.add_argument("--seconds", type=float, default=120.0, help="server: how long to let it play")
+    parser.add_argument(
+        "--engine", choices=("python", "compiled"), default="python",
+        help="python: the sources as they are; compiled: the engine and the searching bots compiled by"
+        " mypyc as a production image runs them (scripts/compiled_engine.py, needs a C compiler): the same"
+        " games, faster",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.engine == "compiled" and _engine() != "compiled":
+        from scripts.compiled_engine import RERUN_MARK, rerun_compiled  # noqa: PLC0415  (only this path)
+
+        if os.environ.get(RERUN_MARK):
+            parser.error(f"the compiled build was built but {engine.__file__} was imported instead")
+        return rerun_compiled(Path(__file__).resolve(), sys.argv[1:] if argv is None else argv)
     members = [bot_id(name.strip()) for name in args.members.split(",") if name.strip()]
     if len(members) < args.players:
         parser.error(f"--members needs at least {args.players} reference bots")
     figures = asyncio.run(served(args, members)) if args.server else offline(args, members)
     print(json.dumps(figures))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

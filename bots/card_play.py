@@ -57,23 +57,25 @@ class Knowledge:
         "voids",
     )
 
-    def __init__(
+    def __init__(  # noqa: PLR0917  # every field, in order: built at every card of a rollout
         self,
         seat: int,
         active: tuple[int, ...],
         declarer: int,
         hand: int,
-        *,
         trick: list[tuple[int, int]],
         trump: int | None,
         played: int,
         voids: dict[int, int],
         rules: Rules,
-        declarer_points: int = 0,
-        taken_points: int = 0,
-        contract: int | None = None,
-        trickless: bool = False,
+        out: int,
+        married: int,
+        trickless: bool,
+        settled: bool,
+        friends: tuple[int, ...],
     ) -> None:
+        """Every field as given (:func:`make_knowledge` derives the last five): the search builds one at every
+        card of every rollout (:func:`knowledge_from_deal`), so the constructor only stores."""
         self.seat = seat
         self.active = active
         self.declarer = declarer
@@ -85,14 +87,15 @@ class Knowledge:
         self.voids = voids
         """Cards each seat is known not to hold (from its plays)."""
         self.rules = rules
-        self.out = FULL_MASK & ~hand & ~played
+        self.out = out
         """Cards the other seats may hold (or a hidden talon)."""
-        self.married = marriage_cards(hand)
-        self.trickless = trickless and seat != declarer
+        self.married = married
+        """The seat's own marriages' cards."""
+        self.trickless = trickless
         """A defender without a trick yet this deal: a bolt (T-25) is coming, a third of 120 points."""
-        self.settled = contract is not None and _settled(self, declarer_points, taken_points, contract)
+        self.settled = settled
         """Whether the contract's fate is sealed (made already, or out of the declarer's reach)."""
-        self.friends = _friends(seat, active, declarer, self.settled)
+        self.friends = friends
         """The other defender, while defending as a team can still decide the contract. Once it cannot
         (:attr:`settled`), each defender writes only its own points (T-24), and a point given to the other
         defender is a point to a rival: the defenders then play each for itself."""
@@ -104,6 +107,44 @@ class Knowledge:
         """Seats still to play in this trick after this seat."""
         trick = self.trick
         return _after(self.active, trick[0][0] if trick else self.seat, len(trick))
+
+
+def make_knowledge(
+    seat: int,
+    active: tuple[int, ...],
+    declarer: int,
+    hand: int,
+    *,
+    trick: list[tuple[int, int]],
+    trump: int | None,
+    played: int,
+    voids: dict[int, int],
+    rules: Rules,
+    declarer_points: int = 0,
+    taken_points: int = 0,
+    contract: int | None = None,
+    trickless: bool = False,
+) -> Knowledge:
+    """A seat's :class:`Knowledge` from what it saw: the cards still out, its marriages, whether the contract
+    is settled (from the declarer's points so far and all the points taken) and who its friend is."""
+    out = FULL_MASK & ~hand & ~played
+    settled = contract is not None and _settled(out, declarer_points, taken_points, contract)
+    return Knowledge(
+        seat,
+        active,
+        declarer,
+        hand,
+        trick,
+        trump,
+        played,
+        voids,
+        rules,
+        out,
+        marriage_cards(hand),
+        trickless and seat != declarer,
+        settled,
+        _friends(seat, active, declarer, settled),
+    )
 
 
 _AFTER: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
@@ -130,12 +171,12 @@ def _friends(seat: int, active: tuple[int, ...], declarer: int, settled: bool) -
     return tuple([s for s in active if s not in (seat, declarer)])
 
 
-def _settled(k: Knowledge, declarer_points: int, taken_points: int, contract: int) -> bool:
+def _settled(out: int, declarer_points: int, taken_points: int, contract: int) -> bool:
     """T-23: the declarer has made the contract, or cannot make it with every card point still to be taken
-    and every marriage it could still declare (both cards unseen by ``k``'s seat)."""
+    and every marriage it could still declare (both cards in ``out``, unseen by the seat)."""
     if declarer_points >= contract:
         return True
-    reach = declarer_points + CARD_POINTS_TOTAL - taken_points + marriage_points_in(k.out)
+    reach = declarer_points + CARD_POINTS_TOTAL - taken_points + marriage_points_in(out)
     return reach < contract
 
 
@@ -146,7 +187,7 @@ def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
         hand |= 1 << c.index
     declarer = view.declarer
     marriages = sum(MARRIAGE_POINTS[int(suit)] for seat, suit in view.marriages if seat == declarer)
-    return Knowledge(
+    return make_knowledge(
         seat=view.viewer,
         active=view.active,
         declarer=view.declarer,
@@ -166,8 +207,8 @@ def knowledge_from_view(view: View, belief: Belief) -> Knowledge:
 def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     """The acting seat's knowledge in a simulated deal (its own cards and the public plays only).
 
-    What ``Knowledge(...)`` would make of the deal, with its fields set directly: this runs at every card of
-    every rollout of a search (tests/test_bots_search_speed.py holds it to the constructor).
+    What :func:`make_knowledge` would make of the deal, its derived fields computed inline: this runs at every
+    card of every rollout of a search (tests/test_bots_search_speed.py holds it to :func:`make_knowledge`).
     """
     won = deal.won
     played = 0
@@ -182,34 +223,37 @@ def knowledge_from_deal(deal: Deal, seat: int) -> Knowledge:
     hand = deal.hands[seat]
     trump = deal.trump
     active = deal.active
-    k = Knowledge.__new__(Knowledge)
-    k.seat = seat
-    k.active = active
-    k.declarer = declarer
-    k.hand = hand
-    k.trick = trick
-    k.trump = None if trump is None else int(trump)
-    k.played = played = played & FULL_MASK
-    k.voids = {}
-    k.rules = deal.rules
-    k.out = out = FULL_MASK & ~hand & ~played
+    played &= FULL_MASK
+    out = FULL_MASK & ~hand & ~played
     queens = hand & hand >> 1 & QUEENS_MASK  # marriage_cards: a king's bit sits right above its queen's
-    k.married = queens | queens << 1
-    k.trickless = deal.tricks_won[seat] == 0 and seat != declarer
     contract = deal.contract
     settled = False
     if contract is not None:  # _settled, with deal_points(declarer) read off the deal
         points = points_of(won[declarer]) + deal.marriage_points[declarer]
         reach = points + CARD_POINTS_TOTAL - taken + marriage_points_in(out)
         settled = points >= contract or reach < contract
-    k.settled = settled
     if seat == declarer or len(active) < 3 or settled:  # _friends
-        k.friends = ()
+        friends: tuple[int, ...] = ()
     elif len(active) == 3:  # the one seat that is neither
-        k.friends = (active[0] + active[1] + active[2] - seat - declarer,)
+        friends = (active[0] + active[1] + active[2] - seat - declarer,)
     else:
-        k.friends = tuple([s for s in active if s not in (seat, declarer)])
-    return k
+        friends = tuple([s for s in active if s not in (seat, declarer)])
+    return Knowledge(
+        seat,
+        active,
+        declarer,
+        hand,
+        trick,
+        None if trump is None else int(trump),
+        played,
+        {},
+        deal.rules,
+        out,
+        queens | queens << 1,
+        deal.tricks_won[seat] == 0 and seat != declarer,
+        settled,
+        friends,
+    )
 
 
 def _master(k: Knowledge, index: int) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bots.card_play import Knowledge, choose_play
+from bots.card_play import choose_play, make_knowledge
 from bots.cardlib import MARRIAGE_POINTS, SUIT_MASKS, above
 from bots.world_facts import WorldFacts
 from engine.cards import FULL_MASK, QUEENS_MASK
@@ -146,7 +146,7 @@ class PlayModel:
             if not e.before and e.marriage_ok:
                 queens = hand & hand >> 1 & QUEENS_MASK
                 marriages = queens | queens << 1
-            knowledge = Knowledge(
+            knowledge = make_knowledge(
                 seat=e.seat,
                 active=self.active,
                 declarer=self.declarer,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bots.card_play import Knowledge, choose_play
+from bots.card_play import Knowledge, choose_play, make_knowledge
 from bots.heuristic import barrel_limit, choose_auction, choose_contract, max_bid, needed_to_leave_barrel
 from engine import Bid, Card, Game, NameContract, Pass, Rules
 from engine.cards import mask_of, parse_cards
@@ -58,7 +58,7 @@ def test_needed_to_leave_the_barrel_reads_the_viewers_line() -> None:
 
 def _defender(declarer_points: int, taken_points: int, contract: int) -> Knowledge:
     hand = mask_of(parse_cards("9S JS 9C"))
-    return Knowledge(
+    return make_knowledge(
         0,
         (0, 1, 2),
         1,
@@ -91,7 +91,7 @@ def test_a_defender_without_a_trick_tries_for_one() -> None:
     trick = [(2, Card.parse("9S").index)]  # the other defender led; the declarer (seat 1) plays last
 
     def knowledge(bare: bool) -> Knowledge:
-        return Knowledge(
+        return make_knowledge(
             0, (0, 1, 2), 1, hand, trick=trick, trump=None, played=0, voids={}, rules=RULES, trickless=bare
         )
 

@@ -250,13 +250,17 @@ def test_the_images_build_steps_install_the_compiled_server_and_build_the_web_cl
             assert pins[canonicalize_name(package)] == version, line
     assert any(line.startswith("grpcio==") for line in frozen)
     checked = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import engine; print(engine.COMPILED, engine.__file__)"],
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import bots, engine; print(engine.COMPILED, bots.COMPILED, engine.__file__)",
+        ],
         cwd=root / "outside",
         check=True,
         capture_output=True,
         text=True,
     ).stdout.split()
-    assert checked[0] == "True" and checked[1].startswith(str(venv))
+    assert checked[:2] == ["True", "True"] and checked[2].startswith(str(venv))
 
     web_stage = Emulator(root / "web", tools)
     web_stage.run(every["web"], context)
