@@ -283,8 +283,11 @@ class Deal(DealState):
         events: list[Event] = []
         # Fast path for the commonest action: a card played without a marriage, checked against the cards
         # the seat may play (the legal list's plays, without building the list if it is not built yet).
-        if type(action) is PlayCard and type(action.card) is Card and not action.marriage:
-            card = action.card
+        # The fields are read untyped: compiled code would check their declared types on reading and answer a
+        # malformed PlayCard("x") or PlayCard(card, 1) with a TypeError (T-34 wants the interpreted answer).
+        found: object = getattr(action, "card") if type(action) is PlayCard else None  # noqa: B009
+        if type(found) is Card and getattr(action, "marriage") is False:  # noqa: B009
+            card = found
             index = card.index
             if self.phase is not PLAY_PHASE:
                 raise why_illegal(self, seat, action)

@@ -39,7 +39,19 @@ RULE_SETS: tuple[Rules, ...] = (
 )
 STEPS_PER_GAME = 400
 """Steps (decisions and chance) per game: enough for several deals, scoring and a barrel now and then."""
-_PROBES = (Bid(999), Bid(-5), NameContract(7), PlayCard(CARDS[0], True), "junk")
+_PROBES = (
+    Bid(999),
+    Bid(-5),
+    NameContract(7),
+    PlayCard(CARDS[0], True),
+    PlayCard(CARDS[0], 1),  # type: ignore[arg-type]  # malformed on purpose: not a bool
+    PlayCard(CARDS[0], "yes"),  # type: ignore[arg-type]
+    PlayCard("x"),  # type: ignore[arg-type]
+    "junk",
+)
+"""Actions the engine must reject at every turn, with the same reason in both builds (9♠ never declares a
+marriage; the malformed ones met a TypeError in the compiled engine's play phase before its fields were read
+untyped)."""
 
 
 def fingerprint(games_per_rules: int = 6) -> str:

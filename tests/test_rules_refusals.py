@@ -77,6 +77,24 @@ def test_values_that_only_compare_equal_are_applied_as_the_engines_own() -> None
     assert err.value.reason is Reason.INVALID_SEAT
 
 
+def test_a_malformed_card_play_is_refused_and_one_that_only_compares_equal_is_played_as_the_engines() -> None:
+    """T-34, in card play (the engine's fast path): PlayCard("x") is not a card, PlayCard(card, 1) asks for a
+    marriage the seat cannot declare, PlayCard(card, 0) equals the legal play and is recorded as it."""
+    game = reference_game()
+    to_contract(game)
+    seat = game.to_act
+    assert seat is not None
+    before = repr(view(game, seat))
+    with pytest.raises(InvalidActionError):
+        game.apply(seat, PlayCard("x"))  # type: ignore[arg-type]
+    legal = next(a for a in game.legal_actions() if isinstance(a, PlayCard) and not a.marriage)
+    with pytest.raises(IllegalActionError):
+        game.apply(seat, PlayCard(legal.card, 1))  # type: ignore[arg-type]
+    assert repr(view(game, seat)) == before
+    events = game.apply(seat, PlayCard(legal.card, 0))  # type: ignore[arg-type]
+    assert events and all(type(getattr(e, "marriage", False)) is bool for e in events)
+
+
 def test_a_shuffle_of_non_cards_is_malformed() -> None:
     with pytest.raises(InvalidActionError):
         Game(Rules(), 1).apply_chance(Shuffle(("x",) * 24))  # type: ignore[arg-type]
