@@ -79,6 +79,11 @@ GROUP: Final = "thousand_engine"
 """mypyc's name for the shared library the compiled modules live in (``thousand_engine__mypyc…so``)."""
 
 
+def can_build() -> bool:
+    """Whether this machine has the C compiler a build needs (CPython's own, as sysconfig names it)."""
+    return shutil.which(str(sysconfig.get_config_var("CC") or "cc").split()[0]) is not None
+
+
 def sources_digest() -> str:
     """A key for the engine's sources and the toolchain: any change means a new build."""
     digest = hashlib.sha256()

@@ -12,15 +12,13 @@ runs in a fresh interpreter that imports the compiled copy before anything else.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from scripts.compiled_engine import build
+from scripts.compiled_engine import build, can_build
 from tests.engine_fingerprint import fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,10 +52,7 @@ ENGINE_TESTS = (
     "tests/test_game_tournament.py",
 )
 
-pytestmark = pytest.mark.skipif(
-    shutil.which(str(sysconfig.get_config_var("CC") or "cc").split()[0]) is None,
-    reason="no C compiler: the compiled engine cannot be built here",
-)
+pytestmark = pytest.mark.skipif(not can_build(), reason="no C compiler: no compiled build here")
 
 
 @pytest.fixture(scope="module")
