@@ -231,23 +231,28 @@ class WebTableService(connect.TableService):
         self, request: pb.StreamTableRecordRequest, ctx: RequestContext[Any, Any], /
     ) -> AsyncIterator[Any]:  # the handler's bytes, or (for JSON) protobuf-py's message of them
         """The record's parts as the gRPC port sends them (refusals and all), for Connect and gRPC-Web."""
-        json = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
-        parse = JSON.twin(pb.StreamTableRecordResponse).from_binary if json else None
-        behavior = self._behavior("StreamTableRecord")
-        async with aclosing(behavior(request, call_context(ctx))) as responses:
-            async for data in responses:
-                yield data if parse is None else parse(data)
+        async for message in self._relay("StreamTableRecord", pb.StreamTableRecordResponse, request, ctx):
+            yield message
 
     async def stream_events(
         self, request: pb.StreamEventsRequest, ctx: RequestContext[Any, Any], /
     ) -> AsyncIterator[Any]:  # the table's bytes, or (for JSON) protobuf-py's message of them
         if not self.accepting_streams:
             raise ConnectError(Code.UNAVAILABLE, SHUTTING_DOWN)
-        behavior = self._behavior("StreamEvents")
         # From here to the table's subscription nothing awaits: the stream is either subscribed before the
         # drain ends the tables' streams, or refused above.
+        async for message in self._relay("StreamEvents", pb.StreamEventsResponse, request, ctx):
+            yield message
+
+    async def _relay(
+        self, method: str, response_type: type[Message], request: Message, ctx: RequestContext[Any, Any]
+    ) -> AsyncIterator[Any]:
+        """A server stream's messages as the gRPC handler serializes them: its bytes as they are for binary
+        Connect and gRPC-Web, or protobuf-py's message of them for Connect's JSON (no await before the
+        handler's first step, which StreamEvents' drain ordering relies on)."""
         json = ctx.request_headers.get("content-type", "").partition(";")[0].strip().endswith("json")
-        parse = JSON.twin(pb.StreamEventsResponse).from_binary if json else None
+        parse = JSON.twin(response_type).from_binary if json else None
+        behavior = self._behavior(method)
         async with aclosing(behavior(request, call_context(ctx))) as responses:
             async for data in responses:
                 yield data if parse is None else parse(data)
