@@ -21,12 +21,37 @@ async function made(page: Page): Promise<Made | undefined> {
   return page.evaluate(() => (window as unknown as { thousandSounds?: { made: Made } }).thousandSounds?.made);
 }
 
-/** The new hand once the summary is dismissed: whether it is marked as being dealt, and how many of its
- * cards are moving now. */
-async function nextDeal(page: Page): Promise<{ dealing: boolean; moving: number; cards: number }> {
+type Dealt = { dealing: boolean; moving: number; cards: number };
+
+/** The next deal's new hand as it is first marked as being dealt, once a deal's summary has been shown:
+ * whether it is marked, how many of its cards are moving then, and how many it holds. Recorded in the page
+ * by a MutationObserver at the moment the hand is marked, not sampled afterwards, since the motion lasts
+ * 1.2 s and a loaded machine's round trips can take longer (a clean run saw it already over); a hand never
+ * marked is sampled once it is shown. */
+async function nextDeal(page: Page): Promise<Dealt> {
+  await page.evaluate(() => {
+    const state = window as unknown as { dealtSeen?: Dealt; summarySeen?: boolean };
+    state.dealtSeen = undefined;
+    state.summarySeen = false;
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[data-testid="deal-summary"]')) state.summarySeen = true;
+      const hand = document.querySelector(".hand.dealing");
+      if (!state.summarySeen || state.dealtSeen || !hand || document.querySelector('[data-testid="deal-summary"]')) return;
+      const cards = [...hand.children];
+      state.dealtSeen = {
+        dealing: true,
+        moving: cards.filter((c) => c.getAnimations().some((a) => a.playState === "running")).length,
+        cards: cards.length,
+      };
+      observer.disconnect();
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+  });
   await playThousand(page, 120000, (counts) => (counts["summary"] ?? 0) >= 1);
   await page.locator(".hand button.card").first().waitFor({ timeout: 15000 });
   return page.evaluate(() => {
+    const seen = (window as unknown as { dealtSeen?: Dealt }).dealtSeen;
+    if (seen) return seen;
     const hand = document.querySelector(".hand");
     const cards = [...(hand?.children ?? [])];
     return {
