@@ -136,7 +136,10 @@ for (const { name, size } of SIZES)
     assert.ok(tricks.full >= 15 && tricks.full >= taken * 0.9, `${tricks.full} whole tricks shown of the last ${taken} taken`);
     const median = medianOf(tricks.spans);
     assert.ok(median >= HOLD_MS * 0.6 && median <= 1000, `a taken trick stayed ${median.toFixed(0)} ms`);
-    assert.ok(explained, "no refused click was tried");
+    // The whole game (laptop) always holds a turn that must follow suit with other cards in hand; four deals
+    // at the other sizes sometimes hold none (the bots' game differs between runs), so there it is tried when
+    // it comes and not required.
+    assert.ok(explained || name !== "laptop", "no refused click was tried");
     console.log(`# Thousand ${name}: ${decisions} decisions on screen; ${tricks.spans.length} tricks held a median ${median.toFixed(0)} ms`);
     assert.deepEqual(pageErrors(page), []);
     await page.close();
