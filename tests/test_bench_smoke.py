@@ -205,3 +205,23 @@ def test_ismcts_speed_benchmark_prints_its_figures_as_json_last(tmp_path: Path) 
     games = ("--games", "1", "--game-iterations", "2")
     assert last_json("bench/ismcts_speed.py", *games, "--record", str(recorded))["decisions"] > 0
     assert last_json("bench/ismcts_speed.py", *games, "--check", str(recorded))["identical"] is True
+
+
+def test_ladder_power_benchmark_prints_its_figures_as_json_last() -> None:
+    """bench/ladder_power.py (issue 27): the ladder's scheduler and rating update on simulated sets; a pair
+    whose stronger member almost always ranks above is clear within a hundred sets, a coin flip is not."""
+    result = last_json(
+        "bench/ladder_power.py", "--members", "a,b,c", "--rates", "0.5,0.99", "--sets", "100",
+        "--every", "50", "--runs", "4",
+    )  # fmt: skip
+    (pairs,) = result["figures"]
+    assert pairs["c>b"]["clear"] == {"50": 1.0, "100": 1.0}
+    assert pairs["b>a"]["clear"] == {"50": 0.0, "100": 0.0}
+
+
+def test_ladder_power_refuses_rates_that_are_not_shares() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/ladder_power.py", "--members", "a,b,c", "--rates", "0.5,1.0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "strictly between 0 and 1, not 1.0" in done.stderr
