@@ -38,7 +38,6 @@ sys.path.append(str(_BENCH_DIR.parent))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import platform  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
@@ -341,11 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
     if args.game == "thousand" and args.engine == "compiled" and not engine.COMPILED:
-        from scripts.compiled_engine import RERUN_MARK, rerun_compiled  # noqa: PLC0415  (only this path)
+        from scripts.compiled_engine import rerun_compiled  # noqa: PLC0415  (only this path)
 
-        if os.environ.get(RERUN_MARK):
-            parser.error(f"the compiled engine was built but {engine.__file__} was imported instead")
-        return rerun_compiled(Path(__file__).resolve(), sys.argv[1:] if argv is None else argv)
+        return rerun_compiled(Path(__file__).resolve(), argv, imported=engine.__file__)
     if args.game == "blagogo":
         args.players = 4 if args.players is None else args.players
         result = _run_blagogo(args, print)

@@ -43,9 +43,16 @@ from typing import Any
 
 # Run as ``python bench/ladder.py``, Python puts bench/ first on sys.path: the repository goes first instead,
 # or second, after the compiled build that ``--engine compiled``'s rerun put first (its workers inherit it).
+# The rerun is told by its environment mark, read from scripts.compiled_engine: the repository is put first to
+# import it (scripts is not in the build), then moved behind the build if this is the rerun.
 _BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
-sys.path.insert(1 if os.environ.get("THOUSAND_BENCH_COMPILED") else 0, str(_BENCH_DIR.parent))
+sys.path.insert(0, str(_BENCH_DIR.parent))
+
+from scripts.compiled_engine import RERUN_MARK, rerun_compiled  # noqa: E402
+
+if os.environ.get(RERUN_MARK):
+    sys.path.insert(1, sys.path.pop(0))
 
 import bots  # noqa: E402
 import engine  # noqa: E402
@@ -174,11 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.engine == "compiled" and _engine() != "compiled":
-        from scripts.compiled_engine import RERUN_MARK, rerun_compiled  # noqa: PLC0415  (only this path)
-
-        if os.environ.get(RERUN_MARK):
-            parser.error(f"the compiled build was built but {engine.__file__} was imported instead")
-        return rerun_compiled(Path(__file__).resolve(), sys.argv[1:] if argv is None else argv)
+        interpreted = engine.__file__ if not engine.COMPILED else bots.__file__
+        return rerun_compiled(Path(__file__).resolve(), argv, imported=interpreted)
     members = [bot_id(name.strip()) for name in args.members.split(",") if name.strip()]
     if len(members) < args.players:
         parser.error(f"--members needs at least {args.players} reference bots")

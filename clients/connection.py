@@ -34,12 +34,15 @@ CHANNEL_OPTIONS: Final = (
     ("grpc.http2.ping_timeout_ms", 10_000),  # gRPC waits this long for a keepalive ping's answer too
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),  # room to spare (a record comes in parts)
 )
 """A person is waiting: the channel tries to reconnect sooner than gRPC's default (1 s, then up to 120 s),
 and pings the server every 30 s, so a stream on a connection that silently died (a server that vanished, a
 NAT that forgot it) fails within 40 s and is resumed, instead of waiting for events that never come. The
-server accepts pings every 10 s (``server.settings.CLIENT_PING_SECONDS``)."""
+server accepts pings every 10 s (``server.settings.CLIENT_PING_SECONDS``).
+
+gRPC's default receive limit (4 MiB a message) is kept: no answer is larger. A game record, the one answer
+without a bound, comes by StreamTableRecord in parts of at most 1 MiB; the largest other, GetLadderStandings,
+stays under 4 MiB at its caps (tests/test_client_receive_limit.py)."""
 
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 

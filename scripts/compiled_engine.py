@@ -149,14 +149,25 @@ def _prune(cache: Path, *, keep: Path) -> None:
 
 
 RERUN_MARK: Final = "THOUSAND_BENCH_COMPILED"
-"""Set in a rerun's environment (:func:`rerun_compiled`): a script that finds it must import the compiled
-build first, and stops with an error if the interpreted sources were imported instead."""
+"""Set in a rerun's environment (:func:`rerun_compiled`): the rerun imports the compiled build first, so a
+rerun that finds itself on the interpreted sources must stop rather than rerun again."""
 
 
-def rerun_compiled(script: Path, argv: list[str]) -> int:
+def rerun_compiled(script: Path, argv: list[str] | None, *, imported: str | None) -> int:
     """Run ``script`` again in a fresh interpreter with the compiled build first on its path: a benchmark's
-    ``--engine compiled``. The exit status is the rerun's (2 if the build failed)."""
+    ``--engine compiled``, called when ``script`` found the interpreted sources, with its ``main``'s ``argv``
+    (None: the command line's) and ``imported``, the file it imported (named in the error).
+
+    The exit status is the rerun's, or 2 if the build failed or ``script`` already is a rerun: then the build
+    was put first on its path and something was imported ahead of it (an installed copy of the engine, say);
+    rerunning again would loop."""
     name = script.name
+    if os.environ.get(RERUN_MARK):
+        print(
+            f"{name}: error: the compiled build was built but {imported} was imported ahead of it",
+            file=sys.stderr,
+        )
+        return 2
     print(f"{name}: building the compiled engine (scripts/compiled_engine.py; cached by the sources' hash)")
     sys.stdout.flush()
     try:
@@ -167,7 +178,7 @@ def rerun_compiled(script: Path, argv: list[str]) -> int:
         return 2
     env = {**os.environ, RERUN_MARK: "1"}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
-    return subprocess.call([sys.executable, str(script), *argv], env=env)
+    return subprocess.call([sys.executable, str(script), *(sys.argv[1:] if argv is None else argv)], env=env)
 
 
 def main(argv: list[str] | None = None) -> int:

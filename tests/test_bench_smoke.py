@@ -7,6 +7,7 @@ couple of seconds.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from scripts.compiled_engine import build
+from scripts.compiled_engine import RERUN_MARK, build
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 90
@@ -40,6 +41,23 @@ def test_engine_benchmark_prints_its_figures_as_json_last(engine: str) -> None:
     assert result["engine"] == engine
     assert result["deals_per_s"] > 0
     assert result["actions_per_s"] > 0
+
+
+@pytest.mark.parametrize("argv", [("bench/engine.py", "--seconds", "1"), ("bench/ladder.py", "--sets", "1")])
+def test_a_compiled_rerun_that_imports_the_interpreted_engine_stops_naming_the_file(
+    argv: tuple[str, ...],
+) -> None:
+    # The rerun's mark without the build on the path: what a rerun sees when an engine was imported ahead
+    # of the build. It must stop with the file's name (no build is attempted), not rerun itself again.
+    env = {**os.environ, RERUN_MARK: "1"}
+    done = subprocess.run(
+        [sys.executable, *argv, "--engine", "compiled"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    interpreted = str(ROOT / "engine" / "__init__.py")
+    assert f"the compiled build was built but {interpreted} was imported ahead of it" in done.stderr
+    assert "building the compiled engine" not in done.stdout
 
 
 def test_server_benchmark_prints_its_figures_as_json_last() -> None:

@@ -14,13 +14,16 @@ client's unexplained RESOURCE_EXHAUSTED.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+from pathlib import Path
 
 import grpc
 import pytest
 from connectrpc.errors import ConnectError
 from grpc import aio
 
+from clients.cli.main import main as thousand_main
 from codec import thousand as codec
 from engine import Game, Rules
 from server.export import record_of, replay
@@ -57,9 +60,11 @@ async def finished_bot_table(stub: pb_grpc.TableServiceAsyncStub, strategy: str 
     return table_id
 
 
-def test_a_default_client_streams_the_record_of_a_table_stopped_at_the_move_limit() -> None:
+def test_a_default_client_streams_the_record_of_a_table_stopped_at_the_move_limit(tmp_path: Path) -> None:
     """A record over 4 MiB reaches a default-configured client by StreamTableRecord, in parts of at most
-    1 MiB, exactly the server's record, and replays; ExportTable refuses it with RECORD_TOO_LARGE."""
+    1 MiB, exactly the server's record, and replays; ExportTable refuses it with RECORD_TOO_LARGE.
+    ``thousand export``, whose channel keeps gRPC's default receive limit too, writes it whole."""
+    out = tmp_path / "game.json"
 
     async def scenario() -> None:
         async with serving(bot_table_max_moves=MOVES) as (server, stub):
@@ -89,6 +94,11 @@ def test_a_default_client_streams_the_record_of_a_table_stopped_at_the_move_limi
             assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "RECORD_TOO_LARGE")
             assert metadata["bytes"] == str(len(joined))
             assert "StreamTableRecord" in (refused.value.details() or "")
+
+            printed = io.StringIO()
+            argv = ["export", table_id, "--server", f"127.0.0.1:{server.port}", "--out", str(out)]
+            assert await asyncio.to_thread(thousand_main, argv, None, printed) == 0, printed.getvalue()
+            assert json.loads(out.read_text(encoding="utf-8")) == record
 
     asyncio.run(asyncio.wait_for(scenario(), 300))
 

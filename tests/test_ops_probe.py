@@ -165,7 +165,8 @@ def test_a_tls_only_server_is_probed_healthy_as_the_image_and_manifests_probe_it
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     healthcheck = json.loads(dockerfile.split("HEALTHCHECK", 1)[1].split("CMD", 1)[1].splitlines()[0])
 
-    with live_server(tmp_path, ":memory:", "--tls-cert", str(cert), "--tls-key", str(key)) as server:
+    tls = ("--tls-cert", str(cert), "--tls-key", str(key))
+    with live_server(tmp_path, ":memory:", *tls, ca=ca, server_name="thousand.test") as server:
         base = {**os.environ, "THOUSAND_HOST": "0.0.0.0", "THOUSAND_PORT": str(server.port), **env}
         named = {**base, "THOUSAND_TLS_SERVER_NAME": "thousand.test"}
         advertised = {**base, "THOUSAND_ADVERTISE_ADDRESS": f"thousand.test:{server.port}"}

@@ -15,7 +15,7 @@ import pytest
 
 from server.app import Server, StartError
 from server.settings import Settings, parse_settings
-from tests.live_server import ROOT, live_server
+from tests.live_server import ROOT, LiveServer, free_port, live_server
 
 
 def test_a_second_server_on_a_taken_port_fails_its_start_in_words(tmp_path: Path) -> None:
@@ -56,6 +56,17 @@ def test_a_taken_web_port_fails_the_start_with_the_json_cannot_start_line(tmp_pa
     assert logged["level"] == "error" and logged["msg"] == "cannot start"
     assert f"cannot listen on 127.0.0.1:{web_port} (the web port)" in logged["error"]
     assert said == f"thousand-server: {logged['error']}"
+
+
+def test_the_live_harness_waits_for_serving_not_for_the_port(tmp_path: Path) -> None:
+    """tests/live_server.py counts a server started once it answers its health check as SERVING, not once its
+    port listens: a process that listens and never serves is a failed start, with its log."""
+    listener = LiveServer(
+        port=free_port(), db=":memory:", log=tmp_path / "server.log", module=("tests.port_only",)
+    )
+    with pytest.raises(RuntimeError, match="the server exited with 1") as failed:
+        listener.start()
+    assert "port_only: listening on" in str(failed.value)
 
 
 def test_a_taken_port_is_a_start_error_in_process() -> None:
