@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.actions import (
+    PLAY,
     Action,
     Bid,
     ChooseTalon,
@@ -238,13 +239,36 @@ class Deal(DealAuction):
         :raises IllegalActionError: with the reason :meth:`apply` gives (engine.rejections).
         :raises InvalidActionError: for a malformed action.
         """
+        self.checked(seat, action)
+
+    def checked(self, seat: int, action: object) -> Action:
+        """The engine's own action equal to ``action``, legal for ``seat`` now; raise as :meth:`validate`
+        does if there is none.
+
+        ``Bid(105.0)`` equals the legal ``Bid(105)`` and ``PlayCard(card, 0)`` the legal play of ``card``, and
+        :meth:`apply` applies them as those; this gives the one it applies, well typed, for a record of the
+        game (``Game.history``) that holds what the events say was done.
+        """
         self._need_turn(seat)
+        # A card played without a marriage, as apply's fast path checks it: against the cards the seat may
+        # play, without building the legal list (a replayed history applies cards by the thousand), its
+        # fields read untyped as there.
+        if type(action) is PlayCard and self.phase is PLAY_PHASE:
+            found: object = getattr(action, "card")  # noqa: B009
+            if type(found) is Card and getattr(action, "marriage") is False:  # noqa: B009
+                index = found.index
+                mask = self._play_mask if self._legal is not None else self.play_masks()[0]
+                if (mask >> index) & 1:
+                    return PLAY[index]
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
+        for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
+            if candidate is action:
+                return candidate
         for candidate in legal:
-            if candidate is action or candidate == action:
-                return
+            if candidate == action:
+                return candidate
         raise why_illegal(self, seat, action)
 
     def _need_turn(self, seat: int) -> None:
