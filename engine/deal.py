@@ -5,10 +5,11 @@ every decision it names the seat to act and lists that seat's complete legal act
 checks an action against that list before touching anything, so a rejected action leaves the deal exactly
 as it was, and the reason is worked out only on the (rare) rejection path (:mod:`engine.rejections`).
 
-The state, the queries and the legal lists are :class:`engine.deal_state.DealState`'s; the cards' layout is
-:mod:`engine.layout`'s. Scoring is not done here: what a deal is worth depends on the score sheet (the
-barrel, bolts), which the game owns. A finished deal exposes what happened; :mod:`engine.scoring` and
-:mod:`engine.game` value it.
+The state, the queries and the legal lists are :class:`engine.deal_state.DealState`'s; the steps from the
+auction to the first card (bids, the talon, the exchange) are :class:`engine.deal_auction.DealAuction`'s,
+which this module's entry points call once an action is checked; the cards' layout is :mod:`engine.layout`'s.
+Scoring is not done here: what a deal is worth depends on the score sheet (the barrel, bolts), which the game
+owns. A finished deal exposes what happened; :mod:`engine.scoring` and :mod:`engine.game` value it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.actions import (
+    PLAY,
     Action,
     Bid,
     ChooseTalon,
@@ -29,13 +31,10 @@ from engine.actions import (
     Pass,
     PlayCard,
 )
-from engine.cards import CARDS, MARRIAGE_POINTS, NINES_MASK, Card, cards_of, points_of
-from engine.deal_state import DealState
+from engine.cards import CARDS, MARRIAGE_POINTS, Card, cards_of, points_of
+from engine.deal_auction import DealAuction
 from engine.errors import IllegalActionError, Reason
 from engine.events import (
-    AuctionWon,
-    BidMade,
-    CardGiven,
     CardPlayed,
     Conceded,
     ContractNamed,
@@ -51,31 +50,24 @@ from engine.events import (
     Passed,
     RedealDemanded,
     TalonChosen,
-    TalonTaken,
     TrickTaken,
 )
 from engine.layout import DealSetup
 from engine.phases import (
     AUCTION_PHASE,
-    CONTRACT_PHASE,
     DARK_BID,
     DARK_PHASE,
-    EXCHANGE_PHASE,
     GOLDEN_CONTRACT,
     OBLIGATORY_CONTRACT,
-    OPENING_BID,
     OVER_PHASE,
     PLAY_PHASE,
-    TALON_CHOICE_PHASE,
 )
 from engine.rejections import why_illegal
-from engine.rules import OpeningBid, TwoPlayerDeal
 
 _NORMAL: Final = DealKind.NORMAL
 
 _CARD_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4))
 _PASSED: Final = tuple(Passed(seat) for seat in range(4))
-_BID_MADE: dict[tuple[int, int, bool], BidMade] = {}
 
 
 def trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
@@ -96,7 +88,7 @@ def trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
     return best_pos
 
 
-class Deal(DealState):
+class Deal(DealAuction):
     """One deal: cards dealt from ``order`` and played to the end or annulled."""
 
     # Slots keep attribute access and construction cheap: a deal has more attributes than CPython shares
@@ -238,15 +230,6 @@ class Deal(DealState):
             self._open_auction(events)
         return events
 
-    def _open_auction(self, events: list[Event]) -> None:
-        opener = self.active[0]
-        self.phase = AUCTION_PHASE
-        if self.rules.opening_bid is OpeningBid.FORCED_100:
-            self._record_bid(opener, OPENING_BID, forced=True, events=events)
-            self.to_act = self.active[1]
-        else:
-            self.to_act = opener
-
     # ------------------------------------------------------------------ apply
 
     def validate(self, seat: int, action: object) -> None:
@@ -256,13 +239,36 @@ class Deal(DealState):
         :raises IllegalActionError: with the reason :meth:`apply` gives (engine.rejections).
         :raises InvalidActionError: for a malformed action.
         """
+        self.checked(seat, action)
+
+    def checked(self, seat: int, action: object) -> Action:
+        """The engine's own action equal to ``action``, legal for ``seat`` now; raise as :meth:`validate`
+        does if there is none.
+
+        ``Bid(105.0)`` equals the legal ``Bid(105)`` and ``PlayCard(card, 0)`` the legal play of ``card``, and
+        :meth:`apply` applies them as those; this gives the one it applies, well typed, for a record of the
+        game (``Game.history``) that holds what the events say was done.
+        """
         self._need_turn(seat)
+        # A card played without a marriage, as apply's fast path checks it: against the cards the seat may
+        # play, without building the legal list (a replayed history applies cards by the thousand), its
+        # fields read untyped as there.
+        if type(action) is PlayCard and self.phase is PLAY_PHASE:
+            found: object = getattr(action, "card")  # noqa: B009
+            if type(found) is Card and getattr(action, "marriage") is False:  # noqa: B009
+                index = found.index
+                mask = self._play_mask if self._legal is not None else self.play_masks()[0]
+                if (mask >> index) & 1:
+                    return PLAY[index]
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
+        for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
+            if candidate is action:
+                return candidate
         for candidate in legal:
-            if candidate is action or candidate == action:
-                return
+            if candidate == action:
+                return candidate
         raise why_illegal(self, seat, action)
 
     def _need_turn(self, seat: int) -> None:
@@ -386,103 +392,6 @@ class Deal(DealState):
             return out
         done = self.apply(seat, action)
         return done if events else []
-
-    def _record_bid(self, seat: int, value: int, *, forced: bool, events: list[Event]) -> None:
-        self.high_bid = value
-        self.high_bidder = seat
-        self.auction.append((seat, value))
-        if type(seat) is int and type(value) is int:
-            key = (seat, value, forced)
-            event = _BID_MADE.get(key)
-            if event is None:
-                event = _BID_MADE[key] = BidMade(seat, value, forced)
-            events.append(event)
-        else:
-            events.append(BidMade(seat, value, forced))
-
-    def _advance_auction(self, seat: int, events: list[Event]) -> None:
-        passed = self.passed
-        high_bidder = self.high_bidder
-        if high_bidder is not None and self._active_mask & ~passed == 1 << high_bidder:
-            declarer = high_bidder  # everybody else has passed
-            assert self.high_bid is not None
-            self.declarer = declarer
-            self.bid = self.high_bid
-            events.append(AuctionWon(declarer, self.bid))
-            if self.dark_seat == declarer and self.bid == DARK_BID:
-                self.doubled = True  # T-31: an unchallenged dark plays as a golden deal
-            self._take_talon(0 if self.rules.players != 2 else None, events)
-            return
-        following = self._following
-        nxt = following[seat]
-        for _ in self.active:  # the next seat still in, in turn order (the seat itself last)
-            if not passed >> nxt & 1:
-                self.to_act = nxt
-                return
-            nxt = following[nxt]
-
-    def _take_talon(self, index: int | None, events: list[Event]) -> None:
-        declarer = self.declarer
-        assert declarer is not None
-        if index is None:  # two players: the declarer first chooses a talon, unseen (T-5)
-            self.phase = TALON_CHOICE_PHASE
-            self.to_act = declarer
-            return
-        talon = self.talons[index]
-        self.talons[index] = 0
-        self.taken_talon = talon
-        face_up = True
-        if self.kind is _NORMAL and self.rules.players != 2:
-            uncontested_100 = self.bid == OPENING_BID and self.rules.closed_talon_on_uncontested_100
-            face_up = not (uncontested_100 or self.doubled)  # T-10, and T-31: a dark talon is taken closed
-        self.talon_face_up = face_up
-        self._weak_talon = self.talon_is_weak()
-        self.hands[declarer] |= talon
-        events.append(TalonTaken(declarer, face_up, cards_of(talon)))
-        self.phase = EXCHANGE_PHASE
-        self.to_act = declarer
-        opponents = tuple([s for s in self.active if s != declarer])
-        if self.rules.players == 2:
-            polish = self.rules.two_player_deal is TwoPlayerDeal.TEN_AND_TWO_TALONS_OF_2
-            self.gives_left = () if polish else opponents
-            self.discards_left = 2 if polish else 1
-        else:
-            self.gives_left = opponents
-
-    def _give_card(self, seat: int, index: int, to: int | None, events: list[Event]) -> None:
-        bit = 1 << index
-        self.hands[seat] &= ~bit
-        if to is None:
-            self.discards_left -= 1
-            other = 1 - (self.talon_index or 0)
-            self.talons[other] |= bit
-        else:
-            self.gives_left = tuple([s for s in self.gives_left if s != to])
-            self.hands[to] |= bit
-            self.given[to] = index
-            hand = self.hands[to]
-            if self.rules.redeal_four_nines and bit & NINES_MASK and hand & NINES_MASK == NINES_MASK:
-                self.four_nines_receivers |= 1 << to
-        events.append(CardGiven(seat, to, CARDS[index]))
-        if self.gives_left or self.discards_left:
-            return
-        if self.kind is _NORMAL and not self.doubled:
-            self.phase = CONTRACT_PHASE
-            return
-        self.contract = self.bid  # golden, dark and obligatory contracts are fixed
-        events.append(ContractNamed(seat, self.bid))
-        self._begin_play()
-
-    def _begin_play(self) -> None:
-        self.phase = PLAY_PHASE
-        self.leader = self.to_act = self.declarer
-        self.trick_count = self.hands[self.active[0]].bit_count()
-        if self.kind is not _NORMAL and self.rules.redeal_four_nines:
-            # T-11: without an auction a defender dealt four nines had no turn to demand the redeal in; its
-            # first card is that turn, as for one whose fourth nine came in the exchange.
-            for seat in self.active:
-                if seat != self.declarer and self.hands[seat] & NINES_MASK == NINES_MASK:
-                    self.four_nines_receivers |= 1 << seat
 
     def _play(self, seat: int, card: Card, index: int, marriage: bool, events: list[Event] | None) -> None:
         """Play a card already checked; its events go to ``events`` unless it is None (a quiet search)."""

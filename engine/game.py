@@ -223,8 +223,12 @@ class Game:
         """
         deal = self._deal_for(seat)
         assert type(seat) is int
-        events = deal.apply(seat, action)
-        self.history.append((seat, action))
+        # The history records the engine's own action (Bid(105) for a Bid(105.0) given), as the events
+        # report it: a replay, a copy or a codec reading it sees well-typed values. Checked once here:
+        # apply_legal plays a card without a second check, and finds anything else by identity.
+        legal = deal.checked(seat, action)
+        events = deal.apply_legal(seat, legal)
+        self.history.append((seat, legal))
         if deal.phase is _OVER:
             self._after(deal, events)
         else:

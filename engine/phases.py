@@ -1,7 +1,8 @@
 """A deal's phases and the auction's fixed numbers, shared by the deal and the explanation of its rejections.
 
-They live apart from :mod:`engine.deal` and :mod:`engine.deal_state` so that every module of the deal, and
-:mod:`engine.rejections`, which the deal asks why an action was refused, import them one way only.
+They live apart from :mod:`engine.deal`, :mod:`engine.deal_auction` and :mod:`engine.deal_state` so that
+every module of the deal, and :mod:`engine.rejections`, which the deal asks why an action was refused, import
+them one way only.
 """
 
 from __future__ import annotations

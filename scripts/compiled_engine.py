@@ -52,6 +52,7 @@ MODULES: Final = (
     "engine/layout.py",
     "engine/legal_tables.py",
     "engine/deal_state.py",
+    "engine/deal_auction.py",
     "engine/deal.py",
     "engine/scoring.py",
     "engine/game.py",

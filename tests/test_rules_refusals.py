@@ -93,6 +93,31 @@ def test_a_malformed_card_play_is_refused_and_one_that_only_compares_equal_is_pl
     assert repr(view(game, seat)) == before
     events = game.apply(seat, PlayCard(legal.card, 0))  # type: ignore[arg-type]
     assert events and all(type(getattr(e, "marriage", False)) is bool for e in events)
+    recorded = game.history[-1][1]
+    assert recorded == legal and type(recorded) is PlayCard and recorded.marriage is False
+
+
+def test_the_history_records_the_engines_own_action_and_replays_to_the_same_game() -> None:
+    """T-34, T-35: Game.history holds the legal Bid(105), an int, for a Bid(105.0) given, as the events do;
+    the history replayed into a new game gives the same game, records included."""
+    game = reference_game()
+    game.apply(2, Bid(105.0))  # type: ignore[arg-type]
+    game.apply(0, Pass())
+    game.apply(1, Bid(110.0))  # type: ignore[arg-type]
+    bids = [action for seat, action in game.history if isinstance(action, Bid)]
+    assert bids == [Bid(105), Bid(110)]
+    assert all(type(bid.value) is int for bid in bids)
+    again = Game(game.rules, game.seed, game.first_dealer)
+    for seat, action in game.history:
+        if seat is None:
+            assert isinstance(action, Shuffle)
+            again.apply_chance(action)
+        else:
+            assert not isinstance(action, Shuffle)
+            again.apply(seat, action)
+    assert repr(again.history) == repr(game.history)
+    assert repr(again.events) == repr(game.events)
+    assert [repr(view(again, s)) for s in range(3)] == [repr(view(game, s)) for s in range(3)]
 
 
 def test_a_shuffle_of_non_cards_is_malformed() -> None:
