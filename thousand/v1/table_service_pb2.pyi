@@ -1152,8 +1152,8 @@ class ExportTableResponse(_message.Message):
     RECORD_JSON_FIELD_NUMBER: _builtins.int
     record_json: _builtins.str
     """The game record as a compact JSON document (UTF-8, no indentation), format "thousand.game-record/1"
-    (docs/protocol.md). A long game's record runs to megabytes: allow for it in the client's maximum
-    received message size (gRPC's default is 4 MiB).
+    (docs/protocol.md). At most 4 MiB less 64 KiB, within gRPC's default receive limit: a longer record is
+    refused with RECORD_TOO_LARGE and read with StreamTableRecord.
     """
     def __init__(
         self,

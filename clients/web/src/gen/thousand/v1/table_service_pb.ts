@@ -1054,8 +1054,8 @@ export const ExportTableRequestSchema: GenMessage<ExportTableRequest> = /*@__PUR
 export type ExportTableResponse = Message<"thousand.v1.ExportTableResponse"> & {
   /**
    * The game record as a compact JSON document (UTF-8, no indentation), format "thousand.game-record/1"
-   * (docs/protocol.md). A long game's record runs to megabytes: allow for it in the client's maximum
-   * received message size (gRPC's default is 4 MiB).
+   * (docs/protocol.md). At most 4 MiB less 64 KiB, within gRPC's default receive limit: a longer record is
+   * refused with RECORD_TOO_LARGE and read with StreamTableRecord.
    *
    * @generated from field: string record_json = 1;
    */
