@@ -161,9 +161,15 @@ def viewers(game: Game) -> tuple[int | None, ...]:
     return (None, *range(game.rules.players))
 
 
-def replay(rules: Rules, seed: int, history: list[tuple[int | None, Action | Shuffle]]) -> Game:
-    """A new game with the same rules and seed, fed the recorded chance outcomes and actions (T-35)."""
-    game = Game(rules, seed)
+def replay(
+    rules: Rules,
+    seed: int,
+    history: list[tuple[int | None, Action | Shuffle]],
+    first_dealer: int | None = None,
+) -> Game:
+    """A new game with the same rules, seed and first dealer, fed the recorded chance outcomes and actions
+    (T-35)."""
+    game = Game(rules, seed, first_dealer)
     for seat, action in history:
         if seat is None:
             assert isinstance(action, Shuffle)

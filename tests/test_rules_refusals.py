@@ -28,6 +28,7 @@ from engine import (
     view,
 )
 from engine.events import BidMade
+from tests.property_helpers import replay
 from tests.scenario import card as c
 from tests.scenario import of_type, reference_game, to_contract
 
@@ -107,14 +108,7 @@ def test_the_history_records_the_engines_own_action_and_replays_to_the_same_game
     bids = [action for seat, action in game.history if isinstance(action, Bid)]
     assert bids == [Bid(105), Bid(110)]
     assert all(type(bid.value) is int for bid in bids)
-    again = Game(game.rules, game.seed, game.first_dealer)
-    for seat, action in game.history:
-        if seat is None:
-            assert isinstance(action, Shuffle)
-            again.apply_chance(action)
-        else:
-            assert not isinstance(action, Shuffle)
-            again.apply(seat, action)
+    again = replay(game.rules, game.seed, game.history, game.first_dealer)
     assert repr(again.history) == repr(game.history)
     assert repr(again.events) == repr(game.events)
     assert [repr(view(again, s)) for s in range(3)] == [repr(view(game, s)) for s in range(3)]
