@@ -13,24 +13,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-
+from server.probe import Tls, check
 from server.service import SERVICE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL_SECONDS = 0.05
 """How often :meth:`LiveServer.start` asks whether the server is up yet."""
-_PROBE_OPTIONS: tuple[tuple[str, int | str], ...] = (
-    ("grpc.initial_reconnect_backoff_ms", 10),
-    ("grpc.min_reconnect_backoff_ms", 10),
-    ("grpc.max_reconnect_backoff_ms", 10),
-)
-"""The readiness probe's channel tries to connect again within 10 ms, not after gRPC's default 1 s and more:
-while it waits to, its calls fail at once, so a server that has just bound its port would be seen serving a
-backoff later than it is."""
 
 
 def free_port() -> int:
@@ -66,8 +55,7 @@ class LiveServer:
         """Start the process and return once it answers the gRPC health check of the TableService as
         SERVING, which the server says last, once everything it starts is up (its port is bound before);
         a RuntimeError with its log if it exits first, or is not serving within ``timeout`` seconds."""
-        tls = "--tls-cert" in self.args
-        if tls and self.ca is None:
+        if "--tls-cert" in self.args and self.ca is None:
             raise ValueError("a server run with --tls-cert is asked over TLS whether it serves: give ca")
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
@@ -80,34 +68,20 @@ class LiveServer:
                 stdout=log,
                 stderr=log,
             )
+        # Asked as the container image's probe asks (server.probe), a new channel each time: its first
+        # connection attempt is made at once, not after a reused channel's reconnect backoff.
+        probe = Tls(self.ca.read_bytes(), self.server_name or "") if self.ca is not None else None
         deadline = time.monotonic() + timeout
-        with self._probe_channel(tls) as channel:
-            health: Any = health_pb2_grpc.HealthStub(channel)
-            request = health_pb2.HealthCheckRequest(service=SERVICE_NAME)
-            serving = health_pb2.HealthCheckResponse.SERVING
-            while (left := deadline - time.monotonic()) > 0:
-                if self.process.poll() is not None:
-                    raise RuntimeError(
-                        f"the server exited with {self.process.returncode}:\n{self.log.read_text()}"
-                    )
-                try:
-                    if health.Check(request, timeout=min(left, 1.0)).status == serving:
-                        return
-                except grpc.RpcError:  # not listening yet, or the service not yet set (NOT_FOUND)
-                    pass
-                time.sleep(POLL_SECONDS)
+        while (left := deadline - time.monotonic()) > 0:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited with {self.process.returncode}:\n{self.log.read_text()}"
+                )
+            if check(self.address, SERVICE_NAME, min(left, 1.0), probe)[0]:
+                return
+            time.sleep(POLL_SECONDS)
         self.kill()
         raise RuntimeError(f"the server was not serving within {timeout} s:\n{self.log.read_text()}")
-
-    def _probe_channel(self, tls: bool) -> grpc.Channel:
-        if not tls:
-            return grpc.insecure_channel(self.address, options=_PROBE_OPTIONS)
-        assert self.ca is not None
-        options = _PROBE_OPTIONS
-        if self.server_name is not None:
-            options = (*options, ("grpc.ssl_target_name_override", self.server_name))
-        credentials = grpc.ssl_channel_credentials(root_certificates=self.ca.read_bytes())
-        return grpc.secure_channel(self.address, credentials, options=options)
 
     def kill(self) -> None:
         """SIGKILL: no drain, no goodbye (what a crash looks like to clients)."""
