@@ -20,6 +20,7 @@ from grpc import aio
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench import procs
+from scripts.ports import free_port
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 
@@ -86,7 +87,7 @@ class Run:
 
     @asynccontextmanager
     async def server(self, *flags: str, after_flags: Sequence[str] = ()) -> AsyncIterator[Served]:
-        port, metrics_port = procs.free_port(), procs.free_port()
+        port, metrics_port = free_port(), free_port()
         log = self.workdir / f"server-{self.label}-{port}.log"
         argv = [
             *procs.server_argv(port),

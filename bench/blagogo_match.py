@@ -35,12 +35,12 @@ from bench.procs import (  # noqa: E402
     HOST,
     ROOT,
     cpu_seconds,
-    free_port,
     server_argv,
     start,
     stop,
     wait_for_port,
 )
+from scripts.ports import free_port  # noqa: E402
 
 ISSUE_33 = "heuristic,heuristic,random,random,heuristic"
 

@@ -52,6 +52,7 @@ import grpc  # noqa: E402
 from grpc import aio  # noqa: E402
 
 from bench import procs  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -349,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]:
     logs = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="bench-capacity-"))
     logs.mkdir(parents=True, exist_ok=True)
-    port = procs.free_port()
+    port = free_port()
     server: subprocess.Popen[bytes] | None = None
     load_before = procs.load_average()
     out(f"{platform.python_implementation()} {platform.python_version()}, grpcio {grpc.__version__}")

@@ -57,7 +57,6 @@ from bench.cluster_snapshots import snapshot_replay  # noqa: E402
 from bench.procs import (  # noqa: E402
     HOST,
     cpu_seconds,
-    free_port,
     load_average,
     percentile,
     server_argv,
@@ -65,6 +64,7 @@ from bench.procs import (  # noqa: E402
     stop,
     wait_for_port,
 )
+from scripts.ports import free_port  # noqa: E402
 from scripts.postgres import Postgres, children  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: E402

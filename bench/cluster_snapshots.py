@@ -21,7 +21,8 @@ from typing import Any
 import psycopg
 from grpc import aio
 
-from bench.procs import HOST, free_port, server_argv, start, stop, wait_for_port
+from bench.procs import HOST, server_argv, start, stop, wait_for_port
+from scripts.ports import free_port
 from server.registry import Registry
 from server.store_pg import PostgresStore
 from thousand.v1 import table_service_pb2 as pb

@@ -22,14 +22,6 @@ HOST: Final = "127.0.0.1"
 CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 SERVER_TREE_HELP: Final = (
     "run the game server from this source tree (say, a commit exported with `git archive`) instead of the"
     " working tree"

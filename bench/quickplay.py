@@ -39,9 +39,10 @@ _BENCH_DIR = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH_DIR]
 sys.path.insert(0, str(_BENCH_DIR.parent))
 
-from bench.procs import HOST, free_port, percentile, server_argv, start, stop, wait_for_port  # noqa: E402
+from bench.procs import HOST, percentile, server_argv, start, stop, wait_for_port  # noqa: E402
 from clients.quickplay import quick_play, quick_play_request  # noqa: E402
 from clients.routing import Route  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 from scripts.postgres import Postgres  # noqa: E402
 from server.matchmaking.matching import form_matches, pool_of  # noqa: E402
 from server.matchmaking.queue_store import Ticket  # noqa: E402

@@ -79,6 +79,7 @@ from bench.server_floors import Fanout, serve_echo  # noqa: E402
 from bench.server_profile import print_profile, start_profiler  # noqa: E402
 from bench.server_report import Side, report, report_fanout, summarize, summarize_fanout  # noqa: E402
 from bench.server_shared import PLAYERS, SIDES  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 
 WARMUP_SECONDS: Final = 1.0
 """An unmeasured slice of each side first (shorter in a run shorter than 4 s): connections, caches and the
@@ -116,7 +117,7 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> dict[str, Any]
     rounds = max(2, min(MAX_ROUNDS, int(args.seconds / (len(sides) * MIN_ROUND_SECONDS))))
     slice_seconds = args.seconds / (len(sides) * rounds)
     lifetime = args.seconds + 2 * WARMUP_SECONDS + 120 + args.tables * 0.5
-    game_port, echo_port = procs.free_port(), procs.free_port()
+    game_port, echo_port = free_port(), free_port()
     processes: dict[str, subprocess.Popen[bytes]] = {}
     load_after = load_before = procs.load_average()
     clients: list[Client] = []

@@ -42,6 +42,7 @@ import grpc  # noqa: E402
 from grpc import aio  # noqa: E402
 
 from bench import procs  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds and --tables must be positive")
     with tempfile.TemporaryDirectory(prefix="soak-") as logs_dir:
         log = Path(logs_dir) / "server.log"
-        port = procs.free_port()
+        port = free_port()
         db = str(Path(logs_dir) / "soak.db") if args.db == "file" else args.db
         argv_server = [*procs.server_argv(port, db), "--rate-limit", "0"]
         if args.table_idle_seconds is not None:

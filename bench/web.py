@@ -51,6 +51,7 @@ from typing import Any, Final, Protocol  # noqa: E402
 from grpc import aio  # noqa: E402
 
 from bench import procs  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 
 TRANSPORTS: Final = ("grpc", "connect", "grpc-web", "connect-json")
 DEFAULT_TRANSPORTS: Final = "grpc,connect,grpc-web"
@@ -308,7 +309,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     logs = Path(tempfile.mkdtemp(prefix="thousand-bench-web-"))
     place = procs.ServerPlace(args.engine, None, logs)
     place.check()
-    grpc_port, web_port = procs.free_port(), procs.free_port()
+    grpc_port, web_port = free_port(), free_port()
     argv = [*procs.server_argv(grpc_port), "--web-port", str(web_port)]
     server = procs.start(argv, logs / "server.log", cwd=place.cwd, env=place.env)
     try:

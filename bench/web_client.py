@@ -43,6 +43,7 @@ from typing import Any, Final  # noqa: E402
 from grpc import aio  # noqa: E402
 
 from bench import procs  # noqa: E402
+from scripts.ports import free_port  # noqa: E402
 from thousand.v1 import blagogo_rules_pb2  # noqa: E402
 from thousand.v1 import table_service_pb2 as pb  # noqa: E402
 from thousand.v1 import table_service_pb2_grpc as pb_grpc  # noqa: E402
@@ -136,7 +137,7 @@ def main() -> None:
         print(f"{name:12} {f['bytes'] / 1024:8.1f} KB  gzip {f['gzip'] / 1024:7.1f} KB")
     print(f"{'total':12} {'':8}     gzip {total / 1024:7.1f} KB   (budget {BUDGET_KB:.0f} KB)")
 
-    grpc_port, web_port = procs.free_port(), procs.free_port()
+    grpc_port, web_port = free_port(), free_port()
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
         server = procs.start([*procs.server_argv(grpc_port), "--web-port", str(web_port)], log)

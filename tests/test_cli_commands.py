@@ -15,8 +15,8 @@ from clients.cli.main import main
 from clients.cli.options import build_parser, connection_from_args
 from clients.session import OPEN, TableSession
 from engine import Rules
+from scripts.ports import free_port
 from tests.cli_harness import run, serving
-from tests.live_server import free_port
 from tests.test_cli_plain import command
 
 

@@ -18,9 +18,9 @@ from clients.connection import Connection, in_words
 from clients.errors import ServerError
 from clients.i18n import t, use
 from clients.session import TableSession
+from scripts.ports import free_port
 from server.app import Server
 from server.settings import Settings
-from tests.live_server import free_port
 from tests.tls_files import self_signed
 
 QUICK = 2.0

@@ -19,6 +19,7 @@ from grpc import aio
 from bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Game, events_for
+from scripts.ports import free_port
 from server.app import Server
 from server.settings import Settings
 from server.store_select import open_store
@@ -117,13 +118,6 @@ def test_restart_rebuilds_tables_with_the_same_sequence_and_tokens(tmp_path: Pat
         await restarted.stop(grace=0.2)
 
     asyncio.run(scenario())
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:

@@ -31,9 +31,10 @@ from engine import Game, Rules, events_for
 from engine.events import DealRevealed, DeckShuffled, Event, GameOver
 from engine.seeds import deal_key, deal_salt, seeded_shuffle
 from engine.verify import DealChecker, Witness, commitment
+from scripts.ports import free_port
 from server.export import replay
 from tests.in_process import serving
-from tests.live_server import LiveServer, free_port
+from tests.live_server import LiveServer
 from tests.server_harness import expect_error, run, token_md
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc

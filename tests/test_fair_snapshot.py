@@ -31,8 +31,9 @@ from clients.seats import SeatKeeper
 from clients.session import TableSession
 from engine import Rules
 from engine.blagogo import BlagogoRules
+from scripts.ports import free_port
 from tests.in_process import serving
-from tests.live_server import LiveServer, free_port
+from tests.live_server import LiveServer
 from tests.server_harness import run, token_md
 from tests.tamper_proxy import tampering
 from thousand.v1 import table_service_pb2 as pb

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from grpc import aio
 
-from tests.live_server import LiveServer, free_port, live_server
+from scripts.ports import free_port
+from tests.live_server import LiveServer, live_server
 from tests.server_harness import run, token_md
 from tests.test_limits_streams import play_method
 from tests.test_ops_metrics import Scrape

@@ -22,10 +22,11 @@ import grpc
 import pytest
 from grpc import aio
 
+from scripts.ports import free_port
 from server.app import Server
 from server.settings import Settings, parse_settings
 from tests.server_harness import expect_error, run, thousand_table, token_md
-from tests.test_ops_metrics import Scrape, free_port, scrape
+from tests.test_ops_metrics import Scrape, scrape
 from thousand.v1 import blagogo_actions_pb2 as bg_pb
 from thousand.v1 import blagogo_cards_pb2 as bg_cards
 from thousand.v1 import cards_pb2

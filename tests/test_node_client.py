@@ -22,9 +22,10 @@ import pytest
 from grpc import aio
 
 from clients.ratings import RatingClient
+from scripts.ports import free_port
 from tests.cluster_harness import LEASE_SECONDS, cluster
 from tests.in_process import serving, without_play
-from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.live_server import ROOT, LiveServer, live_server
 from tests.players_harness import guest_private_table, history
 from tests.ratings_harness import finished
 from tests.server_harness import run

@@ -5,7 +5,6 @@ metrics; no table id as a label value."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 import urllib.request
 from collections.abc import AsyncIterator
@@ -26,6 +25,7 @@ from codec import thousand as codec
 from engine import Pass, Rules
 from engine.actions import Shuffle
 from engine.events import DealScored
+from scripts.ports import free_port
 from server.app import Server
 from server.creations import SeatSpec
 from server.metrics import Metrics
@@ -69,13 +69,6 @@ class Scrape:
 
     def grpc(self, name: str, method: str, kind: str = "UNARY", **labels: str) -> float:
         return self.value(name, grpc_type=kind, grpc_service=SERVICE, grpc_method=method, **labels)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def fetch(url: str) -> str:

@@ -17,13 +17,14 @@ import pytest
 import yaml
 from prometheus_client import CollectorRegistry
 
+from scripts.ports import free_port
 from server import probe
 from server.app import Server
 from server.process_metrics import MemoryLimitCollector, memory_limit
 from server.settings import Settings
 from tests.live_server import live_server
 from tests.server_harness import run
-from tests.test_ops_metrics import Scrape, fetch, free_port
+from tests.test_ops_metrics import Scrape, fetch
 from tests.tls_files import ca_issued
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,9 +23,10 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, format_span_id, format_trace_id
 
+from scripts.ports import free_port
 from server import tracing
 from tests.conftest import Captured
-from tests.live_server import ROOT, free_port
+from tests.live_server import ROOT
 from tests.server_harness import Harness, harness, run, seated, thousand_table, token_md
 from tests.web_harness import http_request, web_server
 from thousand.v1 import table_service_pb2 as pb

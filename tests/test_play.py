@@ -23,11 +23,12 @@ from grpc import aio
 from bots.strategy import greedy_player
 from codec import thousand as codec
 from engine import Bid, Pass
+from scripts.ports import free_port
 from server.app import Server
 from server.streams import Reply, Subscriber
 from tests.in_process import serving
 from tests.server_harness import assert_hidden, expect_error, run, thousand_table, token_md
-from tests.test_ops_metrics import free_port, scrape
+from tests.test_ops_metrics import scrape
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
 from thousand.v1 import thousand_events_pb2 as events_pb

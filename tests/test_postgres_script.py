@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from tests.live_server import ROOT, free_port
+from scripts.ports import free_port
+from tests.live_server import ROOT
 
 
 def listening(port: int) -> bool:

@@ -16,9 +16,9 @@ from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json
 from connectrpc.protocol import ProtocolType
 from grpc import aio
 
+from scripts.ports import free_port
 from server.matchmaking.queue_store import SqliteQueueStore
 from tests.identity_harness import ADMIN_TOKEN, Served, bearer, served
-from tests.live_server import free_port
 from tests.server_harness import error_info, run, token_md
 from thousand.v1 import admin_service_pb2 as admin_pb
 from thousand.v1 import matchmaking_connect as mm_connect

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from scripts.ports import free_port
 from server.app import Server, StartError
 from server.settings import Settings, parse_settings
-from tests.live_server import ROOT, LiveServer, free_port, live_server
+from tests.live_server import ROOT, LiveServer, live_server
 
 
 def test_a_second_server_on_a_taken_port_fails_its_start_in_words(tmp_path: Path) -> None:

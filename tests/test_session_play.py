@@ -24,10 +24,11 @@ from clients.messages import EventMessage, Snapshot, StreamItem, Turn
 from clients.session import TableSession
 from clients.streams import PlayCall
 from engine import Action, Bid, Rules, View
+from scripts.ports import free_port
 from server.app import Server
 from tests.in_process import serving, without_play
 from tests.server_harness import run
-from tests.test_ops_metrics import Scrape, free_port, scrape
+from tests.test_ops_metrics import Scrape, scrape
 from thousand.v1 import table_service_pb2 as pb
 
 

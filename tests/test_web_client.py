@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live_server import ROOT, LiveServer, free_port, live_server
+from scripts.ports import free_port
+from tests.live_server import ROOT, LiveServer, live_server
 from tests.web_build import WEB, built
 
 ARTIFACTS = ROOT / "artifacts" / "web"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import grpc
 
+from scripts.ports import free_port
 from tests.identity_harness import ADMIN_TOKEN, bearer
-from tests.live_server import free_port
 from tests.test_web_client import CHROMIUM, run_node_test, web_server
 from tests.web_build import WEB
 from thousand.v1 import admin_service_pb2 as admin_pb

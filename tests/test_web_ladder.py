@@ -22,8 +22,9 @@ from bots.registry import make_blagogo_strategy, make_strategy
 from clients.bots.ladder import run_ladder
 from clients.bots.sdk import AnyStrategy
 from clients.connection import Connection
+from scripts.ports import free_port
 from tests.identity_harness import bearer
-from tests.live_server import LiveServer, free_port, live_server
+from tests.live_server import LiveServer, live_server
 from tests.ratings_harness import guests
 from tests.test_web_client import CHROMIUM, run_node_test, wait_listening
 from tests.web_build import WEB, built

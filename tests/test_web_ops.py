@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 from connectrpc.errors import ConnectError
 
+from scripts.ports import free_port
 from server.settings import parse_settings
 from tests.conftest import Captured
-from tests.live_server import LiveServer, free_port
+from tests.live_server import LiveServer
 from tests.server_harness import run, thousand_table
 from tests.test_ops_metrics import metered, scrape
 from tests.test_tls import make_certificate

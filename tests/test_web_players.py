@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.live_server import free_port
+from scripts.ports import free_port
 from tests.oidc_harness import AUDIENCE, oidc_provider
 from tests.test_web_client import CHROMIUM, run_node_test, web_server
 from tests.web_build import WEB

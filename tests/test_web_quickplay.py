@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grpc import aio
 
-from tests.live_server import free_port
+from scripts.ports import free_port
 from tests.ratings_harness import finished, guests, play_as, rated_request
 from tests.test_cli_plain import command
 from tests.test_web_client import CHROMIUM, run_node_test, web_server

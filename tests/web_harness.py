@@ -24,9 +24,9 @@ from google.rpc import error_details_pb2
 from grpc import aio
 from grpc_status import rpc_status
 
+from scripts.ports import free_port
 from server.app import Server
 from tests.in_process import serving
-from tests.live_server import free_port
 from thousand.v1 import table_service_connect as connect
 from thousand.v1 import table_service_pb2 as pb
 from thousand.v1 import table_service_pb2_grpc as pb_grpc
