@@ -250,9 +250,10 @@ class Deal(DealAuction):
         game (``Game.history``) that holds what the events say was done.
         """
         self._need_turn(seat)
-        # A card played without a marriage, as apply's fast path checks it: against the cards the seat may
-        # play, without building the legal list (a replayed history applies cards by the thousand), its
-        # fields read untyped as there.
+        # Fast path for the commonest action, a card played without a marriage: against the cards the seat
+        # may play, without building the legal list (a replayed history applies cards by the thousand). The
+        # fields are read untyped: compiled code would check their declared types on reading and answer a
+        # malformed PlayCard("x") or PlayCard(card, 1) with a TypeError (T-34 wants the interpreted answer).
         if type(action) is PlayCard and self.phase is PLAY_PHASE:
             found: object = getattr(action, "card")  # noqa: B009
             if type(found) is Card and getattr(action, "marriage") is False:  # noqa: B009
@@ -284,40 +285,17 @@ class Deal(DealAuction):
 
         Raises IllegalActionError (or InvalidActionError) with the state unchanged if it is not legal.
         """
-        self._need_turn(seat)
-        legal = self._legal
+        return self._apply_checked(seat, self.checked(seat, action))
+
+    def _apply_checked(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action :meth:`checked` returned: the engine's own, so only its well-typed fields reach
+        the events and the score (a ``Bid(105.0)`` given is applied as the legal ``Bid(105)``)."""
         events: list[Event] = []
-        # Fast path for the commonest action: a card played without a marriage, checked against the cards
-        # the seat may play (the legal list's plays, without building the list if it is not built yet).
-        # The fields are read untyped: compiled code would check their declared types on reading and answer a
-        # malformed PlayCard("x") or PlayCard(card, 1) with a TypeError (T-34 wants the interpreted answer).
-        found: object = getattr(action, "card") if type(action) is PlayCard else None  # noqa: B009
-        if type(found) is Card and getattr(action, "marriage") is False:  # noqa: B009
-            card = found
-            index = card.index
-            if self.phase is not PLAY_PHASE:
-                raise why_illegal(self, seat, action)
-            mask = self._play_mask if legal is not None else self.play_masks()[0]
-            if not (mask >> index) & 1:
-                raise why_illegal(self, seat, action)
-            self._legal = None
-            self._play(seat, card, index, False, events)
-            return events
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        for candidate in legal:  # legal lists hand out interned actions: identity first, equality if need be
-            if candidate is action:
-                break
-        else:
-            for candidate in legal:
-                if candidate == action:
-                    # Apply the engine's own value: Bid(105.0) or GiveCard(c, True) compare equal to a legal
-                    # action, but only the legal one's well-typed fields may reach events and the score.
-                    action = candidate
-                    break
-            else:
-                raise why_illegal(self, seat, action)
         self._legal = None
+        if type(action) is PlayCard:  # the commonest action first
+            card = action.card
+            self._play(seat, card, card.index, action.marriage, events)
+            return events
         if type(action) is Pass:
             self.spoken |= 1 << seat
             self.passed |= 1 << seat
@@ -331,8 +309,6 @@ class Deal(DealAuction):
             self._advance_auction(seat, events)
             return events
         match action:
-            case PlayCard(card, marriage):
-                self._play(seat, card, card.index, marriage, events)
             case DeclareDark():
                 self.dark_seat = seat
                 self.spoken |= 1 << seat
